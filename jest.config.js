@@ -1,0 +1,39 @@
+// One jest config, four projects (see docs/testing.md). testTimeout must sit at the root:
+// jest silently ignores it inside a projects[] entry.
+const aliases = {};
+for (const lib of ['engine', 'contracts', 'persistence', 'queue', 'config', 'sandbox']) {
+  aliases[`^@mailproof/${lib}$`] = `<rootDir>/libs/${lib}/src`;
+  aliases[`^@mailproof/${lib}/(.*)$`] = `<rootDir>/libs/${lib}/src/$1`;
+}
+const shared = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
+  moduleNameMapper: aliases,
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
+module.exports = {
+  testTimeout: 60000,
+  projects: [
+    { ...shared, displayName: 'engine', testMatch: ['<rootDir>/libs/engine/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/!(engine)/**/*.spec.ts', '<rootDir>/launcher/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'],
+      setupFiles: ['<rootDir>/test/utils/test-env.ts'],
+      globalSetup: '<rootDir>/test/utils/global-setup.js',
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      setupFiles: ['<rootDir>/test/utils/test-env.ts'],
+      globalSetup: '<rootDir>/test/utils/global-setup.js',
+    },
+  ],
+};
