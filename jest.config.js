@@ -8,7 +8,12 @@ for (const lib of ['engine', 'contracts', 'persistence', 'queue', 'config', 'san
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
+  transform: {
+    '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
+    // parse5 8 and its entities dependency ship only ES modules.
+    '/node_modules/(parse5|entities)/.+\\.js$': '<rootDir>/scripts/jest-esm-transform.js',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(parse5|entities)/)'],
   moduleNameMapper: aliases,
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };
