@@ -1,0 +1,45 @@
+import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
+import { PersistenceModule } from '@mailproof/persistence';
+import { QueueModule } from '@mailproof/queue';
+import { DiagnosticsController } from './diagnostics/diagnostics.controller';
+import { RoundTripService } from './diagnostics/round-trip.service';
+import { HealthController } from './health/health.controller';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsService } from './metrics/metrics.service';
+import { ProblemDetailsFilter } from './problems/problem-details.filter';
+import { validationProblem } from './problems/validation-problem.factory';
+
+/** The HTTP API. Built from a config object so tests and the all-in-one launcher can pass their own. */
+@Module({})
+export class ApiModule {
+  static forRoot(config: MailproofConfig): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        createLoggerModule(config, 'api'),
+        PersistenceModule,
+        QueueModule,
+        TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
+      ],
+      controllers: [HealthController, MetricsController, DiagnosticsController],
+      providers: [
+        MetricsService,
+        RoundTripService,
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({
+            whitelist: true,
+            forbidNonWhitelisted: true,
+            transform: true,
+            exceptionFactory: validationProblem,
+          }),
+        },
+      ],
+    };
+  }
+}

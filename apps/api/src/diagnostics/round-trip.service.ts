@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { MailproofConfig } from '@mailproof/config';
+import type { ProbeJobResult, QueueName } from '@mailproof/contracts';
+import { JobProbeRepository } from '@mailproof/persistence';
+import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/queue';
+import { ProblemException } from '../problems/problem.exception';
+import type { RoundTripResponse } from './dto/round-trip.response';
+
+/** API -> Redis -> worker app -> PostgreSQL -> API, within a budget. */
+@Injectable()
+export class RoundTripService {
+  constructor(
+    private readonly config: MailproofConfig,
+    private readonly jobs: JobProducer,
+    private readonly queueEvents: QueueEventsRegistry,
+    private readonly probes: JobProbeRepository,
+  ) {}
+
+  async run(queue: QueueName, budgetMs = this.config.budgets.roundTripMs): Promise<RoundTripResponse> {
+    const started = Date.now();
+    const events = await this.queueEvents.get(queue);
+    const nonce = randomUUID();
+    const job = await this.jobs.enqueue(queue, 'probe.run', { schemaVersion: 1, nonce }, { jobId: jobId('probe.run', nonce) });
+    const outcome = await awaitJob<ProbeJobResult>(job, events, budgetMs - (Date.now() - started));
+    if (outcome.status === 'failed') {
+      throw new ProblemException(503, 'service_unavailable', 'The worker failed the probe job.', { jobId: job.id });
+    }
+    // Answer from PostgreSQL, the source of truth, not from the queue's copy of the result.
+    const row = outcome.status === 'completed' ? await this.probes.find(String(job.id)) : null;
+    if (!row) {
+      throw new ProblemException(503, 'service_unavailable', `No ${queue} worker answered within ${budgetMs} ms; the job stays queued.`, {
+        jobId: job.id,
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    return {
+      jobId: row.jobId,
+      queue: row.queue,
+      status: 'completed',
+      workerId: row.workerId,
+      processedAt: row.processedAt.toISOString(),
+      elapsedMs: Date.now() - started,
+    };
+  }
+}

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runApp } from '@mailproof/queue';
+import { startApi } from './start-api';
+
+runApp(startApi);

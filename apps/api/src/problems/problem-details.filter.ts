@@ -1,0 +1,52 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { ProblemDetails } from '@mailproof/contracts';
+import { ProblemException } from './problem.exception';
+import { buildProblem, defaultCodeFor, sendProblem } from './problem-response';
+
+/**
+ * The one exception filter of the API. Every error leaves as application/problem+json with a
+ * stable `code`; a 500 never carries a message, stack or file path from the server.
+ */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request & { id?: string }>();
+    const res = http.getResponse<Response>();
+    const context = { instance: req.originalUrl?.split('?')[0], requestId: req.id ? String(req.id) : undefined };
+
+    if (exception instanceof ProblemException) {
+      const { headers, ...extensions } = exception.extensions;
+      const problem = buildProblem(exception.getStatus(), exception.code, exception.message, { ...context, ...extensions });
+      return sendProblem(res, problem, headers);
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status >= 500) return this.internal(exception, res, context, status);
+      return sendProblem(res, buildProblem(status, defaultCodeFor(status), this.clientMessage(exception), context));
+    }
+    return this.internal(exception, res, context, 500);
+  }
+
+  private clientMessage(exception: HttpException): string {
+    const response = exception.getResponse();
+    if (typeof response === 'object' && response && 'message' in response) {
+      const message = (response as { message: unknown }).message;
+      return Array.isArray(message) ? message.join('; ') : String(message);
+    }
+    return exception.message;
+  }
+
+  private internal(exception: unknown, res: Response, context: Partial<ProblemDetails>, status: number): void {
+    this.logger.error(
+      { err: exception, requestId: context.requestId },
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+    const detail = status === 503 ? 'The service cannot answer right now; retry shortly.' : 'An unexpected error occurred. It has been logged.';
+    const code = status === 503 ? 'service_unavailable' : 'internal_error';
+    sendProblem(res, buildProblem(status, code, detail, context), status === 503 ? { 'Retry-After': '5' } : {});
+  }
+}

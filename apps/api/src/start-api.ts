@@ -1,0 +1,49 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { MailproofConfig } from '@mailproof/config';
+import { ApiModule } from './api.module';
+import { installJsonBodyParsing } from './http/body-parsing';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
+
+/** Creates and configures the API (not yet listening). Tests and the launcher share this. */
+export async function createApiApp(config: MailproofConfig): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', false);
+  app.disable('x-powered-by');
+  app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  installJsonBodyParsing(app, config.http.bodyLimitBytes);
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Mailproof API')
+      .setDescription('Email previews, audits, DNS deliverability and the pre-send gate. Errors are RFC 9457 problem+json.')
+      .setVersion(process.env.npm_package_version ?? '0.1.0')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (mp_live_...)' })
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key')
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
+
+  await app.init();
+  await app.get(MetricsService).watchQueues();
+  return app;
+}
+
+export async function startApi(config: MailproofConfig): Promise<INestApplication> {
+  const app = await createApiApp(config);
+  const server = await app.listen(config.http.port, config.http.host);
+  // Slow or stalled clients must not hold sockets forever.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  app.get(Logger).log(`API listening on ${config.http.host}:${config.http.port}`, 'Bootstrap');
+  return app;
+}

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runApp } from '@mailproof/queue';
+import { startScheduler } from './start-scheduler';
+
+runApp(startScheduler);

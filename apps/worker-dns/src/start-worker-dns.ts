@@ -1,0 +1,8 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { MailproofConfig } from '@mailproof/config';
+import { startWorkerApp } from '@mailproof/queue';
+import { WorkerDnsAppModule } from './worker-dns.module';
+
+export function startWorkerDns(config: MailproofConfig): Promise<INestApplicationContext> {
+  return startWorkerApp(WorkerDnsAppModule.forRoot(config));
+}

@@ -1,0 +1,8 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { MailproofConfig } from '@mailproof/config';
+import { startWorkerApp } from '@mailproof/queue';
+import { WorkerPreviewAppModule } from './worker-preview.module';
+
+export function startWorkerPreview(config: MailproofConfig): Promise<INestApplicationContext> {
+  return startWorkerApp(WorkerPreviewAppModule.forRoot(config));
+}

@@ -1,0 +1,17 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
+import { PersistenceModule } from '@mailproof/persistence';
+import { QueueModule } from '@mailproof/queue';
+import { WorkerRenderProcessor } from './render.processor';
+
+/** The worker-render app: no HTTP, consumes the `render` queue. */
+@Module({})
+export class WorkerRenderAppModule {
+  static forRoot(config: MailproofConfig): DynamicModule {
+    return {
+      module: WorkerRenderAppModule,
+      imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-render'), PersistenceModule, QueueModule],
+      providers: [WorkerRenderProcessor],
+    };
+  }
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// The `mailproof` command. Runs the compiled CLI, building it first on a fresh checkout.
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+const entry = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+if (!existsSync(entry)) {
+  process.stderr.write('mailproof: first run, building (npm run build)...\n');
+  require('../scripts/lib/tasks').build({ quiet: true });
+}
+require(entry);

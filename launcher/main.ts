@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
+import { Logger } from 'nestjs-pino';
+import { loadConfig } from '@mailproof/config';
+import { migrateDatabase } from '@mailproof/persistence';
+import { closeOnSignal } from '@mailproof/queue';
+import { startApi } from '../apps/api/src/start-api';
+import { startScheduler } from '../apps/scheduler/src/start-scheduler';
+import { startWorkerDns } from '../apps/worker-dns/src/start-worker-dns';
+import { startWorkerPreview } from '../apps/worker-preview/src/start-worker-preview';
+import { startWorkerRender } from '../apps/worker-render/src/start-worker-render';
+
+/**
+ * The all-in-one launcher: every app in one Node process for a single machine (`npm start`).
+ * It is the only code that composes apps; apps never import each other. Workers start before
+ * the API so that /health/ready is green as soon as the API listens.
+ * `--apps api,worker-dns` starts a subset.
+ */
+const STARTERS = {
+  'worker-preview': startWorkerPreview,
+  'worker-render': startWorkerRender,
+  'worker-dns': startWorkerDns,
+  scheduler: startScheduler,
+  api: startApi,
+} as const;
+type AppName = keyof typeof STARTERS;
+
+function requestedApps(argv: string[]): AppName[] {
+  const flag = argv.indexOf('--apps');
+  if (flag === -1) return Object.keys(STARTERS) as AppName[];
+  const names = (argv[flag + 1] ?? '').split(',').filter(Boolean);
+  const unknown = names.filter((name) => !(name in STARTERS));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new Error(`--apps takes a comma-separated list of: ${Object.keys(STARTERS).join(', ')} (got "${argv[flag + 1] ?? ''}")`);
+  }
+  return (Object.keys(STARTERS) as AppName[]).filter((name) => names.includes(name));
+}
+
+async function main(): Promise<void> {
+  process.env.MAILPROOF_PROCESS_NAME ??= 'all-in-one';
+  const config = loadConfig();
+  const apps = requestedApps(process.argv.slice(2));
+  const started: INestApplicationContext[] = [];
+  // Migrate once up front (under the advisory lock); the apps then find nothing pending.
+  if (config.database.migrateOnStart) await migrateDatabase(config.database.url);
+  for (const name of apps) started.push(await STARTERS[name](config));
+  const logger = started[0].get(Logger);
+  logger.log(`started ${apps.join(', ')} in one process (pid ${process.pid})`, 'Launcher');
+  closeOnSignal(() => started, config.workers.shutdownGraceMs, logger);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

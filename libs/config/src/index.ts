@@ -1,0 +1,6 @@
+export * from './config.error';
+export * from './config.module';
+export * from './environment.schema';
+export * from './load-config';
+export * from './mailproof.config';
+export * from './logger.module';

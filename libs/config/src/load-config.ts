@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { ConfigValidationError } from './config.error';
+import { DEVELOPMENT_DEFAULTS, EnvironmentVariables } from './environment.schema';
+import { MailproofConfig } from './mailproof.config';
+
+type EnvSource = Record<string, string | undefined>;
+
+/**
+ * Reads and validates the environment once. Unknown variables are ignored; a missing or wrong
+ * value throws ConfigValidationError naming the variable. Outside production, connection
+ * settings fall back to a local developer setup.
+ */
+export function validateEnvironment(env: EnvSource = process.env): EnvironmentVariables {
+  const known = Object.keys(new EnvironmentVariables()).concat(Object.keys(DEVELOPMENT_DEFAULTS), ['CHROMIUM_PATH']);
+  const raw: Record<string, string> = {};
+  for (const name of new Set(known)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const production = (raw.NODE_ENV ?? 'development') === 'production';
+  if (!production) {
+    for (const [name, value] of Object.entries(DEVELOPMENT_DEFAULTS)) raw[name] ??= value;
+  }
+  const instance = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
+  const errors = validateSync(instance, { forbidUnknownValues: false });
+  const problems = errors.map((error) => {
+    const value = (raw as Record<string, unknown>)[error.property];
+    const message =
+      value === undefined
+        ? 'is required' + (production ? ' when NODE_ENV=production' : '')
+        : `${Object.values(error.constraints ?? {}).join('; ')} (got "${String(value).slice(0, 80)}")`;
+    return { variable: error.property, message };
+  });
+  if (problems.length > 0) throw new ConfigValidationError(problems);
+  return instance;
+}
+
+export function loadConfig(env: EnvSource = process.env): MailproofConfig {
+  return MailproofConfig.fromEnvironment(validateEnvironment(env));
+}

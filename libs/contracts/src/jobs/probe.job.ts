@@ -1,0 +1,26 @@
+import { QUEUE_NAMES, type QueueName } from '../queues';
+
+/**
+ * `probe.run`: the smallest real job. Any worker app consumes it from its own queue, records
+ * that it ran in PostgreSQL (table job_probes) and returns where it ran. The API's diagnostics
+ * round trip and the readiness tests use it to prove API -> Redis -> worker -> PostgreSQL works.
+ */
+export const PROBE_JOB = {
+  name: 'probe.run',
+  queues: QUEUE_NAMES,
+  schemaVersion: 1,
+} as const;
+
+export interface ProbeJobPayload {
+  schemaVersion: 1;
+  /** Random value the caller can look for in PostgreSQL afterwards. */
+  nonce: string;
+  /** Simulated work, so shutdown tests can catch a job in flight. Capped at 30 s by the worker. */
+  workMs?: number;
+}
+
+export interface ProbeJobResult {
+  queue: QueueName;
+  workerId: string;
+  processedAt: string;
+}

@@ -1,0 +1,37 @@
+/** RFC 9457 problem details with Mailproof's stable `code` (decisions.md section 3). */
+export const PROBLEM_CODES = [
+  'validation_failed',
+  'payload_too_large',
+  'invalid_json',
+  'unsupported_media_type',
+  'unauthorized',
+  'plan_required',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'compile_failed',
+  'url_declined',
+  'url_unreachable',
+  'rate_limited',
+  'service_unavailable',
+  'internal_error',
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  instance?: string;
+  requestId?: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}

@@ -1,0 +1,4 @@
+import { JobProbeEntity } from './job-probe.entity';
+
+export const ENTITIES = [JobProbeEntity];
+export { JobProbeEntity };

@@ -1,0 +1,4 @@
+import { CreateJobProbes1763769600000 } from './1763769600000-create-job-probes';
+
+/** Every migration, in order, as class references (file globs break under bundlers). */
+export const MIGRATIONS = [CreateJobProbes1763769600000];

@@ -1,0 +1,40 @@
+import { Global, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailproofConfig } from '@mailproof/config';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions } from './data-source-options';
+import { JobProbeRepository } from './repositories/job-probe.repository';
+import { runMigrationsLocked } from './run-migrations';
+
+const REPOSITORIES = [JobProbeRepository];
+
+/** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [MailproofConfig],
+      useFactory: (config: MailproofConfig) => ({
+        ...buildDataSourceOptions({ url: config.database.url, poolSize: config.database.poolSize }),
+        retryAttempts: config.database.retryAttempts,
+        retryDelay: 1_000,
+      }),
+    }),
+  ],
+  providers: REPOSITORIES,
+  exports: REPOSITORIES,
+})
+export class PersistenceModule implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Persistence');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: MailproofConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.database.migrateOnStart) return;
+    const applied = await runMigrationsLocked(this.dataSource);
+    if (applied.length > 0) this.logger.log(`applied migrations: ${applied.join(', ')}`);
+  }
+}

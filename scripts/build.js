@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+'use strict';
+const tasks = require('./lib/tasks');
+
+tasks.ensureDependencies();
+tasks.build();

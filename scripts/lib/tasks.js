@@ -1,0 +1,126 @@
+// Set-up steps shared by `npm start`, `npm test`, `npm run build` and the mailproof command.
+// Plain Node (no TypeScript, no dependencies) so they work on a fresh clone before `npm ci`.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'node_modules', '.bin');
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: options.quiet ? 'pipe' : 'inherit', env: { ...process.env, ...options.env } });
+  if (result.status !== 0) {
+    if (options.quiet) process.stderr.write(String(result.stdout ?? '') + String(result.stderr ?? ''));
+    throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+  }
+  return result;
+}
+
+/** Loads .env (KEY=VALUE lines) without overriding variables already set. */
+function loadDotEnv() {
+  const file = path.join(ROOT, '.env');
+  if (!fs.existsSync(file)) return;
+  for (const line of fs.readFileSync(file, 'utf8').split(/\r?\n/)) {
+    const match = /^\s*([A-Z][A-Z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (match && process.env[match[1]] === undefined) process.env[match[1]] = match[2].replace(/^(['"])(.*)\1$/, '$2');
+  }
+}
+
+/** Installs npm dependencies when node_modules is missing or older than the lockfile. */
+function ensureDependencies() {
+  const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
+  const lock = path.join(ROOT, 'package-lock.json');
+  const stale = !fs.existsSync(marker) || fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs + 1000;
+  if (!stale) return;
+  console.log('[mailproof] installing npm dependencies (npm ci)...');
+  run('npm', ['ci', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
+}
+
+/** Compiles apps, libs and the launcher to dist/ (incremental), then rewrites @mailproof/* aliases to relative paths. */
+function build(options = {}) {
+  run(path.join(BIN, 'tsc'), ['-p', 'tsconfig.build.json'], options);
+  run(path.join(BIN, 'tsc-alias'), ['-p', 'tsconfig.build.json'], options);
+}
+
+function canConnect(host, port, timeoutMs = 1500) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+function endpoint(url, defaultPort) {
+  const parsed = new URL(url);
+  return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || defaultPort) };
+}
+
+function dockerAvailable() {
+  const result = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 10_000 });
+  return result.status === 0;
+}
+
+const HOW_TO_START = {
+  PostgreSQL: "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start   (or: docker compose up -d postgres)",
+  Redis: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no   (or: docker compose up -d redis)',
+};
+
+/**
+ * Makes sure PostgreSQL and Redis answer. When one does not, starts both with Docker Compose if
+ * a Docker engine is available; otherwise says exactly which is missing, where, and how to start it.
+ */
+async function ensureServices(databaseUrl, redisUrl) {
+  const services = [
+    { name: 'PostgreSQL', variable: 'DATABASE_URL', ...endpoint(databaseUrl, 5432) },
+    { name: 'Redis', variable: 'REDIS_URL', ...endpoint(redisUrl, 6379) },
+  ];
+  let down = [];
+  for (const service of services) if (!(await canConnect(service.host, service.port))) down.push(service);
+  if (down.length === 0) return;
+  if (dockerAvailable()) {
+    console.log(`[mailproof] ${down.map((s) => s.name).join(' and ')} not reachable: docker compose up -d postgres redis`);
+    run('docker', ['compose', 'up', '-d', 'postgres', 'redis']);
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && down.length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const still = [];
+      for (const service of down) if (!(await canConnect(service.host, service.port))) still.push(service);
+      down = still;
+    }
+    if (down.length === 0) return;
+  }
+  const lines = down.map((s) => `  - ${s.name} is not reachable at ${s.host}:${s.port} (${s.variable}). Start it with:\n      ${HOW_TO_START[s.name]}`);
+  throw new Error(`Mailproof needs PostgreSQL and Redis.\n${lines.join('\n')}\nNo Docker engine is available to start them automatically.`);
+}
+
+/** Creates the database named in the URL when it does not exist yet (connecting to the `postgres` database). */
+async function ensureDatabase(databaseUrl) {
+  const { Client } = require(path.join(ROOT, 'node_modules', 'pg'));
+  const target = new URL(databaseUrl);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, '')) || 'postgres';
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      console.log(`[mailproof] creating database ${name}`);
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    }
+  } catch (error) {
+    // Two processes may race to create it; the loser's "already exists" is fine.
+    if (!/already exists/.test(String(error && error.message))) throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+module.exports = { ROOT, BIN, run, loadDotEnv, ensureDependencies, build, ensureServices, ensureDatabase };
