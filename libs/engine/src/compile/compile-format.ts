@@ -1,0 +1,20 @@
+/** The input formats Mailproof compiles to HTML before analysing. */
+export const COMPILE_FORMATS = ['html', 'jsx', 'mjml', 'maizzle'] as const;
+
+export type CompileFormat = (typeof COMPILE_FORMATS)[number];
+
+export function isCompileFormat(value: unknown): value is CompileFormat {
+  return typeof value === 'string' && (COMPILE_FORMATS as readonly string[]).includes(value);
+}
+
+/** Something the compiler tolerated but the sender should know about (1-based positions). */
+export interface CompileWarning {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+export interface CompileResult {
+  html: string;
+  warnings: CompileWarning[];
+}

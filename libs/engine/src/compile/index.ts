@@ -1,0 +1,5 @@
+export { CompileError, isCompileError } from './compile-error';
+export type { CompileErrorDetails } from './compile-error';
+export { COMPILE_FORMATS, isCompileFormat } from './compile-format';
+export type { CompileFormat, CompileResult, CompileWarning } from './compile-format';
+export { MAX_COMPILE_MESSAGE_LENGTH, sanitizeCompileMessage } from './sanitize-compile-message';

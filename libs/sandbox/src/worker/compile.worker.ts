@@ -1,0 +1,34 @@
+import { parentPort } from 'node:worker_threads';
+import { compileMaizzleCssInWorker } from '../maizzle/maizzle-css-in-worker';
+import { compileMjmlInWorker } from '../mjml/compile-mjml-in-worker';
+import type { CompileWorkerRequest, CompileWorkerResponse } from './compile-worker-protocol';
+
+/**
+ * The compile worker thread: trusted libraries (mjml, Tailwind, juice) working on untrusted markup.
+ * It runs off the caller's event loop so a pathological input (juice is superlinear on some CSS) is
+ * stopped by terminating the thread, not by blocking the process.
+ */
+const port = parentPort;
+if (!port) throw new Error('compile.worker must run as a worker thread');
+
+port.on('message', (request: CompileWorkerRequest) => {
+  void handle(request).then((response) => port.postMessage(response));
+});
+
+async function handle(request: CompileWorkerRequest): Promise<CompileWorkerResponse> {
+  const { id, task } = request;
+  try {
+    switch (task.kind) {
+      case 'mjml':
+        return { id, ...(await compileMjmlInWorker(task.source, task.validation)) };
+      case 'maizzle-css':
+        return { id, ...(await compileMaizzleCssInWorker(task.html, task.config)) };
+      case 'warm':
+        await compileMjmlInWorker('<mjml><mj-body><mj-section><mj-column><mj-text>warm</mj-text></mj-column></mj-section></mj-body></mjml>', 'soft');
+        await compileMaizzleCssInWorker('<html><head></head><body><p class="m-0">warm</p></body></html>', {});
+        return { id, ok: true, html: '', warnings: [] };
+    }
+  } catch (error) {
+    return { id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
