@@ -1,0 +1,128 @@
+import { CLIENT_IDS, ClientId } from '../clients/email-client';
+import { EMAIL_CLIENTS } from '../clients/email-clients';
+import { worstSupport } from '../clients/tracked-properties';
+import { EmailFormat } from '../fixes/code-fix';
+import { fixFor, suggestionFor } from '../fixes/fix-catalogue';
+import { ParsedEmail } from '../parse/parse-email';
+import { FeatureHit } from './collect-features';
+import { CssFinding, SEVERITY_ORDER, Severity } from './css-finding';
+import { StyleCascade } from './style-cascade';
+
+const WORD_ENGINE: ClientId = 'outlook-windows-legacy';
+const GMAIL_CLIENTS: ReadonlySet<ClientId> = new Set(['gmail-web', 'gmail-android', 'gmail-ios']);
+/** Elements whose removal takes content with it (decisions.md section 2). */
+const ERROR_ELEMENTS = new Set(['html-svg', 'html-form', 'html-link', 'html-script', 'html-iframe']);
+const LAYOUT_DISPLAY = new Set(['css-display-flex', 'css-display-grid']);
+/**
+ * Features a client can ignore without changing what the reader sees (hints, metadata, comments).
+ * Unsupported, they are info: flagging them as warnings would push senders to remove good practice.
+ */
+const HARMLESS_WHEN_IGNORED = new Set([
+  'html-meta-color-scheme', 'html-doctype', 'html-comments', 'css-comments', 'css-color-scheme', 'html-role', 'html-lang',
+  'html-aria-describedby', 'html-aria-hidden', 'html-aria-label', 'html-aria-labelledby', 'html-aria-live', 'html-loading-attribute',
+]);
+/** Findings an MSO ghost table fallback covers in the Word engine. */
+const MSO_COVERED_LABELS = new Set([
+  'display:flex', 'display:grid', 'max-width', 'min-width', 'gap', 'row-gap', 'column-gap', 'flex-direction', 'flex-wrap', 'justify-content',
+  'align-items', 'float', '@media', 'display', 'width', 'box-sizing',
+]);
+/** Findings a VML shape covers in the Word engine, by VML element. */
+const VML_COVERED_LABELS: Record<string, readonly string[]> = {
+  roundrect: ['border-radius', 'border-top-left-radius', 'border-top-right-radius', 'border-bottom-left-radius', 'border-bottom-right-radius', 'background-color'],
+  rect: ['background-image', 'background', 'background-size', 'background-position', 'background-repeat', 'linear-gradient()', 'radial-gradient()'],
+  fill: ['background-image', 'background', 'background-size', 'background-position', 'background-repeat', 'linear-gradient()', 'radial-gradient()'],
+  image: ['background-image', 'background'],
+  shadow: ['box-shadow'],
+};
+
+export interface CssReportContext {
+  parsed: ParsedEmail;
+  hits: readonly FeatureHit[];
+  cascade: StyleCascade;
+  format: EmailFormat;
+  clients: readonly ClientId[];
+}
+
+function coveredInWordEngine(label: string, parsed: ParsedEmail): string | undefined {
+  for (const shape of parsed.vmlShapes) if (VML_COVERED_LABELS[shape]?.includes(label)) return `a VML <v:${shape}> fallback`;
+  if (parsed.msoConditionals.length > 0 && MSO_COVERED_LABELS.has(label)) return 'an MSO conditional (<!--[if mso]>) fallback';
+  return undefined;
+}
+
+function sentence(notes: readonly string[]): string {
+  return notes.map((note) => note.trim().replace(/([^.!?])$/, '$1.')).join(' ');
+}
+
+/**
+ * cssReport: one finding per client and per thing used, with the severities of decisions.md
+ * section 2, sorted by client (CLIENT_IDS order), severity, position and property.
+ */
+export function buildCssReport(context: CssReportContext): CssFinding[] {
+  const { parsed, hits, cascade, format } = context;
+  const findings: CssFinding[] = [];
+  const relying = cascade.elementsRelyingOnStyle.length;
+  for (const client of EMAIL_CLIENTS) {
+    if (!context.clients.includes(client.id)) continue;
+    const clientIndex = CLIENT_IDS.indexOf(client.id);
+    for (const hit of hits) {
+      let severity: Severity | undefined;
+      let message: string;
+      let rule = hit.featureIds[0] ?? 'unknown-property';
+      if (hit.unknownProperty) {
+        if (!GMAIL_CLIENTS.has(client.id)) continue;
+        severity = 'info';
+        rule = 'unknown-property';
+        message = `caniemail has no data for ${hit.label}; ${client.name} strips CSS properties it does not recognise, so support is unknown.`;
+      } else {
+        const support = worstSupport(hit.featureIds, clientIndex);
+        if (support.level === 'supported' || support.level === 'unknown') continue;
+        const notes = support.notes.length > 0 ? ` ${sentence(support.notes)}` : '';
+        if (support.level === 'unsupported') {
+          const isStyle = rule === 'html-style';
+          if (ERROR_ELEMENTS.has(rule) || (isStyle && relying > 0) || (LAYOUT_DISPLAY.has(rule) && client.id === WORD_ENGINE)) severity = 'error';
+          else severity = HARMLESS_WHEN_IGNORED.has(rule) ? 'info' : 'warning';
+          message = `${hit.label} is not supported in ${client.name}.${notes}`;
+          if (severity === 'info') message += ' Ignoring it does not change what the reader sees.';
+          if (isStyle && relying > 0) message += ` ${relying} element(s) rely on class or id rules that have no inline fallback.`;
+        } else {
+          const isStyle = rule === 'html-style';
+          severity = isStyle && relying > 0 ? 'warning' : 'info';
+          message = `${hit.label} is only partly supported in ${client.name}.${notes || ' Results vary with the account type or version.'}`;
+          if (isStyle && relying > 0) message += ` ${relying} element(s) rely on class or id rules that have no inline fallback.`;
+        }
+        if (client.id === WORD_ENGINE && severity !== 'info') {
+          const fallback = coveredInWordEngine(hit.label, parsed);
+          if (fallback) {
+            severity = 'info';
+            message += ` The email has ${fallback} that ${client.name} uses instead.`;
+          }
+        }
+      }
+      const finding: CssFinding = {
+        severity,
+        client: client.id,
+        property: hit.label,
+        message,
+        suggestion: suggestionFor(hit.label, client.name),
+        rule,
+        occurrences: hit.occurrences,
+      };
+      const fix = severity === 'info' ? undefined : fixFor(hit.label, format, client.id);
+      if (fix) finding.fix = fix;
+      if (hit.line > 0) {
+        finding.line = hit.line;
+        finding.column = hit.column;
+      }
+      findings.push(finding);
+    }
+  }
+  // Clients already come in CLIENT_IDS order; sort within a client.
+  return findings.sort(
+    (a, b) =>
+      CLIENT_IDS.indexOf(a.client) - CLIENT_IDS.indexOf(b.client) ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      (a.property < b.property ? -1 : a.property > b.property ? 1 : 0),
+  );
+}

@@ -1,0 +1,115 @@
+import { collectFeatures } from './analysis/collect-features';
+import { buildCssReport } from './analysis/css-report';
+import { SelectorCache, computeStyleCascade } from './analysis/style-cascade';
+import { CLIENT_IDS, ClientId } from './clients/email-client';
+import { isClientId } from './clients/email-clients';
+import { DarkModeContext, simulateDarkModeForClient } from './dark-mode/dark-mode-simulation';
+import { EngineError } from './errors';
+import { EMAIL_FORMATS, EmailFormat } from './fixes/code-fix';
+import { HtmlElement } from './parse/dom';
+import { ParsedEmail, parseEmail } from './parse/parse-email';
+import { AnalyzeEmailOptions, PreviewAnalysis } from './preview-analysis';
+import { overallScore, scoreClients } from './scores/compatibility-score';
+import { TransformContext, transformForClient } from './transforms/client-transform';
+import { RenderPlan, RenderTemplate } from './transforms/render-template';
+
+/** Bad options (not a problem in the email): unknown client ids or format. */
+export class EngineInputError extends EngineError {
+  constructor(
+    message: string,
+    readonly field: 'clients' | 'format',
+    readonly validValues: readonly string[],
+  ) {
+    super(message, 'validation_failed');
+  }
+}
+
+export function resolveClients(requested: readonly string[] | undefined): ClientId[] {
+  if (requested === undefined) return [...CLIENT_IDS];
+  const unknown = requested.filter((id) => !isClientId(id));
+  if (unknown.length > 0) {
+    throw new EngineInputError(`Unknown client id(s): ${unknown.join(', ')}. Valid ids: ${CLIENT_IDS.join(', ')}.`, 'clients', CLIENT_IDS);
+  }
+  const wanted = new Set(requested);
+  return CLIENT_IDS.filter((id) => wanted.has(id));
+}
+
+function resolveFormat(format: string | undefined): EmailFormat {
+  if (format === undefined) return 'html';
+  if (!(EMAIL_FORMATS as readonly string[]).includes(format)) {
+    throw new EngineInputError(`Unknown format ${format}. Valid formats: ${EMAIL_FORMATS.join(', ')}.`, 'format', EMAIL_FORMATS);
+  }
+  return format as EmailFormat;
+}
+
+function isEmptyPlan(plan: RenderPlan): boolean {
+  return plan.startTags.size === 0 && plan.removed.size === 0 && plan.unwrapped.size === 0 && plan.styleTexts.size === 0 && plan.comments.size === 0 && !plan.dropNotMsoRanges;
+}
+
+/**
+ * The whole compatibility analysis of already-compiled HTML, synchronously: parse once, analyse
+ * once, then specialise per client (transforms, dark-mode variants, findings and scores).
+ * Throws EngineLimitError past the bounds of limits.ts and EngineInputError on bad options.
+ */
+export function analyzeEmail(html: string, options: AnalyzeEmailOptions = {}): PreviewAnalysis {
+  const format = resolveFormat(options.format);
+  const clients = resolveClients(options.clients);
+  return analyzeParsedEmail(parseEmail(html), format, clients);
+}
+
+/** Same as analyzeEmail, for callers that already hold a ParsedEmail (reports share it). */
+export function analyzeParsedEmail(parsed: ParsedEmail, format: EmailFormat, clients: readonly ClientId[]): PreviewAnalysis {
+  const selectors = new SelectorCache();
+  const features = collectFeatures(parsed, selectors);
+  const cascade = computeStyleCascade(parsed, selectors);
+  const cssReport = buildCssReport({ parsed, hits: features.hits, cascade, format, clients });
+  const compatibilityScores = scoreClients(cssReport, clients);
+
+  const transformContext = new TransformContext(parsed, features, cascade);
+  const views = clients.map((client) => transformForClient(transformContext, client));
+  const darkContext = new DarkModeContext(transformContext, selectors);
+  const darkVariants = views.map((view) => simulateDarkModeForClient(darkContext, view));
+
+  const editable = new Set<HtmlElement>();
+  for (const plan of [...views.map((v) => v.plan), ...darkVariants.map((d) => d.plan)]) {
+    for (const element of plan.startTags.keys()) editable.add(element);
+    for (const element of plan.removed) editable.add(element);
+    for (const element of plan.unwrapped) editable.add(element);
+  }
+  const template = new RenderTemplate(parsed, editable);
+  let unchanged: string | undefined;
+  const render = (plan: RenderPlan): string => {
+    if (!isEmptyPlan(plan)) return template.render(plan);
+    unchanged ??= template.render(plan);
+    return unchanged;
+  };
+
+  const transforms = views.map((view) => ({ clientId: view.client, html: render(view.plan), warnings: view.warnings }));
+  const darkMode: PreviewAnalysis['darkMode'] = {};
+  views.forEach((view, index) => {
+    const variant = darkVariants[index];
+    darkMode[view.client] = { html: variant.sameAsTransform ? transforms[index].html : render(variant.plan), warnings: variant.warnings };
+  });
+
+  return {
+    overallScore: overallScore(compatibilityScores),
+    transforms,
+    compatibilityScores,
+    cssReport,
+    darkMode,
+    spamReport: null,
+    sizeReport: null,
+    linkReport: null,
+    accessibilityReport: null,
+    imageReport: null,
+    inboxPreview: null,
+    templateReport: null,
+    overflowReport: null,
+    visualReport: null,
+    darkContrast: null,
+    mobileContrast: null,
+    designReport: null,
+    vmlReport: null,
+    plainText: null,
+  };
+}

@@ -1,0 +1,54 @@
+export const CLIENT_IDS = [
+  'gmail-web',
+  'gmail-android',
+  'gmail-ios',
+  'outlook-web',
+  'outlook-windows',
+  'outlook-windows-legacy',
+  'outlook-macos',
+  'outlook-ios',
+  'outlook-android',
+  'apple-mail-macos',
+  'apple-mail-ios',
+  'yahoo-mail',
+  'yahoo-mail-ios',
+  'yahoo-mail-android',
+  'aol',
+  'samsung-mail',
+  'thunderbird',
+  'protonmail',
+  'fastmail',
+  'hey-mail',
+  'superhuman',
+] as const;
+
+export type ClientId = (typeof CLIENT_IDS)[number];
+
+export type ClientCategory = 'webmail' | 'desktop' | 'mobile';
+
+/**
+ * How a client treats an email in dark mode (decisions.md section 1):
+ * - `none`: the UI turns dark, the email keeps its colours;
+ * - `partial-inversion`: light backgrounds darken and dark text lightens, dark areas stay;
+ * - `full-inversion`: every colour is inverted;
+ * - `prefers-color-scheme`: no inversion, the email's own dark media query applies;
+ * - `partial-inversion-unless-dark-query`: Samsung: the email's dark rules win when present.
+ */
+export type DarkModeBehaviour =
+  | 'none'
+  | 'partial-inversion'
+  | 'full-inversion'
+  | 'prefers-color-scheme'
+  | 'partial-inversion-unless-dark-query';
+
+export interface EmailClient {
+  id: ClientId;
+  name: string;
+  category: ClientCategory;
+  engine: string;
+  darkMode: DarkModeBehaviour;
+  /** caniemail `family.platform` keys; several means "worst result wins". Empty: no data. */
+  supportSources: readonly string[];
+  /** Why this client's support data looks the way it does, when that is not obvious. */
+  supportNote?: string;
+}

@@ -1,0 +1,46 @@
+import { getTrackedFeature, PROPERTY_FEATURES } from '../analysis/feature-catalogue';
+import { ClientSupport, SupportLevel } from './client-support';
+import { STANDARD_CSS_PROPERTIES } from './css-properties';
+import { CLIENT_IDS, ClientId } from './email-client';
+
+export interface TrackedProperty {
+  property: string;
+  /** caniemail feature slugs that describe it; empty when caniemail has no data for it. */
+  features: string[];
+  support: Record<ClientId, { level: SupportLevel; notes: readonly string[] }>;
+}
+
+const RANK: Record<SupportLevel, number> = { unsupported: 0, partial: 1, supported: 2, unknown: 3 };
+const UNKNOWN: ClientSupport = { level: 'unknown', notes: [] };
+
+/** Worst support among several features describing one property, for one client index. */
+export function worstSupport(featureIds: readonly string[], clientIndex: number): ClientSupport {
+  let worst: ClientSupport = UNKNOWN;
+  for (const id of featureIds) {
+    const support = getTrackedFeature(id)?.support.byClient[clientIndex];
+    if (support && RANK[support.level] < RANK[worst.level]) worst = support;
+  }
+  return worst;
+}
+
+let cache: TrackedProperty[] | undefined;
+
+/**
+ * Every tracked CSS property (each one a caniemail feature names, plus every standard property of
+ * `known-css-properties`) with its support in each of the 21 clients, sorted by name.
+ * Used by `mailproof clients --properties` and `GET /api/clients/properties`.
+ */
+export function listTrackedProperties(): TrackedProperty[] {
+  if (cache) return cache;
+  const names = [...new Set([...PROPERTY_FEATURES.keys(), ...STANDARD_CSS_PROPERTIES])].sort();
+  cache = names.map((property) => {
+    const features = PROPERTY_FEATURES.get(property) ?? [];
+    const support = {} as TrackedProperty['support'];
+    CLIENT_IDS.forEach((id, index) => {
+      const { level, notes } = worstSupport(features, index);
+      support[id] = { level, notes };
+    });
+    return { property, features, support };
+  });
+  return cache;
+}

@@ -1,0 +1,211 @@
+import type { AtRule, ChildNode, Declaration, Rule } from 'postcss';
+import { isDarkSchemeQuery } from '../analysis/collect-features';
+import { SelectorCache } from '../analysis/style-cascade';
+import { CLIENT_IDS, ClientId, DarkModeBehaviour } from '../clients/email-client';
+import { getClient } from '../clients/email-clients';
+import { matchesSelector } from '../parse/css-selector';
+import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
+import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
+import { ClientView, TransformContext, TransformWarning } from '../transforms/client-transform';
+import { writeCss } from '../transforms/css-writer';
+import { RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
+import { COLOUR_ATTRIBUTES, ColourInverter, colourRoleOf, relativeLuminance } from './colour-inversion';
+
+export interface DarkModeVariant {
+  plan: RenderPlan;
+  warnings: TransformWarning[];
+  /** True when the dark variant renders exactly like the light transform. */
+  sameAsTransform: boolean;
+}
+
+type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
+
+const DARK_CANVAS = { background: '#1a1a1a', text: '#e0e0e0' };
+const IMAGE_AT_RISK = /\.(png|gif|svg|webp)(\?|#|$)/i;
+const OUTLOOK_HINT_CLIENTS: ReadonlySet<ClientId> = new Set(['outlook-web', 'outlook-windows']);
+
+/** Shared per-email dark-mode facts (computed once for every client). */
+export class DarkModeContext {
+  readonly inverters = { full: new ColourInverter('full'), partial: new ColourInverter('partial') };
+  readonly riskyImages: HtmlElement[];
+  readonly hasOutlookHints: boolean;
+  readonly uncoveredLightBackgrounds: HtmlElement[];
+
+  constructor(
+    readonly transform: TransformContext,
+    selectors: SelectorCache,
+  ) {
+    const { parsed, features } = transform;
+    this.riskyImages = (parsed.elementsByTag.get('img') ?? []).filter((img) => IMAGE_AT_RISK.test(getAttribute(img, 'src') ?? ''));
+    this.hasOutlookHints = parsed.styleSheets.some((sheet) => /\[data-og(sc|sb)\]/.test(sheet.text));
+    const darkBackgroundSelectors = features.darkSchemeBlocks.flatMap((block) => {
+      const selectorsOfBlock: ReturnType<SelectorCache['list']> = [];
+      block.walkRules((rule: Rule) => {
+        if (rule.nodes.some((d) => d.type === 'decl' && colourRoleOf(d.prop.toLowerCase()) === 'background')) selectorsOfBlock.push(...selectors.list(rule.selector));
+      });
+      return selectorsOfBlock;
+    });
+    this.uncoveredLightBackgrounds =
+      features.darkSchemeBlocks.length === 0
+        ? []
+        : parsed.elements.filter((element) => {
+            if (!hasLightBackground(element, transform)) return false;
+            return !darkBackgroundSelectors.some((selector) => matchesSelector(element, selector, parsed.matchContext));
+          });
+  }
+}
+
+function hasLightBackground(element: HtmlElement, transform: TransformContext): boolean {
+  const values: string[] = [];
+  const bgcolor = getAttribute(element, 'bgcolor');
+  if (bgcolor) values.push(bgcolor);
+  for (const d of transform.parsed.inlineStyles.get(element)?.declarations ?? []) if (colourRoleOf(d.property) === 'background') values.push(d.value);
+  return values.some((value) => value.split(/\s+/).some((token) => (relativeLuminance(token) ?? 0) > 0.85));
+}
+
+function effectiveBehaviour(behaviour: DarkModeBehaviour, hasDarkQuery: boolean): DarkModeBehaviour {
+  if (behaviour === 'partial-inversion-unless-dark-query') return hasDarkQuery ? 'prefers-color-scheme' : 'partial-inversion';
+  return behaviour;
+}
+
+function isLightSchemeQuery(node: ChildNode): boolean {
+  return node.type === 'atrule' && (node as AtRule).name.toLowerCase() === 'media' && /prefers-color-scheme\s*:\s*light/i.test((node as AtRule).params);
+}
+
+/** The dark-mode variant of one client's view (decisions.md section 1 assigns the behaviour). */
+export function simulateDarkModeForClient(context: DarkModeContext, view: ClientView): DarkModeVariant {
+  const { transform } = context;
+  const { parsed, features } = transform;
+  const client = getClient(view.client);
+  const bit = 1 << CLIENT_IDS.indexOf(view.client);
+  const hasDarkQuery = features.darkSchemeBlocks.length > 0;
+  const behaviour = effectiveBehaviour(client.darkMode, hasDarkQuery);
+  const warnings: TransformWarning[] = [];
+  const add = (severity: TransformWarning['severity'], property: string, message: string, element?: HtmlElement): void => {
+    const w: TransformWarning = { severity, client: view.client, property, message };
+    const position = element ? positionOf(element) : undefined;
+    if (position) {
+      w.line = position.line;
+      w.column = position.column;
+    }
+    warnings.push(w);
+  };
+
+  if (behaviour === 'none') {
+    add('info', 'dark-mode', `${client.name} darkens only its own interface; the email keeps its colours.`);
+    return { plan: view.plan, warnings, sameAsTransform: true };
+  }
+
+  if (behaviour === 'prefers-color-scheme') {
+    if (!hasDarkQuery) {
+      add('info', 'dark-mode', `${client.name} applies the email's @media (prefers-color-scheme: dark) rules; this email has none, so it stays light.`);
+      return { plan: view.plan, warnings, sameAsTransform: true };
+    }
+    const plan = copyPlan(view.plan);
+    for (const sheet of parsed.styleSheets) {
+      if (plan.removed.has(sheet.element)) continue;
+      plan.styleTexts.set(
+        sheet.element,
+        writeCss(sheet.root, {
+          keep: (node) => (transform.cssNodeMask(node) & bit) === 0 && node.type !== 'comment' && !isLightSchemeQuery(node),
+          unwrap: (atRule) => atRule.name.toLowerCase() === 'media' && isDarkSchemeQuery(atRule.params),
+        }),
+      );
+    }
+    add('info', 'dark-mode', `${client.name} applies the email's own dark rules (${features.darkSchemeBlocks.length} @media (prefers-color-scheme: dark) block(s)).`);
+    if (!features.hasColorSchemeMeta) {
+      add('warning', 'color-scheme', `The email has dark rules but no <meta name="color-scheme" content="light dark"> (or :root { color-scheme }); ${client.name} may ignore them.`);
+    }
+    reportUncovered(context, add);
+    if (context.riskyImages.length > 0) add('info', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may have transparent parts designed for a light background.`, context.riskyImages[0]);
+    return { plan, warnings, sameAsTransform: false };
+  }
+
+  const mode = behaviour === 'full-inversion' ? 'full' : 'partial';
+  const inverter = context.inverters[mode];
+  const plan = copyPlan(view.plan);
+  const addHints = OUTLOOK_HINT_CLIENTS.has(view.client);
+  let recoloured = 0;
+  const body = parsed.elementsByTag.get('body')?.[0];
+  for (const element of parsed.elements) {
+    if (plan.removed.has(element)) continue;
+    const ownDeclarations: readonly Decl[] | undefined = view.styles.get(element) ?? parsed.inlineStyles.get(element)?.declarations;
+    const hasColourAttribute = element.attrs.some((a) => COLOUR_ATTRIBUTES[a.name] !== undefined);
+    if (!ownDeclarations && !hasColourAttribute && element !== body) continue;
+    let changedForeground = false;
+    let changedBackground = false;
+    let declarations: Decl[] = [];
+    for (const d of ownDeclarations ?? []) {
+      const role = colourRoleOf(d.property);
+      const value = role ? inverter.colour(d.value, role) : d.value;
+      if (value !== d.value) {
+        if (role === 'background') changedBackground = true;
+        else changedForeground = true;
+      }
+      declarations.push(value === d.value ? d : { property: d.property, value, important: d.important });
+    }
+    const attrs = element.attrs.map((a) => {
+      const role = a.prefix ? undefined : COLOUR_ATTRIBUTES[a.name];
+      if (!role) return a;
+      const value = inverter.colour(a.value, role);
+      if (value === a.value) return a;
+      if (role === 'background') changedBackground = true;
+      else changedForeground = true;
+      return { ...a, value };
+    });
+    if (element === body && !declarations.some((d) => colourRoleOf(d.property) === 'background') && !getAttribute(element, 'bgcolor')) {
+      // The client paints its dark canvas behind an email that sets no background of its own.
+      declarations = [{ property: 'background-color', value: DARK_CANVAS.background, important: false }, { property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
+      changedBackground = true;
+    }
+    if (!changedBackground && !changedForeground) continue;
+    recoloured++;
+    const withoutStyle = attrs.filter((a) => a.name !== 'style' || a.prefix);
+    const styleIndex = attrs.findIndex((a) => a.name === 'style' && !a.prefix);
+    if (declarations.length > 0) withoutStyle.splice(styleIndex >= 0 ? styleIndex : withoutStyle.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
+    // Outlook.com marks what it recoloured; an email's [data-ogsc]/[data-ogsb] rules then apply.
+    if (addHints && changedForeground) withoutStyle.push({ name: 'data-ogsc', value: '' });
+    if (addHints && changedBackground) withoutStyle.push({ name: 'data-ogsb', value: '' });
+    plan.startTags.set(element, serializeStartTag(element.tagName, withoutStyle));
+  }
+  for (const sheet of parsed.styleSheets) {
+    if (plan.removed.has(sheet.element)) continue;
+    const clientText = view.plan.styleTexts.get(sheet.element);
+    // Recolour the client's own version of the sheet (what survived its transform).
+    plan.styleTexts.set(
+      sheet.element,
+      writeCss(sheet.root, {
+        keep: (node) =>
+          (transform.cssNodeMask(node) & bit) === 0 &&
+          node.type !== 'comment' &&
+          (clientText === undefined || !(view.client.startsWith('gmail') && node.type === 'rule' && node.parent?.type === 'root' && !transform.cascade.keptSelectors.has(node as Rule))),
+        selectorOf: view.client.startsWith('gmail') ? (rule) => (rule.parent?.type === 'root' ? (transform.cascade.keptSelectors.get(rule)?.join(',') ?? rule.selector) : rule.selector) : undefined,
+        valueFor: (d: Declaration) => {
+          const role = colourRoleOf(d.prop.toLowerCase());
+          return role ? inverter.colour(d.value, role) : d.value;
+        },
+      }),
+    );
+  }
+
+  add('info', 'dark-mode', `${client.name} ${mode === 'full' ? 'inverts every colour (full inversion)' : 'darkens light backgrounds and lightens dark text (partial inversion)'}; ${recoloured} element(s) recoloured.`);
+  if (context.riskyImages.length > 0) {
+    add('warning', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may vanish or lose contrast on the inverted background (transparent dark logos and icons).`, context.riskyImages[0]);
+  }
+  if (addHints && !context.hasOutlookHints) add('info', '[data-ogsc]', `${client.name} ignores prefers-color-scheme; style its dark mode with [data-ogsc] (text) and [data-ogsb] (background) selectors.`);
+  if (client.id === 'outlook-windows-legacy') add('info', 'dark-mode', `${client.name} gives the email no control over dark mode; only high-contrast colour choices survive.`);
+  return { plan, warnings, sameAsTransform: false };
+}
+
+function reportUncovered(context: DarkModeContext, add: (severity: TransformWarning['severity'], property: string, message: string, element?: HtmlElement) => void): void {
+  const uncovered = context.uncoveredLightBackgrounds;
+  if (uncovered.length === 0) return;
+  const examples = uncovered
+    .slice(0, 3)
+    .map((el) => {
+      const position = positionOf(el);
+      return `<${el.tagName}>${position ? ` at line ${position.line}` : ''}`;
+    })
+    .join(', ');
+  add('warning', 'dark-mode-coverage', `${uncovered.length} element(s) keep a hard-coded light background that no dark rule overrides (${examples}).`, uncovered[0]);
+}

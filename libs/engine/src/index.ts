@@ -1,0 +1,34 @@
+// Public API of @mailproof/engine: the pure analysis core.
+export { analyzeEmail, analyzeParsedEmail, resolveClients, EngineInputError } from './analyze-email';
+export type { AnalyzeEmailOptions, PreviewAnalysis, ClientTransform, DarkModeResult } from './preview-analysis';
+export { EngineError, EngineLimitError } from './errors';
+export type { EngineLimitCode } from './errors';
+export { ENGINE_LIMITS } from './limits';
+
+export { CLIENT_IDS } from './clients/email-client';
+export type { ClientId, ClientCategory, DarkModeBehaviour, EmailClient } from './clients/email-client';
+export { EMAIL_CLIENTS, getClient, isClientId } from './clients/email-clients';
+export { listTrackedProperties } from './clients/tracked-properties';
+export type { TrackedProperty } from './clients/tracked-properties';
+export { getClientSupport, CANIEMAIL_VERSION } from './clients/client-support';
+export type { ClientSupport, SupportLevel } from './clients/client-support';
+export { listTrackedFeatures, getTrackedFeature } from './analysis/feature-catalogue';
+export type { TrackedFeature, FeatureKind } from './analysis/feature-catalogue';
+
+export type { CssFinding, Severity } from './analysis/css-finding';
+export type { CodeFix, EmailFormat } from './fixes/code-fix';
+export { EMAIL_FORMATS } from './fixes/code-fix';
+export { scoreClients, overallScore } from './scores/compatibility-score';
+export type { CompatibilityScore } from './scores/compatibility-score';
+export type { TransformWarning } from './transforms/client-transform';
+
+// Parsed-document helpers, shared with the quality reports (see docs/engine.md).
+export { parseEmail, assertInputSize, utf8ByteLength, wordEngineEvaluates, firstElement } from './parse/parse-email';
+export type { ParsedEmail, EmailStyleSheet, InlineStyle, MsoConditional, NotMsoRange } from './parse/parse-email';
+export { getAttribute, hasAttribute, textContent, positionOf, childrenOf, parentElement, isElement, isText, isComment } from './parse/dom';
+export type { HtmlDocument, HtmlElement, HtmlComment, HtmlText, HtmlNode, SourcePosition } from './parse/dom';
+export { parseDeclarationList, parseStylesheet, scanValue } from './parse/css-syntax';
+export type { CssDeclaration } from './parse/css-syntax';
+export { parseSelector, splitSelectorList, matchesSelector, MatchContext } from './parse/css-selector';
+export type { ParsedSelector } from './parse/css-selector';
+export { relativeLuminance } from './dark-mode/colour-inversion';

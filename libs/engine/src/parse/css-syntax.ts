@@ -1,0 +1,91 @@
+import type { Root } from 'postcss';
+import safeParse from 'postcss-safe-parser';
+
+export interface CssDeclaration {
+  /** Lower-cased property name (custom properties keep their case). */
+  property: string;
+  value: string;
+  important: boolean;
+  /** 1-based position inside the CSS text it came from. */
+  line: number;
+  column: number;
+}
+
+/** Parses a stylesheet tolerantly: broken CSS yields the rules a browser would still read. */
+export function parseStylesheet(text: string): Root {
+  return safeParse(text) as Root;
+}
+
+/** Parses the declarations of a `style` attribute. */
+export function parseDeclarationList(text: string): CssDeclaration[] {
+  const declarations: CssDeclaration[] = [];
+  if (!text.includes(':')) return declarations;
+  for (const node of safeParse(text).nodes) {
+    if (node.type !== 'decl') continue;
+    declarations.push({
+      property: node.prop.startsWith('--') ? node.prop : node.prop.toLowerCase(),
+      value: node.value,
+      important: node.important === true,
+      line: node.source?.start?.line ?? 1,
+      column: node.source?.start?.column ?? 1,
+    });
+  }
+  return declarations;
+}
+
+export function serializeDeclarations(declarations: readonly Pick<CssDeclaration, 'property' | 'value' | 'important'>[]): string {
+  let out = '';
+  for (const d of declarations) {
+    if (out) out += '; ';
+    out += `${d.property}: ${d.value}${d.important ? ' !important' : ''}`;
+  }
+  return out;
+}
+
+export interface ValueTokens {
+  /** Lower-cased function names in the value: `calc`, `linear-gradient`, `var`. */
+  functions: string[];
+  /** Units of numeric values: `px`, `rem`, `%`. */
+  units: string[];
+  /** Lower-cased bare identifiers outside functions' names. */
+  keywords: string[];
+}
+
+const STRING_OR_URL = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|url\(\s*(?:"[^"]*"|'[^']*'|[^)]*)\)/gi;
+const FUNCTION = /([a-z-]+)\(/gi;
+const DIMENSION = /(^|[^\w#.\\-])[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?([a-z]+|%)/gi;
+const IDENT = /(?:^|[\s,(/])(-?[a-z][a-z0-9-]*)(?![a-z0-9(-])/gi;
+
+/** Splits a declaration value into the tokens the feature catalogue looks for. */
+export function scanValue(value: string): ValueTokens {
+  const text = value.replace(STRING_OR_URL, (match) => (match.toLowerCase().startsWith('url') ? 'url()' : '""'));
+  const functions: string[] = [];
+  const units: string[] = [];
+  const keywords: string[] = [];
+  for (const match of text.matchAll(FUNCTION)) functions.push(match[1].toLowerCase());
+  for (const match of text.matchAll(DIMENSION)) units.push(match[2].toLowerCase());
+  for (const match of text.matchAll(IDENT)) keywords.push(match[1].toLowerCase());
+  return { functions, units, keywords };
+}
+
+/** Deepest `{` nesting in CSS text (strings and comments skipped); bounds recursive tree walks. */
+export function cssBraceDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 123 /* { */) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (ch === 125 /* } */) {
+      if (depth > 0) depth--;
+    } else if (ch === 47 /* / */ && text.charCodeAt(i + 1) === 42 /* * */) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (ch === 34 || ch === 39) {
+      const quote = ch;
+      for (i++; i < text.length && text.charCodeAt(i) !== quote; i++) if (text.charCodeAt(i) === 92) i++;
+    }
+  }
+  return max;
+}

@@ -1,0 +1,259 @@
+import { parse } from 'parse5';
+import type { Root } from 'postcss';
+import { EngineLimitError } from '../errors';
+import { ENGINE_LIMITS } from '../limits';
+import { CssDeclaration, cssBraceDepth, parseDeclarationList, parseStylesheet } from './css-syntax';
+import {
+  HtmlComment,
+  HtmlDocument,
+  HtmlDocumentType,
+  HtmlElement,
+  HtmlNode,
+  HtmlParentNode,
+  HtmlText,
+  childrenOf,
+  isComment,
+  isElement,
+} from './dom';
+import { MatchContext } from './css-selector';
+
+export interface EmailStyleSheet {
+  element: HtmlElement;
+  text: string;
+  root: Root;
+  /** Where the CSS text starts in the submitted markup (1-based). */
+  line: number;
+  column: number;
+}
+
+export interface InlineStyle {
+  value: string;
+  declarations: readonly CssDeclaration[];
+  /** Position of the `style` attribute in the submitted markup. */
+  line: number;
+  column: number;
+}
+
+/** `<!--[if mso]>…<![endif]-->`: markup only the Word engine reads. */
+export interface MsoConditional {
+  comment: HtmlComment;
+  /** The markup inside the comment, as the Word engine would read it. */
+  content: string;
+}
+
+/** `<!--[if !mso]><!-->…<!--<![endif]-->`: markup every client but the Word engine shows. */
+export interface NotMsoRange {
+  start: HtmlComment;
+  end: HtmlComment;
+}
+
+/**
+ * One parse of an email, shared by every analysis, transform and report. Build it with
+ * `parseEmail`; nothing in it is mutated afterwards.
+ */
+export interface ParsedEmail {
+  source: string;
+  byteLength: number;
+  document: HtmlDocument;
+  /** Every element in document order (template contents included). */
+  elements: readonly HtmlElement[];
+  comments: readonly HtmlComment[];
+  doctype: HtmlDocumentType | null;
+  styleSheets: readonly EmailStyleSheet[];
+  inlineStyles: ReadonlyMap<HtmlElement, InlineStyle>;
+  msoConditionals: readonly MsoConditional[];
+  notMsoRanges: readonly NotMsoRange[];
+  /** VML shape names found inside conditional comments: `roundrect`, `rect`, `fill`, `image`, ... */
+  vmlShapes: ReadonlySet<string>;
+  cssRuleCount: number;
+  maxDepth: number;
+  /** Shared selector-matching caches for this document. */
+  matchContext: MatchContext;
+  elementsById: ReadonlyMap<string, HtmlElement[]>;
+  elementsByClass: ReadonlyMap<string, HtmlElement[]>;
+  elementsByTag: ReadonlyMap<string, HtmlElement[]>;
+}
+
+/** UTF-8 byte length without allocating the encoded buffer for large inputs. */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+const MSO_CONDITIONAL = /^\[if\s+([^\]]*)\]>([\s\S]*)<!\[endif\]\s*$/i;
+const NOT_MSO_START = /^\[if\s+!\s*mso[^\]]*\]><!\s*$/i;
+const ENDIF = /^\s*<!\[endif\]\s*$/i;
+
+/** Whether the Word engine evaluates a conditional-comment condition as true. */
+export function wordEngineEvaluates(condition: string): boolean {
+  const text = condition.toLowerCase();
+  if (!text.includes('mso')) return false;
+  if (/!\s*\(?\s*mso/.test(text) || /\bnot\s+mso/.test(text)) return false;
+  return true;
+}
+
+function addTo(index: Map<string, HtmlElement[]>, key: string, element: HtmlElement): void {
+  const list = index.get(key);
+  if (list) list.push(element);
+  else index.set(key, [element]);
+}
+
+function limitError(code: 'input_too_large' | 'nesting_too_deep' | 'too_many_css_rules', message: string, limit: number, actual: number): EngineLimitError {
+  return new EngineLimitError(code, message, limit, actual);
+}
+
+/** Throws EngineLimitError when the markup is larger than the engine accepts. */
+export function assertInputSize(html: string): number {
+  // A UTF-16 length already over the limit cannot be fewer bytes: skip the count.
+  if (html.length > ENGINE_LIMITS.maxInputBytes) {
+    throw limitError('input_too_large', `The markup is larger than ${ENGINE_LIMITS.maxInputBytes} bytes (500 KB).`, ENGINE_LIMITS.maxInputBytes, utf8ByteLength(html));
+  }
+  const bytes = utf8ByteLength(html);
+  if (bytes > ENGINE_LIMITS.maxInputBytes) {
+    throw limitError('input_too_large', `The markup is ${bytes} bytes; the limit is ${ENGINE_LIMITS.maxInputBytes} bytes (500 KB).`, ENGINE_LIMITS.maxInputBytes, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * Parses an email once: parse5 (the WHATWG algorithm browsers use) with source positions, every
+ * `<style>` block and `style` attribute through postcss-safe-parser, conditional comments, and
+ * id/class/tag indexes for selector matching. Throws EngineLimitError past the bounds of limits.ts.
+ */
+export function parseEmail(html: string): ParsedEmail {
+  const byteLength = assertInputSize(html);
+  const document = parse(html, { sourceCodeLocationInfo: true });
+
+  const elements: HtmlElement[] = [];
+  const comments: HtmlComment[] = [];
+  const styleSheets: EmailStyleSheet[] = [];
+  const inlineStyles = new Map<HtmlElement, InlineStyle>();
+  const msoConditionals: MsoConditional[] = [];
+  const notMsoRanges: NotMsoRange[] = [];
+  const vmlShapes = new Set<string>();
+  const elementsById = new Map<string, HtmlElement[]>();
+  const elementsByClass = new Map<string, HtmlElement[]>();
+  const elementsByTag = new Map<string, HtmlElement[]>();
+  const declarationCache = new Map<string, CssDeclaration[]>();
+  let doctype: HtmlDocumentType | null = null;
+  let cssRuleCount = 0;
+  let maxDepth = 0;
+
+  // Iterative walk: an email may nest deeper than the JS stack allows recursion.
+  const stack: Array<{ node: HtmlNode; depth: number }> = [{ node: document, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop() as { node: HtmlNode; depth: number };
+    if (depth > maxDepth) {
+      maxDepth = depth;
+      if (depth > ENGINE_LIMITS.maxNestingDepth) {
+        throw limitError('nesting_too_deep', `Elements nest more than ${ENGINE_LIMITS.maxNestingDepth} levels deep.`, ENGINE_LIMITS.maxNestingDepth, depth);
+      }
+    }
+    if (isElement(node)) {
+      elements.push(node);
+      addTo(elementsByTag, node.tagName, node);
+      for (const attr of node.attrs) {
+        if (attr.prefix) continue;
+        if (attr.name === 'id' && attr.value) addTo(elementsById, attr.value, node);
+        else if (attr.name === 'class') {
+          for (const name of new Set(attr.value.split(/\s+/))) if (name) addTo(elementsByClass, name, node);
+        } else if (attr.name === 'style') {
+          let declarations = declarationCache.get(attr.value);
+          if (!declarations) {
+            assertCssDepth(attr.value);
+            declarations = parseDeclarationList(attr.value);
+            declarationCache.set(attr.value, declarations);
+          }
+          const location = node.sourceCodeLocation?.attrs?.style;
+          inlineStyles.set(node, { value: attr.value, declarations, line: location?.startLine ?? 0, column: location?.startCol ?? 0 });
+        }
+      }
+      if (node.tagName === 'style') {
+        const textNode = node.childNodes.find((c): c is HtmlText => c.nodeName === '#text');
+        const text = node.childNodes.map((c) => (c.nodeName === '#text' ? (c as HtmlText).value : '')).join('');
+        assertCssDepth(text);
+        const root = parseStylesheet(text);
+        root.walk((child) => {
+          if (child.type === 'rule' || child.type === 'atrule') cssRuleCount++;
+        });
+        if (cssRuleCount > ENGINE_LIMITS.maxCssRules) {
+          throw limitError('too_many_css_rules', `The email's <style> blocks hold more than ${ENGINE_LIMITS.maxCssRules} CSS rules.`, ENGINE_LIMITS.maxCssRules, cssRuleCount);
+        }
+        const location = textNode?.sourceCodeLocation ?? node.sourceCodeLocation;
+        styleSheets.push({ element: node, text, root, line: location?.startLine ?? 0, column: location?.startCol ?? 0 });
+      }
+    } else if (isComment(node)) {
+      comments.push(node);
+      classifyComment(node, msoConditionals, vmlShapes);
+    } else if (node.nodeName === '#documentType') {
+      doctype = node as HtmlDocumentType;
+    }
+    if ('childNodes' in node) {
+      const children = childrenOf(node as HtmlParentNode);
+      for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], depth: depth + 1 });
+      pairNotMsoRanges(children, notMsoRanges);
+    }
+  }
+
+  return {
+    source: html,
+    byteLength,
+    document,
+    elements,
+    comments,
+    doctype,
+    styleSheets,
+    inlineStyles,
+    msoConditionals,
+    notMsoRanges,
+    vmlShapes,
+    cssRuleCount,
+    maxDepth,
+    matchContext: new MatchContext(),
+    elementsById,
+    elementsByClass,
+    elementsByTag,
+  };
+}
+
+function assertCssDepth(css: string): void {
+  if (!css.includes('{')) return;
+  const depth = cssBraceDepth(css);
+  if (depth > ENGINE_LIMITS.maxCssNestingDepth) {
+    throw limitError('nesting_too_deep', `CSS blocks nest more than ${ENGINE_LIMITS.maxCssNestingDepth} levels deep.`, ENGINE_LIMITS.maxCssNestingDepth, depth);
+  }
+}
+
+function classifyComment(comment: HtmlComment, msoConditionals: MsoConditional[], vmlShapes: Set<string>): void {
+  const match = MSO_CONDITIONAL.exec(comment.data);
+  if (!match || !wordEngineEvaluates(match[1])) return;
+  msoConditionals.push({ comment, content: match[2] });
+  for (const shape of match[2].matchAll(/<v:([a-z]+)/gi)) vmlShapes.add(shape[1].toLowerCase());
+}
+
+function pairNotMsoRanges(children: readonly HtmlNode[], ranges: NotMsoRange[]): void {
+  let open: HtmlComment | undefined;
+  for (const child of children) {
+    if (!isComment(child)) continue;
+    if (NOT_MSO_START.test(child.data)) open = child;
+    else if (open && ENDIF.test(child.data)) {
+      ranges.push({ start: open, end: child });
+      open = undefined;
+    }
+  }
+}
+
+/** The first element with this tag name, in document order. */
+export function firstElement(parsed: ParsedEmail, tag: string): HtmlElement | undefined {
+  return parsed.elementsByTag.get(tag)?.[0];
+}
+

@@ -1,0 +1,215 @@
+import { HTML_NAMESPACE, HtmlComment, HtmlElement, HtmlNode, HtmlParentNode, HtmlText, childrenOf, isComment, isElement, isText } from '../parse/dom';
+import { NotMsoRange, ParsedEmail } from '../parse/parse-email';
+
+/**
+ * What one client (or one client's dark variant) changes in the document. Everything not named
+ * here renders exactly as parse5 would serialise it.
+ */
+export interface RenderPlan {
+  /** Replacement start-tag markup (`<td style="…">`). */
+  startTags: Map<HtmlElement, string>;
+  /** Elements dropped with their content. */
+  removed: Set<HtmlElement>;
+  /** Elements whose tags are dropped but whose content stays. */
+  unwrapped: Set<HtmlElement>;
+  /** Replacement text of `<style>` elements. */
+  styleTexts: Map<HtmlElement, string>;
+  /** Replacement markup of comments ('' drops the comment). */
+  comments: Map<HtmlComment, string>;
+  /** Drop `<!--[if !mso]><!-->…<!--<![endif]-->` ranges (the Word engine). */
+  dropNotMsoRanges: boolean;
+}
+
+export function emptyPlan(): RenderPlan {
+  return { startTags: new Map(), removed: new Set(), unwrapped: new Set(), styleTexts: new Map(), comments: new Map(), dropNotMsoRanges: false };
+}
+
+export function copyPlan(plan: RenderPlan): RenderPlan {
+  return {
+    startTags: new Map(plan.startTags),
+    removed: new Set(plan.removed),
+    unwrapped: new Set(plan.unwrapped),
+    styleTexts: new Map(plan.styleTexts),
+    comments: new Map(plan.comments),
+    dropNotMsoRanges: plan.dropNotMsoRanges,
+  };
+}
+
+const enum SlotKind {
+  Open,
+  Close,
+  StyleText,
+  Comment,
+}
+
+interface Slot {
+  kind: SlotKind;
+  node: HtmlElement | HtmlComment;
+  text: string;
+  /** Open: index in `parts` of the matching Close (or itself for void elements). Comment: end of a !mso range. */
+  jump: number;
+}
+
+const VOID_ELEMENTS = new Set(['area', 'base', 'basefont', 'bgsound', 'br', 'col', 'embed', 'frame', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const RAW_TEXT_PARENTS = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+
+export function escapeAttributeValue(value: string): string {
+  return /[&"\u00a0]/.test(value) ? value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\u00a0/g, '&nbsp;') : value;
+}
+
+function escapeText(value: string): string {
+  return /[&<>\u00a0]/.test(value) ? value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\u00a0/g, '&nbsp;') : value;
+}
+
+export interface AttributeValue {
+  name: string;
+  value: string;
+  namespace?: string;
+  prefix?: string;
+}
+
+function attributeName(attr: AttributeValue): string {
+  if (!attr.namespace) return attr.name;
+  if (attr.namespace === XML_NS) return `xml:${attr.name}`;
+  if (attr.namespace === XMLNS_NS) return attr.name === 'xmlns' ? attr.name : `xmlns:${attr.name}`;
+  if (attr.namespace === XLINK_NS) return `xlink:${attr.name}`;
+  return `${attr.prefix}:${attr.name}`;
+}
+
+/** A start tag exactly as parse5's serialiser writes it. */
+export function serializeStartTag(tagName: string, attrs: readonly AttributeValue[]): string {
+  let html = `<${tagName}`;
+  for (const attr of attrs) html += ` ${attributeName(attr)}="${escapeAttributeValue(attr.value)}"`;
+  return `${html}>`;
+}
+
+/**
+ * The document pre-serialised once into constant strings and a few slots (elements a client may
+ * rewrite, `<style>` texts, comments). Rendering a client is then one pass of string concatenation:
+ * this is what makes 21 clients cost close to one.
+ */
+export class RenderTemplate {
+  private readonly parts: Array<string | number> = [];
+  private readonly slots: Slot[] = [];
+
+  constructor(parsed: ParsedEmail, editable: ReadonlySet<HtmlElement>) {
+    const rangeEnds = new Map<HtmlComment, NotMsoRange>();
+    for (const range of parsed.notMsoRanges) rangeEnds.set(range.start, range);
+    const pendingRanges = new Map<HtmlComment, number>();
+    let buffer = '';
+    const flush = (): void => {
+      if (buffer) {
+        this.parts.push(buffer);
+        buffer = '';
+      }
+    };
+    const pushSlot = (slot: Slot): number => {
+      flush();
+      this.slots.push(slot);
+      this.parts.push(this.slots.length - 1);
+      return this.parts.length - 1;
+    };
+
+    type Frame = { nodes: HtmlNode[]; index: number; close?: () => void };
+    const stack: Frame[] = [];
+    let frame: Frame = { nodes: childrenOf(parsed.document as HtmlParentNode) as HtmlNode[], index: 0 };
+    for (;;) {
+      if (frame.index >= frame.nodes.length) {
+        frame.close?.();
+        const parent = stack.pop();
+        if (!parent) break;
+        frame = parent;
+        continue;
+      }
+      const node = frame.nodes[frame.index++];
+      if (isElement(node)) {
+        const tag = node.tagName;
+        const isHtml = node.namespaceURI === HTML_NAMESPACE;
+        const startTag = serializeStartTag(tag, node.attrs);
+        const isVoid = isHtml && VOID_ELEMENTS.has(tag);
+        const isStyle = isHtml && tag === 'style';
+        if (!editable.has(node) && !isStyle) {
+          buffer += startTag;
+          if (isVoid) continue;
+          stack.push(frame);
+          frame = { nodes: childrenOf(node) as HtmlNode[], index: 0, close: () => (buffer += `</${tag}>`) };
+          continue;
+        }
+        const openPart = pushSlot({ kind: SlotKind.Open, node, text: startTag, jump: -1 });
+        const openSlot = this.slots[this.parts[openPart] as number];
+        if (isVoid) {
+          openSlot.jump = openPart;
+          continue;
+        }
+        if (isStyle) {
+          const text = node.childNodes.map((c) => (isText(c) ? (c as HtmlText).value : '')).join('');
+          pushSlot({ kind: SlotKind.StyleText, node, text, jump: -1 });
+          openSlot.jump = pushSlot({ kind: SlotKind.Close, node, text: `</${tag}>`, jump: -1 });
+          continue;
+        }
+        stack.push(frame);
+        frame = {
+          nodes: childrenOf(node) as HtmlNode[],
+          index: 0,
+          close: () => {
+            openSlot.jump = pushSlot({ kind: SlotKind.Close, node, text: `</${tag}>`, jump: -1 });
+          },
+        };
+      } else if (isText(node)) {
+        const parent = node.parentNode;
+        const raw = parent !== null && isElement(parent) && parent.namespaceURI === HTML_NAMESPACE && RAW_TEXT_PARENTS.has(parent.tagName);
+        buffer += raw ? node.value : escapeText(node.value);
+      } else if (isComment(node)) {
+        const part = pushSlot({ kind: SlotKind.Comment, node, text: `<!--${node.data}-->`, jump: -1 });
+        if (rangeEnds.has(node)) pendingRanges.set(rangeEnds.get(node)?.end as HtmlComment, part);
+        const startPart = pendingRanges.get(node);
+        if (startPart !== undefined) this.slots[this.parts[startPart] as number].jump = part;
+      } else if (node.nodeName === '#documentType') {
+        buffer += `<!DOCTYPE ${(node as { name: string }).name}>`;
+      }
+    }
+    flush();
+  }
+
+  render(plan: RenderPlan): string {
+    const { parts, slots } = this;
+    let out = '';
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      if (typeof part === 'string') {
+        out += part;
+        continue;
+      }
+      const slot = slots[part];
+      switch (slot.kind) {
+        case SlotKind.Open: {
+          const element = slot.node as HtmlElement;
+          if (plan.removed.has(element)) {
+            i = slot.jump;
+            continue;
+          }
+          if (plan.unwrapped.has(element)) continue;
+          out += plan.startTags.get(element) ?? slot.text;
+          break;
+        }
+        case SlotKind.Close:
+          if (!plan.unwrapped.has(slot.node as HtmlElement)) out += slot.text;
+          break;
+        case SlotKind.StyleText:
+          out += plan.styleTexts.get(slot.node as HtmlElement) ?? slot.text;
+          break;
+        case SlotKind.Comment:
+          if (plan.dropNotMsoRanges && slot.jump >= 0) {
+            i = slot.jump;
+            continue;
+          }
+          out += plan.comments.get(slot.node as HtmlComment) ?? slot.text;
+          break;
+      }
+    }
+    return out;
+  }
+}
