@@ -1,12 +1,17 @@
 import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
+import { AccessMiddleware } from './auth/access.middleware';
+import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
+import { AuthGuard } from './auth/auth.guard';
+import { RateLimiterService } from './auth/rate-limiter.service';
 import { DiagnosticsController } from './diagnostics/diagnostics.controller';
 import { RoundTripService } from './diagnostics/round-trip.service';
 import { HealthController } from './health/health.controller';
+import { KeysController } from './keys/keys.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { ProblemDetailsFilter } from './problems/problem-details.filter';
@@ -25,10 +30,14 @@ export class ApiModule {
         QueueModule,
         TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
       ],
-      controllers: [HealthController, MetricsController, DiagnosticsController],
+      controllers: [HealthController, MetricsController, DiagnosticsController, KeysController],
       providers: [
         MetricsService,
         RoundTripService,
+        ApiKeyAuthenticator,
+        RateLimiterService,
+        AccessMiddleware,
+        { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         {
           provide: APP_PIPE,

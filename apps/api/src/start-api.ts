@@ -1,24 +1,31 @@
-import type { INestApplication } from '@nestjs/common';
+import type { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { MailproofConfig } from '@mailproof/config';
 import { ApiModule } from './api.module';
+import { AccessMiddleware } from './auth/access.middleware';
 import { installJsonBodyParsing } from './http/body-parsing';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
-/** Creates and configures the API (not yet listening). Tests and the launcher share this. */
-export async function createApiApp(config: MailproofConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
+/**
+ * Creates and configures the API (not yet listening). Tests and the launcher share this; a test
+ * may pass a root module that wraps ApiModule to add a controller of its own.
+ */
+export async function createApiApp(config: MailproofConfig, rootModule: DynamicModule = ApiModule.forRoot(config)): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(rootModule, {
     bodyParser: false,
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
-  app.set('trust proxy', false);
+  // X-Forwarded-For is believed only from the configured proxies (TRUSTED_PROXIES).
+  app.set('trust proxy', config.rateLimits.trustedProxies.length > 0 ? config.rateLimits.trustedProxies : false);
   app.disable('x-powered-by');
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  // Identify and rate-limit before reading bodies, so floods cost as little as possible.
+  app.use(app.get(AccessMiddleware).handle);
   installJsonBodyParsing(app, config.http.bodyLimitBytes);
 
   const document = SwaggerModule.createDocument(

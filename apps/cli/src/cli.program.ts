@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { registerAccountCommands } from './commands/account.command';
+import { registerKeyCommands } from './commands/key.command';
 import { registerMigrateCommand } from './commands/migrate.command';
 
 import { version } from '../../../package.json';
@@ -11,5 +13,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
   registerMigrateCommand(program);
+  registerAccountCommands(program);
+  registerKeyCommands(program);
   return program;
 }

@@ -89,6 +89,78 @@ export class EnvironmentVariables {
 
   @IsOptional() @IsString()
   CHROMIUM_PATH?: string;
+
+  /** How long a valid key is cached per API instance; a revoked key is refused by every instance within this time. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(5_000)
+  API_KEY_CACHE_TTL_MS = 4_000;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000)
+  API_KEY_LIMIT_FREE = 2;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000)
+  API_KEY_LIMIT_PRO = 10;
+
+  /** Length of a rate-limit window in seconds (60 in production; tests shorten it). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(60)
+  RATE_LIMIT_WINDOW_SECONDS = 60;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  RATE_LIMIT_ANONYMOUS = 30;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  RATE_LIMIT_FREE = 60;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  RATE_LIMIT_PRO = 300;
+
+  /** Redis for rate-limit counters; defaults to REDIS_URL. */
+  @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  RATE_LIMIT_REDIS_URL?: string;
+
+  /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is trusted (empty: trust none). */
+  @IsOptional() @Matches(/^[\d.:a-fA-F/, ]*$/, { message: 'must be a comma-separated list of IP addresses or CIDRs' })
+  TRUSTED_PROXIES?: string;
+
+  /** DNS-over-HTTPS servers for deliverability audits: comma-separated host or host:port (IPv6 in brackets). */
+  @Matches(/^\s*(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?\s*(,\s*(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?\s*)*$/, {
+    message: 'must be a comma-separated list of host or host:port (e.g. 1.1.1.1,8.8.8.8:443)',
+  })
+  DNS_SERVERS = '1.1.1.1,1.0.0.1';
+
+  /** https in production; http only for a DoH server on loopback (tests, a local resolver). */
+  @IsIn(['https', 'http'])
+  DNS_PROTOCOL: 'https' | 'http' = 'https';
+
+  /** Timeout of one DoH request; tangerine doubles it on each retry. */
+  @Transform(toInt) @IsInt() @Min(50) @Max(30_000)
+  DNS_TIMEOUT_MS = 2_500;
+
+  /** Attempts per server for one query. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(5)
+  DNS_TRIES = 2;
+
+  /** Cached DNS answers live for their own TTL, but never longer than this (0 turns the Redis cache off). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(86_400)
+  DNS_CACHE_MAX_TTL_SECONDS = 3_600;
+
+  /** How long NXDOMAIN and empty answers are cached. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(86_400)
+  DNS_CACHE_NEGATIVE_TTL_SECONDS = 60;
+
+  /** How often the scheduler re-audits every monitored domain: a number with ms, s, m, h or d (e.g. 6h). */
+  @Matches(/^\d+(ms|s|m|h|d)$/, { message: 'must be a duration such as 30s, 15m, 6h or 1d' })
+  DOMAIN_AUDIT_INTERVAL = '6h';
+
+  /** How long POST /api/deliverability waits for the audit before answering 503 with Retry-After. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
+  DELIVERABILITY_BUDGET_MS = 10_000;
+
+  /** Monitored domains per account and plan. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(100_000)
+  DOMAIN_LIMIT_FREE = 3;
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(100_000)
+  DOMAIN_LIMIT_PRO = 50;
 }
 
 export type Environment = EnvironmentVariables;

@@ -18,6 +18,24 @@ export class MailproofConfig {
     },
     readonly budgets: { roundTripMs: number },
     readonly chromiumPath: string | undefined,
+    readonly auth: { keyCacheTtlMs: number; keyLimits: { free: number; pro: number } },
+    readonly rateLimits: {
+      windowSeconds: number;
+      perWindow: { anonymous: number; free: number; pro: number };
+      redisUrl: string;
+      trustedProxies: string[];
+    },
+    readonly deliverability: {
+      dnsServers: string[];
+      dnsProtocol: 'https' | 'http';
+      dnsTimeoutMs: number;
+      dnsTries: number;
+      cacheMaxTtlSeconds: number;
+      cacheNegativeTtlSeconds: number;
+      auditIntervalMs: number;
+      budgetMs: number;
+      domainLimits: { free: number; pro: number };
+    },
   ) {}
 
   static fromEnvironment(e: EnvironmentVariables): MailproofConfig {
@@ -37,6 +55,33 @@ export class MailproofConfig {
       },
       { roundTripMs: e.ROUND_TRIP_BUDGET_MS },
       e.CHROMIUM_PATH,
+      { keyCacheTtlMs: e.API_KEY_CACHE_TTL_MS, keyLimits: { free: e.API_KEY_LIMIT_FREE, pro: e.API_KEY_LIMIT_PRO } },
+      {
+        windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+        perWindow: { anonymous: e.RATE_LIMIT_ANONYMOUS, free: e.RATE_LIMIT_FREE, pro: e.RATE_LIMIT_PRO },
+        redisUrl: e.RATE_LIMIT_REDIS_URL ?? e.REDIS_URL,
+        trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      },
+      {
+        dnsServers: e.DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean),
+        dnsProtocol: e.DNS_PROTOCOL,
+        dnsTimeoutMs: e.DNS_TIMEOUT_MS,
+        dnsTries: e.DNS_TRIES,
+        cacheMaxTtlSeconds: e.DNS_CACHE_MAX_TTL_SECONDS,
+        cacheNegativeTtlSeconds: e.DNS_CACHE_NEGATIVE_TTL_SECONDS,
+        auditIntervalMs: parseDuration(e.DOMAIN_AUDIT_INTERVAL),
+        budgetMs: e.DELIVERABILITY_BUDGET_MS,
+        domainLimits: { free: e.DOMAIN_LIMIT_FREE, pro: e.DOMAIN_LIMIT_PRO },
+      },
     );
   }
+}
+
+const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** '6h' -> 21600000. The schema has already checked the format. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) throw new Error(`not a duration: ${text}`);
+  return Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS];
 }

@@ -1,3 +1,4 @@
+export * from './accounts';
 export * from './data-source-options';
 export * from './entities';
 export * from './migrations';

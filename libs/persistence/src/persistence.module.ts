@@ -3,10 +3,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailproofConfig } from '@mailproof/config';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
+import { AccountsRepository } from './accounts/accounts.repository';
 import { JobProbeRepository } from './repositories/job-probe.repository';
 import { runMigrationsLocked } from './run-migrations';
 
-const REPOSITORIES = [JobProbeRepository];
+const REPOSITORIES = [JobProbeRepository, AccountsRepository];
 
 /** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
 @Global()

@@ -25,6 +25,12 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      const response = exception.getResponse() as { details?: unknown };
+      if (status === 503 && typeof response === 'object' && response?.details) {
+        // A failed readiness check: say which dependency is down (no internals, just up/down per check).
+        const problem = buildProblem(503, 'service_unavailable', 'A dependency is not ready.', { ...context, details: response.details });
+        return sendProblem(res, problem, { 'Retry-After': '5' });
+      }
       if (status >= 500) return this.internal(exception, res, context, status);
       return sendProblem(res, buildProblem(status, defaultCodeFor(status), this.clientMessage(exception), context));
     }

@@ -1,4 +1,5 @@
 import { CreateJobProbes1763769600000 } from './1763769600000-create-job-probes';
+import { CreateAccounts1763769700000 } from './1763769700000-create-accounts';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
-export const MIGRATIONS = [CreateJobProbes1763769600000];
+export const MIGRATIONS = [CreateJobProbes1763769600000, CreateAccounts1763769700000];

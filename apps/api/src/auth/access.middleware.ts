@@ -1,0 +1,81 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { NextFunction, Response } from 'express';
+import type { UsageKind } from '@mailproof/persistence';
+import { AccountsRepository } from '@mailproof/persistence';
+import { buildProblem, sendProblem } from '../problems/problem-response';
+import { ApiKeyAuthenticator } from './api-key.authenticator';
+import { RateLimiterService } from './rate-limiter.service';
+import type { AuthenticatedRequest } from './request-identity';
+
+/** Paths that are neither rate-limited nor counted: probes and scrapes by the platform itself. */
+const EXEMPT = /^\/(health\/|metrics$)/;
+const LAST_USED_EVERY_SECONDS = 60;
+
+export function usageKindOf(path: string): UsageKind {
+  if (/^\/api\/previews?(\/|$)/.test(path)) return 'preview';
+  if (/^\/api\/gate(\/|$)/.test(path)) return 'gate';
+  if (/^\/api\/deliverability(\/|$)/.test(path)) return 'deliverability';
+  if (/^\/api\/mcp(\/|$)/.test(path)) return 'mcp';
+  return 'other';
+}
+
+/**
+ * Runs before routing and body parsing, for every request: identifies the caller, applies the
+ * per-minute limit (per account with a valid key, else per client IP), sets the RateLimit-*
+ * headers and counts usage. Enforcing that a route needs a key is the AuthGuard's job.
+ */
+@Injectable()
+export class AccessMiddleware {
+  private readonly logger = new Logger('Access');
+  private readonly lastUsedWritten = new Map<string, number>();
+
+  constructor(
+    private readonly authenticator: ApiKeyAuthenticator,
+    private readonly rateLimiter: RateLimiterService,
+    private readonly accounts: AccountsRepository,
+  ) {}
+
+  readonly handle = (req: AuthenticatedRequest, res: Response, next: NextFunction): void => {
+    if (EXEMPT.test(req.path)) return next();
+    this.run(req, res).then(
+      (proceed) => (proceed ? next() : undefined),
+      (error: unknown) => next(error),
+    );
+  };
+
+  private async run(req: AuthenticatedRequest, res: Response): Promise<boolean> {
+    const identity = await this.authenticator.identify(req.headers);
+    req.identity = identity;
+    const decision = identity.account
+      ? await this.rateLimiter.consume(identity.account.plan, `account:${identity.account.accountId}`)
+      : await this.rateLimiter.consume('anonymous', `ip:${req.ip ?? 'unknown'}`);
+    res.setHeader('RateLimit-Limit', String(decision.limit));
+    res.setHeader('RateLimit-Remaining', String(decision.remaining));
+    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      const retryAfter = Math.min(60, Math.max(1, decision.resetSeconds));
+      sendProblem(
+        res,
+        buildProblem(429, 'rate_limited', `Rate limit of ${decision.limit} requests per window reached; retry in ${retryAfter} s.`, {
+          instance: req.path,
+        }),
+        { 'Retry-After': String(retryAfter) },
+      );
+      return false;
+    }
+    if (identity.account) void this.countUsage(identity.account.keyId, usageKindOf(req.path));
+    return true;
+  }
+
+  private async countUsage(keyId: string, kind: UsageKind): Promise<void> {
+    try {
+      const now = Date.now();
+      const localDue = now - (this.lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_EVERY_SECONDS * 1000;
+      const touch = localDue && (await this.rateLimiter.firstWithin(`last-used:${keyId}`, LAST_USED_EVERY_SECONDS));
+      if (localDue) this.lastUsedWritten.set(keyId, now);
+      await this.accounts.recordUsage(keyId, kind, touch);
+    } catch (error) {
+      this.logger.warn(`usage not recorded for key ${keyId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

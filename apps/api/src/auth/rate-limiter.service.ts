@@ -1,0 +1,80 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import Redis from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { MailproofConfig } from '@mailproof/config';
+import type { Plan } from '@mailproof/persistence';
+import { redisOptionsFromUrl } from '@mailproof/queue';
+
+export type RateLimitTier = 'anonymous' | Plan;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+/**
+ * Fixed per-minute windows kept in Redis, shared by every API instance (rate-limiter-flexible).
+ * When Redis cannot be reached, each instance falls back to an in-memory limiter with the same
+ * limits (fail open to a per-instance limit, never to no limit), so an outage of Redis neither
+ * blocks every customer nor removes abuse protection. docs/rate-limits.md explains the choice.
+ */
+@Injectable()
+export class RateLimiterService implements OnModuleDestroy {
+  private readonly logger = new Logger('RateLimit');
+  private readonly redis: Redis;
+  private readonly limiters: Record<RateLimitTier, RateLimiterRedis>;
+
+  constructor(private readonly config: MailproofConfig) {
+    this.redis = new Redis({
+      ...redisOptionsFromUrl(config.rateLimits.redisUrl),
+      // Fail fast while Redis is down so the in-memory fallback answers instead of queueing commands.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: false,
+    });
+    this.redis.on('error', (error) => this.logger.warn(`rate-limit redis: ${error.message}`));
+    const duration = config.rateLimits.windowSeconds;
+    const make = (tier: RateLimitTier) => {
+      const points = config.rateLimits.perWindow[tier];
+      return new RateLimiterRedis({
+        storeClient: this.redis,
+        keyPrefix: `${config.queue.prefix}:rl:${tier}`,
+        points,
+        duration,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl-mem-${tier}`, points, duration }),
+      });
+    };
+    this.limiters = { anonymous: make('anonymous'), free: make('free'), pro: make('pro') };
+  }
+
+  async consume(tier: RateLimitTier, subject: string): Promise<RateLimitDecision> {
+    const limit = this.config.rateLimits.perWindow[tier];
+    try {
+      const res = await this.limiters[tier].consume(subject);
+      return { allowed: true, limit, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        return { allowed: false, limit, remaining: 0, resetSeconds: Math.ceil(rejection.msBeforeNext / 1000) };
+      }
+      // Both Redis and the insurance limiter failed: let the request through rather than fail it.
+      this.logger.error(`rate limiter unavailable: ${rejection instanceof Error ? rejection.message : String(rejection)}`);
+      return { allowed: true, limit, remaining: limit, resetSeconds: this.config.rateLimits.windowSeconds };
+    }
+  }
+
+  /** Redis SET NX EX: true for the first caller in `seconds` (shared by every instance). */
+  async firstWithin(key: string, seconds: number): Promise<boolean> {
+    try {
+      return (await this.redis.set(`${this.config.queue.prefix}:${key}`, '1', 'EX', seconds, 'NX')) === 'OK';
+    } catch {
+      return true;
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,67 @@
+import { BadRequestException, NotFoundException, type ArgumentsHost } from '@nestjs/common';
+import { ProblemDetailsFilter } from './problem-details.filter';
+import { ProblemException } from './problem.exception';
+
+function fakeHost() {
+  const sent: { status?: number; type?: string; body?: string; headers: Record<string, string> } = { headers: {} };
+  const res = {
+    headersSent: false,
+    setHeader: (name: string, value: string) => (sent.headers[name] = value),
+    status(code: number) {
+      sent.status = code;
+      return this;
+    },
+    type(value: string) {
+      sent.type = value;
+      return this;
+    },
+    send(body: string) {
+      sent.body = body;
+      return this;
+    },
+  };
+  const req = { originalUrl: '/api/thing?x=1', id: 'req-123' };
+  const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
+  return { host, sent, json: () => JSON.parse(sent.body ?? '{}') };
+}
+
+describe('ProblemDetailsFilter', () => {
+  const filter = new ProblemDetailsFilter();
+  beforeAll(() => jest.spyOn((filter as unknown as { logger: { error: () => void } }).logger, 'error').mockImplementation(() => undefined));
+
+  it('answers an unexpected error with a bare 500: no message, stack or path leaks', () => {
+    const { host, sent, json } = fakeHost();
+    const error = new Error('connect ECONNREFUSED at /srv/mailproof/libs/secret.ts:12');
+    filter.catch(error, host);
+    expect(sent.status).toBe(500);
+    expect(sent.type).toBe('application/problem+json');
+    expect(json()).toEqual({
+      type: 'https://mailproof.dev/problems/internal-error',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'An unexpected error occurred. It has been logged.',
+      code: 'internal_error',
+      instance: '/api/thing',
+      requestId: 'req-123',
+    });
+    expect(sent.body).not.toMatch(/ECONNREFUSED|\/srv|secret|at /);
+  });
+
+  it('keeps the stable code, extensions and headers of a ProblemException', () => {
+    const { host, sent, json } = fakeHost();
+    filter.catch(new ProblemException(429, 'rate_limited', 'slow down', { headers: { 'Retry-After': '7' }, limit: 3 }), host);
+    expect(sent.status).toBe(429);
+    expect(sent.headers['Retry-After']).toBe('7');
+    expect(json()).toMatchObject({ code: 'rate_limited', detail: 'slow down', limit: 3, status: 429 });
+    expect(json()).not.toHaveProperty('headers');
+  });
+
+  it('maps Nest HTTP exceptions to codes by status', () => {
+    const notFound = fakeHost();
+    filter.catch(new NotFoundException('Cannot GET /x'), notFound.host);
+    expect(notFound.json()).toMatchObject({ status: 404, code: 'not_found', detail: 'Cannot GET /x' });
+    const bad = fakeHost();
+    filter.catch(new BadRequestException(['a is wrong', 'b is wrong']), bad.host);
+    expect(bad.json()).toMatchObject({ status: 400, code: 'validation_failed', detail: 'a is wrong; b is wrong' });
+  });
+});

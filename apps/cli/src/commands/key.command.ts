@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { loadConfig } from '@mailproof/config';
+import { AccountNotFoundError, KeyLimitReachedError } from '@mailproof/persistence';
+import { withAccounts } from './database';
+import { fail } from './output';
+
+export function registerKeyCommands(program: Command): void {
+  const key = program.command('key').description('manage API keys (talks to DATABASE_URL)');
+
+  key
+    .command('create')
+    .description('create an API key for an account (shown once); the plan key limit applies')
+    .requiredOption('--account <accountId>', 'account id')
+    .requiredOption('--name <name>', 'key name')
+    .option('--json', 'print { keyId, key, ... } as JSON')
+    .action(async (options: { account: string; name: string; json?: boolean }) => {
+      const limits = loadConfig().auth.keyLimits;
+      const created = await withAccounts((accounts) => accounts.createKey(options.account, options.name, limits)).catch((error: unknown) => {
+        if (error instanceof AccountNotFoundError) fail(`no account ${options.account}`);
+        if (error instanceof KeyLimitReachedError) fail(error.message);
+        throw error;
+      });
+      if (options.json) {
+        console.log(JSON.stringify({ keyId: created.id, accountId: options.account, name: created.name, prefix: created.prefix, key: created.key }));
+      } else {
+        console.log(`key ${created.id} (${created.name})`);
+        console.log(`API key (shown once, store it now): ${created.key}`);
+      }
+    });
+}

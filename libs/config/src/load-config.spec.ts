@@ -1,0 +1,50 @@
+import { ConfigValidationError } from './config.error';
+import { loadConfig } from './load-config';
+
+describe('loadConfig', () => {
+  it('gives a developer machine working defaults', () => {
+    const config = loadConfig({});
+    expect(config.database.url).toBe('postgres://postgres@127.0.0.1:5432/mailproof');
+    expect(config.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(config.http.port).toBe(3000);
+    expect(config.http.bodyLimitBytes).toBe(2 * 1024 * 1024);
+    expect(config.rateLimits.perWindow).toEqual({ anonymous: 30, free: 60, pro: 300 });
+  });
+
+  it('converts numbers and booleans from their text form', () => {
+    const config = loadConfig({ PORT: '8080', MIGRATE_ON_START: 'false', WORKER_PREVIEW_CONCURRENCY: '7' });
+    expect(config.http.port).toBe(8080);
+    expect(config.database.migrateOnStart).toBe(false);
+    expect(config.workers.previewConcurrency).toBe(7);
+  });
+
+  it('names every wrong variable and stops', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', REDIS_URL: 'http://nope', LOG_LEVEL: 'loud' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    const names = (error as ConfigValidationError).problems.map((p) => p.variable).sort();
+    expect(names).toEqual(['LOG_LEVEL', 'PORT', 'REDIS_URL']);
+    expect((error as Error).message).toContain('PORT');
+    expect((error as Error).message).toContain('"eighty"');
+  });
+
+  it('requires the connection settings in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://r:6379', PUBLIC_BASE_URL: 'https://m.example' })).toThrow(
+      /DATABASE_URL: is required when NODE_ENV=production/,
+    );
+  });
+
+  it('refuses an API key cache longer than the 5 s revocation promise', () => {
+    expect(() => loadConfig({ API_KEY_CACHE_TTL_MS: '60000' })).toThrow(/API_KEY_CACHE_TTL_MS/);
+  });
+
+  it('strips a trailing slash from PUBLIC_BASE_URL and splits TRUSTED_PROXIES', () => {
+    const config = loadConfig({ PUBLIC_BASE_URL: 'https://mailproof.example.com/', TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16' });
+    expect(config.http.publicBaseUrl).toBe('https://mailproof.example.com');
+    expect(config.rateLimits.trustedProxies).toEqual(['10.0.0.1', '10.1.0.0/16']);
+  });
+});

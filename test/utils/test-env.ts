@@ -1,0 +1,13 @@
+// Environment defaults for integration and e2e tests (jest setupFiles). CI may override any of them.
+process.env.NODE_ENV ??= 'test';
+process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/mailproof_test';
+process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
+process.env.LOG_LEVEL ??= 'silent';
+process.env.DATABASE_RETRY_ATTEMPTS ??= '1';
+process.env.PUBLIC_BASE_URL ??= 'http://127.0.0.1:3000';
+// A queue prefix per test file run keeps suites (and reruns) from seeing each other's jobs.
+process.env.QUEUE_PREFIX = `mpt${process.env.JEST_WORKER_ID ?? '0'}-${process.pid}`;
+// Generous limits unless a test sets its own: the rate limiter must not interfere by accident.
+process.env.RATE_LIMIT_ANONYMOUS ??= '100000';
+process.env.RATE_LIMIT_FREE ??= '100000';
+process.env.RATE_LIMIT_PRO ??= '100000';
