@@ -17,6 +17,8 @@ async function main() {
   process.env.PUPPETEER_SKIP_DOWNLOAD = '1';
   tasks.ensureDependencies();
   tasks.build();
+  // ts-jest only transpiles (isolatedModules), so the types of tests and code are checked here.
+  tasks.run(require('node:path').join(tasks.BIN, 'tsc'), ['--noEmit', '-p', 'tsconfig.spec.json']);
   await tasks.ensureServices(process.env.DATABASE_URL, process.env.REDIS_URL);
   await tasks.ensureDatabase(process.env.DATABASE_URL);
 

@@ -5,8 +5,9 @@ process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
 process.env.LOG_LEVEL ??= 'silent';
 process.env.DATABASE_RETRY_ATTEMPTS ??= '1';
 process.env.PUBLIC_BASE_URL ??= 'http://127.0.0.1:3000';
-// A queue prefix per test file run keeps suites (and reruns) from seeing each other's jobs.
-process.env.QUEUE_PREFIX = `mpt${process.env.JEST_WORKER_ID ?? '0'}-${process.pid}`;
+// A queue prefix per test file (setupFiles run once per file) keeps suites and reruns from seeing
+// each other's jobs and rate-limit counters.
+process.env.QUEUE_PREFIX = `mpt${process.env.JEST_WORKER_ID ?? '0'}-${Math.random().toString(36).slice(2, 10)}`;
 // Generous limits unless a test sets its own: the rate limiter must not interfere by accident.
 process.env.RATE_LIMIT_ANONYMOUS ??= '100000';
 process.env.RATE_LIMIT_FREE ??= '100000';
