@@ -13,6 +13,8 @@ const esbuild = require('esbuild');
 const root = path.resolve(__dirname, '..');
 const corpusDir = path.resolve(process.argv[2] || path.join(root, '..', 'shared', 'corpus'));
 const LIMIT_MS = 2000;
+// The sandbox's own time limit, kept under LIMIT_MS so a runaway template is stopped in time.
+const SANDBOX_TIMEOUT_MS = 1700;
 const FORMATS = { html: 'html', jsx: 'jsx', mjml: 'mjml', maizzle: 'maizzle' };
 
 // Minimal TypeScript loader: the project's path aliases plus an esbuild transform for .ts files.
@@ -48,7 +50,7 @@ async function main() {
       const started = process.hrtime.bigint();
       let outcome;
       try {
-        const result = await compileEmail(source, FORMATS[folder]);
+        const result = await compileEmail(source, FORMATS[folder], { timeoutMs: SANDBOX_TIMEOUT_MS });
         outcome = `ok (${result.html.length} chars, ${result.warnings.length} warnings)`;
         stats.compiled++;
       } catch (error) {

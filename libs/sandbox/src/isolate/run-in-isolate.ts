@@ -1,5 +1,6 @@
 import ivm from 'isolated-vm';
 import type { ResolvedLimits } from '../compile-limits';
+import type { IsolateImage } from './isolate-image';
 
 /** What the isolate-side entry function returns (as JSON): the result or the template's own error. */
 export type IsolateOutcome<T> = { ok: true; value: T } | { ok: false; message: string; line?: number; column?: number };
@@ -17,8 +18,8 @@ export class IsolateFailure extends Error {
 }
 
 export interface IsolateRunRequest {
-  /** A trusted snapshot the isolate starts from (never one built from user input). */
-  snapshot: ivm.ExternalCopy<ArrayBuffer>;
+  /** Trusted code the isolate starts with (never built from user input). */
+  image: IsolateImage;
   /** Name of a global function `(input: string) => string | Promise<string>` defined by the snapshot. */
   entry: string;
   /** Passed in as a copied string: no host object or reference ever enters the isolate. */
@@ -38,7 +39,8 @@ const MAX_OUTPUT_CHARS = 8_000_000;
  */
 export async function runInIsolate<T>(request: IsolateRunRequest): Promise<IsolateOutcome<T>> {
   const { timeoutMs, memoryLimitMb } = request.limits;
-  const isolate = new ivm.Isolate({ snapshot: request.snapshot, memoryLimit: memoryLimitMb });
+  const { image } = request;
+  const isolate = new ivm.Isolate({ snapshot: image.snapshot, memoryLimit: memoryLimitMb });
   let watchdogFired = false;
   const watchdog = setTimeout(() => {
     watchdogFired = true;
@@ -47,6 +49,12 @@ export async function runInIsolate<T>(request: IsolateRunRequest): Promise<Isola
   const startedAt = Date.now();
   try {
     const context = await isolate.createContext();
+    if (!image.snapshot) {
+      for (const script of image.scripts) {
+        const compiled = await isolate.compileScript(script.code, { filename: script.filename });
+        await compiled.run(context, { timeout: timeoutMs });
+      }
+    }
     const raw: unknown = await context.evalClosure(
       `return Promise.resolve(globalThis[$0]($1)).then(function (r) { return typeof r === 'string' ? r : JSON.stringify({ ok: false, message: 'Renderer returned no output' }); });`,
       [request.entry, request.input],

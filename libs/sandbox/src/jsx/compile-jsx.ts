@@ -12,11 +12,11 @@ const XHTML_DOCTYPE =
 /** A React Email template: transpiled on the host, rendered in a fresh isolate with time and memory limits. */
 export async function compileJsx(source: string, options?: CompileOptions): Promise<CompileResult> {
   const code = await transpileJsx(source);
-  const snapshot = await getJsxSnapshot();
+  const image = await getJsxSnapshot();
   const input = JSON.stringify({ code, props: options?.props ?? null });
   let outcome;
   try {
-    outcome = await runInIsolate<string>({ snapshot, entry: '__mailproofRenderJsx', input, limits: resolveLimits(options) });
+    outcome = await runInIsolate<string>({ image, entry: '__mailproofRenderJsx', input, limits: resolveLimits(options) });
   } catch (error) {
     if (error instanceof IsolateFailure) {
       throw new CompileError({ message: `The template was stopped: ${error.message}`, format: 'jsx' });

@@ -21,11 +21,11 @@ export async function compileMaizzle(source: string, options?: CompileOptions): 
   const limits = resolveLimits(options);
   const startedAt = Date.now();
   const frontMatter = parseMaizzleFrontMatter(source);
-  const snapshot = await getMaizzleSnapshot();
+  const image = await getMaizzleSnapshot();
   const input = JSON.stringify({ template: frontMatter.body, page: frontMatter.data, lineOffset: frontMatter.bodyLineOffset });
   let expanded;
   try {
-    expanded = await runInIsolate<ExpandedTemplate>({ snapshot, entry: '__mailproofExpandMaizzle', input, limits });
+    expanded = await runInIsolate<ExpandedTemplate>({ image, entry: '__mailproofExpandMaizzle', input, limits });
   } catch (error) {
     if (error instanceof IsolateFailure) throw new CompileError({ message: `The template was stopped: ${error.message}`, format: 'maizzle' });
     throw new CompileError({ message: error instanceof Error ? error.message : String(error), format: 'maizzle' });

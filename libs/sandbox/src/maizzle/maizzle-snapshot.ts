@@ -1,12 +1,12 @@
 import * as esbuild from 'esbuild';
-import ivm from 'isolated-vm';
 import path from 'node:path';
+import { createIsolateImage, releaseIsolateImage, type IsolateImage } from '../isolate/isolate-image';
 import { ISOLATE_PRELUDE_SOURCE } from '../isolate/isolate-prelude';
 
-let snapshotPromise: Promise<ivm.ExternalCopy<ArrayBuffer>> | undefined;
+let snapshotPromise: Promise<IsolateImage> | undefined;
 
 /** The Maizzle template engine and htmlparser2, bundled for the isolate and snapshotted once per process. */
-export function getMaizzleSnapshot(): Promise<ivm.ExternalCopy<ArrayBuffer>> {
+export function getMaizzleSnapshot(): Promise<IsolateImage> {
   if (!snapshotPromise) {
     snapshotPromise = createMaizzleSnapshot().catch((error: unknown) => {
       snapshotPromise = undefined;
@@ -19,10 +19,10 @@ export function getMaizzleSnapshot(): Promise<ivm.ExternalCopy<ArrayBuffer>> {
 export function releaseMaizzleSnapshot(): void {
   const pending = snapshotPromise;
   snapshotPromise = undefined;
-  void pending?.then((snapshot) => snapshot.release()).catch(() => undefined);
+  void pending?.then(releaseIsolateImage).catch(() => undefined);
 }
 
-async function createMaizzleSnapshot(): Promise<ivm.ExternalCopy<ArrayBuffer>> {
+async function createMaizzleSnapshot(): Promise<IsolateImage> {
   // .ts under jest/ts-node, .js once compiled: esbuild bundles either.
   const extension = path.extname(__filename) === '.ts' ? '.ts' : '.js';
   const result = await esbuild.build({
@@ -35,7 +35,7 @@ async function createMaizzleSnapshot(): Promise<ivm.ExternalCopy<ArrayBuffer>> {
     minify: false,
     logLevel: 'silent',
   });
-  return ivm.Isolate.createSnapshot([
+  return createIsolateImage([
     { code: ISOLATE_PRELUDE_SOURCE, filename: 'prelude.js' },
     { code: result.outputFiles[0].text, filename: 'maizzle-engine.js' },
   ]);

@@ -364,6 +364,8 @@ class Expander {
   private run(expression: string, scope: Scope): unknown {
     let compiled = this.compiled.get(expression);
     if (!compiled) {
+      // The isolate has no module loader; refuse import() with a clear message instead of V8's bare one.
+      if (/\bimport\s*\(/.test(expression)) throw new Error('import() is not available in Maizzle expressions');
       // Sloppy-mode Function so `with` can expose the locals; this all runs inside the isolate.
       compiled = new Function('__locals', `with (__locals) { return (${expression}\n); }`) as (scope: Scope) => unknown;
       this.compiled.set(expression, compiled);

@@ -11,6 +11,10 @@ import type { CompileWorkerRequest, CompileWorkerResponse } from './compile-work
 const port = parentPort;
 if (!port) throw new Error('compile.worker must run as a worker thread');
 
+// Tailwind prints content warnings about the user's markup; they are not the server's logs.
+console.warn = () => undefined;
+console.log = () => undefined;
+
 port.on('message', (request: CompileWorkerRequest) => {
   void handle(request).then((response) => port.postMessage(response));
 });
