@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+// No Docker engine runs here, so the compose file is checked statically: every service is there,
+// every command points at code that exists, and the dependencies wait on health.
+const ROOT = join(__dirname, '..', '..');
+const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, { command?: string[]; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown; build?: { args?: { APP?: string } } }>;
+};
+const APPS = ['api', 'worker-preview', 'worker-render', 'worker-dns', 'scheduler'];
+
+describe('docker-compose.yml', () => {
+  it('has postgres, redis, a one-shot migrate, the API, every worker and the scheduler', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'migrate', 'postgres', 'redis', 'scheduler', 'worker-dns', 'worker-preview', 'worker-render'].sort());
+  });
+
+  it('runs every app from a source entry point that exists, built with its own APP', () => {
+    for (const name of [...APPS, 'migrate']) {
+      const service = compose.services[name];
+      const [binary, entry] = service.command ?? [];
+      expect(binary).toBe('node');
+      const source = entry.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+      expect(existsSync(join(ROOT, source))).toBe(true);
+      const app = name === 'migrate' ? 'cli' : name;
+      expect(entry).toBe(`dist/apps/${app}/src/main.js`);
+      expect(service.build?.args?.APP).toBe(app);
+    }
+    expect(compose.services.migrate.command).toEqual(['node', 'dist/apps/cli/src/main.js', 'migrate']);
+  });
+
+  it('starts apps only after healthy stores and a finished migration', () => {
+    for (const name of APPS) {
+      expect(compose.services[name].depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+        migrate: { condition: 'service_completed_successfully' },
+      });
+    }
+    expect(compose.services.postgres.healthcheck).toBeDefined();
+    expect(compose.services.redis.healthcheck).toBeDefined();
+    expect(compose.services.api.healthcheck).toBeDefined();
+  });
+
+  it('runs Redis with noeviction, as BullMQ requires', () => {
+    expect(readFileSync(join(ROOT, 'docker', 'redis.conf'), 'utf8')).toMatch(/^maxmemory-policy noeviction$/m);
+  });
+
+  it('builds the images from one multi-stage Dockerfile with ARG APP', () => {
+    const dockerfile = readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8');
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^ARG APP=/m);
+    expect(dockerfile).toContain('dist/apps/${APP}/src/main.js');
+  });
+});
