@@ -61,9 +61,11 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
   const { parsed, hits, cascade, format } = context;
   const findings: CssFinding[] = [];
   const relying = cascade.elementsRelyingOnStyle.length;
+  const wanted = new Set(context.clients);
   for (const client of EMAIL_CLIENTS) {
-    if (!context.clients.includes(client.id)) continue;
+    if (!wanted.has(client.id)) continue;
     const clientIndex = CLIENT_IDS.indexOf(client.id);
+    const before = findings.length;
     for (const hit of hits) {
       let severity: Severity | undefined;
       let message: string;
@@ -115,14 +117,18 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
       }
       findings.push(finding);
     }
+    // Clients come in CLIENT_IDS order already; sort within this client.
+    const own = findings.splice(before).sort(compareFindings);
+    for (const finding of own) findings.push(finding);
   }
-  // Clients already come in CLIENT_IDS order; sort within a client.
-  return findings.sort(
-    (a, b) =>
-      CLIENT_IDS.indexOf(a.client) - CLIENT_IDS.indexOf(b.client) ||
+  return findings;
+}
+
+function compareFindings(a: CssFinding, b: CssFinding): number {
+  return (
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0) ||
-      (a.property < b.property ? -1 : a.property > b.property ? 1 : 0),
+      (a.property < b.property ? -1 : a.property > b.property ? 1 : 0)
   );
 }

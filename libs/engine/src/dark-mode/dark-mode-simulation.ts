@@ -30,6 +30,8 @@ export class DarkModeContext {
   readonly riskyImages: HtmlElement[];
   readonly hasOutlookHints: boolean;
   readonly uncoveredLightBackgrounds: HtmlElement[];
+  /** Elements that can carry a colour: style attributes, `<style>` matches, colour attributes, body. */
+  readonly colourCandidates: HtmlElement[];
 
   constructor(
     readonly transform: TransformContext,
@@ -37,6 +39,10 @@ export class DarkModeContext {
   ) {
     const { parsed, features } = transform;
     this.riskyImages = (parsed.elementsByTag.get('img') ?? []).filter((img) => IMAGE_AT_RISK.test(getAttribute(img, 'src') ?? ''));
+    const body = parsed.elementsByTag.get('body')?.[0];
+    this.colourCandidates = parsed.elements.filter(
+      (e) => e === body || parsed.inlineStyles.has(e) || transform.cascade.matches.has(e) || e.attrs.some((a) => COLOUR_ATTRIBUTES[a.name] !== undefined),
+    );
     this.hasOutlookHints = parsed.styleSheets.some((sheet) => /\[data-og(sc|sb)\]/.test(sheet.text));
     const darkBackgroundSelectors = features.darkSchemeBlocks.flatMap((block) => {
       const selectorsOfBlock: ReturnType<SelectorCache['list']> = [];
@@ -127,7 +133,7 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
   const addHints = OUTLOOK_HINT_CLIENTS.has(view.client);
   let recoloured = 0;
   const body = parsed.elementsByTag.get('body')?.[0];
-  for (const element of parsed.elements) {
+  for (const element of context.colourCandidates) {
     if (plan.removed.has(element)) continue;
     const ownDeclarations: readonly Decl[] | undefined = view.styles.get(element) ?? parsed.inlineStyles.get(element)?.declarations;
     const hasColourAttribute = element.attrs.some((a) => COLOUR_ATTRIBUTES[a.name] !== undefined);

@@ -31,6 +31,7 @@ export interface ClientView {
 
 /** Features whose lack never makes a client drop the declaration or rule that uses them. */
 const NEVER_DROPS = new Set(['css-important', 'css-comments', 'css-unit-initial']);
+const REMOVABLE_TAGS = new Set(['script', 'iframe', 'link', 'svg', 'form', 'style']);
 const GMAIL: ReadonlySet<ClientId> = new Set(['gmail-web', 'gmail-android', 'gmail-ios']);
 
 /** Shared per-email state every client transform reads. */
@@ -39,12 +40,19 @@ export class TransformContext {
   private readonly declarationMasks = new Map<CssDeclaration, number>();
   private readonly cssNodeMasks = new Map<ChildNode, number>();
   private readonly styleMasks = new Map<string, number>();
+  /** Elements some client may remove or unwrap (computed once, not per client). */
+  readonly removable: readonly HtmlElement[];
+  /** Elements with a style attribute or matched by a plain `<style>` rule, in document order. */
+  readonly styled: readonly HtmlElement[];
 
   constructor(
     readonly parsed: ParsedEmail,
     readonly features: CollectedFeatures,
     readonly cascade: StyleCascade,
-  ) {}
+  ) {
+    this.removable = parsed.elements.filter((e) => REMOVABLE_TAGS.has(e.tagName));
+    this.styled = parsed.elements.filter((e) => parsed.inlineStyles.has(e) || cascade.matches.has(e));
+  }
 
   /** Bit i set: CLIENT_IDS[i] drops what carries this use. */
   useMask(use: FeatureUse): number {
@@ -148,7 +156,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   const wordEngine = client === 'outlook-windows-legacy';
 
   // Elements the client removes.
-  for (const element of parsed.elements) {
+  for (const element of context.removable) {
     const tag = element.tagName;
     const position = positionOf(element);
     if (tag === 'script' || tag === 'iframe') {
@@ -181,12 +189,10 @@ export function transformForClient(context: TransformContext, client: ClientId):
 
   // Inline styles: drop what the client does not support; Gmail first merges matching <style> rules.
   const inlinedRuleCount = { value: 0 };
-  const targets = new Set<HtmlElement>(parsed.inlineStyles.keys());
-  if (inlines) for (const element of cascade.matches.keys()) targets.add(element);
-  for (const element of parsed.elements) {
-    if (!targets.has(element)) continue;
+  for (const element of context.styled) {
     const inline = parsed.inlineStyles.get(element);
     const matched = inlines ? cascade.matches.get(element) : undefined;
+    if (!matched && !inline) continue;
     if (!matched && inline && (context.styleMask(inline.value, inline.declarations) & bit) === 0) continue;
     const merged = new Map<string, Pick<CssDeclaration, 'property' | 'value' | 'important'>>();
     const position = inline ? { line: inline.line, column: inline.column } : positionOf(element);

@@ -56,8 +56,10 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
 
+const NEEDS_ATTRIBUTE_ESCAPE = /[&"\u00a0]/;
+
 export function escapeAttributeValue(value: string): string {
-  return /[&"\u00a0]/.test(value) ? value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\u00a0/g, '&nbsp;') : value;
+  return NEEDS_ATTRIBUTE_ESCAPE.test(value) ? value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\u00a0/g, '&nbsp;') : value;
 }
 
 function escapeText(value: string): string {

@@ -1,0 +1,252 @@
+import { analyzeEmail } from './analyze-email';
+import { CssFinding } from './analysis/css-finding';
+import { CLIENT_IDS } from './clients/email-client';
+import { EngineLimitError } from './errors';
+import { EMAIL_FORMATS, EmailFormat } from './fixes/code-fix';
+import { ENGINE_LIMITS } from './limits';
+
+/** Golden fixtures written for the project: one per feature family. */
+const FIXTURES = {
+  layout: `<!DOCTYPE html><html><head></head><body>
+<div style="display:flex; gap:16px"><div style="width:50%">Left</div><div>Right</div></div>
+</body></html>`,
+  styleBlock: `<html><head><style>.title { color: #111827; font-size: 24px } .cta:hover { color: red }
+@media (max-width: 600px) { .title { font-size: 18px !important } }</style></head>
+<body><h1 class="title">Hello</h1><a class="cta" href="https://example.com">Go</a></body></html>`,
+  removedElements: `<html><body><svg width="10" height="10"></svg><form action="/x"><input type="text" name="q"></form>
+<script>alert(1)</script><iframe src="https://example.com"></iframe><link rel="stylesheet" href="a.css"><p>Text</p></body></html>`,
+  backgrounds: `<table><tr><td style="background-image: linear-gradient(#fff, #000); border-radius: 8px; box-shadow: 0 1px 2px #000">Hi</td></tr></table>`,
+  vmlFallback: `<table><tr><td style="border-radius: 8px; background-image: url(a.jpg)">
+<!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" arcsize="10%"><v:fill type="frame" src="a.jpg"/></v:roundrect><![endif]-->
+Hi</td></tr></table>`,
+  darkMode: `<html><head><style>@media (prefers-color-scheme: dark) { .card { background: #111111 !important; color: #eeeeee !important } }</style></head>
+<body><table class="card" bgcolor="#ffffff" style="color:#222222"><tr><td style="background-color:#fafafa">Card<img src="logo.png" alt="Logo"></td></tr></table></body></html>`,
+  functionsAndUnits: `<p style="width: calc(100% - 20px); font-size: 1.2rem; margin: clamp(4px, 2vw, 16px); color: var(--brand, #333)">x</p>`,
+};
+
+const byClient = (findings: CssFinding[], client: string): CssFinding[] => findings.filter((f) => f.client === client);
+
+describe('analyzeEmail', () => {
+  it('returns the preview result shape with every report field present', () => {
+    const result = analyzeEmail(FIXTURES.layout);
+    expect(Object.keys(result).sort()).toEqual(
+      [
+        'overallScore', 'transforms', 'compatibilityScores', 'cssReport', 'darkMode', 'spamReport', 'sizeReport', 'linkReport',
+        'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'overflowReport', 'visualReport', 'darkContrast',
+        'mobileContrast', 'designReport', 'vmlReport', 'plainText',
+      ].sort(),
+    );
+    expect(result.transforms.map((t) => t.clientId)).toEqual([...CLIENT_IDS]);
+    expect(Object.keys(result.darkMode)).toEqual([...CLIENT_IDS]);
+    expect(Object.keys(result.compatibilityScores)).toEqual([...CLIENT_IDS]);
+    expect(result.spamReport).toBeNull();
+    expect(result.plainText).toBeNull();
+  });
+
+  it('analyses only the requested clients, in canonical order', () => {
+    const result = analyzeEmail(FIXTURES.layout, { clients: ['thunderbird', 'gmail-web'] });
+    expect(result.transforms.map((t) => t.clientId)).toEqual(['gmail-web', 'thunderbird']);
+    expect(new Set(result.cssReport.map((f) => f.client))).toEqual(new Set(['gmail-web', 'thunderbird'].filter((c) => result.cssReport.some((f) => f.client === c))));
+  });
+
+  it('rejects unknown client ids listing the valid ones', () => {
+    expect(() => analyzeEmail('<p>x</p>', { clients: ['gmail-web', 'nope' as never] })).toThrow(/nope.*Valid ids: gmail-web/);
+  });
+
+  it('makes flex layout an error in the Word engine and a source-positioned finding', () => {
+    const word = byClient(analyzeEmail(FIXTURES.layout).cssReport, 'outlook-windows-legacy');
+    const flex = word.find((f) => f.property === 'display:flex');
+    expect(flex).toMatchObject({ severity: 'error', line: 2, rule: 'css-display-flex' });
+    expect(flex?.column).toBeGreaterThan(0);
+    expect(flex?.fix?.language).toBe('html');
+  });
+
+  it('flags elements clients remove as errors', () => {
+    const findings = analyzeEmail(FIXTURES.removedElements).cssReport;
+    for (const client of CLIENT_IDS) {
+      const errors = byClient(findings, client).filter((f) => f.severity === 'error').map((f) => f.property);
+      expect(errors).toEqual(expect.arrayContaining(['<script>', '<iframe>']));
+    }
+    expect(byClient(findings, 'gmail-web').filter((f) => f.severity === 'error').map((f) => f.property)).toEqual(
+      expect.arrayContaining(['<svg>', '<link rel="stylesheet">']),
+    );
+  });
+
+  it('downgrades Outlook findings a VML fallback covers to info', () => {
+    const withVml = byClient(analyzeEmail(FIXTURES.vmlFallback).cssReport, 'outlook-windows-legacy');
+    const radius = withVml.find((f) => f.property === 'border-radius');
+    expect(radius?.severity).toBe('info');
+    expect(radius?.message).toMatch(/VML/);
+    const withoutVml = byClient(analyzeEmail(FIXTURES.backgrounds).cssReport, 'outlook-windows-legacy');
+    expect(withoutVml.find((f) => f.property === 'border-radius')?.severity).toBe('warning');
+  });
+
+  it('detects functions and units', () => {
+    const labels = new Set(analyzeEmail(FIXTURES.functionsAndUnits).cssReport.map((f) => f.property));
+    // Each of these is unsupported or partial somewhere among the 21 clients.
+    for (const label of ['calc()', 'clamp()', 'var()', 'rem unit']) expect(labels).toContain(label);
+  });
+
+  it('scores exactly as decisions.md section 2 says', () => {
+    const result = analyzeEmail(FIXTURES.removedElements);
+    for (const client of CLIENT_IDS) {
+      const findings = byClient(result.cssReport, client);
+      const distinct = (severity: string): number => new Set(findings.filter((f) => f.severity === severity).map((f) => f.property)).size;
+      const expected = Math.min(100, Math.max(0, 100 - 10 * distinct('error') - 3 * distinct('warning')));
+      expect(result.compatibilityScores[client]).toEqual({ score: expected, errors: distinct('error'), warnings: distinct('warning'), info: distinct('info') });
+    }
+    const mean = CLIENT_IDS.reduce((sum, c) => sum + result.compatibilityScores[c].score, 0) / CLIENT_IDS.length;
+    expect(result.overallScore).toBe(Math.round(mean));
+  });
+
+  it('sorts findings by client, severity and position', () => {
+    const findings = analyzeEmail(FIXTURES.styleBlock).cssReport;
+    const order = { error: 0, warning: 1, info: 2 };
+    for (let i = 1; i < findings.length; i++) {
+      const a = findings[i - 1];
+      const b = findings[i];
+      const clientOrder = CLIENT_IDS.indexOf(a.client) - CLIENT_IDS.indexOf(b.client);
+      expect(clientOrder).toBeLessThanOrEqual(0);
+      if (clientOrder === 0) expect(order[a.severity]).toBeLessThanOrEqual(order[b.severity]);
+    }
+  });
+
+  describe.each(Object.entries(FIXTURES))('fixture %s', (_name, html) => {
+    it('fires the same findings in every format; only fixes change', () => {
+      const strip = (findings: CssFinding[]): unknown[] => findings.map(({ fix: _fix, ...rest }) => rest);
+      const results = EMAIL_FORMATS.map((format) => analyzeEmail(html, { format }));
+      for (const result of results.slice(1)) {
+        expect(strip(result.cssReport)).toEqual(strip(results[0].cssReport));
+        expect(result.compatibilityScores).toEqual(results[0].compatibilityScores);
+      }
+    });
+
+    it('uses the native idiom of each format in its fixes', () => {
+      const markers: Record<EmailFormat, RegExp> = { html: /<(table|v:|!--\[if|img|a|style|meta|td|h1)/, jsx: /@react-email\/components|style=\{\{|<Head>/, mjml: /<mj-/, maizzle: /class="|config|tailwind|googleFonts|css:/ };
+      for (const format of EMAIL_FORMATS) {
+        const fixes = analyzeEmail(html, { format }).cssReport.flatMap((f) => (f.fix ? [f.fix] : []));
+        for (const fix of fixes) expect(fix.after).toMatch(markers[format]);
+      }
+    });
+
+    it('is deterministic', () => {
+      expect(JSON.stringify(analyzeEmail(html))).toBe(JSON.stringify(analyzeEmail(html)));
+    });
+  });
+});
+
+describe('transforms', () => {
+  it('inlines <style> for Gmail and keeps pseudo-class and media rules in <style>', () => {
+    const gmail = analyzeEmail(FIXTURES.styleBlock).transforms.find((t) => t.clientId === 'gmail-web');
+    expect(gmail?.html).toMatch(/<h1 class="title" style="color: #111827; font-size: 24px">/);
+    expect(gmail?.html).toMatch(/<style>[^<]*\.cta:hover\{color:red;\}[^<]*@media \(max-width: 600px\)/);
+    expect(gmail?.html).not.toMatch(/\.title \{ color/);
+    expect(gmail?.warnings.some((w) => w.property === '<style>' && /inlined/.test(w.message))).toBe(true);
+  });
+
+  it('leaves <style> alone where the client supports it', () => {
+    const apple = analyzeEmail(FIXTURES.styleBlock).transforms.find((t) => t.clientId === 'apple-mail-macos');
+    expect(apple?.html).toContain('.title { color: #111827; font-size: 24px }');
+  });
+
+  it('removes scripts, frames and what each client drops, with warnings', () => {
+    const result = analyzeEmail(FIXTURES.removedElements);
+    for (const transform of result.transforms) {
+      expect(transform.html).not.toMatch(/<script|<iframe/);
+      expect(transform.warnings.some((w) => w.property === '<script>' && w.severity === 'error')).toBe(true);
+    }
+    const gmail = result.transforms.find((t) => t.clientId === 'gmail-web');
+    expect(gmail?.html).not.toMatch(/<svg|<link/);
+    const apple = result.transforms.find((t) => t.clientId === 'apple-mail-macos');
+    expect(apple?.html).toMatch(/<svg/);
+  });
+
+  it('shows the Word engine its conditional comments and hides !mso content', () => {
+    const html = '<div><!--[if mso]><table><tr><td>word<![endif]--><!--[if !mso]><!--><p>modern</p><!--<![endif]--></div><p style="border-radius:4px; color:red">x</p>';
+    const result = analyzeEmail(html);
+    const word = result.transforms.find((t) => t.clientId === 'outlook-windows-legacy')?.html ?? '';
+    expect(word).toContain('<table><tr><td>word');
+    expect(word).not.toContain('modern');
+    expect(word).toContain('<p style="color: red">');
+    const apple = result.transforms.find((t) => t.clientId === 'apple-mail-macos')?.html ?? '';
+    expect(apple).toContain('<p>modern</p>');
+    expect(apple).toContain('border-radius:4px');
+  });
+
+  it('serialises unchanged markup exactly like parse5', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { parse, serialize } = require('parse5') as typeof import('parse5');
+    const html = '<!DOCTYPE html><html><head><title>a &amp; b</title></head><body><p title="&quot;x&quot; &amp;">1 &lt; 2&nbsp;</p><svg><use xlink:href="#a"></use></svg><template><b>t</b></template><br></body></html>';
+    const apple = analyzeEmail(html, { clients: ['apple-mail-macos'] }).transforms[0].html;
+    expect(apple).toBe(serialize(parse(html)));
+  });
+});
+
+describe('dark mode', () => {
+  const result = analyzeEmail(FIXTURES.darkMode);
+  const dark = (id: string): string => result.darkMode[id].html;
+
+  it('leaves colours alone where the client does not change them', () => {
+    expect(dark('gmail-web')).toBe(result.transforms.find((t) => t.clientId === 'gmail-web')?.html);
+    expect(result.darkMode['yahoo-mail'].warnings[0].severity).toBe('info');
+  });
+
+  it('inverts light backgrounds under full and partial inversion', () => {
+    expect(dark('gmail-ios')).not.toMatch(/bgcolor="#ffffff"/);
+    expect(dark('gmail-android')).not.toMatch(/bgcolor="#ffffff"/);
+    const darkBackground = /bgcolor="(#[0-9a-f]{6})"/.exec(dark('thunderbird'))?.[1] ?? '#ffffff';
+    expect(parseInt(darkBackground.slice(1, 3), 16)).toBeLessThan(80);
+  });
+
+  it('partial inversion keeps dark backgrounds, full inversion flips them', () => {
+    const html = '<table bgcolor="#101010"><tr><td style="color:#ffffff">x</td></tr></table>';
+    const r = analyzeEmail(html, { clients: ['gmail-android', 'gmail-ios'] });
+    expect(r.darkMode['gmail-android'].html).toContain('bgcolor="#101010"');
+    expect(r.darkMode['gmail-ios'].html).not.toContain('bgcolor="#101010"');
+  });
+
+  it('applies the email own dark rules where prefers-color-scheme is honoured', () => {
+    expect(dark('apple-mail-macos')).toMatch(/\.card\{background:#111111 !important;/);
+    expect(dark('apple-mail-macos')).not.toContain('prefers-color-scheme');
+  });
+
+  it('warns about vanishing images, a missing color-scheme meta and uncovered light backgrounds', () => {
+    expect(result.darkMode['gmail-ios'].warnings.some((w) => w.property === 'images' && w.severity === 'warning')).toBe(true);
+    const apple = result.darkMode['apple-mail-macos'].warnings.map((w) => w.property);
+    expect(apple).toContain('color-scheme');
+    expect(apple).toContain('dark-mode-coverage');
+  });
+
+  it('marks what Outlook.com recoloured so [data-ogsc] rules apply', () => {
+    expect(dark('outlook-web')).toMatch(/data-ogsb=""/);
+  });
+});
+
+describe('limits', () => {
+  it('rejects markup over 500 KB with a typed error', () => {
+    const big = `<p>${'é'.repeat(ENGINE_LIMITS.maxInputBytes / 2)}</p>`;
+    expect(() => analyzeEmail(big)).toThrow(EngineLimitError);
+    try {
+      analyzeEmail(big);
+    } catch (error) {
+      expect((error as EngineLimitError).code).toBe('input_too_large');
+    }
+  });
+
+  it('rejects nesting deeper than the bound, without a stack overflow', () => {
+    const deep = '<div>'.repeat(ENGINE_LIMITS.maxNestingDepth + 10);
+    expect(() => analyzeEmail(deep)).toThrow(expect.objectContaining({ code: 'nesting_too_deep' }));
+    const deepCss = `<style>${'a{'.repeat(5000)}</style>`;
+    expect(() => analyzeEmail(deepCss)).toThrow(expect.objectContaining({ code: 'nesting_too_deep' }));
+  });
+
+  it('accepts nesting at the bound', () => {
+    const html = '<div>'.repeat(ENGINE_LIMITS.maxNestingDepth - 10);
+    expect(analyzeEmail(html, { clients: ['gmail-web'] }).transforms[0].html.length).toBeGreaterThan(0);
+  });
+
+  it('rejects more CSS rules than the bound', () => {
+    const rules = Array.from({ length: ENGINE_LIMITS.maxCssRules + 1 }, (_, i) => `.c${i}{color:red}`).join('');
+    expect(() => analyzeEmail(`<style>${rules}</style>`)).toThrow(expect.objectContaining({ code: 'too_many_css_rules' }));
+  });
+});
