@@ -1,0 +1,178 @@
+/**
+ * Accessibility of the email as screen readers and low-vision readers meet it: language, title, image
+ * alternatives, names of links and buttons, table semantics, heading order, contrast and tiny text.
+ */
+import { checkContrast, visibleTextRuns } from './contrast-check';
+import { isGenericLinkText } from './link-report';
+import { elementExcerpt, elementPosition, textContent, type EmailElement } from './parsed-email';
+import type { ReportContext } from './report-context';
+import { penaltyScore, sortIssues, type ReportIssue } from './report-issue';
+import { collapseWhitespace, shorten } from './text-utils';
+
+export interface AccessibilityReport {
+  /** 100 − 12 per error − 6 per warning − 2 per info, each rule counted at most 3 times. */
+  score: number;
+  issues: ReportIssue[];
+}
+
+export const ACCESSIBILITY_WEIGHTS = { error: 12, warning: 6, info: 2 } as const;
+export const ACCESSIBILITY_RULE_CAP = 3;
+/** Text below this size is hard to read for anyone; iOS enlarges text under 13px on its own. */
+export const TINY_TEXT_PX = 10;
+
+const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.gif', '.webp', '.svg', '.avif', '.bmp'];
+const REDUNDANT_ALT_PREFIXES = ['image of', 'picture of', 'photo of', 'graphic of', 'bild von', 'image de', 'imagen de', 'foto de'];
+
+/** Alt text that is a file name ("hero_banner-v2.png", "IMG_2041", "DSC0001"). */
+export function isFileNameAlt(alt: string): boolean {
+  const lower = alt.trim().toLowerCase();
+  // File names are short; the length bound also keeps the patterns below linear in practice.
+  if (lower.length > 100 || (lower.includes(' ') && !IMAGE_EXTENSIONS.some((extension) => lower.endsWith(extension)))) return false;
+  if (IMAGE_EXTENSIONS.some((extension) => lower.endsWith(extension))) return true;
+  return /^(?:img|image|dsc|dscn|photo|pic|screenshot|spacer)[-_ ]?\d*$/.test(lower) || /^[\w-]+_\d{2,}$/.test(lower);
+}
+
+/** BCP 47 shape: primary language then subtags ("en", "en-GB", "zh-Hant-TW"). */
+export function isValidLanguageTag(tag: string): boolean {
+  if (tag.length > 35) return false;
+  const parts = tag.split('-');
+  if (!/^[a-z]{2,3}$/i.test(parts[0])) return false;
+  return parts.slice(1).every((part) => /^[a-z0-9]{1,8}$/i.test(part));
+}
+
+function isDecorative(element: EmailElement): boolean {
+  const role = element.attrs.get('role');
+  return element.attrs.get('aria-hidden') === 'true' || role === 'presentation' || role === 'none';
+}
+
+function hasAncestorOrSelf(element: EmailElement, predicate: (candidate: EmailElement) => boolean): boolean {
+  for (let current: EmailElement | null = element; current; current = current.parent) if (predicate(current)) return true;
+  return false;
+}
+
+export function buildAccessibilityReport(context: ReportContext): AccessibilityReport {
+  const { parsed, style } = context;
+  const issues: ReportIssue[] = [];
+  const at = (element: EmailElement) => ({ ...elementPosition(parsed, element), element: elementExcerpt(parsed, element) });
+
+  // Language: screen readers pick their voice and pronunciation from it.
+  const htmlElement = parsed.html_;
+  const lang = htmlElement?.attrs.get('lang')?.trim() ?? htmlElement?.attrs.get('xml:lang')?.trim();
+  if (!lang) {
+    issues.push({
+      rule: 'missing-lang',
+      severity: 'error',
+      message: 'The <html> element has no lang attribute, so screen readers guess the language and may mispronounce every word.',
+      ...(htmlElement ? at(htmlElement) : {}),
+    });
+  } else if (!isValidLanguageTag(lang)) {
+    issues.push({ rule: 'invalid-lang', severity: 'warning', message: `lang="${shorten(lang, 30)}" is not a valid language tag such as "en" or "en-GB".`, ...(htmlElement ? at(htmlElement) : {}) });
+  }
+
+  const titleElement = parsed.byTag('title')[0];
+  if (!titleElement || !context.title) {
+    issues.push({
+      rule: 'missing-title',
+      severity: 'warning',
+      message: 'The email has no <title> (or an empty one); web views and screen readers announce it as the document name.',
+      ...(titleElement ? at(titleElement) : {}),
+    });
+  }
+
+  for (const image of context.images) {
+    if (image.kind === 'background' || image.isTrackingPixel || image.hidden || isDecorative(image.element)) continue;
+    if (image.alt === null) {
+      issues.push({
+        rule: 'img-missing-alt',
+        severity: 'error',
+        message: 'The image has no alt attribute: screen readers read out its file name, and blocked images leave an empty box. Use alt="" if it is decorative.',
+        ...at(image.element),
+        url: image.src,
+      });
+    } else if (image.alt.trim() !== '' && isFileNameAlt(image.alt)) {
+      issues.push({ rule: 'img-filename-alt', severity: 'error', message: `The alt text "${shorten(image.alt, 40)}" is a file name, not a description.`, ...at(image.element), url: image.src });
+    } else {
+      const lower = image.alt.trim().toLowerCase();
+      if (REDUNDANT_ALT_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
+        issues.push({ rule: 'img-redundant-alt', severity: 'info', message: `Screen readers already say "image"; drop "${image.alt.trim().split(' ').slice(0, 2).join(' ')}" from the alt text.`, ...at(image.element), url: image.src });
+      }
+      if (image.alt.length > 150) {
+        issues.push({ rule: 'img-alt-too-long', severity: 'info', message: `The alt text is ${image.alt.length} characters; keep it under about 150 and put long content in the body.`, ...at(image.element), url: image.src });
+      }
+    }
+  }
+
+  for (const link of context.links) {
+    if (link.hidden) continue;
+    if (link.element.attrs.get('aria-hidden') === 'true') {
+      issues.push({ rule: 'aria-hidden-link', severity: 'error', message: 'aria-hidden="true" hides this link from screen readers although it stays focusable and clickable.', ...at(link.element), url: link.href });
+    } else if (link.accessibleName === '') {
+      issues.push({ rule: 'link-no-accessible-name', severity: 'error', message: 'The link has no text, aria-label or image alt; screen readers announce only "link".', ...at(link.element), url: link.href });
+    } else if (isGenericLinkText(link.accessibleName)) {
+      issues.push({ rule: 'link-generic-text', severity: 'warning', message: `"${shorten(link.accessibleName, 40)}" does not say where the link goes; screen reader users often browse a list of links.`, ...at(link.element), url: link.href });
+    }
+  }
+
+  for (const element of parsed.elements) {
+    const role = element.attrs.get('role');
+    const type = element.attrs.get('type')?.toLowerCase();
+    const isButton = element.tag === 'button' || role === 'button' || (element.tag === 'input' && (type === 'submit' || type === 'button' || type === 'reset'));
+    if (!isButton || element.tag === 'a' || style.hiddenReason(element) !== null) continue;
+    const name = collapseWhitespace(element.attrs.get('aria-label') ?? element.attrs.get('value') ?? textContent(element) ?? '') || collapseWhitespace(element.attrs.get('title') ?? '');
+    if (!name) issues.push({ rule: 'button-no-accessible-name', severity: 'error', message: 'The button has no text or aria-label.', ...at(element) });
+  }
+
+  for (const table of parsed.byTag('table')) {
+    const role = table.attrs.get('role');
+    if (role === 'presentation' || role === 'none' || style.hiddenReason(table) !== null) continue;
+    const isDataTable = table.children.length > 0 && (hasDescendantTag(table, 'th') || hasDescendantTag(table, 'caption') || table.attrs.has('summary'));
+    if (isDataTable) continue;
+    issues.push({
+      rule: 'layout-table-missing-role',
+      severity: 'info',
+      message: 'This layout table has no role="presentation"; screen readers announce its rows and columns before the content.',
+      ...at(table),
+    });
+  }
+
+  let previousLevel = 0;
+  for (const element of parsed.elements) {
+    const match = /^h([1-6])$/.exec(element.tag);
+    if (!match || style.hiddenReason(element) !== null) continue;
+    const level = Number(match[1]);
+    if (previousLevel > 0 && level > previousLevel + 1) {
+      issues.push({ rule: 'heading-skip', severity: 'warning', message: `An <h${level}> follows an <h${previousLevel}>; skipped heading levels break screen readers' outline navigation.`, ...at(element) });
+    }
+    previousLevel = level;
+  }
+
+  const runs = visibleTextRuns(parsed, style);
+  issues.push(...checkContrast(parsed, style, runs, 'low-contrast'));
+  for (const run of runs) {
+    const size = style.fontSizePx(run.element);
+    if (size >= 2 && size < TINY_TEXT_PX && !hasAncestorOrSelf(run.element, (candidate) => candidate.attrs.get('aria-hidden') === 'true')) {
+      issues.push({
+        rule: 'tiny-text',
+        severity: 'warning',
+        message: `"${shorten(run.text, 40)}" is ${Math.round(size * 10) / 10}px; text under ${TINY_TEXT_PX}px is hard to read, and iOS enlarges text under 13px on its own, which can break the layout.`,
+        ...at(run.element),
+      });
+    }
+  }
+
+  sortIssues(issues);
+  return { score: penaltyScore(issues, ACCESSIBILITY_WEIGHTS, ACCESSIBILITY_RULE_CAP), issues };
+}
+
+function hasDescendantTag(element: EmailElement, tag: string): boolean {
+  const stack = [...element.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.kind !== 'element') continue;
+    // A nested table's header cells belong to that table, not this one.
+    if (node.tag === 'table') continue;
+    if (node.tag === tag) return true;
+    stack.push(...node.children);
+  }
+  return false;
+}

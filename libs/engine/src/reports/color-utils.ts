@@ -1,0 +1,115 @@
+/** CSS colours through culori: parsing (cached), alpha compositing, WCAG contrast and perceptual distance. */
+import { converter, differenceCiede2000, formatHex, formatHex8, parse, wcagContrast, type Rgb } from 'culori';
+
+export interface Rgba {
+  r: number;
+  g: number;
+  b: number;
+  alpha: number;
+}
+
+const toRgb = converter('rgb');
+const ciede2000 = differenceCiede2000();
+const MAX_CACHE = 5000;
+const parseCache = new Map<string, Rgba | null>();
+
+export const WHITE: Rgba = { r: 1, g: 1, b: 1, alpha: 1 };
+export const BLACK: Rgba = { r: 0, g: 0, b: 0, alpha: 1 };
+/** The user-agent colour of an unvisited link. */
+export const LINK_BLUE: Rgba = { r: 0, g: 0, b: 238 / 255, alpha: 1 };
+
+/** A CSS colour value, or null for keywords that are not colours here (inherit, currentcolor, var()). */
+export function parseCssColor(value: string): Rgba | null {
+  const key = value.trim().toLowerCase();
+  if (key.length === 0 || key.length > 100) return null;
+  const cached = parseCache.get(key);
+  if (cached !== undefined) return cached;
+  let result: Rgba | null = null;
+  // Legacy HTML colour attributes are often written without '#'.
+  const candidate = /^[0-9a-f]{6}$/.test(key) || /^[0-9a-f]{3}$/.test(key) ? `#${key}` : key;
+  const parsed = candidate.includes('var(') ? undefined : parse(candidate);
+  if (parsed) {
+    const rgb = toRgb(parsed);
+    if (rgb && Number.isFinite(rgb.r) && Number.isFinite(rgb.g) && Number.isFinite(rgb.b)) {
+      result = {
+        r: clamp01(rgb.r),
+        g: clamp01(rgb.g),
+        b: clamp01(rgb.b),
+        alpha: rgb.alpha === undefined ? 1 : clamp01(rgb.alpha),
+      };
+    }
+  }
+  if (parseCache.size >= MAX_CACHE) parseCache.clear();
+  parseCache.set(key, result);
+  return result;
+}
+
+function clamp01(value: number): number {
+  return Math.min(1, Math.max(0, value));
+}
+
+function asCulori(color: Rgba): Rgb {
+  return { mode: 'rgb', r: color.r, g: color.g, b: color.b, alpha: color.alpha };
+}
+
+/** `top` painted over an opaque `bottom`. */
+export function compositeOver(top: Rgba, bottom: Rgba): Rgba {
+  if (top.alpha >= 1) return top;
+  const alpha = top.alpha;
+  return {
+    r: top.r * alpha + bottom.r * (1 - alpha),
+    g: top.g * alpha + bottom.g * (1 - alpha),
+    b: top.b * alpha + bottom.b * (1 - alpha),
+    alpha: 1,
+  };
+}
+
+/** WCAG 2 contrast ratio of two opaque colours, rounded to two decimals. */
+export function contrastRatio(foreground: Rgba, background: Rgba): number {
+  return Math.round(wcagContrast(asCulori(foreground), asCulori(background)) * 100) / 100;
+}
+
+/** CIEDE2000 distance; about 2.3 is a just-noticeable difference. */
+export function colorDistance(a: Rgba, b: Rgba): number {
+  return ciede2000(asCulori(a), asCulori(b));
+}
+
+export function toHex(color: Rgba): string {
+  return color.alpha < 1 ? formatHex8(asCulori(color)) : formatHex(asCulori(color));
+}
+
+/** Splits a CSS value into top-level tokens (spaces outside parentheses and quotes). */
+export function splitCssValue(value: string): string[] {
+  const tokens: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let current = '';
+  for (let i = 0; i < value.length; i++) {
+    const char = value[i];
+    if (quote) {
+      current += char;
+      if (char === quote) quote = '';
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      current += char;
+    } else if (char === '(') {
+      depth++;
+      current += char;
+    } else if (char === ')') {
+      depth = Math.max(0, depth - 1);
+      current += char;
+    } else if ((char === ' ' || char === '\t' || char === '\n' || char === ',') && depth === 0) {
+      if (current) tokens.push(current);
+      if (char === ',') tokens.push(',');
+      current = '';
+    } else current += char;
+  }
+  if (current) tokens.push(current);
+  return tokens;
+}
+
+/** Whether a background value paints an image (url or gradient), whose colours cannot be known. */
+export function isImageValue(value: string): boolean {
+  const lower = value.toLowerCase();
+  return lower.includes('url(') || lower.includes('gradient(') || lower.includes('image-set(');
+}

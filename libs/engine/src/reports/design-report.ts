@@ -1,0 +1,217 @@
+/**
+ * Typography and colour consistency: the distinct font families, sizes, colours, line heights, spacing
+ * and radii the email declares, colours that are near-duplicates by perceptual distance (CIEDE2000),
+ * and scales with more steps than a design system would use.
+ */
+import { colorDistance, parseCssColor, splitCssValue, toHex, type Rgba } from './color-utils';
+import type { ReportContext } from './report-context';
+import { sortIssues, type ReportIssue } from './report-issue';
+import { mediaApplies, lengthToPx } from './style-resolver';
+import type { CssDeclaration } from './style-sheet';
+
+export interface DesignValue {
+  value: string;
+  count: number;
+}
+
+export interface NearDuplicateColor {
+  a: string;
+  b: string;
+  /** CIEDE2000; under about 2.3 most people cannot tell them apart. */
+  distance: number;
+}
+
+export interface DesignReport {
+  fontFamilies: DesignValue[];
+  /** First family of each stack, the typeface readers see. */
+  typefaces: DesignValue[];
+  fontSizes: DesignValue[];
+  textColors: DesignValue[];
+  backgroundColors: DesignValue[];
+  lineHeights: DesignValue[];
+  spacing: DesignValue[];
+  borderRadii: DesignValue[];
+  nearDuplicateColors: NearDuplicateColor[];
+  issues: ReportIssue[];
+}
+
+export const MAX_TYPEFACES = 3;
+export const MAX_FONT_SIZES = 6;
+export const MAX_TEXT_COLORS = 8;
+export const MAX_LINE_HEIGHTS = 5;
+export const MAX_SPACING_VALUES = 12;
+/** Colours closer than this (CIEDE2000) but not equal are probably meant to be the same colour. */
+export const NEAR_DUPLICATE_DISTANCE = 3;
+/** Pairwise comparison is quadratic; hostile input with thousands of colours compares only the first ones. */
+const MAX_COLORS_COMPARED = 300;
+
+const GENERIC_FAMILIES = new Set(['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'system-ui', 'ui-sans-serif', 'ui-serif', 'ui-monospace', 'ui-rounded', 'math', 'emoji', 'fangsong']);
+const SPACING_PROPERTIES = new Set(['padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'margin', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left', 'gap', 'row-gap', 'column-gap']);
+const COLOR_KEYWORDS_SKIPPED = new Set(['inherit', 'initial', 'unset', 'currentcolor', 'transparent', 'none', 'revert']);
+
+class Tally {
+  private readonly counts = new Map<string, number>();
+  add(value: string): void {
+    this.counts.set(value, (this.counts.get(value) ?? 0) + 1);
+  }
+  get size(): number {
+    return this.counts.size;
+  }
+  values(): DesignValue[] {
+    return [...this.counts.entries()]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  }
+}
+
+function normaliseStack(value: string): string[] {
+  return value
+    .split(',')
+    .map((family) => family.trim().replace(/^["']|["']$/g, '').trim().toLowerCase())
+    .filter((family) => family.length > 0);
+}
+
+function formatPx(px: number): string {
+  return `${Math.round(px * 100) / 100}px`;
+}
+
+export function buildDesignReport(context: ReportContext): DesignReport {
+  const { parsed, style } = context;
+  const stacks = new Tally();
+  const typefaces = new Tally();
+  const fontSizes = new Tally();
+  const textColors = new Tally();
+  const backgroundColors = new Tally();
+  const lineHeights = new Tally();
+  const spacing = new Tally();
+  const radii = new Tally();
+  const parsedColors = new Map<string, Rgba>();
+  const stacksWithoutGeneric = new Set<string>();
+
+  const addColor = (tally: Tally, value: string): void => {
+    const lower = value.trim().toLowerCase();
+    if (COLOR_KEYWORDS_SKIPPED.has(lower)) return;
+    const color = parseCssColor(lower);
+    if (!color || color.alpha === 0) return;
+    const hex = toHex(color);
+    parsedColors.set(hex, color);
+    tally.add(hex);
+  };
+
+  const consider = (declaration: CssDeclaration): void => {
+    const { property, value } = declaration;
+    if (property.startsWith('mso-') || property.startsWith('-')) return;
+    switch (property) {
+      case 'font-family': {
+        const families = normaliseStack(value);
+        if (families.length === 0) return;
+        const stack = families.join(', ');
+        stacks.add(stack);
+        if (!GENERIC_FAMILIES.has(families[0])) typefaces.add(families[0]);
+        if (!families.some((family) => GENERIC_FAMILIES.has(family)) && !families[0].startsWith('var(')) stacksWithoutGeneric.add(stack);
+        return;
+      }
+      case 'font-size': {
+        const px = lengthToPx(value);
+        const lower = value.trim().toLowerCase();
+        // em and % depend on the parent; count only sizes a reader sees as written.
+        if (lower.endsWith('em') && !lower.endsWith('rem')) fontSizes.add(lower);
+        else if (lower.endsWith('%')) fontSizes.add(lower);
+        else if (!Number.isNaN(px) && px > 1) fontSizes.add(formatPx(px));
+        return;
+      }
+      case 'line-height':
+        if (value.trim() !== '' && value.trim().toLowerCase() !== 'normal') lineHeights.add(value.trim().toLowerCase());
+        return;
+      case 'color':
+        addColor(textColors, value);
+        return;
+      case 'background-color':
+        addColor(backgroundColors, value);
+        return;
+      case 'background':
+        for (const token of splitCssValue(value)) if (parseCssColor(token)) addColor(backgroundColors, token);
+        return;
+      case 'border-radius':
+        for (const token of splitCssValue(value)) if (token !== '/' && token !== '0' && !Number.isNaN(lengthToPx(token))) radii.add(token.toLowerCase());
+        return;
+      default:
+        if (SPACING_PROPERTIES.has(property)) {
+          for (const token of splitCssValue(value)) {
+            const px = lengthToPx(token);
+            if (!Number.isNaN(px) && px > 0) spacing.add(token.toLowerCase().endsWith('px') || /^[\d.]+$/.test(token) ? formatPx(px) : token.toLowerCase());
+          }
+        }
+    }
+  };
+
+  for (const rule of parsed.styleSheet.rules) {
+    // Dark-mode overrides are a second palette by design, not drift.
+    if (!mediaApplies(rule.media, false) && rule.media?.includes('prefers-color-scheme')) continue;
+    if (rule.selectorText.includes('data-ogsc') || rule.selectorText.includes('data-ogsb')) continue;
+    for (const declaration of rule.declarations) consider(declaration);
+  }
+  for (const element of parsed.elements) {
+    for (const declaration of style.inlineDeclarations(element)) consider(declaration);
+    const bgcolor = element.attrs.get('bgcolor');
+    if (bgcolor) addColor(backgroundColors, bgcolor);
+    if (element.tag === 'font') {
+      const color = element.attrs.get('color');
+      if (color) addColor(textColors, color);
+      const face = element.attrs.get('face');
+      if (face) consider({ property: 'font-family', value: face, important: false });
+    }
+  }
+
+  const issues: ReportIssue[] = [];
+  if (typefaces.size > MAX_TYPEFACES) {
+    issues.push({ rule: 'too-many-typefaces', severity: 'warning', message: `${typefaces.size} different typefaces (${typefaces.values().map((item) => item.value).join(', ')}); most emails need ${MAX_TYPEFACES} or fewer.` });
+  }
+  for (const stack of [...stacksWithoutGeneric].sort()) {
+    issues.push({ rule: 'font-stack-no-generic', severity: 'info', message: `The font stack "${stack}" ends without a generic family (sans-serif, serif); clients without these fonts fall back to their default, often Times New Roman.` });
+  }
+  const absoluteSizes = fontSizes.values().filter((item) => item.value.endsWith('px') && !item.value.endsWith('em'));
+  if (absoluteSizes.length > MAX_FONT_SIZES) {
+    issues.push({ rule: 'too-many-font-sizes', severity: 'warning', message: `${absoluteSizes.length} different font sizes (${absoluteSizes.map((item) => item.value).sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b)).join(', ')}); a type scale of ${MAX_FONT_SIZES} or fewer reads as deliberate.` });
+  }
+  if (textColors.size > MAX_TEXT_COLORS) {
+    issues.push({ rule: 'too-many-text-colors', severity: 'info', message: `${textColors.size} different text colours; consider a smaller palette.` });
+  }
+  if (lineHeights.size > MAX_LINE_HEIGHTS) {
+    issues.push({ rule: 'too-many-line-heights', severity: 'info', message: `${lineHeights.size} different line heights (${lineHeights.values().map((item) => item.value).join(', ')}).` });
+  }
+  if (spacing.size > MAX_SPACING_VALUES) {
+    issues.push({ rule: 'too-many-spacing-values', severity: 'info', message: `${spacing.size} different padding and margin values; a spacing scale (4px or 8px steps) keeps rhythm consistent.` });
+  }
+
+  const nearDuplicateColors: NearDuplicateColor[] = [];
+  const colorList = [...parsedColors.keys()].sort().slice(0, MAX_COLORS_COMPARED);
+  for (let i = 0; i < colorList.length; i++) {
+    for (let j = i + 1; j < colorList.length; j++) {
+      const a = parsedColors.get(colorList[i])!;
+      const b = parsedColors.get(colorList[j])!;
+      if (a.alpha !== b.alpha) continue;
+      const distance = colorDistance(a, b);
+      if (distance > 0 && distance < NEAR_DUPLICATE_DISTANCE) {
+        nearDuplicateColors.push({ a: colorList[i], b: colorList[j], distance: Math.round(distance * 100) / 100 });
+      }
+    }
+  }
+  nearDuplicateColors.sort((x, y) => x.distance - y.distance || (x.a < y.a ? -1 : 1));
+  for (const pair of nearDuplicateColors.slice(0, 20)) {
+    issues.push({ rule: 'near-duplicate-colors', severity: 'info', message: `${pair.a} and ${pair.b} are almost the same colour (ΔE ${pair.distance}); pick one.` });
+  }
+
+  return {
+    fontFamilies: stacks.values(),
+    typefaces: typefaces.values(),
+    fontSizes: fontSizes.values(),
+    textColors: textColors.values(),
+    backgroundColors: backgroundColors.values(),
+    lineHeights: lineHeights.values(),
+    spacing: spacing.values(),
+    borderRadii: radii.values(),
+    nearDuplicateColors,
+    issues: sortIssues(issues),
+  };
+}

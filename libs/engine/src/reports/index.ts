@@ -1,0 +1,18 @@
+export { buildReports, type BuildReportsOptions, type QualityReports } from './build-reports';
+export { buildDarkContrast, type DarkContrastReport, type DarkContrastClientReport } from './dark-contrast';
+export type { ReportIssue, ReportSeverity, SourcePosition } from './report-issue';
+export type { SpamReport, SpamTrigger } from './spam-report';
+export { SPAM_WEIGHTS } from './spam-report';
+export type { SizeReport } from './size-report';
+export { GMAIL_CLIP_LIMIT_BYTES, GMAIL_CLIP_WARNING_BYTES } from './size-report';
+export type { LinkReport, LinkEntry } from './link-report';
+export type { AccessibilityReport } from './accessibility-report';
+export type { ImageReport, ImageEntry } from './image-report';
+export type { InboxPreview, InboxClientPreview } from './inbox-preview';
+export type { TemplateReport, TemplateTag, TemplateLanguage, CompileWarning } from './template-report';
+export type { DesignReport, DesignValue, NearDuplicateColor } from './design-report';
+export type { VmlReport } from './vml-report';
+export type { PlainTextReport } from './plain-text';
+export type { ContrastIssue } from './contrast-check';
+export type { EmailFormat } from './report-context';
+export { REPORT_CLIENT_IDS, INBOX_LIMITS, type ReportClientId } from './report-clients';

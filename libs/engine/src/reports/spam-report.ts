@@ -1,0 +1,376 @@
+/**
+ * Content signals that spam filters weigh, each a documented rule with a weight. score = 100 − the
+ * weights of the triggered rules (clamped to 0-100; higher is cleaner). The optional `spamassassin`
+ * field is added by the preview worker when a spamd is configured; the engine never sets it.
+ */
+import { contrastRatio } from './color-utils';
+import { descendants, elementExcerpt, elementPosition, textContent, type EmailElement } from './parsed-email';
+import type { EmailLink, ReportContext } from './report-context';
+import type { ReportIssue, ReportSeverity } from './report-issue';
+import {
+  COMMON_TLDS, PO_BOX_PHRASES, SPAM_PHRASES, STREET_WORDS, SUSPICIOUS_TLDS, TRANSACTIONAL_PHRASES, UNSUBSCRIBE_HREF_MARKERS,
+  UNSUBSCRIBE_PHRASES, US_STATES,
+} from './spam-phrases';
+import { mediaApplies } from './style-resolver';
+import { collapseWhitespace, foldForMatching, shorten, stripInvisible, wordsOf } from './text-utils';
+import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './url-utils';
+
+export interface SpamTrigger extends ReportIssue {
+  /** Points this trigger takes off the score. */
+  weight: number;
+}
+
+export interface SpamReport {
+  /** 0-100, higher is cleaner. */
+  score: number;
+  /** Risk: low (score ≥ 70), medium (≥ 40), high. */
+  level: 'low' | 'medium' | 'high';
+  /** Whether the content reads as transactional (receipts, resets), which relaxes the unsubscribe and address rules. */
+  transactional: boolean;
+  triggers: SpamTrigger[];
+}
+
+/** Weights per rule; documented in docs/reports.md. */
+export const SPAM_WEIGHTS = {
+  'caps-ratio': 15,
+  'all-caps-subject': 10,
+  'excessive-punctuation': 10,
+  'spam-phrase': 3,
+  'hidden-text': 20,
+  'obfuscated-text': 10,
+  'url-shortener': 10,
+  'image-only': 20,
+  'high-image-ratio': 10,
+  'deceptive-link': 15,
+  'raw-ip-link': 15,
+  'executable-link': 15,
+  'suspicious-tld': 3,
+  'missing-unsubscribe': 15,
+  'missing-physical-address': 8,
+  'script-tag': 10,
+  'form-tag': 5,
+  'embedded-content': 5,
+} as const;
+
+type SpamRule = keyof typeof SPAM_WEIGHTS;
+
+/** How many occurrences of a per-item rule count towards the score. */
+const RULE_CAPS: Partial<Record<SpamRule, number>> = {
+  'spam-phrase': 5, 'url-shortener': 2, 'deceptive-link': 2, 'raw-ip-link': 2, 'executable-link': 2, 'suspicious-tld': 2,
+};
+const EXECUTABLE_EXTENSIONS = ['.exe', '.scr', '.bat', '.cmd', '.msi', '.jar', '.vbs', '.apk', '.ps1', '.dmg', '.pif', '.hta'];
+const PREHEADER_NAMES = ['preheader', 'preview', 'previewtext', 'preview-text', 'preview_text', 'hidden-preheader', 'snippet'];
+
+/** Lower-case, accent-free word tokens; apostrophes and hyphens separate words. */
+function tokens(text: string): string[] {
+  return foldForMatching(text).match(/[\p{L}\p{N}%$€£]+/gu) ?? [];
+}
+
+interface PhraseIndex {
+  byFirst: Map<string, string[][]>;
+}
+
+function indexPhrases(phrases: readonly string[]): PhraseIndex {
+  const byFirst = new Map<string, string[][]>();
+  for (const phrase of phrases) {
+    const phraseTokens = tokens(phrase);
+    if (phraseTokens.length === 0) continue;
+    const list = byFirst.get(phraseTokens[0]);
+    if (list) list.push(phraseTokens);
+    else byFirst.set(phraseTokens[0], [phraseTokens]);
+  }
+  return { byFirst };
+}
+
+/** Distinct phrases found in the token stream, in order of first appearance. Linear in the tokens. */
+function findPhrases(words: readonly string[], index: PhraseIndex): string[] {
+  const found = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    const candidates = index.byFirst.get(words[i]);
+    if (!candidates) continue;
+    for (const candidate of candidates) {
+      let matches = true;
+      for (let j = 1; j < candidate.length; j++) {
+        if (words[i + j] !== candidate[j]) {
+          matches = false;
+          break;
+        }
+      }
+      if (matches) found.add(candidate.join(' '));
+    }
+  }
+  return [...found];
+}
+
+const SPAM_INDEX = indexPhrases(SPAM_PHRASES);
+const UNSUBSCRIBE_INDEX = indexPhrases(UNSUBSCRIBE_PHRASES);
+const TRANSACTIONAL_INDEX = indexPhrases(TRANSACTIONAL_PHRASES);
+const PO_BOX_INDEX = indexPhrases(PO_BOX_PHRASES);
+
+function isAllCaps(word: string): boolean {
+  return word === word.toUpperCase() && word !== word.toLowerCase();
+}
+
+function lettersOnly(word: string): boolean {
+  return /^\p{L}+$/u.test(word);
+}
+
+/** Share of ALL-CAPS words among words of three or more letters. */
+function capsRatio(text: string): { ratio: number; eligible: number } {
+  const eligible = wordsOf(text).filter((word) => word.length >= 3 && lettersOnly(word) && word.toUpperCase() !== word.toLowerCase());
+  if (eligible.length === 0) return { ratio: 0, eligible: 0 };
+  return { ratio: eligible.filter(isAllCaps).length / eligible.length, eligible: eligible.length };
+}
+
+/** Web addresses written in link text: "www.shop.com", "https://shop.com/sale", "shop.co.uk". */
+function domainsInText(text: string): string[] {
+  const domains: string[] = [];
+  for (const raw of text.split(/\s+/)) {
+    if (raw.length > 300) continue;
+    let candidate = raw.toLowerCase().replace(/^[(<"'[]+|[)>"'\].,;:!?]+$/g, '');
+    const hadScheme = candidate.startsWith('http://') || candidate.startsWith('https://');
+    candidate = candidate.replace(/^https?:\/\//, '');
+    const hadWww = candidate.startsWith('www.');
+    candidate = candidate.split(/[/?#]/)[0];
+    if (candidate.includes('@') || !candidate.includes('.') || candidate.length > 253) continue;
+    const labels = candidate.split('.');
+    if (labels.some((label) => !/^[a-z0-9-]{1,63}$/.test(label))) continue;
+    const tld = labels[labels.length - 1];
+    if (!/^[a-z]{2,24}$/.test(tld)) continue;
+    if (hadScheme || hadWww || COMMON_TLDS.has(tld)) domains.push(candidate);
+  }
+  return domains;
+}
+
+function linkMatchesUnsubscribe(link: EmailLink): boolean {
+  const href = link.href.toLowerCase();
+  if (UNSUBSCRIBE_HREF_MARKERS.some((marker) => href.includes(marker))) return true;
+  return findPhrases(tokens(`${link.text} ${link.accessibleName}`), UNSUBSCRIBE_INDEX).length > 0;
+}
+
+/** Whether the body shows a postal address: an <address> element, a PO box, a street line or a postcode. */
+export function hasPhysicalAddress(context: ReportContext, visibleText: string): boolean {
+  if (context.parsed.byTag('address').length > 0) return true;
+  if (findPhrases(tokens(visibleText), PO_BOX_INDEX).length > 0) return true;
+  const words = visibleText.split(/[\s,]+/).filter((word) => word.length > 0);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    const bare = foldForMatching(word).replace(/[.\u00b7]/g, '');
+    // "1600 Amphitheatre Parkway", "12 rue de la Paix": a house number, then a street word within four words.
+    if (/^\d{1,5}[a-z]?$/i.test(word)) {
+      for (let j = i + 1; j <= i + 5 && j < words.length; j++) {
+        if (STREET_WORDS.has(foldForMatching(words[j]).replace(/[.]/g, ''))) return true;
+      }
+    }
+    // "Hauptstraße 5", "Keizersgracht 123": a street name ending in a street word, then a number.
+    if (i + 1 < words.length && /^\d{1,5}[a-z]?$/i.test(words[i + 1])) {
+      for (const suffix of ['strasse', 'str', 'weg', 'platz', 'allee', 'gasse', 'straat', 'laan', 'plein', 'gracht', 'kade']) {
+        if (bare.endsWith(suffix) && bare.length > suffix.length) return true;
+      }
+    }
+    // "CA 94043" (US state + ZIP).
+    if (US_STATES.has(word.replace(/[.,]/g, '')) && i + 1 < words.length && /^\d{5}(?:-\d{4})?$/.test(words[i + 1])) return true;
+  }
+  // UK postcodes: "SW1A 1AA", "EC1A1BB".
+  return /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2}\b/.test(visibleText);
+}
+
+/** Selectors that a width media query reveals: mobile-only or desktop-only copies are hidden inline and shown there. */
+function revealedByMediaQueries(context: ReportContext): string {
+  const revealed: string[] = [];
+  for (const rule of context.parsed.styleSheet.rules) {
+    if (rule.media === null || mediaApplies(rule.media, false)) continue;
+    if (rule.declarations.some((declaration) => (declaration.property === 'display' && declaration.value.toLowerCase() !== 'none') || declaration.property === 'max-height')) {
+      revealed.push(rule.selectorText);
+    }
+  }
+  return revealed.join(' ');
+}
+
+function respondsToMediaQuery(element: EmailElement, revealedSelectors: string): boolean {
+  if (revealedSelectors.length === 0) return false;
+  for (let current: EmailElement | null = element; current && current.tag !== '#document'; current = current.parent) {
+    const classes = (current.attrs.get('class') ?? '').split(/\s+/).filter(Boolean);
+    if (classes.some((name) => revealedSelectors.includes(`.${name}`))) return true;
+    const id = current.attrs.get('id');
+    if (id && revealedSelectors.includes(`#${id}`)) return true;
+  }
+  return false;
+}
+
+function isPreheader(element: EmailElement, firstHidden: EmailElement | null): boolean {
+  if (element === firstHidden) return true;
+  const names = `${element.attrs.get('class') ?? ''} ${element.attrs.get('id') ?? ''}`.toLowerCase();
+  return PREHEADER_NAMES.some((name) => names.includes(name)) || element.attrs.get('data-skip-in-text') === 'true';
+}
+
+export function buildSpamReport(context: ReportContext): SpamReport {
+  const { parsed, style } = context;
+  const triggers: SpamTrigger[] = [];
+  const counts = new Map<SpamRule, number>();
+  const add = (rule: SpamRule, severity: ReportSeverity, message: string, where: Partial<ReportIssue> = {}, weightOverride?: number): void => {
+    const seen = counts.get(rule) ?? 0;
+    counts.set(rule, seen + 1);
+    const cap = RULE_CAPS[rule] ?? 1;
+    const weight = weightOverride ?? (seen < cap ? SPAM_WEIGHTS[rule] : 0);
+    triggers.push({ rule, severity, weight, message, ...where });
+  };
+  const visibleText = context.visibleText;
+  const subject = context.title ?? '';
+  const bodyTokens = tokens(visibleText);
+  const transactional = findPhrases(tokens(`${subject} ${visibleText}`), TRANSACTIONAL_INDEX).length >= 2;
+
+  const caps = capsRatio(visibleText);
+  if (caps.eligible >= 10 && caps.ratio > 0.3) {
+    add('caps-ratio', 'warning', `${Math.round(caps.ratio * 100)}% of the words are in capitals; filters read shouting as promotional pressure.`);
+  }
+  const subjectCaps = capsRatio(subject);
+  if (subjectCaps.eligible >= 3 && subjectCaps.ratio > 0.5) {
+    add('all-caps-subject', 'warning', 'The subject (<title>) is mostly in capitals.');
+  }
+
+  let exclamations = 0;
+  let longestRun = 0;
+  let run = 0;
+  let runChar = '';
+  const punctuated = `${subject} ${visibleText}`;
+  for (const char of punctuated) {
+    if (char === '!') exclamations++;
+    if (char === '!' || char === '?' || char === '$' || char === '€') {
+      run = runChar === '' || char === runChar || (runChar !== '$' && char !== '$' && runChar !== '€' && char !== '€') ? run + 1 : 1;
+      runChar = char;
+      longestRun = Math.max(longestRun, run);
+    } else {
+      run = 0;
+      runChar = '';
+    }
+  }
+  if (longestRun >= 3 || exclamations > Math.max(3, punctuated.length / 400)) {
+    add('excessive-punctuation', 'warning', `${exclamations} exclamation marks${longestRun >= 3 ? ` and a run of ${longestRun} !, ? or currency symbols` : ''}; filters score stacked punctuation as spam.`);
+  }
+
+  for (const phrase of findPhrases(tokens(subject).concat(['\u0000'], bodyTokens), SPAM_INDEX)) {
+    add('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`);
+  }
+
+  // Hidden text: text a reader never sees but a filter reads. The preheader and responsive copies are legitimate.
+  const inBody = new Set(parsed.body ? descendants(parsed.body) : []);
+  const revealedSelectors = revealedByMediaQueries(context);
+  let firstHidden: EmailElement | null = null;
+  if (parsed.body) {
+    for (const element of parsed.elements) {
+      if (!inBody.has(element)) continue;
+      if (style.hiddenReason(element) !== null && collapseWhitespace(stripInvisible(textContent(element))).length > 0) {
+        firstHidden = element;
+        break;
+      }
+      if (element.children.some((child) => child.kind === 'text' && collapseWhitespace(stripInvisible(child.value)).length > 0)) break;
+    }
+  }
+  let hiddenChars = 0;
+  let firstHiddenElement: EmailElement | null = null;
+  for (const element of parsed.elements) {
+    if (!inBody.has(element)) continue;
+    const reason = style.hiddenReason(element);
+    const parentReason = element.parent ? style.hiddenReason(element.parent) : null;
+    const tinyOrInvisible = reason === null && (style.fontSizePx(element) < 2 || isSameColorAsBackground(context, element));
+    if (!((reason !== null && parentReason === null) || tinyOrInvisible)) continue;
+    if (reason !== null && isPreheader(element, firstHidden)) continue;
+    if (reason !== null && respondsToMediaQuery(element, revealedSelectors)) continue;
+    const text = collapseWhitespace(stripInvisible(tinyOrInvisible ? ownText(element) : textContent(element)));
+    if (text.length < 20 || (tinyOrInvisible && isPreheader(element, firstHidden))) continue;
+    hiddenChars += text.length;
+    firstHiddenElement ??= element;
+  }
+  if (hiddenChars > 0 && firstHiddenElement) {
+    add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text coloured like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, {
+      ...elementPosition(parsed, firstHiddenElement),
+      element: elementExcerpt(parsed, firstHiddenElement),
+    });
+  }
+
+  let obfuscated = 0;
+  for (let i = 1; i < visibleText.length - 1; i++) {
+    const code = visibleText.charCodeAt(i);
+    if (code === 0x200b || code === 0x200c || code === 0x200d || code === 0x2060 || code === 0xfeff) {
+      if (/[A-Za-z]/.test(visibleText[i - 1]) && /[A-Za-z]/.test(visibleText[i + 1])) obfuscated++;
+    }
+  }
+  if (obfuscated > 0) add('obfuscated-text', 'warning', `${obfuscated} zero-width characters split words; filters read this as an attempt to hide words from them.`);
+
+  const contentImages = context.images.filter((image) => !image.isTrackingPixel && !image.hidden && image.kind === 'img');
+  const words = bodyTokens.length;
+  if (contentImages.length > 0 && words < 20) {
+    add('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`);
+  } else if (contentImages.length >= 2 && visibleText.length / contentImages.length < 150) {
+    add('high-image-ratio', 'warning', `${contentImages.length} images for ${visibleText.length} characters of text; keep at least about 60% text.`);
+  }
+
+  for (const link of context.links) {
+    const { classified } = link;
+    const where = { ...link.position, element: link.excerpt, url: link.href };
+    if (!classified.host) continue;
+    const host = classified.host;
+    if (hostMatches(host, URL_SHORTENERS)) add('url-shortener', 'warning', `${host} is a URL shortener; spammers hide destinations behind them, so filters distrust them.`, where);
+    if (isIpHost(host)) add('raw-ip-link', 'error', `The link goes to a bare IP address (${host}) instead of a domain.`, where);
+    const path = classified.url?.pathname.toLowerCase() ?? '';
+    if (EXECUTABLE_EXTENSIONS.some((extension) => path.endsWith(extension))) add('executable-link', 'error', 'The link downloads an executable file.', where);
+    const tld = host.slice(host.lastIndexOf('.') + 1);
+    if (SUSPICIOUS_TLDS.has(tld)) add('suspicious-tld', 'info', `.${tld} domains are heavily abused and weigh against the email.`, where);
+    // Deceptive: the text shows one site, the href goes to another (click-tracking redirects excepted).
+    if (!isIpHost(host) && !hostMatches(host, TRACKING_DOMAINS) && !(classified.url && isTrackedUrl(classified.url) && !classified.url.search)) {
+      const hrefDomain = registrableDomain(host);
+      const shown = domainsInText(link.text).find((domain) => registrableDomain(domain) !== hrefDomain);
+      if (shown && !isTrackingRedirect(link)) {
+        add('deceptive-link', 'error', `The link text shows ${shown} but the link goes to ${host}; this is the classic phishing pattern.`, where);
+      }
+    }
+  }
+
+  const hasUnsubscribe = context.links.some(linkMatchesUnsubscribe);
+  if (!hasUnsubscribe) {
+    if (transactional) add('missing-unsubscribe', 'info', 'No unsubscribe link; fine for a transactional email, which this appears to be.', {}, 0);
+    else add('missing-unsubscribe', 'error', 'No unsubscribe link: required for bulk mail (CAN-SPAM, GDPR, Gmail and Yahoo sender rules) and its absence pushes recipients to the spam button.');
+  }
+  if (!hasPhysicalAddress(context, visibleText)) {
+    if (transactional) add('missing-physical-address', 'info', 'No postal address found; fine for a transactional email.', {}, 0);
+    else add('missing-physical-address', 'warning', 'No postal address found; CAN-SPAM and many national laws require the sender\'s physical address in commercial email.');
+  }
+
+  for (const element of parsed.elements) {
+    const where = { ...elementPosition(parsed, element), element: elementExcerpt(parsed, element) };
+    if (element.tag === 'script') add('script-tag', 'error', '<script> in an email is stripped by every client and flagged by filters.', where);
+    else if (element.tag === 'form') add('form-tag', 'warning', 'Forms in email are disabled by many clients and flagged by some filters.', where);
+    else if (element.tag === 'iframe' || element.tag === 'object' || element.tag === 'embed' || element.tag === 'applet') {
+      add('embedded-content', 'warning', `<${element.tag}> is removed by email clients and flagged by filters.`, where);
+    }
+  }
+
+  const penalty = triggers.reduce((sum, trigger) => sum + trigger.weight, 0);
+  const score = Math.max(0, Math.min(100, 100 - penalty));
+  return { score, level: score >= 70 ? 'low' : score >= 40 ? 'medium' : 'high', transactional, triggers: sortTriggers(triggers) };
+}
+
+function sortTriggers(triggers: SpamTrigger[]): SpamTrigger[] {
+  return triggers.sort((a, b) => b.weight - a.weight || (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) || (a.column ?? 0) - (b.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) || (a.message < b.message ? -1 : 1));
+}
+
+function isTrackingRedirect(link: EmailLink): boolean {
+  // A redirect that carries the real destination in a parameter is tracking, not deception.
+  const url = link.classified.url;
+  if (!url) return false;
+  for (const value of url.searchParams.values()) if (/^https?:\/\//i.test(value)) return true;
+  return false;
+}
+
+function ownText(element: EmailElement): string {
+  return element.children.map((child) => (child.kind === 'text' ? child.value : ' ')).join('');
+}
+
+/** Text painted in (nearly) its background colour: contrast under 1.1:1. */
+function isSameColorAsBackground(context: ReportContext, element: EmailElement): boolean {
+  if (!element.children.some((child) => child.kind === 'text' && child.value.trim().length > 0)) return false;
+  const background = context.style.background(element);
+  if (!background) return false;
+  return contrastRatio(context.style.textColor(element), background.color) < 1.1;
+}

@@ -1,0 +1,458 @@
+/**
+ * Template syntax that survived into the HTML: merge tags of the common template languages and ESPs,
+ * unbalanced template blocks, and leftovers of the framework the email was built with. The scanner is
+ * a single pass with bounded look-ahead, so hostile input cannot make it backtrack.
+ */
+import { classList, elementExcerpt, elementPosition, type EmailElement } from './parsed-email';
+import type { EmailFormat, ReportContext } from './report-context';
+import { sortIssues, type ReportIssue } from './report-issue';
+import { shorten } from './text-utils';
+
+export type TemplateLanguage =
+  | 'handlebars' | 'mustache-style' | 'liquid-jinja' | 'erb' | 'mailchimp' | 'ampscript' | 'mailjet'
+  | 'campaign-monitor' | 'mailgun' | 'template-literal' | 'jsx-expression';
+
+export interface TemplateTag {
+  tag: string;
+  language: TemplateLanguage;
+  count: number;
+  /** First occurrence. */
+  line?: number;
+  column?: number;
+  location: 'text' | 'attribute' | 'style';
+}
+
+export interface CompileWarning {
+  message: string;
+  line?: number;
+}
+
+export interface TemplateReport {
+  format: EmailFormat;
+  /** Occurrences of unresolved template syntax. */
+  unresolvedCount: number;
+  tags: TemplateTag[];
+  issues: ReportIssue[];
+}
+
+/** Longest template tag the scanner looks for a closer within. */
+const MAX_TAG_LENGTH = 500;
+const MAX_DISTINCT_TAGS = 200;
+const TEMPLATE_OPENER_CHARS = /[{*%<[$]/;
+
+const LIQUID_BLOCKS = new Set([
+  'if', 'unless', 'for', 'case', 'capture', 'block', 'macro', 'raw', 'comment', 'with', 'filter', 'tablerow',
+  'paginate', 'form', 'call', 'autoescape', 'spaceless', 'verbatim', 'embed', 'apply', 'sandbox',
+]);
+
+const LABEL: Record<TemplateLanguage, string> = {
+  handlebars: 'Handlebars',
+  'mustache-style': 'Handlebars/Mustache/Liquid/Jinja',
+  'liquid-jinja': 'Liquid/Jinja',
+  erb: 'ERB/EJS',
+  mailchimp: 'Mailchimp merge tag',
+  ampscript: 'AMPscript',
+  mailjet: 'Mailjet',
+  'campaign-monitor': 'Campaign Monitor',
+  mailgun: 'Mailgun/Brevo variable',
+  'template-literal': 'template literal',
+  'jsx-expression': 'JSX expression',
+};
+
+interface Found {
+  tag: string;
+  language: TemplateLanguage;
+  offset: number;
+}
+
+interface Unclosed {
+  opener: string;
+  offset: number;
+}
+
+function isIdentifierChar(char: string | undefined): boolean {
+  if (char === undefined) return false;
+  const code = char.charCodeAt(0);
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || char === '_';
+}
+
+function isIdentifierStart(char: string | undefined): boolean {
+  return char !== undefined && isIdentifierChar(char) && !(char >= '0' && char <= '9');
+}
+
+/** Reads `[A-Za-z_][\w.-]*` from `start` up to `max` characters; returns its end or -1. */
+function identifierEnd(text: string, start: number, max = 60, extra = '.-'): number {
+  if (!isIdentifierStart(text[start])) return -1;
+  let end = start + 1;
+  while (end < text.length && end - start <= max && (isIdentifierChar(text[end]) || extra.includes(text[end]))) end++;
+  return end - start > max ? -1 : end;
+}
+
+function closerWithin(text: string, closer: string, from: number): number {
+  const limit = Math.min(text.length, from + MAX_TAG_LENGTH + closer.length);
+  const at = text.indexOf(closer, from);
+  return at !== -1 && at + closer.length <= limit ? at : -1;
+}
+
+function classifyDoubleBrace(inner: string): TemplateLanguage {
+  const trimmed = inner.replace(/^[~\s-]+/, '');
+  if (trimmed.includes('var:') || trimmed.startsWith('mj:')) return 'mailjet';
+  if ('#/^>!'.includes(trimmed[0] ?? '') || trimmed.startsWith('else')) return 'handlebars';
+  if (inner.includes('|')) return 'liquid-jinja';
+  return 'mustache-style';
+}
+
+/** Finds template syntax in one string. `allowBraceHash` is false for CSS, where `{#` cannot be Jinja. */
+export function scanTemplateSyntax(text: string, options: { jsx: boolean; css: boolean }): { found: Found[]; unclosed: Unclosed[] } {
+  const found: Found[] = [];
+  const unclosed: Unclosed[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i];
+    const next = text[i + 1];
+    if (char === '{' && next === '{') {
+      const triple = text[i + 2] === '{';
+      const closer = triple ? '}}}' : '}}';
+      const end = closerWithin(text, closer, i + closer.length);
+      if (end === -1) {
+        unclosed.push({ opener: closer === '}}}' ? '{{{' : '{{', offset: i });
+        i += 2;
+        continue;
+      }
+      const inner = text.slice(i + closer.length, end);
+      found.push({ tag: text.slice(i, end + closer.length), language: triple ? 'handlebars' : classifyDoubleBrace(inner), offset: i });
+      i = end + closer.length;
+    } else if (char === '{' && (next === '%' || (next === '#' && !options.css))) {
+      const closer = next === '%' ? '%}' : '#}';
+      const end = closerWithin(text, closer, i + 2);
+      if (end === -1) {
+        if (next === '%') unclosed.push({ opener: '{%', offset: i });
+        i += 2;
+        continue;
+      }
+      found.push({ tag: text.slice(i, end + 2), language: text.slice(i, end).includes('var:') ? 'mailjet' : 'liquid-jinja', offset: i });
+      i = end + 2;
+    } else if (char === '<' && next === '%') {
+      const end = closerWithin(text, '%>', i + 2);
+      if (end === -1) {
+        unclosed.push({ opener: '<%', offset: i });
+        i += 2;
+        continue;
+      }
+      found.push({ tag: text.slice(i, end + 2), language: 'erb', offset: i });
+      i = end + 2;
+    } else if (char === '*' && next === '|') {
+      const end = closerWithin(text, '|*', i + 2);
+      if (end === -1 || end === i + 2) {
+        i += 2;
+        continue;
+      }
+      found.push({ tag: text.slice(i, end + 2), language: 'mailchimp', offset: i });
+      i = end + 2;
+    } else if (char === '%' && next === '%') {
+      const third = text[i + 2];
+      if (third === '=' || third === '[') {
+        const closer = third === '=' ? '=%%' : ']%%';
+        const end = closerWithin(text, closer, i + 3);
+        if (end === -1) {
+          unclosed.push({ opener: `%%${third}`, offset: i });
+          i += 3;
+          continue;
+        }
+        found.push({ tag: text.slice(i, end + 3), language: 'ampscript', offset: i });
+        i = end + 3;
+      } else {
+        const end = identifierEnd(text, i + 2);
+        if (end !== -1 && text[end] === '%' && text[end + 1] === '%') {
+          found.push({ tag: text.slice(i, end + 2), language: 'ampscript', offset: i });
+          i = end + 2;
+        } else i += 2;
+      }
+    } else if (char === '%' && isIdentifierStart(next) && !isIdentifierChar(text[i - 1])) {
+      // Mailgun / Brevo style: %recipient.first_name%, %unsubscribe_url%; needs a dot or underscore
+      // so that "20% off 30%" is not a tag.
+      const end = identifierEnd(text, i + 1, 60, '._');
+      const name = end === -1 ? '' : text.slice(i + 1, end);
+      if (end !== -1 && text[end] === '%' && (name.includes('.') || name.includes('_'))) {
+        found.push({ tag: text.slice(i, end + 1), language: 'mailgun', offset: i });
+        i = end + 1;
+      } else i++;
+    } else if (char === '[' && next === '[') {
+      const end = closerWithin(text, ']]', i + 2);
+      const inner = end === -1 ? '' : text.slice(i + 2, end);
+      if (end !== -1 && inner.length > 0 && !inner.includes('[') && identifierEnd(inner, 0, 200, '.-:"\' ,=') !== -1) {
+        found.push({ tag: text.slice(i, end + 2), language: 'mailjet', offset: i });
+        i = end + 2;
+      } else i += 2;
+    } else if (char === '[' && isIdentifierStart(next)) {
+      // Campaign Monitor: [firstname,fallback=there]
+      const end = identifierEnd(text, i + 1, 60, '_');
+      if (end !== -1 && text.startsWith(',fallback=', end)) {
+        const close = closerWithin(text, ']', end);
+        if (close !== -1) {
+          found.push({ tag: text.slice(i, close + 1), language: 'campaign-monitor', offset: i });
+          i = close + 1;
+          continue;
+        }
+      }
+      i++;
+    } else if (char === '$' && next === '{' && !options.css) {
+      const end = closerWithin(text, '}', i + 2);
+      if (end !== -1 && identifierEnd(text, i + 2, 200, '._ ()[]\'"?:|&+-') === end) {
+        found.push({ tag: text.slice(i, end + 1), language: 'template-literal', offset: i });
+        i = end + 1;
+      } else i += 2;
+    } else if (char === '{' && options.jsx && !options.css && isIdentifierStart(next)) {
+      // A JSX expression React never evaluated: {user.firstName}
+      const end = identifierEnd(text, i + 1, 60, '._');
+      if (end !== -1 && text[end] === '}' && end - i - 1 >= 2) {
+        found.push({ tag: text.slice(i, end + 1), language: 'jsx-expression', offset: i });
+        i = end + 1;
+      } else i++;
+    } else i++;
+  }
+  return { found, unclosed };
+}
+
+interface BlockTag {
+  name: string;
+  closing: boolean;
+  language: 'liquid-jinja' | 'handlebars';
+  offset: number;
+  tag: string;
+}
+
+function blockTagOf(found: Found): BlockTag | null {
+  if (found.tag.startsWith('{%')) {
+    const inner = found.tag.slice(2, -2).replace(/^[-+~\s]+/, '');
+    const name = inner.split(/[\s(%-]/, 1)[0].toLowerCase();
+    if (name.startsWith('end') && LIQUID_BLOCKS.has(name.slice(3))) return { name: name.slice(3), closing: true, language: 'liquid-jinja', offset: found.offset, tag: found.tag };
+    // "{% set x = 1 %}" is a statement; "{% set x %}…{% endset %}" is a block.
+    if (name === 'set' && !inner.includes('=')) return { name, closing: false, language: 'liquid-jinja', offset: found.offset, tag: found.tag };
+    if (name === 'endset') return { name: 'set', closing: true, language: 'liquid-jinja', offset: found.offset, tag: found.tag };
+    if (LIQUID_BLOCKS.has(name)) return { name, closing: false, language: 'liquid-jinja', offset: found.offset, tag: found.tag };
+    return null;
+  }
+  if (found.tag.startsWith('{{') && !found.tag.startsWith('{{{')) {
+    const inner = found.tag.slice(2, -2).replace(/^[~\s]+/, '');
+    const sigil = inner[0];
+    if (sigil === '#' || sigil === '^' || sigil === '/') {
+      const name = inner.slice(1).trim().split(/[\s}~]/, 1)[0];
+      if (!name || name.startsWith('>')) return null;
+      return { name, closing: sigil === '/', language: 'handlebars', offset: found.offset, tag: found.tag };
+    }
+  }
+  return null;
+}
+
+const TAILWIND_PREFIXES = [
+  'm-', 'mx-', 'my-', 'mt-', 'mr-', 'mb-', 'ml-', 'ms-', 'me-', 'p-', 'px-', 'py-', 'pt-', 'pr-', 'pb-', 'pl-', 'ps-', 'pe-',
+  'w-', 'h-', 'min-w-', 'max-w-', 'min-h-', 'max-h-', 'text-', 'bg-', 'font-', 'leading-', 'tracking-', 'border-',
+  'rounded-', 'gap-', 'space-', 'align-', 'shadow-', 'opacity-', 'items-', 'justify-', 'inset-', 'top-', 'left-',
+  'right-', 'bottom-', 'z-', 'decoration-', 'underline-', 'list-', 'table-', 'whitespace-', 'break-', 'object-',
+];
+const TAILWIND_WORDS = new Set([
+  'block', 'inline-block', 'inline', 'hidden', 'flex', 'grid', 'table', 'table-cell', 'table-row', 'underline',
+  'no-underline', 'uppercase', 'lowercase', 'capitalize', 'italic', 'not-italic', 'truncate', 'border', 'rounded',
+  'shadow', 'mx-auto', 'relative', 'absolute', 'static', 'fixed', 'sticky', 'antialiased', 'contents', 'sr-only',
+]);
+
+export function looksLikeTailwindClass(token: string): boolean {
+  if (token.length > 80) return false;
+  const base = token.includes(':') ? token.slice(token.lastIndexOf(':') + 1) : token;
+  const unprefixed = base.startsWith('!') || base.startsWith('-') ? base.slice(1) : base;
+  if (token.includes(':') && unprefixed.length > 0) return true;
+  if (unprefixed.includes('[') && unprefixed.endsWith(']')) return true;
+  return TAILWIND_WORDS.has(unprefixed) || TAILWIND_PREFIXES.some((prefix) => unprefixed.startsWith(prefix) && unprefixed.length > prefix.length);
+}
+
+/** Every class name a `<style>` rule mentions, in any position of its selectors. */
+function styledClassNames(context: ReportContext): Set<string> {
+  const names = new Set<string>();
+  for (const rule of context.parsed.styleSheet.rules) {
+    const selector = rule.selectorText;
+    for (let i = 0; i < selector.length; i++) {
+      if (selector[i] !== '.') continue;
+      let name = '';
+      let j = i + 1;
+      while (j < selector.length) {
+        const char = selector[j];
+        if (char === '\\' && j + 1 < selector.length) {
+          name += selector[j + 1];
+          j += 2;
+        } else if (/[\w-]/.test(char) || char.charCodeAt(0) > 127) {
+          name += char;
+          j++;
+        } else break;
+      }
+      if (name) names.add(name);
+      i = j - 1;
+    }
+  }
+  return names;
+}
+
+const MAIZZLE_TAGS = new Set([
+  'extends', 'block', 'yield', 'fill', 'slot', 'stack', 'push', 'outlook', 'not-outlook', 'raw', 'if', 'elseif', 'else',
+  'each', 'switch', 'case', 'default', 'component', 'markdown', 'md', 'fetch', 'include', 'module', 'layout', 'env',
+]);
+const REACT_ATTRIBUTES = new Set(['classname', 'htmlfor', 'onclick', 'onchange', 'dangerouslysetinnerhtml', 'stylename']);
+const LEFTOVER_VALUES = new Set(['undefined', '[object object]', 'nan', 'null']);
+
+export function buildTemplateReport(context: ReportContext, compileWarnings: readonly CompileWarning[] = []): TemplateReport {
+  const { parsed, format } = context;
+  const issues: ReportIssue[] = [];
+  const tags = new Map<string, TemplateTag>();
+  let unresolvedCount = 0;
+  const jsx = format === 'jsx';
+  const blockStack: BlockTag[] = [];
+  const blockProblems: ReportIssue[] = [];
+
+  const record = (text: string, baseOffset: number, location: TemplateTag['location']): void => {
+    // Most strings hold no template opener at all; one regex test skips them cheaply.
+    if (text.length < 2 || !TEMPLATE_OPENER_CHARS.test(text)) return;
+    const { found, unclosed } = scanTemplateSyntax(text, { jsx: jsx && location === 'text', css: location === 'style' });
+    for (const item of found) {
+      // {# … #} and {{! … }} are template comments: harmless if left, but still unrendered.
+      unresolvedCount++;
+      const key = `${item.language}\u0000${item.tag}`;
+      const existing = tags.get(key);
+      if (existing) existing.count++;
+      else if (tags.size < MAX_DISTINCT_TAGS) {
+        const position = parsed.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1);
+        tags.set(key, { tag: shorten(item.tag, 120), language: item.language, count: 1, ...position, location });
+      }
+      const block = blockTagOf(item);
+      if (block) {
+        if (!block.closing) blockStack.push({ ...block, offset: baseOffset >= 0 ? baseOffset + item.offset : -1 });
+        else {
+          const openIndex = findLastIndex(blockStack, (open) => open.name === block.name && open.language === block.language);
+          if (openIndex === -1) {
+            blockProblems.push({
+              rule: 'unbalanced-template-block',
+              severity: 'error',
+              message: `${shorten(item.tag, 60)} closes a ${block.name} block that was never opened.`,
+              ...parsed.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
+            });
+          } else blockStack.splice(openIndex);
+        }
+      }
+    }
+    for (const item of unclosed) {
+      issues.push({
+        rule: 'unclosed-template-tag',
+        severity: 'error',
+        message: `"${item.opener}" opens a template tag that never closes; the raw syntax will show in the inbox.`,
+        ...parsed.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
+      });
+    }
+  };
+
+  for (const element of parsed.elements) {
+    for (const [name, value] of element.attrs) record(value, element.attrOffsets.get(name) ?? element.startOffset, 'attribute');
+    for (const child of element.children) {
+      if (child.kind === 'text') record(child.value, child.offset, element.tag === 'style' ? 'style' : 'text');
+    }
+  }
+  for (const open of blockStack) {
+    blockProblems.push({
+      rule: 'unbalanced-template-block',
+      severity: 'error',
+      message: `${shorten(open.tag, 60)} opens a ${open.name} block that is never closed.`,
+      ...parsed.positionAt(open.offset),
+    });
+  }
+  issues.push(...blockProblems);
+
+  for (const tag of tags.values()) {
+    issues.push({
+      rule: 'unresolved-merge-tag',
+      severity: 'warning',
+      message: `Unresolved ${LABEL[tag.language]} syntax ${tag.tag}${tag.count > 1 ? ` (${tag.count}×)` : ''}: it shows literally unless your sending platform fills it in.`,
+      line: tag.line,
+      column: tag.column,
+    });
+  }
+
+  checkFrameworkLeftovers(context, issues);
+  for (const warning of compileWarnings) {
+    issues.push({
+      rule: format === 'mjml' ? 'mjml-validation' : 'compile-warning',
+      severity: 'warning',
+      message: warning.message,
+      ...(warning.line !== undefined ? { line: warning.line } : {}),
+    });
+  }
+
+  const sortedTags = [...tags.values()].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || (a.tag < b.tag ? -1 : 1));
+  return { format, unresolvedCount, tags: sortedTags, issues: sortIssues(issues) };
+}
+
+function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i])) return i;
+  return -1;
+}
+
+function checkFrameworkLeftovers(context: ReportContext, issues: ReportIssue[]): void {
+  const { parsed, format } = context;
+  const at = (element: EmailElement) => ({ ...elementPosition(parsed, element), element: elementExcerpt(parsed, element) });
+  const styled = format === 'maizzle' ? styledClassNames(context) : new Set<string>();
+  let tailwindIssues = 0;
+  let tailwindOmitted = 0;
+
+  for (const element of parsed.elements) {
+    if (element.tag.startsWith('mj-')) {
+      issues.push({ rule: 'unrendered-mjml', severity: 'error', message: `<${element.tag}> is MJML that was never compiled; clients ignore it.`, ...at(element) });
+    } else if (element.tag.startsWith('x-') && element.tag.length > 2) {
+      issues.push({ rule: 'unrendered-component', severity: 'error', message: `<${element.tag}> is a template component that was never rendered.`, ...at(element) });
+    }
+
+    if (format === 'maizzle') {
+      if (MAIZZLE_TAGS.has(element.tag)) {
+        issues.push({ rule: 'unrendered-maizzle-tag', severity: 'error', message: `<${element.tag}> is Maizzle template markup that was not rendered.`, ...at(element) });
+      }
+      const leftovers = classList(element).filter((token) => looksLikeTailwindClass(token) && !styled.has(token));
+      if (leftovers.length > 0) {
+        if (tailwindIssues < 50) {
+          tailwindIssues++;
+          issues.push({
+            rule: 'uninlined-tailwind-class',
+            severity: 'warning',
+            message: `Tailwind class${leftovers.length > 1 ? 'es' : ''} ${leftovers.slice(0, 6).join(' ')} ${leftovers.length > 1 ? 'have' : 'has'} no CSS in the output: it was neither inlined nor kept in a <style> block, so it does nothing.`,
+            ...at(element),
+          });
+        } else tailwindOmitted++;
+      }
+    }
+
+    if (format === 'jsx') {
+      // React renders lower-case tags; a capitalised tag in the output is a component that never rendered.
+      const nameStart = element.startOffset >= 0 ? parsed.html.charAt(element.startOffset + 1) : '';
+      if (nameStart >= 'A' && nameStart <= 'Z') {
+        issues.push({ rule: 'unrendered-component', severity: 'error', message: `<${parsed.html.slice(element.startOffset + 1, element.startOffset + 1 + element.tag.length)}> is a React component that was never rendered.`, ...at(element) });
+      }
+      for (const [name, value] of element.attrs) {
+        if (REACT_ATTRIBUTES.has(name)) {
+          issues.push({ rule: 'react-attribute-leftover', severity: 'error', message: `The attribute "${name}" is React syntax that reached the HTML; clients ignore it.`, ...at(element) });
+        } else if (LEFTOVER_VALUES.has(value.trim().toLowerCase()) && name !== 'alt' && name !== 'title') {
+          issues.push({ rule: 'react-value-leftover', severity: 'error', message: `${name}="${value}" comes from a missing prop or value.`, ...at(element) });
+        } else if (name === 'style' && (value.includes('NaN') || value.includes('undefined'))) {
+          issues.push({ rule: 'react-value-leftover', severity: 'error', message: 'The style attribute contains NaN or undefined from a missing value.', ...at(element) });
+        }
+      }
+    }
+  }
+  if (tailwindOmitted > 0) {
+    issues.push({ rule: 'uninlined-tailwind-class', severity: 'warning', message: `${tailwindOmitted} more elements carry Tailwind classes without CSS.` });
+  }
+  for (const element of parsed.elements) {
+    for (const child of element.children) {
+      if (child.kind === 'text' && child.value.includes('[object Object]')) {
+        issues.push({ rule: 'react-value-leftover', severity: 'error', message: 'The text contains "[object Object]": an object was rendered where text was expected.', ...parsed.positionAt(child.offset) });
+      }
+    }
+  }
+  if (format === 'maizzle' && parsed.html.trimStart().startsWith('---')) {
+    issues.push({ rule: 'front-matter-leftover', severity: 'error', message: 'The HTML starts with front matter (---) that the build should have removed.', line: 1, column: 1 });
+  }
+}
