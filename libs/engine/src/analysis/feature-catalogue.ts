@@ -70,7 +70,7 @@ function titleProperties(feature: CaniemailFeature): string[] {
     const words = beforeColon.trim().split(/\s+/);
     const name = words[0] ?? '';
     // "flex-wrap: wrap" names a value of flex-wrap; the words after the colon are that value.
-    const rest = (afterColon === undefined ? words.slice(1) : words.slice(1, 1)).filter((w) => !['property', 'properties', 'shorthand', 'css'].includes(w));
+    const rest = afterColon === undefined ? words.slice(1).filter((w) => !['property', 'properties', 'shorthand', 'css'].includes(w)) : [];
     if (rest.length > 0 || !STANDARD_CSS_PROPERTIES.has(name)) return [];
     names.push(name);
   }
