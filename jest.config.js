@@ -5,16 +5,19 @@ for (const lib of ['engine', 'contracts', 'persistence', 'queue', 'config', 'san
   aliases[`^@mailproof/${lib}$`] = `<rootDir>/libs/${lib}/src`;
   aliases[`^@mailproof/${lib}/(.*)$`] = `<rootDir>/libs/${lib}/src/$1`;
 }
+const ESM_ONLY = 'parse5|entities|tangerine|dohdec|private-ip|crypto-random-string|ip-regex|@chainsafe/is-ip';
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
-    // parse5 8 and its entities dependency ship only ES modules.
-    '/node_modules/(parse5|entities)/.+\\.js$': '<rootDir>/scripts/jest-esm-transform.js',
+    // ES-module-only packages: parse5 8 and its entities dependency; tangerine's dohdec and
+    // private-ip (tangerine loads them with import(), which jest's CommonJS runtime cannot run).
+    [`/node_modules/(${ESM_ONLY})/.+\\.js$`]: '<rootDir>/scripts/jest-esm-transform.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(parse5|entities)/)'],
-  moduleNameMapper: aliases,
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY})/)`],
+  // private-ip exports only an "import" condition, which jest's CommonJS resolver does not try.
+  moduleNameMapper: { ...aliases, '^private-ip$': '<rootDir>/node_modules/private-ip/index.js' },
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };
 module.exports = {

@@ -4,16 +4,20 @@ const { transformSync } = require('esbuild');
 
 module.exports = {
   process(source, filename) {
-    const { code, map } = transformSync(source, {
+    // CommonJS has no import.meta; dohdec reads its own package.json through it.
+    const cjsSource = source.replace(/import\.meta\.url/g, "require('url').pathToFileURL(__filename).href");
+    const { code, map } = transformSync(cjsSource, {
       loader: 'js',
       format: 'cjs',
       target: 'node20',
       sourcemap: 'external',
       sourcefile: filename,
+      // import() becomes require(): jest's CommonJS runtime cannot run dynamic imports.
+      supported: { 'dynamic-import': false },
     });
     return { code, map };
   },
   getCacheKey(source, filename) {
-    return require('crypto').createHash('sha1').update(filename).update('\0').update(source).update('\0esm-v1').digest('hex');
+    return require('crypto').createHash('sha1').update(filename).update('\0').update(source).update('\0esm-v3').digest('hex');
   },
 };

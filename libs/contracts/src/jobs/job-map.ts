@@ -1,4 +1,6 @@
 import type { QueueName } from '../queues';
+import { DNS_AUDIT_JOB, type DnsAuditJobPayload, type DnsAuditJobResult } from './dns-audit.job';
+import { DOMAIN_SWEEP_JOB, type DomainSweepJobPayload, type DomainSweepJobResult } from './domain-sweep.job';
 import { PROBE_JOB, type ProbeJobPayload, type ProbeJobResult } from './probe.job';
 
 /**
@@ -7,6 +9,8 @@ import { PROBE_JOB, type ProbeJobPayload, type ProbeJobResult } from './probe.jo
  */
 export interface JobMap {
   'probe.run': { payload: ProbeJobPayload; result: ProbeJobResult };
+  'dns-audit.run': { payload: DnsAuditJobPayload; result: DnsAuditJobResult };
+  'domain-sweep.run': { payload: DomainSweepJobPayload; result: DomainSweepJobResult };
 }
 export type JobName = keyof JobMap;
 export type JobPayload<N extends JobName> = JobMap[N]['payload'];
@@ -14,6 +18,8 @@ export type JobResult<N extends JobName> = JobMap[N]['result'];
 
 export const JOB_DEFINITIONS: { [N in JobName]: { queues: readonly QueueName[]; schemaVersion: number } } = {
   [PROBE_JOB.name]: { queues: PROBE_JOB.queues, schemaVersion: PROBE_JOB.schemaVersion },
+  [DNS_AUDIT_JOB.name]: { queues: DNS_AUDIT_JOB.queues, schemaVersion: DNS_AUDIT_JOB.schemaVersion },
+  [DOMAIN_SWEEP_JOB.name]: { queues: DOMAIN_SWEEP_JOB.queues, schemaVersion: DOMAIN_SWEEP_JOB.schemaVersion },
 };
 
 export function isJobName(value: string): value is JobName {

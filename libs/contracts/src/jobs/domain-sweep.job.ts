@@ -1,0 +1,20 @@
+/**
+ * `domain-sweep.run`: produced by the scheduler's BullMQ job scheduler once per
+ * DOMAIN_AUDIT_INTERVAL; fans out one `dns-audit.run` per monitored domain with a job id made of
+ * the domain id and the window, so overlapping sweeps (two scheduler replicas) add each audit once.
+ */
+export const DOMAIN_SWEEP_JOB = {
+  name: 'domain-sweep.run',
+  queues: ['scheduler'],
+  schemaVersion: 1,
+} as const;
+
+export interface DomainSweepJobPayload {
+  schemaVersion: 1;
+}
+
+export interface DomainSweepJobResult {
+  window: string;
+  domains: number;
+  enqueued: number;
+}

@@ -1,0 +1,35 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** One change between two consecutive audits of a monitored domain (engine diffAudits). */
+@Entity({ name: 'drift_events' })
+export class DriftEventEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'monitored_domain_id', type: 'uuid' })
+  monitoredDomainId: string;
+
+  @Column({ name: 'audit_id', type: 'uuid' })
+  auditId: string;
+
+  @Column({ name: 'previous_audit_id', type: 'uuid', nullable: true })
+  previousAuditId: string | null;
+
+  @Column({ type: 'text' })
+  kind: string;
+
+  @Column({ name: 'check_name', type: 'text' })
+  check: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  previous: unknown;
+
+  @Column({ type: 'jsonb', nullable: true })
+  current: unknown;
+
+  @Column({ type: 'text' })
+  message: string;
+
+  @Column({ name: 'detected_at', type: 'timestamptz' })
+  detectedAt: Date;
+}

@@ -1,0 +1,39 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type MonitoredDomainStatus = 'pending' | 'healthy' | 'degraded' | 'failing';
+
+/** A sending domain an account watches for DNS drift (decisions.md section 6). */
+@Entity({ name: 'monitored_domains' })
+export class MonitoredDomainEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'text' })
+  domain: string;
+
+  @Column({ name: 'dkim_selectors', type: 'text', array: true, default: () => "'{}'" })
+  dkimSelectors: string[];
+
+  @Column({ type: 'text', default: 'pending' })
+  status: MonitoredDomainStatus;
+
+  @Column({ type: 'integer', nullable: true })
+  score: number | null;
+
+  @Column({ name: 'last_checked_at', type: 'timestamptz', nullable: true })
+  lastCheckedAt: Date | null;
+
+  /** The last conclusive DeliverabilityResult (engine shape), with its checkedAt. */
+  @Column({ name: 'last_result', type: 'jsonb', nullable: true })
+  lastResult: Record<string, unknown> | null;
+
+  /** The drift events of the most recent audit that found any: { detectedAt, auditId, events }. */
+  @Column({ name: 'last_drift', type: 'jsonb', nullable: true })
+  lastDrift: Record<string, unknown> | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}
