@@ -8,7 +8,11 @@ import { AccessMiddleware } from './auth/access.middleware';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { AuthGuard } from './auth/auth.guard';
 import { RateLimiterService } from './auth/rate-limiter.service';
+import { DeliverabilityController } from './deliverability/deliverability.controller';
+import { DeliverabilityService } from './deliverability/deliverability.service';
 import { DiagnosticsController } from './diagnostics/diagnostics.controller';
+import { DomainsController } from './domains/domains.controller';
+import { DomainsService } from './domains/domains.service';
 import { RoundTripService } from './diagnostics/round-trip.service';
 import { HealthController } from './health/health.controller';
 import { KeysController } from './keys/keys.controller';
@@ -30,10 +34,12 @@ export class ApiModule {
         QueueModule,
         TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
       ],
-      controllers: [HealthController, MetricsController, DiagnosticsController, KeysController],
+      controllers: [HealthController, MetricsController, DiagnosticsController, KeysController, DeliverabilityController, DomainsController],
       providers: [
         MetricsService,
         RoundTripService,
+        DeliverabilityService,
+        DomainsService,
         ApiKeyAuthenticator,
         RateLimiterService,
         AccessMiddleware,

@@ -2,16 +2,18 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
+import { DriftScheduleService } from './drift-schedule.service';
+import { DriftSweepService } from './drift-sweep.service';
 import { SchedulerProcessor } from './scheduler.processor';
 
-/** The scheduler app: no HTTP, consumes the `scheduler` queue. */
+/** The scheduler app: no HTTP; owns the drift-sweep job scheduler and consumes the `scheduler` queue. */
 @Module({})
 export class SchedulerAppModule {
   static forRoot(config: MailproofConfig): DynamicModule {
     return {
       module: SchedulerAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'scheduler'), PersistenceModule, QueueModule],
-      providers: [SchedulerProcessor],
+      providers: [SchedulerProcessor, DriftSweepService, DriftScheduleService],
     };
   }
 }

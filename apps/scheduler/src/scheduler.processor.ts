@@ -3,6 +3,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { JobProbeRepository } from '@mailproof/persistence';
 import { ConsumerHost, handleProbeJob } from '@mailproof/queue';
+import { DriftSweepService } from './drift-sweep.service';
 
 /** Consumes the `scheduler` queue. Thin: check the job, call one service, store, return a small result. */
 @Processor('scheduler')
@@ -10,6 +11,7 @@ export class SchedulerProcessor extends ConsumerHost {
   constructor(
     config: MailproofConfig,
     private readonly probes: JobProbeRepository,
+    private readonly driftSweep: DriftSweepService,
   ) {
     super(config.workers.schedulerConcurrency);
   }
@@ -18,6 +20,10 @@ export class SchedulerProcessor extends ConsumerHost {
     switch (job.name) {
       case 'probe.run':
         return handleProbeJob(job, 'scheduler', (row) => this.probes.record(row));
+      case 'domain-sweep.run':
+        if (job.data?.schemaVersion !== 1) throw new UnrecoverableError(`domain-sweep.run: unsupported schemaVersion ${String(job.data?.schemaVersion)}`);
+        // The moment the scheduler meant this run for, not when a worker got to it: a late sweep still belongs to its window.
+        return this.driftSweep.sweep(job.timestamp + (job.opts.delay ?? 0));
       default:
         throw new UnrecoverableError(`scheduler: unknown job name ${job.name}`);
     }

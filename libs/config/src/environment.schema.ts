@@ -148,7 +148,7 @@ export class EnvironmentVariables {
   DNS_CACHE_NEGATIVE_TTL_SECONDS = 60;
 
   /** How often the scheduler re-audits every monitored domain: a number with ms, s, m, h or d (e.g. 6h). */
-  @Matches(/^\d+(ms|s|m|h|d)$/, { message: 'must be a duration such as 30s, 15m, 6h or 1d' })
+  @Matches(/^[1-9]\d*(ms|s|m|h|d)$/, { message: 'must be a duration such as 30s, 15m, 6h or 1d' })
   DOMAIN_AUDIT_INTERVAL = '6h';
 
   /** How long POST /api/deliverability waits for the audit before answering 503 with Retry-After. */

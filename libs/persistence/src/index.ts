@@ -3,5 +3,7 @@ export * from './data-source-options';
 export * from './entities';
 export * from './migrations';
 export * from './persistence.module';
+export * from './repositories/domain-audit.repository';
 export * from './repositories/job-probe.repository';
+export * from './repositories/monitored-domain.repository';
 export * from './run-migrations';

@@ -4,10 +4,12 @@ import { MailproofConfig } from '@mailproof/config';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 import { AccountsRepository } from './accounts/accounts.repository';
+import { DomainAuditRepository } from './repositories/domain-audit.repository';
 import { JobProbeRepository } from './repositories/job-probe.repository';
+import { MonitoredDomainRepository } from './repositories/monitored-domain.repository';
 import { runMigrationsLocked } from './run-migrations';
 
-const REPOSITORIES = [JobProbeRepository, AccountsRepository];
+const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository];
 
 /** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
 @Global()

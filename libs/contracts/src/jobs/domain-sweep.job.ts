@@ -18,3 +18,11 @@ export interface DomainSweepJobResult {
   domains: number;
   enqueued: number;
 }
+
+/**
+ * The scheduling window a moment falls in, `<intervalMs>-<index>`: the same on every replica, so
+ * it can make job ids and the per-window uniqueness of scheduled audits.
+ */
+export function auditWindow(at: number, intervalMs: number): string {
+  return `${intervalMs}-${Math.floor(at / intervalMs)}`;
+}

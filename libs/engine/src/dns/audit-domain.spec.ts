@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { auditDomain, isInconclusive, scoreChecks } from './audit-domain';
+import { auditDomain, domainHealth, isInconclusive, scoreChecks } from './audit-domain';
 import { COMMON_DKIM_SELECTORS } from './dkim';
 import { StaticZoneResolver, type StaticZoneEntry } from './static-zone-resolver';
 
@@ -292,6 +292,10 @@ describe('auditDomain', () => {
       const all = { mx: skip, spf: skip, dkim: skip, dmarc: skip, bimi: skip };
       expect(scoreChecks(all)).toBe(0);
       expect(isInconclusive({ checks: all })).toBe(true);
+    });
+
+    it('maps scores to a monitored domain status', () => {
+      expect([100, 80, 79, 50, 49, 0].map(domainHealth)).toEqual(['healthy', 'healthy', 'degraded', 'degraded', 'failing', 'failing']);
     });
 
     it('skips every record when the whole domain times out, without throwing', async () => {

@@ -31,6 +31,15 @@ export function isInconclusive(result: Pick<DeliverabilityResult, 'checks'>): bo
   return DNS_CHECK_NAMES.every((name) => result.checks[name].status === 'skip');
 }
 
+export type DomainHealth = 'healthy' | 'degraded' | 'failing';
+
+/** A monitored domain's status from its score: healthy from 80, degraded from 50, failing below. */
+export function domainHealth(score: number): DomainHealth {
+  if (score >= 80) return 'healthy';
+  if (score >= 50) return 'degraded';
+  return 'failing';
+}
+
 export interface AuditOptions {
   /** Selectors to probe before the common list. */
   dkimSelectors?: readonly string[];

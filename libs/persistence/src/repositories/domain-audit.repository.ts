@@ -26,8 +26,8 @@ export interface NewDriftEvent {
 }
 
 export interface RecordAuditHooks {
-  /** Drift between the previous conclusive audit (null for the first) and this one. */
-  drift(previous: DomainAuditEntity | null): NewDriftEvent[];
+  /** Drift between the previous conclusive audit and this one (not called for the first audit). */
+  drift(previous: DomainAuditEntity): NewDriftEvent[];
   /** The monitored domain's status for a conclusive score. */
   statusFor(score: number): MonitoredDomainStatus;
 }

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { MailproofConfig } from '@mailproof/config';
+import { DNS_AUDIT_JOB, type DnsAuditJobResult } from '@mailproof/contracts';
+import { DomainAuditRepository } from '@mailproof/persistence';
+import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/queue';
+import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import { ProblemException } from '../problems/problem.exception';
+import type { DeliverabilityResponse } from './dto/deliverability.response';
+
+/** POST /api/deliverability: enqueue a dns-audit job, wait within the budget, answer from PostgreSQL. */
+@Injectable()
+export class DeliverabilityService {
+  constructor(
+    private readonly config: MailproofConfig,
+    private readonly jobs: JobProducer,
+    private readonly queueEvents: QueueEventsRegistry,
+    private readonly audits: DomainAuditRepository,
+  ) {}
+
+  async audit(account: AuthenticatedAccount, domain: string, dkimSelectors: string[]): Promise<DeliverabilityResponse> {
+    const started = Date.now();
+    const budgetMs = this.config.deliverability.budgetMs;
+    const events = await this.queueEvents.get('dns-audit');
+    const job = await this.jobs.enqueue(
+      'dns-audit',
+      DNS_AUDIT_JOB.name,
+      { schemaVersion: 1, domain, dkimSelectors, trigger: 'on-demand', accountId: account.accountId },
+      { jobId: jobId(DNS_AUDIT_JOB.name, randomUUID()) },
+    );
+    const outcome = await awaitJob<DnsAuditJobResult>(job, events, budgetMs - (Date.now() - started));
+    // Even after a timeout the worker may have stored the audit by now: PostgreSQL decides.
+    const row = outcome.status === 'failed' ? null : await this.audits.findByJobId(String(job.id));
+    if (!row) {
+      const detail =
+        outcome.status === 'failed'
+          ? 'The DNS audit failed; retry shortly.'
+          : `The DNS audit did not finish within ${budgetMs} ms; retry shortly.`;
+      throw new ProblemException(503, 'service_unavailable', detail, { jobId: job.id, headers: { 'Retry-After': '5' } });
+    }
+    return { ...(row.result as unknown as Omit<DeliverabilityResponse, 'checkedAt'>), checkedAt: row.checkedAt.toISOString() };
+  }
+}

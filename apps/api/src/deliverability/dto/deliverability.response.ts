@@ -1,0 +1,38 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+class DnsCheckResponse {
+  @ApiProperty({ enum: ['pass', 'warn', 'fail', 'skip'] }) status: 'pass' | 'warn' | 'fail' | 'skip';
+  @ApiProperty() message: string;
+}
+
+class DnsChecksResponse {
+  @ApiProperty() mx: DnsCheckResponse;
+  @ApiProperty() spf: DnsCheckResponse;
+  @ApiProperty() dkim: DnsCheckResponse;
+  @ApiProperty() dmarc: DnsCheckResponse;
+  @ApiProperty() bimi: DnsCheckResponse;
+}
+
+class DnsIssueResponse {
+  @ApiProperty({ enum: ['mx', 'spf', 'dkim', 'dmarc', 'bimi'] }) check: string;
+  @ApiProperty({ example: 'spf_too_many_lookups' }) rule: string;
+  @ApiProperty({ enum: ['error', 'warning', 'info'] }) severity: string;
+  @ApiProperty() message: string;
+}
+
+/** interface.md 2.5 plus checks and issues (decisions.md section 6). */
+export class DeliverabilityResponse {
+  @ApiProperty() domain: string;
+  @ApiProperty({ minimum: 0, maximum: 100 }) score: number;
+  @ApiProperty({ example: { valid: true, record: 'v=spf1 include:_spf.example.net -all', lookups: 3, voidLookups: 0 } })
+  spf: { valid: boolean; record: string; lookups: number; voidLookups: number };
+  @ApiProperty({ example: { valid: true, selector: 'selector1', keys: [{ selector: 'selector1', keyType: 'rsa', bits: 2048, revoked: false, testing: false }] } })
+  dkim: { valid: boolean; selector: string; keys: Array<{ selector: string; keyType: string; bits: number | null; revoked: boolean; testing: boolean }> };
+  @ApiProperty({ example: { valid: true, policy: 'reject', record: 'v=DMARC1; p=reject', foundAt: '_dmarc.example.com' } })
+  dmarc: { valid: boolean; policy: string; record: string; foundAt: string };
+  @ApiProperty({ example: { valid: true, hosts: ['mx1.example.com'] } }) mx: { valid: boolean; hosts: string[] };
+  @ApiProperty({ example: { valid: false, indicatorUrl: '', authorityUrl: '' } }) bimi: { valid: boolean; indicatorUrl: string; authorityUrl: string };
+  @ApiProperty() checks: DnsChecksResponse;
+  @ApiProperty({ type: [DnsIssueResponse] }) issues: DnsIssueResponse[];
+  @ApiProperty({ description: 'When the audit ran (ISO 8601).' }) checkedAt: string;
+}

@@ -1,0 +1,79 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { MailproofConfig } from '@mailproof/config';
+import { DNS_AUDIT_JOB, auditWindow } from '@mailproof/contracts';
+import { DomainAuditRepository, MonitoredDomainRepository, type MonitoredDomainEntity } from '@mailproof/persistence';
+import { JobProducer, jobId } from '@mailproof/queue';
+import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import { ProblemException } from '../problems/problem.exception';
+import { DomainAuditResponse, DriftEventResponse, MonitoredDomainResponse, type DomainHistoryResponse, type MonitoredDomainListResponse } from './dto/monitored-domain.response';
+
+const DEFAULT_HISTORY_LIMIT = 50;
+
+@Injectable()
+export class DomainsService {
+  private readonly logger = new Logger('Domains');
+
+  constructor(
+    private readonly config: MailproofConfig,
+    private readonly domains: MonitoredDomainRepository,
+    private readonly audits: DomainAuditRepository,
+    private readonly jobs: JobProducer,
+  ) {}
+
+  private limitFor(account: AuthenticatedAccount): number {
+    return this.config.deliverability.domainLimits[account.plan];
+  }
+
+  async add(account: AuthenticatedAccount, domain: string, dkimSelectors: string[]): Promise<MonitoredDomainResponse> {
+    const limit = this.limitFor(account);
+    const outcome = await this.domains.add(account.accountId, domain, dkimSelectors, limit);
+    if (outcome.status === 'duplicate') {
+      throw new ProblemException(409, 'conflict', `${domain} is already monitored by this account.`, { id: outcome.domain.id });
+    }
+    if (outcome.status === 'limit_reached') {
+      const plan = account.plan === 'free' ? 'Free' : 'Pro';
+      throw new ProblemException(403, 'forbidden', `${plan} accounts may monitor up to ${limit} domains; remove one first${account.plan === 'free' ? ' or move to Pro' : ''}.`, { limit });
+    }
+    await this.auditNow(outcome.domain);
+    return MonitoredDomainResponse.from(outcome.domain);
+  }
+
+  /**
+   * The first audit runs at once, under the current window's job id: the scheduler's sweep of this
+   * window then finds the job (or the stored audit) and does not audit the domain a second time.
+   */
+  private async auditNow(domain: MonitoredDomainEntity): Promise<void> {
+    const window = auditWindow(Date.now(), this.config.deliverability.auditIntervalMs);
+    try {
+      await this.jobs.enqueue(
+        'dns-audit',
+        DNS_AUDIT_JOB.name,
+        { schemaVersion: 1, domain: domain.domain, dkimSelectors: domain.dkimSelectors, trigger: 'domain-added', accountId: domain.accountId, monitoredDomainId: domain.id, window },
+        { jobId: jobId(DNS_AUDIT_JOB.name, domain.id, window) },
+      );
+    } catch (error) {
+      // The domain is stored; the next sweep audits it. Failing the request would hide that it exists.
+      this.logger.warn(`first audit of ${domain.domain} not enqueued: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async list(account: AuthenticatedAccount): Promise<MonitoredDomainListResponse> {
+    const domains = await this.domains.listForAccount(account.accountId);
+    return { domains: domains.map(MonitoredDomainResponse.from), limit: this.limitFor(account) };
+  }
+
+  async history(account: AuthenticatedAccount, id: string, limit = DEFAULT_HISTORY_LIMIT): Promise<DomainHistoryResponse> {
+    const domain = await this.domains.findForAccount(id, account.accountId);
+    if (!domain) throw notFound();
+    const [audits, driftEvents] = await Promise.all([this.audits.history(domain.id, limit), this.audits.driftEvents(domain.id, limit)]);
+    return { domain: MonitoredDomainResponse.from(domain), audits: audits.map(DomainAuditResponse.from), driftEvents: driftEvents.map(DriftEventResponse.from) };
+  }
+
+  async remove(account: AuthenticatedAccount, id: string): Promise<void> {
+    if (!(await this.domains.removeForAccount(id, account.accountId))) throw notFound();
+  }
+}
+
+function notFound(): ProblemException {
+  return new ProblemException(404, 'not_found', 'No monitored domain with this id in your account.');
+}

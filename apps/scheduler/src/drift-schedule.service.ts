@@ -1,0 +1,34 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { MailproofConfig } from '@mailproof/config';
+import { DOMAIN_SWEEP_JOB, type DomainSweepJobPayload } from '@mailproof/contracts';
+
+/** One id for the whole deployment: every replica upserts the same BullMQ job scheduler. */
+export const DRIFT_SWEEP_SCHEDULER_ID = 'domain-drift-sweep';
+
+/**
+ * Registers the BullMQ job scheduler that produces one `domain-sweep.run` per
+ * DOMAIN_AUDIT_INTERVAL. Upserting is idempotent, so any number of scheduler replicas (and
+ * restarts) leave exactly one schedule in Redis, and a changed interval replaces the old one.
+ */
+@Injectable()
+export class DriftScheduleService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('DriftSchedule');
+
+  constructor(
+    private readonly config: MailproofConfig,
+    @InjectQueue('scheduler') private readonly queue: Queue,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const every = this.config.deliverability.auditIntervalMs;
+    const data: DomainSweepJobPayload = { schemaVersion: 1 };
+    await this.queue.upsertJobScheduler(
+      DRIFT_SWEEP_SCHEDULER_ID,
+      { every },
+      { name: DOMAIN_SWEEP_JOB.name, data, opts: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
+    );
+    this.logger.log(`drift sweep every ${every} ms`);
+  }
+}

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DnsAuditJobPayload, DnsAuditJobResult } from '@mailproof/contracts';
+import { auditDomain, diffAudits, domainHealth, isInconclusive, type DeliverabilityResult, type DnsResolver } from '@mailproof/engine/dns';
+import { DomainAuditRepository } from '@mailproof/persistence';
+import { DNS_RESOLVER } from './dns-resolver.token';
+
+/**
+ * Runs one audit and stores it. Idempotent: a redelivered job finds the row its job id wrote; a
+ * second job for a window that already has an audit does no DNS work at all.
+ */
+@Injectable()
+export class DnsAuditService {
+  constructor(
+    @Inject(DNS_RESOLVER) private readonly resolver: DnsResolver,
+    private readonly audits: DomainAuditRepository,
+  ) {}
+
+  async run(jobId: string, payload: DnsAuditJobPayload): Promise<DnsAuditJobResult> {
+    const done = await this.audits.findByJobId(jobId);
+    if (done) return { auditId: done.id, domain: done.domain, score: done.score, driftEvents: 0 };
+    if (payload.monitoredDomainId && payload.window && (await this.audits.hasWindowAudit(payload.monitoredDomainId, payload.window))) {
+      return { auditId: null, domain: payload.domain, score: null, driftEvents: 0 };
+    }
+    const result = await auditDomain(payload.domain, this.resolver, { dkimSelectors: payload.dkimSelectors });
+    const outcome = await this.audits.record(
+      {
+        jobId,
+        monitoredDomainId: payload.monitoredDomainId ?? null,
+        accountId: payload.accountId ?? null,
+        domain: payload.domain,
+        trigger: payload.trigger,
+        windowKey: payload.window ?? null,
+        score: result.score,
+        inconclusive: isInconclusive(result),
+        result: result as unknown as Record<string, unknown>,
+        checkedAt: new Date(),
+      },
+      {
+        drift: (previous) => diffAudits(previous.result as unknown as DeliverabilityResult, result),
+        statusFor: domainHealth,
+      },
+    );
+    return { auditId: outcome.audit?.id ?? null, domain: payload.domain, score: outcome.audit ? outcome.audit.score : null, driftEvents: outcome.driftEvents };
+  }
+}
