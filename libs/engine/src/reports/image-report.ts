@@ -84,7 +84,9 @@ export function buildImageReport(context: ReportContext): ImageReport {
     const fallback = {
       altText: (image.alt ?? '').trim().length > 0,
       styledAlt,
-      backgroundColor: backgroundBehind && backgroundBehind.from ? toHex(backgroundBehind.color) : null,
+      // The page background does not count: a blank box on a white page is exactly what to avoid.
+      backgroundColor:
+        backgroundBehind?.from && backgroundBehind.from.tag !== 'body' && backgroundBehind.from.tag !== 'html' ? toHex(backgroundBehind.color) : null,
     };
     const src = image.src.trim();
     const lowerSrc = src.toLowerCase();

@@ -52,6 +52,8 @@ export interface ParsedEmail {
   head: EmailElement | null;
   body: EmailElement | null;
   ids: ReadonlySet<string>;
+  /** Deepest element nesting; hostile input can nest far deeper than any real email. */
+  maxDepth: number;
   /** `<a name>` targets, which fragment links also reach. */
   anchorNames: ReadonlySet<string>;
   styleSheet: StyleSheet;
@@ -122,14 +124,15 @@ export function parseEmail(html: string): ParsedEmail {
   const tagIndex = new Map<string, EmailElement[]>();
 
   // Depth-first, document order: push children reversed so the first child is visited first.
-  const stack: { node: P5Node; parent: EmailElement }[] = [];
-  const pushChildren = (node: P5Node, parent: EmailElement): void => {
+  const stack: { node: P5Node; parent: EmailElement; depth: number }[] = [];
+  let maxDepth = 0;
+  const pushChildren = (node: P5Node, parent: EmailElement, depth: number): void => {
     const children = childNodesOf(node);
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent });
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent, depth });
   };
-  pushChildren(document, root);
+  pushChildren(document, root, 1);
   while (stack.length > 0) {
-    const { node, parent } = stack.pop()!;
+    const { node, parent, depth } = stack.pop()!;
     if (node.nodeName === '#text') {
       const text = node as DefaultTreeAdapterTypes.TextNode;
       parent.children.push({ kind: 'text', value: text.value, parent, offset: text.sourceCodeLocation?.startOffset ?? -1 });
@@ -154,7 +157,8 @@ export function parseEmail(html: string): ParsedEmail {
       if (id) ids.add(id);
       const name = element.attrs.get('name');
       if (name && element.tag === 'a') anchorNames.add(name);
-      pushChildren(node, element);
+      if (depth > maxDepth) maxDepth = depth;
+      pushChildren(node, element, depth + 1);
     }
   }
 
@@ -182,6 +186,7 @@ export function parseEmail(html: string): ParsedEmail {
     head: first('head'),
     body: first('body'),
     ids,
+    maxDepth,
     anchorNames,
     styleSheet: { rules: [], byKey: new Map(), universal: [], blocks: [] },
     positionAt,

@@ -4,7 +4,7 @@
  * only copies, tracking pixels) are cut out of the source first, by their exact source ranges.
  */
 import { convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
-import type { EmailElement } from './parsed-email';
+import { BLOCK_TAGS, type EmailElement, type EmailNode } from './parsed-email';
 import type { ReportContext } from './report-context';
 import { sortIssues, type ReportIssue } from './report-issue';
 
@@ -28,8 +28,12 @@ const altTextFormatter: FormatCallback = (element, _walk, builder) => {
 };
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+/** html-to-text walks the tree recursively; real emails nest well under this, hostile input far deeper. */
+export const PLAIN_TEXT_MAX_DEPTH = 200;
+
 const OPTIONS: HtmlToTextOptions = {
   wordwrap: PLAIN_TEXT_WRAP,
+  limits: { maxDepth: PLAIN_TEXT_MAX_DEPTH },
   formatters: { altText: altTextFormatter },
   selectors: [
     { selector: 'a', options: { linkBrackets: ['<', '>'], hideLinkHrefIfSameAsText: true, noAnchorUrl: true } },
@@ -73,14 +77,50 @@ function visibleSource(context: ReportContext): string {
   return parts.join('');
 }
 
+/**
+ * For input nested deeper than any real email, html-to-text's recursive walk is slow or overflows the
+ * stack; this iterative walk over the already-parsed tree gives the plain essentials instead.
+ */
+function simpleText(context: ReportContext): string {
+  const body = context.parsed.body;
+  if (!body) return '';
+  const parts: string[] = [];
+  const stack: (EmailNode | string)[] = [...body.children].reverse();
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') {
+      parts.push(item);
+      continue;
+    }
+    if (item.kind === 'text') parts.push(item.value.replace(/\s+/g, ' '));
+    if (item.kind !== 'element' || isSkipped(context, item) || item.tag === 'style' || item.tag === 'script') continue;
+    if (item.tag === 'img') {
+      parts.push(item.attrs.get('alt') ?? '');
+      continue;
+    }
+    const block = BLOCK_TAGS.has(item.tag);
+    const href = item.tag === 'a' ? item.attrs.get('href') : undefined;
+    if (block) parts.push('\n');
+    if (href && /^https?:/i.test(href)) stack.push(` <${href}>`);
+    if (block) stack.push('\n');
+    for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i]);
+  }
+  return parts.join('');
+}
+
 export function buildPlainText(context: ReportContext): PlainTextReport {
-  const text = convert(visibleSource(context), OPTIONS)
+  const simplified = context.parsed.maxDepth > PLAIN_TEXT_MAX_DEPTH;
+  const converted = simplified ? simpleText(context) : convert(visibleSource(context), OPTIONS);
+  const text = converted
     .split('\n')
     .map((line) => line.trimEnd())
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   const warnings: ReportIssue[] = [];
+  if (simplified) {
+    warnings.push({ rule: 'plain-text-simplified', severity: 'info', message: `The HTML nests more than ${PLAIN_TEXT_MAX_DEPTH} elements deep, so the text version was generated without layout formatting.` });
+  }
   const contentImages = context.images.filter((image) => !image.isTrackingPixel && !image.hidden && image.kind !== 'background').length;
   if (text.length === 0) {
     warnings.push({ rule: 'plain-text-empty', severity: 'warning', message: 'The email has no text, so the text/plain part is empty; filters and text-only readers see nothing.' });

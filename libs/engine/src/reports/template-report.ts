@@ -88,10 +88,11 @@ function identifierEnd(text: string, start: number, max = 60, extra = '.-'): num
   return end - start > max ? -1 : end;
 }
 
+/** Index of `closer` within MAX_TAG_LENGTH of `from`; searching a bounded window keeps the scan linear. */
 function closerWithin(text: string, closer: string, from: number): number {
-  const limit = Math.min(text.length, from + MAX_TAG_LENGTH + closer.length);
-  const at = text.indexOf(closer, from);
-  return at !== -1 && at + closer.length <= limit ? at : -1;
+  const windowEnd = Math.min(text.length, from + MAX_TAG_LENGTH + closer.length);
+  const at = text.slice(from, windowEnd).indexOf(closer);
+  return at === -1 ? -1 : from + at;
 }
 
 function classifyDoubleBrace(inner: string): TemplateLanguage {

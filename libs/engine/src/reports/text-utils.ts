@@ -53,7 +53,7 @@ export function wordsOf(text: string): string[] {
 
 /** Lower case without diacritics, for matching phrase lists across spellings. */
 export function foldForMatching(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/ß/g, 'ss');
 }
 
 /** Human-readable byte size: "1.7 KB". */

@@ -91,8 +91,8 @@ function tokenize(content: string, baseOffset: number, onTag: (tag: Tag) => void
         cursor++;
         const quote = content[cursor];
         if (quote === '"' || quote === "'") {
-          const close = content.indexOf(quote, cursor + 1);
-          const end = close === -1 || close > limit ? limit : close;
+          const close = content.slice(cursor + 1, limit).indexOf(quote);
+          const end = close === -1 ? limit : cursor + 1 + close;
           value = content.slice(cursor + 1, end);
           cursor = end + 1;
         } else {

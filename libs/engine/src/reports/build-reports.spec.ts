@@ -1,0 +1,53 @@
+import { buildReports } from './build-reports';
+import { email, reports } from './testing/email-fixture';
+
+const KEYS = ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'designReport', 'vmlReport', 'plainText'];
+
+function timed<T>(run: () => T): { result: T; ms: number } {
+  const started = performance.now();
+  const result = run();
+  return { result, ms: performance.now() - started };
+}
+
+describe('buildReports', () => {
+  it('returns every report, and the same output for the same input', () => {
+    const html = email('<h1>Hi</h1><p style="color:#777777">Text {{ name }}</p><a href="http://acme.test">Click here</a><img src="https://acme.test/a.svg" width="10">');
+    const first = reports(html);
+    expect(Object.keys(first)).toEqual(KEYS);
+    expect(JSON.stringify(reports(html))).toBe(JSON.stringify(first));
+  });
+
+  it('handles empty and fragment input without throwing', () => {
+    for (const html of ['', '   ', '<p>fragment only', '<table><tr><td>unclosed', '<!--[if mso]>', '<style>{{{{', '<a href="%">x</a>']) {
+      const result = buildReports(html, { format: 'html', clients: [] });
+      expect(Object.keys(result)).toEqual(KEYS);
+      expect(result.inboxPreview.clients).toEqual({});
+    }
+  });
+
+  it('ignores client ids it does not know in the per-client parts', () => {
+    const result = buildReports(email('<p>x</p>'), { format: 'html', clients: ['not-a-client', 'gmail-web'] });
+    expect(Object.keys(result.inboxPreview.clients)).toEqual(['gmail-web']);
+  });
+
+  describe('hostile 500 KB input stays fast', () => {
+    const LIMIT_MS = 5000;
+    const SIZE = 500 * 1024;
+    it.each([
+      ['deep nesting', '<div>'.repeat(SIZE / 5)],
+      ['many small elements', '<p style="color:#999;font-size:8px">x</p>'.repeat(SIZE / 41)],
+      ['one huge attribute', `<a href="https://a.test/${'a'.repeat(SIZE)}">x</a>`],
+      ['unclosed template openers', `<p>${'{{'.repeat(SIZE / 2)}</p>`],
+      ['mailto with no domain', `<a href="mailto:${'a@'.repeat(SIZE / 2)}">x</a>`],
+      ['runs of punctuation', `<p>${'!?.'.repeat(SIZE / 3)}</p>`],
+      ['many conditional comments', '<!--[if mso]><table><tr><td><![endif]-->'.repeat(SIZE / 42)],
+      ['huge selector list', `<style>${'.a .b > .c, '.repeat(SIZE / 13)}{color:red}</style><p class="c">x</p>`],
+      ['many links', '<a href="https://bit.ly/x">www.bank.test</a>'.repeat(SIZE / 44)],
+    ])('%s', (_name, body) => {
+      const html = email(body);
+      const { result, ms } = timed(() => reports(html));
+      expect(Object.keys(result)).toEqual(KEYS);
+      expect(ms).toBeLessThan(LIMIT_MS);
+    });
+  });
+});

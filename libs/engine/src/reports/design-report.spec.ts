@@ -1,0 +1,36 @@
+import { email, reports, rules } from './testing/email-fixture';
+
+function design(body: string, head = '') {
+  return reports(email(body, { head, footer: '' })).designReport;
+}
+
+describe('designReport', () => {
+  it('tallies distinct families, sizes, colours, line heights and spacing from inline styles and <style>', () => {
+    const report = design(
+      '<p style="font-family:Arial, sans-serif;font-size:16px;line-height:24px;color:#333333;padding:8px 16px">a</p><p style="font-family:\'Arial\',sans-serif;font-size:12pt;color:#333">b</p><td bgcolor="#F4F4F4">c</td>',
+      '<style>h1 { font-family: Georgia, serif; font-size: 2rem; color: rgb(17, 17, 17) } @media (prefers-color-scheme: dark) { p { color: #eeeeee } }</style>',
+    );
+    expect(report.fontFamilies).toEqual([{ value: 'arial, sans-serif', count: 2 }, { value: 'georgia, serif', count: 1 }]);
+    expect(report.typefaces.map((item) => item.value)).toEqual(['arial', 'georgia']);
+    expect(report.fontSizes.map((item) => item.value).sort()).toEqual(['16px', '32px']);
+    expect(report.fontSizes.find((item) => item.value === '16px')?.count).toBe(2);
+    expect(report.textColors.map((item) => item.value)).toEqual(['#333333', '#111111', '#222222']);
+    expect(report.lineHeights).toEqual([{ value: '24px', count: 1 }]);
+    expect(report.spacing.map((item) => item.value).sort()).toEqual(['16px', '8px']);
+    expect(report.issues).toEqual([]);
+  });
+
+  it('finds near-duplicate colours by perceptual distance', () => {
+    const report = design('<p style="color:#333333">a</p><p style="color:#343434">b</p><p style="color:#ff0000">c</p>');
+    expect(report.nearDuplicateColors).toEqual([expect.objectContaining({ a: '#333333', b: '#343434' })]);
+    expect(rules(report.issues)).toEqual(['near-duplicate-colors']);
+  });
+
+  it('flags too many typefaces and font sizes, and stacks without a generic family', () => {
+    const sizes = [10, 11, 12, 13, 14, 16, 18, 22].map((size) => `<p style="font-size:${size}px">x</p>`).join('');
+    expect(rules(design(sizes).issues)).toEqual(['too-many-font-sizes']);
+    const faces = ['Arial', 'Georgia', 'Verdana', 'Tahoma'].map((face) => `<p style="font-family:${face}, sans-serif">x</p>`).join('');
+    expect(rules(design(faces).issues)).toEqual(['too-many-typefaces']);
+    expect(rules(design('<p style="font-family:Roboto">x</p>').issues)).toEqual(['font-stack-no-generic']);
+  });
+});
