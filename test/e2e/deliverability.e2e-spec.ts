@@ -1,0 +1,143 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import request from 'supertest';
+import { migrateDatabase } from '@mailproof/persistence';
+import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
+import { startTestApi, type RunningApi } from '../utils/api-server';
+import { createTestAccount, openDatabase } from '../utils/database';
+import { deliverabilityFixtures } from '../utils/dns-fixture-zones';
+import { openQueues } from '../utils/queues';
+import { testConfig } from '../utils/test-config';
+import { UnboundServer, unboundAvailable } from '../utils/unbound-server';
+
+const describeWithUnbound = unboundAvailable() ? describe : describe.skip;
+
+// The API and worker-dns in-process, over HTTP, against unbound serving the fixture zones.
+describeWithUnbound('POST /api/deliverability', () => {
+  let unbound: UnboundServer;
+  let config: ReturnType<typeof testConfig>;
+  let queues: ReturnType<typeof openQueues>;
+  let db: DataSource;
+  let api: RunningApi;
+  let worker: INestApplicationContext;
+  let account: { accountId: string; key: string };
+
+  beforeAll(async () => {
+    unbound = await UnboundServer.start(deliverabilityFixtures());
+    config = testConfig({ DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 400, DNS_TRIES: 1, DELIVERABILITY_BUDGET_MS: 8_000 });
+    queues = openQueues(config);
+    await migrateDatabase(config.database.url);
+    db = await openDatabase(config);
+    account = await createTestAccount(db, 'free');
+    worker = await startWorkerDns(config);
+    api = await startTestApi(config);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await worker?.close();
+    await queues?.closeAll();
+    if (db) {
+      await db.query('DELETE FROM domain_audits WHERE account_id = $1', [account.accountId]);
+      await db.query('DELETE FROM accounts WHERE id = $1', [account.accountId]);
+      await db.destroy();
+    }
+    await unbound?.stop();
+  });
+
+  const post = (body: object, key: string | null = account.key) => {
+    const call = request(api.url).post('/api/deliverability').send(body);
+    return key ? call.set('Authorization', `Bearer ${key}`) : call;
+  };
+
+  it('needs a key', async () => {
+    const response = await post({ domain: 'healthy.test' }, null).expect(401);
+    expect(response.body.code).toBe('unauthorized');
+  });
+
+  it('answers the interface 2.5 result with checks and issues', async () => {
+    const response = await post({ domain: 'healthy.test' }).expect(200);
+    expect(response.body).toMatchObject({
+      domain: 'healthy.test',
+      score: 100,
+      spf: { valid: true, record: 'v=spf1 include:_spf.provider.test mx -all', lookups: 2 },
+      dkim: { valid: true, selector: 'selector1' },
+      dmarc: { valid: true, policy: 'reject', record: 'v=DMARC1; p=reject; rua=mailto:dmarc@healthy.test' },
+      mx: { valid: true, hosts: ['mx1.healthy.test', 'mx2.healthy.test'] },
+      bimi: { valid: true, indicatorUrl: 'https://healthy.test/logo.svg' },
+      checks: { mx: { status: 'pass' }, spf: { status: 'pass' }, dkim: { status: 'pass' }, dmarc: { status: 'pass' }, bimi: { status: 'pass' } },
+    });
+    expect(Array.isArray(response.body.issues)).toBe(true);
+    expect(Date.parse(response.body.checkedAt)).not.toBeNaN();
+    // The audit is stored for the account that asked.
+    const rows = await db.query('SELECT trigger, account_id FROM domain_audits WHERE domain = $1 AND account_id = $2', ['healthy.test', account.accountId]);
+    expect(rows).toContainEqual({ trigger: 'on-demand', account_id: account.accountId });
+  });
+
+  it('normalises what people paste: scheme, path, case, trailing dot', async () => {
+    const response = await post({ domain: 'HTTPS://Healthy.TEST./about?x=1' }).expect(200);
+    expect(response.body.domain).toBe('healthy.test');
+  });
+
+  it('probes the DKIM selectors it is given', async () => {
+    const response = await post({ domain: 'weak-dkim.test', dkimSelectors: ['Google'] }).expect(200);
+    expect(response.body.dkim).toMatchObject({ valid: true, selector: 'google' });
+    expect(response.body.checks.dkim.status).toBe('warn');
+    expect(response.body.issues).toContainEqual(expect.objectContaining({ check: 'dkim', rule: 'dkim_weak_key', severity: 'warning' }));
+  });
+
+  it('reports broken records as failures with their rule', async () => {
+    const response = await post({ domain: 'spf-eleven.test' }).expect(200);
+    expect(response.body.spf).toMatchObject({ valid: false, lookups: 11 });
+    expect(response.body.checks.spf.status).toBe('fail');
+    expect(response.body.score).toBeLessThan(100);
+  });
+
+  it('answers a name whose DNS times out with skipped checks, not an error', async () => {
+    const response = await post({ domain: 'slow.test' }).expect(200);
+    expect(Object.values(response.body.checks).map((check) => (check as { status: string }).status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip']);
+  });
+
+  it.each([
+    ['192.0.2.1', 'ip_literal'],
+    ['[2001:db8::1]', 'ip_literal'],
+    ['localhost', 'single_label'],
+    [`${'a'.repeat(64)}.test`, 'label_too_long'],
+    [`${Array.from({ length: 60 }, () => 'abcd').join('.')}.test`, 'too_long'],
+    ['exa mple.test', 'invalid_characters'],
+  ])('refuses %s with a 400 (%s)', async (domain, reason) => {
+    const response = await post({ domain }).expect(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ code: 'validation_failed', reason, errors: [{ field: 'domain' }] });
+  });
+
+  it('refuses bad DKIM selectors and unknown fields', async () => {
+    expect((await post({ domain: 'healthy.test', dkimSelectors: ['bad selector'] }).expect(400)).body.errors[0].field).toBe('dkimSelectors.0');
+    await post({ domain: 'healthy.test', extra: true }).expect(400);
+    await post({}).expect(400);
+  });
+
+  describe('when no worker answers within the budget', () => {
+    let slowApi: RunningApi;
+    let slowQueues: ReturnType<typeof openQueues>;
+
+    beforeAll(async () => {
+      // A queue prefix no worker listens on, and the smallest budget.
+      const slowConfig = testConfig({ QUEUE_PREFIX: `${config.queue.prefix}-idle`, DELIVERABILITY_BUDGET_MS: 300 });
+      slowQueues = openQueues(slowConfig);
+      slowApi = await startTestApi(slowConfig);
+    });
+
+    afterAll(async () => {
+      await slowApi?.close();
+      await slowQueues?.closeAll();
+    });
+
+    it('answers 503 service_unavailable with Retry-After', async () => {
+      const response = await request(slowApi.url).post('/api/deliverability').set('x-api-key', account.key).send({ domain: 'healthy.test' }).expect(503);
+      expect(response.headers['retry-after']).toBe('5');
+      expect(response.body).toMatchObject({ code: 'service_unavailable', status: 503 });
+      expect(typeof response.body.jobId).toBe('string');
+    });
+  });
+});

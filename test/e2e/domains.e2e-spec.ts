@@ -1,0 +1,139 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import request from 'supertest';
+import { migrateDatabase } from '@mailproof/persistence';
+import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
+import { startTestApi, type RunningApi } from '../utils/api-server';
+import { createTestAccount, openDatabase } from '../utils/database';
+import { deliverabilityFixtures } from '../utils/dns-fixture-zones';
+import { openQueues } from '../utils/queues';
+import { testConfig } from '../utils/test-config';
+import { UnboundServer, unboundAvailable } from '../utils/unbound-server';
+import { waitFor } from '../utils/wait';
+
+const describeWithUnbound = unboundAvailable() ? describe : describe.skip;
+
+// Monitored domains over HTTP: the API and worker-dns in-process, unbound serving the fixtures.
+describeWithUnbound('/api/domains', () => {
+  let unbound: UnboundServer;
+  let config: ReturnType<typeof testConfig>;
+  let queues: ReturnType<typeof openQueues>;
+  let db: DataSource;
+  let api: RunningApi;
+  let worker: INestApplicationContext;
+  let free: { accountId: string; key: string };
+  let other: { accountId: string; key: string };
+
+  beforeAll(async () => {
+    unbound = await UnboundServer.start(deliverabilityFixtures());
+    config = testConfig({ DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 400, DNS_TRIES: 1, DOMAIN_LIMIT_FREE: 3 });
+    queues = openQueues(config);
+    await migrateDatabase(config.database.url);
+    db = await openDatabase(config);
+    free = await createTestAccount(db, 'free');
+    other = await createTestAccount(db, 'pro');
+    worker = await startWorkerDns(config);
+    api = await startTestApi(config);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await worker?.close();
+    await queues?.closeAll();
+    if (db) {
+      await db.query('DELETE FROM accounts WHERE id = ANY($1)', [[free.accountId, other.accountId]]);
+      await db.destroy();
+    }
+    await unbound?.stop();
+  });
+
+  const as = (key: string) => ({
+    post: (body: object) => request(api.url).post('/api/domains').set('x-api-key', key).send(body),
+    list: () => request(api.url).get('/api/domains').set('x-api-key', key),
+    history: (id: string, query = '') => request(api.url).get(`/api/domains/${id}/history${query}`).set('x-api-key', key),
+    remove: (id: string) => request(api.url).delete(`/api/domains/${id}`).set('x-api-key', key),
+  });
+
+  it('needs a key on every route', async () => {
+    await request(api.url).get('/api/domains').expect(401);
+    await request(api.url).post('/api/domains').send({ domain: 'healthy.test' }).expect(401);
+    await request(api.url).get('/api/domains/00000000-0000-0000-0000-000000000000/history').expect(401);
+    await request(api.url).delete('/api/domains/00000000-0000-0000-0000-000000000000').expect(401);
+  });
+
+  it('adds a domain, audits it at once, lists it with its score and shows its history', async () => {
+    const created = await as(free.key).post({ domain: 'Healthy.Test.', dkimSelectors: ['Selector1'] }).expect(201);
+    expect(created.body).toMatchObject({ domain: 'healthy.test', dkimSelectors: ['selector1'], status: 'pending', score: null, lastCheckedAt: null, lastResult: null, lastDrift: null });
+    expect(Date.parse(created.body.createdAt)).not.toBeNaN();
+    const id: string = created.body.id;
+
+    const audited = await waitFor(async () => {
+      const list = await as(free.key).list().expect(200);
+      const entry = list.body.domains.find((domain: { id: string }) => domain.id === id);
+      return entry?.status !== 'pending' ? list.body : null;
+    }, 'the first audit of healthy.test', 15_000);
+    expect(audited.limit).toBe(3);
+    expect(audited.domains).toEqual([
+      expect.objectContaining({ id, domain: 'healthy.test', status: 'healthy', score: 100, lastResult: expect.objectContaining({ domain: 'healthy.test', score: 100, checkedAt: expect.any(String) }) }),
+    ]);
+    expect(Date.parse(audited.domains[0].lastCheckedAt)).not.toBeNaN();
+
+    const history = await as(free.key).history(id).expect(200);
+    expect(history.body.domain.id).toBe(id);
+    expect(history.body.audits).toEqual([expect.objectContaining({ trigger: 'domain-added', score: 100, inconclusive: false })]);
+    expect(history.body.driftEvents).toEqual([]);
+    await as(free.key).history(id, '?limit=0').expect(400);
+  });
+
+  it('maps a poor score to a degraded or failing status', async () => {
+    const created = await as(free.key).post({ domain: 'null-mx.test' }).expect(201);
+    const entry = await waitFor(async () => {
+      const list = await as(free.key).list().expect(200);
+      const found = list.body.domains.find((domain: { id: string }) => domain.id === created.body.id);
+      return found?.status !== 'pending' ? found : null;
+    }, 'the first audit of null-mx.test', 15_000);
+    expect(entry.score).toBeLessThan(80);
+    expect(['degraded', 'failing']).toContain(entry.status);
+  });
+
+  it('refuses a domain the account already monitors with 409 and the existing id', async () => {
+    const list = await as(free.key).list().expect(200);
+    const existing = list.body.domains.find((domain: { domain: string }) => domain.domain === 'healthy.test');
+    const response = await as(free.key).post({ domain: 'https://healthy.test/' }).expect(409);
+    expect(response.body).toMatchObject({ code: 'conflict', id: existing.id });
+  });
+
+  it('enforces the plan limit with 403', async () => {
+    await as(free.key).post({ domain: 'no-bimi.test' }).expect(201);
+    const response = await as(free.key).post({ domain: 'dmarc-none.test' }).expect(403);
+    expect(response.body).toMatchObject({ code: 'forbidden', limit: 3 });
+    expect(response.body.detail).toMatch(/up to 3 domains/);
+  });
+
+  it('refuses what is not a domain', async () => {
+    expect((await as(free.key).post({ domain: '10.0.0.1' }).expect(400)).body.reason).toBe('ip_literal');
+    expect((await as(free.key).post({ domain: 'intranet' }).expect(400)).body.reason).toBe('single_label');
+  });
+
+  it("hides other accounts' domains: 404 on history and delete, absent from lists", async () => {
+    const mine = (await as(free.key).list().expect(200)).body.domains[0].id as string;
+    expect((await as(other.key).list().expect(200)).body.domains).toEqual([]);
+    expect((await as(other.key).history(mine).expect(404)).body.code).toBe('not_found');
+    await as(other.key).remove(mine).expect(404);
+    await as(other.key).history('not-a-uuid').expect(404);
+    // Another account may monitor the same domain.
+    await as(other.key).post({ domain: 'healthy.test' }).expect(201);
+  });
+
+  it('deletes a domain with its history; then it is 404', async () => {
+    const list = await as(free.key).list().expect(200);
+    const target = list.body.domains.find((domain: { domain: string }) => domain.domain === 'healthy.test');
+    await as(free.key).remove(target.id).expect(204);
+    await as(free.key).history(target.id).expect(404);
+    await as(free.key).remove(target.id).expect(404);
+    const audits = await db.query('SELECT count(*)::int AS n FROM domain_audits WHERE monitored_domain_id = $1', [target.id]);
+    expect(audits[0].n).toBe(0);
+    // The freed slot can be used again.
+    await as(free.key).post({ domain: 'dmarc-none.test' }).expect(201);
+  });
+});
