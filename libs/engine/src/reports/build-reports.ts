@@ -2,6 +2,7 @@
  * Entry point of the static quality reports: parses the email once and hands the same tree (and its
  * cascade) to every report. Pure: no I/O, deterministic output.
  */
+import type { DefaultTreeAdapterTypes } from 'parse5';
 import { buildAccessibilityReport, type AccessibilityReport } from './accessibility-report';
 import { buildDesignReport, type DesignReport } from './design-report';
 import { buildImageReport, type ImageReport } from './image-report';
@@ -21,6 +22,11 @@ export interface BuildReportsOptions {
   clients: readonly string[];
   /** Warnings of the framework compiler (MJML validation), shown in the template report. */
   compileWarnings?: readonly CompileWarning[];
+  /**
+   * The parse5 document of this same `html`, parsed with `sourceCodeLocationInfo: true` (for example the
+   * engine's `ParsedEmail.document`), so the reports reuse the analysis parse instead of parsing again.
+   */
+  parsedDocument?: DefaultTreeAdapterTypes.Document;
 }
 
 export interface QualityReports {
@@ -38,7 +44,7 @@ export interface QualityReports {
 }
 
 export function buildReports(html: string, options: BuildReportsOptions): QualityReports {
-  const parsed = parseEmail(html);
+  const parsed = parseEmail(html, options.parsedDocument);
   const context = createReportContext(parsed, options.format, options.clients);
   return {
     spamReport: buildSpamReport(context),

@@ -103,8 +103,12 @@ function childNodesOf(node: P5Node): readonly P5Node[] {
   return 'childNodes' in node ? node.childNodes : [];
 }
 
-export function parseEmail(html: string): ParsedEmail {
-  const document = parse(html, { sourceCodeLocationInfo: true });
+/**
+ * Parses the email, or adopts a parse5 document of the same `html` already parsed with
+ * `sourceCodeLocationInfo` (the engine's own parse), which is read and never mutated.
+ */
+export function parseEmail(html: string, parsedDocument?: DefaultTreeAdapterTypes.Document): ParsedEmail {
+  const document = parsedDocument ?? parse(html, { sourceCodeLocationInfo: true });
   const root: EmailElement = {
     kind: 'element',
     tag: '#document',
