@@ -97,12 +97,10 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
   });
 
   it('turns a name that times out into skipped checks, not a failed job', async () => {
-    const started = Date.now();
     const row = await audit('slow.test');
     expect(Object.values(row.result.checks).map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip']);
     expect(row.result.checks.mx.message).toMatch(/timed out/);
     expect(row.inconclusive).toBe(true);
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('caches answers in Redis for as long as their TTL says', async () => {
