@@ -4,7 +4,7 @@
  */
 import type { ReportContext } from './report-context';
 import { sortIssues, type ReportIssue } from './report-issue';
-import { humanBytes } from './text-utils';
+import { humanBytes, utf8Length } from './text-utils';
 
 export const GMAIL_CLIP_LIMIT_BYTES = 102 * 1024;
 /** Warn from 90% of the limit: ESPs add tracking and footers that push a near-limit email over. */
@@ -24,11 +24,9 @@ export interface SizeReport {
   issues: ReportIssue[];
 }
 
-const encoder = new TextEncoder();
-
 export function buildSizeReport(context: ReportContext): SizeReport {
   const { parsed } = context;
-  const bytes = encoder.encode(parsed.html).length;
+  const bytes = utf8Length(parsed.html);
   const issues: ReportIssue[] = [];
   let styleBlocks = 0;
   for (const block of parsed.styleSheet.blocks) {
@@ -46,7 +44,7 @@ export function buildSizeReport(context: ReportContext): SizeReport {
   let inlineStyles = 0;
   for (const element of parsed.elements) {
     const style = element.attrs.get('style');
-    if (style) inlineStyles += encoder.encode(style).length;
+    if (style) inlineStyles += utf8Length(style);
   }
   let dataUris = 0;
   for (const image of context.images) if (image.isDataUri) dataUris += image.src.length;

@@ -234,13 +234,14 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   let run = 0;
   let runChar = '';
   const punctuated = `${subject} ${visibleText}`;
-  for (const char of punctuated) {
+  for (let i = 0; i < punctuated.length; i++) {
+    const char = punctuated[i];
     if (char === '!') exclamations++;
     if (char === '!' || char === '?' || char === '$' || char === '€') {
       run = runChar === '' || char === runChar || (runChar !== '$' && char !== '$' && runChar !== '€' && char !== '€') ? run + 1 : 1;
       runChar = char;
       longestRun = Math.max(longestRun, run);
-    } else {
+    } else if (run !== 0) {
       run = 0;
       runChar = '';
     }
@@ -372,5 +373,9 @@ function isSameColorAsBackground(context: ReportContext, element: EmailElement):
   if (!element.children.some((child) => child.kind === 'text' && child.value.trim().length > 0)) return false;
   const background = context.style.background(element);
   if (!background) return false;
-  return contrastRatio(context.style.textColor(element), background.color) < 1.1;
+  const foreground = context.style.textColor(element);
+  // Cheap pre-check: visibly different channels cannot be under 1.1:1; culori decides the close calls.
+  const channelGap = Math.max(Math.abs(foreground.r - background.color.r), Math.abs(foreground.g - background.color.g), Math.abs(foreground.b - background.color.b));
+  if (channelGap > 0.25) return false;
+  return contrastRatio(foreground, background.color) < 1.1;
 }

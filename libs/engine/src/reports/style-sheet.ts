@@ -6,6 +6,7 @@ import type { AtRule, ChildNode, Container, Rule } from 'postcss';
 import safeParse = require('postcss-safe-parser');
 import { compileSelector, splitSelectorList, type CompiledSelector } from './css-selector';
 import type { EmailElement, ParsedEmail } from './parsed-email';
+import { utf8Length } from './text-utils';
 
 export interface CssDeclaration {
   property: string;
@@ -43,7 +44,6 @@ export interface StyleSheet {
   blocks: StyleBlock[];
 }
 
-const utf8 = new TextEncoder();
 
 function styleText(element: EmailElement): { text: string; offset: number } {
   let text = '';
@@ -80,7 +80,7 @@ export function parseStyleSheets(parsed: ParsedEmail): StyleSheet {
     const { text, offset } = styleText(element);
     let inHead = false;
     for (let ancestor = element.parent; ancestor; ancestor = ancestor.parent) if (ancestor.tag === 'head') inHead = true;
-    sheet.blocks.push({ element, text, bytes: utf8.encode(text).length, inHead });
+    sheet.blocks.push({ element, text, bytes: utf8Length(text), inHead });
     if (text.trim().length === 0) continue;
     let root;
     try {
