@@ -14,7 +14,13 @@ import { DiagnosticsController } from './diagnostics/diagnostics.controller';
 import { DomainsController } from './domains/domains.controller';
 import { DomainsService } from './domains/domains.service';
 import { RoundTripService } from './diagnostics/round-trip.service';
+import { ClientsController } from './clients/clients.controller';
 import { HealthController } from './health/health.controller';
+import { PreviewsController } from './previews/previews.controller';
+import { PreviewsService } from './previews/previews.service';
+import { SharePageController } from './shares/share-page.controller';
+import { SharesController } from './shares/shares.controller';
+import { SharesService } from './shares/shares.service';
 import { KeysController } from './keys/keys.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
@@ -34,10 +40,23 @@ export class ApiModule {
         QueueModule,
         TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
       ],
-      controllers: [HealthController, MetricsController, DiagnosticsController, KeysController, DeliverabilityController, DomainsController],
+      controllers: [
+        HealthController,
+        MetricsController,
+        DiagnosticsController,
+        KeysController,
+        ClientsController,
+        PreviewsController,
+        SharesController,
+        SharePageController,
+        DeliverabilityController,
+        DomainsController,
+      ],
       providers: [
         MetricsService,
         RoundTripService,
+        PreviewsService,
+        SharesService,
         DeliverabilityService,
         DomainsService,
         ApiKeyAuthenticator,

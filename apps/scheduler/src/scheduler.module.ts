@@ -4,16 +4,17 @@ import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
 import { DriftScheduleService } from './drift-schedule.service';
 import { DriftSweepService } from './drift-sweep.service';
+import { PreviewCleanupService } from './preview-cleanup.service';
 import { SchedulerProcessor } from './scheduler.processor';
 
-/** The scheduler app: no HTTP; owns the drift-sweep job scheduler and consumes the `scheduler` queue. */
+/** The scheduler app: no HTTP; owns the drift-sweep and preview-cleanup job schedulers and consumes the `scheduler` queue. */
 @Module({})
 export class SchedulerAppModule {
   static forRoot(config: MailproofConfig): DynamicModule {
     return {
       module: SchedulerAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'scheduler'), PersistenceModule, QueueModule],
-      providers: [SchedulerProcessor, DriftSweepService, DriftScheduleService],
+      providers: [SchedulerProcessor, DriftSweepService, DriftScheduleService, PreviewCleanupService],
     };
   }
 }

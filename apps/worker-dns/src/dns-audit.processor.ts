@@ -11,14 +11,14 @@ const TRIGGERS = ['on-demand', 'domain-added', 'schedule'];
 const MAX_SELECTORS = 20;
 
 /** Consumes the `dns-audit` queue. Thin: check the job, call one service, store, return a small result. */
-@Processor('dns-audit')
+@Processor('dns-audit', { autorun: false })
 export class WorkerDnsProcessor extends ConsumerHost {
   constructor(
     config: MailproofConfig,
     private readonly probes: JobProbeRepository,
     private readonly dnsAudits: DnsAuditService,
   ) {
-    super(config.workers.dnsConcurrency);
+    super(config.consumerSettings(config.workers.dnsConcurrency));
   }
 
   async process(job: Job): Promise<unknown> {

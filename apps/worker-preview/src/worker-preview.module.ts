@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
+import { PreviewAnalysisService } from './preview-analysis.service';
 import { WorkerPreviewProcessor } from './preview.processor';
 
 /** The worker-preview app: no HTTP, consumes the `preview` queue. */
@@ -11,7 +12,7 @@ export class WorkerPreviewAppModule {
     return {
       module: WorkerPreviewAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-preview'), PersistenceModule, QueueModule],
-      providers: [WorkerPreviewProcessor],
+      providers: [WorkerPreviewProcessor, PreviewAnalysisService],
     };
   }
 }

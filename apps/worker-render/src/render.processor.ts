@@ -5,13 +5,13 @@ import { JobProbeRepository } from '@mailproof/persistence';
 import { ConsumerHost, handleProbeJob } from '@mailproof/queue';
 
 /** Consumes the `render` queue. Thin: check the job, call one service, store, return a small result. */
-@Processor('render')
+@Processor('render', { autorun: false })
 export class WorkerRenderProcessor extends ConsumerHost {
   constructor(
     config: MailproofConfig,
     private readonly probes: JobProbeRepository,
   ) {
-    super(config.workers.renderConcurrency);
+    super(config.consumerSettings(config.workers.renderConcurrency));
   }
 
   async process(job: Job): Promise<unknown> {

@@ -79,6 +79,14 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(16)
   SCHEDULER_CONCURRENCY = 1;
 
+  /** A job's lock lifetime: a crashed worker's jobs go back to the queue after about this long. */
+  @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000)
+  WORKER_LOCK_DURATION_MS = 30_000;
+
+  /** How often workers look for jobs whose lock expired. */
+  @Transform(toInt) @IsInt() @Min(500) @Max(600_000)
+  WORKER_STALLED_INTERVAL_MS = 30_000;
+
   /** How long a worker waits for active jobs on SIGTERM before exiting (unfinished jobs go back to the queue). */
   @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
   SHUTDOWN_GRACE_MS = 25_000;
@@ -89,6 +97,26 @@ export class EnvironmentVariables {
 
   @IsOptional() @IsString()
   CHROMIUM_PATH?: string;
+
+  /** How long POST /api/preview waits for the worker before answering 503 with the preview id. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
+  PREVIEW_BUDGET_MS = 10_000;
+
+  /** How long a preview request waits for screenshots once the analysis is done. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(30_000)
+  PREVIEW_RENDER_WAIT_MS = 3_000;
+
+  /** Anonymous previews are deleted after this many hours. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(24 * 365)
+  ANONYMOUS_PREVIEW_TTL_HOURS = 24;
+
+  /** Share links of free accounts expire after this many days (Pro links never expire). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(3650)
+  SHARE_TTL_DAYS_FREE = 7;
+
+  /** How often the scheduler deletes expired anonymous previews. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(24 * 60)
+  PREVIEW_CLEANUP_EVERY_MINUTES = 15;
 
   /** How long a valid key is cached per API instance; a revoked key is refused by every instance within this time. */
   @Transform(toInt) @IsInt() @Min(0) @Max(5_000)

@@ -15,9 +15,18 @@ export class MailproofConfig {
       dnsConcurrency: number;
       schedulerConcurrency: number;
       shutdownGraceMs: number;
+      lockDurationMs: number;
+      stalledIntervalMs: number;
     },
     readonly budgets: { roundTripMs: number },
     readonly chromiumPath: string | undefined,
+    readonly previews: {
+      budgetMs: number;
+      renderWaitMs: number;
+      anonymousTtlHours: number;
+      shareTtlDaysFree: number;
+      cleanupEveryMinutes: number;
+    },
     readonly auth: { keyCacheTtlMs: number; keyLimits: { free: number; pro: number } },
     readonly rateLimits: {
       windowSeconds: number;
@@ -38,6 +47,11 @@ export class MailproofConfig {
     },
   ) {}
 
+  /** What a BullMQ consumer needs: its concurrency plus the shared lock settings. */
+  consumerSettings(concurrency: number): { concurrency: number; lockDurationMs: number; stalledIntervalMs: number } {
+    return { concurrency, lockDurationMs: this.workers.lockDurationMs, stalledIntervalMs: this.workers.stalledIntervalMs };
+  }
+
   static fromEnvironment(e: EnvironmentVariables): MailproofConfig {
     return new MailproofConfig(
       e.NODE_ENV,
@@ -52,9 +66,18 @@ export class MailproofConfig {
         dnsConcurrency: e.WORKER_DNS_CONCURRENCY,
         schedulerConcurrency: e.SCHEDULER_CONCURRENCY,
         shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+        lockDurationMs: e.WORKER_LOCK_DURATION_MS,
+        stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
       },
       { roundTripMs: e.ROUND_TRIP_BUDGET_MS },
       e.CHROMIUM_PATH,
+      {
+        budgetMs: e.PREVIEW_BUDGET_MS,
+        renderWaitMs: e.PREVIEW_RENDER_WAIT_MS,
+        anonymousTtlHours: e.ANONYMOUS_PREVIEW_TTL_HOURS,
+        shareTtlDaysFree: e.SHARE_TTL_DAYS_FREE,
+        cleanupEveryMinutes: e.PREVIEW_CLEANUP_EVERY_MINUTES,
+      },
       { keyCacheTtlMs: e.API_KEY_CACHE_TTL_MS, keyLimits: { free: e.API_KEY_LIMIT_FREE, pro: e.API_KEY_LIMIT_PRO } },
       {
         windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,

@@ -4,3 +4,5 @@ export * from './jobs/job-map';
 export * from './jobs/probe.job';
 export * from './jobs/dns-audit.job';
 export * from './jobs/domain-sweep.job';
+export * from './jobs/preview.job';
+export * from './jobs/preview-cleanup.job';

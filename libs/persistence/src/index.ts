@@ -7,3 +7,6 @@ export * from './repositories/domain-audit.repository';
 export * from './repositories/job-probe.repository';
 export * from './repositories/monitored-domain.repository';
 export * from './run-migrations';
+export * from './random-id';
+export * from './repositories/preview.repository';
+export * from './repositories/share.repository';

@@ -6,10 +6,12 @@ import { buildDataSourceOptions } from './data-source-options';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { DomainAuditRepository } from './repositories/domain-audit.repository';
 import { JobProbeRepository } from './repositories/job-probe.repository';
+import { PreviewRepository } from './repositories/preview.repository';
+import { ShareRepository } from './repositories/share.repository';
 import { MonitoredDomainRepository } from './repositories/monitored-domain.repository';
 import { runMigrationsLocked } from './run-migrations';
 
-const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository];
+const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository];
 
 /** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
 @Global()

@@ -7,8 +7,8 @@ import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { RateLimiterService } from './rate-limiter.service';
 import type { AuthenticatedRequest } from './request-identity';
 
-/** Paths that are neither rate-limited nor counted: probes and scrapes by the platform itself. */
-const EXEMPT = /^\/(health\/|metrics$)/;
+/** Paths that are neither rate-limited nor counted: probes, scrapes and the share page's static assets. */
+const EXEMPT = /^\/(health\/|metrics$|share\/assets\/)/;
 const LAST_USED_EVERY_SECONDS = 60;
 
 export function usageKindOf(path: string): UsageKind {

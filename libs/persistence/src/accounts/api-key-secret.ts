@@ -1,5 +1,6 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { BASE62 as ALPHABET, randomBase62 } from '../random-id';
 
 /**
  * API key format: `mp_live_` + 32 random base62 characters (~190 bits) + a 6-character base62
@@ -7,7 +8,6 @@ import { crc32 } from 'node:zlib';
  * before any database or cache lookup (GitHub's token design).
  */
 export const API_KEY_PREFIX = 'mp_live_';
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
@@ -24,8 +24,7 @@ function checksum(random: string): string {
 }
 
 export function generateApiKey(): string {
-  let random = '';
-  for (let i = 0; i < RANDOM_LENGTH; i++) random += ALPHABET[randomInt(62)];
+  const random = randomBase62(RANDOM_LENGTH);
   return `${API_KEY_PREFIX}${random}${checksum(random)}`;
 }
 

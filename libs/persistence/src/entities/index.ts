@@ -4,9 +4,11 @@ import { DomainAuditEntity } from './domain-audit.entity';
 import { DriftEventEntity } from './drift-event.entity';
 import { JobProbeEntity } from './job-probe.entity';
 import { MonitoredDomainEntity } from './monitored-domain.entity';
+import { PreviewEntity } from './preview.entity';
+import { ShareEntity } from './share.entity';
 import { UsageCounterEntity } from './usage-counter.entity';
 
-export const ENTITIES = [JobProbeEntity, AccountEntity, ApiKeyEntity, UsageCounterEntity, MonitoredDomainEntity, DomainAuditEntity, DriftEventEntity];
+export const ENTITIES = [JobProbeEntity, AccountEntity, ApiKeyEntity, UsageCounterEntity, MonitoredDomainEntity, DomainAuditEntity, DriftEventEntity, PreviewEntity, ShareEntity];
 export * from './account.entity';
 export * from './api-key.entity';
 export * from './job-probe.entity';
@@ -14,3 +16,5 @@ export * from './usage-counter.entity';
 export * from './domain-audit.entity';
 export * from './drift-event.entity';
 export * from './monitored-domain.entity';
+export * from './preview.entity';
+export * from './share.entity';

@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CLIENT_IDS, EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
+import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';
+
+/** 500 KB of markup, counted as UTF-8 bytes. */
+export const MAX_MARKUP_BYTES = 512_000;
+
+export class PreviewRequest {
+  @ApiProperty({ description: 'Email markup: HTML, React Email JSX, MJML or Maizzle; at most 500 KB (UTF-8 bytes).' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxUtf8Bytes(MAX_MARKUP_BYTES)
+  html: string;
+
+  @ApiPropertyOptional({ enum: EMAIL_FORMATS, default: 'html', description: 'Input format; selects framework-native fix snippets.' })
+  @IsOptional()
+  @IsIn(EMAIL_FORMATS)
+  format?: EmailFormat;
+
+  @ApiPropertyOptional({ type: [String], enum: CLIENT_IDS, description: 'Client ids to analyse; all 21 when omitted.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(CLIENT_IDS.length)
+  @ArrayUnique()
+  @IsIn(CLIENT_IDS, { each: true, message: `each value in clients must be one of the client ids: ${CLIENT_IDS.join(', ')}` })
+  clients?: ClientId[];
+
+  @ApiPropertyOptional({ maxLength: 200, description: 'Title for the saved preview (authenticated requests).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  title?: string;
+}

@@ -1,0 +1,66 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CLIENT_IDS } from '@mailproof/engine';
+import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { ListPreviewsQuery } from './dto/list-previews.query';
+import { PreviewRequest } from './dto/preview.request';
+import { ClientScore, PreviewListResponse, PreviewResponse } from './dto/preview.response';
+import { PreviewsService, type PreviewAnswer } from './previews.service';
+
+function send(res: Response, answer: PreviewAnswer): void {
+  if (answer.status === 202) res.setHeader('Retry-After', '2');
+  res.status(answer.status).type('application/json').send(answer.json);
+}
+
+@ApiTags('previews')
+@ApiExtraModels(ClientScore)
+@Controller('api')
+export class PreviewsController {
+  constructor(private readonly previews: PreviewsService) {}
+
+  @Post('preview')
+  @ApiOperation({
+    summary: 'Analyse an email for 21 clients. Works without a key (per-IP limit); with a key the preview is saved to the account.',
+  })
+  @ApiOkResponse({ type: PreviewResponse })
+  @ApiResponse({ status: 413, description: 'html over 500 KB (problem+json payload_too_large)' })
+  @ApiResponse({ status: 422, description: 'the email did not compile (compile_failed with message and line)' })
+  @ApiResponse({ status: 503, description: 'no worker answered in time; the body carries the preview id' })
+  async create(@Body() body: PreviewRequest, @CurrentAccount() account: AuthenticatedAccount | undefined, @Res() res: Response): Promise<void> {
+    send(res, await this.previews.create(body, account, CLIENT_IDS));
+  }
+
+  @Get('preview/:id')
+  @ApiOperation({ summary: 'A stored preview. Anonymous previews: anyone with the id; account previews: that account.' })
+  @ApiOkResponse({ type: PreviewResponse })
+  @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analysed' })
+  async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Res() res: Response): Promise<void> {
+    send(res, await this.previews.read(id, account));
+  }
+
+  @Get('previews')
+  @Authenticated()
+  @ApiOperation({ summary: "The account's saved previews, newest first." })
+  @ApiOkResponse({ type: PreviewListResponse })
+  list(@CurrentAccount() account: AuthenticatedAccount, @Query() query: ListPreviewsQuery) {
+    return this.previews.list(account.accountId, query.page ?? 1, query.pageSize ?? 20);
+  }
+
+  @Delete('preview/:id')
+  @Authenticated()
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete one of your saved previews (and its share links).' })
+  @ApiNoContentResponse()
+  async delete(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string): Promise<void> {
+    await this.previews.delete(account.accountId, id);
+  }
+}

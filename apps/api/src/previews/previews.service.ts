@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { MailproofConfig } from '@mailproof/config';
+import type { PreviewJobResult } from '@mailproof/contracts';
+import { PreviewRepository, type PreviewEntity } from '@mailproof/persistence';
+import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/queue';
+import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import { ProblemException } from '../problems/problem.exception';
+import type { PreviewRequest } from './dto/preview.request';
+import { previewJson } from './preview-json';
+
+const ALL_CLIENTS: string[] = [];
+
+/** A stored preview as the API answers it: JSON text, or a problem. */
+export type PreviewAnswer = { status: 200; json: string } | { status: 202; json: string };
+
+/**
+ * The event-driven preview: store the markup, enqueue `preview.analyse`, await the worker within
+ * PREVIEW_BUDGET_MS, answer from PostgreSQL. When no worker answers in time the client gets a 503
+ * carrying the preview id; the job stays queued and GET /api/preview/:id returns it later.
+ */
+@Injectable()
+export class PreviewsService {
+  constructor(
+    private readonly config: MailproofConfig,
+    private readonly previews: PreviewRepository,
+    private readonly jobs: JobProducer,
+    private readonly queueEvents: QueueEventsRegistry,
+  ) {}
+
+  async create(request: PreviewRequest, account: AuthenticatedAccount | undefined, clientIds: readonly string[]): Promise<PreviewAnswer> {
+    const started = Date.now();
+    const events = await this.queueEvents.get('preview');
+    const preview = await this.previews.create({
+      accountId: account?.accountId ?? null,
+      // The title applies to saved (authenticated) previews only.
+      title: account ? (request.title ?? null) : null,
+      format: request.format ?? 'html',
+      clients: request.clients ?? (clientIds as string[]) ?? ALL_CLIENTS,
+      source: request.html,
+      expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
+    });
+    const job = await this.jobs.enqueue('preview', 'preview.analyse', { schemaVersion: 1, previewId: preview.id }, { jobId: jobId('preview.analyse', preview.id) });
+    const outcome = await awaitJob<PreviewJobResult>(job, events, this.config.previews.budgetMs - (Date.now() - started));
+    const stored = await this.previews.find(preview.id);
+    if (!stored || stored.status === 'queued') {
+      throw new ProblemException(
+        503,
+        'service_unavailable',
+        outcome.status === 'failed'
+          ? 'The preview could not be analysed yet; it will be retried.'
+          : `The preview was not analysed within ${this.config.previews.budgetMs} ms; it stays queued. GET /api/preview/${preview.id} returns it when ready.`,
+        { id: preview.id, headers: { 'Retry-After': '5' } },
+      );
+    }
+    return this.answer(stored);
+  }
+
+  /** Anonymous previews: anyone with the id. Account previews: that account only (404 for everyone else). */
+  async read(id: string, account: AuthenticatedAccount | undefined): Promise<PreviewAnswer> {
+    const preview = await this.previews.find(id);
+    if (!preview || (preview.accountId !== null && preview.accountId !== account?.accountId)) {
+      throw new ProblemException(404, 'not_found', 'No preview with this id.');
+    }
+    return this.answer(preview);
+  }
+
+  answer(preview: PreviewEntity): PreviewAnswer {
+    if (preview.status === 'queued') return { status: 202, json: JSON.stringify({ id: preview.id, status: 'queued' }) };
+    if (preview.status === 'failed') {
+      const failure = preview.failure ?? { code: 'internal_error', message: 'The preview could not be analysed.' };
+      if (failure.code === 'compile_failed') {
+        throw new ProblemException(422, 'compile_failed', failure.message, { id: preview.id, line: failure.line, column: failure.column });
+      }
+      if (failure.code === 'payload_too_large') throw new ProblemException(413, 'payload_too_large', failure.message, { id: preview.id });
+      throw new ProblemException(500, 'internal_error', 'The preview could not be analysed.', { id: preview.id });
+    }
+    return { status: 200, json: previewJson(preview) };
+  }
+
+  async list(accountId: string, page: number, pageSize: number) {
+    const { items, total } = await this.previews.listForAccount(accountId, page, pageSize);
+    return { previews: items, page, pageSize, total };
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    if (!(await this.previews.deleteForAccount(accountId, id))) throw new ProblemException(404, 'not_found', 'No preview with this id in your account.');
+  }
+}

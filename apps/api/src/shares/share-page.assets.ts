@@ -1,0 +1,89 @@
+/**
+ * The share page's only script and stylesheet, served from /share/assets/ so the page's
+ * Content-Security-Policy can forbid inline script. No framework: a picker, a mode toggle and
+ * a fetch per client.
+ */
+export const SHARE_PAGE_SCRIPT = `(() => {
+  'use strict';
+  const root = document.querySelector('[data-share-id]');
+  if (!root) return;
+  const shareId = root.getAttribute('data-share-id');
+  const picker = document.getElementById('client-picker');
+  const lightFrame = document.getElementById('frame-light');
+  const darkFrame = document.getElementById('frame-dark');
+  const status = document.getElementById('viewer-status');
+  const modeButtons = Array.from(document.querySelectorAll('[data-mode]'));
+  const loaded = new Map();
+
+  async function load(clientId) {
+    if (!loaded.has(clientId)) {
+      const response = await fetch('/share/' + encodeURIComponent(shareId) + '/clients/' + encodeURIComponent(clientId), {
+        headers: { accept: 'application/json' },
+        credentials: 'omit',
+      });
+      if (!response.ok) throw new Error('HTTP ' + response.status);
+      loaded.set(clientId, await response.json());
+    }
+    return loaded.get(clientId);
+  }
+
+  async function showClient(clientId) {
+    status.textContent = 'Loading…';
+    try {
+      const client = await load(clientId);
+      lightFrame.srcdoc = client.html;
+      darkFrame.srcdoc = client.darkHtml;
+      lightFrame.title = client.name + ' in light mode';
+      darkFrame.title = client.name + ' in dark mode';
+      root.setAttribute('data-client', clientId);
+      status.textContent = 'Showing ' + client.name + ' (score ' + client.score + ')';
+    } catch (error) {
+      status.textContent = 'Could not load this client. Try again.';
+    }
+  }
+
+  function setMode(mode) {
+    root.setAttribute('data-mode', mode);
+    for (const button of modeButtons) button.setAttribute('aria-pressed', String(button.getAttribute('data-mode') === mode));
+  }
+
+  picker.addEventListener('change', () => showClient(picker.value));
+  for (const button of modeButtons) button.addEventListener('click', () => setMode(button.getAttribute('data-mode')));
+  root.setAttribute('data-ready', 'true');
+})();
+`;
+
+export const SHARE_PAGE_STYLES = `
+:root { color-scheme: light; --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --accent: #0b5fff; --bad: #b42318; --warn: #9a6700; --ok: #1a7f37; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #f6f8fa; }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; }
+header, main, footer { max-width: 1200px; margin: 0 auto; padding: 1rem; }
+header { display: flex; flex-wrap: wrap; align-items: center; gap: 1rem; justify-content: space-between; }
+h1 { font-size: 1.5rem; margin: 0; } h2 { font-size: 1.2rem; margin: 2rem 0 .75rem; } h3 { font-size: 1rem; margin: 1rem 0 .5rem; }
+.score { font-size: 2rem; font-weight: 700; padding: .25rem .75rem; border-radius: .5rem; background: #fff; border: 1px solid var(--line); }
+.score-good { color: var(--ok); } .score-fair { color: var(--warn); } .score-poor { color: var(--bad); }
+.meta { color: var(--muted); font-size: .9rem; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: .5rem; padding: 1rem; }
+table { width: 100%; border-collapse: collapse; font-size: .95rem; }
+th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.table-scroll { overflow-x: auto; }
+.controls { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; margin-bottom: .75rem; }
+select, button { font: inherit; padding: .4rem .6rem; border: 1px solid var(--line); border-radius: .4rem; background: #fff; color: var(--ink); }
+button[aria-pressed="true"] { background: var(--ink); color: #fff; border-color: var(--ink); }
+.frames { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
+.frames figure { margin: 0; } .frames figcaption { font-size: .9rem; color: var(--muted); margin-bottom: .25rem; }
+iframe { width: 100%; height: 640px; border: 1px solid var(--line); border-radius: .4rem; background: #fff; }
+.frame-dark iframe { background: #121212; }
+[data-mode="light"] .frame-dark, [data-mode="dark"] .frame-light { display: none; }
+[data-mode="light"] .frames, [data-mode="dark"] .frames { grid-template-columns: 1fr; }
+@media (max-width: 800px) { .frames { grid-template-columns: 1fr; } iframe { height: 520px; } }
+.findings li { margin-bottom: .75rem; } .findings ul { padding-left: 1.25rem; }
+.badge { display: inline-block; font-size: .8rem; padding: 0 .4rem; border: 1px solid var(--line); border-radius: 1rem; margin: 0 .2rem .2rem 0; background: #f6f8fa; }
+.sev-error { color: var(--bad); } .sev-warning { color: var(--warn); } .sev-info { color: var(--muted); }
+pre { background: #f6f8fa; padding: .5rem; overflow-x: auto; font-size: .85rem; border-radius: .3rem; }
+.shots { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 1rem; } .shots img { width: 100%; border: 1px solid var(--line); }
+`;

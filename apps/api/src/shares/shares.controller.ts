@@ -1,0 +1,40 @@
+import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { previewJson } from '../previews/preview-json';
+import { ProblemException } from '../problems/problem.exception';
+import { CreateShareRequest } from './dto/create-share.request';
+import { ShareResponse } from './dto/share.response';
+import { SharesService } from './shares.service';
+
+@ApiTags('shares')
+@Controller('api/share')
+export class SharesController {
+  constructor(private readonly shares: SharesService) {}
+
+  @Post()
+  @Authenticated()
+  @ApiOperation({ summary: 'Create a public link to a saved (or anonymous) preview.' })
+  @ApiCreatedResponse({ type: ShareResponse })
+  create(@CurrentAccount() account: AuthenticatedAccount, @Body() body: CreateShareRequest): Promise<ShareResponse> {
+    return this.shares.create(account, body.previewId);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'The shared preview as JSON (public). Expired or unknown links are 404.' })
+  @ApiOkResponse({ description: '{ share: { id, url, expiresAt, createdAt }, preview: <preview result> }' })
+  async read(@Param('id') id: string, @Res() res: Response): Promise<void> {
+    const found = await this.shares.findLive(id);
+    if (!found) throw new ProblemException(404, 'not_found', 'No live share with this id.');
+    const { share, preview } = found;
+    const shareJson = JSON.stringify({
+      id: share.id,
+      url: this.shares.urlOf(share.id),
+      expiresAt: share.expiresAt ? share.expiresAt.toISOString() : null,
+      createdAt: share.createdAt.toISOString(),
+    });
+    const previewPart = preview.status === 'completed' ? previewJson(preview) : JSON.stringify({ id: preview.id, status: preview.status });
+    res.status(200).type('application/json').send(`{"share":${shareJson},"preview":${previewPart}}`);
+  }
+}

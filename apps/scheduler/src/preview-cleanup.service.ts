@@ -1,0 +1,39 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { MailproofConfig } from '@mailproof/config';
+import { PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from '@mailproof/contracts';
+import { PreviewRepository } from '@mailproof/persistence';
+
+export const PREVIEW_CLEANUP_SCHEDULER_ID = 'anonymous-preview-cleanup';
+
+/**
+ * Anonymous previews live 24 hours. A BullMQ job scheduler (one per deployment, upserted by every
+ * replica) runs `preview-cleanup.run` every PREVIEW_CLEANUP_EVERY_MINUTES; the delete is
+ * idempotent, so an extra run does no harm.
+ */
+@Injectable()
+export class PreviewCleanupService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('PreviewCleanup');
+
+  constructor(
+    private readonly config: MailproofConfig,
+    private readonly previews: PreviewRepository,
+    @InjectQueue('scheduler') private readonly queue: Queue,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const data: PreviewCleanupJobPayload = { schemaVersion: 1 };
+    await this.queue.upsertJobScheduler(
+      PREVIEW_CLEANUP_SCHEDULER_ID,
+      { every: this.config.previews.cleanupEveryMinutes * 60_000 },
+      { name: PREVIEW_CLEANUP_JOB.name, data, opts: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
+    );
+  }
+
+  async deleteExpired(now = new Date()): Promise<PreviewCleanupJobResult> {
+    const deleted = await this.previews.deleteExpired(now);
+    if (deleted > 0) this.logger.log(`deleted ${deleted} expired anonymous previews`);
+    return { deleted };
+  }
+}

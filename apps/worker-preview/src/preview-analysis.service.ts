@@ -1,0 +1,56 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { CompileError } from '@mailproof/engine/compile';
+import { analyzeEmail, EngineLimitError, type ClientId } from '@mailproof/engine';
+import type { PreviewJobResult } from '@mailproof/contracts';
+import { PreviewRepository } from '@mailproof/persistence';
+import { compileEmail, disposeCompilers, warmCompilers } from '@mailproof/sandbox';
+
+/**
+ * Compiles and analyses one stored preview and stores the outcome. Problems with the email
+ * (compile failures, engine limits) are outcomes, stored for the API to report; anything else is
+ * a bug or an outage and is thrown so BullMQ retries the job.
+ */
+@Injectable()
+export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('PreviewAnalysis');
+
+  constructor(private readonly previews: PreviewRepository) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Build the sandbox snapshots once now rather than inside the first request's budget.
+    await warmCompilers();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await disposeCompilers();
+  }
+
+  async analyse(previewId: string): Promise<PreviewJobResult> {
+    const preview = await this.previews.findForAnalysis(previewId);
+    // Deleted meanwhile: nothing to do. Already done: a redelivery must not compute it twice.
+    if (!preview) return { previewId, status: 'failed' };
+    if (preview.status !== 'queued') return { previewId, status: preview.status };
+
+    try {
+      const compiled = await compileEmail(preview.source, preview.format);
+      const analysis = analyzeEmail(compiled.html, { format: preview.format, clients: preview.clients as ClientId[] });
+      // For compiled formats the compiled HTML is part of the result (as the peer API gives it).
+      const result = preview.format === 'html' ? analysis : { ...analysis, compiledHtml: compiled.html };
+      await this.previews.storeOutcome(previewId, { resultJson: JSON.stringify(result), overallScore: analysis.overallScore });
+      return { previewId, status: 'completed' };
+    } catch (error) {
+      if (error instanceof CompileError) {
+        await this.previews.storeOutcome(previewId, {
+          failure: { code: 'compile_failed', message: error.message, line: error.line, column: error.column },
+        });
+        return { previewId, status: 'failed' };
+      }
+      if (error instanceof EngineLimitError) {
+        await this.previews.storeOutcome(previewId, { failure: { code: 'payload_too_large', message: error.message } });
+        return { previewId, status: 'failed' };
+      }
+      this.logger.error(`preview ${previewId}: ${error instanceof Error ? error.stack : String(error)}`);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,14 @@
+/** `preview-cleanup.run`: deletes anonymous previews past their 24 hours (repeated by the scheduler). */
+export const PREVIEW_CLEANUP_JOB = {
+  name: 'preview-cleanup.run',
+  queues: ['scheduler'],
+  schemaVersion: 1,
+} as const;
+
+export interface PreviewCleanupJobPayload {
+  schemaVersion: 1;
+}
+
+export interface PreviewCleanupJobResult {
+  deleted: number;
+}

@@ -1,0 +1,56 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+export type PreviewStatus = 'queued' | 'completed' | 'failed';
+
+/**
+ * One submitted email and, once the worker has run, its analysis. The result is kept as the JSON
+ * text the worker produced: the API sends it without parsing and re-serialising megabytes.
+ */
+@Entity({ name: 'previews' })
+export class PreviewEntity {
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  @Index()
+  @Column({ name: 'account_id', type: 'uuid', nullable: true })
+  accountId: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  title: string | null;
+
+  @Column({ type: 'text' })
+  format: 'html' | 'jsx' | 'mjml' | 'maizzle';
+
+  @Column({ type: 'text', array: true })
+  clients: string[];
+
+  @Column({ type: 'text' })
+  source: string;
+
+  @Column({ type: 'text' })
+  status: PreviewStatus;
+
+  @Column({ name: 'result_json', type: 'text', nullable: true })
+  resultJson: string | null;
+
+  /** Why it failed: `{ code, message, line?, column? }` (compile failures, engine limits). */
+  @Column({ type: 'jsonb', nullable: true })
+  failure: { code: string; message: string; line?: number; column?: number } | null;
+
+  @Column({ name: 'overall_score', type: 'integer', nullable: true })
+  overallScore: number | null;
+
+  /** Screenshots by "<clientId>-light|dark", added when rendering finishes. */
+  @Column({ type: 'jsonb', nullable: true })
+  screenshots: Record<string, string> | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+
+  /** Anonymous previews expire (24 h); account previews are kept until deleted (null). */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+}

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type FindOptionsWhere } from 'typeorm';
+import { PreviewEntity } from '../entities/preview.entity';
+import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
+
+export interface NewPreview {
+  accountId: string | null;
+  title: string | null;
+  format: PreviewEntity['format'];
+  clients: string[];
+  source: string;
+  expiresAt: Date | null;
+}
+
+export interface PreviewListItem {
+  id: string;
+  title: string | null;
+  overallScore: number | null;
+  status: PreviewEntity['status'];
+  createdAt: string;
+}
+
+@Injectable()
+export class PreviewRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get repo() {
+    return this.dataSource.getRepository(PreviewEntity);
+  }
+
+  async create(preview: NewPreview): Promise<PreviewEntity> {
+    const entity = this.repo.create({ ...preview, id: opaqueId('prv'), status: 'queued', resultJson: null, failure: null, overallScore: null, screenshots: null, completedAt: null });
+    await this.repo.insert(entity);
+    return entity;
+  }
+
+  /** The preview without its (large) source. Unknown and malformed ids are null. */
+  async find(id: string): Promise<PreviewEntity | null> {
+    if (!OPAQUE_ID_PATTERN.test(id) || !id.startsWith('prv_')) return null;
+    return this.repo.findOne({
+      where: { id },
+      select: { id: true, accountId: true, title: true, format: true, clients: true, status: true, resultJson: true, failure: true, overallScore: true, screenshots: true, createdAt: true, completedAt: true, expiresAt: true },
+    });
+  }
+
+  /** What the worker needs: the source and whether a result exists already. */
+  async findForAnalysis(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'status'> | null> {
+    return this.repo.findOne({ where: { id }, select: { id: true, format: true, clients: true, source: true, status: true } });
+  }
+
+  /**
+   * Stores the outcome once: only a queued preview changes. A duplicate delivery of the same job
+   * (BullMQ is at-least-once) finds it done and leaves the first result in place.
+   */
+  async storeOutcome(
+    id: string,
+    outcome: { resultJson: string; overallScore: number } | { failure: NonNullable<PreviewEntity['failure']> },
+  ): Promise<boolean> {
+    const values =
+      'resultJson' in outcome
+        ? { status: 'completed' as const, resultJson: outcome.resultJson, overallScore: outcome.overallScore, completedAt: new Date() }
+        : { status: 'failed' as const, failure: outcome.failure, completedAt: new Date() };
+    const result = await this.repo.update({ id, status: 'queued' } as FindOptionsWhere<PreviewEntity>, values);
+    return (result.affected ?? 0) > 0;
+  }
+
+  async listForAccount(accountId: string, page: number, pageSize: number): Promise<{ items: PreviewListItem[]; total: number }> {
+    const [rows, total] = await this.repo.findAndCount({
+      where: { accountId },
+      select: { id: true, title: true, overallScore: true, status: true, createdAt: true },
+      order: { createdAt: 'DESC', id: 'ASC' },
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+    });
+    return {
+      total,
+      items: rows.map((r) => ({ id: r.id, title: r.title, overallScore: r.overallScore, status: r.status, createdAt: r.createdAt.toISOString() })),
+    };
+  }
+
+  /** Deletes one of the account's previews (and its shares); false when there is none. */
+  async deleteForAccount(accountId: string, id: string): Promise<boolean> {
+    if (!OPAQUE_ID_PATTERN.test(id)) return false;
+    const result = await this.repo.delete({ id, accountId });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Deletes anonymous previews whose time is up. */
+  async deleteExpired(now = new Date()): Promise<number> {
+    const result: [unknown, number] = await this.dataSource.query('DELETE FROM previews WHERE expires_at IS NOT NULL AND expires_at <= $1', [now]);
+    return result[1];
+  }
+}

@@ -1,0 +1,127 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import request from 'supertest';
+import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
+import { startTestApi, type RunningApi } from '../utils/api-server';
+import { createTestAccount, openDatabase } from '../utils/database';
+import { openQueues } from '../utils/queues';
+import { testConfig } from '../utils/test-config';
+
+const EMAIL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spring sale</title>
+<style>.card { display: flex; border-radius: 8px; } @media (prefers-color-scheme: dark) { .card { background: #111; } }</style></head>
+<body style="background:#ffffff"><table role="presentation"><tr><td class="card" style="color:#333333;background-color:#ffffff">
+Hello <a href="https://example.com/sale?utm_source=mail">see the sale</a></td></tr></table></body></html>`;
+
+describe('POST /api/preview and reading previews back', () => {
+  const config = testConfig({ PREVIEW_BUDGET_MS: 15_000 });
+  const queues = openQueues(config);
+  let api: RunningApi;
+  let worker: INestApplicationContext;
+  let db: DataSource;
+  let account: { accountId: string; key: string };
+  let other: { accountId: string; key: string };
+
+  beforeAll(async () => {
+    db = await openDatabase(config);
+    account = await createTestAccount(db, 'free');
+    other = await createTestAccount(db, 'pro');
+    worker = await startWorkerPreview(config);
+    api = await startTestApi(config);
+  });
+  afterAll(async () => {
+    await api.close();
+    await worker.close();
+    await queues.closeAll();
+    await db.destroy();
+  });
+
+  it('analyses an anonymous email for all 21 clients and returns every report field', async () => {
+    const response = await request(api.url).post('/api/preview').send({ html: EMAIL }).expect(200);
+    const body = response.body;
+    expect(body.id).toMatch(/^prv_[0-9A-Za-z]{24}$/);
+    expect(body.transforms).toHaveLength(21);
+    expect(Object.keys(body.compatibilityScores)).toHaveLength(21);
+    expect(Object.keys(body.darkMode)).toHaveLength(21);
+    expect(body.overallScore).toBeGreaterThanOrEqual(0);
+    expect(body.overallScore).toBeLessThanOrEqual(100);
+    expect(body.cssReport.some((f: { property: string }) => f.property.startsWith('display'))).toBe(true);
+    for (const field of ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'overflowReport', 'visualReport', 'darkContrast', 'mobileContrast', 'designReport', 'vmlReport', 'plainText']) {
+      expect(body).toHaveProperty(field);
+    }
+    const again = await request(api.url).get(`/api/preview/${body.id}`).expect(200);
+    expect(again.body).toEqual(body);
+  });
+
+  it('runs only the requested clients', async () => {
+    const response = await request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web', 'outlook-windows-legacy'] }).expect(200);
+    expect(response.body.transforms.map((t: { clientId: string }) => t.clientId)).toEqual(['gmail-web', 'outlook-windows-legacy']);
+  });
+
+  it('refuses unknown clients with 400 listing the valid ids', async () => {
+    const response = await request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web', 'lotus-notes'] }).expect(400);
+    expect(response.body.code).toBe('validation_failed');
+    expect(response.body.errors[0].field).toBe('clients');
+    expect(response.body.errors[0].message).toContain('outlook-windows-legacy');
+  });
+
+  it('answers 413 for markup over 500 KB counted as UTF-8 bytes, and accepts exactly 500 KB', async () => {
+    const tooBig = 'é'.repeat(256_001); // 512,002 bytes, 256,001 characters
+    const response = await request(api.url).post('/api/preview').send({ html: tooBig }).expect(413);
+    expect(response.body.code).toBe('payload_too_large');
+    await request(api.url).post('/api/preview').send({ html: 'a'.repeat(512_000) }).expect((r) => expect(r.status).not.toBe(413));
+  });
+
+  it('validates format and title', async () => {
+    const badFormat = await request(api.url).post('/api/preview').send({ html: EMAIL, format: 'docx' }).expect(400);
+    expect(badFormat.body.errors[0].field).toBe('format');
+    const longTitle = await request(api.url).post('/api/preview').send({ html: EMAIL, title: 'x'.repeat(201) }).expect(400);
+    expect(longTitle.body.errors[0].field).toBe('title');
+    await request(api.url).post('/api/preview').send({}).expect(400);
+  });
+
+
+  it('answers a malformed MJML document with 422 and its message', async () => {
+    const response = await request(api.url).post('/api/preview').send({ html: '<p>not mjml at all</p>', format: 'mjml' }).expect(422);
+    expect(response.body).toMatchObject({ status: 422, code: 'compile_failed' });
+    expect(response.body.detail).toMatch(/mjml/i);
+    expect(response.body.id).toMatch(/^prv_/);
+    expect(JSON.stringify(response.body)).not.toMatch(/\/work\/|node_modules/);
+  });
+
+  it('saves keyed previews to the account with their title, lists and deletes them, and hides them from others', async () => {
+    const created = await request(api.url).post('/api/preview').set('x-api-key', account.key).send({ html: EMAIL, title: 'Spring sale v1' }).expect(200);
+    const id = created.body.id;
+    const list = await request(api.url).get('/api/previews').set('x-api-key', account.key).expect(200);
+    expect(list.body).toMatchObject({ page: 1, pageSize: 20, total: 1 });
+    expect(list.body.previews[0]).toEqual({ id, title: 'Spring sale v1', overallScore: created.body.overallScore, status: 'completed', createdAt: expect.any(String) });
+    await request(api.url).get(`/api/preview/${id}`).expect(404);
+    await request(api.url).get(`/api/preview/${id}`).set('x-api-key', other.key).expect(404);
+    await request(api.url).get(`/api/preview/${id}`).set('x-api-key', account.key).expect(200);
+    await request(api.url).delete(`/api/preview/${id}`).set('x-api-key', other.key).expect(404);
+    await request(api.url).delete(`/api/preview/${id}`).set('x-api-key', account.key).expect(204);
+    await request(api.url).get(`/api/preview/${id}`).set('x-api-key', account.key).expect(404);
+  });
+
+  it('paginates the list', async () => {
+    const fresh = await createTestAccount(db, 'pro');
+    for (let i = 0; i < 3; i++) await request(api.url).post('/api/preview').set('x-api-key', fresh.key).send({ html: EMAIL, title: `v${i}`, clients: ['gmail-web'] }).expect(200);
+    const page2 = await request(api.url).get('/api/previews?page=2&pageSize=2').set('x-api-key', fresh.key).expect(200);
+    expect(page2.body).toMatchObject({ page: 2, pageSize: 2, total: 3 });
+    expect(page2.body.previews.map((p: { title: string }) => p.title)).toEqual(['v0']);
+    await request(api.url).get('/api/previews?pageSize=1000').set('x-api-key', fresh.key).expect(400);
+    await request(api.url).get('/api/previews').expect(401);
+  });
+
+  it('answers 404 for unknown and malformed ids', async () => {
+    await request(api.url).get('/api/preview/prv_000000000000000000000000').expect(404);
+    await request(api.url).get('/api/preview/../../etc/passwd').expect(404);
+  });
+
+  it('lists the 21 clients and the tracked properties', async () => {
+    const clients = await request(api.url).get('/api/clients').expect(200);
+    expect(clients.body).toHaveLength(21);
+    expect(clients.body[0]).toEqual({ id: expect.any(String), name: expect.any(String), category: expect.stringMatching(/^(webmail|desktop|mobile)$/), engine: expect.any(String), darkMode: expect.any(String) });
+    const properties = await request(api.url).get('/api/clients/properties').expect(200);
+    expect(properties.body.length).toBeGreaterThanOrEqual(298);
+  });
+});
