@@ -65,7 +65,7 @@ async function main() {
   try {
     // 1. One audit at a time, first with an empty cache, then the same domains again.
     const resolver = new TangerineResolver(config);
-    cleanups.unshift(() => resolver.onModuleDestroy());
+    cleanups.unshift(() => resolver.onApplicationShutdown());
     const sample = names.slice(0, SAMPLES);
     const timeAudits = async () => {
       const times = [];

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import Tangerine from 'tangerine';
 import { MailproofConfig } from '@mailproof/config';
@@ -24,7 +24,7 @@ const FAILURES: Record<string, DnsFailureReason> = {
  * failure becomes a DnsLookup error value; a lookup never throws and never outlives its deadline.
  */
 @Injectable()
-export class TangerineResolver implements DnsResolver, OnModuleDestroy {
+export class TangerineResolver implements DnsResolver, OnApplicationShutdown {
   private readonly logger = new Logger('TangerineResolver');
   private readonly http = new Http2RequestAdapter();
   private readonly redis: Redis | null;
@@ -102,7 +102,11 @@ export class TangerineResolver implements DnsResolver, OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Application shutdown, not module destroy: Nest runs this app module's hooks after the BullMQ
+   * worker (a deeper module) has let its active audits finish, which need the resolver until then.
+   */
+  async onApplicationShutdown(): Promise<void> {
     this.tangerine.cancel();
     this.http.close();
     await this.redis?.quit().catch(() => undefined);
