@@ -1,6 +1,10 @@
 import { Command } from 'commander';
 import { registerAccountCommands } from './commands/account.command';
+import { registerAnalyzeCommand } from './commands/analyze.command';
+import { EXIT_CODES } from './commands/cli-errors';
+import { registerClientsCommand } from './commands/clients.command';
 import { registerKeyCommands } from './commands/key.command';
+import { registerLintCommand } from './commands/lint.command';
 import { registerMigrateCommand } from './commands/migrate.command';
 
 import { version } from '../../../package.json';
@@ -11,7 +15,13 @@ export function buildProgram(): Command {
     .description('Mailproof: check emails against 21 clients, audit sending domains, operate accounts.')
     .version(version, '-v, --version', 'print the Mailproof version')
     .showHelpAfterError()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    .configureOutput({ outputError: (text, write) => write(text) })
+    // Commander has already printed its message; a wrong command line exits 3 (docs/cli.md), so
+    // `lint`'s 1 and 2 always mean findings. Set before the commands: subcommands inherit it.
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_CODES.usage));
+  registerAnalyzeCommand(program);
+  registerLintCommand(program);
+  registerClientsCommand(program);
   registerMigrateCommand(program);
   registerAccountCommands(program);
   registerKeyCommands(program);

@@ -1,0 +1,79 @@
+import { Option, type Command } from 'commander';
+import { getClient, type ClientId } from '@mailproof/engine';
+import { COMPILE_FORMATS, type CompileFormat } from '@mailproof/engine/compile';
+import { analyseEmailInput, countBySeverity, groupFindings, withCompilers, type AnalysedEmail } from './email-analysis';
+import { parseClientsOption, readEmailInput } from './email-input';
+import { printTable } from './output';
+import { describeInput, formatCompileWarnings, formatFindingGroups, plural, positionNote } from './report-format';
+
+interface AnalyzeOptions {
+  format?: CompileFormat;
+  clients?: string;
+  json?: boolean;
+}
+
+const TOP_FINDINGS = 10;
+
+/** The `--format` and `--clients` options `analyze` and `lint` share. */
+export function formatOption(): Option {
+  return new Option('--format <format>', 'input format; default: from the file name (see docs/cli.md)').choices(COMPILE_FORMATS);
+}
+
+export function clientsOption(): Option {
+  return new Option('--clients <ids>', 'comma-separated client ids to analyse (default: all 21; see `mailproof clients`)');
+}
+
+/** `mailproof analyze FILE|-`: compile and analyse one email locally; no database, Redis or network. */
+export function registerAnalyzeCommand(program: Command): void {
+  program
+    .command('analyze')
+    .description('compile and analyse one email against the email clients, in this process (no server needed)')
+    .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx or .mjml; `-` reads stdin')
+    .addOption(formatOption())
+    .addOption(clientsOption())
+    .option('--json', 'print the whole analysis as JSON')
+    .action(async (file: string, options: AnalyzeOptions) => {
+      const clients = parseClientsOption(options.clients);
+      const input = await readEmailInput(file, options.format);
+      const result = await withCompilers(() => analyseEmailInput(input, clients));
+      if (options.json) {
+        const { analysis, compileWarnings } = result;
+        console.log(JSON.stringify({ input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings }, ...analysis }));
+      } else {
+        printAnalysisSummary(result);
+      }
+    });
+}
+
+function printAnalysisSummary({ input, compileWarnings, analysis }: AnalysedEmail): void {
+  const clientIds = Object.keys(analysis.compatibilityScores) as ClientId[];
+  console.log(describeInput(input));
+  console.log(`Overall score: ${analysis.overallScore}/100 across ${plural(clientIds.length, 'client')}`);
+  if (compileWarnings.length > 0) {
+    console.log(`\nCompile warnings:`);
+    for (const line of formatCompileWarnings(compileWarnings, '  ')) console.log(line);
+  }
+  console.log('');
+  printTable(
+    clientIds.map((id) => {
+      const score = analysis.compatibilityScores[id];
+      return { client: id, name: getClient(id).name, score: score.score, errors: score.errors, warnings: score.warnings, info: score.info };
+    }),
+  );
+
+  const groups = groupFindings(analysis.cssReport);
+  const counts = countBySeverity(groups);
+  const problems = groups.filter((group) => group.severity !== 'info');
+  console.log('');
+  if (problems.length === 0) {
+    console.log(`No errors or warnings; ${plural(counts.info, 'info note')} (--json lists every finding).`);
+    return;
+  }
+  // Errors first, then the problems that hit the most clients.
+  const top = [...problems]
+    .sort((a, b) => (a.severity === b.severity ? b.clients.length - a.clients.length : a.severity === 'error' ? -1 : 1))
+    .slice(0, TOP_FINDINGS);
+  console.log(`Top findings${positionNote(input)}: ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.info, 'info note')}`);
+  for (const line of formatFindingGroups(top, clientIds.length, '  ')) console.log(line);
+  if (problems.length > top.length) console.log(`  … and ${problems.length - top.length} more (mailproof lint lists them all, --json prints every finding)`);
+}

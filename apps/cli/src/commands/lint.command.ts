@@ -1,0 +1,134 @@
+import type { Command } from 'commander';
+import { CLIENT_IDS, type CssFinding, type Severity } from '@mailproof/engine';
+import type { CompileFormat, CompileWarning } from '@mailproof/engine/compile';
+import { CliError, EXIT_CODES, UsageError, describeInputError } from './cli-errors';
+import { clientsOption, formatOption } from './analyze.command';
+import { analyseEmailInput, countBySeverity, groupFindings, withCompilers, type FindingGroup } from './email-analysis';
+import { STDIN_PATH, parseClientsOption, planFormat, readEmailInput, type EmailInput, type FormatDetectedBy } from './email-input';
+import { describeInput, formatCompileWarnings, formatFindingGroups, plural, positionNote } from './report-format';
+
+interface LintOptions {
+  format?: CompileFormat;
+  clients?: string;
+  failOnWarning?: boolean;
+  json?: boolean;
+}
+
+interface LintedFile {
+  file: string;
+  ok: true;
+  format: CompileFormat;
+  detectedBy: FormatDetectedBy;
+  overallScore: number;
+  counts: Record<Severity, number>;
+  /** Findings grouped across clients, as the text output prints them. */
+  problems: FindingGroup[];
+  compileWarnings: CompileWarning[];
+  /** Every finding of the engine, one per client (interface.md 2.2). */
+  findings: CssFinding[];
+}
+
+interface FailedFile {
+  file: string;
+  ok: false;
+  error: ReturnType<CliError['toJSON']>;
+}
+
+type LintResult = LintedFile | FailedFile;
+
+/**
+ * `mailproof lint FILE...`: findings per file, for CI. Exit 0 when clean, 1 on any error (a finding
+ * with severity error, or a file that cannot be read, compiled or analysed), 2 with --fail-on-warning
+ * when there are warnings but no errors; 3 for a wrong command line (nothing is analysed then).
+ */
+export function registerLintCommand(program: Command): void {
+  program
+    .command('lint')
+    .description('check emails and exit non-zero on errors (or warnings with --fail-on-warning); for CI')
+    .argument('<files...>', 'emails to check (.html, .htm, .maizzle.html, .jsx, .tsx, .mjml); `-` reads stdin')
+    .addOption(formatOption())
+    .addOption(clientsOption())
+    .option('--fail-on-warning', 'exit 2 when there are warnings but no errors')
+    .option('--json', 'print { files, summary, exitCode } as JSON')
+    .action(async (files: string[], options: LintOptions) => {
+      // The whole command line is checked before any file is analysed, so a typo never passes for a result.
+      const clients = parseClientsOption(options.clients);
+      if (files.filter((file) => file === STDIN_PATH).length > 1) throw new UsageError('stdin (-) can only be read once');
+      for (const file of files) planFormat(file, options.format);
+
+      const results = await withCompilers(async () => {
+        const linted: LintResult[] = [];
+        for (const file of files) linted.push(await lintFile(file, options.format, clients));
+        return linted;
+      });
+      const exitCode = lintExitCode(results, options.failOnWarning === true);
+      if (options.json) console.log(JSON.stringify({ files: results, summary: summarise(results), exitCode }));
+      else printLintReport(results, clients?.length ?? CLIENT_IDS.length);
+      process.exitCode = exitCode;
+    });
+}
+
+async function lintFile(file: string, format: CompileFormat | undefined, clients: Parameters<typeof analyseEmailInput>[1]): Promise<LintResult> {
+  let input: EmailInput | undefined;
+  try {
+    input = await readEmailInput(file, format);
+    const { analysis, compileWarnings } = await analyseEmailInput(input, clients);
+    const problems = groupFindings(analysis.cssReport);
+    return {
+      file,
+      ok: true,
+      format: input.format,
+      detectedBy: input.detectedBy,
+      overallScore: analysis.overallScore,
+      counts: countBySeverity(problems),
+      problems,
+      compileWarnings,
+      findings: analysis.cssReport,
+    };
+  } catch (error) {
+    if (error instanceof CliError && error.exitCode === EXIT_CODES.usage) throw error;
+    return { file, ok: false, error: describeInputError(input?.label ?? file, error).toJSON() };
+  }
+}
+
+function lintExitCode(results: readonly LintResult[], failOnWarning: boolean): number {
+  const summary = summarise(results);
+  if (summary.failed > 0 || summary.errors > 0) return EXIT_CODES.failure;
+  if (failOnWarning && summary.warnings > 0) return EXIT_CODES.warnings;
+  return EXIT_CODES.ok;
+}
+
+function summarise(results: readonly LintResult[]): { files: number; failed: number; errors: number; warnings: number; info: number } {
+  const summary = { files: results.length, failed: 0, errors: 0, warnings: 0, info: 0 };
+  for (const result of results) {
+    if (!result.ok) {
+      summary.failed += 1;
+      continue;
+    }
+    summary.errors += result.counts.error;
+    summary.warnings += result.counts.warning;
+    summary.info += result.counts.info;
+  }
+  return summary;
+}
+
+function printLintReport(results: readonly LintResult[], analysedCount: number): void {
+  for (const result of results) {
+    if (!result.ok) {
+      // The message already starts with the file name.
+      console.log(`${result.error.message}\n`);
+      continue;
+    }
+    const input = { label: result.file === STDIN_PATH ? 'stdin' : result.file, format: result.format, detectedBy: result.detectedBy };
+    const listed = result.problems.filter((group) => group.severity !== 'info');
+    console.log(`${describeInput(input)}  score ${result.overallScore}/100${listed.length > 0 ? positionNote(input) : ''}`);
+    for (const line of formatCompileWarnings(result.compileWarnings, '  compile warning: ')) console.log(line);
+    for (const line of formatFindingGroups(listed, analysedCount, '  ')) console.log(line);
+    const { error, warning, info } = result.counts;
+    const infoNote = info > 0 ? ` (info notes are not listed; --json has them)` : '';
+    console.log(`  ${plural(error, 'error')}, ${plural(warning, 'warning')}, ${plural(info, 'info note')}${infoNote}\n`);
+  }
+  const summary = summarise(results);
+  const failed = summary.failed > 0 ? `${summary.failed} could not be analysed, ` : '';
+  console.log(`${plural(summary.files, 'file')}: ${failed}${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}`);
+}
