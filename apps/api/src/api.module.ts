@@ -8,6 +8,7 @@ import { AccessMiddleware } from './auth/access.middleware';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { AuthGuard } from './auth/auth.guard';
 import { RateLimiterService } from './auth/rate-limiter.service';
+import { UsageRecorder } from './auth/usage-recorder.service';
 import { DeliverabilityController } from './deliverability/deliverability.controller';
 import { DeliverabilityService } from './deliverability/deliverability.service';
 import { DiagnosticsController } from './diagnostics/diagnostics.controller';
@@ -61,6 +62,7 @@ export class ApiModule {
         DomainsService,
         ApiKeyAuthenticator,
         RateLimiterService,
+        UsageRecorder,
         AccessMiddleware,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },

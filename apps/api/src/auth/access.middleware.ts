@@ -1,15 +1,14 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
 import type { UsageKind } from '@mailproof/persistence';
-import { AccountsRepository } from '@mailproof/persistence';
 import { buildProblem, sendProblem } from '../problems/problem-response';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { RateLimiterService } from './rate-limiter.service';
+import { UsageRecorder } from './usage-recorder.service';
 import type { AuthenticatedRequest } from './request-identity';
 
 /** Paths that are neither rate-limited nor counted: probes, scrapes and the share page's static assets. */
 const EXEMPT = /^\/(health\/|metrics$|share\/assets\/)/;
-const LAST_USED_EVERY_SECONDS = 60;
 
 export function usageKindOf(path: string): UsageKind {
   if (/^\/api\/previews?(\/|$)/.test(path)) return 'preview';
@@ -26,13 +25,10 @@ export function usageKindOf(path: string): UsageKind {
  */
 @Injectable()
 export class AccessMiddleware {
-  private readonly logger = new Logger('Access');
-  private readonly lastUsedWritten = new Map<string, number>();
-
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly rateLimiter: RateLimiterService,
-    private readonly accounts: AccountsRepository,
+    private readonly usage: UsageRecorder,
   ) {}
 
   readonly handle = (req: AuthenticatedRequest, res: Response, next: NextFunction): void => {
@@ -63,19 +59,7 @@ export class AccessMiddleware {
       );
       return false;
     }
-    if (identity.account) void this.countUsage(identity.account.keyId, usageKindOf(req.path));
+    if (identity.account) this.usage.record(identity.account.keyId, usageKindOf(req.path));
     return true;
-  }
-
-  private async countUsage(keyId: string, kind: UsageKind): Promise<void> {
-    try {
-      const now = Date.now();
-      const localDue = now - (this.lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_EVERY_SECONDS * 1000;
-      const touch = localDue && (await this.rateLimiter.firstWithin(`last-used:${keyId}`, LAST_USED_EVERY_SECONDS));
-      if (localDue) this.lastUsedWritten.set(keyId, now);
-      await this.accounts.recordUsage(keyId, kind, touch);
-    } catch (error) {
-      this.logger.warn(`usage not recorded for key ${keyId}: ${error instanceof Error ? error.message : String(error)}`);
-    }
   }
 }

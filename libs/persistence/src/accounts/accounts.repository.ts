@@ -137,15 +137,21 @@ export class AccountsRepository {
     return result[1] > 0;
   }
 
-  /** Counts one request, and stamps last_used_at when asked, in a single statement. */
-  async recordUsage(keyId: string, kind: UsageKind, touchLastUsed: boolean, now = new Date()): Promise<void> {
+  /**
+   * Adds batched request counts and stamps last_used_at of the given keys, in one statement.
+   * Counts of keys deleted meanwhile are dropped (the join), not an error.
+   */
+  async addUsage(counts: Array<{ keyId: string; day: string; kind: UsageKind; count: number }>, touchedKeyIds: string[], now = new Date()): Promise<void> {
     await this.dataSource.query(
       `WITH counted AS (
-         INSERT INTO usage_counters (key_id, day, kind, count) VALUES ($1, $2, $3, 1)
-         ON CONFLICT (key_id, day, kind) DO UPDATE SET count = usage_counters.count + 1
+         INSERT INTO usage_counters (key_id, day, kind, count)
+         SELECT u.key_id, u.day, u.kind, u.count
+         FROM unnest($1::uuid[], $2::date[], $3::text[], $4::int[]) AS u(key_id, day, kind, count)
+         JOIN api_keys k ON k.id = u.key_id
+         ON CONFLICT (key_id, day, kind) DO UPDATE SET count = usage_counters.count + EXCLUDED.count
        )
-       UPDATE api_keys SET last_used_at = $5 WHERE id = $1 AND $4::boolean`,
-      [keyId, isoDay(now), kind, touchLastUsed, now],
+       UPDATE api_keys SET last_used_at = $6 WHERE id = ANY($5::uuid[])`,
+      [counts.map((c) => c.keyId), counts.map((c) => c.day), counts.map((c) => c.kind), counts.map((c) => c.count), touchedKeyIds, now],
     );
   }
 
