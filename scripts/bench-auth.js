@@ -14,7 +14,7 @@ const CONNECTIONS = 16;
 
 async function main() {
   tasks.ensureDependencies();
-  tasks.build({ quiet: true });
+  if (!process.env.BENCH_NO_BUILD) tasks.build({ quiet: true });
   process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/mailproof_bench';
   process.env.REDIS_URL ||= 'redis://127.0.0.1:6379';
   process.env.LOG_LEVEL = 'silent';

@@ -27,6 +27,8 @@ export async function createApiApp(
   // X-Forwarded-For is believed only from the configured proxies (TRUSTED_PROXIES).
   app.set('trust proxy', config.rateLimits.trustedProxies.length > 0 ? config.rateLimits.trustedProxies : false);
   app.disable('x-powered-by');
+  // Express would hash every response body for an ETag; previews are hundreds of KB and never revalidated.
+  app.set('etag', false);
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   // Identify and rate-limit before reading bodies, so floods cost as little as possible.
   // accessLayer: false exists only so the auth benchmark can measure the layer's cost.
