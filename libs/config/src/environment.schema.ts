@@ -102,10 +102,6 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
   PREVIEW_BUDGET_MS = 10_000;
 
-  /** How long a preview request waits for screenshots once the analysis is done. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(30_000)
-  PREVIEW_RENDER_WAIT_MS = 3_000;
-
   /** Anonymous previews are deleted after this many hours. */
   @Transform(toInt) @IsInt() @Min(1) @Max(24 * 365)
   ANONYMOUS_PREVIEW_TTL_HOURS = 24;

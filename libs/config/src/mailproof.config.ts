@@ -22,7 +22,6 @@ export class MailproofConfig {
     readonly chromiumPath: string | undefined,
     readonly previews: {
       budgetMs: number;
-      renderWaitMs: number;
       anonymousTtlHours: number;
       shareTtlDaysFree: number;
       cleanupEveryMinutes: number;
@@ -73,7 +72,6 @@ export class MailproofConfig {
       e.CHROMIUM_PATH,
       {
         budgetMs: e.PREVIEW_BUDGET_MS,
-        renderWaitMs: e.PREVIEW_RENDER_WAIT_MS,
         anonymousTtlHours: e.ANONYMOUS_PREVIEW_TTL_HOURS,
         shareTtlDaysFree: e.SHARE_TTL_DAYS_FREE,
         cleanupEveryMinutes: e.PREVIEW_CLEANUP_EVERY_MINUTES,

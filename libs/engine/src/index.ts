@@ -32,3 +32,7 @@ export type { CssDeclaration } from './parse/css-syntax';
 export { parseSelector, splitSelectorList, matchesSelector, MatchContext } from './parse/css-selector';
 export type { ParsedSelector } from './parse/css-selector';
 export { relativeLuminance } from './dark-mode/colour-inversion';
+
+// Compile errors shared with libs/sandbox, and the pure DNS evaluation (docs/compile.md, docs/deliverability.md).
+export * from './compile';
+export * from './dns';
