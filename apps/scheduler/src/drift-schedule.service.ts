@@ -3,6 +3,7 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Queue } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { DOMAIN_SWEEP_JOB, type DomainSweepJobPayload } from '@mailproof/contracts';
+import { upsertRepeatingJob } from '@mailproof/queue';
 
 /** One id for the whole deployment: every replica upserts the same BullMQ job scheduler. */
 export const DRIFT_SWEEP_SCHEDULER_ID = 'domain-drift-sweep';
@@ -24,11 +25,7 @@ export class DriftScheduleService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const every = this.config.deliverability.auditIntervalMs;
     const data: DomainSweepJobPayload = { schemaVersion: 1 };
-    await this.queue.upsertJobScheduler(
-      DRIFT_SWEEP_SCHEDULER_ID,
-      { every },
-      { name: DOMAIN_SWEEP_JOB.name, data, opts: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
-    );
+    await upsertRepeatingJob(this.queue, DRIFT_SWEEP_SCHEDULER_ID, every, DOMAIN_SWEEP_JOB.name, data);
     this.logger.log(`drift sweep every ${every} ms`);
   }
 }

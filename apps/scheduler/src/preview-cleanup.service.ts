@@ -4,12 +4,12 @@ import type { Queue } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from '@mailproof/contracts';
 import { PreviewRepository } from '@mailproof/persistence';
+import { upsertRepeatingJob } from '@mailproof/queue';
 
 export const PREVIEW_CLEANUP_SCHEDULER_ID = 'anonymous-preview-cleanup';
 
 /**
- * Anonymous previews live 24 hours. A BullMQ job scheduler (one per deployment, upserted by every
- * replica) runs `preview-cleanup.run` every PREVIEW_CLEANUP_EVERY_MINUTES; the delete is
+ * Anonymous previews live 24 hours. A BullMQ job scheduler (one per deployment) runs `preview-cleanup.run` every PREVIEW_CLEANUP_EVERY_MINUTES; the delete is
  * idempotent, so an extra run does no harm.
  */
 @Injectable()
@@ -24,11 +24,7 @@ export class PreviewCleanupService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const data: PreviewCleanupJobPayload = { schemaVersion: 1 };
-    await this.queue.upsertJobScheduler(
-      PREVIEW_CLEANUP_SCHEDULER_ID,
-      { every: this.config.previews.cleanupEveryMinutes * 60_000 },
-      { name: PREVIEW_CLEANUP_JOB.name, data, opts: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
-    );
+    await upsertRepeatingJob(this.queue, PREVIEW_CLEANUP_SCHEDULER_ID, this.config.previews.cleanupEveryMinutes * 60_000, PREVIEW_CLEANUP_JOB.name, data);
   }
 
   async deleteExpired(now = new Date()): Promise<PreviewCleanupJobResult> {

@@ -8,3 +8,4 @@ export * from './queue.module';
 export * from './redis-connection';
 export * from './worker-app';
 export * from './consumer.host';
+export * from './repeating-job';

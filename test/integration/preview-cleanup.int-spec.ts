@@ -1,0 +1,44 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { PreviewRepository } from '@mailproof/persistence';
+import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
+import { PREVIEW_CLEANUP_SCHEDULER_ID } from '../../apps/scheduler/src/preview-cleanup.service';
+import { createTestAccount, openDatabase } from '../utils/database';
+import { openQueues } from '../utils/queues';
+import { testConfig } from '../utils/test-config';
+import { waitFor } from '../utils/wait';
+
+describe('anonymous preview cleanup', () => {
+  const config = testConfig({ PREVIEW_CLEANUP_EVERY_MINUTES: 1 });
+  const queues = openQueues(config);
+  let db: DataSource;
+  let scheduler: INestApplicationContext;
+
+  beforeAll(async () => {
+    db = await openDatabase(config);
+    scheduler = await startScheduler(config);
+  });
+  afterAll(async () => {
+    await scheduler.close();
+    await queues.closeAll();
+    await db.destroy();
+  });
+
+  it('registers one job scheduler and deletes only anonymous previews past their time', async () => {
+    const schedulers = await queues.scheduler.getJobSchedulers();
+    expect(schedulers.filter((s) => s.key === PREVIEW_CLEANUP_SCHEDULER_ID)).toHaveLength(1);
+
+    const previews = new PreviewRepository(db);
+    const account = await createTestAccount(db, 'free');
+    const base = { title: null, format: 'html' as const, clients: ['gmail-web'], source: '<p>x</p>' };
+    const expired = await previews.create({ ...base, accountId: null, expiresAt: new Date(Date.now() - 60_000) });
+    const fresh = await previews.create({ ...base, accountId: null, expiresAt: new Date(Date.now() + 3_600_000) });
+    const saved = await previews.create({ ...base, accountId: account.accountId, expiresAt: null });
+
+    // Run the scheduled job now instead of waiting for its interval.
+    await queues.scheduler.add('preview-cleanup.run', { schemaVersion: 1 });
+    await waitFor(async () => (await previews.find(expired.id)) === null, 'the expired preview to be deleted', 20_000);
+    expect(await previews.find(fresh.id)).not.toBeNull();
+    expect(await previews.find(saved.id)).not.toBeNull();
+  });
+});
