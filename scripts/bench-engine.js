@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // npm run bench:engine — Mailproof's engine vs @emailens/engine vs the floor (parse + 21 serialisations),
-// over every HTML file in ../shared/corpus/html. The engine's TypeScript is bundled on the fly with esbuild.
+// over every HTML file in ../shared/corpus/html, plus the cost of the quality reports: the full analysis
+// against the core alone (reports: false). Budget: the reports add at most 30% to the core.
+// The engine's TypeScript is bundled on the fly with esbuild.
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
@@ -57,10 +59,12 @@ const bench = loadMailproof();
 sources.forEach((html, i) => {
   rows[i].floor = time(() => bench.floor(html));
   try {
+    rows[i].core = time(() => bench.mailproofCore(html));
     rows[i].mailproof = time(() => bench.mailproof(html));
     rows[i].mailproofClients = bench.clientCount;
   } catch (error) {
     rows[i].mailproof = NaN;
+    rows[i].core = NaN;
     rows[i].mailproofError = String(error && error.message);
   }
 });
@@ -87,18 +91,24 @@ const overallPeak = maxRssMb();
 
 const pad = (s, n) => String(s).padEnd(n);
 const num = (v) => (Number.isFinite(v) ? v.toFixed(2) : 'error').padStart(10);
-console.log(`${pad('file', 58)}${'KB'.padStart(7)}${'mailproof'.padStart(10)}${'emailens'.padStart(10)}${'floor'.padStart(10)}${'speedup'.padStart(10)}`);
+const pct = (v) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : '-').padStart(9);
+console.log(`${pad('file', 58)}${'KB'.padStart(7)}${'core'.padStart(10)}${'mailproof'.padStart(10)}${'reports'.padStart(9)}${'emailens'.padStart(10)}${'floor'.padStart(10)}${'speedup'.padStart(10)}`);
 const speedups = [];
+const reportShares = [];
 for (const row of rows) {
   const speedup = row.peer / row.mailproof;
   if (Number.isFinite(speedup)) speedups.push(speedup);
-  console.log(`${pad(row.file, 58)}${row.kb.toFixed(1).padStart(7)}${num(row.mailproof)}${num(row.peer)}${num(row.floor)}${(Number.isFinite(speedup) ? `${speedup.toFixed(2)}x` : '-').padStart(10)}`);
+  const share = (row.mailproof - row.core) / row.core;
+  if (Number.isFinite(share)) reportShares.push(share);
+  console.log(`${pad(row.file, 58)}${row.kb.toFixed(1).padStart(7)}${num(row.core)}${num(row.mailproof)}${pct(share)}${num(row.peer)}${num(row.floor)}${(Number.isFinite(speedup) ? `${speedup.toFixed(2)}x` : '-').padStart(10)}`);
   if (row.mailproofError) console.log(`  mailproof error: ${row.mailproofError}`);
   if (row.peerError) console.log(`  emailens error: ${row.peerError}`);
 }
 const total = (key) => rows.reduce((sum, r) => sum + (Number.isFinite(r[key]) ? r[key] : 0), 0);
 console.log('');
 console.log(`files: ${rows.length}; clients: mailproof ${bench.clientCount}, @emailens/engine ${peerClients.length}; median of ${iterations} runs per file`);
-console.log(`total ms: mailproof ${total('mailproof').toFixed(1)}, @emailens/engine ${total('peer').toFixed(1)}, floor ${total('floor').toFixed(1)}`);
+console.log(`total ms: mailproof ${total('mailproof').toFixed(1)} (core ${total('core').toFixed(1)} + reports ${(total('mailproof') - total('core')).toFixed(1)}), @emailens/engine ${total('peer').toFixed(1)}, floor ${total('floor').toFixed(1)}`);
+const corpusShare = (total('mailproof') - total('core')) / total('core');
+console.log(`reports cost: +${(corpusShare * 100).toFixed(1)}% of the core over the corpus, median per file +${(median(reportShares) * 100).toFixed(1)}% (budget +30%)`);
 console.log(`peak RSS: start ${baseRss.toFixed(0)} MB; after mailproof phase ${mailproofPeak.toFixed(0)} MB (+${(mailproofPeak - baseRss).toFixed(0)}); after @emailens/engine phase ${overallPeak.toFixed(0)} MB (+${(overallPeak - mailproofPeak).toFixed(0)})`);
 console.log(`median speedup vs @emailens/engine: ${median(speedups).toFixed(2)}x`);

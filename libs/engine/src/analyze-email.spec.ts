@@ -39,8 +39,40 @@ describe('analyzeEmail', () => {
     expect(result.transforms.map((t) => t.clientId)).toEqual([...CLIENT_IDS]);
     expect(Object.keys(result.darkMode)).toEqual([...CLIENT_IDS]);
     expect(Object.keys(result.compatibilityScores)).toEqual([...CLIENT_IDS]);
-    expect(result.spamReport).toBeNull();
-    expect(result.plainText).toBeNull();
+    // The static reports are filled; the ones that need a rendered page stay null.
+    for (const report of ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'designReport', 'plainText', 'darkContrast'] as const) {
+      expect(result[report]).toEqual(expect.any(Object));
+    }
+    expect(result.overflowReport).toBeNull();
+    expect(result.visualReport).toBeNull();
+    expect(result.mobileContrast).toBeNull();
+    expect(Object.keys(result.darkContrast!.clients)).toEqual([...CLIENT_IDS].sort());
+    expect(Object.keys(result.inboxPreview!.clients)).toEqual([...CLIENT_IDS].sort());
+  });
+
+  it('leaves the reports null when asked not to build them, and changes nothing else', () => {
+    const full = analyzeEmail(FIXTURES.layout);
+    const core = analyzeEmail(FIXTURES.layout, { reports: false });
+    expect(core.spamReport).toBeNull();
+    expect(core.darkContrast).toBeNull();
+    expect(core.plainText).toBeNull();
+    expect({ ...full, spamReport: null, sizeReport: null, linkReport: null, accessibilityReport: null, imageReport: null, inboxPreview: null, templateReport: null, darkContrast: null, designReport: null, vmlReport: null, plainText: null }).toEqual(core);
+  });
+
+  it('passes compile warnings to the template report, and the requested clients to the per-client reports', () => {
+    const result = analyzeEmail('<html><body><p>Hi {{ name }}</p></body></html>', {
+      format: 'mjml',
+      clients: ['outlook-web', 'gmail-ios'],
+      compileWarnings: [{ message: 'Attribute colr is illegal', line: 3, column: 5 }],
+    });
+    expect(result.templateReport!.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ rule: 'mjml-validation', severity: 'warning', message: 'Attribute colr is illegal', line: 3, column: 5 }),
+        expect.objectContaining({ rule: 'unresolved-merge-tag' }),
+      ]),
+    );
+    expect(Object.keys(result.inboxPreview!.clients)).toEqual(['gmail-ios', 'outlook-web']);
+    expect(Object.keys(result.darkContrast!.clients)).toEqual(['gmail-ios', 'outlook-web']);
   });
 
   it('analyses only the requested clients, in canonical order', () => {

@@ -9,6 +9,9 @@ import { EMAIL_FORMATS, EmailFormat } from './fixes/code-fix';
 import { HtmlElement } from './parse/dom';
 import { ParsedEmail, parseEmail } from './parse/parse-email';
 import { AnalyzeEmailOptions, PreviewAnalysis } from './preview-analysis';
+import { buildQualityReports } from './reports/build-reports';
+import { buildDarkContrast, transformDropMasks } from './reports/dark-contrast';
+import { createReportContext } from './reports/report-context';
 import { overallScore, scoreClients } from './scores/compatibility-score';
 import { TransformContext, transformForClient } from './transforms/client-transform';
 import { RenderPlan, RenderTemplate } from './transforms/render-template';
@@ -54,11 +57,16 @@ function isEmptyPlan(plan: RenderPlan): boolean {
 export function analyzeEmail(html: string, options: AnalyzeEmailOptions = {}): PreviewAnalysis {
   const format = resolveFormat(options.format);
   const clients = resolveClients(options.clients);
-  return analyzeParsedEmail(parseEmail(html), format, clients);
+  return analyzeParsedEmail(parseEmail(html), format, clients, options);
 }
 
-/** Same as analyzeEmail, for callers that already hold a ParsedEmail (reports share it). */
-export function analyzeParsedEmail(parsed: ParsedEmail, format: EmailFormat, clients: readonly ClientId[]): PreviewAnalysis {
+/** Same as analyzeEmail, for callers that already hold a ParsedEmail. */
+export function analyzeParsedEmail(
+  parsed: ParsedEmail,
+  format: EmailFormat,
+  clients: readonly ClientId[],
+  options: Pick<AnalyzeEmailOptions, 'compileWarnings' | 'reports'> = {},
+): PreviewAnalysis {
   const selectors = new SelectorCache();
   const features = collectFeatures(parsed, selectors);
   const cascade = computeStyleCascade(parsed, selectors);
@@ -91,7 +99,7 @@ export function analyzeParsedEmail(parsed: ParsedEmail, format: EmailFormat, cli
     darkMode[view.client] = { html: variant.sameAsTransform ? transforms[index].html : render(variant.plan), warnings: variant.warnings };
   });
 
-  return {
+  const analysis: PreviewAnalysis = {
     overallScore: overallScore(compatibilityScores),
     transforms,
     compatibilityScores,
@@ -111,5 +119,25 @@ export function analyzeParsedEmail(parsed: ParsedEmail, format: EmailFormat, cli
     designReport: null,
     vmlReport: null,
     plainText: null,
+  };
+  if (options.reports === false) return analysis;
+
+  // The reports read the same parse and cascade; dark contrast gets the variants' colour handovers.
+  const reportContext = createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
+  const reports = buildQualityReports(reportContext, options.compileWarnings ?? []);
+  const darkContrast = buildDarkContrast(reportContext, darkVariants.map((variant) => variant.colours));
+  return {
+    ...analysis,
+    spamReport: reports.spamReport,
+    sizeReport: reports.sizeReport,
+    linkReport: reports.linkReport,
+    accessibilityReport: reports.accessibilityReport,
+    imageReport: reports.imageReport,
+    inboxPreview: reports.inboxPreview,
+    templateReport: reports.templateReport,
+    darkContrast,
+    designReport: reports.designReport,
+    vmlReport: reports.vmlReport,
+    plainText: reports.plainText,
   };
 }

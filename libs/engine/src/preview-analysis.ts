@@ -1,6 +1,18 @@
 import { CssFinding } from './analysis/css-finding';
 import { ClientId } from './clients/email-client';
+import type { CompileWarning } from './compile/compile-format';
 import { EmailFormat } from './fixes/code-fix';
+import type { AccessibilityReport } from './reports/accessibility-report';
+import type { DarkContrastReport } from './reports/dark-contrast';
+import type { DesignReport } from './reports/design-report';
+import type { ImageReport } from './reports/image-report';
+import type { InboxPreview } from './reports/inbox-preview';
+import type { LinkReport } from './reports/link-report';
+import type { PlainTextReport } from './reports/plain-text';
+import type { SizeReport } from './reports/size-report';
+import type { SpamReport } from './reports/spam-report';
+import type { TemplateReport } from './reports/template-report';
+import type { VmlReport } from './reports/vml-report';
 import { CompatibilityScore } from './scores/compatibility-score';
 import { TransformWarning } from './transforms/client-transform';
 
@@ -9,6 +21,13 @@ export interface AnalyzeEmailOptions {
   format?: EmailFormat;
   /** Clients to analyse; all 21 when omitted. Output follows the canonical client order. */
   clients?: readonly ClientId[];
+  /** Warnings of the framework compiler (MJML validation), listed in the template report. */
+  compileWarnings?: readonly CompileWarning[];
+  /**
+   * Build the quality reports (default true). False leaves them null: for callers that need only the
+   * compatibility analysis, and for the benchmark, which measures the reports' cost as the difference.
+   */
+  reports?: boolean;
 }
 
 export interface ClientTransform {
@@ -23,8 +42,8 @@ export interface DarkModeResult {
 }
 
 /**
- * interface.md 2.1 without `id` and `screenshots`. The quality reports are null here; the reports
- * module fills them when it is wired in.
+ * interface.md 2.1 without `id` and `screenshots`. The static quality reports are filled (docs/reports.md);
+ * `overflowReport`, `visualReport` and `mobileContrast` need a rendered page and stay null here.
  */
 export interface PreviewAnalysis {
   overallScore: number;
@@ -32,18 +51,19 @@ export interface PreviewAnalysis {
   compatibilityScores: Record<string, CompatibilityScore>;
   cssReport: CssFinding[];
   darkMode: Record<string, DarkModeResult>;
-  spamReport: unknown | null;
-  sizeReport: unknown | null;
-  linkReport: unknown | null;
-  accessibilityReport: unknown | null;
-  imageReport: unknown | null;
-  inboxPreview: unknown | null;
-  templateReport: unknown | null;
-  overflowReport: unknown | null;
-  visualReport: unknown | null;
-  darkContrast: unknown | null;
-  mobileContrast: unknown | null;
-  designReport: unknown | null;
-  vmlReport: unknown | null;
-  plainText: string | null;
+  spamReport: SpamReport | null;
+  sizeReport: SizeReport | null;
+  linkReport: LinkReport | null;
+  accessibilityReport: AccessibilityReport | null;
+  imageReport: ImageReport | null;
+  inboxPreview: InboxPreview | null;
+  templateReport: TemplateReport | null;
+  overflowReport: null;
+  visualReport: null;
+  darkContrast: DarkContrastReport | null;
+  mobileContrast: null;
+  designReport: DesignReport | null;
+  /** Null also when the email has no Outlook conditional comments and no VML. */
+  vmlReport: VmlReport | null;
+  plainText: PlainTextReport | null;
 }

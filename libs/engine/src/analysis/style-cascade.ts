@@ -1,5 +1,5 @@
 import type { Declaration, Rule } from 'postcss';
-import { ParsedSelector, compareSpecificity, matchesSelector, parseSelector, splitSelectorList } from '../parse/css-selector';
+import { MatchContext, ParsedSelector, compareSpecificity, matchesSelector, parseSelector, splitSelectorList } from '../parse/css-selector';
 import { HtmlElement } from '../parse/dom';
 import { ParsedEmail } from '../parse/parse-email';
 
@@ -76,6 +76,35 @@ export function computeStyleCascade(parsed: ParsedEmail, selectors: SelectorCach
   }
   const elementsRelyingOnStyle = parsed.elements.filter((element) => reliesOnStyle.has(element));
   return { matches, keptSelectors, elementsRelyingOnStyle };
+}
+
+/**
+ * Matches rules outside the top-level cascade (inside `@media` blocks, or rules a document variant
+ * re-evaluates) with the same selector engine. `orderOf` gives each rule's source order.
+ */
+export function matchRules(
+  parsed: ParsedEmail,
+  selectors: SelectorCache,
+  rules: Iterable<Rule>,
+  orderOf: (rule: Rule) => number,
+  context: MatchContext = parsed.matchContext,
+): Map<HtmlElement, MatchedRule[]> {
+  const matches = new Map<HtmlElement, MatchedRule[]>();
+  for (const rule of rules) {
+    const declarations = rule.nodes.filter((d): d is Declaration => d.type === 'decl');
+    for (const selector of selectors.list(rule.selector)) {
+      if (!selector.matchable) continue;
+      const entry: MatchedRule = { rule, declarations, specificity: selector.specificity, order: orderOf(rule) };
+      for (const element of candidates(parsed, selector)) {
+        if (!matchesSelector(element, selector, context)) continue;
+        const list = matches.get(element);
+        if (list) list.push(entry);
+        else matches.set(element, [entry]);
+      }
+    }
+  }
+  for (const list of matches.values()) list.sort((a, b) => compareSpecificity(a.specificity, b.specificity) || a.order - b.order);
+  return matches;
 }
 
 function hasInlineFallback(parsed: ParsedEmail, element: HtmlElement, declarations: readonly Declaration[]): boolean {

@@ -11,11 +11,30 @@ import { writeCss } from '../transforms/css-writer';
 import { RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
 import { COLOUR_ATTRIBUTES, ColourInverter, colourRoleOf, relativeLuminance } from './colour-inversion';
 
+/**
+ * How a dark variant paints colours, handed to the dark-contrast report so that it never re-parses the
+ * variant's HTML: the report re-runs the email's colour cascade with the client's drops and this recolouring.
+ */
+export interface DarkColourHandover {
+  client: ClientId;
+  /** `none`: the email keeps its colours; `dark-media`: its prefers-color-scheme dark rules apply; else colours are inverted. */
+  mode: 'none' | 'dark-media' | 'full-inversion' | 'partial-inversion';
+  /** Recolours CSS colour values as the client does (memoised); null when nothing is recoloured. */
+  inverter: ColourInverter | null;
+  /** The client inlines top-level `<style>` rules into style attributes (Gmail). */
+  inlinesRules: boolean;
+  /** What the client paints behind a body without a background of its own. */
+  canvas: { background: string; text: string } | null;
+  /** Elements Outlook.com marks as recoloured (data-ogsc: text, data-ogsb: background); null for other clients. */
+  markers: { foreground: Set<HtmlElement>; background: Set<HtmlElement> } | null;
+}
+
 export interface DarkModeVariant {
   plan: RenderPlan;
   warnings: TransformWarning[];
   /** True when the dark variant renders exactly like the light transform. */
   sameAsTransform: boolean;
+  colours: DarkColourHandover;
 }
 
 type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
@@ -97,15 +116,25 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
     warnings.push(w);
   };
 
+  const inlinesRules = view.client.startsWith('gmail');
+  const handover = (mode: DarkColourHandover['mode'], inverter: ColourInverter | null = null, markers: DarkColourHandover['markers'] = null): DarkColourHandover => ({
+    client: view.client,
+    mode,
+    inverter,
+    inlinesRules,
+    canvas: inverter ? DARK_CANVAS : null,
+    markers,
+  });
+
   if (behaviour === 'none') {
     add('info', 'dark-mode', `${client.name} darkens only its own interface; the email keeps its colours.`);
-    return { plan: view.plan, warnings, sameAsTransform: true };
+    return { plan: view.plan, warnings, sameAsTransform: true, colours: handover('none') };
   }
 
   if (behaviour === 'prefers-color-scheme') {
     if (!hasDarkQuery) {
       add('info', 'dark-mode', `${client.name} applies the email's @media (prefers-color-scheme: dark) rules; this email has none, so it stays light.`);
-      return { plan: view.plan, warnings, sameAsTransform: true };
+      return { plan: view.plan, warnings, sameAsTransform: true, colours: handover('none') };
     }
     const plan = copyPlan(view.plan);
     for (const sheet of parsed.styleSheets) {
@@ -124,13 +153,14 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
     }
     reportUncovered(context, add);
     if (context.riskyImages.length > 0) add('info', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may have transparent parts designed for a light background.`, context.riskyImages[0]);
-    return { plan, warnings, sameAsTransform: false };
+    return { plan, warnings, sameAsTransform: false, colours: handover('dark-media') };
   }
 
   const mode = behaviour === 'full-inversion' ? 'full' : 'partial';
   const inverter = context.inverters[mode];
   const plan = copyPlan(view.plan);
   const addHints = OUTLOOK_HINT_CLIENTS.has(view.client);
+  const markers: DarkColourHandover['markers'] = addHints ? { foreground: new Set(), background: new Set() } : null;
   let recoloured = 0;
   const body = parsed.elementsByTag.get('body')?.[0];
   for (const element of context.colourCandidates) {
@@ -170,8 +200,14 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
     const styleIndex = attrs.findIndex((a) => a.name === 'style' && !a.prefix);
     if (declarations.length > 0) withoutStyle.splice(styleIndex >= 0 ? styleIndex : withoutStyle.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
     // Outlook.com marks what it recoloured; an email's [data-ogsc]/[data-ogsb] rules then apply.
-    if (addHints && changedForeground) withoutStyle.push({ name: 'data-ogsc', value: '' });
-    if (addHints && changedBackground) withoutStyle.push({ name: 'data-ogsb', value: '' });
+    if (addHints && changedForeground) {
+      withoutStyle.push({ name: 'data-ogsc', value: '' });
+      markers?.foreground.add(element);
+    }
+    if (addHints && changedBackground) {
+      withoutStyle.push({ name: 'data-ogsb', value: '' });
+      markers?.background.add(element);
+    }
     plan.startTags.set(element, serializeStartTag(element.tagName, withoutStyle));
   }
   for (const sheet of parsed.styleSheets) {
@@ -200,7 +236,7 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
   }
   if (addHints && !context.hasOutlookHints) add('info', '[data-ogsc]', `${client.name} ignores prefers-color-scheme; style its dark mode with [data-ogsc] (text) and [data-ogsb] (background) selectors.`);
   if (client.id === 'outlook-windows-legacy') add('info', 'dark-mode', `${client.name} gives the email no control over dark mode; only high-contrast colour choices survive.`);
-  return { plan, warnings, sameAsTransform: false };
+  return { plan, warnings, sameAsTransform: false, colours: handover(mode === 'full' ? 'full-inversion' : 'partial-inversion', inverter, markers) };
 }
 
 function reportUncovered(context: DarkModeContext, add: (severity: TransformWarning['severity'], property: string, message: string, element?: HtmlElement) => void): void {

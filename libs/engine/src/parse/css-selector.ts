@@ -297,6 +297,14 @@ export class MatchContext {
   private readonly classCache = new WeakMap<HtmlElement, Set<string>>();
   private readonly siblingCache = new WeakMap<object, HtmlElement[]>();
 
+  /**
+   * Attribute values as the matcher sees them. A variant of the document can add attributes the
+   * source does not have (Outlook.com's data-ogsc/data-ogsb in dark mode) by overriding this.
+   */
+  attribute(element: HtmlElement, name: string): string | undefined {
+    return getAttribute(element, name);
+  }
+
   classesOf(element: HtmlElement): Set<string> {
     let classes = this.classCache.get(element);
     if (!classes) {
@@ -318,8 +326,8 @@ export class MatchContext {
   }
 }
 
-function matchesAttribute(element: HtmlElement, test: AttributeTest): boolean {
-  const actual = getAttribute(element, test.name);
+function matchesAttribute(element: HtmlElement, test: AttributeTest, context: MatchContext): boolean {
+  const actual = context.attribute(element, test.name);
   if (actual === undefined) return false;
   if (!test.operator || test.value === undefined) return true;
   const value = test.caseInsensitive ? actual.toLowerCase() : actual;
@@ -385,7 +393,7 @@ function matchesCompound(element: HtmlElement, compound: Compound | undefined, c
     const classes = context.classesOf(element);
     if (compound.classes.some((c) => !classes.has(c))) return false;
   }
-  for (const attribute of compound.attributes) if (!matchesAttribute(element, attribute)) return false;
+  for (const attribute of compound.attributes) if (!matchesAttribute(element, attribute, context)) return false;
   for (const pseudo of compound.pseudos) if (!matchesPseudo(element, pseudo, context)) return false;
   return true;
 }

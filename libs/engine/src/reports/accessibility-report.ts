@@ -2,10 +2,11 @@
  * Accessibility of the email as screen readers and low-vision readers meet it: language, title, image
  * alternatives, names of links and buttons, table semantics, heading order, contrast and tiny text.
  */
-import { checkContrast, visibleTextRuns } from './contrast-check';
+import { HtmlElement, childrenOf, getAttribute, parentElement } from '../parse/dom';
+import { checkContrast } from './contrast-check';
 import { isGenericLinkText } from './link-report';
-import { elementExcerpt, elementPosition, textContent, type EmailElement } from './parsed-email';
 import type { ReportContext } from './report-context';
+import { hasDescendant, textContent } from './report-document';
 import { penaltyScore, sortIssues, type ReportIssue } from './report-issue';
 import { collapseWhitespace, shorten } from './text-utils';
 
@@ -40,24 +41,24 @@ export function isValidLanguageTag(tag: string): boolean {
   return parts.slice(1).every((part) => /^[a-z0-9]{1,8}$/i.test(part));
 }
 
-function isDecorative(element: EmailElement): boolean {
-  const role = element.attrs.get('role');
-  return element.attrs.get('aria-hidden') === 'true' || role === 'presentation' || role === 'none';
+function isDecorative(element: HtmlElement): boolean {
+  const role = getAttribute(element, 'role');
+  return getAttribute(element, 'aria-hidden') === 'true' || role === 'presentation' || role === 'none';
 }
 
-function hasAncestorOrSelf(element: EmailElement, predicate: (candidate: EmailElement) => boolean): boolean {
-  for (let current: EmailElement | null = element; current; current = current.parent) if (predicate(current)) return true;
+function hasAncestorOrSelf(element: HtmlElement, predicate: (candidate: HtmlElement) => boolean): boolean {
+  for (let current: HtmlElement | null = element; current; current = parentElement(current)) if (predicate(current)) return true;
   return false;
 }
 
 export function buildAccessibilityReport(context: ReportContext): AccessibilityReport {
-  const { parsed, style } = context;
+  const { doc, styles } = context;
   const issues: ReportIssue[] = [];
-  const at = (element: EmailElement) => ({ ...elementPosition(parsed, element), element: elementExcerpt(parsed, element) });
+  const at = (element: HtmlElement) => doc.at(element);
 
   // Language: screen readers pick their voice and pronunciation from it.
-  const htmlElement = parsed.html_;
-  const lang = htmlElement?.attrs.get('lang')?.trim() ?? htmlElement?.attrs.get('xml:lang')?.trim();
+  const htmlElement = doc.htmlElement;
+  const lang = htmlElement ? (getAttribute(htmlElement, 'lang')?.trim() ?? getAttribute(htmlElement, 'xml:lang')?.trim()) : undefined;
   if (!lang) {
     issues.push({
       rule: 'missing-lang',
@@ -69,7 +70,7 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
     issues.push({ rule: 'invalid-lang', severity: 'warning', message: `lang="${shorten(lang, 30)}" is not a valid language tag such as "en" or "en-GB".`, ...(htmlElement ? at(htmlElement) : {}) });
   }
 
-  const titleElement = parsed.byTag('title')[0];
+  const titleElement = doc.byTag('title')[0];
   if (!titleElement || !context.title) {
     issues.push({
       rule: 'missing-title',
@@ -104,7 +105,7 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
 
   for (const link of context.links) {
     if (link.hidden) continue;
-    if (link.element.attrs.get('aria-hidden') === 'true') {
+    if (getAttribute(link.element, 'aria-hidden') === 'true') {
       issues.push({ rule: 'aria-hidden-link', severity: 'error', message: 'aria-hidden="true" hides this link from screen readers although it stays focusable and clickable.', ...at(link.element), url: link.href });
     } else if (link.accessibleName === '') {
       issues.push({ rule: 'link-no-accessible-name', severity: 'error', message: 'The link has no text, aria-label or image alt; screen readers announce only "link".', ...at(link.element), url: link.href });
@@ -113,19 +114,22 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
     }
   }
 
-  for (const element of parsed.elements) {
-    const role = element.attrs.get('role');
-    const type = element.attrs.get('type')?.toLowerCase();
-    const isButton = element.tag === 'button' || role === 'button' || (element.tag === 'input' && (type === 'submit' || type === 'button' || type === 'reset'));
-    if (!isButton || element.tag === 'a' || style.hiddenReason(element) !== null) continue;
-    const name = collapseWhitespace(element.attrs.get('aria-label') ?? element.attrs.get('value') ?? textContent(element) ?? '') || collapseWhitespace(element.attrs.get('title') ?? '');
+  for (const element of doc.parsed.elements) {
+    const tag = element.tagName;
+    const role = getAttribute(element, 'role');
+    if (tag !== 'button' && tag !== 'input' && role !== 'button') continue;
+    const type = getAttribute(element, 'type')?.toLowerCase();
+    const isButton = tag === 'button' || role === 'button' || (tag === 'input' && (type === 'submit' || type === 'button' || type === 'reset'));
+    if (!isButton || tag === 'a' || styles.hiddenReason(element) !== null) continue;
+    const name = collapseWhitespace(getAttribute(element, 'aria-label') ?? getAttribute(element, 'value') ?? textContent(element)) || collapseWhitespace(getAttribute(element, 'title') ?? '');
     if (!name) issues.push({ rule: 'button-no-accessible-name', severity: 'error', message: 'The button has no text or aria-label.', ...at(element) });
   }
 
-  for (const table of parsed.byTag('table')) {
-    const role = table.attrs.get('role');
-    if (role === 'presentation' || role === 'none' || style.hiddenReason(table) !== null) continue;
-    const isDataTable = table.children.length > 0 && (hasDescendantTag(table, 'th') || hasDescendantTag(table, 'caption') || table.attrs.has('summary'));
+  for (const table of doc.byTag('table')) {
+    const role = getAttribute(table, 'role');
+    if (role === 'presentation' || role === 'none' || styles.hiddenReason(table) !== null) continue;
+    const isDataTable =
+      childrenOf(table).length > 0 && (hasDescendant(table, 'th', 'table') || hasDescendant(table, 'caption', 'table') || getAttribute(table, 'summary') !== undefined);
     if (isDataTable) continue;
     issues.push({
       rule: 'layout-table-missing-role',
@@ -136,21 +140,21 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
   }
 
   let previousLevel = 0;
-  for (const element of parsed.elements) {
-    const match = /^h([1-6])$/.exec(element.tag);
-    if (!match || style.hiddenReason(element) !== null) continue;
-    const level = Number(match[1]);
+  for (const element of doc.parsed.elements) {
+    const tag = element.tagName;
+    if (tag.length !== 2 || tag[0] !== 'h' || tag[1] < '1' || tag[1] > '6' || styles.hiddenReason(element) !== null) continue;
+    const level = Number(tag[1]);
     if (previousLevel > 0 && level > previousLevel + 1) {
       issues.push({ rule: 'heading-skip', severity: 'warning', message: `An <h${level}> follows an <h${previousLevel}>; skipped heading levels break screen readers' outline navigation.`, ...at(element) });
     }
     previousLevel = level;
   }
 
-  const runs = visibleTextRuns(parsed, style);
-  issues.push(...checkContrast(parsed, style, runs, 'low-contrast'));
+  const runs = context.textRuns;
+  issues.push(...checkContrast(doc, context.light, runs, 'low-contrast'));
   for (const run of runs) {
-    const size = style.fontSizePx(run.element);
-    if (size >= 2 && size < TINY_TEXT_PX && !hasAncestorOrSelf(run.element, (candidate) => candidate.attrs.get('aria-hidden') === 'true')) {
+    const size = run.fontSizePx;
+    if (size >= 2 && size < TINY_TEXT_PX && !hasAncestorOrSelf(run.element, (candidate) => getAttribute(candidate, 'aria-hidden') === 'true')) {
       issues.push({
         rule: 'tiny-text',
         severity: 'warning',
@@ -162,17 +166,4 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
 
   sortIssues(issues);
   return { score: penaltyScore(issues, ACCESSIBILITY_WEIGHTS, ACCESSIBILITY_RULE_CAP), issues };
-}
-
-function hasDescendantTag(element: EmailElement, tag: string): boolean {
-  const stack = [...element.children];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.kind !== 'element') continue;
-    // A nested table's header cells belong to that table, not this one.
-    if (node.tag === 'table') continue;
-    if (node.tag === tag) return true;
-    stack.push(...node.children);
-  }
-  return false;
 }

@@ -1,3 +1,5 @@
+import { EngineLimitError } from '../errors';
+import { ENGINE_LIMITS } from '../limits';
 import { buildReports } from './build-reports';
 import { email, reports } from './testing/email-fixture';
 
@@ -30,11 +32,18 @@ describe('buildReports', () => {
     expect(Object.keys(result.inboxPreview.clients)).toEqual(['gmail-web']);
   });
 
-  describe('hostile 500 KB input stays fast', () => {
+  it('runs on the engine parse, so its limits apply: nesting past them is refused, not walked', () => {
+    const html = email('<div>'.repeat(ENGINE_LIMITS.maxNestingDepth + 10));
+    expect(() => reports(html)).toThrow(EngineLimitError);
+    expect(() => reports(email('x'.repeat(ENGINE_LIMITS.maxInputBytes)))).toThrow(expect.objectContaining({ limitCode: 'input_too_large' }));
+  });
+
+  describe('hostile input just under the 500 KB limit stays fast', () => {
     const LIMIT_MS = 5000;
-    const SIZE = 500 * 1024;
+    // The frame of email() takes about 300 bytes of the engine's 500 KB input limit.
+    const SIZE = 500 * 1024 - 1024;
     it.each([
-      ['deep nesting', '<div>'.repeat(SIZE / 5)],
+      ['deep nesting (at the engine limit), padded', `${'<div>'.repeat(ENGINE_LIMITS.maxNestingDepth - 10)}${'x '.repeat((SIZE - 5 * ENGINE_LIMITS.maxNestingDepth) / 2)}`],
       ['many small elements', '<p style="color:#999;font-size:8px">x</p>'.repeat(SIZE / 41)],
       ['one huge attribute', `<a href="https://a.test/${'a'.repeat(SIZE)}">x</a>`],
       ['unclosed template openers', `<p>${'{{'.repeat(SIZE / 2)}</p>`],

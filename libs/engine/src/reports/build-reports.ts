@@ -1,32 +1,30 @@
 /**
- * Entry point of the static quality reports: parses the email once and hands the same tree (and its
- * cascade) to every report. Pure: no I/O, deterministic output.
+ * Entry point of the static quality reports. Inside the engine `analyzeEmail` builds them on its own
+ * parse and cascade (`buildQualityReports`); `buildReports` does the same for callers holding only HTML.
+ * Pure: no I/O, deterministic output.
  */
-import type { DefaultTreeAdapterTypes } from 'parse5';
+import { SelectorCache, computeStyleCascade } from '../analysis/style-cascade';
+import { CLIENT_IDS, type ClientId } from '../clients/email-client';
+import type { CompileWarning } from '../compile/compile-format';
+import { parseEmail } from '../parse/parse-email';
 import { buildAccessibilityReport, type AccessibilityReport } from './accessibility-report';
 import { buildDesignReport, type DesignReport } from './design-report';
 import { buildImageReport, type ImageReport } from './image-report';
 import { buildInboxPreview, type InboxPreview } from './inbox-preview';
 import { buildLinkReport, type LinkReport } from './link-report';
-import { parseEmail } from './parsed-email';
 import { buildPlainText, type PlainTextReport } from './plain-text';
-import { createReportContext, type EmailFormat } from './report-context';
+import { createReportContext, type EmailFormat, type ReportContext } from './report-context';
 import { buildSizeReport, type SizeReport } from './size-report';
 import { buildSpamReport, type SpamReport } from './spam-report';
-import { buildTemplateReport, type CompileWarning, type TemplateReport } from './template-report';
+import { buildTemplateReport, type TemplateReport } from './template-report';
 import { buildVmlReport, type VmlReport } from './vml-report';
 
 export interface BuildReportsOptions {
   format: EmailFormat;
-  /** Client ids the request analyses; per-client parts of the reports cover these. */
+  /** Client ids the request analyses; per-client parts of the reports cover these (unknown ids are ignored). */
   clients: readonly string[];
   /** Warnings of the framework compiler (MJML validation), shown in the template report. */
   compileWarnings?: readonly CompileWarning[];
-  /**
-   * The parse5 document of this same `html`, parsed with `sourceCodeLocationInfo: true` (for example the
-   * engine's `ParsedEmail.document`), so the reports reuse the analysis parse instead of parsing again.
-   */
-  parsedDocument?: DefaultTreeAdapterTypes.Document;
 }
 
 export interface QualityReports {
@@ -43,9 +41,8 @@ export interface QualityReports {
   plainText: PlainTextReport;
 }
 
-export function buildReports(html: string, options: BuildReportsOptions): QualityReports {
-  const parsed = parseEmail(html, options.parsedDocument);
-  const context = createReportContext(parsed, options.format, options.clients);
+/** Every static report from one shared context (one parse, one cascade). */
+export function buildQualityReports(context: ReportContext, compileWarnings: readonly CompileWarning[] = []): QualityReports {
   return {
     spamReport: buildSpamReport(context),
     sizeReport: buildSizeReport(context),
@@ -53,9 +50,22 @@ export function buildReports(html: string, options: BuildReportsOptions): Qualit
     accessibilityReport: buildAccessibilityReport(context),
     imageReport: buildImageReport(context),
     inboxPreview: buildInboxPreview(context),
-    templateReport: buildTemplateReport(context, options.compileWarnings ?? []),
+    templateReport: buildTemplateReport(context, compileWarnings),
     designReport: buildDesignReport(context),
     vmlReport: buildVmlReport(context),
     plainText: buildPlainText(context),
   };
+}
+
+/**
+ * The static reports of an HTML string, on the engine's parse (its limits apply: EngineLimitError past
+ * them). `analyzeEmail` returns the same reports together with the rest of the analysis.
+ */
+export function buildReports(html: string, options: BuildReportsOptions): QualityReports {
+  const parsed = parseEmail(html);
+  const selectors = new SelectorCache();
+  const cascade = computeStyleCascade(parsed, selectors);
+  const wanted = new Set(options.clients);
+  const clients: ClientId[] = CLIENT_IDS.filter((id) => wanted.has(id));
+  return buildQualityReports(createReportContext({ parsed, cascade, selectors, format: options.format, clients }), options.compileWarnings);
 }

@@ -1,5 +1,5 @@
 /** CSS colours through culori: parsing (cached), alpha compositing, WCAG contrast and perceptual distance. */
-import { converter, differenceCiede2000, formatHex, formatHex8, parse, wcagContrast, type Rgb } from 'culori';
+import { converter, differenceCiede2000, parse, type Lab65, type Rgb } from 'culori';
 
 export interface Rgba {
   r: number;
@@ -9,6 +9,7 @@ export interface Rgba {
 }
 
 const toRgb = converter('rgb');
+const toLab65 = converter('lab65');
 const ciede2000 = differenceCiede2000();
 const MAX_CACHE = 5000;
 const parseCache = new Map<string, Rgba | null>();
@@ -20,6 +21,9 @@ export const LINK_BLUE: Rgba = { r: 0, g: 0, b: 238 / 255, alpha: 1 };
 
 /** A CSS colour value, or null for keywords that are not colours here (inherit, currentcolor, var()). */
 export function parseCssColor(value: string): Rgba | null {
+  // Callers mostly pass normalised values: try them as they are before building a key.
+  const known = parseCache.get(value);
+  if (known !== undefined) return known;
   const key = value.trim().toLowerCase();
   if (key.length === 0 || key.length > 100) return null;
   const cached = parseCache.get(key);
@@ -41,6 +45,7 @@ export function parseCssColor(value: string): Rgba | null {
   }
   if (parseCache.size >= MAX_CACHE) parseCache.clear();
   parseCache.set(key, result);
+  if (key !== value) parseCache.set(value, result);
   return result;
 }
 
@@ -64,9 +69,32 @@ export function compositeOver(top: Rgba, bottom: Rgba): Rgba {
   };
 }
 
+function linearChannel(value: number): number {
+  return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+}
+
+/** WCAG 2 relative luminance (the sRGB formula culori's wcagLuminance uses), without allocating. */
+export function luminanceOf(color: Rgba): number {
+  return 0.2126 * linearChannel(color.r) + 0.7152 * linearChannel(color.g) + 0.0722 * linearChannel(color.b);
+}
+
 /** WCAG 2 contrast ratio of two opaque colours, rounded to two decimals. */
 export function contrastRatio(foreground: Rgba, background: Rgba): number {
-  return Math.round(wcagContrast(asCulori(foreground), asCulori(background)) * 100) / 100;
+  const a = luminanceOf(foreground);
+  const b = luminanceOf(background);
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  return Math.round(ratio * 100) / 100;
+}
+
+export type Lab = Lab65;
+
+export function toLab(color: Rgba): Lab {
+  return toLab65(asCulori(color));
+}
+
+/** CIEDE2000 distance of colours already in Lab; about 2.3 is a just-noticeable difference. */
+export function labDistance(a: Lab, b: Lab): number {
+  return ciede2000(a, b);
 }
 
 /** CIEDE2000 distance; about 2.3 is a just-noticeable difference. */
@@ -74,8 +102,17 @@ export function colorDistance(a: Rgba, b: Rgba): number {
   return ciede2000(asCulori(a), asCulori(b));
 }
 
+const HEX_DIGITS = '0123456789abcdef';
+
+function hexByte(channel: number): string {
+  const byte = Math.round(Math.min(1, Math.max(0, channel)) * 255);
+  return HEX_DIGITS[byte >> 4] + HEX_DIGITS[byte & 15];
+}
+
+/** #rrggbb, or #rrggbbaa when translucent (culori's formatHex/formatHex8 rounding). */
 export function toHex(color: Rgba): string {
-  return color.alpha < 1 ? formatHex8(asCulori(color)) : formatHex(asCulori(color));
+  const hex = `#${hexByte(color.r)}${hexByte(color.g)}${hexByte(color.b)}`;
+  return color.alpha < 1 ? hex + hexByte(color.alpha) : hex;
 }
 
 /** Splits a CSS value into top-level tokens (spaces outside parentheses and quotes). */
@@ -110,6 +147,10 @@ export function splitCssValue(value: string): string[] {
 
 /** Whether a background value paints an image (url or gradient), whose colours cannot be known. */
 export function isImageValue(value: string): boolean {
-  const lower = value.toLowerCase();
-  return lower.includes('url(') || lower.includes('gradient(') || lower.includes('image-set(');
+  return isLowerCaseImageValue(value.toLowerCase());
+}
+
+/** The same for a value already in lower case. */
+export function isLowerCaseImageValue(value: string): boolean {
+  return value.includes('url(') || value.includes('gradient(') || value.includes('image-set(');
 }

@@ -1,29 +1,82 @@
-import { buildDarkContrast } from './dark-contrast';
+import { analyzeEmail } from '../analyze-email';
+import type { ClientId } from '../clients/email-client';
+import { parseCssColor, luminanceOf } from './color-utils';
+import type { DarkContrastReport } from './dark-contrast';
 
-const LIGHT_ON_DARK = '<html><body style="background:#121212;color:#eeeeee"><p>Readable</p></body></html>';
-const INVERTED_BADLY = '<html><body style="background:#121212"><p style="color:#333333">Dark grey on near black</p></body></html>';
+/** #767676 on white passes AA (4.54:1); partial inversion darkens the white but leaves mid grey alone. */
+const MID_GREY = '<html lang="en"><head><title>t</title></head><body style="background:#ffffff"><p style="color:#767676">Mid grey text on white</p></body></html>';
 const DARK_MEDIA =
-  '<html><head><style>@media (prefers-color-scheme: dark) { .card { background:#000000 !important } }</style></head><body><div class="card" style="background:#ffffff;color:#111111">Text</div></body></html>';
+  '<html><head><meta name="color-scheme" content="light dark"><style>@media (prefers-color-scheme: dark) { .card { background:#000000 !important } }</style></head><body><div class="card" style="background:#ffffff;color:#111111">Text</div></body></html>';
 
-describe('buildDarkContrast', () => {
-  it('reports per client the texts below WCAG AA in its dark variant, with both colours', () => {
-    const report = buildDarkContrast({ 'gmail-ios': INVERTED_BADLY, 'gmail-web': LIGHT_ON_DARK });
-    expect(Object.keys(report.clients)).toEqual(['gmail-ios', 'gmail-web']);
+function darkContrast(html: string, clients?: ClientId[]): DarkContrastReport {
+  const report = analyzeEmail(html, { clients }).darkContrast;
+  if (!report) throw new Error('darkContrast missing');
+  return report;
+}
+
+const isDark = (hex: string): boolean => luminanceOf(parseCssColor(hex)!) < 0.1;
+
+describe('darkContrast (from the dark-mode hand-over)', () => {
+  it('flags text that passes as written but fails once a client inverts the email, with both colours', () => {
+    const report = darkContrast(MID_GREY, ['gmail-web', 'gmail-ios', 'outlook-ios', 'apple-mail-ios']);
+    expect(Object.keys(report.clients)).toEqual(['apple-mail-ios', 'gmail-ios', 'gmail-web', 'outlook-ios']);
+    // No inversion: the email keeps its colours, which pass.
     expect(report.clients['gmail-web']).toEqual({ checked: 1, issues: [], omitted: 0 });
-    expect(report.clients['gmail-ios'].issues).toEqual([
-      expect.objectContaining({ rule: 'dark-low-contrast', severity: 'error', color: '#333333', background: '#121212', text: 'Dark grey on near black', required: 4.5 }),
-    ]);
-    expect(report.clients['gmail-ios'].issues[0].element).toBe('<p style="color:#333333">');
-    expect(report).toMatchObject({ total: 1, worstClient: 'gmail-ios' });
+    expect(report.clients['apple-mail-ios'].issues).toEqual([]);
+    const partial = report.clients['outlook-ios'].issues;
+    expect(partial).toEqual([expect.objectContaining({ rule: 'dark-low-contrast', color: '#767676', required: 4.5, text: 'Mid grey text on white', element: '<p style="color:#767676">' })]);
+    expect(isDark(partial[0].background)).toBe(true);
+    expect(partial[0].ratio).toBeLessThan(4.5);
+    expect(partial[0].message).toMatch(/^In dark mode: /);
+    // Full inversion flips the grey as well and ends further below 3:1.
+    const full = report.clients['gmail-ios'].issues;
+    expect(full).toEqual([expect.objectContaining({ severity: 'error' })]);
+    expect(full[0].color).not.toBe('#767676');
+    expect(report.total).toBe(2);
+    expect(report.worstClient).toBe('gmail-ios');
+  });
+
+  it('gives clients without inversion exactly the contrast findings of the email as written', () => {
+    const analysis = analyzeEmail('<html><body><p style="color:#999999">Light grey</p><p>Fine</p></body></html>', { clients: ['gmail-web', 'yahoo-mail'] });
+    const light = analysis.accessibilityReport!.issues.filter((issue) => issue.rule === 'low-contrast');
+    const dark = analysis.darkContrast!.clients['gmail-web'].issues;
+    expect(dark.map((issue) => [issue.color, issue.background, issue.ratio])).toEqual(light.map((issue) => [(issue as { color?: string }).color, (issue as { background?: string }).background, (issue as { ratio?: number }).ratio]));
+    expect(analysis.darkContrast!.clients['gmail-web'].checked).toBe(2);
   });
 
   it("applies the email's own dark media query only for clients that honour it", () => {
-    const report = buildDarkContrast({ 'apple-mail-ios': DARK_MEDIA, 'outlook-web': DARK_MEDIA });
+    const report = darkContrast(DARK_MEDIA, ['apple-mail-ios', 'samsung-mail', 'outlook-web', 'gmail-web']);
     expect(report.clients['apple-mail-ios'].issues.map((issue) => [issue.color, issue.background])).toEqual([['#111111', '#000000']]);
+    // Samsung Email follows the email's dark rules when it has them.
+    expect(report.clients['samsung-mail'].issues.map((issue) => [issue.color, issue.background])).toEqual([['#111111', '#000000']]);
+    // Outlook.com inverts instead: white turns dark and near-black text turns light.
     expect(report.clients['outlook-web'].issues).toEqual([]);
+    expect(report.clients['gmail-web'].issues).toEqual([]);
   });
 
-  it('is empty for no variants', () => {
-    expect(buildDarkContrast({})).toEqual({ clients: {}, total: 0, worstClient: null });
+  it("applies [data-ogsc] rules to the elements Outlook.com recolours, and only in Outlook.com's variants", () => {
+    const html =
+      '<html><head><style>[data-ogsc] .fix { color:#ffffff !important }</style></head><body style="background:#ffffff">' +
+      '<div style="color:#000000"><p class="fix" style="color:#767676">Fixed for Outlook.com</p></div></body></html>';
+    const report = darkContrast(html, ['outlook-web', 'outlook-windows', 'outlook-ios']);
+    expect(report.clients['outlook-web'].issues).toEqual([]);
+    expect(report.clients['outlook-windows'].issues).toEqual([]);
+    expect(report.clients['outlook-ios'].issues).toEqual([expect.objectContaining({ color: '#767676' })]);
+  });
+
+  it('lists at most 100 issues per client and counts the rest', () => {
+    const html = `<html><body style="background:#ffffff">${'<p style="color:#767676">grey</p>'.repeat(130)}</body></html>`;
+    const report = darkContrast(html, ['outlook-ios']);
+    expect(report.clients['outlook-ios'].issues).toHaveLength(100);
+    expect(report.clients['outlook-ios'].omitted).toBe(30);
+    expect(report.total).toBe(130);
+  });
+
+  it('is empty-handed but present when the email has no text', () => {
+    expect(darkContrast('<html><body><img src="https://a.test/x.png" alt=""></body></html>', ['gmail-ios'])).toEqual({
+      clients: { 'gmail-ios': { checked: 0, issues: [], omitted: 0 } },
+      total: 0,
+      worstClient: null,
+    });
   });
 });

@@ -1,14 +1,21 @@
 /**
  * Contrast in each client's dark-mode variant: text whose contrast against its background falls below
- * WCAG AA once the client has inverted or restyled the email. Clients that honour the email's own
- * `prefers-color-scheme: dark` rules (Apple Mail) get them applied; for the others the variant's markup
- * already carries the client's changes. Identical variants are analysed once.
+ * WCAG AA once the client has inverted or restyled the email. The dark-mode pass hands over how each
+ * variant paints colours (its recolouring, the email's own dark rules where the client honours them,
+ * Outlook.com's data-ogsc/data-ogsb markers); the client's transform says which declarations it drops.
+ * The email's colour cascade is re-run per distinct variant; no variant HTML is parsed. Visibility and
+ * text sizes are those of the email as written (dark mode changes neither).
  */
-import { checkContrast, visibleTextRuns, type ContrastIssue } from './contrast-check';
-import { parseEmail } from './parsed-email';
-import { CLIENTS_HONOURING_DARK_MEDIA } from './report-clients';
+import { getTrackedFeature } from '../analysis/feature-catalogue';
+import { CLIENT_INDEX } from '../clients/email-clients';
+import type { DarkColourHandover } from '../dark-mode/dark-mode-simulation';
+import { HtmlElement, parentElement } from '../parse/dom';
+import type { TransformContext } from '../transforms/client-transform';
+import { ColourVariant, DropMasks, VariantColours } from './colour-cascade';
+import { checkContrast, type ContrastIssue } from './contrast-check';
+import type { ReportContext } from './report-context';
 import { sortIssues } from './report-issue';
-import { createStyleResolver } from './style-resolver';
+import type { SheetRule } from './sheet-rules';
 
 export interface DarkContrastClientReport {
   /** Text elements whose contrast was measured (images and gradients behind text cannot be). */
@@ -28,28 +35,87 @@ export interface DarkContrastReport {
 
 export const DARK_CONTRAST_LISTING_LIMIT = 100;
 
-export function buildDarkContrast(darkHtmlByClient: Record<string, string>): DarkContrastReport {
-  const clients: Record<string, DarkContrastClientReport> = {};
+/** Which clients drop which colour declarations, read from the per-client transform masks. */
+export function transformDropMasks(transform: TransformContext): DropMasks {
+  // A client without <style> support removes every block (its top-level rules survive only as Gmail inlines them).
+  const styleRemoved = getTrackedFeature('html-style')?.support.unsupportedMask ?? 0;
+  const ruleMasks = new Map<SheetRule, number>();
+  const ruleMask = (rule: SheetRule): number => {
+    let mask = ruleMasks.get(rule);
+    if (mask === undefined) {
+      mask = styleRemoved | transform.cssNodeMask(rule.rule);
+      for (const atRule of rule.ancestors) mask |= transform.cssNodeMask(atRule);
+      ruleMasks.set(rule, mask);
+    }
+    return mask;
+  };
+  return {
+    ruleDeclaration: (rule, index) => ruleMask(rule) | transform.cssNodeMask(rule.declarations[index].node),
+    inlinedRuleDeclaration: (rule, index) => transform.cssNodeMask(rule.declarations[index].node),
+    inlineDeclaration: (element, index) => {
+      const declaration = transform.parsed.inlineStyles.get(element)?.declarations[index];
+      return declaration ? transform.declarationMask(declaration) : 0;
+    },
+  };
+}
+
+/**
+ * The variant of one client. Its key holds only what can change a colour in this email: inlining
+ * matters only when it changes a drop mask or the body's canvas, markers only when `[data-og…]` rules exist.
+ */
+function variantOf(handover: DarkColourHandover, inliningMatters: boolean, markerRules: boolean): ColourVariant {
+  const inlines = inliningMatters && handover.inlinesRules;
+  const markers = markerRules && handover.markers !== null;
+  return {
+    key: `${handover.mode}|${inlines ? 'inlines' : ''}|${markers ? `markers|${handover.client}` : ''}`,
+    clientBit: 1 << CLIENT_INDEX[handover.client],
+    recolour: handover.inverter,
+    darkRules: handover.mode === 'dark-media',
+    inlinesRules: inlines,
+    canvas: handover.canvas,
+    markers: markers ? handover.markers : null,
+  };
+}
+
+export function buildDarkContrast(context: ReportContext, handovers: readonly DarkColourHandover[]): DarkContrastReport {
+  const runs = context.textRuns;
+  const darkRules = handovers.some((handover) => handover.mode === 'dark-media');
+  // Collect every colour entry the runs depend on first, so that the drop masks that tell variants apart are known.
+  const visited = new Set<HtmlElement>();
+  for (const run of runs) {
+    for (let element: HtmlElement | null = run.element; element && !visited.has(element); element = parentElement(element)) {
+      visited.add(element);
+      context.colours.entriesOf(element, false);
+      if (darkRules) context.colours.entriesOf(element, true);
+    }
+  }
+  const masks = [...context.colours.dropMasks].filter((mask) => mask !== 0).sort((a, b) => a - b);
+  const markerRules = context.sheet.rules.some((rule) => /data-ogs[cb]/i.test(rule.selectorText));
+  const inliningMatters = context.colours.inliningMatters();
+
   const byVariant = new Map<string, { checked: number; issues: ContrastIssue[] }>();
+  const sharedIssues = new Map<string, ContrastIssue>();
+  const perClient = new Map<string, { checked: number; issues: ContrastIssue[] }>();
+  for (const handover of handovers) {
+    const variant = variantOf(handover, inliningMatters, markerRules);
+    const bits = masks.map((mask) => ((mask & variant.clientBit) !== 0 ? '1' : '0')).join('');
+    const key = `${variant.key}|${bits}`;
+    let result = byVariant.get(key);
+    if (!result) {
+      const paintsAsWritten = !variant.recolour && !variant.darkRules && !variant.canvas && !variant.markers && !bits.includes('1');
+      const colours = paintsAsWritten ? context.light : new VariantColours(context.colours, variant);
+      result = { checked: runs.length, issues: sortIssues(checkContrast(context.doc, colours, runs, 'dark-low-contrast', 'In dark mode: ', sharedIssues)) };
+      byVariant.set(key, result);
+    }
+    perClient.set(handover.client, result);
+  }
+
+  const clients: Record<string, DarkContrastClientReport> = {};
   let total = 0;
   let worstClient: string | null = null;
   let worstCount = 0;
-  for (const clientId of Object.keys(darkHtmlByClient).sort()) {
-    const html = darkHtmlByClient[clientId] ?? '';
-    const darkMedia = CLIENTS_HONOURING_DARK_MEDIA.has(clientId);
-    const key = `${darkMedia ? 1 : 0}\u0000${html}`;
-    let result = byVariant.get(key);
-    if (!result) {
-      const parsed = parseEmail(html);
-      const style = createStyleResolver(parsed, { darkMedia });
-      const runs = visibleTextRuns(parsed, style);
-      const issues = sortIssues(checkContrast(parsed, style, runs, 'dark-low-contrast')).map((issue) => ({
-        ...issue,
-        message: `In dark mode: ${issue.message}`,
-      }));
-      result = { checked: runs.length, issues };
-      byVariant.set(key, result);
-    }
+  for (const clientId of [...perClient.keys()].sort()) {
+    const result = perClient.get(clientId)!;
     clients[clientId] = {
       checked: result.checked,
       issues: result.issues.slice(0, DARK_CONTRAST_LISTING_LIMIT),

@@ -3,11 +3,12 @@
  * and radii the email declares, colours that are near-duplicates by perceptual distance (CIEDE2000),
  * and scales with more steps than a design system would use.
  */
-import { colorDistance, parseCssColor, splitCssValue, toHex, type Rgba } from './color-utils';
+import { getAttribute } from '../parse/dom';
+import { labDistance, parseCssColor, splitCssValue, toHex, toLab, type Lab } from './color-utils';
 import type { ReportContext } from './report-context';
 import { sortIssues, type ReportIssue } from './report-issue';
-import { mediaApplies, lengthToPx } from './style-resolver';
-import type { CssDeclaration } from './style-sheet';
+import { lengthToPx } from './report-styles';
+import type { ReportDeclaration } from './sheet-rules';
 
 export interface DesignValue {
   value: string;
@@ -51,8 +52,8 @@ const COLOR_KEYWORDS_SKIPPED = new Set(['inherit', 'initial', 'unset', 'currentc
 
 class Tally {
   private readonly counts = new Map<string, number>();
-  add(value: string): void {
-    this.counts.set(value, (this.counts.get(value) ?? 0) + 1);
+  add(value: string, times = 1): void {
+    this.counts.set(value, (this.counts.get(value) ?? 0) + times);
   }
   get size(): number {
     return this.counts.size;
@@ -76,7 +77,7 @@ function formatPx(px: number): string {
 }
 
 export function buildDesignReport(context: ReportContext): DesignReport {
-  const { parsed, style } = context;
+  const { doc, styles } = context;
   const stacks = new Tally();
   const typefaces = new Tally();
   const fontSizes = new Tally();
@@ -85,20 +86,23 @@ export function buildDesignReport(context: ReportContext): DesignReport {
   const lineHeights = new Tally();
   const spacing = new Tally();
   const radii = new Tally();
-  const parsedColors = new Map<string, Rgba>();
+  const hexByValue = new Map<string, string | null>();
+  const alphaByHex = new Map<string, number>();
   const stacksWithoutGeneric = new Set<string>();
 
-  const addColor = (tally: Tally, value: string): void => {
+  const addColor = (tally: Tally, value: string, times = 1): void => {
     const lower = value.trim().toLowerCase();
-    if (COLOR_KEYWORDS_SKIPPED.has(lower)) return;
-    const color = parseCssColor(lower);
-    if (!color || color.alpha === 0) return;
-    const hex = toHex(color);
-    parsedColors.set(hex, color);
-    tally.add(hex);
+    let hex = hexByValue.get(lower);
+    if (hex === undefined) {
+      const color = COLOR_KEYWORDS_SKIPPED.has(lower) ? null : parseCssColor(lower);
+      hex = color && color.alpha > 0 ? toHex(color) : null;
+      if (color && hex) alphaByHex.set(hex, color.alpha);
+      hexByValue.set(lower, hex);
+    }
+    if (hex) tally.add(hex, times);
   };
 
-  const consider = (declaration: CssDeclaration): void => {
+  const consider = (declaration: ReportDeclaration, times = 1): void => {
     const { property, value } = declaration;
     if (property.startsWith('mso-') || property.startsWith('-')) return;
     switch (property) {
@@ -106,8 +110,8 @@ export function buildDesignReport(context: ReportContext): DesignReport {
         const families = normaliseStack(value);
         if (families.length === 0) return;
         const stack = families.join(', ');
-        stacks.add(stack);
-        if (!GENERIC_FAMILIES.has(families[0])) typefaces.add(families[0]);
+        stacks.add(stack, times);
+        if (!GENERIC_FAMILIES.has(families[0])) typefaces.add(families[0], times);
         if (!families.some((family) => GENERIC_FAMILIES.has(family)) && !families[0].startsWith('var(')) stacksWithoutGeneric.add(stack);
         return;
       }
@@ -115,50 +119,57 @@ export function buildDesignReport(context: ReportContext): DesignReport {
         const px = lengthToPx(value);
         const lower = value.trim().toLowerCase();
         // em and % depend on the parent; count only sizes a reader sees as written.
-        if (lower.endsWith('em') && !lower.endsWith('rem')) fontSizes.add(lower);
-        else if (lower.endsWith('%')) fontSizes.add(lower);
-        else if (!Number.isNaN(px) && px > 1) fontSizes.add(formatPx(px));
+        if (lower.endsWith('em') && !lower.endsWith('rem')) fontSizes.add(lower, times);
+        else if (lower.endsWith('%')) fontSizes.add(lower, times);
+        else if (!Number.isNaN(px) && px > 1) fontSizes.add(formatPx(px), times);
         return;
       }
       case 'line-height':
-        if (value.trim() !== '' && value.trim().toLowerCase() !== 'normal') lineHeights.add(value.trim().toLowerCase());
+        if (value.trim() !== '' && value.trim().toLowerCase() !== 'normal') lineHeights.add(value.trim().toLowerCase(), times);
         return;
       case 'color':
-        addColor(textColors, value);
+        addColor(textColors, value, times);
         return;
       case 'background-color':
-        addColor(backgroundColors, value);
+        addColor(backgroundColors, value, times);
         return;
       case 'background':
-        for (const token of splitCssValue(value)) if (parseCssColor(token)) addColor(backgroundColors, token);
+        for (const token of splitCssValue(value)) if (parseCssColor(token)) addColor(backgroundColors, token, times);
         return;
       case 'border-radius':
-        for (const token of splitCssValue(value)) if (token !== '/' && token !== '0' && !Number.isNaN(lengthToPx(token))) radii.add(token.toLowerCase());
+        for (const token of splitCssValue(value)) if (token !== '/' && token !== '0' && !Number.isNaN(lengthToPx(token))) radii.add(token.toLowerCase(), times);
         return;
       default:
         if (SPACING_PROPERTIES.has(property)) {
           for (const token of splitCssValue(value)) {
             const px = lengthToPx(token);
-            if (!Number.isNaN(px) && px > 0) spacing.add(token.toLowerCase().endsWith('px') || /^[\d.]+$/.test(token) ? formatPx(px) : token.toLowerCase());
+            if (!Number.isNaN(px) && px > 0) spacing.add(token.toLowerCase().endsWith('px') || /^[\d.]+$/.test(token) ? formatPx(px) : token.toLowerCase(), times);
           }
         }
     }
   };
 
-  for (const rule of parsed.styleSheet.rules) {
+  for (const rule of context.sheet.rules) {
     // Dark-mode overrides are a second palette by design, not drift.
-    if (!mediaApplies(rule.media, false) && rule.media?.includes('prefers-color-scheme')) continue;
+    if (rule.media?.includes('prefers-color-scheme')) continue;
     if (rule.selectorText.includes('data-ogsc') || rule.selectorText.includes('data-ogsb')) continue;
     for (const declaration of rule.declarations) consider(declaration);
   }
-  for (const element of parsed.elements) {
-    for (const declaration of style.inlineDeclarations(element)) consider(declaration);
-    const bgcolor = element.attrs.get('bgcolor');
+  // Identical style attributes share one parsed declaration list: consider each distinct list once, weighted.
+  const inlineLists = new Map<readonly ReportDeclaration[], number>();
+  for (const element of doc.parsed.inlineStyles.keys()) {
+    const declarations = styles.inlineDeclarations(element);
+    inlineLists.set(declarations, (inlineLists.get(declarations) ?? 0) + 1);
+  }
+  for (const [declarations, times] of inlineLists) for (const declaration of declarations) consider(declaration, times);
+  for (const element of doc.parsed.elements) {
+    if (element.attrs.length === 0) continue;
+    const bgcolor = getAttribute(element, 'bgcolor');
     if (bgcolor) addColor(backgroundColors, bgcolor);
-    if (element.tag === 'font') {
-      const color = element.attrs.get('color');
+    if (element.tagName === 'font') {
+      const color = getAttribute(element, 'color');
       if (color) addColor(textColors, color);
-      const face = element.attrs.get('face');
+      const face = getAttribute(element, 'face');
       if (face) consider({ property: 'font-family', value: face, important: false });
     }
   }
@@ -185,13 +196,13 @@ export function buildDesignReport(context: ReportContext): DesignReport {
   }
 
   const nearDuplicateColors: NearDuplicateColor[] = [];
-  const colorList = [...parsedColors.keys()].sort().slice(0, MAX_COLORS_COMPARED);
+  const colorList = [...alphaByHex.keys()].sort().slice(0, MAX_COLORS_COMPARED);
+  // Converted to Lab once per colour, not once per pair.
+  const labs: Lab[] = colorList.map((hex) => toLab(parseCssColor(hex)!));
   for (let i = 0; i < colorList.length; i++) {
     for (let j = i + 1; j < colorList.length; j++) {
-      const a = parsedColors.get(colorList[i])!;
-      const b = parsedColors.get(colorList[j])!;
-      if (a.alpha !== b.alpha) continue;
-      const distance = colorDistance(a, b);
+      if (alphaByHex.get(colorList[i]) !== alphaByHex.get(colorList[j])) continue;
+      const distance = labDistance(labs[i], labs[j]);
       if (distance > 0 && distance < NEAR_DUPLICATE_DISTANCE) {
         nearDuplicateColors.push({ a: colorList[i], b: colorList[j], distance: Math.round(distance * 100) / 100 });
       }

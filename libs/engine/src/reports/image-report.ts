@@ -3,11 +3,13 @@
  * tracking pixel, how it degrades when images are blocked, and which requested clients drop its format.
  * `bytes` stays null here: the engine has no network; the preview worker may measure weight later.
  */
+import { getClientSupport } from '../clients/client-support';
+import type { ClientId } from '../clients/email-client';
+import { getAttribute } from '../parse/dom';
 import { toHex } from './color-utils';
-import { caniemailSupport } from './report-clients';
-import type { EmailImage, ImageFormat, ReportContext } from './report-context';
+import type { ImageFormat, ReportContext } from './report-context';
 import { sortIssues, type ReportIssue } from './report-issue';
-import { lengthToPx } from './style-resolver';
+import { lengthToPx } from './report-styles';
 import { humanBytes, shorten, wordsOf } from './text-utils';
 import { isTemplateHref } from './url-utils';
 
@@ -47,11 +49,11 @@ const LARGE_DATA_URI_BYTES = 100 * 1024;
 const HIGH_IMAGE_COUNT = 30;
 const ALT_STYLE_PROPERTIES = ['color', 'font-family', 'font-size', 'font-weight', 'line-height'];
 
-function supportFor(feature: string, clients: readonly string[]): { dropped: string[]; partial: string[] } {
+function supportFor(feature: string, clients: readonly ClientId[]): { dropped: string[]; partial: string[] } {
   const dropped: string[] = [];
   const partial: string[] = [];
   for (const client of clients) {
-    const level = caniemailSupport(feature, client);
+    const level = getClientSupport(feature, client).level;
     if (level === 'unsupported') dropped.push(client);
     else if (level === 'partial') partial.push(client);
   }
@@ -59,7 +61,7 @@ function supportFor(feature: string, clients: readonly string[]): { dropped: str
 }
 
 export function buildImageReport(context: ReportContext): ImageReport {
-  const { parsed, style, clients } = context;
+  const { styles, clients } = context;
   const issues: ReportIssue[] = [];
   const entries: ImageEntry[] = [];
   const supportCache = new Map<string, { dropped: string[]; partial: string[] }>();
@@ -78,15 +80,15 @@ export function buildImageReport(context: ReportContext): ImageReport {
       rules.push(issue.rule);
       issues.push({ ...issue, ...image.position, element: image.excerpt, url: shorten(image.src, 300) });
     };
-    const backgroundBehind = style.background(image.element);
-    const inline = style.inlineDeclarations(image.element);
+    const backgroundBehind = context.light.background(image.element);
+    const inline = styles.inlineDeclarations(image.element);
     const styledAlt = inline.some((declaration) => ALT_STYLE_PROPERTIES.includes(declaration.property));
     const fallback = {
       altText: (image.alt ?? '').trim().length > 0,
       styledAlt,
       // The page background does not count: a blank box on a white page is exactly what to avoid.
       backgroundColor:
-        backgroundBehind?.from && backgroundBehind.from.tag !== 'body' && backgroundBehind.from.tag !== 'html' ? toHex(backgroundBehind.color) : null,
+        backgroundBehind?.from && backgroundBehind.from.tagName !== 'body' && backgroundBehind.from.tagName !== 'html' ? toHex(backgroundBehind.color) : null,
     };
     const src = image.src.trim();
     const lowerSrc = src.toLowerCase();
@@ -126,7 +128,7 @@ export function buildImageReport(context: ReportContext): ImageReport {
     }
 
     if (image.kind === 'background') {
-      const ownColor = style.get(image.element, 'background-color');
+      const ownColor = styles.get(image.element, 'background-color');
       if (!ownColor || ownColor === 'transparent') {
         add({ rule: 'background-image-no-color', severity: 'warning', message: 'A background image without a background-color: where the image is blocked or unsupported (Outlook for Windows without VML), text over it may become unreadable.' });
       }
@@ -134,7 +136,7 @@ export function buildImageReport(context: ReportContext): ImageReport {
       if (image.alt === null) {
         add({ rule: 'missing-alt', severity: 'warning', message: 'With images blocked (Outlook by default) this image shows as an empty box with no alt text to stand in for it.' });
       }
-      const widthAttribute = image.element.attrs.get('width');
+      const widthAttribute = getAttribute(image.element, 'width');
       if (image.kind === 'img' && (widthAttribute === undefined || Number.isNaN(lengthToPx(widthAttribute)))) {
         add({ rule: 'missing-width-attribute', severity: 'warning', message: 'The image has no width attribute; Outlook for Windows ignores CSS widths on images and shows it at its full pixel size.' });
       }

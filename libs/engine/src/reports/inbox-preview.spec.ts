@@ -1,4 +1,4 @@
-import { INBOX_LIMITS } from './report-clients';
+import { INBOX_LIMITS } from '../clients/inbox-limits';
 import { email, reports, rules } from './testing/email-fixture';
 
 const ALL = Object.keys(INBOX_LIMITS);

@@ -3,11 +3,12 @@
  * the body's text in source order, hidden text included and CSS ignored, which is why a hidden preheader
  * works and why it is padded with invisible characters: the padding stops body text leaking in.
  */
-import { BLOCK_TAGS, type EmailNode } from './parsed-email';
-import { INBOX_LIMITS, type ReportClientId, isReportClientId } from './report-clients';
+import { INBOX_LIMITS } from '../clients/inbox-limits';
+import { HtmlElement, HtmlNode, childrenOf, isElement, isText } from '../parse/dom';
 import type { ReportContext } from './report-context';
+import { BLOCK_TAGS } from './report-document';
 import { sortIssues, type ReportIssue } from './report-issue';
-import { collapseWhitespace, foldForMatching, graphemeCount, graphemesOf, isInvisibleChar, truncateGraphemes } from './text-utils';
+import { GraphemeText, collapseWhitespace, foldForMatching, graphemeCount, isInvisibleChar } from './text-utils';
 
 export interface InboxClientPreview {
   subject: string | null;
@@ -49,10 +50,18 @@ interface PreviewText {
   hiddenLength: number;
 }
 
+/** White space as `\s` matches it, by code unit (the per-character regex was the hot spot here). */
+function isWhitespaceCode(code: number): boolean {
+  return (
+    code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
+}
+
 /** Reads body text in source order until the preview window is full or padding ends it. */
 function readPreviewText(context: ReportContext): PreviewText {
-  const { parsed, style } = context;
-  if (!parsed.body) return { text: '', source: null, padded: false, hiddenLength: 0 };
+  const { doc, styles } = context;
+  if (!doc.body) return { text: '', source: null, padded: false, hiddenLength: 0 };
   // White space is collapsed while reading, so the buffer stays as small as the preview itself.
   let raw = '';
   let lastWasSpace = true;
@@ -68,18 +77,33 @@ function readPreviewText(context: ReportContext): PreviewText {
       lastWasSpace = true;
     }
   };
-  const stack: EmailNode[] = [...parsed.body.children].reverse();
+  const stack: HtmlNode[] = [...childrenOf(doc.body)].reverse();
   outer: while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.kind === 'element') {
-      if (node.tag === 'script' || node.tag === 'style' || node.tag === 'template' || node.tag === 'title') continue;
-      if (BLOCK_TAGS.has(node.tag)) appendSpace();
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+    if (isElement(node)) {
+      const tag = node.tagName;
+      if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'title') continue;
+      if (BLOCK_TAGS.has(tag)) appendSpace();
+      const children = childrenOf(node);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
       continue;
     }
-    if (node.kind !== 'text') continue;
-    const hidden = style.hiddenReason(node.parent) !== null || style.fontSizePx(node.parent) < 2;
+    if (!isText(node)) continue;
+    const parent = node.parentNode as HtmlElement;
+    const hidden = styles.hiddenReason(parent) !== null || styles.fontSizePx(parent) < 2;
     for (const char of node.value) {
+      if (char.length === 1 && char.charCodeAt(0) < 0x80 && char !== ' ' && char.charCodeAt(0) > 13) {
+        // Plain ASCII: neither invisible nor white space.
+        invisibleRun = 0;
+        if (firstTextHidden === null) firstTextHidden = hidden;
+        if (!hidden) visibleSeen = true;
+        if (hidden && firstTextHidden && !visibleSeen) hiddenText += char;
+        raw += char;
+        lastWasSpace = false;
+        visibleChars++;
+        if (visibleChars >= PREVIEW_WINDOW) break outer;
+        continue;
+      }
       if (isInvisibleChar(char)) {
         invisibleRun++;
         if (invisibleRun >= PADDING_RUN && visibleChars > 0) {
@@ -88,7 +112,7 @@ function readPreviewText(context: ReportContext): PreviewText {
         }
         continue;
       }
-      if (/\s/.test(char)) {
+      if (isWhitespaceCode(char.charCodeAt(0))) {
         appendSpace();
         if (hidden && firstTextHidden && !visibleSeen) hiddenText += ' ';
         continue;
@@ -116,17 +140,16 @@ export function buildInboxPreview(context: ReportContext): InboxPreview {
   const issues: ReportIssue[] = [];
   const subject = context.title;
   const preview = readPreviewText(context);
-  const preheaderSegments = graphemesOf(preview.text, PREVIEW_WINDOW);
+  const preheaderText = new GraphemeText(preview.text);
   const preheaderFull = preview.text || null;
-  const preheader = preheaderFull ? truncateGraphemes(preheaderSegments, PREVIEW_WINDOW).text : null;
-  const subjectSegments = subject ? graphemesOf(subject) : [];
+  const preheader = preheaderFull ? preheaderText.truncate(PREVIEW_WINDOW).text : null;
+  const subjectText = new GraphemeText(subject ?? '');
 
   const clients: Record<string, InboxClientPreview> = {};
   for (const id of [...context.clients].sort()) {
-    if (!isReportClientId(id)) continue;
-    const limits = INBOX_LIMITS[id as ReportClientId];
-    const cutSubject = subject ? truncateGraphemes(subjectSegments, limits.subject) : null;
-    const cutPreheader = preheaderFull && limits.preheader > 0 ? truncateGraphemes(preheaderSegments, limits.preheader) : null;
+    const limits = INBOX_LIMITS[id];
+    const cutSubject = subject ? subjectText.truncate(limits.subject) : null;
+    const cutPreheader = preheaderFull && limits.preheader > 0 ? preheaderText.truncate(limits.preheader) : null;
     clients[id] = {
       subject: cutSubject ? cutSubject.text : null,
       preheader: cutPreheader ? cutPreheader.text : null,
@@ -137,7 +160,7 @@ export function buildInboxPreview(context: ReportContext): InboxPreview {
     };
   }
 
-  const subjectLength = subjectSegments.length;
+  const subjectLength = subjectText.count;
   if (!subject) {
     issues.push({ rule: 'missing-subject', severity: 'info', message: 'No <title>: the subject line is set by your sending tool, so it cannot be previewed from the HTML.' });
   } else {

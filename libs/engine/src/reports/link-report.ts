@@ -83,7 +83,7 @@ function findingsFor(link: EmailLink, context: ReportContext): LinkFinding[] {
   else if (isPlaceholderHref(link)) add('placeholder-href', 'error', `The href "${shorten(href, 60)}" is a placeholder, not a destination.`, true);
   else if (classified.scheme === 'anchor') {
     const target = decodeFragment(href.slice(1));
-    if (!context.parsed.ids.has(target) && !context.parsed.anchorNames.has(target)) {
+    if (!context.doc.hasId(target) && !context.doc.hasAnchorName(target)) {
       add('broken-anchor', 'error', `No element has id or name "${shorten(target, 60)}", so this in-page link goes nowhere.`, true);
     }
   } else if (classified.scheme === 'relative') {

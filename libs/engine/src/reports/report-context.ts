@@ -1,18 +1,39 @@
 /**
- * What every report reads, computed once per email: the parsed tree, the light-mode cascade, and the
- * links, images and visible text extracted from it. Fields are computed on first use.
+ * What every report reads, computed once per email on the engine's own parse and cascade: the static
+ * styles, the light colours, and the links, images, visible text and text runs extracted from the tree.
+ * Fields are computed on first use.
  */
-import { elementExcerpt, elementPosition, textContent, type EmailElement, type ParsedEmail } from './parsed-email';
+import type { SelectorCache, StyleCascade } from '../analysis/style-cascade';
+import type { ClientId } from '../clients/email-client';
+import type { EmailFormat } from '../fixes/code-fix';
+import { HtmlElement, HtmlNode, childrenOf, getAttribute, isElement, isText, parentElement } from '../parse/dom';
+import type { ParsedEmail } from '../parse/parse-email';
+import { isImageValue, splitCssValue } from './color-utils';
+import { ColourCascade, DropMasks, LIGHT_VARIANT, VariantColours } from './colour-cascade';
+import { TextRun, readVisibleText } from './contrast-check';
+import { ReportDocument, hasDescendant, textContent } from './report-document';
 import type { SourcePosition } from './report-issue';
-import { createStyleResolver, lengthToPx, type StyleResolver } from './style-resolver';
+import { ReportStyles, lengthToPx } from './report-styles';
+import { SheetRules, collectSheetRules } from './sheet-rules';
 import { collapseWhitespace } from './text-utils';
 import { classifyHref, type ClassifiedHref } from './url-utils';
-import { isImageValue, splitCssValue } from './color-utils';
 
-export type EmailFormat = 'html' | 'jsx' | 'mjml' | 'maizzle';
+export type { EmailFormat };
+
+/** The engine's analysis of the email that the reports build on. */
+export interface ReportInput {
+  parsed: ParsedEmail;
+  cascade: StyleCascade;
+  selectors: SelectorCache;
+  format: EmailFormat;
+  /** Requested clients, in canonical order; per-client parts of the reports cover these. */
+  clients: readonly ClientId[];
+  /** Which clients drop which colour declarations (from the per-client transforms), for dark contrast. */
+  dropMasks?: DropMasks;
+}
 
 export interface EmailLink {
-  element: EmailElement;
+  element: HtmlElement;
   href: string;
   classified: ClassifiedHref;
   /** Visible text, white space collapsed. */
@@ -28,7 +49,7 @@ export interface EmailLink {
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp' | 'svg' | 'avif' | 'bmp' | 'ico' | 'heic' | 'tiff' | 'unknown';
 
 export interface EmailImage {
-  element: EmailElement;
+  element: HtmlElement;
   kind: 'img' | 'background' | 'input';
   src: string;
   alt: string | null;
@@ -44,16 +65,22 @@ export interface EmailImage {
 }
 
 export interface ReportContext {
-  parsed: ParsedEmail;
+  doc: ReportDocument;
   format: EmailFormat;
-  clients: readonly string[];
-  style: StyleResolver;
+  clients: readonly ClientId[];
+  styles: ReportStyles;
+  sheet: SheetRules;
+  colours: ColourCascade;
+  /** Colours of the email as written. */
+  light: VariantColours;
   readonly links: EmailLink[];
   readonly images: EmailImage[];
   /** Text a reader sees in the body, collapsed. */
   readonly visibleText: string;
   /** Subject stand-in: the document title, collapsed. */
   readonly title: string | null;
+  /** Elements with their own visible text, in document order. */
+  readonly textRuns: TextRun[];
 }
 
 function lazy<T>(compute: () => T): () => T {
@@ -112,77 +139,71 @@ function declaredLength(value: string | undefined): number | null {
   return Number.isNaN(px) ? null : Math.round(px * 100) / 100;
 }
 
-function accessibleNameOf(parsed: ParsedEmail, element: EmailElement, style: StyleResolver): string {
-  const label = element.attrs.get('aria-label');
+function accessibleNameOf(doc: ReportDocument, element: HtmlElement, styles: ReportStyles): string {
+  const label = getAttribute(element, 'aria-label');
   if (label && label.trim()) return collapseWhitespace(label);
-  const labelledBy = element.attrs.get('aria-labelledby');
+  const labelledBy = getAttribute(element, 'aria-labelledby');
   if (labelledBy) {
-    const byId = new Map<string, EmailElement>();
-    for (const id of labelledBy.split(/\s+/)) if (id) byId.set(id, element);
     const texts: string[] = [];
-    for (const candidate of parsed.elements) {
-      const id = candidate.attrs.get('id');
-      if (id && byId.has(id)) texts.push(textContent(candidate));
+    for (const id of labelledBy.split(/\s+/)) {
+      const target = id ? doc.parsed.elementsById.get(id)?.[0] : undefined;
+      if (target) texts.push(textContent(target));
     }
     const joined = collapseWhitespace(texts.join(' '));
     if (joined) return joined;
   }
-  const parts: string[] = [];
-  const stack = [...element.children].reverse();
+  let name = '';
+  const stack: HtmlNode[] = [...childrenOf(element)].reverse();
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.kind === 'text') parts.push(node.value);
-    else if (node.kind === 'element') {
-      if (style.hiddenReason(node) !== null || node.attrs.get('aria-hidden') === 'true') continue;
-      if (node.tag === 'img' || (node.tag === 'input' && node.attrs.get('type') === 'image')) {
-        parts.push(` ${node.attrs.get('alt') ?? ''} `);
+    if (isText(node)) name += node.value;
+    else if (isElement(node)) {
+      if (styles.hiddenReason(node) !== null || getAttribute(node, 'aria-hidden') === 'true') continue;
+      if (node.tagName === 'img' || (node.tagName === 'input' && getAttribute(node, 'type') === 'image')) {
+        name += ` ${getAttribute(node, 'alt') ?? ''} `;
       } else {
-        const nestedLabel = node.attrs.get('aria-label');
-        if (nestedLabel) parts.push(` ${nestedLabel} `);
-        else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+        const nestedLabel = getAttribute(node, 'aria-label');
+        if (nestedLabel) name += ` ${nestedLabel} `;
+        else {
+          const children = childrenOf(node);
+          for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+        }
       }
     }
   }
-  const name = collapseWhitespace(parts.join(''));
+  name = collapseWhitespace(name);
   if (name) return name;
-  const title = element.attrs.get('title');
+  const title = getAttribute(element, 'title');
   return title ? collapseWhitespace(title) : '';
 }
 
-function extractLinks(parsed: ParsedEmail, style: StyleResolver): EmailLink[] {
+function extractLinks(doc: ReportDocument, styles: ReportStyles): EmailLink[] {
   const links: EmailLink[] = [];
-  for (const element of parsed.elements) {
-    if ((element.tag !== 'a' && element.tag !== 'area') || !element.attrs.has('href')) continue;
-    const href = element.attrs.get('href') ?? '';
-    const containsImage = element.children.length > 0 && textContent(element).trim() === '' && hasDescendant(element, 'img');
+  // Tag indexes are in document order; image maps are rare enough to filter all elements for.
+  const anchors = doc.byTag('area').length > 0 ? doc.parsed.elements.filter((e) => e.tagName === 'a' || e.tagName === 'area') : doc.byTag('a');
+  const isHidden = (child: HtmlElement): boolean => styles.hiddenReason(child) !== null;
+  for (const element of anchors) {
+    const href = getAttribute(element, 'href');
+    if (href === undefined) continue;
     links.push({
       element,
       href,
       classified: classifyHref(href),
-      text: collapseWhitespace(textContent(element, (child) => style.hiddenReason(child) !== null)),
-      accessibleName: element.tag === 'area' ? collapseWhitespace(element.attrs.get('alt') ?? '') : accessibleNameOf(parsed, element, style),
-      containsImage: containsImage || hasDescendant(element, 'img'),
-      hidden: style.hiddenReason(element) !== null,
-      position: elementPosition(parsed, element),
-      excerpt: elementExcerpt(parsed, element),
+      text: collapseWhitespace(textContent(element, isHidden)),
+      accessibleName: element.tagName === 'area' ? collapseWhitespace(getAttribute(element, 'alt') ?? '') : accessibleNameOf(doc, element, styles),
+      containsImage: hasDescendant(element, 'img'),
+      hidden: isHidden(element),
+      position: doc.position(element),
+      excerpt: doc.excerpt(element),
     });
   }
   return links;
 }
 
-function hasDescendant(element: EmailElement, tag: string): boolean {
-  const stack = [...element.children];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.kind !== 'element') continue;
-    if (node.tag === tag) return true;
-    stack.push(...node.children);
+function insideLink(element: HtmlElement): boolean {
+  for (let current = parentElement(element); current; current = parentElement(current)) {
+    if (current.tagName === 'a' && getAttribute(current, 'href') !== undefined) return true;
   }
-  return false;
-}
-
-function insideLink(element: EmailElement): boolean {
-  for (let current = element.parent; current; current = current.parent) if (current.tag === 'a' && current.attrs.has('href')) return true;
   return false;
 }
 
@@ -199,30 +220,34 @@ function backgroundImageUrl(value: string): string | null {
   return null;
 }
 
-function extractImages(parsed: ParsedEmail, style: StyleResolver): EmailImage[] {
+function extractImages(doc: ReportDocument, styles: ReportStyles): EmailImage[] {
   const images: EmailImage[] = [];
-  for (const element of parsed.elements) {
-    const isImg = element.tag === 'img';
-    const isImageInput = element.tag === 'input' && element.attrs.get('type')?.toLowerCase() === 'image';
-    const backgroundImage = isImg || isImageInput ? undefined : style.get(element, 'background-image');
+  for (const element of doc.parsed.elements) {
+    const tag = element.tagName;
+    const isImg = tag === 'img';
+    const isImageInput = tag === 'input' && getAttribute(element, 'type')?.toLowerCase() === 'image';
+    // Only elements that carry a style or a background attribute can paint a background image.
+    const backgroundImage =
+      isImg || isImageInput || (element.attrs.length === 0 && styles.matchedRules(element).length === 0) ? undefined : styles.get(element, 'background-image');
     if (!isImg && !isImageInput && !(backgroundImage && isImageValue(backgroundImage))) continue;
     const base = {
       element,
-      hidden: style.hiddenReason(element) !== null,
+      hidden: styles.hiddenReason(element) !== null,
       linked: insideLink(element),
-      position: elementPosition(parsed, element),
-      excerpt: elementExcerpt(parsed, element),
+      position: doc.position(element),
+      excerpt: doc.excerpt(element),
     };
     if (isImg || isImageInput) {
-      const src = element.attrs.get('src') ?? '';
-      const width = declaredLength(style.get(element, 'width') ?? element.attrs.get('width'));
-      const height = declaredLength(style.get(element, 'height') ?? element.attrs.get('height'));
+      const src = getAttribute(element, 'src') ?? '';
+      const width = declaredLength(styles.get(element, 'width') ?? getAttribute(element, 'width'));
+      const height = declaredLength(styles.get(element, 'height') ?? getAttribute(element, 'height'));
       const tiny = (width !== null && width <= 1 && height !== null && height <= 1) || width === 0 || height === 0;
+      const alt = getAttribute(element, 'alt');
       images.push({
         ...base,
         kind: isImg ? 'img' : 'input',
         src,
-        alt: element.attrs.has('alt') ? element.attrs.get('alt') ?? '' : null,
+        alt: alt ?? null,
         width,
         height,
         format: imageFormatOf(src),
@@ -233,7 +258,7 @@ function extractImages(parsed: ParsedEmail, style: StyleResolver): EmailImage[] 
       continue;
     }
     if (backgroundImage) {
-      const declaredBackground = element.attrs.get('background');
+      const declaredBackground = getAttribute(element, 'background');
       const src = declaredBackground ?? backgroundImageUrl(backgroundImage);
       if (!src) continue;
       images.push({
@@ -252,24 +277,30 @@ function extractImages(parsed: ParsedEmail, style: StyleResolver): EmailImage[] 
   return images;
 }
 
-export function createReportContext(parsed: ParsedEmail, format: EmailFormat, clients: readonly string[]): ReportContext {
-  const style = createStyleResolver(parsed, { darkMedia: false });
-  const links = lazy(() => extractLinks(parsed, style));
-  const images = lazy(() => extractImages(parsed, style));
-  const visibleText = lazy(() =>
-    parsed.body ? collapseWhitespace(textContent(parsed.body, (element) => style.hiddenReason(element) !== null)) : '',
-  );
+export function createReportContext(input: ReportInput): ReportContext {
+  const doc = new ReportDocument(input.parsed);
+  const sheet = collectSheetRules(input.parsed);
+  const styles = new ReportStyles(doc, input.cascade, sheet, input.selectors);
+  const colours = new ColourCascade(styles, input.dropMasks);
+  const light = new VariantColours(colours, LIGHT_VARIANT);
+  const links = lazy(() => extractLinks(doc, styles));
+  const images = lazy(() => extractImages(doc, styles));
+  const visible = lazy(() => readVisibleText(doc, styles));
+  const visibleText = lazy(() => collapseWhitespace(visible().text));
   const title = lazy(() => {
-    const element = parsed.byTag('title')[0];
+    const element = doc.byTag('title')[0];
     if (!element) return null;
-    const text = collapseWhitespace(textContent(element) || element.children.map((child) => (child.kind === 'text' ? child.value : '')).join(''));
-    return text || null;
+    return collapseWhitespace(textContent(element)) || null;
   });
+  const textRuns = lazy(() => visible().runs);
   return {
-    parsed,
-    format,
-    clients,
-    style,
+    doc,
+    format: input.format,
+    clients: input.clients,
+    styles,
+    sheet,
+    colours,
+    light,
     get links() {
       return links();
     },
@@ -281,6 +312,9 @@ export function createReportContext(parsed: ParsedEmail, format: EmailFormat, cl
     },
     get title() {
       return title();
+    },
+    get textRuns() {
+      return textRuns();
     },
   };
 }

@@ -25,37 +25,34 @@ export interface SizeReport {
 }
 
 export function buildSizeReport(context: ReportContext): SizeReport {
-  const { parsed } = context;
-  const bytes = utf8Length(parsed.html);
+  const { doc } = context;
+  const bytes = doc.parsed.byteLength;
   const issues: ReportIssue[] = [];
   let styleBlocks = 0;
-  for (const block of parsed.styleSheet.blocks) {
+  for (const block of context.sheet.blocks) {
     styleBlocks += block.bytes;
     if (block.bytes > GMAIL_STYLE_BLOCK_LIMIT_BYTES) {
       issues.push({
         rule: 'gmail-style-block-too-large',
         severity: 'warning',
         message: `This <style> block is ${humanBytes(block.bytes)}; Gmail ignores a block over 16 KB, so its rules (media queries included) are lost there. Split it or inline more.`,
-        ...parsed.positionAt(block.element.startOffset),
+        ...doc.position(block.element),
         element: '<style>',
       });
     }
   }
   let inlineStyles = 0;
-  for (const element of parsed.elements) {
-    const style = element.attrs.get('style');
-    if (style) inlineStyles += utf8Length(style);
-  }
+  for (const style of doc.parsed.inlineStyles.values()) inlineStyles += utf8Length(style.value);
   let dataUris = 0;
   for (const image of context.images) if (image.isDataUri) dataUris += image.src.length;
+  // Runs of white space beyond one character are what a minifier would remove (by char code: 500 KB at most).
   let whitespace = 0;
-  // Runs of white space beyond one character are what a minifier would remove.
   let run = 0;
-  for (let i = 0; i < parsed.html.length; i++) {
-    const code = parsed.html.charCodeAt(i);
+  const source = doc.source;
+  for (let i = 0; i < source.length; i++) {
+    const code = source.charCodeAt(i);
     if (code === 32 || code === 9 || code === 10 || code === 13) {
-      run++;
-      if (run > 1) whitespace++;
+      if (run++ > 0) whitespace++;
     } else run = 0;
   }
 

@@ -3,16 +3,17 @@
  * weights of the triggered rules (clamped to 0-100; higher is cleaner). The optional `spamassassin`
  * field is added by the preview worker when a spamd is configured; the engine never sets it.
  */
+import { HtmlElement, childrenOf, getAttribute, isText, parentElement } from '../parse/dom';
 import { contrastRatio } from './color-utils';
-import { descendants, elementExcerpt, elementPosition, textContent, type EmailElement } from './parsed-email';
 import type { EmailLink, ReportContext } from './report-context';
+import { hasOwnText, ownText, textContent } from './report-document';
 import type { ReportIssue, ReportSeverity } from './report-issue';
 import {
   COMMON_TLDS, PO_BOX_PHRASES, SPAM_PHRASES, STREET_WORDS, SUSPICIOUS_TLDS, TRANSACTIONAL_PHRASES, UNSUBSCRIBE_HREF_MARKERS,
   UNSUBSCRIBE_PHRASES, US_STATES,
 } from './spam-phrases';
-import { mediaApplies } from './style-resolver';
-import { collapseWhitespace, foldForMatching, shorten, stripInvisible, wordsOf } from './text-utils';
+import { mediaApplies } from './report-styles';
+import { collapseWhitespace, foldForMatching, shorten, stripInvisible } from './text-utils';
 import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './url-utils';
 
 export interface SpamTrigger extends ReportIssue {
@@ -107,19 +108,25 @@ const UNSUBSCRIBE_INDEX = indexPhrases(UNSUBSCRIBE_PHRASES);
 const TRANSACTIONAL_INDEX = indexPhrases(TRANSACTIONAL_PHRASES);
 const PO_BOX_INDEX = indexPhrases(PO_BOX_PHRASES);
 
-function isAllCaps(word: string): boolean {
-  return word === word.toUpperCase() && word !== word.toLowerCase();
-}
-
-function lettersOnly(word: string): boolean {
-  return /^\p{L}+$/u.test(word);
-}
+/**
+ * Words (as wordsOf splits them) made of three or more letters only: no digits or apostrophes inside.
+ * The look-arounds keep a match from starting or ending inside a longer word.
+ */
+const LETTER_WORDS = /(?<![\p{L}\p{N}'’])\p{L}{3,}(?![\p{L}\p{N}'’])/gu;
+/** Letters that have case; a word without any (CJK) says nothing about shouting. */
+const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
+const LOWER = /[\p{Ll}\p{Lt}]/u;
 
 /** Share of ALL-CAPS words among words of three or more letters. */
 function capsRatio(text: string): { ratio: number; eligible: number } {
-  const eligible = wordsOf(text).filter((word) => word.length >= 3 && lettersOnly(word) && word.toUpperCase() !== word.toLowerCase());
-  if (eligible.length === 0) return { ratio: 0, eligible: 0 };
-  return { ratio: eligible.filter(isAllCaps).length / eligible.length, eligible: eligible.length };
+  let eligible = 0;
+  let caps = 0;
+  for (const [word] of text.matchAll(LETTER_WORDS)) {
+    if (!CASED.test(word)) continue;
+    eligible++;
+    if (!LOWER.test(word)) caps++;
+  }
+  return { ratio: eligible === 0 ? 0 : caps / eligible, eligible };
 }
 
 /** Web addresses written in link text: "www.shop.com", "https://shop.com/sale", "shop.co.uk". */
@@ -149,27 +156,35 @@ function linkMatchesUnsubscribe(link: EmailLink): boolean {
 }
 
 /** Whether the body shows a postal address: an <address> element, a PO box, a street line or a postcode. */
-export function hasPhysicalAddress(context: ReportContext, visibleText: string): boolean {
-  if (context.parsed.byTag('address').length > 0) return true;
-  if (findPhrases(tokens(visibleText), PO_BOX_INDEX).length > 0) return true;
+export function hasPhysicalAddress(context: ReportContext, visibleText: string, visibleTokens: readonly string[] = tokens(visibleText)): boolean {
+  if (context.doc.byTag('address').length > 0) return true;
+  if (findPhrases(visibleTokens, PO_BOX_INDEX).length > 0) return true;
+  // Every pattern below needs a number.
+  if (!/\d/.test(visibleText)) return false;
   const words = visibleText.split(/[\s,]+/).filter((word) => word.length > 0);
+  // Folding keeps white space and commas, so the folded words line up with the words (folded once, not per word).
+  const foldedWords = foldForMatching(visibleText).split(/[\s,]+/).filter((word) => word.length > 0);
+  const aligned = foldedWords.length === words.length;
+  const folded = (index: number): string => (aligned ? foldedWords[index] : foldForMatching(words[index]));
+  const isNumber = (index: number): boolean => {
+    const first = words[index]?.charCodeAt(0) ?? 0;
+    return first >= 48 && first <= 57 && /^\d{1,5}[a-z]?$/i.test(words[index]);
+  };
   for (let i = 0; i < words.length; i++) {
-    const word = words[i];
-    const bare = foldForMatching(word).replace(/[.\u00b7]/g, '');
     // "1600 Amphitheatre Parkway", "12 rue de la Paix": a house number, then a street word within four words.
-    if (/^\d{1,5}[a-z]?$/i.test(word)) {
+    if (isNumber(i)) {
       for (let j = i + 1; j <= i + 5 && j < words.length; j++) {
-        if (STREET_WORDS.has(foldForMatching(words[j]).replace(/[.]/g, ''))) return true;
+        if (STREET_WORDS.has(folded(j).replace(/[.]/g, ''))) return true;
       }
     }
+    if (i + 1 >= words.length || !isNumber(i + 1)) continue;
     // "Hauptstraße 5", "Keizersgracht 123": a street name ending in a street word, then a number.
-    if (i + 1 < words.length && /^\d{1,5}[a-z]?$/i.test(words[i + 1])) {
-      for (const suffix of ['strasse', 'str', 'weg', 'platz', 'allee', 'gasse', 'straat', 'laan', 'plein', 'gracht', 'kade']) {
-        if (bare.endsWith(suffix) && bare.length > suffix.length) return true;
-      }
+    const bare = folded(i).replace(/[.\u00b7]/g, '');
+    for (const suffix of ['strasse', 'str', 'weg', 'platz', 'allee', 'gasse', 'straat', 'laan', 'plein', 'gracht', 'kade']) {
+      if (bare.endsWith(suffix) && bare.length > suffix.length) return true;
     }
     // "CA 94043" (US state + ZIP).
-    if (US_STATES.has(word.replace(/[.,]/g, '')) && i + 1 < words.length && /^\d{5}(?:-\d{4})?$/.test(words[i + 1])) return true;
+    if (US_STATES.has(words[i].replace(/[.,]/g, '')) && /^\d{5}(?:-\d{4})?$/.test(words[i + 1])) return true;
   }
   // UK postcodes: "SW1A 1AA", "EC1A1BB".
   return /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2}\b/.test(visibleText);
@@ -178,7 +193,7 @@ export function hasPhysicalAddress(context: ReportContext, visibleText: string):
 /** Selectors that a width media query reveals: mobile-only or desktop-only copies are hidden inline and shown there. */
 function revealedByMediaQueries(context: ReportContext): string {
   const revealed: string[] = [];
-  for (const rule of context.parsed.styleSheet.rules) {
+  for (const rule of context.sheet.rules) {
     if (rule.media === null || mediaApplies(rule.media, false)) continue;
     if (rule.declarations.some((declaration) => (declaration.property === 'display' && declaration.value.toLowerCase() !== 'none') || declaration.property === 'max-height')) {
       revealed.push(rule.selectorText);
@@ -187,25 +202,25 @@ function revealedByMediaQueries(context: ReportContext): string {
   return revealed.join(' ');
 }
 
-function respondsToMediaQuery(element: EmailElement, revealedSelectors: string): boolean {
+function respondsToMediaQuery(element: HtmlElement, revealedSelectors: string): boolean {
   if (revealedSelectors.length === 0) return false;
-  for (let current: EmailElement | null = element; current && current.tag !== '#document'; current = current.parent) {
-    const classes = (current.attrs.get('class') ?? '').split(/\s+/).filter(Boolean);
+  for (let current: HtmlElement | null = element; current; current = parentElement(current)) {
+    const classes = (getAttribute(current, 'class') ?? '').split(/\s+/).filter(Boolean);
     if (classes.some((name) => revealedSelectors.includes(`.${name}`))) return true;
-    const id = current.attrs.get('id');
+    const id = getAttribute(current, 'id');
     if (id && revealedSelectors.includes(`#${id}`)) return true;
   }
   return false;
 }
 
-function isPreheader(element: EmailElement, firstHidden: EmailElement | null): boolean {
+function isPreheader(element: HtmlElement, firstHidden: HtmlElement | null): boolean {
   if (element === firstHidden) return true;
-  const names = `${element.attrs.get('class') ?? ''} ${element.attrs.get('id') ?? ''}`.toLowerCase();
-  return PREHEADER_NAMES.some((name) => names.includes(name)) || element.attrs.get('data-skip-in-text') === 'true';
+  const names = `${getAttribute(element, 'class') ?? ''} ${getAttribute(element, 'id') ?? ''}`.toLowerCase();
+  return PREHEADER_NAMES.some((name) => names.includes(name)) || getAttribute(element, 'data-skip-in-text') === 'true';
 }
 
 export function buildSpamReport(context: ReportContext): SpamReport {
-  const { parsed, style } = context;
+  const { doc, styles } = context;
   const triggers: SpamTrigger[] = [];
   const counts = new Map<SpamRule, number>();
   const add = (rule: SpamRule, severity: ReportSeverity, message: string, where: Partial<ReportIssue> = {}, weightOverride?: number): void => {
@@ -218,7 +233,9 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   const visibleText = context.visibleText;
   const subject = context.title ?? '';
   const bodyTokens = tokens(visibleText);
-  const transactional = findPhrases(tokens(`${subject} ${visibleText}`), TRANSACTIONAL_INDEX).length >= 2;
+  const subjectTokens = tokens(subject);
+  // The subject and the body are one token stream here, as a filter reads them.
+  const transactional = findPhrases(subjectTokens.concat(bodyTokens), TRANSACTIONAL_INDEX).length >= 2;
 
   const caps = capsRatio(visibleText);
   if (caps.eligible >= 10 && caps.ratio > 0.3) {
@@ -232,50 +249,54 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   let exclamations = 0;
   let longestRun = 0;
   let run = 0;
-  let runChar = '';
+  let runChar = 0;
   const punctuated = `${subject} ${visibleText}`;
+  // By char code: this loop reads every character of the email.
+  const EXCLAMATION = 33;
+  const QUESTION = 63;
+  const DOLLAR = 36;
+  const EURO = 0x20ac;
   for (let i = 0; i < punctuated.length; i++) {
-    const char = punctuated[i];
-    if (char === '!') exclamations++;
-    if (char === '!' || char === '?' || char === '$' || char === '€') {
-      run = runChar === '' || char === runChar || (runChar !== '$' && char !== '$' && runChar !== '€' && char !== '€') ? run + 1 : 1;
+    const char = punctuated.charCodeAt(i);
+    if (char === EXCLAMATION) exclamations++;
+    if (char === EXCLAMATION || char === QUESTION || char === DOLLAR || char === EURO) {
+      const currency = (code: number): boolean => code === DOLLAR || code === EURO;
+      run = runChar === 0 || char === runChar || (!currency(runChar) && !currency(char)) ? run + 1 : 1;
       runChar = char;
       longestRun = Math.max(longestRun, run);
     } else if (run !== 0) {
       run = 0;
-      runChar = '';
+      runChar = 0;
     }
   }
   if (longestRun >= 3 || exclamations > Math.max(3, punctuated.length / 400)) {
     add('excessive-punctuation', 'warning', `${exclamations} exclamation marks${longestRun >= 3 ? ` and a run of ${longestRun} !, ? or currency symbols` : ''}; filters score stacked punctuation as spam.`);
   }
 
-  for (const phrase of findPhrases(tokens(subject).concat(['\u0000'], bodyTokens), SPAM_INDEX)) {
+  for (const phrase of findPhrases(subjectTokens.concat(['\u0000'], bodyTokens), SPAM_INDEX)) {
     add('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`);
   }
 
   // Hidden text: text a reader never sees but a filter reads. The preheader and responsive copies are legitimate.
-  const inBody = new Set(parsed.body ? descendants(parsed.body) : []);
+  const bodyElements = doc.bodyElements();
   const revealedSelectors = revealedByMediaQueries(context);
-  let firstHidden: EmailElement | null = null;
-  if (parsed.body) {
-    for (const element of parsed.elements) {
-      if (!inBody.has(element)) continue;
-      if (style.hiddenReason(element) !== null && collapseWhitespace(stripInvisible(textContent(element))).length > 0) {
-        firstHidden = element;
-        break;
-      }
-      if (element.children.some((child) => child.kind === 'text' && collapseWhitespace(stripInvisible(child.value)).length > 0)) break;
+  let firstHidden: HtmlElement | null = null;
+  for (const element of bodyElements) {
+    if (styles.hiddenReason(element) !== null && collapseWhitespace(stripInvisible(textContent(element))).length > 0) {
+      firstHidden = element;
+      break;
     }
+    if (childrenOf(element).some((child) => isText(child) && collapseWhitespace(stripInvisible(child.value)).length > 0)) break;
   }
   let hiddenChars = 0;
-  let firstHiddenElement: EmailElement | null = null;
-  for (const element of parsed.elements) {
-    if (!inBody.has(element)) continue;
-    const reason = style.hiddenReason(element);
-    const parentReason = element.parent ? style.hiddenReason(element.parent) : null;
-    const tinyOrInvisible = reason === null && (style.fontSizePx(element) < 2 || isSameColorAsBackground(context, element));
-    if (!((reason !== null && parentReason === null) || tinyOrInvisible)) continue;
+  let firstHiddenElement: HtmlElement | null = null;
+  for (const element of bodyElements) {
+    const reason = styles.hiddenReason(element);
+    const parent = parentElement(element);
+    const parentReason = parent ? styles.hiddenReason(parent) : null;
+    if (reason !== null && parentReason !== null) continue;
+    const tinyOrInvisible = reason === null && hasOwnText(element) && (styles.fontSizePx(element) < 2 || isSameColorAsBackground(context, element));
+    if (reason === null && !tinyOrInvisible) continue;
     if (reason !== null && isPreheader(element, firstHidden)) continue;
     if (reason !== null && respondsToMediaQuery(element, revealedSelectors)) continue;
     const text = collapseWhitespace(stripInvisible(tinyOrInvisible ? ownText(element) : textContent(element)));
@@ -284,10 +305,7 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     firstHiddenElement ??= element;
   }
   if (hiddenChars > 0 && firstHiddenElement) {
-    add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text coloured like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, {
-      ...elementPosition(parsed, firstHiddenElement),
-      element: elementExcerpt(parsed, firstHiddenElement),
-    });
+    add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text coloured like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, doc.at(firstHiddenElement));
   }
 
   let obfuscated = 0;
@@ -333,18 +351,15 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     if (transactional) add('missing-unsubscribe', 'info', 'No unsubscribe link; fine for a transactional email, which this appears to be.', {}, 0);
     else add('missing-unsubscribe', 'error', 'No unsubscribe link: required for bulk mail (CAN-SPAM, GDPR, Gmail and Yahoo sender rules) and its absence pushes recipients to the spam button.');
   }
-  if (!hasPhysicalAddress(context, visibleText)) {
+  if (!hasPhysicalAddress(context, visibleText, bodyTokens)) {
     if (transactional) add('missing-physical-address', 'info', 'No postal address found; fine for a transactional email.', {}, 0);
     else add('missing-physical-address', 'warning', 'No postal address found; CAN-SPAM and many national laws require the sender\'s physical address in commercial email.');
   }
 
-  for (const element of parsed.elements) {
-    const where = { ...elementPosition(parsed, element), element: elementExcerpt(parsed, element) };
-    if (element.tag === 'script') add('script-tag', 'error', '<script> in an email is stripped by every client and flagged by filters.', where);
-    else if (element.tag === 'form') add('form-tag', 'warning', 'Forms in email are disabled by many clients and flagged by some filters.', where);
-    else if (element.tag === 'iframe' || element.tag === 'object' || element.tag === 'embed' || element.tag === 'applet') {
-      add('embedded-content', 'warning', `<${element.tag}> is removed by email clients and flagged by filters.`, where);
-    }
+  for (const element of doc.byTag('script')) add('script-tag', 'error', '<script> in an email is stripped by every client and flagged by filters.', doc.at(element));
+  for (const element of doc.byTag('form')) add('form-tag', 'warning', 'Forms in email are disabled by many clients and flagged by some filters.', doc.at(element));
+  for (const tag of ['iframe', 'object', 'embed', 'applet']) {
+    for (const element of doc.byTag(tag)) add('embedded-content', 'warning', `<${tag}> is removed by email clients and flagged by filters.`, doc.at(element));
   }
 
   const penalty = triggers.reduce((sum, trigger) => sum + trigger.weight, 0);
@@ -364,16 +379,11 @@ function isTrackingRedirect(link: EmailLink): boolean {
   return false;
 }
 
-function ownText(element: EmailElement): string {
-  return element.children.map((child) => (child.kind === 'text' ? child.value : ' ')).join('');
-}
-
 /** Text painted in (nearly) its background colour: contrast under 1.1:1. */
-function isSameColorAsBackground(context: ReportContext, element: EmailElement): boolean {
-  if (!element.children.some((child) => child.kind === 'text' && child.value.trim().length > 0)) return false;
-  const background = context.style.background(element);
+function isSameColorAsBackground(context: ReportContext, element: HtmlElement): boolean {
+  const background = context.light.background(element);
   if (!background) return false;
-  const foreground = context.style.textColor(element);
+  const foreground = context.light.textColor(element);
   // Cheap pre-check: visibly different channels cannot be under 1.1:1; culori decides the close calls.
   const channelGap = Math.max(Math.abs(foreground.r - background.color.r), Math.abs(foreground.g - background.color.g), Math.abs(foreground.b - background.color.b));
   if (channelGap > 0.25) return false;

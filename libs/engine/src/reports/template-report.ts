@@ -3,8 +3,10 @@
  * unbalanced template blocks, and leftovers of the framework the email was built with. The scanner is
  * a single pass with bounded look-ahead, so hostile input cannot make it backtrack.
  */
-import { classList, elementExcerpt, elementPosition, type EmailElement } from './parsed-email';
+import type { CompileWarning } from '../compile/compile-format';
+import { HtmlElement, childrenOf, isText } from '../parse/dom';
 import type { EmailFormat, ReportContext } from './report-context';
+import { attributeOffset, classList, nodeOffset, startOffsetOf } from './report-document';
 import { sortIssues, type ReportIssue } from './report-issue';
 import { shorten } from './text-utils';
 
@@ -22,10 +24,6 @@ export interface TemplateTag {
   location: 'text' | 'attribute' | 'style';
 }
 
-export interface CompileWarning {
-  message: string;
-  line?: number;
-}
 
 export interface TemplateReport {
   format: EmailFormat;
@@ -38,7 +36,10 @@ export interface TemplateReport {
 /** Longest template tag the scanner looks for a closer within. */
 const MAX_TAG_LENGTH = 500;
 const MAX_DISTINCT_TAGS = 200;
-const TEMPLATE_OPENER_CHARS = /[{*%<[$]/;
+/** Every opener the scanner recognises (two characters each); strings without one are skipped unscanned. */
+const TEMPLATE_OPENERS = /\{[{%#]|<%|\*\||%[%A-Za-z_]|\[[[A-Za-z_]|\$\{/;
+/** JSX text also has `{name}` expressions. */
+const JSX_TEXT_OPENERS = new RegExp(`${TEMPLATE_OPENERS.source}|\\{[A-Za-z_]`);
 
 const LIQUID_BLOCKS = new Set([
   'if', 'unless', 'for', 'case', 'capture', 'block', 'macro', 'raw', 'comment', 'with', 'filter', 'tablerow',
@@ -270,7 +271,7 @@ export function looksLikeTailwindClass(token: string): boolean {
 /** Every class name a `<style>` rule mentions, in any position of its selectors. */
 function styledClassNames(context: ReportContext): Set<string> {
   const names = new Set<string>();
-  for (const rule of context.parsed.styleSheet.rules) {
+  for (const rule of context.sheet.rules) {
     const selector = rule.selectorText;
     for (let i = 0; i < selector.length; i++) {
       if (selector[i] !== '.') continue;
@@ -301,7 +302,7 @@ const REACT_ATTRIBUTES = new Set(['classname', 'htmlfor', 'onclick', 'onchange',
 const LEFTOVER_VALUES = new Set(['undefined', '[object object]', 'nan', 'null']);
 
 export function buildTemplateReport(context: ReportContext, compileWarnings: readonly CompileWarning[] = []): TemplateReport {
-  const { parsed, format } = context;
+  const { doc, format } = context;
   const issues: ReportIssue[] = [];
   const tags = new Map<string, TemplateTag>();
   let unresolvedCount = 0;
@@ -309,10 +310,19 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
   const blockStack: BlockTag[] = [];
   const blockProblems: ReportIssue[] = [];
 
+  // Inlined emails repeat the same attribute values hundreds of times: scan each distinct string once.
+  const scanned: Record<TemplateTag['location'], Map<string, ReturnType<typeof scanTemplateSyntax>>> = { text: new Map(), attribute: new Map(), style: new Map() };
+  /** Whether a string may hold template syntax; most hold none and are never scanned. */
+  const mayHold = (text: string, location: TemplateTag['location']): boolean =>
+    text.length >= 2 && (jsx && location === 'text' ? JSX_TEXT_OPENERS : TEMPLATE_OPENERS).test(text);
   const record = (text: string, baseOffset: number, location: TemplateTag['location']): void => {
-    // Most strings hold no template opener at all; one regex test skips them cheaply.
-    if (text.length < 2 || !TEMPLATE_OPENER_CHARS.test(text)) return;
-    const { found, unclosed } = scanTemplateSyntax(text, { jsx: jsx && location === 'text', css: location === 'style' });
+    let result = scanned[location].get(text);
+    if (!result) {
+      result = scanTemplateSyntax(text, { jsx: jsx && location === 'text', css: location === 'style' });
+      scanned[location].set(text, result);
+    }
+    const { found, unclosed } = result;
+    if (found.length === 0 && unclosed.length === 0) return;
     for (const item of found) {
       // {# … #} and {{! … }} are template comments: harmless if left, but still unrendered.
       unresolvedCount++;
@@ -320,7 +330,7 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
       const existing = tags.get(key);
       if (existing) existing.count++;
       else if (tags.size < MAX_DISTINCT_TAGS) {
-        const position = parsed.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1);
+        const position = doc.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1);
         tags.set(key, { tag: shorten(item.tag, 120), language: item.language, count: 1, ...position, location });
       }
       const block = blockTagOf(item);
@@ -333,7 +343,7 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
               rule: 'unbalanced-template-block',
               severity: 'error',
               message: `${shorten(item.tag, 60)} closes a ${block.name} block that was never opened.`,
-              ...parsed.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
+              ...doc.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
             });
           } else blockStack.splice(openIndex);
         }
@@ -344,15 +354,23 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
         rule: 'unclosed-template-tag',
         severity: 'error',
         message: `"${item.opener}" opens a template tag that never closes; the raw syntax will show in the inbox.`,
-        ...parsed.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
+        ...doc.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
       });
     }
   };
 
-  for (const element of parsed.elements) {
-    for (const [name, value] of element.attrs) record(value, element.attrOffsets.get(name) ?? element.startOffset, 'attribute');
-    for (const child of element.children) {
-      if (child.kind === 'text') record(child.value, child.offset, element.tag === 'style' ? 'style' : 'text');
+  for (const element of doc.parsed.elements) {
+    for (const attr of element.attrs) {
+      if (!mayHold(attr.value, 'attribute')) continue;
+      record(attr.value, attributeOffset(element, attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name), 'attribute');
+    }
+    const location = element.tagName === 'style' ? 'style' : 'text';
+    for (const child of childrenOf(element)) {
+      if (!isText(child)) continue;
+      if (mayHold(child.value, location)) record(child.value, nodeOffset(child), location);
+      if (child.value.includes('[object Object]')) {
+        issues.push({ rule: 'react-value-leftover', severity: 'error', message: 'The text contains "[object Object]": an object was rendered where text was expected.', ...doc.positionAt(nodeOffset(child)) });
+      }
     }
   }
   for (const open of blockStack) {
@@ -360,7 +378,7 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
       rule: 'unbalanced-template-block',
       severity: 'error',
       message: `${shorten(open.tag, 60)} opens a ${open.name} block that is never closed.`,
-      ...parsed.positionAt(open.offset),
+      ...doc.positionAt(open.offset),
     });
   }
   issues.push(...blockProblems);
@@ -382,6 +400,7 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
       severity: 'warning',
       message: warning.message,
       ...(warning.line !== undefined ? { line: warning.line } : {}),
+      ...(warning.line !== undefined && warning.column !== undefined ? { column: warning.column } : {}),
     });
   }
 
@@ -395,22 +414,23 @@ function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean):
 }
 
 function checkFrameworkLeftovers(context: ReportContext, issues: ReportIssue[]): void {
-  const { parsed, format } = context;
-  const at = (element: EmailElement) => ({ ...elementPosition(parsed, element), element: elementExcerpt(parsed, element) });
+  const { doc, format } = context;
+  const at = (element: HtmlElement) => doc.at(element);
   const styled = format === 'maizzle' ? styledClassNames(context) : new Set<string>();
   let tailwindIssues = 0;
   let tailwindOmitted = 0;
 
-  for (const element of parsed.elements) {
-    if (element.tag.startsWith('mj-')) {
-      issues.push({ rule: 'unrendered-mjml', severity: 'error', message: `<${element.tag}> is MJML that was never compiled; clients ignore it.`, ...at(element) });
-    } else if (element.tag.startsWith('x-') && element.tag.length > 2) {
-      issues.push({ rule: 'unrendered-component', severity: 'error', message: `<${element.tag}> is a template component that was never rendered.`, ...at(element) });
+  for (const element of doc.parsed.elements) {
+    const tag = element.tagName;
+    if (tag.startsWith('mj-')) {
+      issues.push({ rule: 'unrendered-mjml', severity: 'error', message: `<${tag}> is MJML that was never compiled; clients ignore it.`, ...at(element) });
+    } else if (tag.startsWith('x-') && tag.length > 2) {
+      issues.push({ rule: 'unrendered-component', severity: 'error', message: `<${tag}> is a template component that was never rendered.`, ...at(element) });
     }
 
     if (format === 'maizzle') {
-      if (MAIZZLE_TAGS.has(element.tag)) {
-        issues.push({ rule: 'unrendered-maizzle-tag', severity: 'error', message: `<${element.tag}> is Maizzle template markup that was not rendered.`, ...at(element) });
+      if (MAIZZLE_TAGS.has(tag)) {
+        issues.push({ rule: 'unrendered-maizzle-tag', severity: 'error', message: `<${tag}> is Maizzle template markup that was not rendered.`, ...at(element) });
       }
       const leftovers = classList(element).filter((token) => looksLikeTailwindClass(token) && !styled.has(token));
       if (leftovers.length > 0) {
@@ -428,11 +448,12 @@ function checkFrameworkLeftovers(context: ReportContext, issues: ReportIssue[]):
 
     if (format === 'jsx') {
       // React renders lower-case tags; a capitalised tag in the output is a component that never rendered.
-      const nameStart = element.startOffset >= 0 ? parsed.html.charAt(element.startOffset + 1) : '';
+      const start = startOffsetOf(element);
+      const nameStart = start >= 0 ? doc.source.charAt(start + 1) : '';
       if (nameStart >= 'A' && nameStart <= 'Z') {
-        issues.push({ rule: 'unrendered-component', severity: 'error', message: `<${parsed.html.slice(element.startOffset + 1, element.startOffset + 1 + element.tag.length)}> is a React component that was never rendered.`, ...at(element) });
+        issues.push({ rule: 'unrendered-component', severity: 'error', message: `<${doc.source.slice(start + 1, start + 1 + tag.length)}> is a React component that was never rendered.`, ...at(element) });
       }
-      for (const [name, value] of element.attrs) {
+      for (const { name, value } of element.attrs) {
         if (REACT_ATTRIBUTES.has(name)) {
           issues.push({ rule: 'react-attribute-leftover', severity: 'error', message: `The attribute "${name}" is React syntax that reached the HTML; clients ignore it.`, ...at(element) });
         } else if (LEFTOVER_VALUES.has(value.trim().toLowerCase()) && name !== 'alt' && name !== 'title') {
@@ -446,14 +467,7 @@ function checkFrameworkLeftovers(context: ReportContext, issues: ReportIssue[]):
   if (tailwindOmitted > 0) {
     issues.push({ rule: 'uninlined-tailwind-class', severity: 'warning', message: `${tailwindOmitted} more elements carry Tailwind classes without CSS.` });
   }
-  for (const element of parsed.elements) {
-    for (const child of element.children) {
-      if (child.kind === 'text' && child.value.includes('[object Object]')) {
-        issues.push({ rule: 'react-value-leftover', severity: 'error', message: 'The text contains "[object Object]": an object was rendered where text was expected.', ...parsed.positionAt(child.offset) });
-      }
-    }
-  }
-  if (format === 'maizzle' && parsed.html.trimStart().startsWith('---')) {
+  if (format === 'maizzle' && doc.source.trimStart().startsWith('---')) {
     issues.push({ rule: 'front-matter-leftover', severity: 'error', message: 'The HTML starts with front matter (---) that the build should have removed.', line: 1, column: 1 });
   }
 }

@@ -7,10 +7,12 @@ export function isInvisibleChar(char: string): boolean {
   return INVISIBLE.has(char);
 }
 
+const ANY_INVISIBLE = /[\u200B\u200C\u200D\u2060\uFEFF\u034F\u00AD\u180E\u115F\u1160\u3164\u2800]/;
+const ALL_INVISIBLE = new RegExp(ANY_INVISIBLE.source, 'g');
+
 export function stripInvisible(text: string): string {
-  let result = '';
-  for (const char of text) if (!INVISIBLE.has(char)) result += char;
-  return result;
+  // Most text has none; the test avoids building a copy.
+  return ANY_INVISIBLE.test(text) ? text.replace(ALL_INVISIBLE, '') : text;
 }
 
 /** Collapses runs of white space (including no-break spaces) into one space and trims. */
@@ -19,31 +21,47 @@ export function collapseWhitespace(text: string): string {
 }
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/**
+ * Characters that can join a neighbour into one user-perceived character (UAX #29): marks, ZWJ/ZWNJ,
+ * conjoining Hangul jamo, prepended concatenation marks, the two Thai/Lao spacing vowels, halfwidth
+ * sound marks, CR (CR LF) and anything outside the BMP (emoji, flags). Text without them has one
+ * character per UTF-16 unit, so the segmenter can be skipped.
+ */
+const NEEDS_SEGMENTER = /[\p{M}\r\u200c\u200d\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\uff9e\uff9f\u{10000}-\u{10ffff}\ud800-\udfff]/u;
+
+/**
+ * Text measured in user-perceived characters (an emoji or an accented letter counts once), segmented
+ * once and cut many times (once per client). Plain Latin text skips the segmenter.
+ */
+export class GraphemeText {
+  readonly count: number;
+  /** End offset of each character; null when each UTF-16 unit is one character. */
+  private readonly ends: number[] | null;
+
+  constructor(readonly text: string) {
+    if (!NEEDS_SEGMENTER.test(text)) {
+      this.ends = null;
+      this.count = text.length;
+      return;
+    }
+    const ends: number[] = [];
+    for (const { index, segment } of segmenter.segment(text)) ends.push(index + segment.length);
+    this.ends = ends;
+    this.count = ends.length;
+  }
+
+  /** Cuts to `limit` characters, ending in "…" when cut. */
+  truncate(limit: number): { text: string; truncated: boolean } {
+    if (limit <= 0) return { text: '', truncated: this.count > 0 };
+    if (this.count <= limit) return { text: this.text, truncated: false };
+    const end = this.ends ? this.ends[limit - 2] ?? 0 : limit - 1;
+    return { text: `${this.text.slice(0, end).trimEnd()}…`, truncated: true };
+  }
+}
 
 /** User-perceived characters, so an emoji or an accented letter counts once. */
 export function graphemeCount(text: string): number {
-  let count = 0;
-  for (const _segment of segmenter.segment(text)) count++;
-  return count;
-}
-
-/** The first `max` user-perceived characters (plus one, to tell whether more follow). */
-export function graphemesOf(text: string, max = Number.MAX_SAFE_INTEGER): string[] {
-  const segments: string[] = [];
-  for (const { segment } of segmenter.segment(text)) {
-    segments.push(segment);
-    if (segments.length > max) break;
-  }
-  return segments;
-}
-
-/** Cuts to `limit` user-perceived characters, ending in "…" when cut. Segment once, cut many times. */
-export function truncateGraphemes(text: string | readonly string[], limit: number): { text: string; truncated: boolean } {
-  const segments = typeof text === 'string' ? graphemesOf(text, limit) : text;
-  const whole = typeof text === 'string' ? text : text.join('');
-  if (limit <= 0) return { text: '', truncated: segments.length > 0 };
-  if (segments.length <= limit) return { text: whole, truncated: false };
-  return { text: `${segments.slice(0, limit - 1).join('').trimEnd()}…`, truncated: true };
+  return new GraphemeText(text).count;
 }
 
 /** Words made of letters and digits (any script). */

@@ -5,11 +5,11 @@
  *
  * Null when the email has neither conditional comments nor VML: the report does not apply.
  */
+import { getAttribute } from '../parse/dom';
 import { parseCssColor } from './color-utils';
-import { elementExcerpt, elementPosition } from './parsed-email';
 import type { ReportContext } from './report-context';
+import { nodeOffset } from './report-document';
 import { sortIssues, type ReportIssue, type SourcePosition } from './report-issue';
-import { parseInlineStyle } from './style-sheet';
 import { shorten } from './text-utils';
 
 export interface VmlReport {
@@ -118,8 +118,21 @@ export function isValidVmlLength(value: string): boolean {
   return /^-?(?:\d+|\d*\.\d+)(?:px|pt|in|cm|mm|pc|em|ex|%)?$/.test(trimmed) || trimmed === 'auto';
 }
 
+/** Splits a VML `style` attribute into declarations (a linear scan; VML styles are simple). */
+function styleDeclarations(style: string): Array<{ property: string; value: string }> {
+  const declarations: Array<{ property: string; value: string }> = [];
+  for (const chunk of style.split(';')) {
+    const colon = chunk.indexOf(':');
+    if (colon <= 0) continue;
+    const property = chunk.slice(0, colon).trim().toLowerCase();
+    const value = chunk.slice(colon + 1).replace(/!\s*important\s*$/i, '').trim();
+    if (property && value) declarations.push({ property, value });
+  }
+  return declarations;
+}
+
 export function buildVmlReport(context: ReportContext): VmlReport | null {
-  const { parsed } = context;
+  const { doc } = context;
   const issues: ReportIssue[] = [];
   const stack: Tag[] = [];
   let conditionalBlocks = 0;
@@ -129,7 +142,7 @@ export function buildVmlReport(context: ReportContext): VmlReport | null {
   let usesOffice = false;
   let shapeDepth = 0;
   let textboxDepth = 0;
-  const at = (offset: number): SourcePosition => parsed.positionAt(offset);
+  const at = (offset: number): SourcePosition => doc.positionAt(offset);
 
   const onTag = (tag: Tag): void => {
     if (tag.name === 'o:pixelsperinch') pixelsPerInch = true;
@@ -190,10 +203,11 @@ export function buildVmlReport(context: ReportContext): VmlReport | null {
     }
   };
 
-  for (const comment of parsed.comments) {
+  for (const comment of doc.parsed.comments) {
     const data = comment.data;
     const trimmed = data.trimStart();
-    const dataOffset = comment.offset >= 0 ? comment.offset + 4 + (data.length - trimmed.length) : -1;
+    const commentOffset = nodeOffset(comment);
+    const dataOffset = commentOffset >= 0 ? commentOffset + 4 + (data.length - trimmed.length) : -1;
     if (trimmed.slice(0, 3).toLowerCase() === '[if') {
       const conditionEnd = trimmed.indexOf(']>');
       if (conditionEnd === -1) continue;
@@ -213,7 +227,7 @@ export function buildVmlReport(context: ReportContext): VmlReport | null {
           rule: 'unterminated-conditional',
           severity: 'error',
           message: 'This Outlook conditional comment has no <![endif]; Outlook treats the rest of the email as conditional.',
-          ...at(comment.offset),
+          ...at(commentOffset),
         });
       }
       const content = endifIndex === -1 ? afterCondition : afterCondition.slice(0, endifIndex);
@@ -224,7 +238,7 @@ export function buildVmlReport(context: ReportContext): VmlReport | null {
     }
   }
 
-  const vmlOutside = parsed.elements.filter((element) => element.tag.startsWith('v:'));
+  const vmlOutside = doc.parsed.elements.filter((element) => element.tagName.startsWith('v:'));
   if (conditionalBlocks === 0 && vmlOutside.length === 0 && revealedOpen === 0) return null;
 
   for (const unclosed of stack) reportUnclosed(unclosed);
@@ -241,16 +255,15 @@ export function buildVmlReport(context: ReportContext): VmlReport | null {
     issues.push({
       rule: 'vml-outside-conditional',
       severity: 'warning',
-      message: `<${element.tag}> is outside an <!--[if mso]> block; clients other than Outlook may show its text or fallback twice.`,
-      ...elementPosition(parsed, element),
-      element: elementExcerpt(parsed, element),
+      message: `<${element.tagName}> is outside an <!--[if mso]> block; clients other than Outlook may show its text or fallback twice.`,
+      ...doc.at(element),
     });
   }
 
-  const htmlElement = parsed.html_;
+  const htmlElement = doc.htmlElement;
   const namespaces = {
-    vml: htmlElement?.attrs.has('xmlns:v') ?? false,
-    office: htmlElement?.attrs.has('xmlns:o') ?? false,
+    vml: htmlElement ? getAttribute(htmlElement, 'xmlns:v') !== undefined : false,
+    office: htmlElement ? getAttribute(htmlElement, 'xmlns:o') !== undefined : false,
   };
   const totalVml = vmlElements + vmlOutside.length;
   if (totalVml > 0 && !namespaces.vml) {
@@ -258,7 +271,7 @@ export function buildVmlReport(context: ReportContext): VmlReport | null {
       rule: 'missing-vml-namespace',
       severity: 'warning',
       message: 'The email uses VML but <html> does not declare xmlns:v="urn:schemas-microsoft-com:vml"; some Outlook versions ignore the shapes without it.',
-      ...(htmlElement ? elementPosition(parsed, htmlElement) : {}),
+      ...(htmlElement ? doc.position(htmlElement) : {}),
     });
   }
   if ((usesOffice || pixelsPerInch) && !namespaces.office) {
@@ -266,7 +279,7 @@ export function buildVmlReport(context: ReportContext): VmlReport | null {
       rule: 'missing-office-namespace',
       severity: 'warning',
       message: 'The email uses o: elements but <html> does not declare xmlns:o="urn:schemas-microsoft-com:office:office".',
-      ...(htmlElement ? elementPosition(parsed, htmlElement) : {}),
+      ...(htmlElement ? doc.position(htmlElement) : {}),
     });
   }
   if (totalVml > 0 && !pixelsPerInch) {
@@ -285,7 +298,7 @@ function checkVmlAttributes(tag: Tag, issues: ReportIssue[], at: (offset: number
   const element = shorten(tag.raw, 120);
   const style = tag.attrs.get('style');
   if (style !== undefined) {
-    for (const declaration of parseInlineStyle(style)) {
+    for (const declaration of styleDeclarations(style)) {
       if (DIMENSION_PROPERTIES.has(declaration.property) && !isValidVmlLength(declaration.value)) {
         issues.push({ rule: 'vml-invalid-dimension', severity: 'error', message: `${declaration.property}:${declaration.value} on <${tag.name}> is not a valid length; Outlook drops or collapses the shape.`, ...at(tag.offset), element });
       }

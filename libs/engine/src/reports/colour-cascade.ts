@@ -1,0 +1,307 @@
+/**
+ * Text and background colours per element, for the email as written (light) and for each client's
+ * dark-mode variant. A variant is described by what the dark-mode pass hands over (how it recolours,
+ * which declarations the client drops, which elements Outlook.com marks), never by re-parsing its HTML:
+ * the colour-carrying declarations of an element are collected once, in cascade order, and each variant
+ * only filters and recolours them.
+ */
+import type { Rule } from 'postcss';
+import { MatchedRule, matchRules } from '../analysis/style-cascade';
+import type { ColourRole } from '../dark-mode/colour-inversion';
+import { MatchContext } from '../parse/css-selector';
+import { HtmlElement, getAttribute } from '../parse/dom';
+import { BLACK, LINK_BLUE, WHITE, compositeOver, isLowerCaseImageValue, parseCssColor, splitCssValue, type Rgba } from './color-utils';
+import type { ElementIndex } from './report-document';
+import type { ReportStyles } from './report-styles';
+import type { SheetRule } from './sheet-rules';
+
+
+/** Which clients drop a `<style>` rule's or an inline declaration's colour (bit i: CLIENT_IDS[i]). */
+export interface DropMasks {
+  /** Bits of the clients that drop this declaration of the rule (its at-rules and selector included). */
+  ruleDeclaration(rule: SheetRule, index: number): number;
+  /** The same when the client inlines the rule (Gmail): only the declaration's own features count. */
+  inlinedRuleDeclaration(rule: SheetRule, index: number): number;
+  inlineDeclaration(element: HtmlElement, index: number): number;
+}
+
+export interface ColourVariant {
+  /** Variants with equal keys (and equal drop bits) paint every colour alike and are computed once. */
+  key: string;
+  /** The client's bit in DropMasks; 0 for the email as written. */
+  clientBit: number;
+  /** Recolours a CSS value as the client's dark mode does (shared by the clients of one mode); null keeps the email's colours. */
+  recolour: Recolourer | null;
+  /** Apply the email's `@media (prefers-color-scheme: dark)` rules. */
+  darkRules: boolean;
+  /** The client inlines top-level rules into style attributes (Gmail). */
+  inlinesRules: boolean;
+  /** What the client paints behind a body without a background of its own. */
+  canvas: { background: string; text: string } | null;
+  /** Elements the client marks as recoloured (Outlook.com's data-ogsc / data-ogsb), so `[data-og…]` rules apply. */
+  markers: { foreground: ReadonlySet<HtmlElement>; background: ReadonlySet<HtmlElement> } | null;
+}
+
+export interface Recolourer {
+  colour(value: string, role: ColourRole): string;
+}
+
+export const LIGHT_VARIANT: ColourVariant = { key: 'light', clientBit: 0, recolour: null, darkRules: false, inlinesRules: false, canvas: null, markers: null };
+
+const COLOUR_PROPERTIES = new Set(['color', 'background', 'background-color', 'background-image']);
+
+/** One colour-carrying declaration of an element, in cascade order. */
+interface ColourEntry {
+  property: string;
+  value: string;
+  important: boolean;
+  origin: 'hint' | 'rule' | 'inline';
+  /** Clients that drop it (as a rule, and as an inlined top-level rule). */
+  mask: number;
+  inlinedMask: number;
+  topLevel: boolean;
+}
+
+interface DeclaredColours {
+  color: string | undefined;
+  backgroundColor: string | undefined;
+  backgroundImage: string | undefined;
+}
+
+export interface ResolvedBackground {
+  color: Rgba;
+  /** The element whose background is painted behind the text; null for the default canvas. */
+  from: HtmlElement | null;
+}
+
+function roleOf(property: string): ColourRole | null {
+  if (property === 'color') return 'foreground';
+  if (property === 'background' || property === 'background-color') return 'background';
+  return null;
+}
+
+class MarkerMatchContext extends MatchContext {
+  constructor(private readonly markers: NonNullable<ColourVariant['markers']>) {
+    super();
+  }
+  override attribute(element: HtmlElement, name: string): string | undefined {
+    if (name === 'data-ogsc' && this.markers.foreground.has(element)) return '';
+    if (name === 'data-ogsb' && this.markers.background.has(element)) return '';
+    return super.attribute(element, name);
+  }
+}
+
+const CANVAS: ResolvedBackground = { color: WHITE, from: null };
+
+const NO_MASKS: DropMasks = { ruleDeclaration: () => 0, inlinedRuleDeclaration: () => 0, inlineDeclaration: () => 0 };
+
+/** Colour entries per element, shared by every variant of one email. */
+export class ColourCascade {
+  private readonly entries: Array<ColourEntry[] | undefined> = [];
+  /** Recoloured values per recolourer and role, keyed by the entry's value string (no key building per lookup). */
+  private readonly recoloured = new Map<Recolourer, Record<ColourRole, Map<string, string>>>();
+  private readonly darkEntries: Array<ColourEntry[] | undefined> = [];
+  private readonly masksSeen = new Set<number>();
+  private inliningChangesMasks = false;
+
+  constructor(
+    readonly styles: ReportStyles,
+    private readonly masks: DropMasks = NO_MASKS,
+  ) {}
+
+  recolour(recolourer: Recolourer, value: string, role: ColourRole): string {
+    let byRole = this.recoloured.get(recolourer);
+    if (!byRole) {
+      byRole = { background: new Map(), foreground: new Map() };
+      this.recoloured.set(recolourer, byRole);
+    }
+    let result = byRole[role].get(value);
+    if (result === undefined) {
+      result = recolourer.colour(value, role);
+      byRole[role].set(value, result);
+    }
+    return result;
+  }
+
+  /**
+   * Whether inlining top-level rules (Gmail) can paint differently from keeping them in `<style>`: some
+   * entry built so far drops differently when inlined, or the body's background comes from such a rule.
+   */
+  inliningMatters(): boolean {
+    if (this.inliningChangesMasks) return true;
+    const body = this.styles.doc.body;
+    if (!body) return false;
+    return this.entriesOf(body, false).some((entry) => entry.origin === 'rule' && entry.topLevel && (entry.property === 'background' || entry.property === 'background-color'));
+  }
+
+  /** Every drop mask some entry built so far carries (variants differing only elsewhere paint alike). */
+  get dropMasks(): ReadonlySet<number> {
+    return this.masksSeen;
+  }
+
+  private build(element: HtmlElement, rules: readonly SheetRule[]): ColourEntry[] {
+    const normal: ColourEntry[] = [];
+    const important: ColourEntry[] = [];
+    for (const attr of element.attrs) {
+      if (attr.prefix || attr.value.trim() === '') continue;
+      const value = attr.value.trim().toLowerCase();
+      if (attr.name === 'bgcolor') normal.push(this.entry('background-color', value, false, 'hint', 0, 0, false));
+      else if (attr.name === 'background') normal.push(this.entry('background-image', `url(${value})`, false, 'hint', 0, 0, false));
+      else if (attr.name === 'color' && element.tagName === 'font') normal.push(this.entry('color', value, false, 'hint', 0, 0, false));
+      else if (attr.name === 'text' && element.tagName === 'body') normal.push(this.entry('color', value, false, 'hint', 0, 0, false));
+    }
+    for (const rule of rules) {
+      rule.declarations.forEach((d, index) => {
+        if (!COLOUR_PROPERTIES.has(d.property)) return;
+        const entry = this.entry(d.property, d.value.toLowerCase(), d.important, 'rule', this.masks.ruleDeclaration(rule, index), this.masks.inlinedRuleDeclaration(rule, index), rule.topLevel);
+        (d.important ? important : normal).push(entry);
+      });
+    }
+    this.styles.inlineDeclarations(element).forEach((d, index) => {
+      if (!COLOUR_PROPERTIES.has(d.property)) return;
+      const mask = this.masks.inlineDeclaration(element, index);
+      const entry = this.entry(d.property, d.value.toLowerCase(), d.important, 'inline', mask, mask, false);
+      (d.important ? important : normal).push(entry);
+    });
+    // Rules come sorted; inline entries were pushed after them, which is their cascade place.
+    return important.length > 0 ? normal.concat(important) : normal;
+  }
+
+  private entry(property: string, value: string, important: boolean, origin: ColourEntry['origin'], mask: number, inlinedMask: number, topLevel: boolean): ColourEntry {
+    this.masksSeen.add(mask);
+    this.masksSeen.add(inlinedMask);
+    if (topLevel && mask !== inlinedMask) this.inliningChangesMasks = true;
+    return { property, value, important, origin, mask, inlinedMask, topLevel };
+  }
+
+  entriesOf(element: HtmlElement, darkRules: boolean, extra?: readonly MatchedRule[]): ColourEntry[] {
+    return this.entriesAt(this.styles.doc.index.of(element), darkRules, extra);
+  }
+
+  entriesAt(index: number, darkRules: boolean, extra?: readonly MatchedRule[]): ColourEntry[] {
+    const element = this.styles.doc.index.elements[index];
+    if (extra) return this.build(element, this.styles.matchedRulesFor(element, darkRules, extra));
+    const cache = darkRules ? this.darkEntries : this.entries;
+    let list = cache[index];
+    if (!list) {
+      list = this.build(element, this.styles.matchedRulesFor(element, darkRules));
+      cache[index] = list;
+    }
+    return list;
+  }
+
+  /** Matches the rules that mention Outlook.com's markers against a variant's marked elements. */
+  markerMatches(markers: NonNullable<ColourVariant['markers']>): Map<HtmlElement, MatchedRule[]> {
+    const { doc, sheet, selectors } = this.styles;
+    const rules: Rule[] = sheet.rules.filter((rule) => !rule.nested && rule.media === null && /data-ogs[cb]/i.test(rule.selectorText)).map((rule) => rule.rule);
+    if (rules.length === 0) return new Map();
+    return matchRules(doc.parsed, selectors, rules, (rule) => sheet.byRule.get(rule)?.order ?? 0, new MarkerMatchContext(markers));
+  }
+}
+
+/** Colours of one variant, memoised per element. */
+export class VariantColours {
+  private readonly declaredCache: Array<DeclaredColours | undefined> = [];
+  private readonly textCache: Array<Rgba | undefined> = [];
+  /** False stands for "unknown background" (null), since undefined means "not computed". */
+  private readonly backgroundCache: Array<ResolvedBackground | false | undefined> = [];
+  private readonly extra: Map<HtmlElement, MatchedRule[]> | null;
+  private readonly body: HtmlElement | null;
+  private readonly index: ElementIndex;
+
+  constructor(
+    private readonly cascade: ColourCascade,
+    readonly variant: ColourVariant,
+  ) {
+    this.extra = variant.markers ? cascade.markerMatches(variant.markers) : null;
+    this.body = cascade.styles.doc.body;
+    this.index = cascade.styles.doc.index;
+  }
+
+  private dropped(entry: ColourEntry): boolean {
+    const bit = this.variant.clientBit;
+    if (bit === 0) return false;
+    const mask = this.variant.inlinesRules && entry.topLevel ? entry.inlinedMask : entry.mask;
+    return (mask & bit) !== 0;
+  }
+
+  /** A body without a background of its own gets the client's dark canvas, as the dark-mode pass paints it. */
+  private needsCanvas(element: HtmlElement, entries: readonly ColourEntry[]): boolean {
+    if (!this.variant.canvas || element !== this.body || getAttribute(element, 'bgcolor')) return false;
+    for (const entry of entries) {
+      const ownStyle = entry.origin === 'inline' || (this.variant.inlinesRules && entry.origin === 'rule' && entry.topLevel);
+      if (ownStyle && roleOf(entry.property) === 'background' && !this.dropped(entry)) return false;
+    }
+    return true;
+  }
+
+  private declared(index: number): DeclaredColours {
+    let declared = this.declaredCache[index];
+    if (declared) return declared;
+    const element = this.index.elements[index];
+    const extra = this.extra?.get(element);
+    const entries = this.cascade.entriesAt(index, this.variant.darkRules, extra);
+    declared = { color: undefined, backgroundColor: undefined, backgroundImage: undefined };
+    let canvas = this.needsCanvas(element, entries);
+    const recolour = this.variant.recolour;
+    for (const entry of entries) {
+      if (canvas && (entry.origin === 'inline' || entry.important)) {
+        // The canvas is written first into the body's style attribute.
+        declared.backgroundColor = this.variant.canvas!.background;
+        declared.color = this.variant.canvas!.text;
+        canvas = false;
+      }
+      if (this.dropped(entry)) continue;
+      const role = roleOf(entry.property);
+      const value = recolour && role ? this.cascade.recolour(recolour, entry.value, role) : entry.value;
+      if (entry.property === 'color') declared.color = value;
+      else if (entry.property === 'background-color') declared.backgroundColor = value;
+      else if (entry.property === 'background-image') declared.backgroundImage = value;
+      else {
+        let color = 'transparent';
+        let image = 'none';
+        for (const token of splitCssValue(value)) {
+          if (isLowerCaseImageValue(token)) image = token;
+          else if (parseCssColor(token)) color = token;
+        }
+        declared.backgroundColor = color;
+        declared.backgroundImage = image;
+      }
+    }
+    if (canvas) {
+      declared.backgroundColor = this.variant.canvas!.background;
+      declared.color = this.variant.canvas!.text;
+    }
+    this.declaredCache[index] = declared;
+    return declared;
+  }
+
+  textColor(element: HtmlElement): Rgba {
+    return this.index.resolveDown(this.textCache, this.index.of(element), BLACK, (current, inherited) => {
+      const declared = this.declared(current).color;
+      if (declared !== undefined && declared !== 'inherit' && declared !== 'currentcolor') {
+        const parsed = parseCssColor(declared);
+        return parsed ? compositeOver(parsed, inherited) : inherited;
+      }
+      // Links do not inherit their colour: the user agent paints them blue unless the author says otherwise.
+      const currentElement = this.index.elements[current];
+      if (declared === undefined && currentElement.tagName === 'a' && getAttribute(currentElement, 'href') !== undefined) return LINK_BLUE;
+      return inherited;
+    });
+  }
+
+  /** Null when an image or gradient sits behind the text, so its colour cannot be known statically. */
+  background(element: HtmlElement): ResolvedBackground | null {
+    const resolved = this.index.resolveDown<ResolvedBackground | false>(this.backgroundCache, this.index.of(element), CANVAS, (current, below) => {
+      const declared = this.declared(current);
+      const image = declared.backgroundImage;
+      if (image && image !== 'none' && isLowerCaseImageValue(image)) return false;
+      const own = declared.backgroundColor ? parseCssColor(declared.backgroundColor) : null;
+      if (own && own.alpha >= 1) return { color: own, from: this.index.elements[current] };
+      if (!below) return false;
+      if (own && own.alpha > 0) return { color: compositeOver(own, below.color), from: this.index.elements[current] };
+      return below;
+    });
+    return resolved === false ? null : resolved;
+  }
+}

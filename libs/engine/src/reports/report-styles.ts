@@ -1,0 +1,344 @@
+/**
+ * The reports' static cascade, built on the engine's: its `<style>` matches (`computeStyleCascade`),
+ * its parsed `style` attributes, plus the rules of `@media` blocks that apply to a first render and
+ * presentational attributes (`bgcolor`, `<font size>`, `hidden`). Only the properties the reports ask
+ * about are cascaded, and every result is memoised per element, so asking about every text stays linear.
+ */
+import { MatchedRule, SelectorCache, StyleCascade, matchRules } from '../analysis/style-cascade';
+import { compareSpecificity } from '../parse/css-selector';
+import type { CssDeclaration } from '../parse/css-syntax';
+import { HtmlElement, getAttribute } from '../parse/dom';
+import { isImageValue, parseCssColor, splitCssValue } from './color-utils';
+import type { ReportDocument } from './report-document';
+import type { ReportDeclaration, SheetRule, SheetRules } from './sheet-rules';
+
+const FONT_SIZE_KEYWORDS: Record<string, number> = {
+  'xx-small': 9, 'x-small': 10, small: 13, medium: 16, large: 18, 'x-large': 24, 'xx-large': 32, 'xxx-large': 48,
+};
+export const FONT_TAG_SIZES: Record<string, number> = { '1': 10, '2': 13, '3': 16, '4': 18, '5': 24, '6': 32, '7': 48 };
+const HEADING_EM: Record<string, number> = { h1: 2, h2: 1.5, h3: 1.17, h4: 1, h5: 0.83, h6: 0.67 };
+const BOLD_TAGS = new Set(['b', 'strong', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const INVISIBLE_TAGS = new Set(['head', 'script', 'style', 'template']);
+
+/** The properties the reports read; everything else is skipped while cascading. */
+const CASCADED = new Set([
+  'background', 'background-color', 'background-image', 'font', 'font-size', 'font-weight', 'display', 'visibility',
+  'opacity', 'overflow', 'max-height', 'height', 'width', 'color',
+]);
+
+/** Cascaded values of the properties the reports read, lower-cased (a fixed shape: one per element). */
+export class DeclaredStyle {
+  'background-color': string | undefined = undefined;
+  'background-image': string | undefined = undefined;
+  color: string | undefined = undefined;
+  'font-size': string | undefined = undefined;
+  'font-weight': string | undefined = undefined;
+  display: string | undefined = undefined;
+  visibility: string | undefined = undefined;
+  opacity: string | undefined = undefined;
+  overflow: string | undefined = undefined;
+  'max-height': string | undefined = undefined;
+  height: string | undefined = undefined;
+  width: string | undefined = undefined;
+}
+
+export type CascadedProperty = keyof DeclaredStyle;
+
+/** Whether rules under this media condition apply to the email as first rendered on a desktop. */
+export function mediaApplies(media: string | null, darkMedia: boolean): boolean {
+  if (media === null) return true;
+  if (media.includes('prefers-color-scheme')) return darkMedia && media.includes('dark') && !media.includes('not ');
+  if (media.includes('print')) return false;
+  // Width and other feature queries describe other viewports; a bare media type applies.
+  return !media.includes('(');
+}
+
+/** Rules inside `@media (prefers-color-scheme: dark)`: only clients that honour the email's dark styles apply them. */
+export function isDarkMedia(media: string | null): boolean {
+  return media !== null && mediaApplies(media, true) && !mediaApplies(media, false);
+}
+
+/** Parses a CSS length to px, relative to `basePx` for em and %. NaN when it is not a length. */
+export function lengthToPx(value: string, basePx = 16): number {
+  const text = value.trim().toLowerCase();
+  if (text === '0') return 0;
+  let end = 0;
+  while (end < text.length && ((text[end] >= '0' && text[end] <= '9') || text[end] === '.' || (end === 0 && (text[end] === '-' || text[end] === '+')))) end++;
+  const amount = Number.parseFloat(text.slice(0, end));
+  if (!Number.isFinite(amount)) return Number.NaN;
+  switch (text.slice(end).trim()) {
+    case 'px':
+    case '':
+      return amount;
+    case 'pt':
+      return (amount * 4) / 3;
+    case 'em':
+      return amount * basePx;
+    case 'rem':
+      return amount * 16;
+    case '%':
+      return (amount * basePx) / 100;
+    case 'pc':
+      return amount * 16;
+    case 'in':
+      return amount * 96;
+    case 'cm':
+      return (amount * 96) / 2.54;
+    case 'mm':
+      return (amount * 96) / 25.4;
+    default:
+      return Number.NaN;
+  }
+}
+
+/** Expands the shorthands that carry colour or size into their longhands; skips properties no report reads. */
+export function applyDeclaration(target: DeclaredStyle, property: string, value: string): void {
+  if (!CASCADED.has(property)) return;
+  if (property === 'background') {
+    let color = 'transparent';
+    let image = 'none';
+    for (const token of splitCssValue(value)) {
+      if (isImageValue(token)) image = token;
+      else if (parseCssColor(token)) color = token;
+    }
+    target['background-color'] = color;
+    target['background-image'] = image;
+    return;
+  }
+  if (property === 'font') {
+    const tokens = splitCssValue(value);
+    for (let i = 0; i < tokens.length; i++) {
+      const size = tokens[i].split('/')[0];
+      if (!Number.isNaN(lengthToPx(size)) || FONT_SIZE_KEYWORDS[size] !== undefined) {
+        target['font-size'] = size;
+        if (tokens.slice(0, i).some((token) => token === 'bold' || Number(token) >= 600)) target['font-weight'] = 'bold';
+        break;
+      }
+    }
+    return;
+  }
+  target[property as CascadedProperty] = value;
+}
+
+/** Presentational attributes, which the cascade treats as the lowest-priority declarations. */
+const HINT_ATTRIBUTES = new Set(['bgcolor', 'background', 'color', 'size', 'text']);
+
+/** Whether an element carries a presentational attribute the cascade reads. */
+function hasHints(element: HtmlElement): boolean {
+  for (const attr of element.attrs) if (HINT_ATTRIBUTES.has(attr.name) || attr.name === 'hidden') return true;
+  return false;
+}
+
+function applyHints(element: HtmlElement, target: DeclaredStyle): void {
+  for (const attr of element.attrs) {
+    if (!HINT_ATTRIBUTES.has(attr.name) || attr.prefix) continue;
+    const value = attr.value.trim().toLowerCase();
+    if (value === '') continue;
+    if (attr.name === 'bgcolor') target['background-color'] = value;
+    else if (attr.name === 'background') target['background-image'] = `url(${value})`;
+    else if (attr.name === 'color' && element.tagName === 'font') target.color = value;
+    else if (attr.name === 'size' && element.tagName === 'font' && FONT_TAG_SIZES[value]) target['font-size'] = `${FONT_TAG_SIZES[value]}px`;
+    else if (attr.name === 'text' && element.tagName === 'body') target.color = value;
+  }
+  if (getAttribute(element, 'hidden') !== undefined) target.display = 'none';
+}
+
+const EMPTY = Object.freeze(new DeclaredStyle());
+const NO_RULES: readonly SheetRule[] = [];
+
+interface CascadedDeclarations {
+  normal: Array<[property: string, value: string]>;
+  important: Array<[property: string, value: string]>;
+}
+
+export class ReportStyles {
+  private readonly declaredCache: Array<DeclaredStyle | undefined> = [];
+  private readonly rulesCache: Array<readonly SheetRule[] | undefined> = [];
+  private readonly inlineCache = new Map<readonly CssDeclaration[], ReportDeclaration[]>();
+  /** Per declaration list: only the cascaded properties, values lower-cased once. */
+  private readonly cascadedCache = new Map<readonly ReportDeclaration[], CascadedDeclarations>();
+  private readonly hiddenCache: Array<string | null | undefined> = [];
+  private readonly fontSizeCache: Array<number | undefined> = [];
+  private readonly elements: readonly HtmlElement[];
+  private staticMediaMatches: Map<HtmlElement, MatchedRule[]> | undefined;
+  private darkMediaMatches: Map<HtmlElement, MatchedRule[]> | undefined;
+
+  constructor(
+    readonly doc: ReportDocument,
+    readonly cascade: StyleCascade,
+    readonly sheet: SheetRules,
+    readonly selectors: SelectorCache,
+  ) {
+    this.elements = doc.index.elements;
+  }
+
+  /** The element's own `style` declarations (the engine's parse), normalised. */
+  inlineDeclarations(element: HtmlElement): readonly ReportDeclaration[] {
+    const declarations = this.doc.parsed.inlineStyles.get(element)?.declarations;
+    if (!declarations) return [];
+    let normalised = this.inlineCache.get(declarations);
+    if (!normalised) {
+      normalised = declarations.map((d) => ({ property: d.property, value: d.value.trim(), important: d.important }));
+      this.inlineCache.set(declarations, normalised);
+    }
+    return normalised;
+  }
+
+  /** Matches the rules inside `@media` / `@supports` blocks (the engine's cascade matches top-level rules only). */
+  private matchMedia(select: (rule: SheetRule) => boolean): Map<HtmlElement, MatchedRule[]> {
+    const rules = this.sheet.rules.filter((rule) => rule.conditional && select(rule)).map((rule) => rule.rule);
+    if (rules.length === 0) return new Map();
+    return matchRules(this.doc.parsed, this.selectors, rules, (rule) => this.sheet.byRule.get(rule)?.order ?? 0);
+  }
+
+  private staticMedia(): Map<HtmlElement, MatchedRule[]> {
+    this.staticMediaMatches ??= this.matchMedia((rule) => mediaApplies(rule.media, false));
+    return this.staticMediaMatches;
+  }
+
+  private darkMedia(): Map<HtmlElement, MatchedRule[]> {
+    this.darkMediaMatches ??= this.matchMedia((rule) => isDarkMedia(rule.media));
+    return this.darkMediaMatches;
+  }
+
+  /** Top-level, static-media and optionally dark and extra matches of the element, in cascade order. */
+  private merged(element: HtmlElement, darkRules: boolean, extra?: readonly MatchedRule[]): readonly SheetRule[] {
+    const top = this.cascade.matches.get(element);
+    const media = this.staticMedia().get(element);
+    const dark = darkRules ? this.darkMedia().get(element) : undefined;
+    if (!media && !dark && !extra) {
+      if (!top) return NO_RULES;
+      const rules: SheetRule[] = [];
+      for (const match of top) {
+        const rule = this.sheet.byRule.get(match.rule);
+        if (rule) rules.push(rule);
+      }
+      return rules;
+    }
+    const lists = [media, dark, extra].filter((list): list is MatchedRule[] => list !== undefined && list.length > 0);
+    const entries: Array<{ match: MatchedRule; rule: SheetRule }> = [];
+    for (const list of [top ?? [], ...lists]) {
+      for (const match of list) {
+        const rule = this.sheet.byRule.get(match.rule);
+        if (rule) entries.push({ match, rule });
+      }
+    }
+    entries.sort((a, b) => compareSpecificity(a.match.specificity, b.match.specificity) || a.rule.order - b.rule.order);
+    return entries.map((entry) => entry.rule);
+  }
+
+  /** `<style>` rules applying to the element as first rendered, in cascade order (specificity, then source order). */
+  matchedRules(element: HtmlElement): readonly SheetRule[] {
+    return this.matchedRulesAt(this.doc.index.of(element));
+  }
+
+  private matchedRulesAt(index: number): readonly SheetRule[] {
+    let rules = this.rulesCache[index];
+    if (!rules) {
+      rules = this.merged(this.elements[index], false);
+      this.rulesCache[index] = rules;
+    }
+    return rules;
+  }
+
+  /**
+   * The element's rules with the email's `prefers-color-scheme: dark` rules (`darkRules`) and a variant's
+   * own extra matches merged in, in cascade order.
+   */
+  matchedRulesFor(element: HtmlElement, darkRules: boolean, extra?: readonly MatchedRule[]): readonly SheetRule[] {
+    if (!extra && (!darkRules || !this.darkMedia().has(element))) return this.matchedRules(element);
+    return this.merged(element, darkRules, extra);
+  }
+
+  private cascadedOf(declarations: readonly ReportDeclaration[]): CascadedDeclarations {
+    let cascaded = this.cascadedCache.get(declarations);
+    if (!cascaded) {
+      cascaded = { normal: [], important: [] };
+      for (const d of declarations) {
+        if (CASCADED.has(d.property)) (d.important ? cascaded.important : cascaded.normal).push([d.property, d.value.toLowerCase()]);
+      }
+      this.cascadedCache.set(declarations, cascaded);
+    }
+    return cascaded;
+  }
+
+  private declared(index: number): DeclaredStyle {
+    let values = this.declaredCache[index];
+    if (values) return values;
+    const element = this.elements[index];
+    const rules = this.matchedRulesAt(index);
+    const inline = this.inlineDeclarations(element);
+    if (rules.length === 0 && inline.length === 0 && !hasHints(element)) {
+      this.declaredCache[index] = EMPTY;
+      return EMPTY;
+    }
+    values = new DeclaredStyle();
+    applyHints(element, values);
+    const ruleLists = rules.map((rule) => this.cascadedOf(rule.declarations));
+    const inlineList = this.cascadedOf(inline);
+    // Normal declarations by specificity and source order, inline last; then !important ones the same way.
+    for (const list of ruleLists) for (const [property, value] of list.normal) applyDeclaration(values, property, value);
+    for (const [property, value] of inlineList.normal) applyDeclaration(values, property, value);
+    for (const list of ruleLists) for (const [property, value] of list.important) applyDeclaration(values, property, value);
+    for (const [property, value] of inlineList.important) applyDeclaration(values, property, value);
+    this.declaredCache[index] = values;
+    return values;
+  }
+
+  /** Cascaded (not inherited) value of a property on the element, lower-cased. */
+  get(element: HtmlElement, property: CascadedProperty): string | undefined {
+    return this.declared(this.doc.index.of(element))[property];
+  }
+
+  /** Why the element (or an ancestor) is invisible, or null. */
+  hiddenReason(element: HtmlElement): string | null {
+    return this.hiddenAt(this.doc.index.of(element));
+  }
+
+  hiddenAt(index: number): string | null {
+    return this.doc.index.resolveDown<string | null>(this.hiddenCache, index, null, (current, parentReason) => {
+      if (parentReason !== null) return parentReason;
+      const tagName = this.elements[current].tagName;
+      if (INVISIBLE_TAGS.has(tagName)) return `<${tagName}>`;
+      const values = this.declared(current);
+      if (values === EMPTY) return null;
+      const { display, visibility, opacity, overflow } = values;
+      if (display === 'none') return 'display:none';
+      if (visibility === 'hidden' || visibility === 'collapse') return 'visibility:hidden';
+      if (opacity !== undefined && Number.parseFloat(opacity) === 0) return 'opacity:0';
+      if (overflow === 'hidden') {
+        const maxHeight = values['max-height'];
+        const height = values.height;
+        if ((maxHeight !== undefined && lengthToPx(maxHeight) === 0) || (height !== undefined && lengthToPx(height) === 0)) return 'zero height with overflow:hidden';
+      }
+      return null;
+    });
+  }
+
+  fontSizePx(element: HtmlElement): number {
+    return this.doc.index.resolveDown(this.fontSizeCache, this.doc.index.of(element), 16, (current, parentPx) => {
+      const declared = this.declared(current)['font-size'];
+      if (declared !== undefined) {
+        if (FONT_SIZE_KEYWORDS[declared] !== undefined) return FONT_SIZE_KEYWORDS[declared];
+        if (declared === 'smaller') return parentPx * 0.83;
+        if (declared === 'larger') return parentPx * 1.2;
+        const px = lengthToPx(declared, parentPx);
+        return !Number.isNaN(px) && px >= 0 ? px : parentPx;
+      }
+      const tagName = this.elements[current].tagName;
+      if (HEADING_EM[tagName] !== undefined) return parentPx * HEADING_EM[tagName];
+      if (tagName === 'small') return parentPx * 0.83;
+      return parentPx;
+    });
+  }
+
+  isBold(element: HtmlElement): boolean {
+    const parents = this.doc.index.parent;
+    for (let current = this.doc.index.of(element); current !== -1; current = parents[current]) {
+      const weight = this.declared(current)['font-weight'];
+      if (weight !== undefined && weight !== 'inherit') return weight === 'bold' || weight === 'bolder' || Number(weight) >= 600;
+      if (BOLD_TAGS.has(this.elements[current].tagName)) return true;
+    }
+    return false;
+  }
+}
