@@ -48,13 +48,51 @@ describe('POST /api/preview and reading previews back', () => {
     for (const field of ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'overflowReport', 'visualReport', 'darkContrast', 'mobileContrast', 'designReport', 'vmlReport', 'plainText']) {
       expect(body).toHaveProperty(field);
     }
+    // The static quality reports are filled by the engine; the rendered-page reports come with the render worker.
+    for (const field of ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'darkContrast', 'designReport', 'plainText']) {
+      expect(body[field]).toEqual(expect.any(Object));
+    }
+    expect(body.overflowReport).toBeNull();
+    expect(body.visualReport).toBeNull();
+    expect(body.mobileContrast).toBeNull();
+    expect(body.vmlReport).toBeNull(); // no Outlook conditional comments in this email
+    expect(body.spamReport).toMatchObject({ score: expect.any(Number), level: expect.stringMatching(/^(low|medium|high)$/), triggers: expect.any(Array) });
+    expect(body.spamReport).not.toHaveProperty('spamassassin'); // SPAMASSASSIN_HOST is not set here
+    expect(body.sizeReport).toMatchObject({ bytes: Buffer.byteLength(EMAIL), clippingRisk: false });
+    // example.com is a placeholder host: the link counts as broken.
+    expect(body.linkReport).toMatchObject({ total: 1, broken: 1, insecure: 0 });
+    expect(body.linkReport.links[0].rules).toContain('placeholder-href');
+    expect(body.accessibilityReport.score).toEqual(expect.any(Number));
+    expect(body.inboxPreview.subject).toBe('Spring sale');
+    expect(Object.keys(body.inboxPreview.clients)).toHaveLength(21);
+    expect(Object.keys(body.darkContrast.clients)).toHaveLength(21);
+    expect(body.plainText.text).toContain('Hello see the sale <https://example.com/sale?utm_source=mail>');
+    expect(body.imageReport).toMatchObject({ total: 0, images: [], notes: [] });
     const again = await request(api.url).get(`/api/preview/${body.id}`).expect(200);
     expect(again.body).toEqual(body);
+  });
+
+  it('measures image weights in the worker without failing the preview: a private image address is refused, not fetched', async () => {
+    const html = EMAIL.replace('Hello', 'Hello <img src="http://127.0.0.1:9/logo.png" alt="Logo" width="120"> <img src="http://10.0.0.1/pixel.gif" width="1" height="1" alt="">');
+    const response = await request(api.url).post('/api/preview').send({ html }).expect(200);
+    const { imageReport } = response.body;
+    expect(imageReport.images.map((image: { bytes: number | null }) => image.bytes)).toEqual([null, null]);
+    expect(imageReport.notes).toEqual(['1 image URL(s) not requested: they do not point to a public address.']);
+    expect(imageReport.totalBytes).toBeNull();
+  });
+
+  it('passes compile warnings to the template report', async () => {
+    const mjml = '<mjml><mj-body><mj-include path="./footer.mjml" /><mj-section><mj-column><mj-text>Hi</mj-text></mj-column></mj-section></mj-body></mjml>';
+    const response = await request(api.url).post('/api/preview').send({ html: mjml, format: 'mjml' }).expect(200);
+    expect(response.body.templateReport.format).toBe('mjml');
+    expect(response.body.templateReport.issues).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'mjml-validation', message: expect.stringMatching(/mj-include/) })]));
   });
 
   it('runs only the requested clients', async () => {
     const response = await request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web', 'outlook-windows-legacy'] }).expect(200);
     expect(response.body.transforms.map((t: { clientId: string }) => t.clientId)).toEqual(['gmail-web', 'outlook-windows-legacy']);
+    expect(Object.keys(response.body.darkContrast.clients)).toEqual(['gmail-web', 'outlook-windows-legacy']);
+    expect(Object.keys(response.body.inboxPreview.clients)).toEqual(['gmail-web', 'outlook-windows-legacy']);
   });
 
   it('refuses unknown clients with 400 listing the valid ids', async () => {

@@ -4,6 +4,7 @@ import { analyzeEmail, EngineLimitError, type ClientId } from '@mailproof/engine
 import type { PreviewJobResult } from '@mailproof/contracts';
 import { PreviewRepository } from '@mailproof/persistence';
 import { compileEmail, disposeCompilers, warmCompilers } from '@mailproof/sandbox';
+import { PreviewChecksService } from './preview-checks.service';
 
 /**
  * Compiles and analyses one stored preview and stores the outcome. Problems with the email
@@ -14,7 +15,10 @@ import { compileEmail, disposeCompilers, warmCompilers } from '@mailproof/sandbo
 export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PreviewAnalysis');
 
-  constructor(private readonly previews: PreviewRepository) {}
+  constructor(
+    private readonly previews: PreviewRepository,
+    private readonly checks: PreviewChecksService,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     // Build the sandbox snapshots once now rather than inside the first request's budget.
@@ -33,9 +37,11 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
 
     try {
       const compiled = await compileEmail(preview.source, preview.format);
-      const analysis = analyzeEmail(compiled.html, { format: preview.format, clients: preview.clients as ClientId[] });
+      const analysis = analyzeEmail(compiled.html, { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings });
+      // SpamAssassin and image weights: bounded in time, and their failures are notes, never a failed preview.
+      const checked = await this.checks.complete(previewId, compiled.html, analysis);
       // For compiled formats the compiled HTML is part of the result (as the peer API gives it).
-      const result = preview.format === 'html' ? analysis : { ...analysis, compiledHtml: compiled.html };
+      const result = preview.format === 'html' ? checked : { ...checked, compiledHtml: compiled.html };
       await this.previews.storeOutcome(previewId, { resultJson: JSON.stringify(result), overallScore: analysis.overallScore });
       return { previewId, status: 'completed' };
     } catch (error) {

@@ -3,6 +3,7 @@ import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/co
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
 import { PreviewAnalysisService } from './preview-analysis.service';
+import { PreviewChecksService } from './preview-checks.service';
 import { WorkerPreviewProcessor } from './preview.processor';
 
 /** The worker-preview app: no HTTP, consumes the `preview` queue. */
@@ -12,7 +13,7 @@ export class WorkerPreviewAppModule {
     return {
       module: WorkerPreviewAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-preview'), PersistenceModule, QueueModule],
-      providers: [WorkerPreviewProcessor, PreviewAnalysisService],
+      providers: [WorkerPreviewProcessor, PreviewAnalysisService, PreviewChecksService],
     };
   }
 }

@@ -102,6 +102,24 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
   PREVIEW_BUDGET_MS = 10_000;
 
+  /**
+   * spamd (Debian package spamassassin) as host:port, e.g. 127.0.0.1:783. Unset: no SpamAssassin check; the
+   * spam report keeps the engine's own rules only (docs/reports.md).
+   */
+  @IsOptional() @Matches(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: 'must be host:port, e.g. 127.0.0.1:783' })
+  SPAMASSASSIN_HOST?: string;
+
+  /** How long the preview worker waits for spamd; past it the spam report carries a note instead. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(30_000)
+  SPAMASSASSIN_TIMEOUT_MS = 3_000;
+
+  /**
+   * Image weights: the preview worker sends HEAD requests (at most 25 images, 3 s in total) through the
+   * SSRF guard to fill imageReport bytes. off: no outbound requests from the preview worker.
+   */
+  @IsIn(['on', 'off'])
+  IMAGE_WEIGHT_CHECK: 'on' | 'off' = 'on';
+
   /** Anonymous previews are deleted after this many hours. */
   @Transform(toInt) @IsInt() @Min(1) @Max(24 * 365)
   ANONYMOUS_PREVIEW_TTL_HOURS = 24;

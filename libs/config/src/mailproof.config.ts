@@ -25,6 +25,9 @@ export class MailproofConfig {
       anonymousTtlHours: number;
       shareTtlDaysFree: number;
       cleanupEveryMinutes: number;
+      /** spamd address, or null when the SpamAssassin check is off. */
+      spamAssassin: { host: string; port: number; timeoutMs: number } | null;
+      imageWeightCheck: boolean;
     },
     readonly auth: { keyCacheTtlMs: number; keyLimits: { free: number; pro: number } },
     readonly rateLimits: {
@@ -75,6 +78,8 @@ export class MailproofConfig {
         anonymousTtlHours: e.ANONYMOUS_PREVIEW_TTL_HOURS,
         shareTtlDaysFree: e.SHARE_TTL_DAYS_FREE,
         cleanupEveryMinutes: e.PREVIEW_CLEANUP_EVERY_MINUTES,
+        spamAssassin: e.SPAMASSASSIN_HOST ? { ...parseHostPort(e.SPAMASSASSIN_HOST), timeoutMs: e.SPAMASSASSIN_TIMEOUT_MS } : null,
+        imageWeightCheck: e.IMAGE_WEIGHT_CHECK === 'on',
       },
       { keyCacheTtlMs: e.API_KEY_CACHE_TTL_MS, keyLimits: { free: e.API_KEY_LIMIT_FREE, pro: e.API_KEY_LIMIT_PRO } },
       {
@@ -96,6 +101,12 @@ export class MailproofConfig {
       },
     );
   }
+}
+
+/** 'host:port' or '[v6]:port' -> { host, port }. The schema has already checked the format. */
+export function parseHostPort(text: string): { host: string; port: number } {
+  const colon = text.lastIndexOf(':');
+  return { host: text.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(text.slice(colon + 1)) };
 }
 
 const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

@@ -2,6 +2,7 @@ export { buildReports, buildQualityReports, type BuildReportsOptions, type Quali
 export { buildDarkContrast, transformDropMasks, DARK_CONTRAST_LISTING_LIMIT, type DarkContrastReport, type DarkContrastClientReport } from './dark-contrast';
 export { createReportContext, type ReportContext, type ReportInput } from './report-context';
 export type { ReportIssue, ReportSeverity, SourcePosition } from './report-issue';
+export { sortIssues } from './report-issue';
 export type { SpamReport, SpamTrigger } from './spam-report';
 export { SPAM_WEIGHTS } from './spam-report';
 export type { SizeReport } from './size-report';

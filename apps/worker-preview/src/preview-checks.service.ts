@@ -1,0 +1,67 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { MailproofConfig } from '@mailproof/config';
+import type { PreviewAnalysis } from '@mailproof/engine';
+import type { SpamReport } from '@mailproof/engine/reports';
+import { SsrfGuard } from '@mailproof/net-guard';
+import { measureImageWeights, type MeasuredImageReport } from './image-weight.check';
+import { buildMimeMessage } from './mime-message.builder';
+import { checkWithSpamd, type SpamAssassinResult } from './spamd.client';
+
+/** The spam report with the worker's SpamAssassin verdict (null when the check failed; see notes). */
+export type CheckedSpamReport = SpamReport & { spamassassin?: SpamAssassinResult | null; notes?: string[] };
+
+export type CheckedPreviewAnalysis = Omit<PreviewAnalysis, 'spamReport' | 'imageReport'> & {
+  spamReport: CheckedSpamReport | null;
+  imageReport: MeasuredImageReport | PreviewAnalysis['imageReport'];
+};
+
+/**
+ * The checks that need the network and so live in the worker, not in the pure engine: SpamAssassin
+ * (when SPAMASSASSIN_HOST is set) and image weights (unless IMAGE_WEIGHT_CHECK=off). They run side by side
+ * after the analysis, each bounded in time (spamd by its timeout, images by a 3 s budget), and a failure
+ * becomes a note in its report: the preview itself never fails because of them.
+ */
+@Injectable()
+export class PreviewChecksService implements OnApplicationShutdown {
+  private readonly logger = new Logger('PreviewChecks');
+  /** Long-lived: its dispatcher keeps no connections, but one guard serves every preview. */
+  private readonly guard: SsrfGuard | null;
+
+  constructor(private readonly config: MailproofConfig) {
+    this.guard = config.previews.imageWeightCheck ? new SsrfGuard() : null;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.guard?.close();
+  }
+
+  async complete(previewId: string, html: string, analysis: PreviewAnalysis): Promise<CheckedPreviewAnalysis> {
+    const [spamReport, imageReport] = await Promise.all([this.spamAssassin(previewId, html, analysis), this.imageWeights(previewId, analysis)]);
+    return { ...analysis, spamReport, imageReport };
+  }
+
+  private async spamAssassin(previewId: string, html: string, analysis: PreviewAnalysis): Promise<CheckedSpamReport | null> {
+    const report = analysis.spamReport;
+    const spamd = this.config.previews.spamAssassin;
+    if (!report || !spamd) return report;
+    const message = buildMimeMessage({ html, text: analysis.plainText?.text ?? null, subject: analysis.inboxPreview?.subject ?? null, id: previewId, date: new Date() });
+    try {
+      return { ...report, spamassassin: await checkWithSpamd(message, spamd) };
+    } catch (error) {
+      this.logger.warn(`preview ${previewId}: SpamAssassin check failed: ${(error as Error).message}`);
+      return { ...report, spamassassin: null, notes: [`SpamAssassin check failed: ${(error as Error).message}`] };
+    }
+  }
+
+  private async imageWeights(previewId: string, analysis: PreviewAnalysis): Promise<CheckedPreviewAnalysis['imageReport']> {
+    const report = analysis.imageReport;
+    if (!report) return report;
+    if (!this.guard) return { ...report, totalBytes: null, notes: report.images.length > 0 ? ['Image weights were not measured: IMAGE_WEIGHT_CHECK is off.'] : [] };
+    try {
+      return await measureImageWeights(report, this.guard);
+    } catch (error) {
+      this.logger.warn(`preview ${previewId}: image weights failed: ${(error as Error).message}`);
+      return { ...report, totalBytes: null, notes: [`Image weights could not be measured: ${(error as Error).message}`] };
+    }
+  }
+}
