@@ -88,6 +88,16 @@ describe('POST /api/preview and reading previews back', () => {
     expect(response.body.templateReport.issues).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'mjml-validation', message: expect.stringMatching(/mj-include/) })]));
   });
 
+  it('sends the stored Brotli bytes to clients that accept br, and plain JSON to the rest', async () => {
+    const plain = await request(api.url).post('/api/preview').set('Accept-Encoding', 'identity').send({ html: EMAIL }).expect(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const compressed = await fetch(`${api.url}/api/preview/${plain.body.id}`, { headers: { 'accept-encoding': 'br' } });
+    expect(compressed.status).toBe(200);
+    expect(compressed.headers.get('content-encoding')).toBe('br');
+    expect(compressed.headers.get('vary')).toMatch(/Accept-Encoding/i);
+    expect(await compressed.json()).toEqual(plain.body);
+  });
+
   it('runs only the requested clients', async () => {
     const response = await request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web', 'outlook-windows-legacy'] }).expect(200);
     expect(response.body.transforms.map((t: { clientId: string }) => t.clientId)).toEqual(['gmail-web', 'outlook-windows-legacy']);

@@ -42,7 +42,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
       const checked = await this.checks.complete(previewId, compiled.html, analysis);
       // For compiled formats the compiled HTML is part of the result (as the peer API gives it).
       const result = preview.format === 'html' ? checked : { ...checked, compiledHtml: compiled.html };
-      await this.previews.storeOutcome(previewId, { resultJson: JSON.stringify(result), overallScore: analysis.overallScore });
+      await this.previews.storeOutcome(previewId, { result, overallScore: analysis.overallScore });
       return { previewId, status: 'completed' };
     } catch (error) {
       if (error instanceof CompileError) {

@@ -1,14 +1,27 @@
-import type { PreviewEntity } from '@mailproof/persistence';
+import { decodePreviewResult, type PreviewEntity } from '@mailproof/persistence';
+
+export interface PreviewBody {
+  body: Buffer;
+  /** 'br' when the body is the stored Brotli bytes, sent as they are. */
+  contentEncoding?: 'br';
+}
 
 /**
- * The preview response as JSON text, built around the stored result without parsing it: the
- * result can be megabytes (21 transformed documents and 21 dark variants), and re-serialising
- * it on every read would cost more than the database round trip.
+ * The preview response from the stored result (the complete response JSON, Brotli-compressed).
+ * Clients that accept `br` get the stored bytes untouched; others get them decompressed. Only
+ * when screenshots have arrived since is the JSON opened, to add them.
  */
-export function previewJson(preview: Pick<PreviewEntity, 'id' | 'resultJson' | 'screenshots'>): string {
-  const stored = preview.resultJson ?? '{}';
-  const head = `{"id":${JSON.stringify(preview.id)}`;
-  const screenshots = preview.screenshots && Object.keys(preview.screenshots).length > 0 ? `,"screenshots":${JSON.stringify(preview.screenshots)}` : '';
-  const rest = stored.length > 2 ? `,${stored.slice(1)}` : '}';
-  return head + screenshots + rest;
+export function previewBody(preview: Pick<PreviewEntity, 'result' | 'screenshots'>, acceptsBrotli: boolean): PreviewBody {
+  const stored = preview.result ?? Buffer.alloc(0);
+  const screenshots = preview.screenshots && Object.keys(preview.screenshots).length > 0 ? preview.screenshots : null;
+  if (!screenshots && acceptsBrotli) return { body: stored, contentEncoding: 'br' };
+  const json = decodePreviewResult(stored);
+  if (!screenshots) return { body: json };
+  const object = JSON.parse(json.toString('utf8')) as Record<string, unknown>;
+  return { body: Buffer.from(JSON.stringify({ id: object.id, screenshots, ...object }), 'utf8') };
+}
+
+/** The stored analysis as an object (for the share page). */
+export function previewObject<T>(preview: Pick<PreviewEntity, 'result'>): T {
+  return JSON.parse(decodePreviewResult(preview.result ?? Buffer.alloc(0)).toString('utf8')) as T;
 }

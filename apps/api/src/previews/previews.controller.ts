@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiExtraModels,
@@ -8,7 +8,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { CLIENT_IDS } from '@mailproof/engine';
 import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
 import { ListPreviewsQuery } from './dto/list-previews.query';
@@ -16,9 +16,15 @@ import { PreviewRequest } from './dto/preview.request';
 import { ClientScore, PreviewListResponse, PreviewResponse } from './dto/preview.response';
 import { PreviewsService, type PreviewAnswer } from './previews.service';
 
-function send(res: Response, answer: PreviewAnswer): void {
+function acceptsBrotli(req: Request): boolean {
+  return req.acceptsEncodings('br') === 'br';
+}
+
+export function sendPreview(res: Response, answer: PreviewAnswer): void {
   if (answer.status === 202) res.setHeader('Retry-After', '2');
-  res.status(answer.status).type('application/json').send(answer.json);
+  res.setHeader('Vary', 'Accept-Encoding');
+  if (answer.body.contentEncoding) res.setHeader('Content-Encoding', answer.body.contentEncoding);
+  res.status(answer.status).type('application/json').send(answer.body.body);
 }
 
 @ApiTags('previews')
@@ -35,16 +41,21 @@ export class PreviewsController {
   @ApiResponse({ status: 413, description: 'html over 500 KB (problem+json payload_too_large)' })
   @ApiResponse({ status: 422, description: 'the email did not compile (compile_failed with message and line)' })
   @ApiResponse({ status: 503, description: 'no worker answered in time; the body carries the preview id' })
-  async create(@Body() body: PreviewRequest, @CurrentAccount() account: AuthenticatedAccount | undefined, @Res() res: Response): Promise<void> {
-    send(res, await this.previews.create(body, account, CLIENT_IDS));
+  async create(
+    @Body() body: PreviewRequest,
+    @CurrentAccount() account: AuthenticatedAccount | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    sendPreview(res, await this.previews.create(body, account, CLIENT_IDS, acceptsBrotli(req)));
   }
 
   @Get('preview/:id')
   @ApiOperation({ summary: 'A stored preview. Anonymous previews: anyone with the id; account previews: that account.' })
   @ApiOkResponse({ type: PreviewResponse })
   @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analysed' })
-  async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Res() res: Response): Promise<void> {
-    send(res, await this.previews.read(id, account));
+  async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
+    sendPreview(res, await this.previews.read(id, account, acceptsBrotli(req)));
   }
 
   @Get('previews')

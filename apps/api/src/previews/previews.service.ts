@@ -6,12 +6,10 @@ import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/qu
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
 import { ProblemException } from '../problems/problem.exception';
 import type { PreviewRequest } from './dto/preview.request';
-import { previewJson } from './preview-json';
+import { previewBody, type PreviewBody } from './preview-json';
 
-const ALL_CLIENTS: string[] = [];
-
-/** A stored preview as the API answers it: JSON text, or a problem. */
-export type PreviewAnswer = { status: 200; json: string } | { status: 202; json: string };
+/** A stored preview as the API answers it (problems are thrown). */
+export type PreviewAnswer = { status: 200; body: PreviewBody } | { status: 202; body: PreviewBody };
 
 /**
  * The event-driven preview: store the markup, enqueue `preview.analyse`, await the worker within
@@ -27,7 +25,7 @@ export class PreviewsService {
     private readonly queueEvents: QueueEventsRegistry,
   ) {}
 
-  async create(request: PreviewRequest, account: AuthenticatedAccount | undefined, clientIds: readonly string[]): Promise<PreviewAnswer> {
+  async create(request: PreviewRequest, account: AuthenticatedAccount | undefined, clientIds: readonly string[], acceptsBrotli: boolean): Promise<PreviewAnswer> {
     const started = Date.now();
     const events = await this.queueEvents.get('preview');
     const preview = await this.previews.create({
@@ -35,7 +33,7 @@ export class PreviewsService {
       // The title applies to saved (authenticated) previews only.
       title: account ? (request.title ?? null) : null,
       format: request.format ?? 'html',
-      clients: request.clients ?? (clientIds as string[]) ?? ALL_CLIENTS,
+      clients: request.clients ?? [...clientIds],
       source: request.html,
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
@@ -52,20 +50,20 @@ export class PreviewsService {
         { id: preview.id, headers: { 'Retry-After': '5' } },
       );
     }
-    return this.answer(stored);
+    return this.answer(stored, acceptsBrotli);
   }
 
   /** Anonymous previews: anyone with the id. Account previews: that account only (404 for everyone else). */
-  async read(id: string, account: AuthenticatedAccount | undefined): Promise<PreviewAnswer> {
+  async read(id: string, account: AuthenticatedAccount | undefined, acceptsBrotli: boolean): Promise<PreviewAnswer> {
     const preview = await this.previews.find(id);
     if (!preview || (preview.accountId !== null && preview.accountId !== account?.accountId)) {
       throw new ProblemException(404, 'not_found', 'No preview with this id.');
     }
-    return this.answer(preview);
+    return this.answer(preview, acceptsBrotli);
   }
 
-  answer(preview: PreviewEntity): PreviewAnswer {
-    if (preview.status === 'queued') return { status: 202, json: JSON.stringify({ id: preview.id, status: 'queued' }) };
+  answer(preview: PreviewEntity, acceptsBrotli: boolean): PreviewAnswer {
+    if (preview.status === 'queued') return { status: 202, body: { body: Buffer.from(JSON.stringify({ id: preview.id, status: 'queued' })) } };
     if (preview.status === 'failed') {
       const failure = preview.failure ?? { code: 'internal_error', message: 'The preview could not be analysed.' };
       if (failure.code === 'compile_failed') {
@@ -74,7 +72,7 @@ export class PreviewsService {
       if (failure.code === 'payload_too_large') throw new ProblemException(413, 'payload_too_large', failure.message, { id: preview.id });
       throw new ProblemException(500, 'internal_error', 'The preview could not be analysed.', { id: preview.id });
     }
-    return { status: 200, json: previewJson(preview) };
+    return { status: 200, body: previewBody(preview, acceptsBrotli) };
   }
 
   async list(accountId: string, page: number, pageSize: number) {

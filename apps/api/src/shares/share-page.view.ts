@@ -1,5 +1,6 @@
 import { EMAIL_CLIENTS } from '@mailproof/engine';
 import type { PreviewEntity, ShareEntity } from '@mailproof/persistence';
+import { previewObject } from '../previews/preview-json';
 import { escapeHtml as e } from './html-escape';
 
 interface Finding {
@@ -79,11 +80,11 @@ ${
 
 export function renderSharePage(share: ShareEntity, preview: PreviewEntity): string {
   const title = preview.title ? `${preview.title}: Mailproof preview` : 'Shared Mailproof preview';
-  if (preview.status !== 'completed' || !preview.resultJson) {
+  if (preview.status !== 'completed' || !preview.result) {
     const message = preview.status === 'queued' ? 'This email is still being analysed. The page refreshes by itself.' : 'This email could not be analysed.';
     return layout(title, `<main id="main"><h1>${e(title)}</h1><p role="status">${e(message)}</p></main>`, preview.status === 'queued' ? '<meta http-equiv="refresh" content="5">' : '');
   }
-  const analysis = JSON.parse(preview.resultJson) as StoredAnalysis;
+  const analysis = previewObject<StoredAnalysis>(preview);
   const clients = analysis.transforms.map((t) => t.clientId);
   const first = clients[0];
   const rows = clients
@@ -147,8 +148,8 @@ export function renderNotFoundPage(): string {
 
 /** One client's markup and dark variant, for the picker. */
 export function clientView(preview: PreviewEntity, clientId: string) {
-  if (preview.status !== 'completed' || !preview.resultJson) return null;
-  const analysis = JSON.parse(preview.resultJson) as StoredAnalysis;
+  if (preview.status !== 'completed' || !preview.result) return null;
+  const analysis = previewObject<StoredAnalysis>(preview);
   const transform = analysis.transforms.find((t) => t.clientId === clientId);
   if (!transform) return null;
   return {

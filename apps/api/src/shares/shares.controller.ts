@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
-import { previewJson } from '../previews/preview-json';
+import { previewBody } from '../previews/preview-json';
 import { ProblemException } from '../problems/problem.exception';
 import { CreateShareRequest } from './dto/create-share.request';
 import { ShareResponse } from './dto/share.response';
@@ -34,7 +34,10 @@ export class SharesController {
       expiresAt: share.expiresAt ? share.expiresAt.toISOString() : null,
       createdAt: share.createdAt.toISOString(),
     });
-    const previewPart = preview.status === 'completed' ? previewJson(preview) : JSON.stringify({ id: preview.id, status: preview.status });
-    res.status(200).type('application/json').send(`{"share":${shareJson},"preview":${previewPart}}`);
+    const previewPart = preview.status === 'completed' ? previewBody(preview, false).body : Buffer.from(JSON.stringify({ id: preview.id, status: preview.status }));
+    res
+      .status(200)
+      .type('application/json')
+      .send(Buffer.concat([Buffer.from(`{"share":${shareJson},"preview":`), previewPart, Buffer.from('}')]));
   }
 }

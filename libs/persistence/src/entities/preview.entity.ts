@@ -3,8 +3,9 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 export type PreviewStatus = 'queued' | 'completed' | 'failed';
 
 /**
- * One submitted email and, once the worker has run, its analysis. The result is kept as the JSON
- * text the worker produced: the API sends it without parsing and re-serialising megabytes.
+ * One submitted email and, once the worker has run, its analysis. The result is the complete
+ * response JSON, Brotli-compressed (preview-result.codec.ts): the API sends it without parsing
+ * or re-serialising hundreds of kilobytes.
  */
 @Entity({ name: 'previews' })
 export class PreviewEntity {
@@ -30,8 +31,8 @@ export class PreviewEntity {
   @Column({ type: 'text' })
   status: PreviewStatus;
 
-  @Column({ name: 'result_json', type: 'text', nullable: true })
-  resultJson: string | null;
+  @Column({ type: 'bytea', nullable: true })
+  result: Buffer | null;
 
   /** Why it failed: `{ code, message, line?, column? }` (compile failures, engine limits). */
   @Column({ type: 'jsonb', nullable: true })

@@ -2,7 +2,6 @@ import { CreateJobProbes1763769600000 } from './1763769600000-create-job-probes'
 import { CreateAccounts1763769700000 } from './1763769700000-create-accounts';
 import { CreateDeliverability1763769800000 } from './1763769800000-create-deliverability';
 import { CreatePreviews1763769900000 } from './1763769900000-create-previews';
-import { CompressPreviewResults1763770000000 } from './1763770000000-compress-preview-results';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
-export const MIGRATIONS = [CreateJobProbes1763769600000, CreateAccounts1763769700000, CreateDeliverability1763769800000, CreatePreviews1763769900000, CompressPreviewResults1763770000000];
+export const MIGRATIONS = [CreateJobProbes1763769600000, CreateAccounts1763769700000, CreateDeliverability1763769800000, CreatePreviews1763769900000];

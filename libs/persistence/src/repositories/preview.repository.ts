@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type FindOptionsWhere } from 'typeorm';
 import { PreviewEntity } from '../entities/preview.entity';
+import { encodePreviewResult } from '../preview-result.codec';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
 
 export interface NewPreview {
@@ -29,7 +30,7 @@ export class PreviewRepository {
   }
 
   async create(preview: NewPreview): Promise<PreviewEntity> {
-    const entity = this.repo.create({ ...preview, id: opaqueId('prv'), status: 'queued', resultJson: null, failure: null, overallScore: null, screenshots: null, completedAt: null });
+    const entity = this.repo.create({ ...preview, id: opaqueId('prv'), status: 'queued', result: null, failure: null, overallScore: null, screenshots: null, completedAt: null });
     await this.repo.insert(entity);
     return entity;
   }
@@ -39,7 +40,7 @@ export class PreviewRepository {
     if (!OPAQUE_ID_PATTERN.test(id) || !id.startsWith('prv_')) return null;
     return this.repo.findOne({
       where: { id },
-      select: { id: true, accountId: true, title: true, format: true, clients: true, status: true, resultJson: true, failure: true, overallScore: true, screenshots: true, createdAt: true, completedAt: true, expiresAt: true },
+      select: { id: true, accountId: true, title: true, format: true, clients: true, status: true, result: true, failure: true, overallScore: true, screenshots: true, createdAt: true, completedAt: true, expiresAt: true },
     });
   }
 
@@ -49,16 +50,16 @@ export class PreviewRepository {
   }
 
   /**
-   * Stores the outcome once: only a queued preview changes. A duplicate delivery of the same job
+   * Stores the outcome once (the result as the complete response, id first): only a queued preview changes. A duplicate delivery of the same job
    * (BullMQ is at-least-once) finds it done and leaves the first result in place.
    */
   async storeOutcome(
     id: string,
-    outcome: { resultJson: string; overallScore: number } | { failure: NonNullable<PreviewEntity['failure']> },
+    outcome: { result: object; overallScore: number } | { failure: NonNullable<PreviewEntity['failure']> },
   ): Promise<boolean> {
     const values =
-      'resultJson' in outcome
-        ? { status: 'completed' as const, resultJson: outcome.resultJson, overallScore: outcome.overallScore, completedAt: new Date() }
+      'result' in outcome
+        ? { status: 'completed' as const, result: encodePreviewResult({ id, ...outcome.result }), overallScore: outcome.overallScore, completedAt: new Date() }
         : { status: 'failed' as const, failure: outcome.failure, completedAt: new Date() };
     const result = await this.repo.update({ id, status: 'queued' } as FindOptionsWhere<PreviewEntity>, values);
     return (result.affected ?? 0) > 0;
