@@ -1,17 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
+import { DeliverabilityRequest } from '../../deliverability/dto/deliverability.request';
 
-export class AddDomainRequest {
-  @ApiProperty({ example: 'example.com' })
-  @IsString()
-  @MaxLength(1_000)
-  domain: string;
-
-  @ApiPropertyOptional({ type: [String], example: ['s2048'], description: 'DKIM selectors to watch besides the common ones (at most 20).' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @MaxLength(127, { each: true })
-  dkimSelectors?: string[];
-}
+/** Same fields and rules as an on-demand audit: the domain to watch and extra DKIM selectors. */
+export class AddDomainRequest extends DeliverabilityRequest {}
