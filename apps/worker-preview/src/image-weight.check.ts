@@ -17,7 +17,11 @@ const humanBytes = (bytes: number): string => (bytes < 1024 * 1024 ? `${(bytes /
  * the SSRF guard. Tracking pixels are never requested: a request would record a fake open. Never throws:
  * whatever could not be measured stays null and is explained in `notes`.
  */
-export async function measureImageWeights(report: ImageReport, guard: SsrfGuard, limits = IMAGE_WEIGHT_LIMITS): Promise<MeasuredImageReport> {
+export async function measureImageWeights(
+  report: ImageReport,
+  guard: SsrfGuard,
+  limits: { maxImages: number; budgetMs: number; concurrency: number } = IMAGE_WEIGHT_LIMITS,
+): Promise<MeasuredImageReport> {
   const notes: string[] = [];
   const urls = report.images.filter((image) => !image.isTrackingPixel && /^https?:\/\//i.test(image.src.trim())).map((image) => image.src.trim());
   if (urls.length === 0) return { ...report, totalBytes: null, notes };

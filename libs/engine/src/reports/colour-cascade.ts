@@ -92,6 +92,8 @@ class MarkerMatchContext extends MatchContext {
 }
 
 const CANVAS: ResolvedBackground = { color: WHITE, from: null };
+const NO_ENTRIES: ColourEntry[] = [];
+const NOTHING_DECLARED: DeclaredColours = Object.freeze({ color: undefined, backgroundColor: undefined, backgroundImage: undefined });
 
 const NO_MASKS: DropMasks = { ruleDeclaration: () => 0, inlinedRuleDeclaration: () => 0, inlineDeclaration: () => 0 };
 
@@ -108,6 +110,30 @@ export class ColourCascade {
     readonly styles: ReportStyles,
     private readonly masks: DropMasks = NO_MASKS,
   ) {}
+
+  private readonly shared = new Map<string, Array<DeclaredColours | undefined>>();
+
+  /** Declared colours shared by the variants that recolour alike, for elements none of them drops anything of. */
+  sharedDeclared(variant: ColourVariant): Array<DeclaredColours | undefined> {
+    const key = `${this.recolourerId(variant.recolour)}|${variant.darkRules ? 'dark' : ''}`;
+    let list = this.shared.get(key);
+    if (!list) {
+      list = [];
+      this.shared.set(key, list);
+    }
+    return list;
+  }
+
+  private readonly recolourerIds = new Map<Recolourer, number>();
+  private recolourerId(recolourer: Recolourer | null): number {
+    if (!recolourer) return 0;
+    let id = this.recolourerIds.get(recolourer);
+    if (id === undefined) {
+      id = this.recolourerIds.size + 1;
+      this.recolourerIds.set(recolourer, id);
+    }
+    return id;
+  }
 
   recolour(recolourer: Recolourer, value: string, role: ColourRole): string {
     let byRole = this.recoloured.get(recolourer);
@@ -164,6 +190,7 @@ export class ColourCascade {
       (d.important ? important : normal).push(entry);
     });
     // Rules come sorted; inline entries were pushed after them, which is their cascade place.
+    if (normal.length === 0 && important.length === 0) return NO_ENTRIES;
     return important.length > 0 ? normal.concat(important) : normal;
   }
 
@@ -181,6 +208,8 @@ export class ColourCascade {
   entriesAt(index: number, darkRules: boolean, extra?: readonly MatchedRule[]): ColourEntry[] {
     const element = this.styles.doc.index.elements[index];
     if (extra) return this.build(element, this.styles.matchedRulesFor(element, darkRules, extra));
+    // Most elements match no dark rule: their dark entries are their light ones.
+    if (darkRules && !this.styles.hasDarkMatch(element)) return this.entriesAt(index, false);
     const cache = darkRules ? this.darkEntries : this.entries;
     let list = cache[index];
     if (!list) {
@@ -208,6 +237,7 @@ export class VariantColours {
   private readonly extra: Map<HtmlElement, MatchedRule[]> | null;
   private readonly body: HtmlElement | null;
   private readonly index: ElementIndex;
+  private readonly sharedList: Array<DeclaredColours | undefined>;
 
   constructor(
     private readonly cascade: ColourCascade,
@@ -216,6 +246,7 @@ export class VariantColours {
     this.extra = variant.markers ? cascade.markerMatches(variant.markers) : null;
     this.body = cascade.styles.doc.body;
     this.index = cascade.styles.doc.index;
+    this.sharedList = cascade.sharedDeclared(variant);
   }
 
   private dropped(entry: ColourEntry): boolean {
@@ -241,7 +272,25 @@ export class VariantColours {
     const element = this.index.elements[index];
     const extra = this.extra?.get(element);
     const entries = this.cascade.entriesAt(index, this.variant.darkRules, extra);
-    declared = { color: undefined, backgroundColor: undefined, backgroundImage: undefined };
+    if (entries.length === 0 && element !== this.body) {
+      this.declaredCache[index] = NOTHING_DECLARED;
+      return NOTHING_DECLARED;
+    }
+    // Variants of one mode differ only where a client drops a declaration: elsewhere they share the result.
+    const shareable = !extra && element !== this.body && !entries.some((entry) => this.dropped(entry));
+    const shared = shareable ? this.sharedList : null;
+    if (shared?.[index]) {
+      this.declaredCache[index] = shared[index];
+      return shared[index]!;
+    }
+    declared = this.compute(element, entries);
+    if (shared) shared[index] = declared;
+    this.declaredCache[index] = declared;
+    return declared;
+  }
+
+  private compute(element: HtmlElement, entries: readonly ColourEntry[]): DeclaredColours {
+    const declared: DeclaredColours = { color: undefined, backgroundColor: undefined, backgroundImage: undefined };
     let canvas = this.needsCanvas(element, entries);
     const recolour = this.variant.recolour;
     for (const entry of entries) {
@@ -272,36 +321,47 @@ export class VariantColours {
       declared.backgroundColor = this.variant.canvas!.background;
       declared.color = this.variant.canvas!.text;
     }
-    this.declaredCache[index] = declared;
     return declared;
   }
 
   textColor(element: HtmlElement): Rgba {
-    return this.index.resolveDown(this.textCache, this.index.of(element), BLACK, (current, inherited) => {
-      const declared = this.declared(current).color;
-      if (declared !== undefined && declared !== 'inherit' && declared !== 'currentcolor') {
-        const parsed = parseCssColor(declared);
-        return parsed ? compositeOver(parsed, inherited) : inherited;
-      }
-      // Links do not inherit their colour: the user agent paints them blue unless the author says otherwise.
-      const currentElement = this.index.elements[current];
-      if (declared === undefined && currentElement.tagName === 'a' && getAttribute(currentElement, 'href') !== undefined) return LINK_BLUE;
-      return inherited;
-    });
+    return this.textColorAt(this.index.of(element));
   }
+
+  textColorAt(index: number): Rgba {
+    return this.index.resolveDown(this.textCache, index, BLACK, this.computeTextColor);
+  }
+
+  private readonly computeTextColor = (current: number, inherited: Rgba): Rgba => {
+    const declared = this.declared(current).color;
+    if (declared !== undefined && declared !== 'inherit' && declared !== 'currentcolor') {
+      const parsed = parseCssColor(declared);
+      return parsed ? compositeOver(parsed, inherited) : inherited;
+    }
+    // Links do not inherit their colour: the user agent paints them blue unless the author says otherwise.
+    const currentElement = this.index.elements[current];
+    if (declared === undefined && currentElement.tagName === 'a' && getAttribute(currentElement, 'href') !== undefined) return LINK_BLUE;
+    return inherited;
+  };
 
   /** Null when an image or gradient sits behind the text, so its colour cannot be known statically. */
   background(element: HtmlElement): ResolvedBackground | null {
-    const resolved = this.index.resolveDown<ResolvedBackground | false>(this.backgroundCache, this.index.of(element), CANVAS, (current, below) => {
-      const declared = this.declared(current);
-      const image = declared.backgroundImage;
-      if (image && image !== 'none' && isLowerCaseImageValue(image)) return false;
-      const own = declared.backgroundColor ? parseCssColor(declared.backgroundColor) : null;
-      if (own && own.alpha >= 1) return { color: own, from: this.index.elements[current] };
-      if (!below) return false;
-      if (own && own.alpha > 0) return { color: compositeOver(own, below.color), from: this.index.elements[current] };
-      return below;
-    });
+    return this.backgroundAt(this.index.of(element));
+  }
+
+  backgroundAt(index: number): ResolvedBackground | null {
+    const resolved = this.index.resolveDown<ResolvedBackground | false>(this.backgroundCache, index, CANVAS, this.computeBackground);
     return resolved === false ? null : resolved;
   }
+
+  private readonly computeBackground = (current: number, below: ResolvedBackground | false): ResolvedBackground | false => {
+    const declared = this.declared(current);
+    const image = declared.backgroundImage;
+    if (image && image !== 'none' && isLowerCaseImageValue(image)) return false;
+    const own = declared.backgroundColor ? parseCssColor(declared.backgroundColor) : null;
+    if (own && own.alpha >= 1) return { color: own, from: this.index.elements[current] };
+    if (!below) return false;
+    if (own && own.alpha > 0) return { color: compositeOver(own, below.color), from: this.index.elements[current] };
+    return below;
+  };
 }

@@ -21,6 +21,8 @@ export interface ContrastIssue extends ReportIssue {
 
 export interface TextRun {
   element: HtmlElement;
+  /** The element's number in the document (ElementIndex). */
+  index: number;
   text: string;
   /** WCAG's large text, where 3:1 suffices. */
   large: boolean;
@@ -32,82 +34,110 @@ const NOT_READ_AS_TEXT: ReadonlySet<string> = new Set(['noscript', 'title']);
 /**
  * One walk of the visible body: the elements that carry their own visible text (each once, in document
  * order) and the visible text as one string (block boundaries become spaces), white space not yet collapsed.
+ * Elements are numbered as the walk meets them (document order), so hidden subtrees are skipped by range.
  */
 export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { runs: TextRun[]; text: string } {
   if (!doc.body) return { runs: [], text: '' };
-  // A Map keeps elements in the order their first text appears, which is document order.
-  const textByElement = new Map<HtmlElement, string>();
+  const { index } = doc;
+  const own: Array<string | undefined> = [];
+  const order: number[] = [];
   let text = '';
-  const stack: Array<{ node: HtmlNode; parent: HtmlElement; read: boolean }> = [];
-  const push = (parent: HtmlElement, read: boolean): void => {
+  // Parallel stacks instead of one object per node: this walk visits every node of the body.
+  const nodes: HtmlNode[] = [];
+  const parents: number[] = [];
+  const reads: boolean[] = [];
+  const push = (parent: HtmlElement, parentIndex: number, read: boolean): void => {
     const children = childrenOf(parent);
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent, read });
+    for (let i = children.length - 1; i >= 0; i--) {
+      nodes.push(children[i]);
+      parents.push(parentIndex);
+      reads.push(read);
+    }
   };
-  push(doc.body, true);
-  while (stack.length > 0) {
-    const { node, parent, read } = stack.pop()!;
+  const bodyIndex = index.of(doc.body);
+  let next = bodyIndex + 1;
+  push(doc.body, bodyIndex, true);
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const parent = parents.pop()!;
+    const read = reads.pop()!;
     if (isText(node)) {
-      textByElement.set(parent, (textByElement.get(parent) ?? '') + node.value);
+      const before = own[parent];
+      if (before === undefined) order.push(parent);
+      own[parent] = before === undefined ? node.value : before + node.value;
       if (read) text += node.value;
     } else if (isElement(node)) {
-      if (styles.hiddenReason(node) !== null) continue;
+      const current = index.elements[next] === node ? next : index.of(node);
+      if (styles.hiddenAt(current) !== null) {
+        next = index.end[current] + 1;
+        continue;
+      }
+      next = current + 1;
       if (read && BLOCK_TAGS.has(node.tagName)) text += ' ';
-      push(node, read && !NOT_READ_AS_TEXT.has(node.tagName));
+      push(node, current, read && !NOT_READ_AS_TEXT.has(node.tagName));
     }
   }
   const runs: TextRun[] = [];
-  for (const [element, raw] of textByElement) {
-    const runText = collapseWhitespace(stripInvisible(raw));
+  for (const element of order) {
+    const runText = collapseWhitespace(stripInvisible(own[element]!));
     if (!runText) continue;
-    const fontSizePx = styles.fontSizePx(element);
-    runs.push({ element, text: runText, fontSizePx, large: fontSizePx >= 24 || (fontSizePx >= 18.66 && styles.isBold(element)) });
+    const fontSizePx = styles.fontSizeAt(element);
+    runs.push({ element: index.elements[element], index: element, text: runText, fontSizePx, large: fontSizePx >= 24 || (fontSizePx >= 18.66 && styles.isBoldAt(element)) });
   }
   return { runs, text };
 }
 
-export function checkContrast(
-  doc: ReportDocument,
-  colours: VariantColours,
-  runs: readonly TextRun[],
-  rule: string,
-  messagePrefix = '',
-  shared?: Map<string, ContrastIssue>,
-): ContrastIssue[] {
-  const issues: ContrastIssue[] = [];
-  for (let index = 0; index < runs.length; index++) {
-    const run = runs[index];
-    const { element } = run;
+/** Builds issue objects, sharing one object per run and colour pair (up to 21 variants check the same runs). */
+export class ContrastIssues {
+  private readonly known = new Map<string, ContrastIssue>();
+
+  constructor(
+    private readonly doc: ReportDocument,
+    private readonly rule: string,
+    private readonly messagePrefix = '',
+  ) {}
+
+  /** The run's issue in a variant's colours, or null when it passes or cannot be measured. */
+  check(colours: VariantColours, run: TextRun, runIndex: number): ContrastIssue | null {
     // Sub-2px text is a spacer or preheader trick, reported as hidden text elsewhere.
-    if (run.fontSizePx < 2) continue;
-    const background = colours.background(element);
-    if (!background) continue;
-    const foreground = colours.textColor(element);
+    if (run.fontSizePx < 2) return null;
+    const background = colours.backgroundAt(run.index);
+    if (!background) return null;
+    const foreground = colours.textColorAt(run.index);
     // Fully transparent text is invisible text, not low contrast.
-    if (foreground.alpha === 0) continue;
+    if (foreground.alpha === 0) return null;
     const ratio = contrastRatio(foreground, background.color);
     const required = run.large ? 3 : 4.5;
-    if (ratio >= required) continue;
+    if (ratio >= required) return null;
     const colorHex = toHex(foreground);
     const backgroundHex = toHex(background.color);
-    const key = shared ? `${index}|${colorHex}|${backgroundHex}` : '';
-    const known = shared?.get(key);
-    if (known) {
-      issues.push(known);
-      continue;
+    const key = `${runIndex}|${colorHex}|${backgroundHex}`;
+    let issue = this.known.get(key);
+    if (!issue) {
+      issue = {
+        rule: this.rule,
+        severity: ratio < 3 ? 'error' : 'warning',
+        message: `${this.messagePrefix}Text "${shorten(run.text, 40)}" has contrast ${ratio.toFixed(2)}:1 (${colorHex} on ${backgroundHex}); WCAG AA needs ${required}:1.`,
+        ...this.doc.at(run.element),
+        text: shorten(run.text, 80),
+        color: colorHex,
+        background: backgroundHex,
+        ratio,
+        required,
+      };
+      this.known.set(key, issue);
     }
-    const issue: ContrastIssue = {
-      rule,
-      severity: ratio < 3 ? 'error' : 'warning',
-      message: `${messagePrefix}Text "${shorten(run.text, 40)}" has contrast ${ratio.toFixed(2)}:1 (${colorHex} on ${backgroundHex}); WCAG AA needs ${required}:1.`,
-      ...doc.at(element),
-      text: shorten(run.text, 80),
-      color: colorHex,
-      background: backgroundHex,
-      ratio,
-      required,
-    };
-    shared?.set(key, issue);
-    issues.push(issue);
+    return issue;
   }
-  return issues;
+}
+
+/** Issues of the runs below AA in one variant, in run order. */
+export function checkContrast(doc: ReportDocument, colours: VariantColours, runs: readonly TextRun[], rule: string): ContrastIssue[] {
+  const issues = new ContrastIssues(doc, rule);
+  const found: ContrastIssue[] = [];
+  runs.forEach((run, index) => {
+    const issue = issues.check(colours, run, index);
+    if (issue) found.push(issue);
+  });
+  return found;
 }

@@ -12,9 +12,9 @@ import type { DarkColourHandover } from '../dark-mode/dark-mode-simulation';
 import { HtmlElement, parentElement } from '../parse/dom';
 import type { TransformContext } from '../transforms/client-transform';
 import { ColourVariant, DropMasks, VariantColours } from './colour-cascade';
-import { checkContrast, type ContrastIssue } from './contrast-check';
+import { ContrastIssues, type ContrastIssue } from './contrast-check';
 import type { ReportContext } from './report-context';
-import { sortIssues } from './report-issue';
+import { compareIssues } from './report-issue';
 import type { SheetRule } from './sheet-rules';
 
 export interface DarkContrastClientReport {
@@ -93,21 +93,30 @@ export function buildDarkContrast(context: ReportContext, handovers: readonly Da
   const markerRules = context.sheet.rules.some((rule) => /data-ogs[cb]/i.test(rule.selectorText));
   const inliningMatters = context.colours.inliningMatters();
 
-  const byVariant = new Map<string, { checked: number; issues: ContrastIssue[] }>();
-  const sharedIssues = new Map<string, ContrastIssue>();
-  const perClient = new Map<string, { checked: number; issues: ContrastIssue[] }>();
+  const issues = new ContrastIssues(context.doc, 'dark-low-contrast', 'In dark mode: ');
+  /** Per variant key: its issues, shared by the clients that paint alike. */
+  const perVariant = new Map<string, ContrastIssue[]>();
+  const perClient = new Map<string, ContrastIssue[]>();
+  /** The variant's issues, in source order. */
+  const allRuns = (colours: VariantColours): ContrastIssue[] => {
+    const found: ContrastIssue[] = [];
+    runs.forEach((run, index) => {
+      const issue = issues.check(colours, run, index);
+      if (issue) found.push(issue);
+    });
+    return found.sort(compareIssues);
+  };
   for (const handover of handovers) {
     const variant = variantOf(handover, inliningMatters, markerRules);
     const bits = masks.map((mask) => ((mask & variant.clientBit) !== 0 ? '1' : '0')).join('');
     const key = `${variant.key}|${bits}`;
-    let result = byVariant.get(key);
-    if (!result) {
-      const paintsAsWritten = !variant.recolour && !variant.darkRules && !variant.canvas && !variant.markers && !bits.includes('1');
-      const colours = paintsAsWritten ? context.light : new VariantColours(context.colours, variant);
-      result = { checked: runs.length, issues: sortIssues(checkContrast(context.doc, colours, runs, 'dark-low-contrast', 'In dark mode: ', sharedIssues)) };
-      byVariant.set(key, result);
+    let results = perVariant.get(key);
+    if (!results) {
+      const paintsAsWritten = !bits.includes('1') && !variant.recolour && !variant.darkRules && !variant.canvas && !variant.markers;
+      results = allRuns(paintsAsWritten ? context.light : new VariantColours(context.colours, variant));
+      perVariant.set(key, results);
     }
-    perClient.set(handover.client, result);
+    perClient.set(handover.client, results);
   }
 
   const clients: Record<string, DarkContrastClientReport> = {};
@@ -115,15 +124,15 @@ export function buildDarkContrast(context: ReportContext, handovers: readonly Da
   let worstClient: string | null = null;
   let worstCount = 0;
   for (const clientId of [...perClient.keys()].sort()) {
-    const result = perClient.get(clientId)!;
+    const found = perClient.get(clientId)!;
     clients[clientId] = {
-      checked: result.checked,
-      issues: result.issues.slice(0, DARK_CONTRAST_LISTING_LIMIT),
-      omitted: Math.max(0, result.issues.length - DARK_CONTRAST_LISTING_LIMIT),
+      checked: runs.length,
+      issues: found.slice(0, DARK_CONTRAST_LISTING_LIMIT),
+      omitted: Math.max(0, found.length - DARK_CONTRAST_LISTING_LIMIT),
     };
-    total += result.issues.length;
-    if (result.issues.length > worstCount) {
-      worstCount = result.issues.length;
+    total += found.length;
+    if (found.length > worstCount) {
+      worstCount = found.length;
       worstClient = clientId;
     }
   }

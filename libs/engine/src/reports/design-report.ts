@@ -48,7 +48,11 @@ const MAX_COLORS_COMPARED = 300;
 
 const GENERIC_FAMILIES = new Set(['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'system-ui', 'ui-sans-serif', 'ui-serif', 'ui-monospace', 'ui-rounded', 'math', 'emoji', 'fangsong']);
 const SPACING_PROPERTIES = new Set(['padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'margin', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left', 'gap', 'row-gap', 'column-gap']);
+/** The properties the tallies read; every other declaration is skipped at once. */
+const DESIGN_PROPERTIES = new Set(['font-family', 'font-size', 'line-height', 'color', 'background-color', 'background', 'border-radius', ...SPACING_PROPERTIES]);
 const COLOR_KEYWORDS_SKIPPED = new Set(['inherit', 'initial', 'unset', 'currentcolor', 'transparent', 'none', 'revert']);
+
+type Contribution = [target: Tally | Set<string>, value: string];
 
 class Tally {
   private readonly counts = new Map<string, number>();
@@ -90,7 +94,7 @@ export function buildDesignReport(context: ReportContext): DesignReport {
   const alphaByHex = new Map<string, number>();
   const stacksWithoutGeneric = new Set<string>();
 
-  const addColor = (tally: Tally, value: string, times = 1): void => {
+  const hexOf = (value: string): string | null => {
     const lower = value.trim().toLowerCase();
     let hex = hexByValue.get(lower);
     if (hex === undefined) {
@@ -99,53 +103,78 @@ export function buildDesignReport(context: ReportContext): DesignReport {
       if (color && hex) alphaByHex.set(hex, color.alpha);
       hexByValue.set(lower, hex);
     }
-    if (hex) tally.add(hex, times);
+    return hex;
+  };
+  const addColor = (tally: Tally, value: string): void => {
+    const hex = hexOf(value);
+    if (hex) tally.add(hex);
+  };
+  const colorContribution = (out: Contribution[], tally: Tally, value: string): void => {
+    const hex = hexOf(value);
+    if (hex) out.push([tally, hex]);
   };
 
-  const consider = (declaration: ReportDeclaration, times = 1): void => {
-    const { property, value } = declaration;
-    if (property.startsWith('mso-') || property.startsWith('-')) return;
+  /** What one declaration adds to the tallies; the same property and value always add the same. */
+  const contributionsOf = (property: string, value: string): Contribution[] => {
+    const out: Contribution[] = [];
+    if (property.startsWith('mso-') || property.startsWith('-')) return out;
     switch (property) {
       case 'font-family': {
         const families = normaliseStack(value);
-        if (families.length === 0) return;
+        if (families.length === 0) return out;
         const stack = families.join(', ');
-        stacks.add(stack, times);
-        if (!GENERIC_FAMILIES.has(families[0])) typefaces.add(families[0], times);
-        if (!families.some((family) => GENERIC_FAMILIES.has(family)) && !families[0].startsWith('var(')) stacksWithoutGeneric.add(stack);
-        return;
+        out.push([stacks, stack]);
+        if (!GENERIC_FAMILIES.has(families[0])) out.push([typefaces, families[0]]);
+        if (!families.some((family) => GENERIC_FAMILIES.has(family)) && !families[0].startsWith('var(')) out.push([stacksWithoutGeneric, stack]);
+        return out;
       }
       case 'font-size': {
         const px = lengthToPx(value);
         const lower = value.trim().toLowerCase();
         // em and % depend on the parent; count only sizes a reader sees as written.
-        if (lower.endsWith('em') && !lower.endsWith('rem')) fontSizes.add(lower, times);
-        else if (lower.endsWith('%')) fontSizes.add(lower, times);
-        else if (!Number.isNaN(px) && px > 1) fontSizes.add(formatPx(px), times);
-        return;
+        if (lower.endsWith('em') && !lower.endsWith('rem')) out.push([fontSizes, lower]);
+        else if (lower.endsWith('%')) out.push([fontSizes, lower]);
+        else if (!Number.isNaN(px) && px > 1) out.push([fontSizes, formatPx(px)]);
+        return out;
       }
       case 'line-height':
-        if (value.trim() !== '' && value.trim().toLowerCase() !== 'normal') lineHeights.add(value.trim().toLowerCase(), times);
-        return;
+        if (value.trim() !== '' && value.trim().toLowerCase() !== 'normal') out.push([lineHeights, value.trim().toLowerCase()]);
+        return out;
       case 'color':
-        addColor(textColors, value, times);
-        return;
+        colorContribution(out, textColors, value);
+        return out;
       case 'background-color':
-        addColor(backgroundColors, value, times);
-        return;
+        colorContribution(out, backgroundColors, value);
+        return out;
       case 'background':
-        for (const token of splitCssValue(value)) if (parseCssColor(token)) addColor(backgroundColors, token, times);
-        return;
+        for (const token of splitCssValue(value)) if (parseCssColor(token)) colorContribution(out, backgroundColors, token);
+        return out;
       case 'border-radius':
-        for (const token of splitCssValue(value)) if (token !== '/' && token !== '0' && !Number.isNaN(lengthToPx(token))) radii.add(token.toLowerCase(), times);
-        return;
+        for (const token of splitCssValue(value)) if (token !== '/' && token !== '0' && !Number.isNaN(lengthToPx(token))) out.push([radii, token.toLowerCase()]);
+        return out;
       default:
         if (SPACING_PROPERTIES.has(property)) {
           for (const token of splitCssValue(value)) {
             const px = lengthToPx(token);
-            if (!Number.isNaN(px) && px > 0) spacing.add(token.toLowerCase().endsWith('px') || /^[\d.]+$/.test(token) ? formatPx(px) : token.toLowerCase(), times);
+            if (!Number.isNaN(px) && px > 0) out.push([spacing, token.toLowerCase().endsWith('px') || /^[\d.]+$/.test(token) ? formatPx(px) : token.toLowerCase()]);
           }
         }
+    }
+    return out;
+  };
+
+  const memo = new Map<string, Contribution[]>();
+  const consider = (declaration: ReportDeclaration, times = 1): void => {
+    if (!DESIGN_PROPERTIES.has(declaration.property)) return;
+    const key = `${declaration.property}\u0000${declaration.value}`;
+    let contributions = memo.get(key);
+    if (!contributions) {
+      contributions = contributionsOf(declaration.property, declaration.value);
+      memo.set(key, contributions);
+    }
+    for (const [target, value] of contributions) {
+      if (target instanceof Set) target.add(value);
+      else target.add(value, times);
     }
   };
 

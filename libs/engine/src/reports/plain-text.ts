@@ -23,12 +23,16 @@ export interface PlainTextReport {
 /** RFC 5322 recommends lines under 78 characters. */
 export const PLAIN_TEXT_WRAP = 78;
 
+/** An image's text: its alt, unless it is empty or the image is a 1×1 tracking pixel. */
+function imageAltText(alt: string | undefined, width: string | undefined, height: string | undefined): string {
+  const text = (alt ?? '').trim();
+  return text && !(Number.parseFloat(width ?? '') <= 1 && Number.parseFloat(height ?? '') <= 1) ? text : '';
+}
+
 const altTextFormatter: FormatCallback = (element, _walk, builder) => {
   const attributes = (element as { attribs?: Record<string, string> }).attribs ?? {};
-  const alt = (attributes.alt ?? '').trim();
-  const width = Number.parseFloat(attributes.width ?? '');
-  const height = Number.parseFloat(attributes.height ?? '');
-  if (alt && !(width <= 1 && height <= 1)) builder.addInline(alt);
+  const alt = imageAltText(attributes.alt, attributes.width, attributes.height);
+  if (alt) builder.addInline(alt);
 };
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
@@ -65,6 +69,8 @@ const VOID = new Set(['img', 'br', 'hr', 'wbr']);
 const NOT_TEXT = new Set(['script', 'style', 'template', 'head', 'title', 'noscript']);
 
 const TEXT_SPECIALS = /[&<>]/;
+/** Runs of the white space html-to-text collapses anyway (its list: space, tab, CR, LF, FF). */
+const ASCII_SPACE_RUN = /[ \t\r\n\f]{2,}|[\t\r\n\f]/g;
 
 function escapeText(text: string): string {
   return TEXT_SPECIALS.test(text) ? text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : text;
@@ -74,8 +80,8 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 }
 
-function isSkipped(context: ReportContext, element: HtmlElement): boolean {
-  return NOT_TEXT.has(element.tagName) || context.styles.hiddenReason(element) !== null || getAttribute(element, 'data-skip-in-text') === 'true';
+function isSkipped(context: ReportContext, element: HtmlElement, index = context.doc.index.of(element)): boolean {
+  return NOT_TEXT.has(element.tagName) || context.styles.hiddenAt(index) !== null || getAttribute(element, 'data-skip-in-text') === 'true';
 }
 
 /** Text that shows: anything but white space (no-break spaces and zero-width spaces included). */
@@ -83,17 +89,40 @@ const SHOWS = /[^\s\u200b]/;
 /** Kept elements that are left out when nothing inside them shows (spacer cells, empty paragraphs). */
 const DROPPED_WHEN_EMPTY = new Set(['div', 'p', 'table', 'tr', 'td', 'th', 'li', 'ul', 'ol', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'article', 'aside', 'footer', 'form', 'header', 'main', 'nav', 'section']);
 
+/**
+ * Line breaks html-to-text puts after each plain block (its defaults, and OPTIONS above). A block whose only
+ * content is one other block adopts that block's leading breaks and ends with the larger of the two trailing
+ * ones, so a wrapper can be left out when its child's trailing breaks are at least its own: layout tables
+ * nest cell in cell in cell, and html-to-text's per-element cost is what the plain text costs.
+ */
+const TRAILING_BREAKS: Readonly<Record<string, number>> = {
+  div: 1, td: 1, th: 1, article: 1, aside: 1, footer: 1, form: 1, header: 1, main: 1, nav: 1, section: 1,
+  table: 2, tr: 2, p: 2, h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1,
+};
+/**
+ * Wrappers that may be left out that way (formatted as plain blocks, no prefixes or transforms). Tables
+ * and rows stay: htmlparser2 (inside html-to-text) closes an open cell when a row starts, so cells and
+ * rows must keep their table structure.
+ */
+const UNWRAPPABLE = new Set(['div', 'td', 'th', 'article', 'aside', 'footer', 'form', 'header', 'main', 'nav', 'section']);
+
+/** An element written to the output and not yet closed. */
 interface OpenElement {
   tag: string;
-  /** Index in `parts` where the element's start tag was written. */
+  /** Index in `parts` of its start tag. */
   start: number;
-  /** Count of showing content written before the element opened. */
+  /** Count of showing content written before it opened. */
   shownBefore: number;
+  /** Kept children written so far (after empty ones were dropped), and whether text or inline content sits directly inside. */
+  blockChildren: number;
+  lastBlockChild: string;
+  inlineContent: boolean;
 }
 
 /**
  * The visible body as minimal HTML, and how deeply its kept elements nest. Blocks with nothing that
- * shows are left out, so spacer cells do not become blank lines.
+ * shows are left out, so spacer cells do not become blank lines; wrappers of a single block are left out
+ * where html-to-text would print the same.
  */
 function visibleBodyHtml(context: ReportContext): { html: string; depth: number } {
   const body = context.doc.body;
@@ -101,30 +130,76 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
   const parts: string[] = [];
   let shown = 0;
   let maxDepth = 0;
-  const stack: Array<{ node: HtmlNode; depth: number } | OpenElement> = [];
-  const pushChildren = (element: HtmlElement, depth: number): void => {
+  let preDepth = 0;
+  // Nodes to visit, and the open element each closes (CLOSE marks "close the top open element").
+  const nodes: Array<HtmlNode | null> = [];
+  const open: OpenElement[] = [];
+  const pushChildren = (element: HtmlElement): void => {
     const children = childrenOf(element);
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], depth });
+    for (let i = children.length - 1; i >= 0; i--) nodes.push(children[i]);
   };
-  pushChildren(body, 0);
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if ('tag' in item) {
-      if (DROPPED_WHEN_EMPTY.has(item.tag) && shown === item.shownBefore) parts.length = item.start;
-      else parts.push(`</${item.tag}>`);
+  const markInline = (): void => {
+    if (open.length > 0) open[open.length - 1].inlineContent = true;
+  };
+  const { index } = context.doc;
+  // Elements are met in document order, so each one's number is the next one (subtrees left out skip a range).
+  let next = index.of(body) + 1;
+  pushChildren(body);
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    if (node === null) {
+      const element = open.pop()!;
+      if (element.tag === 'pre') preDepth--;
+      const parent = open.length > 0 ? open[open.length - 1] : null;
+      if (DROPPED_WHEN_EMPTY.has(element.tag) && shown === element.shownBefore) {
+        parts.length = element.start;
+        continue;
+      }
+      const wrapped = element.blockChildren === 1 && !element.inlineContent ? element.lastBlockChild : '';
+      if (UNWRAPPABLE.has(element.tag) && wrapped !== '' && (TRAILING_BREAKS[wrapped] ?? 0) >= TRAILING_BREAKS[element.tag]) {
+        parts[element.start] = '';
+      } else parts.push(`</${element.tag}>`);
+      if (parent) {
+        if (TRAILING_BREAKS[element.tag] !== undefined) {
+          parent.blockChildren++;
+          // Left out, the element passes on what it wrapped.
+          parent.lastBlockChild = parts[element.start] === '' ? wrapped : element.tag;
+        } else parent.inlineContent = true;
+      }
       continue;
     }
-    const { node, depth } = item;
     if (isText(node)) {
-      parts.push(escapeText(node.value));
-      if (SHOWS.test(node.value)) shown++;
+      // html-to-text collapses white space itself (outside <pre>): collapsing it here first keeps its input small.
+      const value = preDepth > 0 ? node.value : node.value.replace(ASCII_SPACE_RUN, ' ');
+      parts.push(escapeText(value));
+      if (SHOWS.test(value)) {
+        shown++;
+        markInline();
+      }
       continue;
     }
-    if (!isElement(node) || isSkipped(context, node)) continue;
+    if (!isElement(node)) continue;
+    const current = index.elements[next] === node ? next : index.of(node);
+    if (isSkipped(context, node, current)) {
+      next = index.end[current] + 1;
+      continue;
+    }
+    next = current + 1;
     const tagName = node.tagName;
+    if (tagName === 'img') {
+      // What the alt formatter would add, written as text: one element fewer for html-to-text to format.
+      const alt = imageAltText(getAttribute(node, 'alt'), getAttribute(node, 'width'), getAttribute(node, 'height'));
+      if (alt) {
+        parts.push(escapeText(alt));
+        shown++;
+        markInline();
+      }
+      continue;
+    }
     const kept = KEPT[tagName];
-    if (!kept) {
-      pushChildren(node, depth);
+    // A link without href prints only its content, like any inline element.
+    if (!kept || (tagName === 'a' && getAttribute(node, 'href') === undefined)) {
+      pushChildren(node);
       continue;
     }
     let tag = `<${tagName}`;
@@ -138,11 +213,14 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
     if (tagName === 'a' && SHOWS.test(getAttribute(node, 'href') ?? '')) shown++;
     if (VOID.has(tagName)) {
       if (tagName === 'hr' || (tagName === 'img' && SHOWS.test(getAttribute(node, 'alt') ?? ''))) shown++;
+      markInline();
       continue;
     }
-    if (depth + 1 > maxDepth) maxDepth = depth + 1;
-    stack.push({ tag: tagName, start, shownBefore: shown });
-    pushChildren(node, depth + 1);
+    if (open.length + 1 > maxDepth) maxDepth = open.length + 1;
+    if (tagName === 'pre') preDepth++;
+    open.push({ tag: tagName, start, shownBefore: shown, blockChildren: 0, lastBlockChild: '', inlineContent: false });
+    nodes.push(null);
+    pushChildren(node);
   }
   return { html: parts.join(''), depth: maxDepth };
 }

@@ -182,13 +182,20 @@ function extractLinks(doc: ReportDocument, styles: ReportStyles): EmailLink[] {
   // Tag indexes are in document order; image maps are rare enough to filter all elements for.
   const anchors = doc.byTag('area').length > 0 ? doc.parsed.elements.filter((e) => e.tagName === 'a' || e.tagName === 'area') : doc.byTag('a');
   const isHidden = (child: HtmlElement): boolean => styles.hiddenReason(child) !== null;
+  // Emails repeat their hrefs (logo, footer, tracking redirects); URL parsing is the costly part.
+  const classified = new Map<string, ClassifiedHref>();
   for (const element of anchors) {
     const href = getAttribute(element, 'href');
     if (href === undefined) continue;
+    let classification = classified.get(href);
+    if (!classification) {
+      classification = classifyHref(href);
+      classified.set(href, classification);
+    }
     links.push({
       element,
       href,
-      classified: classifyHref(href),
+      classified: classification,
       text: collapseWhitespace(textContent(element, isHidden)),
       accessibleName: element.tagName === 'area' ? collapseWhitespace(getAttribute(element, 'alt') ?? '') : accessibleNameOf(doc, element, styles),
       containsImage: hasDescendant(element, 'img'),
@@ -222,13 +229,16 @@ function backgroundImageUrl(value: string): string | null {
 
 function extractImages(doc: ReportDocument, styles: ReportStyles): EmailImage[] {
   const images: EmailImage[] = [];
-  for (const element of doc.parsed.elements) {
+  // Without any background image in the email, only <img> and image inputs need looking at (in document order).
+  const candidates = styles.mayPaintImages()
+    ? doc.parsed.elements
+    : [...doc.byTag('img'), ...doc.byTag('input')].sort((a, b) => doc.index.of(a) - doc.index.of(b));
+  for (const element of candidates) {
     const tag = element.tagName;
     const isImg = tag === 'img';
     const isImageInput = tag === 'input' && getAttribute(element, 'type')?.toLowerCase() === 'image';
     // Only elements that carry a style or a background attribute can paint a background image.
-    const backgroundImage =
-      isImg || isImageInput || (element.attrs.length === 0 && styles.matchedRules(element).length === 0) ? undefined : styles.get(element, 'background-image');
+    const backgroundImage = isImg || isImageInput ? undefined : styles.backgroundImage(element);
     if (!isImg && !isImageInput && !(backgroundImage && isImageValue(backgroundImage))) continue;
     const base = {
       element,

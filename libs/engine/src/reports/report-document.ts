@@ -136,14 +136,25 @@ export class ElementIndex {
   private readonly numbers = new Map<HtmlElement, number>();
   /** Index of each element's parent element; -1 when it has none. Parents come before their children. */
   readonly parent: Int32Array;
+  /**
+   * Index of each element's last descendant (itself when it has none). Elements are numbered in document
+   * order, so a subtree is the range [i, end[i]] and a walk can skip one without looking anything up.
+   */
+  readonly end: Int32Array;
 
   constructor(readonly elements: readonly HtmlElement[]) {
     this.parent = new Int32Array(elements.length);
+    this.end = new Int32Array(elements.length);
     elements.forEach((element, i) => {
       this.numbers.set(element, i);
       const parent = parentElement(element);
       this.parent[i] = parent ? (this.numbers.get(parent) ?? -1) : -1;
+      this.end[i] = i;
     });
+    for (let i = elements.length - 1; i > 0; i--) {
+      const parent = this.parent[i];
+      if (parent !== -1 && this.end[i] > this.end[parent]) this.end[parent] = this.end[i];
+    }
   }
 
   of(element: HtmlElement): number {
@@ -248,8 +259,19 @@ export class ReportDocument {
     return start ? { line: start.startLine, column: start.startCol } : {};
   }
 
-  /** The element's opening tag as written (shortened), for messages and the `element` field. */
-  excerpt(element: HtmlElement, maxLength = 120): string {
+  private readonly excerpts = new Map<HtmlElement, string>();
+
+  /** The element's opening tag as written (shortened to 120 characters), for messages and the `element` field. */
+  excerpt(element: HtmlElement): string {
+    let excerpt = this.excerpts.get(element);
+    if (excerpt === undefined) {
+      excerpt = this.excerptOf(element, 120);
+      this.excerpts.set(element, excerpt);
+    }
+    return excerpt;
+  }
+
+  private excerptOf(element: HtmlElement, maxLength: number): string {
     const start = startOffsetOf(element);
     const end = startTagEndOf(element);
     let excerpt = start >= 0 && end > start ? this.source.slice(start, Math.min(end, start + maxLength + 1)) : `<${element.tagName}>`;

@@ -120,6 +120,24 @@ export function applyDeclaration(target: DeclaredStyle, property: string, value:
   target[property as CascadedProperty] = value;
 }
 
+/** One longhand into its field (named stores: a keyed store on a class instance is slow to optimise). */
+function assign(target: DeclaredStyle, property: CascadedProperty, value: string): void {
+  switch (property) {
+    case 'background-color': target['background-color'] = value; break;
+    case 'background-image': target['background-image'] = value; break;
+    case 'color': target.color = value; break;
+    case 'font-size': target['font-size'] = value; break;
+    case 'font-weight': target['font-weight'] = value; break;
+    case 'display': target.display = value; break;
+    case 'visibility': target.visibility = value; break;
+    case 'opacity': target.opacity = value; break;
+    case 'overflow': target.overflow = value; break;
+    case 'max-height': target['max-height'] = value; break;
+    case 'height': target.height = value; break;
+    case 'width': target.width = value; break;
+  }
+}
+
 /** Presentational attributes, which the cascade treats as the lowest-priority declarations. */
 const HINT_ATTRIBUTES = new Set(['bgcolor', 'background', 'color', 'size', 'text']);
 
@@ -145,11 +163,19 @@ function applyHints(element: HtmlElement, target: DeclaredStyle): void {
 
 const EMPTY = Object.freeze(new DeclaredStyle());
 const NO_RULES: readonly SheetRule[] = [];
+const NO_DECLARATIONS: readonly ReportDeclaration[] = [];
 
 interface CascadedDeclarations {
-  normal: Array<[property: string, value: string]>;
-  important: Array<[property: string, value: string]>;
+  /** Longhands only, in source order. */
+  normal: Array<[property: CascadedProperty, value: string]>;
+  important: Array<[property: CascadedProperty, value: string]>;
+  /** Whether the list declares a property that can hide an element, or paint a background image. */
+  hides: boolean;
+  paintsImage: boolean;
 }
+
+const HIDING_PROPERTIES = new Set(['display', 'visibility', 'opacity', 'overflow']);
+const IMAGE_PROPERTIES = new Set(['background', 'background-image']);
 
 export class ReportStyles {
   private readonly declaredCache: Array<DeclaredStyle | undefined> = [];
@@ -175,7 +201,10 @@ export class ReportStyles {
   /** The element's own `style` declarations (the engine's parse), normalised. */
   inlineDeclarations(element: HtmlElement): readonly ReportDeclaration[] {
     const declarations = this.doc.parsed.inlineStyles.get(element)?.declarations;
-    if (!declarations) return [];
+    return declarations ? this.normalised(declarations) : NO_DECLARATIONS;
+  }
+
+  private normalised(declarations: readonly CssDeclaration[]): readonly ReportDeclaration[] {
     let normalised = this.inlineCache.get(declarations);
     if (!normalised) {
       normalised = declarations.map((d) => ({ property: d.property, value: d.value.trim(), important: d.important }));
@@ -241,6 +270,11 @@ export class ReportStyles {
     return rules;
   }
 
+  /** Whether some `prefers-color-scheme: dark` rule matches the element. */
+  hasDarkMatch(element: HtmlElement): boolean {
+    return this.darkMedia().has(element);
+  }
+
   /**
    * The element's rules with the email's `prefers-color-scheme: dark` rules (`darkRules`) and a variant's
    * own extra matches merged in, in cascade order.
@@ -253,13 +287,63 @@ export class ReportStyles {
   private cascadedOf(declarations: readonly ReportDeclaration[]): CascadedDeclarations {
     let cascaded = this.cascadedCache.get(declarations);
     if (!cascaded) {
-      cascaded = { normal: [], important: [] };
+      cascaded = { normal: [], important: [], hides: false, paintsImage: false };
       for (const d of declarations) {
-        if (CASCADED.has(d.property)) (d.important ? cascaded.important : cascaded.normal).push([d.property, d.value.toLowerCase()]);
+        if (!CASCADED.has(d.property)) continue;
+        // Shorthands are expanded here, once per distinct declaration list, not once per element.
+        const target = d.important ? cascaded.important : cascaded.normal;
+        if (d.property === 'background' || d.property === 'font') {
+          const longhands = new DeclaredStyle();
+          applyDeclaration(longhands, d.property, d.value.toLowerCase());
+          for (const key of Object.keys(longhands) as CascadedProperty[]) {
+            if (longhands[key] !== undefined) target.push([key, longhands[key] as string]);
+          }
+        } else target.push([d.property as CascadedProperty, d.value.toLowerCase()]);
+        if (HIDING_PROPERTIES.has(d.property)) cascaded.hides = true;
+        if (IMAGE_PROPERTIES.has(d.property)) cascaded.paintsImage = true;
       }
       this.cascadedCache.set(declarations, cascaded);
     }
     return cascaded;
+  }
+
+  /**
+   * Whether any source of the element's style declares `flag`'s properties: a cheap test that spares
+   * building its whole declared style (most elements hide nothing and paint no image).
+   */
+  private declares(index: number, flag: 'hides' | 'paintsImage'): boolean {
+    const element = this.elements[index];
+    if (flag === 'hides' ? getAttribute(element, 'hidden') !== undefined : getAttribute(element, 'background') !== undefined) return true;
+    if (this.cascadedOf(this.inlineDeclarations(element))[flag]) return true;
+    // Most emails have no rule that hides (outside width queries) or paints an image: then rules need no matching here.
+    if (!this.someRuleDeclares(flag)) return false;
+    for (const rule of this.matchedRulesAt(index)) if (this.cascadedOf(rule.declarations)[flag]) return true;
+    return false;
+  }
+
+  private readonly ruleFlags: Partial<Record<'hides' | 'paintsImage', boolean>> = {};
+
+  /** Whether some `<style>` rule that can apply (top level, or in a static media block) declares `flag`'s properties. */
+  private someRuleDeclares(flag: 'hides' | 'paintsImage'): boolean {
+    let known = this.ruleFlags[flag];
+    if (known === undefined) {
+      known = this.sheet.rules.some((rule) => !rule.nested && (rule.topLevel || (rule.conditional && mediaApplies(rule.media, false))) && this.cascadedOf(rule.declarations)[flag]);
+      this.ruleFlags[flag] = known;
+    }
+    return known;
+  }
+
+  /** Whether the email can paint a background image at all (attribute, inline style or rule): lets callers skip looking. */
+  mayPaintImages(): boolean {
+    if (this.someRuleDeclares('paintsImage')) return true;
+    for (const style of this.doc.parsed.inlineStyles.values()) if (this.cascadedOf(this.normalised(style.declarations)).paintsImage) return true;
+    return this.doc.parsed.elements.some((element) => getAttribute(element, 'background') !== undefined);
+  }
+
+  /** The background image the element's own style paints (cascaded, lower-cased), if any. */
+  backgroundImage(element: HtmlElement): string | undefined {
+    const index = this.doc.index.of(element);
+    return this.declares(index, 'paintsImage') ? this.declared(index)['background-image'] : undefined;
   }
 
   private declared(index: number): DeclaredStyle {
@@ -277,10 +361,10 @@ export class ReportStyles {
     const ruleLists = rules.map((rule) => this.cascadedOf(rule.declarations));
     const inlineList = this.cascadedOf(inline);
     // Normal declarations by specificity and source order, inline last; then !important ones the same way.
-    for (const list of ruleLists) for (const [property, value] of list.normal) applyDeclaration(values, property, value);
-    for (const [property, value] of inlineList.normal) applyDeclaration(values, property, value);
-    for (const list of ruleLists) for (const [property, value] of list.important) applyDeclaration(values, property, value);
-    for (const [property, value] of inlineList.important) applyDeclaration(values, property, value);
+    for (const list of ruleLists) for (const [property, value] of list.normal) assign(values, property, value);
+    for (const [property, value] of inlineList.normal) assign(values, property, value);
+    for (const list of ruleLists) for (const [property, value] of list.important) assign(values, property, value);
+    for (const [property, value] of inlineList.important) assign(values, property, value);
     this.declaredCache[index] = values;
     return values;
   }
@@ -296,45 +380,58 @@ export class ReportStyles {
   }
 
   hiddenAt(index: number): string | null {
-    return this.doc.index.resolveDown<string | null>(this.hiddenCache, index, null, (current, parentReason) => {
-      if (parentReason !== null) return parentReason;
-      const tagName = this.elements[current].tagName;
-      if (INVISIBLE_TAGS.has(tagName)) return `<${tagName}>`;
-      const values = this.declared(current);
-      if (values === EMPTY) return null;
-      const { display, visibility, opacity, overflow } = values;
-      if (display === 'none') return 'display:none';
-      if (visibility === 'hidden' || visibility === 'collapse') return 'visibility:hidden';
-      if (opacity !== undefined && Number.parseFloat(opacity) === 0) return 'opacity:0';
-      if (overflow === 'hidden') {
-        const maxHeight = values['max-height'];
-        const height = values.height;
-        if ((maxHeight !== undefined && lengthToPx(maxHeight) === 0) || (height !== undefined && lengthToPx(height) === 0)) return 'zero height with overflow:hidden';
-      }
-      return null;
-    });
+    return this.doc.index.resolveDown<string | null>(this.hiddenCache, index, null, this.computeHidden);
   }
+
+  /** A field, not a method closure per call: this runs for every element of the body. */
+  private readonly computeHidden = (current: number, parentReason: string | null): string | null => {
+    if (parentReason !== null) return parentReason;
+    const tagName = this.elements[current].tagName;
+    if (INVISIBLE_TAGS.has(tagName)) return `<${tagName}>`;
+    if (!this.declares(current, 'hides')) return null;
+    const values = this.declared(current);
+    const { display, visibility, opacity, overflow } = values;
+    if (display === 'none') return 'display:none';
+    if (visibility === 'hidden' || visibility === 'collapse') return 'visibility:hidden';
+    if (opacity !== undefined && Number.parseFloat(opacity) === 0) return 'opacity:0';
+    if (overflow === 'hidden') {
+      const maxHeight = values['max-height'];
+      const height = values.height;
+      if ((maxHeight !== undefined && lengthToPx(maxHeight) === 0) || (height !== undefined && lengthToPx(height) === 0)) return 'zero height with overflow:hidden';
+    }
+    return null;
+  };
 
   fontSizePx(element: HtmlElement): number {
-    return this.doc.index.resolveDown(this.fontSizeCache, this.doc.index.of(element), 16, (current, parentPx) => {
-      const declared = this.declared(current)['font-size'];
-      if (declared !== undefined) {
-        if (FONT_SIZE_KEYWORDS[declared] !== undefined) return FONT_SIZE_KEYWORDS[declared];
-        if (declared === 'smaller') return parentPx * 0.83;
-        if (declared === 'larger') return parentPx * 1.2;
-        const px = lengthToPx(declared, parentPx);
-        return !Number.isNaN(px) && px >= 0 ? px : parentPx;
-      }
-      const tagName = this.elements[current].tagName;
-      if (HEADING_EM[tagName] !== undefined) return parentPx * HEADING_EM[tagName];
-      if (tagName === 'small') return parentPx * 0.83;
-      return parentPx;
-    });
+    return this.fontSizeAt(this.doc.index.of(element));
   }
 
+  fontSizeAt(index: number): number {
+    return this.doc.index.resolveDown(this.fontSizeCache, index, 16, this.computeFontSize);
+  }
+
+  private readonly computeFontSize = (current: number, parentPx: number): number => {
+    const declared = this.declared(current)['font-size'];
+    if (declared !== undefined) {
+      if (FONT_SIZE_KEYWORDS[declared] !== undefined) return FONT_SIZE_KEYWORDS[declared];
+      if (declared === 'smaller') return parentPx * 0.83;
+      if (declared === 'larger') return parentPx * 1.2;
+      const px = lengthToPx(declared, parentPx);
+      return !Number.isNaN(px) && px >= 0 ? px : parentPx;
+    }
+    const tagName = this.elements[current].tagName;
+    if (HEADING_EM[tagName] !== undefined) return parentPx * HEADING_EM[tagName];
+    if (tagName === 'small') return parentPx * 0.83;
+    return parentPx;
+  };
+
   isBold(element: HtmlElement): boolean {
+    return this.isBoldAt(this.doc.index.of(element));
+  }
+
+  isBoldAt(index: number): boolean {
     const parents = this.doc.index.parent;
-    for (let current = this.doc.index.of(element); current !== -1; current = parents[current]) {
+    for (let current = index; current !== -1; current = parents[current]) {
       const weight = this.declared(current)['font-weight'];
       if (weight !== undefined && weight !== 'inherit') return weight === 'bold' || weight === 'bolder' || Number(weight) >= 600;
       if (BOLD_TAGS.has(this.elements[current].tagName)) return true;

@@ -6,7 +6,7 @@
 import { HtmlElement, childrenOf, getAttribute, isText, parentElement } from '../parse/dom';
 import { contrastRatio } from './color-utils';
 import type { EmailLink, ReportContext } from './report-context';
-import { hasOwnText, ownText, textContent } from './report-document';
+import { ownText, textContent } from './report-document';
 import type { ReportIssue, ReportSeverity } from './report-issue';
 import {
   COMMON_TLDS, PO_BOX_PHRASES, SPAM_PHRASES, STREET_WORDS, SUSPICIOUS_TLDS, TRANSACTIONAL_PHRASES, UNSUBSCRIBE_HREF_MARKERS,
@@ -60,6 +60,13 @@ const RULE_CAPS: Partial<Record<SpamRule, number>> = {
   'spam-phrase': 5, 'url-shortener': 2, 'deceptive-link': 2, 'raw-ip-link': 2, 'executable-link': 2, 'suspicious-tld': 2,
 };
 const EXECUTABLE_EXTENSIONS = ['.exe', '.scr', '.bat', '.cmd', '.msi', '.jar', '.vbs', '.apk', '.ps1', '.dmg', '.pif', '.hta'];
+/** A word of 1-5 digits (and one letter, "12a"), between white space or commas. */
+const NUMBER_WORD = /(?:^|[\s,])(\d{1,5}(?:[a-z]|-\d{4})?)(?=$|[\s,])/gi;
+const WORD_SEPARATORS = /[\s,]+/;
+const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff]/;
+const ZERO_WIDTH_IN_WORD = /(?<=[A-Za-z])[\u200b\u200c\u200d\u2060\ufeff](?=[A-Za-z])/g;
+/** Where a punctuation run might be: the exact run rule below only looks inside these. */
+const PUNCTUATION_CANDIDATE = /[!?$€]{3,}/g;
 const PREHEADER_NAMES = ['preheader', 'preview', 'previewtext', 'preview-text', 'preview_text', 'hidden-preheader', 'snippet'];
 
 /** Lower-case, accent-free word tokens; apostrophes and hyphens separate words. */
@@ -159,32 +166,25 @@ function linkMatchesUnsubscribe(link: EmailLink): boolean {
 export function hasPhysicalAddress(context: ReportContext, visibleText: string, visibleTokens: readonly string[] = tokens(visibleText)): boolean {
   if (context.doc.byTag('address').length > 0) return true;
   if (findPhrases(visibleTokens, PO_BOX_INDEX).length > 0) return true;
-  // Every pattern below needs a number.
-  if (!/\d/.test(visibleText)) return false;
-  const words = visibleText.split(/[\s,]+/).filter((word) => word.length > 0);
-  // Folding keeps white space and commas, so the folded words line up with the words (folded once, not per word).
-  const foldedWords = foldForMatching(visibleText).split(/[\s,]+/).filter((word) => word.length > 0);
-  const aligned = foldedWords.length === words.length;
-  const folded = (index: number): string => (aligned ? foldedWords[index] : foldForMatching(words[index]));
-  const isNumber = (index: number): boolean => {
-    const first = words[index]?.charCodeAt(0) ?? 0;
-    return first >= 48 && first <= 57 && /^\d{1,5}[a-z]?$/i.test(words[index]);
-  };
-  for (let i = 0; i < words.length; i++) {
-    // "1600 Amphitheatre Parkway", "12 rue de la Paix": a house number, then a street word within four words.
-    if (isNumber(i)) {
-      for (let j = i + 1; j <= i + 5 && j < words.length; j++) {
-        if (STREET_WORDS.has(folded(j).replace(/[.]/g, ''))) return true;
-      }
-    }
-    if (i + 1 >= words.length || !isNumber(i + 1)) continue;
-    // "Hauptstraße 5", "Keizersgracht 123": a street name ending in a street word, then a number.
-    const bare = folded(i).replace(/[.\u00b7]/g, '');
-    for (const suffix of ['strasse', 'str', 'weg', 'platz', 'allee', 'gasse', 'straat', 'laan', 'plein', 'gracht', 'kade']) {
-      if (bare.endsWith(suffix) && bare.length > suffix.length) return true;
-    }
+  // Every pattern below is anchored on a number word (a word is delimited by white space or commas):
+  // look only around those, instead of splitting and folding the whole text.
+  const STREET_SUFFIXES = ['strasse', 'str', 'weg', 'platz', 'allee', 'gasse', 'straat', 'laan', 'plein', 'gracht', 'kade'];
+  for (const match of visibleText.matchAll(NUMBER_WORD)) {
+    const number = match[1];
+    const start = match.index + match[0].length - number.length;
+    const end = start + number.length;
+    const houseNumber = /^\d{1,5}[a-z]?$/i.test(number);
+    // "1600 Amphitheatre Parkway", "12 rue de la Paix": a street word within the next five words.
+    const following = visibleText.slice(end, end + 400).split(WORD_SEPARATORS).filter((word) => word.length > 0).slice(0, 5);
+    if (houseNumber && following.some((word) => STREET_WORDS.has(foldForMatching(word).replace(/[.]/g, '')))) return true;
+    const before = visibleText.slice(Math.max(0, start - 200), start).split(WORD_SEPARATORS).filter((word) => word.length > 0);
+    const previous = before[before.length - 1];
+    if (!previous) continue;
+    // "Hauptstraße 5", "Keizersgracht 123": a street name ending in a street word, then the number.
+    const bare = foldForMatching(previous).replace(/[.\u00b7]/g, '');
+    if (houseNumber && STREET_SUFFIXES.some((suffix) => bare.endsWith(suffix) && bare.length > suffix.length)) return true;
     // "CA 94043" (US state + ZIP).
-    if (US_STATES.has(words[i].replace(/[.,]/g, '')) && /^\d{5}(?:-\d{4})?$/.test(words[i + 1])) return true;
+    if (/^\d{5}(?:-\d{4})?$/.test(number) && US_STATES.has(previous.replace(/[.,]/g, ''))) return true;
   }
   // UK postcodes: "SW1A 1AA", "EC1A1BB".
   return /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2}\b/.test(visibleText);
@@ -248,25 +248,17 @@ export function buildSpamReport(context: ReportContext): SpamReport {
 
   let exclamations = 0;
   let longestRun = 0;
-  let run = 0;
-  let runChar = 0;
   const punctuated = `${subject} ${visibleText}`;
-  // By char code: this loop reads every character of the email.
-  const EXCLAMATION = 33;
-  const QUESTION = 63;
-  const DOLLAR = 36;
-  const EURO = 0x20ac;
-  for (let i = 0; i < punctuated.length; i++) {
-    const char = punctuated.charCodeAt(i);
-    if (char === EXCLAMATION) exclamations++;
-    if (char === EXCLAMATION || char === QUESTION || char === DOLLAR || char === EURO) {
-      const currency = (code: number): boolean => code === DOLLAR || code === EURO;
-      run = runChar === 0 || char === runChar || (!currency(runChar) && !currency(char)) ? run + 1 : 1;
+  for (let at = punctuated.indexOf('!'); at !== -1; at = punctuated.indexOf('!', at + 1)) exclamations++;
+  // A run: the same mark repeated, or ! and ? mixed; a currency sign only runs with itself.
+  const currency = (char: string): boolean => char === '$' || char === '€';
+  for (const [span] of punctuated.matchAll(PUNCTUATION_CANDIDATE)) {
+    let run = 0;
+    let runChar = '';
+    for (const char of span) {
+      run = runChar === '' || char === runChar || (!currency(runChar) && !currency(char)) ? run + 1 : 1;
       runChar = char;
       longestRun = Math.max(longestRun, run);
-    } else if (run !== 0) {
-      run = 0;
-      runChar = 0;
     }
   }
   if (longestRun >= 3 || exclamations > Math.max(3, punctuated.length / 400)) {
@@ -278,43 +270,51 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   }
 
   // Hidden text: text a reader never sees but a filter reads. The preheader and responsive copies are legitimate.
-  const bodyElements = doc.bodyElements();
+  const { index } = doc;
+  const bodyIndex = doc.body ? index.of(doc.body) : -1;
+  const bodyEnd = doc.body ? index.end[bodyIndex] : -1;
   const revealedSelectors = revealedByMediaQueries(context);
+  // The preheader: the first hidden element with text, if it comes before any visible text.
   let firstHidden: HtmlElement | null = null;
-  for (const element of bodyElements) {
-    if (styles.hiddenReason(element) !== null && collapseWhitespace(stripInvisible(textContent(element))).length > 0) {
+  for (let i = bodyIndex + 1; i <= bodyEnd; i++) {
+    const element = index.elements[i];
+    if (styles.hiddenAt(i) !== null && collapseWhitespace(stripInvisible(textContent(element))).length > 0) {
       firstHidden = element;
       break;
     }
     if (childrenOf(element).some((child) => isText(child) && collapseWhitespace(stripInvisible(child.value)).length > 0)) break;
   }
   let hiddenChars = 0;
-  let firstHiddenElement: HtmlElement | null = null;
-  for (const element of bodyElements) {
-    const reason = styles.hiddenReason(element);
-    const parent = parentElement(element);
-    const parentReason = parent ? styles.hiddenReason(parent) : null;
-    if (reason !== null && parentReason !== null) continue;
-    const tinyOrInvisible = reason === null && hasOwnText(element) && (styles.fontSizePx(element) < 2 || isSameColorAsBackground(context, element));
-    if (reason === null && !tinyOrInvisible) continue;
-    if (reason !== null && isPreheader(element, firstHidden)) continue;
-    if (reason !== null && respondsToMediaQuery(element, revealedSelectors)) continue;
-    const text = collapseWhitespace(stripInvisible(tinyOrInvisible ? ownText(element) : textContent(element)));
-    if (text.length < 20 || (tinyOrInvisible && isPreheader(element, firstHidden))) continue;
-    hiddenChars += text.length;
-    firstHiddenElement ??= element;
+  let firstHiddenIndex = -1;
+  const noteHidden = (at: number, length: number): void => {
+    hiddenChars += length;
+    if (firstHiddenIndex === -1 || at < firstHiddenIndex) firstHiddenIndex = at;
+  };
+  // Hidden subtrees, counted once at their root (then skipped as a range).
+  for (let i = bodyIndex + 1; i <= bodyEnd; i++) {
+    if (styles.hiddenAt(i) === null) continue;
+    const element = index.elements[i];
+    const root = i;
+    i = index.end[i];
+    if (isPreheader(element, firstHidden) || respondsToMediaQuery(element, revealedSelectors)) continue;
+    const text = collapseWhitespace(stripInvisible(textContent(element)));
+    if (text.length >= 20) noteHidden(root, text.length);
   }
+  // Visible elements whose own text is tiny or painted in the background colour (the text runs are exactly those with text).
+  for (const run of context.textRuns) {
+    if (!(run.fontSizePx < 2 || isSameColorAsBackground(context, run.index))) continue;
+    const text = collapseWhitespace(stripInvisible(ownText(run.element)));
+    if (text.length < 20 || isPreheader(run.element, firstHidden)) continue;
+    noteHidden(run.index, text.length);
+  }
+  const firstHiddenElement = firstHiddenIndex === -1 ? null : index.elements[firstHiddenIndex];
   if (hiddenChars > 0 && firstHiddenElement) {
     add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text coloured like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, doc.at(firstHiddenElement));
   }
 
+  // Zero-width characters between two Latin letters ("V\u200biagra"); most text has none at all.
   let obfuscated = 0;
-  for (let i = 1; i < visibleText.length - 1; i++) {
-    const code = visibleText.charCodeAt(i);
-    if (code === 0x200b || code === 0x200c || code === 0x200d || code === 0x2060 || code === 0xfeff) {
-      if (/[A-Za-z]/.test(visibleText[i - 1]) && /[A-Za-z]/.test(visibleText[i + 1])) obfuscated++;
-    }
-  }
+  if (ZERO_WIDTH.test(visibleText)) for (const _match of visibleText.matchAll(ZERO_WIDTH_IN_WORD)) obfuscated++;
   if (obfuscated > 0) add('obfuscated-text', 'warning', `${obfuscated} zero-width characters split words; filters read this as an attempt to hide words from them.`);
 
   const contentImages = context.images.filter((image) => !image.isTrackingPixel && !image.hidden && image.kind === 'img');
@@ -327,8 +327,8 @@ export function buildSpamReport(context: ReportContext): SpamReport {
 
   for (const link of context.links) {
     const { classified } = link;
-    const where = { ...link.position, element: link.excerpt, url: link.href };
     if (!classified.host) continue;
+    const where = { line: link.position.line, column: link.position.column, element: link.excerpt, url: link.href };
     const host = classified.host;
     if (hostMatches(host, URL_SHORTENERS)) add('url-shortener', 'warning', `${host} is a URL shortener; spammers hide destinations behind them, so filters distrust them.`, where);
     if (isIpHost(host)) add('raw-ip-link', 'error', `The link goes to a bare IP address (${host}) instead of a domain.`, where);
@@ -380,10 +380,10 @@ function isTrackingRedirect(link: EmailLink): boolean {
 }
 
 /** Text painted in (nearly) its background colour: contrast under 1.1:1. */
-function isSameColorAsBackground(context: ReportContext, element: HtmlElement): boolean {
-  const background = context.light.background(element);
+function isSameColorAsBackground(context: ReportContext, index: number): boolean {
+  const background = context.light.backgroundAt(index);
   if (!background) return false;
-  const foreground = context.light.textColor(element);
+  const foreground = context.light.textColorAt(index);
   // Cheap pre-check: visibly different channels cannot be under 1.1:1; culori decides the close calls.
   const channelGap = Math.max(Math.abs(foreground.r - background.color.r), Math.abs(foreground.g - background.color.g), Math.abs(foreground.b - background.color.b));
   if (channelGap > 0.25) return false;

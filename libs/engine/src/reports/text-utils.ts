@@ -15,9 +15,12 @@ export function stripInvisible(text: string): string {
   return ANY_INVISIBLE.test(text) ? text.replace(ALL_INVISIBLE, '') : text;
 }
 
+/** White space other than single inner spaces: the only text collapsing changes. */
+const NEEDS_COLLAPSE = /^\s|\s$|\s\s|[^\S ]/;
+
 /** Collapses runs of white space (including no-break spaces) into one space and trims. */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
