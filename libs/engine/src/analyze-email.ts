@@ -9,8 +9,8 @@ import { EMAIL_FORMATS, EmailFormat } from './fixes/code-fix';
 import { HtmlElement } from './parse/dom';
 import { ParsedEmail, parseEmail } from './parse/parse-email';
 import { AnalyzeEmailOptions, PreviewAnalysis } from './preview-analysis';
-import { buildQualityReports } from './reports/build-reports';
-import { buildDarkContrast, transformDropMasks } from './reports/dark-contrast';
+import { buildQualityReports, type QualityReports } from './reports/build-reports';
+import { buildDarkContrast, transformDropMasks, type DarkContrastReport } from './reports/dark-contrast';
 import { createReportContext } from './reports/report-context';
 import { overallScore, scoreClients } from './scores/compatibility-score';
 import { TransformContext, transformForClient } from './transforms/client-transform';
@@ -78,6 +78,18 @@ export function analyzeParsedEmail(
   const darkContext = new DarkModeContext(transformContext, selectors);
   const darkVariants = views.map((view) => simulateDarkModeForClient(darkContext, view));
 
+  // The reports run before the 42 renders exist: their strings are most of what the analysis allocates,
+  // and garbage collections during the reports would otherwise copy them around.
+  let reports: { quality: QualityReports; darkContrast: DarkContrastReport } | null = null;
+  if (options.reports !== false) {
+    // The reports read the same parse and cascade; dark contrast gets the variants' colour handovers.
+    const reportContext = createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
+    reports = {
+      quality: buildQualityReports(reportContext, options.compileWarnings ?? []),
+      darkContrast: buildDarkContrast(reportContext, darkVariants.map((variant) => variant.colours)),
+    };
+  }
+
   const editable = new Set<HtmlElement>();
   for (const plan of [...views.map((v) => v.plan), ...darkVariants.map((d) => d.plan)]) {
     for (const element of plan.startTags.keys()) editable.add(element);
@@ -120,24 +132,20 @@ export function analyzeParsedEmail(
     vmlReport: null,
     plainText: null,
   };
-  if (options.reports === false) return analysis;
-
-  // The reports read the same parse and cascade; dark contrast gets the variants' colour handovers.
-  const reportContext = createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
-  const reports = buildQualityReports(reportContext, options.compileWarnings ?? []);
-  const darkContrast = buildDarkContrast(reportContext, darkVariants.map((variant) => variant.colours));
+  if (!reports) return analysis;
+  const { quality, darkContrast } = reports;
   return {
     ...analysis,
-    spamReport: reports.spamReport,
-    sizeReport: reports.sizeReport,
-    linkReport: reports.linkReport,
-    accessibilityReport: reports.accessibilityReport,
-    imageReport: reports.imageReport,
-    inboxPreview: reports.inboxPreview,
-    templateReport: reports.templateReport,
+    spamReport: quality.spamReport,
+    sizeReport: quality.sizeReport,
+    linkReport: quality.linkReport,
+    accessibilityReport: quality.accessibilityReport,
+    imageReport: quality.imageReport,
+    inboxPreview: quality.inboxPreview,
+    templateReport: quality.templateReport,
     darkContrast,
-    designReport: reports.designReport,
-    vmlReport: reports.vmlReport,
-    plainText: reports.plainText,
+    designReport: quality.designReport,
+    vmlReport: quality.vmlReport,
+    plainText: quality.plainText,
   };
 }

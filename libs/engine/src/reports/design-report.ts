@@ -163,18 +163,24 @@ export function buildDesignReport(context: ReportContext): DesignReport {
     return out;
   };
 
-  const memo = new Map<string, Contribution[]>();
+  // Per property, per value: declarations repeat a lot (padding: 0, color: #333333).
+  const memo = new Map<string, Map<string, Contribution[]>>();
   const consider = (declaration: ReportDeclaration, times = 1): void => {
     if (!DESIGN_PROPERTIES.has(declaration.property)) return;
-    const key = `${declaration.property}\u0000${declaration.value}`;
-    let contributions = memo.get(key);
+    let byValue = memo.get(declaration.property);
+    if (!byValue) {
+      byValue = new Map();
+      memo.set(declaration.property, byValue);
+    }
+    let contributions = byValue.get(declaration.value);
     if (!contributions) {
       contributions = contributionsOf(declaration.property, declaration.value);
-      memo.set(key, contributions);
+      byValue.set(declaration.value, contributions);
     }
-    for (const [target, value] of contributions) {
-      if (target instanceof Set) target.add(value);
-      else target.add(value, times);
+    for (let i = 0; i < contributions.length; i++) {
+      const target = contributions[i][0];
+      if (target instanceof Set) target.add(contributions[i][1]);
+      else target.add(contributions[i][1], times);
     }
   };
 
@@ -190,7 +196,9 @@ export function buildDesignReport(context: ReportContext): DesignReport {
     const declarations = styles.inlineDeclarations(element);
     inlineLists.set(declarations, (inlineLists.get(declarations) ?? 0) + 1);
   }
-  for (const [declarations, times] of inlineLists) for (const declaration of declarations) consider(declaration, times);
+  inlineLists.forEach((times, declarations) => {
+    for (const declaration of declarations) consider(declaration, times);
+  });
   for (const element of doc.parsed.elements) {
     if (element.attrs.length === 0) continue;
     const bgcolor = getAttribute(element, 'bgcolor');

@@ -32,6 +32,27 @@ describe('plainText', () => {
   });
 });
 
+describe('plainText of layout tables', () => {
+  it('reads nested single-cell tables, spacer cells and captions as html-to-text formats the plain structure', () => {
+    const html =
+      '<html><body><div style="display:none">Preheader text</div><table role="presentation">' +
+      '<tr><td><table><tr><td><h1>Spring sale</h1></td></tr></table></td></tr>' +
+      '<tr><td width="20">&nbsp;</td></tr>' +
+      '<tr><td><p>Everything is 20% off.</p><p>Until Sunday.</p></td></tr>' +
+      '<tr><td><table><caption>Prices</caption><tr><th>Item</th><th>Price</th></tr><tr><td>Shirt</td><td>$20</td></tr></table></td></tr>' +
+      '<tr><td><a href="https://shop.test/sale">Shop the sale</a> <img src="https://shop.test/p.gif" width="1" height="1" alt="pixel"></td></tr>' +
+      '</table></body></html>';
+    expect(reports(html).plainText.text).toBe(
+      'Spring sale\n\nEverything is 20% off.\n\nUntil Sunday.\n\nPrices\nItem\nPrice\n\nShirt\n$20\n\nShop the sale <https://shop.test/sale>',
+    );
+  });
+
+  it('keeps one line per cell of a multi-cell row and a blank line between rows', () => {
+    const html = '<html><body><p>Before</p><table><tr><td>one</td></tr><tr><td>two</td><td>three</td></tr></table><p>After</p></body></html>';
+    expect(reports(html).plainText.text).toBe('Before\n\none\n\ntwo\nthree\n\nAfter');
+  });
+});
+
 describe('plainText on pathological nesting', () => {
   it('falls back to a simple iterative walk and says so', () => {
     const deep = `${'<div>'.repeat(500)}<p>Deep text <a href="https://acme.test/x">link</a></p>`;

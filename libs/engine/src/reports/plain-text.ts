@@ -47,8 +47,12 @@ const OPTIONS: HtmlToTextOptions = {
     { selector: 'a', options: { linkBrackets: ['<', '>'], hideLinkHrefIfSameAsText: true, noAnchorUrl: true } },
     { selector: 'img', format: 'altText' },
     ...HEADINGS.map((selector) => ({ selector, options: { uppercase: false, leadingLineBreaks: 2, trailingLineBreaks: 1 } })),
-    { selector: 'table', format: 'block' },
-    { selector: 'tr', format: 'block' },
+    // A table starts with a row (whose leading break wins), except before a caption: 1 prints the same as
+    // the default 2 and lets a lone row be left out. Emails with captions use the default (CAPTION_OPTIONS).
+    { selector: 'table', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 2 } },
+    // A row always starts with a cell, whose leading break wins (html-to-text lets a block's first block
+    // child set its leading breaks), so 1 prints the same as the default 2 and lets a lone cell be left out.
+    { selector: 'tr', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 2 } },
     { selector: 'td', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
     { selector: 'th', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
     { selector: 'hr', options: { length: 20 } },
@@ -56,6 +60,11 @@ const OPTIONS: HtmlToTextOptions = {
 };
 
 const toText = compile(OPTIONS);
+const CAPTION_OPTIONS: HtmlToTextOptions = {
+  ...OPTIONS,
+  selectors: OPTIONS.selectors!.map((selector) => (selector.selector === 'table' ? { selector: 'table', format: 'block' } : selector)),
+};
+const toTextWithCaptions = compile(CAPTION_OPTIONS);
 
 /**
  * Elements html-to-text formats (everything else it treats as inline), with the attributes it reads.
@@ -69,6 +78,7 @@ const VOID = new Set(['img', 'br', 'hr', 'wbr']);
 const NOT_TEXT = new Set(['script', 'style', 'template', 'head', 'title', 'noscript']);
 
 const TEXT_SPECIALS = /[&<>]/;
+const TRAILING_SPACE = /[^\S\n]+(?=\n|$)/g;
 /** Runs of the white space html-to-text collapses anyway (its list: space, tab, CR, LF, FF). */
 const ASCII_SPACE_RUN = /[ \t\r\n\f]{2,}|[\t\r\n\f]/g;
 
@@ -117,6 +127,9 @@ interface OpenElement {
   blockChildren: number;
   lastBlockChild: string;
   inlineContent: boolean;
+  /** Where the last kept child's start and end tags were written (a lone cell of a row is left out). */
+  lastChildStart: number;
+  lastChildEnd: number;
 }
 
 /**
@@ -142,6 +155,7 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
     if (open.length > 0) open[open.length - 1].inlineContent = true;
   };
   const { index } = context.doc;
+  const captions = context.doc.byTag('caption').length > 0;
   // Elements are met in document order, so each one's number is the next one (subtrees left out skip a range).
   let next = index.of(body) + 1;
   pushChildren(body);
@@ -158,12 +172,24 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
       const wrapped = element.blockChildren === 1 && !element.inlineContent ? element.lastBlockChild : '';
       if (UNWRAPPABLE.has(element.tag) && wrapped !== '' && (TRAILING_BREAKS[wrapped] ?? 0) >= TRAILING_BREAKS[element.tag]) {
         parts[element.start] = '';
-      } else parts.push(`</${element.tag}>`);
+      } else {
+        // A row with a single cell: the row (leading 1, trailing 2) prints the same without the cell (1, 1);
+        // a table with a single row likewise (not before a caption, where the table's own leading counts).
+        const lone = (element.tag === 'tr' && (wrapped === 'td' || wrapped === 'th')) || (element.tag === 'table' && wrapped === 'tr' && !captions);
+        if (lone && element.lastChildEnd !== -1) {
+          parts[element.lastChildStart] = '';
+          parts[element.lastChildEnd] = '';
+        }
+        parts.push(`</${element.tag}>`);
+      }
       if (parent) {
         if (TRAILING_BREAKS[element.tag] !== undefined) {
           parent.blockChildren++;
           // Left out, the element passes on what it wrapped.
-          parent.lastBlockChild = parts[element.start] === '' ? wrapped : element.tag;
+          const leftOut = parts[element.start] === '';
+          parent.lastBlockChild = leftOut ? wrapped : element.tag;
+          parent.lastChildStart = leftOut ? -1 : element.start;
+          parent.lastChildEnd = leftOut ? -1 : parts.length - 1;
         } else parent.inlineContent = true;
       }
       continue;
@@ -218,7 +244,7 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
     }
     if (open.length + 1 > maxDepth) maxDepth = open.length + 1;
     if (tagName === 'pre') preDepth++;
-    open.push({ tag: tagName, start, shownBefore: shown, blockChildren: 0, lastBlockChild: '', inlineContent: false });
+    open.push({ tag: tagName, start, shownBefore: shown, blockChildren: 0, lastBlockChild: '', inlineContent: false, lastChildStart: -1, lastChildEnd: -1 });
     nodes.push(null);
     pushChildren(node);
   }
@@ -260,13 +286,9 @@ function simpleText(context: ReportContext): string {
 export function buildPlainText(context: ReportContext): PlainTextReport {
   const { html, depth } = visibleBodyHtml(context);
   const simplified = depth > PLAIN_TEXT_MAX_DEPTH;
-  const converted = simplified ? simpleText(context) : toText(html);
-  const text = converted
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  const converted = simplified ? simpleText(context) : context.doc.byTag('caption').length > 0 ? toTextWithCaptions(html) : toText(html);
+  // Trailing white space off every line, at most one blank line in a row.
+  const text = converted.replace(TRAILING_SPACE, '').replace(/\n{3,}/g, '\n\n').trim();
   const warnings: ReportIssue[] = [];
   if (simplified) {
     warnings.push({ rule: 'plain-text-simplified', severity: 'info', message: `The HTML nests more than ${PLAIN_TEXT_MAX_DEPTH} elements deep, so the text version was generated without layout formatting.` });

@@ -169,11 +169,15 @@ interface CascadedDeclarations {
   /** Longhands only, in source order. */
   normal: Array<[property: CascadedProperty, value: string]>;
   important: Array<[property: CascadedProperty, value: string]>;
-  /** Whether the list declares a property that can hide an element, or paint a background image. */
+  /** Whether the list declares a property that can hide an element, paint a background image, or size text. */
   hides: boolean;
   paintsImage: boolean;
+  sizes: boolean;
 }
 
+type StyleFlag = 'hides' | 'paintsImage' | 'sizes';
+
+const MAY_PAINT_IMAGE = /\bbackground\s*=|background(?:-image)?\s*:[^;"'}]*?(?:url|gradient|image-set)\(/i;
 const HIDING_PROPERTIES = new Set(['display', 'visibility', 'opacity', 'overflow']);
 const IMAGE_PROPERTIES = new Set(['background', 'background-image']);
 
@@ -287,7 +291,7 @@ export class ReportStyles {
   private cascadedOf(declarations: readonly ReportDeclaration[]): CascadedDeclarations {
     let cascaded = this.cascadedCache.get(declarations);
     if (!cascaded) {
-      cascaded = { normal: [], important: [], hides: false, paintsImage: false };
+      cascaded = { normal: [], important: [], hides: false, paintsImage: false, sizes: false };
       for (const d of declarations) {
         if (!CASCADED.has(d.property)) continue;
         // Shorthands are expanded here, once per distinct declaration list, not once per element.
@@ -300,7 +304,8 @@ export class ReportStyles {
           }
         } else target.push([d.property as CascadedProperty, d.value.toLowerCase()]);
         if (HIDING_PROPERTIES.has(d.property)) cascaded.hides = true;
-        if (IMAGE_PROPERTIES.has(d.property)) cascaded.paintsImage = true;
+        if (IMAGE_PROPERTIES.has(d.property) && isImageValue(d.value)) cascaded.paintsImage = true;
+        if (d.property === 'font-size' || d.property === 'font') cascaded.sizes = true;
       }
       this.cascadedCache.set(declarations, cascaded);
     }
@@ -311,20 +316,53 @@ export class ReportStyles {
    * Whether any source of the element's style declares `flag`'s properties: a cheap test that spares
    * building its whole declared style (most elements hide nothing and paint no image).
    */
-  private declares(index: number, flag: 'hides' | 'paintsImage'): boolean {
-    const element = this.elements[index];
-    if (flag === 'hides' ? getAttribute(element, 'hidden') !== undefined : getAttribute(element, 'background') !== undefined) return true;
-    if (this.cascadedOf(this.inlineDeclarations(element))[flag]) return true;
-    // Most emails have no rule that hides (outside width queries) or paints an image: then rules need no matching here.
-    if (!this.someRuleDeclares(flag)) return false;
-    for (const rule of this.matchedRulesAt(index)) if (this.cascadedOf(rule.declarations)[flag]) return true;
-    return false;
+  private declares(index: number, flag: StyleFlag): boolean {
+    return this.candidates(flag)[index] === 1;
   }
 
-  private readonly ruleFlags: Partial<Record<'hides' | 'paintsImage', boolean>> = {};
+  private readonly candidateSets: Partial<Record<StyleFlag, Uint8Array>> = {};
+  private readonly ruleFlags: Partial<Record<StyleFlag, boolean>> = {};
+
+  /**
+   * The elements whose own style declares `flag`'s properties, found from the style sources (the inline
+   * styles, the matched rules, the attributes) rather than asked element by element: most elements hide
+   * nothing, paint no image and size no text, and then need no declared style at all.
+   */
+  private candidates(flag: StyleFlag): Uint8Array {
+    let marked = this.candidateSets[flag];
+    if (marked) return marked;
+    const { index, parsed } = this.doc;
+    marked = new Uint8Array(index.elements.length);
+    const mark = marked;
+    parsed.inlineStyles.forEach((style, element) => {
+      if (this.cascadedOf(this.normalised(style.declarations))[flag]) mark[index.of(element)] = 1;
+    });
+    if (this.someRuleDeclares(flag)) {
+      const markMatched = (list: readonly MatchedRule[], element: HtmlElement): void => {
+        for (const match of list) {
+          const sheetRule = this.sheet.byRule.get(match.rule);
+          if (sheetRule && this.cascadedOf(sheetRule.declarations)[flag]) {
+            mark[index.of(element)] = 1;
+            return;
+          }
+        }
+      };
+      this.cascade.matches.forEach(markMatched);
+      this.staticMedia().forEach(markMatched);
+    }
+    const attribute = flag === 'hides' ? 'hidden' : flag === 'paintsImage' ? 'background' : 'size';
+    // Presentational attributes: `hidden`, `background`, `<font size>`; looked for only when the source names them.
+    if (new RegExp(`\\s${attribute}[\\s=/>]`, 'i').test(this.doc.source)) {
+      index.elements.forEach((element, i) => {
+        if (getAttribute(element, attribute) !== undefined && (flag !== 'sizes' || element.tagName === 'font')) marked![i] = 1;
+      });
+    }
+    this.candidateSets[flag] = marked;
+    return marked;
+  }
 
   /** Whether some `<style>` rule that can apply (top level, or in a static media block) declares `flag`'s properties. */
-  private someRuleDeclares(flag: 'hides' | 'paintsImage'): boolean {
+  private someRuleDeclares(flag: StyleFlag): boolean {
     let known = this.ruleFlags[flag];
     if (known === undefined) {
       known = this.sheet.rules.some((rule) => !rule.nested && (rule.topLevel || (rule.conditional && mediaApplies(rule.media, false))) && this.cascadedOf(rule.declarations)[flag]);
@@ -333,11 +371,12 @@ export class ReportStyles {
     return known;
   }
 
-  /** Whether the email can paint a background image at all (attribute, inline style or rule): lets callers skip looking. */
+  /**
+   * Whether the email can paint a background image at all: a `background` attribute, or a background
+   * declaration with an image, anywhere in the source (one scan of the text; false positives only cost time).
+   */
   mayPaintImages(): boolean {
-    if (this.someRuleDeclares('paintsImage')) return true;
-    for (const style of this.doc.parsed.inlineStyles.values()) if (this.cascadedOf(this.normalised(style.declarations)).paintsImage) return true;
-    return this.doc.parsed.elements.some((element) => getAttribute(element, 'background') !== undefined);
+    return MAY_PAINT_IMAGE.test(this.doc.source);
   }
 
   /** The background image the element's own style paints (cascaded, lower-cased), if any. */
@@ -411,7 +450,7 @@ export class ReportStyles {
   }
 
   private readonly computeFontSize = (current: number, parentPx: number): number => {
-    const declared = this.declared(current)['font-size'];
+    const declared = this.declares(current, 'sizes') ? this.declared(current)['font-size'] : undefined;
     if (declared !== undefined) {
       if (FONT_SIZE_KEYWORDS[declared] !== undefined) return FONT_SIZE_KEYWORDS[declared];
       if (declared === 'smaller') return parentPx * 0.83;
