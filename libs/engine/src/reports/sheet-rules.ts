@@ -56,44 +56,59 @@ export function normaliseDeclaration(declaration: Declaration): SheetDeclaration
   return { property: declaration.prop.toLowerCase(), value: declaration.value.trim(), important: declaration.important === true, node: declaration };
 }
 
+/**
+ * The properties some report reads (the cascade, colours, design tallies, the spam report's responsive
+ * copies); other declarations are not copied, which keeps large style sheets cheap.
+ */
+const REPORTED_PROPERTIES = new Set([
+  'background', 'background-color', 'background-image', 'color', 'font', 'font-size', 'font-weight', 'font-family',
+  'line-height', 'display', 'visibility', 'opacity', 'overflow', 'max-height', 'height', 'width', 'border-radius',
+  'padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'margin', 'margin-top', 'margin-right',
+  'margin-bottom', 'margin-left', 'gap', 'row-gap', 'column-gap',
+]);
+
 export function collectSheetRules(parsed: ParsedEmail): SheetRules {
   const rules: SheetRule[] = [];
   const byRule = new Map<Rule, SheetRule>();
   const blocks: StyleBlock[] = [];
+  // A plain traversal (postcss's walk goes through proxies per node); depth is bounded by the engine's
+  // CSS nesting limit.
+  const visit = (container: Container, ancestors: AtRule[], conditions: string[], nested: boolean): void => {
+    for (const node of container.nodes ?? []) {
+      if (node.type === 'atrule') {
+        const name = node.name.toLowerCase();
+        // Keyframe steps and font faces are not selectors of the document.
+        if (name.endsWith('keyframes') || name === 'font-face' || name === 'page' || !node.nodes) continue;
+        visit(node, [node, ...ancestors], name === 'media' ? [...conditions, node.params.trim().toLowerCase()] : conditions, nested);
+      } else if (node.type === 'rule') {
+        const declarations: SheetDeclaration[] = [];
+        let childRules = false;
+        for (const child of node.nodes) {
+          if (child.type === 'decl') {
+            const property = child.prop.toLowerCase();
+            if (REPORTED_PROPERTIES.has(property)) declarations.push({ property, value: child.value.trim(), important: child.important === true, node: child });
+          } else if (child.type === 'rule' || child.type === 'atrule') childRules = true;
+        }
+        const entry: SheetRule = {
+          rule: node,
+          selectorText: node.selector,
+          declarations,
+          media: conditions.length > 0 ? conditions.join(' and ') : null,
+          topLevel: container.type === 'root',
+          nested,
+          conditional: !nested && ancestors.length > 0 && ancestors.every((atRule) => CONDITIONAL_AT_RULES.has(atRule.name.toLowerCase())),
+          order: rules.length,
+          ancestors,
+        };
+        rules.push(entry);
+        byRule.set(node, entry);
+        if (childRules) visit(node, ancestors, conditions, true);
+      }
+    }
+  };
   for (const sheet of parsed.styleSheets) {
     blocks.push({ element: sheet.element, bytes: utf8Length(sheet.text) });
-    sheet.root.walkRules((rule: Rule) => {
-      const ancestors: AtRule[] = [];
-      const conditions: string[] = [];
-      let skip = false;
-      let nested = false;
-      for (let parent = rule.parent as Container | undefined; parent && parent.type !== 'root'; parent = parent.parent as Container | undefined) {
-        if (parent.type === 'rule') nested = true;
-        if (parent.type !== 'atrule') continue;
-        const atRule = parent as AtRule;
-        ancestors.push(atRule);
-        const name = atRule.name.toLowerCase();
-        if (name === 'media') conditions.push(atRule.params.trim().toLowerCase());
-        // Keyframe steps and font faces are not selectors of the document.
-        else if (name.endsWith('keyframes') || name === 'font-face' || name === 'page') skip = true;
-      }
-      if (skip) return;
-      const declarations: SheetDeclaration[] = [];
-      for (const node of rule.nodes) if (node.type === 'decl') declarations.push(normaliseDeclaration(node));
-      const entry: SheetRule = {
-        rule,
-        selectorText: rule.selector,
-        declarations,
-        media: conditions.length > 0 ? conditions.reverse().join(' and ') : null,
-        topLevel: rule.parent?.type === 'root',
-        nested,
-        conditional: !nested && ancestors.length > 0 && ancestors.every((atRule) => CONDITIONAL_AT_RULES.has(atRule.name.toLowerCase())),
-        order: rules.length,
-        ancestors,
-      };
-      rules.push(entry);
-      byRule.set(rule, entry);
-    });
+    visit(sheet.root, [], [], false);
   }
   return { rules, byRule, blocks };
 }
