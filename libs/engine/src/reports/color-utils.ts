@@ -6,6 +6,8 @@ export interface Rgba {
   g: number;
   b: number;
   alpha: number;
+  /** WCAG luminance, computed on first use (parsed colours are shared, so once per colour). */
+  luminance?: number;
 }
 
 const toRgb = converter('rgb');
@@ -14,10 +16,10 @@ const ciede2000 = differenceCiede2000();
 const MAX_CACHE = 5000;
 const parseCache = new Map<string, Rgba | null>();
 
-export const WHITE: Rgba = { r: 1, g: 1, b: 1, alpha: 1 };
-export const BLACK: Rgba = { r: 0, g: 0, b: 0, alpha: 1 };
+export const WHITE: Rgba = { r: 1, g: 1, b: 1, alpha: 1, luminance: undefined };
+export const BLACK: Rgba = { r: 0, g: 0, b: 0, alpha: 1, luminance: undefined };
 /** The user-agent colour of an unvisited link. */
-export const LINK_BLUE: Rgba = { r: 0, g: 0, b: 238 / 255, alpha: 1 };
+export const LINK_BLUE: Rgba = { r: 0, g: 0, b: 238 / 255, alpha: 1, luminance: undefined };
 
 /** A CSS colour value, or null for keywords that are not colours here (inherit, currentcolor, var()). */
 export function parseCssColor(value: string): Rgba | null {
@@ -40,6 +42,7 @@ export function parseCssColor(value: string): Rgba | null {
         g: clamp01(rgb.g),
         b: clamp01(rgb.b),
         alpha: rgb.alpha === undefined ? 1 : clamp01(rgb.alpha),
+        luminance: undefined,
       };
     }
   }
@@ -66,6 +69,7 @@ export function compositeOver(top: Rgba, bottom: Rgba): Rgba {
     g: top.g * alpha + bottom.g * (1 - alpha),
     b: top.b * alpha + bottom.b * (1 - alpha),
     alpha: 1,
+    luminance: undefined,
   };
 }
 
@@ -75,7 +79,8 @@ function linearChannel(value: number): number {
 
 /** WCAG 2 relative luminance (the sRGB formula culori's wcagLuminance uses), without allocating. */
 export function luminanceOf(color: Rgba): number {
-  return 0.2126 * linearChannel(color.r) + 0.7152 * linearChannel(color.g) + 0.0722 * linearChannel(color.b);
+  color.luminance ??= 0.2126 * linearChannel(color.r) + 0.7152 * linearChannel(color.g) + 0.0722 * linearChannel(color.b);
+  return color.luminance;
 }
 
 /** WCAG 2 contrast ratio of two opaque colours, rounded to two decimals. */
