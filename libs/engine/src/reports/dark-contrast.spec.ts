@@ -64,6 +64,15 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     expect(report.clients['outlook-ios'].issues).toEqual([expect.objectContaining({ color: '#767676' })]);
   });
 
+  it("uses each client's own transform: Outlook Classic drops rgba() and falls back to the earlier declaration", () => {
+    const html = '<html><body style="background:#ffffff"><p style="color:#999999; color:rgba(0,0,0,0.87)">Fallback colour for Outlook</p></body></html>';
+    const report = darkContrast(html, ['gmail-ios', 'outlook-windows-legacy', 'thunderbird']);
+    // The same full inversion everywhere, but only the Word engine paints the inverted #999999.
+    expect(report.clients['gmail-ios'].issues).toEqual([]);
+    expect(report.clients.thunderbird.issues).toEqual([]);
+    expect(report.clients['outlook-windows-legacy'].issues).toEqual([expect.objectContaining({ severity: 'error', text: 'Fallback colour for Outlook' })]);
+  });
+
   it('lists at most 100 issues per client and counts the rest', () => {
     const html = `<html><body style="background:#ffffff">${'<p style="color:#767676">grey</p>'.repeat(130)}</body></html>`;
     const report = darkContrast(html, ['outlook-ios']);

@@ -12,6 +12,8 @@ export const GMAIL_CLIP_WARNING_BYTES = Math.round(GMAIL_CLIP_LIMIT_BYTES * 0.9)
 /** Gmail drops a whole `<style>` block larger than this. */
 export const GMAIL_STYLE_BLOCK_LIMIT_BYTES = 16 * 1024;
 
+const WHITESPACE_RUN = /[ \t\n\r]{2,}/g;
+
 export interface SizeReport {
   bytes: number;
   humanSize: string;
@@ -45,17 +47,11 @@ export function buildSizeReport(context: ReportContext): SizeReport {
   for (const style of doc.parsed.inlineStyles.values()) inlineStyles += utf8Length(style.value);
   let dataUris = 0;
   for (const image of context.images) if (image.isDataUri) dataUris += image.src.length;
-  // Runs of white space beyond one character are what a minifier would remove (counted in place: a
-  // collapsed copy of a 500 KB source would be garbage for the collector).
+  // Runs of white space beyond one character are what a minifier would remove (the regex engine finds
+  // the runs faster than a loop over every character, without copying the source).
   let whitespace = 0;
-  let run = 0;
-  const source = doc.source;
-  for (let i = 0; i < source.length; i++) {
-    const code = source.charCodeAt(i);
-    if (code === 32 || code === 9 || code === 10 || code === 13) {
-      if (run++ > 0) whitespace++;
-    } else run = 0;
-  }
+  WHITESPACE_RUN.lastIndex = 0;
+  for (let run = WHITESPACE_RUN.exec(doc.source); run !== null; run = WHITESPACE_RUN.exec(doc.source)) whitespace += run[0].length - 1;
 
   const clippingRisk = bytes > GMAIL_CLIP_LIMIT_BYTES;
   if (clippingRisk) {
