@@ -26,6 +26,13 @@ describe('sizeReport', () => {
     expect(rules(reports(html).sizeReport.issues)).toEqual(expect.arrayContaining(['minify-whitespace']));
   });
 
+  it('counts the white space a minifier would remove: every run beyond its first character', () => {
+    const plain = reports(email('<p>a b</p>')).sizeReport.breakdown.whitespace;
+    // Runs of 2, 3 and 5 characters (spaces, tab, CR LF) add 1 + 2 + 4; single spaces add nothing.
+    const spaced = reports(email('<p>a b</p>  <p>c \t d</p>\r\n \t <i>e f</i>')).sizeReport.breakdown.whitespace;
+    expect(spaced - plain).toBe(7);
+  });
+
   it('flags a <style> block Gmail drops for its size', () => {
     const css = `.c { color: #111111; padding: 4px; }\n`.repeat(500);
     const report = reports(email('<p class="c">x</p>', { head: `<style>${css}</style>` })).sizeReport;
