@@ -1,9 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CompileError } from '@mailproof/engine/compile';
-import { analyzeEmail, EngineLimitError, type ClientId } from '@mailproof/engine';
+import type { ClientId } from '@mailproof/engine';
 import type { PreviewJobResult } from '@mailproof/contracts';
 import { PreviewRepository } from '@mailproof/persistence';
 import { compileEmail, disposeCompilers, warmCompilers } from '@mailproof/sandbox';
+import { AnalysisPool } from './analysis/analysis-pool';
 import { PreviewChecksService } from './preview-checks.service';
 
 /**
@@ -18,6 +19,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
   constructor(
     private readonly previews: PreviewRepository,
     private readonly checks: PreviewChecksService,
+    private readonly pool: AnalysisPool,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -37,22 +39,26 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
 
     try {
       const compiled = await compileEmail(preview.source, preview.format);
-      const analysis = analyzeEmail(compiled.html, { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings });
+      const outcome = await this.pool.run({
+        html: compiled.html,
+        options: { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings },
+      });
+      if (outcome.kind === 'limit') {
+        await this.previews.storeOutcome(previewId, { failure: { code: 'payload_too_large', message: outcome.message } });
+        return { previewId, status: 'failed' };
+      }
       // SpamAssassin and image weights: bounded in time, and their failures are notes, never a failed preview.
-      const checked = await this.checks.complete(previewId, compiled.html, analysis);
+      const checked = await this.checks.complete(previewId, compiled.html, outcome.checkInputs);
       // For compiled formats the compiled HTML is part of the result (as the peer API gives it).
-      const result = preview.format === 'html' ? checked : { ...checked, compiledHtml: compiled.html };
-      await this.previews.storeOutcome(previewId, { result, overallScore: analysis.overallScore });
+      const appended = preview.format === 'html' ? checked : { ...checked, compiledHtml: compiled.html };
+      const resultJson = `${outcome.otherFieldsJson.slice(0, -1)},${JSON.stringify(appended).slice(1)}`;
+      await this.previews.storeOutcome(previewId, { resultJson, overallScore: outcome.overallScore });
       return { previewId, status: 'completed' };
     } catch (error) {
       if (error instanceof CompileError) {
         await this.previews.storeOutcome(previewId, {
           failure: { code: 'compile_failed', message: error.message, line: error.line, column: error.column },
         });
-        return { previewId, status: 'failed' };
-      }
-      if (error instanceof EngineLimitError) {
-        await this.previews.storeOutcome(previewId, { failure: { code: 'payload_too_large', message: error.message } });
         return { previewId, status: 'failed' };
       }
       this.logger.error(`preview ${previewId}: ${error instanceof Error ? error.stack : String(error)}`);

@@ -10,10 +10,14 @@ import { checkWithSpamd, type SpamAssassinResult } from './spamd.client';
 /** The spam report with the worker's SpamAssassin verdict (null when the check failed; see notes). */
 export type CheckedSpamReport = SpamReport & { spamassassin?: SpamAssassinResult | null; notes?: string[] };
 
-export type CheckedPreviewAnalysis = Omit<PreviewAnalysis, 'spamReport' | 'imageReport'> & {
+/** What the checks read from the analysis. */
+export type CheckInputs = Pick<PreviewAnalysis, 'spamReport' | 'imageReport' | 'plainText' | 'inboxPreview'>;
+
+/** The two reports the checks complete. */
+export interface CheckedReports {
   spamReport: CheckedSpamReport | null;
   imageReport: MeasuredImageReport | PreviewAnalysis['imageReport'];
-};
+}
 
 /**
  * The checks that need the network and so live in the worker, not in the pure engine: SpamAssassin
@@ -35,12 +39,12 @@ export class PreviewChecksService implements OnApplicationShutdown {
     await this.guard?.close();
   }
 
-  async complete(previewId: string, html: string, analysis: PreviewAnalysis): Promise<CheckedPreviewAnalysis> {
+  async complete(previewId: string, html: string, analysis: CheckInputs): Promise<CheckedReports> {
     const [spamReport, imageReport] = await Promise.all([this.spamAssassin(previewId, html, analysis), this.imageWeights(previewId, analysis)]);
-    return { ...analysis, spamReport, imageReport };
+    return { spamReport, imageReport };
   }
 
-  private async spamAssassin(previewId: string, html: string, analysis: PreviewAnalysis): Promise<CheckedSpamReport | null> {
+  private async spamAssassin(previewId: string, html: string, analysis: CheckInputs): Promise<CheckedSpamReport | null> {
     const report = analysis.spamReport;
     const spamd = this.config.previews.spamAssassin;
     if (!report || !spamd) return report;
@@ -53,7 +57,7 @@ export class PreviewChecksService implements OnApplicationShutdown {
     }
   }
 
-  private async imageWeights(previewId: string, analysis: PreviewAnalysis): Promise<CheckedPreviewAnalysis['imageReport']> {
+  private async imageWeights(previewId: string, analysis: CheckInputs): Promise<CheckedReports['imageReport']> {
     const report = analysis.imageReport;
     if (!report) return report;
     if (!this.guard) return { ...report, totalBytes: null, notes: report.images.length > 0 ? ['Image weights were not measured: IMAGE_WEIGHT_CHECK is off.'] : [] };

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
+import { AnalysisPool } from './analysis/analysis-pool';
 import { PreviewAnalysisService } from './preview-analysis.service';
 import { PreviewChecksService } from './preview-checks.service';
 import { WorkerPreviewProcessor } from './preview.processor';
@@ -13,7 +14,7 @@ export class WorkerPreviewAppModule {
     return {
       module: WorkerPreviewAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-preview'), PersistenceModule, QueueModule],
-      providers: [WorkerPreviewProcessor, PreviewAnalysisService, PreviewChecksService],
+      providers: [WorkerPreviewProcessor, PreviewAnalysisService, PreviewChecksService, AnalysisPool],
     };
   }
 }

@@ -79,6 +79,10 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(16)
   SCHEDULER_CONCURRENCY = 1;
 
+  /** Run the preview analysis in worker threads (one per unit of WORKER_PREVIEW_CONCURRENCY) instead of on the worker's event loop. */
+  @Transform(toBool) @IsBoolean()
+  WORKER_PREVIEW_THREADS = true;
+
   /** A job's lock lifetime: a crashed worker's jobs go back to the queue after about this long. */
   @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000)
   WORKER_LOCK_DURATION_MS = 30_000;

@@ -11,6 +11,7 @@ export class MailproofConfig {
     readonly queue: { prefix: string },
     readonly workers: {
       previewConcurrency: number;
+      previewThreads: boolean;
       renderConcurrency: number;
       dnsConcurrency: number;
       schedulerConcurrency: number;
@@ -64,6 +65,7 @@ export class MailproofConfig {
       { prefix: e.QUEUE_PREFIX },
       {
         previewConcurrency: e.WORKER_PREVIEW_CONCURRENCY,
+        previewThreads: e.WORKER_PREVIEW_THREADS,
         renderConcurrency: e.WORKER_RENDER_CONCURRENCY,
         dnsConcurrency: e.WORKER_DNS_CONCURRENCY,
         schedulerConcurrency: e.SCHEDULER_CONCURRENCY,

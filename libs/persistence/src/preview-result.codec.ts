@@ -6,8 +6,9 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
  * quality 1 takes ~1 ms and shrinks it ~25x, so PostgreSQL moves kilobytes instead of megabytes
  * and the API can hand the stored bytes to clients that accept `br` without touching them.
  */
-export function encodePreviewResult(response: object): Buffer {
-  return brotliCompressSync(Buffer.from(JSON.stringify(response), 'utf8'), {
+export function encodePreviewResult(id: string, resultJson: string): Buffer {
+  const response = `{"id":${JSON.stringify(id)}${resultJson.length > 2 ? `,${resultJson.slice(1)}` : '}'}`;
+  return brotliCompressSync(Buffer.from(response, 'utf8'), {
     params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
   });
 }

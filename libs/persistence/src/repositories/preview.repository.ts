@@ -50,16 +50,17 @@ export class PreviewRepository {
   }
 
   /**
-   * Stores the outcome once (the result as the complete response, id first): only a queued preview changes. A duplicate delivery of the same job
+   * Stores the outcome once (`resultJson`: the analysis as a JSON object text; the id is put
+   * first): only a queued preview changes. A duplicate delivery of the same job
    * (BullMQ is at-least-once) finds it done and leaves the first result in place.
    */
   async storeOutcome(
     id: string,
-    outcome: { result: object; overallScore: number } | { failure: NonNullable<PreviewEntity['failure']> },
+    outcome: { resultJson: string; overallScore: number } | { failure: NonNullable<PreviewEntity['failure']> },
   ): Promise<boolean> {
     const values =
-      'result' in outcome
-        ? { status: 'completed' as const, result: encodePreviewResult({ id, ...outcome.result }), overallScore: outcome.overallScore, completedAt: new Date() }
+      'resultJson' in outcome
+        ? { status: 'completed' as const, result: encodePreviewResult(id, outcome.resultJson), overallScore: outcome.overallScore, completedAt: new Date() }
         : { status: 'failed' as const, failure: outcome.failure, completedAt: new Date() };
     const result = await this.repo.update({ id, status: 'queued' } as FindOptionsWhere<PreviewEntity>, values);
     return (result.affected ?? 0) > 0;
