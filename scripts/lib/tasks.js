@@ -35,7 +35,14 @@ function ensureDependencies() {
   const stale = !fs.existsSync(marker) || fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs + 1000;
   if (!stale) return;
   console.log('[mailproof] installing npm dependencies (npm ci)...');
-  run('npm', ['ci', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
+  try {
+    run('npm', ['ci', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
+  } catch {
+    // npm 11.19 rejects its own lockfile when optional dependencies have per-platform optional
+    // dependencies (see .ci/run); `npm install` installs the same locked versions.
+    console.log('[mailproof] npm ci refused the lockfile; installing the locked versions with npm install');
+    run('npm', ['install', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
+  }
 }
 
 /** Compiles apps, libs and the launcher to dist/ (incremental), then rewrites @mailproof/* aliases to relative paths. */
