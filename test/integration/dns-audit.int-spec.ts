@@ -163,11 +163,11 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
     const id = `it-bad-${Date.now()}`;
     await queues['dns-audit'].add('dns-audit.run', { schemaVersion: 1, domain: 'Not A Domain', dkimSelectors: [], trigger: 'on-demand' } as never, { jobId: id, attempts: 3 });
     // With 3 attempts a retryable failure would wait in `delayed` for its backoff; this one fails for good at once.
-    const job = await waitFor(async () => {
-      const found = await queues['dns-audit'].getJob(id);
-      return (await found?.getState()) === 'failed' ? found : null;
-    }, 'the bad job to fail', 10_000);
+    await waitFor(async () => (await queues['dns-audit'].getJobState(id)) === 'failed', 'the bad job to fail', 10_000);
+    // Read the job after it failed: a copy fetched earlier would not carry the reason.
+    const job = await queues['dns-audit'].getJob(id);
     expect(job?.failedReason).toMatch(/not normalised/);
+    expect(job?.attemptsMade).toBe(1);
   });
 
   describe('two scheduler replicas over one Redis', () => {

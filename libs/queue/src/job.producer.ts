@@ -17,6 +17,8 @@ export class JobProducer {
     @InjectQueue('scheduler') scheduler: Queue,
   ) {
     this.queues = { preview, render, 'dns-audit': dnsAudit, scheduler };
+    // BullMQ adds a 'closing' listener per pending command; many concurrent requests are normal here.
+    for (const queue of Object.values(this.queues)) queue.setMaxListeners(1_000);
   }
 
   queue(name: QueueName): Queue {
