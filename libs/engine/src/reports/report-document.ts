@@ -170,6 +170,14 @@ export class ElementIndex {
   resolveDown<T>(cache: Array<T | undefined>, index: number, rootValue: T, compute: (index: number, parentValue: T) => T): T {
     const known = cache[index];
     if (known !== undefined) return known;
+    // Walks in document order find the parent computed: no chain to build.
+    const parent = this.parent[index];
+    const parentValue = parent === -1 ? rootValue : cache[parent];
+    if (parentValue !== undefined) {
+      const value = compute(index, parentValue);
+      cache[index] = value;
+      return value;
+    }
     const chain: number[] = [];
     let current = index;
     while (current !== -1 && cache[current] === undefined) {

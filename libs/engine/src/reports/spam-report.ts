@@ -62,7 +62,6 @@ const RULE_CAPS: Partial<Record<SpamRule, number>> = {
 const EXECUTABLE_EXTENSIONS = ['.exe', '.scr', '.bat', '.cmd', '.msi', '.jar', '.vbs', '.apk', '.ps1', '.dmg', '.pif', '.hta'];
 /** A word of 1-5 digits (and one letter, "12a"), between white space or commas. */
 const NUMBER_WORD = /(?:^|[\s,])(\d{1,5}(?:[a-z]|-\d{4})?)(?=$|[\s,])/gi;
-const WORD_SEPARATORS = /[\s,]+/;
 const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff]/;
 const ZERO_WIDTH_IN_WORD = /(?<=[A-Za-z])[\u200b\u200c\u200d\u2060\ufeff](?=[A-Za-z])/g;
 /** Where a punctuation run might be: the exact run rule below only looks inside these. */
@@ -162,6 +161,33 @@ function linkMatchesUnsubscribe(link: EmailLink): boolean {
   return findPhrases(tokens(`${link.text} ${link.accessibleName}`), UNSUBSCRIBE_INDEX).length > 0;
 }
 
+/** Words as hasPhysicalAddress reads them: delimited by white space and commas. */
+const WORD = /[^\s,]+/g;
+const SEPARATOR = /[\s,]/;
+
+/** Whether one of the first five words of text[from, to) is a street word; no slicing of the text around every number. */
+function streetWordFollows(text: string, from: number, to: number): boolean {
+  WORD.lastIndex = from;
+  for (let count = 0; count < 5; count++) {
+    const match = WORD.exec(text);
+    if (!match || match.index >= to) return false;
+    const wordEnd = match.index + match[0].length;
+    const word = wordEnd > to ? text.slice(match.index, to) : match[0];
+    if (STREET_WORDS.has(foldForMatching(word).replace(/[.]/g, ''))) return true;
+    if (wordEnd >= to) return false;
+  }
+  return false;
+}
+
+/** The last word of text[from, to), or undefined. */
+function lastWordBefore(text: string, to: number, from: number): string | undefined {
+  let end = to;
+  while (end > from && SEPARATOR.test(text[end - 1])) end--;
+  let start = end;
+  while (start > from && !SEPARATOR.test(text[start - 1])) start--;
+  return start === end ? undefined : text.slice(start, end);
+}
+
 /** Whether the body shows a postal address: an <address> element, a PO box, a street line or a postcode. */
 export function hasPhysicalAddress(context: ReportContext, visibleText: string, visibleTokens: readonly string[] = tokens(visibleText)): boolean {
   if (context.doc.byTag('address').length > 0) return true;
@@ -174,11 +200,10 @@ export function hasPhysicalAddress(context: ReportContext, visibleText: string, 
     const start = match.index + match[0].length - number.length;
     const end = start + number.length;
     const houseNumber = /^\d{1,5}[a-z]?$/i.test(number);
-    // "1600 Amphitheatre Parkway", "12 rue de la Paix": a street word within the next five words.
-    const following = visibleText.slice(end, end + 400).split(WORD_SEPARATORS).filter((word) => word.length > 0).slice(0, 5);
-    if (houseNumber && following.some((word) => STREET_WORDS.has(foldForMatching(word).replace(/[.]/g, '')))) return true;
-    const before = visibleText.slice(Math.max(0, start - 200), start).split(WORD_SEPARATORS).filter((word) => word.length > 0);
-    const previous = before[before.length - 1];
+    // "1600 Amphitheatre Parkway", "12 rue de la Paix": a street word within the next five words (of the next 400 characters).
+    if (houseNumber && streetWordFollows(visibleText, end, Math.min(visibleText.length, end + 400))) return true;
+    // The last word of the 200 characters before the number.
+    const previous = lastWordBefore(visibleText, start, Math.max(0, start - 200));
     if (!previous) continue;
     // "Hauptstraße 5", "Keizersgracht 123": a street name ending in a street word, then the number.
     const bare = foldForMatching(previous).replace(/[.\u00b7]/g, '');

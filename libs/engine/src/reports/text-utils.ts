@@ -73,8 +73,12 @@ export function wordsOf(text: string): string[] {
 }
 
 /** Lower case without diacritics, for matching phrase lists across spellings. */
+const MARKS = /\p{M}+/gu;
+
 export function foldForMatching(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/ß/g, 'ss');
+  // ASCII text has no marks to drop and no ß: lower-casing is the whole fold.
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  return text.normalize('NFD').replace(MARKS, '').toLowerCase().replace(/ß/g, 'ss');
 }
 
 /** Human-readable byte size: "1.7 KB". */
