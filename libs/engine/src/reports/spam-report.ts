@@ -66,6 +66,8 @@ const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff]/;
 const ZERO_WIDTH_IN_WORD = /(?<=[A-Za-z])[\u200b\u200c\u200d\u2060\ufeff](?=[A-Za-z])/g;
 /** Where a punctuation run might be: the exact run rule below only looks inside these. */
 const PUNCTUATION_CANDIDATE = /[!?$€]{3,}/g;
+/** A character left after stripping invisible characters and collapsing white space: the text is not empty then. */
+const SHOWS = /[^\s\u200B\u200C\u200D\u2060\uFEFF\u034F\u00AD\u180E\u115F\u1160\u3164\u2800]/;
 const PREHEADER_NAMES = ['preheader', 'preview', 'previewtext', 'preview-text', 'preview_text', 'hidden-preheader', 'snippet'];
 
 /** Lower-case, accent-free word tokens; apostrophes and hyphens separate words. */
@@ -116,9 +118,11 @@ const PO_BOX_INDEX = indexPhrases(PO_BOX_PHRASES);
 
 /**
  * Words (as wordsOf splits them) made of three or more letters only: no digits or apostrophes inside.
- * The look-arounds keep a match from starting or ending inside a longer word.
+ * A maximal run of letters, digits and apostrophes is such a word when it is all letters (the runs are
+ * what a letters-only pattern with look-arounds would find, without the look-behind at every position).
  */
-const LETTER_WORDS = /(?<![\p{L}\p{N}'’])\p{L}{3,}(?![\p{L}\p{N}'’])/gu;
+const WORD_RUN = /[\p{L}\p{N}'’]+/gu;
+const LETTERS_ONLY = /^\p{L}{3,}$/u;
 /** Letters that have case; a word without any (CJK) says nothing about shouting. */
 const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
 const LOWER = /[\p{Ll}\p{Lt}]/u;
@@ -127,8 +131,11 @@ const LOWER = /[\p{Ll}\p{Lt}]/u;
 function capsRatio(text: string): { ratio: number; eligible: number } {
   let eligible = 0;
   let caps = 0;
-  for (const [word] of text.matchAll(LETTER_WORDS)) {
-    if (!CASED.test(word)) continue;
+  WORD_RUN.lastIndex = 0;
+  for (let match = WORD_RUN.exec(text); match !== null; match = WORD_RUN.exec(text)) {
+    const word = match[0];
+    // Fewer than three UTF-16 units is fewer than three letters.
+    if (word.length < 3 || !LETTERS_ONLY.test(word) || !CASED.test(word)) continue;
     eligible++;
     if (!LOWER.test(word)) caps++;
   }
@@ -303,11 +310,11 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   let firstHidden: HtmlElement | null = null;
   for (let i = bodyIndex + 1; i <= bodyEnd; i++) {
     const element = index.elements[i];
-    if (styles.hiddenAt(i) !== null && collapseWhitespace(stripInvisible(textContent(element))).length > 0) {
+    if (styles.hiddenAt(i) !== null && SHOWS.test(textContent(element))) {
       firstHidden = element;
       break;
     }
-    if (childrenOf(element).some((child) => isText(child) && collapseWhitespace(stripInvisible(child.value)).length > 0)) break;
+    if (childrenOf(element).some((child) => isText(child) && SHOWS.test(child.value))) break;
   }
   let hiddenChars = 0;
   let firstHiddenIndex = -1;
