@@ -289,6 +289,9 @@ export class ReportDocument {
 
   /** Position and excerpt together, the usual `where` of an issue. */
   at(element: HtmlElement): SourcePosition & { element: string } {
-    return { ...this.position(element), element: this.excerpt(element) };
+    // The fields of position() and the excerpt in one object (no intermediate to spread).
+    const location = locationOf(element);
+    const start = location?.startTag ?? location;
+    return start ? { line: start.startLine, column: start.startCol, element: this.excerpt(element) } : { element: this.excerpt(element) };
   }
 }

@@ -321,6 +321,8 @@ export class ReportStyles {
   }
 
   private readonly candidateSets: Partial<Record<StyleFlag, Uint8Array>> = {};
+  /** candidates('hides'), held directly: every element of the body asks it. */
+  private hidingMarks: Uint8Array | undefined;
   private readonly ruleFlags: Partial<Record<StyleFlag, boolean>> = {};
 
   /**
@@ -427,7 +429,7 @@ export class ReportStyles {
     if (parentReason !== null) return parentReason;
     const tagName = this.elements[current].tagName;
     if (INVISIBLE_TAGS.has(tagName)) return `<${tagName}>`;
-    if (!this.declares(current, 'hides')) return null;
+    if ((this.hidingMarks ??= this.candidates('hides'))[current] !== 1) return null;
     const values = this.declared(current);
     const { display, visibility, opacity, overflow } = values;
     if (display === 'none') return 'display:none';
