@@ -56,16 +56,23 @@ type Contribution = [target: Tally | Set<string>, value: string];
 
 class Tally {
   private readonly counts = new Map<string, number>();
+  /** values(), sorted once after the last add (messages and the report both read it). */
+  private sorted: DesignValue[] | undefined;
   add(value: string, times = 1): void {
     this.counts.set(value, (this.counts.get(value) ?? 0) + times);
+    this.sorted = undefined;
   }
   get size(): number {
     return this.counts.size;
   }
+  /** A fresh array each time (the items are read, never changed), sorted once. */
   values(): DesignValue[] {
-    return [...this.counts.entries()]
-      .map(([value, count]) => ({ value, count }))
-      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    if (!this.sorted) {
+      const values: DesignValue[] = [];
+      this.counts.forEach((count, value) => values.push({ value, count }));
+      this.sorted = values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    }
+    return this.sorted.slice();
   }
 }
 

@@ -100,9 +100,12 @@ const EXTENSION_FORMATS: Record<string, ImageFormat> = {
   avif: 'avif', bmp: 'bmp', ico: 'ico', heic: 'heic', heif: 'heic', tif: 'tiff', tiff: 'tiff',
 };
 
+/** `src.trim().toLowerCase().startsWith('data:')` without copying the (often long) data URI twice. */
+const DATA_URI = /^\s*data:/i;
+
 export function imageFormatOf(src: string): ImageFormat {
   const trimmed = src.trim();
-  if (trimmed.toLowerCase().startsWith('data:')) {
+  if (DATA_URI.test(trimmed)) {
     const semicolon = trimmed.indexOf(';');
     const comma = trimmed.indexOf(',');
     const end = semicolon !== -1 && (comma === -1 || semicolon < comma) ? semicolon : comma;
@@ -230,9 +233,12 @@ function backgroundImageUrl(value: string): string | null {
 function extractImages(doc: ReportDocument, styles: ReportStyles): EmailImage[] {
   const images: EmailImage[] = [];
   // Without any background image in the email, only <img> and image inputs need looking at (in document order).
+  const inputs = doc.byTag('input');
   const candidates = styles.mayPaintImages()
     ? doc.parsed.elements
-    : [...doc.byTag('img'), ...doc.byTag('input')].sort((a, b) => doc.index.of(a) - doc.index.of(b));
+    : inputs.length === 0
+      ? doc.byTag('img')
+      : [...doc.byTag('img'), ...inputs].sort((a, b) => doc.index.of(a) - doc.index.of(b));
   for (const element of candidates) {
     const tag = element.tagName;
     const isImg = tag === 'img';
@@ -261,7 +267,7 @@ function extractImages(doc: ReportDocument, styles: ReportStyles): EmailImage[] 
         width,
         height,
         format: imageFormatOf(src),
-        isDataUri: src.trim().toLowerCase().startsWith('data:'),
+        isDataUri: DATA_URI.test(src),
         // A 1×1 or hidden image exists only to record opens.
         isTrackingPixel: src.trim() !== '' && (tiny || base.hidden),
       });
@@ -279,7 +285,7 @@ function extractImages(doc: ReportDocument, styles: ReportStyles): EmailImage[] 
         width: null,
         height: null,
         format: imageFormatOf(src),
-        isDataUri: src.trim().toLowerCase().startsWith('data:'),
+        isDataUri: DATA_URI.test(src),
         isTrackingPixel: false,
       });
     }
