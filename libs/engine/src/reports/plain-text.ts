@@ -41,7 +41,8 @@ export const PLAIN_TEXT_MAX_DEPTH = 200;
 
 const OPTIONS: HtmlToTextOptions = {
   wordwrap: PLAIN_TEXT_WRAP,
-  limits: { maxDepth: PLAIN_TEXT_MAX_DEPTH },
+  // One level more for the <body> the input is wrapped in (see buildPlainText).
+  limits: { maxDepth: PLAIN_TEXT_MAX_DEPTH + 1 },
   formatters: { altText: altTextFormatter },
   selectors: [
     { selector: 'a', options: { linkBrackets: ['<', '>'], hideLinkHrefIfSameAsText: true, noAnchorUrl: true } },
@@ -286,7 +287,10 @@ function simpleText(context: ReportContext): string {
 export function buildPlainText(context: ReportContext): PlainTextReport {
   const { html, depth } = visibleBodyHtml(context);
   const simplified = depth > PLAIN_TEXT_MAX_DEPTH;
-  const converted = simplified ? simpleText(context) : context.doc.byTag('caption').length > 0 ? toTextWithCaptions(html) : toText(html);
+  // Wrapped in <body>, html-to-text's base element, which it then finds at once instead of searching the
+  // whole tree for it (and formats inline: as if it were not there).
+  const wrapped = `<body>${html}</body>`;
+  const converted = simplified ? simpleText(context) : context.doc.byTag('caption').length > 0 ? toTextWithCaptions(wrapped) : toText(wrapped);
   // Trailing white space off every line, at most one blank line in a row.
   const text = converted.replace(TRAILING_SPACE, '').replace(/\n{3,}/g, '\n\n').trim();
   const warnings: ReportIssue[] = [];
