@@ -1,49 +1,27 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { migrateDatabase } from '@mailproof/persistence';
-import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
+import { createTestAccount } from '../utils/database';
 import { startTestApi, type RunningApi } from '../utils/api-server';
-import { createTestAccount, openDatabase } from '../utils/database';
-import { deliverabilityFixtures } from '../utils/dns-fixture-zones';
+import { describeWithUnbound, startDnsStack, type DnsStack } from '../utils/dns-stack';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
-import { UnboundServer, unboundAvailable } from '../utils/unbound-server';
-
-// Without unbound the suite skips locally; in CI (CI=true) it runs and fails loudly instead.
-const describeWithUnbound = unboundAvailable() || process.env.CI ? describe : describe.skip;
 
 // The API and worker-dns in-process, over HTTP, against unbound serving the fixture zones.
 describeWithUnbound('POST /api/deliverability', () => {
-  let unbound: UnboundServer;
-  let config: ReturnType<typeof testConfig>;
-  let queues: ReturnType<typeof openQueues>;
-  let db: DataSource;
-  let api: RunningApi;
-  let worker: INestApplicationContext;
+  let stack: DnsStack;
+  let api: DnsStack['api'];
   let account: { accountId: string; key: string };
 
   beforeAll(async () => {
-    unbound = await UnboundServer.start(deliverabilityFixtures());
-    config = testConfig({ DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 400, DNS_TRIES: 1, DELIVERABILITY_BUDGET_MS: 8_000 });
-    queues = openQueues(config);
-    await migrateDatabase(config.database.url);
-    db = await openDatabase(config);
-    account = await createTestAccount(db, 'free');
-    worker = await startWorkerDns(config);
-    api = await startTestApi(config);
+    stack = await startDnsStack({ DELIVERABILITY_BUDGET_MS: 8_000 });
+    api = stack.api;
+    account = await createTestAccount(stack.db, 'free');
   });
 
   afterAll(async () => {
-    await api?.close();
-    await worker?.close();
-    await queues?.closeAll();
-    if (db) {
-      await db.query('DELETE FROM domain_audits WHERE account_id = $1', [account.accountId]);
-      await db.query('DELETE FROM accounts WHERE id = $1', [account.accountId]);
-      await db.destroy();
-    }
-    await unbound?.stop();
+    if (!stack) return;
+    await stack.db.query('DELETE FROM domain_audits WHERE account_id = $1', [account.accountId]);
+    await stack.db.query('DELETE FROM accounts WHERE id = $1', [account.accountId]);
+    await stack.stop();
   });
 
   const post = (body: object, key: string | null = account.key) => {
@@ -71,7 +49,7 @@ describeWithUnbound('POST /api/deliverability', () => {
     expect(Array.isArray(response.body.issues)).toBe(true);
     expect(Date.parse(response.body.checkedAt)).not.toBeNaN();
     // The audit is stored for the account that asked.
-    const rows = await db.query('SELECT trigger, account_id FROM domain_audits WHERE domain = $1 AND account_id = $2', ['healthy.test', account.accountId]);
+    const rows = await stack.db.query('SELECT trigger, account_id FROM domain_audits WHERE domain = $1 AND account_id = $2', ['healthy.test', account.accountId]);
     expect(rows).toContainEqual({ trigger: 'on-demand', account_id: account.accountId });
   });
 
@@ -124,7 +102,7 @@ describeWithUnbound('POST /api/deliverability', () => {
 
     beforeAll(async () => {
       // A queue prefix no worker listens on, and the smallest budget.
-      const slowConfig = testConfig({ QUEUE_PREFIX: `${config.queue.prefix}-idle`, DELIVERABILITY_BUDGET_MS: 300 });
+      const slowConfig = testConfig({ QUEUE_PREFIX: `${stack.config.queue.prefix}-idle`, DELIVERABILITY_BUDGET_MS: 300 });
       slowQueues = openQueues(slowConfig);
       slowApi = await startTestApi(slowConfig);
     });

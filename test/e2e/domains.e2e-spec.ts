@@ -1,51 +1,26 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { migrateDatabase } from '@mailproof/persistence';
-import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
-import { startTestApi, type RunningApi } from '../utils/api-server';
-import { createTestAccount, openDatabase } from '../utils/database';
-import { deliverabilityFixtures } from '../utils/dns-fixture-zones';
-import { openQueues } from '../utils/queues';
-import { testConfig } from '../utils/test-config';
-import { UnboundServer, unboundAvailable } from '../utils/unbound-server';
+import { createTestAccount } from '../utils/database';
+import { describeWithUnbound, startDnsStack, type DnsStack } from '../utils/dns-stack';
 import { waitFor } from '../utils/wait';
-
-// Without unbound the suite skips locally; in CI (CI=true) it runs and fails loudly instead.
-const describeWithUnbound = unboundAvailable() || process.env.CI ? describe : describe.skip;
 
 // Monitored domains over HTTP: the API and worker-dns in-process, unbound serving the fixtures.
 describeWithUnbound('/api/domains', () => {
-  let unbound: UnboundServer;
-  let config: ReturnType<typeof testConfig>;
-  let queues: ReturnType<typeof openQueues>;
-  let db: DataSource;
-  let api: RunningApi;
-  let worker: INestApplicationContext;
+  let stack: DnsStack;
+  let api: DnsStack['api'];
   let free: { accountId: string; key: string };
   let other: { accountId: string; key: string };
 
   beforeAll(async () => {
-    unbound = await UnboundServer.start(deliverabilityFixtures());
-    config = testConfig({ DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 400, DNS_TRIES: 1, DOMAIN_LIMIT_FREE: 3 });
-    queues = openQueues(config);
-    await migrateDatabase(config.database.url);
-    db = await openDatabase(config);
-    free = await createTestAccount(db, 'free');
-    other = await createTestAccount(db, 'pro');
-    worker = await startWorkerDns(config);
-    api = await startTestApi(config);
+    stack = await startDnsStack({ DOMAIN_LIMIT_FREE: 3 });
+    api = stack.api;
+    free = await createTestAccount(stack.db, 'free');
+    other = await createTestAccount(stack.db, 'pro');
   });
 
   afterAll(async () => {
-    await api?.close();
-    await worker?.close();
-    await queues?.closeAll();
-    if (db) {
-      await db.query('DELETE FROM accounts WHERE id = ANY($1)', [[free.accountId, other.accountId]]);
-      await db.destroy();
-    }
-    await unbound?.stop();
+    if (!stack) return;
+    await stack.db.query('DELETE FROM accounts WHERE id = ANY($1)', [[free.accountId, other.accountId]]);
+    await stack.stop();
   });
 
   const as = (key: string) => ({
@@ -132,7 +107,7 @@ describeWithUnbound('/api/domains', () => {
     await as(free.key).remove(target.id).expect(204);
     await as(free.key).history(target.id).expect(404);
     await as(free.key).remove(target.id).expect(404);
-    const audits = await db.query('SELECT count(*)::int AS n FROM domain_audits WHERE monitored_domain_id = $1', [target.id]);
+    const audits = await stack.db.query('SELECT count(*)::int AS n FROM domain_audits WHERE monitored_domain_id = $1', [target.id]);
     expect(audits[0].n).toBe(0);
     // The freed slot can be used again.
     await as(free.key).post({ domain: 'dmarc-none.test' }).expect(201);
