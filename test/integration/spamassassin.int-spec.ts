@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
@@ -9,6 +9,7 @@ import { analyzeEmail } from '@mailproof/engine';
 import { buildMimeMessage } from '../../apps/worker-preview/src/mime-message.builder';
 import { PreviewChecksService } from '../../apps/worker-preview/src/preview-checks.service';
 import { checkWithSpamd } from '../../apps/worker-preview/src/spamd.client';
+import { freePort } from '../utils/free-port';
 
 /**
  * Debian's spamd for real, on a random loopback port, with its packaged rules only: `--local` turns off
@@ -16,17 +17,6 @@ import { checkWithSpamd } from '../../apps/worker-preview/src/spamd.client';
  * it (`apt-get install spamassassin spamc`, .ci/run); a machine without it fails here instead of skipping.
  */
 const SPAMD = process.env.SPAMD_PATH ?? '/usr/sbin/spamd';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {

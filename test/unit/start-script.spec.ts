@@ -1,19 +1,11 @@
 import { createServer } from 'node:net';
+import { freePort as closedPort } from '../utils/free-port';
 
 // scripts/lib/tasks.js is plain Node so it runs before anything is installed or built.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const tasks = require('../../scripts/lib/tasks') as {
   ensureServices(databaseUrl: string, redisUrl: string): Promise<void>;
 };
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('npm start: checking PostgreSQL and Redis', () => {
   it('names the missing service, its address and how to start it when no Docker engine can start it', async () => {

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort as freeTcpPort } from './free-port';
 
 /** Records of one name, as a fixture zone lists them. TTL defaults to 300 s. */
 export interface FixtureRecords {
@@ -27,17 +28,6 @@ const UNBOUND_CONTROL = process.env.UNBOUND_CONTROL_PATH ?? '/usr/sbin/unbound-c
 
 export function unboundAvailable(): boolean {
   return spawnSync(UNBOUND, ['-V'], { stdio: 'ignore' }).status === 0;
-}
-
-async function freeTcpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A UDP socket that reads queries and never answers: the "server" behind silent zones. */
