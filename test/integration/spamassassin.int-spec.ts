@@ -14,7 +14,7 @@ import { freePort } from '../utils/free-port';
 /**
  * Debian's spamd for real, on a random loopback port, with its packaged rules only: `--local` turns off
  * every network test (DNS blocklists, URIBL, Razor, Pyzor), so nothing leaves the machine. CI installs
- * it (`apt-get install spamassassin spamc`, .ci/run); a machine without it fails here instead of skipping.
+ * it (`apt-get install spamassassin spamc spamd`: Debian 12 ships spamd in its own package; .ci/run); a machine without it fails here instead of skipping.
  */
 const SPAMD = process.env.SPAMD_PATH ?? '/usr/sbin/spamd';
 
@@ -51,7 +51,7 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     // The dead-spamd case logs a warning by design; keep the test output clean.
     Logger.overrideLogger(false);
     if (spawnSync(SPAMD, ['--version'], { stdio: 'ignore' }).status !== 0) {
-      throw new Error(`spamd is not installed at ${SPAMD}: run "apt-get install -y spamassassin spamc" (CI's .ci/run does). This test does not skip.`);
+      throw new Error(`spamd is not installed at ${SPAMD}: run "apt-get install -y spamassassin spamc spamd" (CI's .ci/run does). This test does not skip.`);
     }
     directory = mkdtempSync(join(tmpdir(), 'mailproof-spamd-'));
     port = await freePort();

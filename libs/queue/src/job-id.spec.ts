@@ -18,6 +18,11 @@ describe('jobId', () => {
     );
   });
 
+  it('turns a digits-only name with no parts into a non-integer id (fast-check found "0")', () => {
+    expect(jobId('0')).toBe('job-0');
+    expect(jobId('42', 7)).toBe('42-7');
+  });
+
   it('keeps distinct long ids distinct', () => {
     const long = 'a'.repeat(300);
     expect(jobId('x', long, 1)).not.toBe(jobId('x', long, 2));

@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
  */
 export function jobId(jobName: string, ...parts: Array<string | number>): string {
   const clean = (value: string | number) => String(value).replace(/[^A-Za-z0-9._-]/g, '_');
-  const id = [clean(jobName), ...parts.map(clean)].join('-');
+  const joined = [clean(jobName), ...parts.map(clean)].join('-');
+  // A name made only of digits (and no parts) would be integer-like, which BullMQ refuses.
+  const id = /^\d+$/.test(joined) ? `job-${joined}` : joined;
   if (id.length <= 200) return id;
   const digest = createHash('sha256').update(id).digest('hex').slice(0, 32);
   return `${id.slice(0, 160)}-${digest}`;
