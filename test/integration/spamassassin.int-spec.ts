@@ -9,7 +9,13 @@ import { analyzeEmail } from '@mailproof/engine';
 import { buildMimeMessage } from '../../apps/worker-preview/src/mime-message.builder';
 import { PreviewChecksService } from '../../apps/worker-preview/src/preview-checks.service';
 import { checkWithSpamd } from '../../apps/worker-preview/src/spamd.client';
+import request from 'supertest';
+import { startTestApi } from '../utils/api-server';
+import { startAppProcess } from '../utils/app-process';
 import { freePort } from '../utils/free-port';
+import { openQueues } from '../utils/queues';
+import { testConfig } from '../utils/test-config';
+import { waitFor } from '../utils/wait';
 
 /**
  * Debian's spamd for real, on a random loopback port, with its packaged rules only: `--local` turns off
@@ -129,6 +135,38 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     expect(noted.spamReport?.notes).toEqual([expect.stringMatching(/^SpamAssassin check failed: .*ECONNREFUSED/)]);
     await failing.onApplicationShutdown();
   });
+
+  it('reaches a stored preview through the worker process: the analysis thread waits for the verdict the main thread fetched', async () => {
+    // The built worker runs the analysis in a piscina thread; the spamd round trip happens on its main
+    // thread in between, over a MessagePort, and the thread stores the completed report.
+    const config = testConfig({ PREVIEW_BUDGET_MS: 30_000 });
+    const queues = openQueues(config);
+    const api = await startTestApi(config);
+    const worker = startAppProcess('worker-preview', {
+      QUEUE_PREFIX: config.queue.prefix,
+      SPAMASSASSIN_HOST: `127.0.0.1:${port}`,
+      SPAMASSASSIN_TIMEOUT_MS: '20000',
+      IMAGE_WEIGHT_CHECK: 'off',
+      MIGRATE_ON_START: 'false',
+    });
+    try {
+      await waitFor(async () => (await queues.preview.getWorkers()).length >= 1, 'a worker-preview process to connect', 30_000);
+      const response = await request(api.url).post('/api/preview').send({ html: SPAMMY, clients: ['gmail-web', 'outlook-web'] });
+      expect(response.status).toBe(200);
+      expect(response.body.spamReport.spamassassin).toEqual(expect.objectContaining({ isSpam: true, threshold: 5 }));
+      expect(response.body.spamReport.triggers.length).toBeGreaterThan(0);
+      expect(response.body.imageReport.notes).toEqual([]);
+      // The engine's fields come first, the checked reports after them, in the one stored document.
+      const keys = Object.keys(response.body);
+      expect(keys[0]).toBe('id');
+      expect(keys.indexOf('spamReport')).toBeGreaterThan(keys.indexOf('plainText'));
+      expect(Object.keys(response.body.darkMode)).toEqual(['gmail-web', 'outlook-web']);
+    } finally {
+      await worker.stop();
+      await api.close();
+      await queues.closeAll();
+    }
+  }, 90_000);
 
   it('spamd off (SPAMASSASSIN_HOST unset): the spam report has no spamassassin field', async () => {
     const analysis = analyzeEmail(CLEAN);

@@ -39,20 +39,23 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
 
     try {
       const compiled = await compileEmail(preview.source, preview.format);
-      const outcome = await this.pool.run({
-        html: compiled.html,
-        options: { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings },
-      });
+      // SpamAssassin and image weights run while the thread waits: bounded in time, and their failures are
+      // notes, never a failed preview.
+      const outcome = await this.pool.run(
+        {
+          previewId,
+          html: compiled.html,
+          options: { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings },
+          includeCompiledHtml: preview.format !== 'html',
+        },
+        (inputs) => this.checks.complete(previewId, compiled.html, inputs),
+      );
       if (outcome.kind === 'limit') {
         await this.previews.storeOutcome(previewId, { failure: { code: 'payload_too_large', message: outcome.message } });
         return { previewId, status: 'failed' };
       }
-      // SpamAssassin and image weights: bounded in time, and their failures are notes, never a failed preview.
-      const checked = await this.checks.complete(previewId, compiled.html, outcome.checkInputs);
-      // For compiled formats the compiled HTML is part of the result (as the peer API gives it).
-      const appended = preview.format === 'html' ? checked : { ...checked, compiledHtml: compiled.html };
-      const resultJson = `${outcome.otherFieldsJson.slice(0, -1)},${JSON.stringify(appended).slice(1)}`;
-      await this.previews.storeOutcome(previewId, { resultJson, overallScore: outcome.overallScore });
+      const storedResult = Buffer.from(outcome.storedResult.buffer, outcome.storedResult.byteOffset, outcome.storedResult.byteLength);
+      await this.previews.storeOutcome(previewId, { storedResult, overallScore: outcome.overallScore });
       return { previewId, status: 'completed' };
     } catch (error) {
       if (error instanceof CompileError) {

@@ -1,37 +1,65 @@
+import type { MessagePort } from 'node:worker_threads';
 import { analyzeEmail, EngineLimitError, type AnalyzeEmailOptions, type PreviewAnalysis } from '@mailproof/engine';
+import { encodePreviewResult } from '@mailproof/persistence/preview-result.codec';
+// Types only: the thread loads neither Nest nor the network code.
+import type { CheckInputs, CheckedReports } from '../preview-checks.service';
 
 export interface AnalysisTask {
+  previewId: string;
+  /** The compiled HTML, analysed as it is. */
   html: string;
   options: AnalyzeEmailOptions;
+  /** Compiled formats carry their compiled HTML in the result (as the peer API gives it). */
+  includeCompiledHtml: boolean;
+  /** Threaded runs only: where the thread asks the worker's main thread to run the network checks. */
+  checksPort?: MessagePort;
 }
 
-/** What the worker's own checks (SpamAssassin, image weights) read and may replace. */
-export type CheckInputs = Pick<PreviewAnalysis, 'spamReport' | 'imageReport' | 'plainText' | 'inboxPreview'>;
+/** Runs the network checks on the worker's main thread (which owns the sockets) and answers. */
+export type CompleteChecks = (inputs: CheckInputs) => Promise<CheckedReports>;
+
+/** How the checks answer over the port: their reports, or why they could not run (a bug: the job retries). */
+export type ChecksReply = { reports: CheckedReports } | { error: string };
 
 /**
- * The analysis leaves the thread mostly as JSON text: a structured clone of the whole object
- * graph (thousands of small report objects) costs more than the analysis' own serialisation.
- * Only the reports the worker's checks complete travel as objects, to be appended afterwards.
- * Errors lose their class crossing a thread boundary, so engine limits come back as data.
+ * The analysis leaves the thread as the stored result itself: the complete response JSON, Brotli-compressed
+ * (~25 KB instead of a ~700 KB string to copy across threads, encode and compress on the event loop that
+ * also serves BullMQ). The checks that need the network run on the main thread in between: the thread
+ * hands them their inputs and waits for the completed reports. Errors lose their class crossing a thread
+ * boundary, so engine limits come back as data.
  */
-export type AnalysisOutcome =
-  | { kind: 'analysis'; overallScore: number; otherFieldsJson: string; checkInputs: CheckInputs }
-  | { kind: 'limit'; message: string };
+export type AnalysisOutcome = { kind: 'analysis'; overallScore: number; storedResult: Uint8Array } | { kind: 'limit'; message: string };
 
-/** Runs in a worker thread of the analysis pool (and inline where threads cannot load TypeScript). */
-export default function analyse(task: AnalysisTask): AnalysisOutcome {
+function checksOverPort(port: MessagePort): CompleteChecks {
+  return (inputs) =>
+    new Promise((resolve, reject) => {
+      port.once('message', (reply: ChecksReply) => ('reports' in reply ? resolve(reply.reports) : reject(new Error(reply.error))));
+      port.postMessage(inputs);
+    });
+}
+
+/**
+ * Runs in a worker thread of the analysis pool (piscina calls it with the task alone), and inline, with
+ * `completeChecksInline`, where threads are off or cannot load the compiled file (ts-jest).
+ */
+export default async function analyse(task: AnalysisTask, completeChecksInline?: CompleteChecks): Promise<AnalysisOutcome> {
   let analysis: PreviewAnalysis;
   try {
     analysis = analyzeEmail(task.html, task.options);
   } catch (error) {
+    task.checksPort?.close();
     if (error instanceof EngineLimitError) return { kind: 'limit', message: error.message };
     throw error;
   }
-  const { spamReport, imageReport, ...others } = analysis;
-  return {
-    kind: 'analysis',
-    overallScore: analysis.overallScore,
-    otherFieldsJson: JSON.stringify(others),
-    checkInputs: { spamReport, imageReport, plainText: analysis.plainText, inboxPreview: analysis.inboxPreview },
-  };
+  const completeChecks = completeChecksInline ?? checksOverPort(task.checksPort!);
+  let checked: CheckedReports;
+  try {
+    checked = await completeChecks({ spamReport: analysis.spamReport, imageReport: analysis.imageReport, plainText: analysis.plainText, inboxPreview: analysis.inboxPreview });
+  } finally {
+    task.checksPort?.close();
+  }
+  // The checked reports go last, after the engine's fields (the stored key order every reader sees).
+  const { spamReport: _spam, imageReport: _images, ...others } = analysis;
+  const result = { ...others, ...checked, ...(task.includeCompiledHtml ? { compiledHtml: task.html } : {}) };
+  return { kind: 'analysis', overallScore: analysis.overallScore, storedResult: encodePreviewResult(task.previewId, JSON.stringify(result)) };
 }

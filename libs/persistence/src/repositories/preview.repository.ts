@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type FindOptionsWhere } from 'typeorm';
 import { PreviewEntity } from '../entities/preview.entity';
-import { encodePreviewResult } from '../preview-result.codec';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
 
 export interface NewPreview {
@@ -50,17 +49,17 @@ export class PreviewRepository {
   }
 
   /**
-   * Stores the outcome once (`resultJson`: the analysis as a JSON object text; the id is put
-   * first): only a queued preview changes. A duplicate delivery of the same job
+   * Stores the outcome once (`storedResult`: the response as `encodePreviewResult` made it, in the
+   * analysis thread): only a queued preview changes. A duplicate delivery of the same job
    * (BullMQ is at-least-once) finds it done and leaves the first result in place.
    */
   async storeOutcome(
     id: string,
-    outcome: { resultJson: string; overallScore: number } | { failure: NonNullable<PreviewEntity['failure']> },
+    outcome: { storedResult: Buffer; overallScore: number } | { failure: NonNullable<PreviewEntity['failure']> },
   ): Promise<boolean> {
     const values =
-      'resultJson' in outcome
-        ? { status: 'completed' as const, result: encodePreviewResult(id, outcome.resultJson), overallScore: outcome.overallScore, completedAt: new Date() }
+      'storedResult' in outcome
+        ? { status: 'completed' as const, result: outcome.storedResult, overallScore: outcome.overallScore, completedAt: new Date() }
         : { status: 'failed' as const, failure: outcome.failure, completedAt: new Date() };
     const result = await this.repo.update({ id, status: 'queued' } as FindOptionsWhere<PreviewEntity>, values);
     return (result.affected ?? 0) > 0;
