@@ -28,6 +28,8 @@ describe('API basics', () => {
     const response = await request(api.url).post('/api/diagnostics/round-trip').set('Content-Type', 'application/json').send('{"queue": "preview",');
     expectProblem(response, 400, 'invalid_json');
     expect(response.body.detail).not.toMatch(/position|Unexpected/);
+    // Like every 400 (decisions.md §3), it says which field was wrong.
+    expect(response.body.errors).toEqual([{ field: 'body', message: expect.any(String) }]);
   });
 
   it('answers a body that is not JSON with 415', async () => {

@@ -36,7 +36,14 @@ export function installJsonBodyParsing(app: INestApplication, limitBytes: number
           buildProblem(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`, { instance: req.path }),
         );
       case 'entity.parse.failed':
-        return sendProblem(res, buildProblem(400, 'invalid_json', 'The request body is not valid JSON.', { instance: req.path }));
+        // Every 400 lists what was wrong (decisions.md §3); the parser's own message stays out (it quotes the body).
+        return sendProblem(
+          res,
+          buildProblem(400, 'invalid_json', 'The request body is not valid JSON.', {
+            instance: req.path,
+            errors: [{ field: 'body', message: 'must be one valid JSON value (the parser stopped before its end)' }],
+          }),
+        );
       case 'charset.unsupported':
       case 'encoding.unsupported':
         return sendProblem(
@@ -47,7 +54,13 @@ export function installJsonBodyParsing(app: INestApplication, limitBytes: number
         );
       case 'request.aborted':
       case 'request.size.invalid':
-        return sendProblem(res, buildProblem(400, 'invalid_json', 'The request body was incomplete.', { instance: req.path }));
+        return sendProblem(
+          res,
+          buildProblem(400, 'invalid_json', 'The request body was incomplete.', {
+            instance: req.path,
+            errors: [{ field: 'body', message: 'ended before its declared length' }],
+          }),
+        );
       default:
         return next(error);
     }
