@@ -165,6 +165,16 @@ describe('POST /api/preview and reading previews back', () => {
     await request(api.url).get('/api/preview/../../etc/passwd').expect(404);
   });
 
+  it('stops serving and sharing an anonymous preview once its 24 hours are up, before the cleanup deletes it', async () => {
+    const created = await request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web'] }).expect(200);
+    const id = created.body.id as string;
+    await request(api.url).get(`/api/preview/${id}`).expect(200);
+    await db.query(`UPDATE previews SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
+    const gone = await request(api.url).get(`/api/preview/${id}`).expect(404);
+    expect(gone.body.code).toBe('not_found');
+    await request(api.url).post('/api/share').set('x-api-key', account.key).send({ previewId: id }).expect(404);
+  });
+
   it('lists the 21 clients and the tracked properties', async () => {
     const clients = await request(api.url).get('/api/clients').expect(200);
     expect(clients.body).toHaveLength(21);

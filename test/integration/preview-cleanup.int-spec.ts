@@ -35,9 +35,15 @@ describe('anonymous preview cleanup', () => {
     const fresh = await previews.create({ ...base, accountId: null, expiresAt: new Date(Date.now() + 3_600_000) });
     const saved = await previews.create({ ...base, accountId: account.accountId, expiresAt: null });
 
-    // Run the scheduled job now instead of waiting for its interval.
+    // Past its time the preview is already unreadable, before any cleanup: not served, not shareable.
+    expect(await previews.find(expired.id)).toBeNull();
+    expect(await previews.find(expired.id, new Date(Date.now() - 120_000))).not.toBeNull();
+    const rowExists = async (id: string) => (await db.query('SELECT 1 FROM previews WHERE id = $1', [id])).length === 1;
+    expect(await rowExists(expired.id)).toBe(true);
+
+    // Run the scheduled job now instead of waiting for its interval: the row itself goes.
     await queues.scheduler.add('preview-cleanup.run', { schemaVersion: 1 });
-    await waitFor(async () => (await previews.find(expired.id)) === null, 'the expired preview to be deleted', 20_000);
+    await waitFor(async () => !(await rowExists(expired.id)), 'the expired preview to be deleted', 20_000);
     expect(await previews.find(fresh.id)).not.toBeNull();
     expect(await previews.find(saved.id)).not.toBeNull();
   });

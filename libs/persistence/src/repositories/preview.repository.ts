@@ -34,13 +34,18 @@ export class PreviewRepository {
     return entity;
   }
 
-  /** The preview without its (large) source. Unknown and malformed ids are null. */
-  async find(id: string): Promise<PreviewEntity | null> {
+  /**
+   * The preview without its (large) source. Unknown and malformed ids are null, and so are anonymous
+   * previews past their 24 hours: the cleanup job deletes them only every few minutes, and until then
+   * they must neither be read nor shared.
+   */
+  async find(id: string, now = new Date()): Promise<PreviewEntity | null> {
     if (!OPAQUE_ID_PATTERN.test(id) || !id.startsWith('prv_')) return null;
-    return this.repo.findOne({
+    const preview = await this.repo.findOne({
       where: { id },
       select: { id: true, accountId: true, title: true, format: true, clients: true, status: true, result: true, failure: true, overallScore: true, screenshots: true, createdAt: true, completedAt: true, expiresAt: true },
     });
+    return preview && preview.expiresAt !== null && preview.expiresAt <= now ? null : preview;
   }
 
   /** What the worker needs: the source and whether a result exists already. */
