@@ -79,9 +79,12 @@ describe('sharing previews and the public share page', () => {
     const [row] = await db.query('SELECT expires_at FROM previews WHERE id = $1', [anonymous.body.id]);
     expect(row.expires_at).toBeNull();
     const json = await request(api.url).get(`/api/share/${share.body.id}`).expect(200);
-    expect(json.body.share).toMatchObject({ id: share.body.id, expiresAt: null });
-    expect(json.body.preview.id).toBe(anonymous.body.id);
-    expect(json.body.preview.transforms).toHaveLength(21);
+    // The preview result itself, as POST /api/preview answered it, with the share beside its fields.
+    expect(json.body.share).toMatchObject({ id: share.body.id, url: share.body.url, expiresAt: null, createdAt: expect.any(String) });
+    expect(json.body.id).toBe(anonymous.body.id);
+    expect(json.body.transforms).toHaveLength(21);
+    const { share: _share, ...previewFields } = json.body;
+    expect(previewFields).toEqual(anonymous.body);
   });
 
   it('serves a 404 page for unknown and expired links', async () => {

@@ -23,7 +23,7 @@ export class SharesController {
 
   @Get(':id')
   @ApiOperation({ summary: 'The shared preview as JSON (public). Expired or unknown links are 404.' })
-  @ApiOkResponse({ description: '{ share: { id, url, expiresAt, createdAt }, preview: <preview result> }' })
+  @ApiOkResponse({ description: 'The preview result as POST /api/preview returned it (its `id` is the preview id), plus `share: { id, url, expiresAt, createdAt }`.' })
   async read(@Param('id') id: string, @Res() res: Response): Promise<void> {
     const found = await this.shares.findLive(id);
     if (!found) throw new ProblemException(404, 'not_found', 'No live share with this id.');
@@ -34,10 +34,12 @@ export class SharesController {
       expiresAt: share.expiresAt ? share.expiresAt.toISOString() : null,
       createdAt: share.createdAt.toISOString(),
     });
-    const previewPart = preview.status === 'completed' ? previewBody(preview, false).body : Buffer.from(JSON.stringify({ id: preview.id, status: preview.status }));
+    // The stored result is one JSON object: the share goes in before its closing brace, unparsed.
+    const previewJson = preview.status === 'completed' ? previewBody(preview, false).body : Buffer.from(JSON.stringify({ id: preview.id, status: preview.status }));
+    const closing = previewJson.lastIndexOf('}');
     res
       .status(200)
       .type('application/json')
-      .send(Buffer.concat([Buffer.from(`{"share":${shareJson},"preview":`), previewPart, Buffer.from('}')]));
+      .send(Buffer.concat([previewJson.subarray(0, closing), Buffer.from(`,"share":${shareJson}}`)]));
   }
 }
