@@ -23,8 +23,8 @@ export interface DarkColourHandover {
   inverter: ColourInverter | null;
   /** The client inlines top-level `<style>` rules into style attributes (Gmail). */
   inlinesRules: boolean;
-  /** What the client paints behind a body without a background of its own. */
-  canvas: { background: string; text: string } | null;
+  /** The client's dark-mode defaults: behind a body without a background of its own, for uncoloured text and links. */
+  canvas: { background: string; text: string; link: string } | null;
   /** Elements Outlook.com marks as recoloured (data-ogsc: text, data-ogsb: background); null for other clients. */
   markers: { foreground: Set<HtmlElement>; background: Set<HtmlElement> } | null;
 }
@@ -39,7 +39,8 @@ export interface DarkModeVariant {
 
 type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
 
-const DARK_CANVAS = { background: '#1a1a1a', text: '#e0e0e0' };
+/** The clients' dark-mode defaults: a near-black canvas, light grey text, light blue links (Gmail's #8ab4f8). */
+const DARK_CANVAS = { background: '#1a1a1a', text: '#e0e0e0', link: '#8ab4f8' };
 const IMAGE_AT_RISK = /\.(png|gif|svg|webp)(\?|#|$)/i;
 const OUTLOOK_HINT_CLIENTS: ReadonlySet<ClientId> = new Set(['outlook-web', 'outlook-windows']);
 
@@ -193,6 +194,11 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
       // The client paints its dark canvas behind an email that sets no background of its own.
       declarations = [{ property: 'background-color', value: DARK_CANVAS.background, important: false }, { property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
       changedBackground = true;
+    } else if (element === body && !bodyDeclaresTextColour(transform, body, declarations, bit)) {
+      // The email's own background is recoloured, and text it never coloured takes the client's dark-mode
+      // default (the clients recolour computed colours, and undeclared text is computed black).
+      declarations = [{ property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
+      changedForeground = true;
     }
     if (!changedBackground && !changedForeground) continue;
     recoloured++;
@@ -237,6 +243,14 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
   if (addHints && !context.hasOutlookHints) add('info', '[data-ogsc]', `${client.name} ignores prefers-color-scheme; style its dark mode with [data-ogsc] (text) and [data-ogsb] (background) selectors.`);
   if (client.id === 'outlook-windows-legacy') add('info', 'dark-mode', `${client.name} gives the email no control over dark mode; only high-contrast colour choices survive.`);
   return { plan, warnings, sameAsTransform: false, colours: handover(mode === 'full' ? 'full-inversion' : 'partial-inversion', inverter, markers) };
+}
+
+/** Whether the body has a text colour of its own for this client: inline, a `text` attribute, or a `<style>` rule it keeps. */
+function bodyDeclaresTextColour(transform: TransformContext, body: HtmlElement, inline: readonly Decl[], clientBit: number): boolean {
+  if (inline.some((d) => d.property === 'color') || getAttribute(body, 'text') !== undefined) return true;
+  return (transform.cascade.matches.get(body) ?? []).some(
+    (match) => (transform.cssNodeMask(match.rule) & clientBit) === 0 && match.declarations.some((d) => d.prop.toLowerCase() === 'color' && (transform.cssNodeMask(d) & clientBit) === 0),
+  );
 }
 
 function reportUncovered(context: DarkModeContext, add: (severity: TransformWarning['severity'], property: string, message: string, element?: HtmlElement) => void): void {

@@ -37,7 +37,7 @@ export interface ColourVariant {
   /** The client inlines top-level rules into style attributes (Gmail). */
   inlinesRules: boolean;
   /** What the client paints behind a body without a background of its own. */
-  canvas: { background: string; text: string } | null;
+  canvas: { background: string; text: string; link: string } | null;
   /** Elements the client marks as recoloured (Outlook.com's data-ogsc / data-ogsb), so `[data-og…]` rules apply. */
   markers: { foreground: ReadonlySet<HtmlElement>; background: ReadonlySet<HtmlElement> } | null;
 }
@@ -320,6 +320,9 @@ export class VariantColours {
     if (canvas) {
       declared.backgroundColor = this.variant.canvas!.background;
       declared.color = this.variant.canvas!.text;
+    } else if (this.variant.canvas && element === this.body && declared.color === undefined) {
+      // A body with its own (recoloured) background but no text colour: the client's default dark-mode text.
+      declared.color = this.variant.canvas.text;
     }
     return declared;
   }
@@ -340,9 +343,16 @@ export class VariantColours {
     }
     // Links do not inherit their colour: the user agent paints them blue unless the author says otherwise.
     const currentElement = this.index.elements[current];
-    if (declared === undefined && currentElement.tagName === 'a' && getAttribute(currentElement, 'href') !== undefined) return LINK_BLUE;
+    if (declared === undefined && currentElement.tagName === 'a' && getAttribute(currentElement, 'href') !== undefined) return this.defaultLinkColour();
     return inherited;
   };
+
+  private linkColour: Rgba | undefined;
+  /** The user agent's link blue, or in a recolouring client's dark mode its own light link colour. */
+  private defaultLinkColour(): Rgba {
+    this.linkColour ??= (this.variant.canvas && parseCssColor(this.variant.canvas.link)) || LINK_BLUE;
+    return this.linkColour;
+  }
 
   /** Null when an image or gradient sits behind the text, so its colour cannot be known statically. */
   background(element: HtmlElement): ResolvedBackground | null {

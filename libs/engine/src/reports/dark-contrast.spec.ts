@@ -36,6 +36,24 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     expect(report.worstClient).toBe('gmail-ios');
   });
 
+  it('gives text the email never coloured the client\'s dark-mode default when the email\'s own background is recoloured', () => {
+    // Black-on-white by default: the inverting clients darken the body's white and lighten the default text,
+    // as they recolour computed colours; nothing may be flagged at 1.2:1.
+    const html = '<html lang="en"><head><title>t</title></head><body style="background:#ffffff"><p>Default text</p><a href="https://example.com/x">A link</a></body></html>';
+    const clients: ClientId[] = ['gmail-ios', 'gmail-android', 'outlook-web', 'outlook-windows-legacy', 'thunderbird'];
+    const analysis = analyzeEmail(html, { clients });
+    expect(analysis.darkContrast!.total).toBe(0);
+    for (const client of clients) {
+      const body = analysis.darkMode[client].html.match(/<body[^>]*>/)![0];
+      expect(body).toMatch(/color: #e0e0e0/);
+      expect(isDark(body.match(/background: (#[0-9a-f]{6})/)![1])).toBe(true);
+    }
+    // A colour of the email's own (here from <style>) is recoloured instead, never overridden by the default.
+    const styled = analyzeEmail('<html><head><style>body { color: #222222 }</style></head><body style="background:#ffffff"><p>Styled</p></body></html>', { clients: ['thunderbird'] });
+    expect(styled.darkMode.thunderbird.html.match(/<body[^>]*>/)![0]).not.toMatch(/#e0e0e0/);
+    expect(styled.darkContrast!.total).toBe(0);
+  });
+
   it('gives clients without inversion exactly the contrast findings of the email as written', () => {
     const analysis = analyzeEmail('<html><body><p style="color:#999999">Light grey</p><p>Fine</p></body></html>', { clients: ['gmail-web', 'yahoo-mail'] });
     const light = analysis.accessibilityReport!.issues.filter((issue) => issue.rule === 'low-contrast');
