@@ -2,7 +2,7 @@ import type { ImageReport, ReportIssue } from '@mailproof/engine/reports';
 import { sortIssues } from '@mailproof/engine/reports';
 import { headUrls, type SsrfGuard } from '@mailproof/net-guard';
 
-/** interface.md: at most 25 distinct image URLs per preview, 3 s for all of them together. */
+/** Issue 6 (docs/reports.md): at most 25 distinct image URLs per preview, 3 s for all of them together. */
 export const IMAGE_WEIGHT_LIMITS = { maxImages: 25, budgetMs: 3000, concurrency: 6 } as const;
 /** One image over this weighs down the email on mobile connections. */
 export const HEAVY_IMAGE_BYTES = 1024 * 1024;

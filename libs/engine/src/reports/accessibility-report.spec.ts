@@ -60,6 +60,15 @@ describe('accessibilityReport', () => {
     expect(ok.issues).toEqual([]);
   });
 
+  it('compares the exact ratio with WCAG\'s threshold, never a rounded one', () => {
+    // #008676 on white is 4.4952:1: rounded to two decimals it would read 4.50 and pass.
+    const report = a11y('<p style="color:#008676;font-size:14px">Teal on white</p>');
+    const issue = report.issues.find((i) => i.rule === 'low-contrast') as unknown as { ratio: number; message: string };
+    expect(issue.ratio).toBe(4.49);
+    expect(issue.message).toContain('4.49:1');
+    expect(a11y('<p style="color:#767676;font-size:14px">Mid grey on white</p>').issues.filter((i) => i.rule === 'low-contrast')).toEqual([]);
+  });
+
   it('applies the large-text threshold and skips text over images', () => {
     // #888 on white is 3.54:1: fails for body text, passes for 24px text.
     expect(rules(a11y('<p style="color:#888888;font-size:14px">Small grey</p>').issues)).toEqual(['low-contrast']);

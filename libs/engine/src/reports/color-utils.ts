@@ -83,12 +83,16 @@ export function luminanceOf(color: Rgba): number {
   return color.luminance;
 }
 
-/** WCAG 2 contrast ratio of two opaque colours, rounded to two decimals. */
+/** WCAG 2 contrast ratio of two opaque colours, exact: WCAG compares it unrounded (4.499:1 fails 4.5:1). */
 export function contrastRatio(foreground: Rgba, background: Rgba): number {
   const a = luminanceOf(foreground);
   const b = luminanceOf(background);
-  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-  return Math.round(ratio * 100) / 100;
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/** A failing ratio as shown: cut (not rounded) to two decimals, so that it never reads as the threshold it missed. */
+export function displayedRatio(ratio: number): number {
+  return Math.floor(ratio * 100) / 100;
 }
 
 export type Lab = Lab65;

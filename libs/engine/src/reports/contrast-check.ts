@@ -4,7 +4,7 @@
  */
 import type { HtmlElement, HtmlNode } from '../parse/dom';
 import { childrenOf, isElement, isText } from '../parse/dom';
-import { contrastRatio, toHex } from './color-utils';
+import { contrastRatio, displayedRatio, toHex } from './color-utils';
 import type { VariantColours } from './colour-cascade';
 import { BLOCK_TAGS, type ReportDocument } from './report-document';
 import type { ReportIssue } from './report-issue';
@@ -114,15 +114,16 @@ export class ContrastIssues {
     const key = `${runIndex}|${colorHex}|${backgroundHex}`;
     let issue = this.known.get(key);
     if (!issue) {
+      const shown = displayedRatio(ratio);
       issue = {
         rule: this.rule,
         severity: ratio < 3 ? 'error' : 'warning',
-        message: `${this.messagePrefix}Text "${shorten(run.text, 40)}" has contrast ${ratio.toFixed(2)}:1 (${colorHex} on ${backgroundHex}); WCAG AA needs ${required}:1.`,
+        message: `${this.messagePrefix}Text "${shorten(run.text, 40)}" has contrast ${shown.toFixed(2)}:1 (${colorHex} on ${backgroundHex}); WCAG AA needs ${required}:1.`,
         ...this.doc.at(run.element),
         text: shorten(run.text, 80),
         color: colorHex,
         background: backgroundHex,
-        ratio,
+        ratio: shown,
         required,
       };
       this.known.set(key, issue);
