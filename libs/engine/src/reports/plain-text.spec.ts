@@ -26,6 +26,11 @@ describe('plainText', () => {
     for (const line of report.text.split('\n')) expect(line.length).toBeLessThanOrEqual(78);
   });
 
+  it('prints only the text of links that lead nowhere a reader can go (javascript:, data:)', () => {
+    const report = plain('<p><a href="javascript:void(0)">Open menu</a>, <a href="data:text/html,hi">inline</a> and <a href="mailto:help@acme.test">write to us</a></p>');
+    expect(report.text).toBe('Open menu, inline and write to us <help@acme.test>');
+  });
+
   it('warns when there is no text, or almost only images', () => {
     expect(rules(plain('').warnings)).toEqual(['plain-text-empty']);
     expect(rules(plain('<img src="https://acme.test/a.png" alt="Sale" width="600">').warnings)).toEqual(['plain-text-short']);

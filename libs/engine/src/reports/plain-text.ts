@@ -83,6 +83,12 @@ const TRAILING_SPACE = /[^\S\n]+(?=\n|$)/g;
 /** Runs of the white space html-to-text collapses anyway (its list: space, tab, CR, LF, FF). */
 const ASCII_SPACE_RUN = /[ \t\r\n\f]{2,}|[\t\r\n\f]/g;
 
+const SCRIPT_OR_DATA_URL = /^\s*(javascript|vbscript|data):/i;
+
+function isReadableHref(href: string | undefined): boolean {
+  return href !== undefined && !SCRIPT_OR_DATA_URL.test(href);
+}
+
 function escapeText(text: string): string {
   return TEXT_SPECIALS.test(text) ? text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : text;
 }
@@ -224,8 +230,8 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
       continue;
     }
     const kept = KEPT[tagName];
-    // A link without href prints only its content, like any inline element.
-    if (!kept || (tagName === 'a' && getAttribute(node, 'href') === undefined)) {
+    // A link without a destination a reader could use (no href, javascript:, data:) prints only its content.
+    if (!kept || (tagName === 'a' && !isReadableHref(getAttribute(node, 'href')))) {
       pushChildren(node);
       continue;
     }
