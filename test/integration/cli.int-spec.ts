@@ -48,13 +48,32 @@ describe('mailproof command line', () => {
     expect(second).toMatchObject({ accountId, name: 'deploy', key: expect.stringMatching(/^mp_live_/) });
   });
 
+  it('finds an account by its name as well as its id, and asks for the id when a name is taken twice', async () => {
+    const name = `named-${Date.now()}`;
+    const { accountId } = JSON.parse(mailproof('account', 'create', '--name', name, '--plan', 'free', '--json').stdout);
+    // The same flags as `account create`, or positional arguments.
+    expect(JSON.parse(mailproof('account', 'plan', '--name', name, '--plan', 'pro', '--json').stdout)).toEqual({ accountId, name, plan: 'pro' });
+    expect(JSON.parse(mailproof('account', 'plan', name, 'free', '--json').stdout)).toEqual({ accountId, name, plan: 'free' });
+    const [row] = await db.query('SELECT plan FROM accounts WHERE id = $1', [accountId]);
+    expect(row.plan).toBe('free');
+    expect(JSON.parse(mailproof('key', 'create', '--account', name, '--name', 'ci', '--json').stdout)).toMatchObject({ accountId, name: 'ci' });
+
+    mailproof('account', 'create', '--name', name, '--json');
+    const ambiguous = mailproof('account', 'plan', name, 'pro');
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain(`2 accounts are named "${name}"`);
+    expect(ambiguous.stderr).toContain(accountId);
+    const missing = mailproof('account', 'plan', '--name', name);
+    expect(missing.code).toBe(3);
+  });
+
   it('explains bad input and exits non-zero', () => {
     const badPlan = mailproof('account', 'create', '--name', 'x', '--plan', 'gold');
-    expect(badPlan.code).toBe(1);
+    expect(badPlan.code).toBe(3); // a wrong value on the command line: a usage error
     expect(badPlan.stderr).toContain('plan must be one of: free, pro');
     const unknown = mailproof('account', 'plan', '00000000-0000-4000-8000-000000000000', 'pro');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no account');
-    expect(mailproof('key', 'create', '--name', 'x').stderr).toContain("required option '--account <accountId>'");
+    expect(mailproof('key', 'create', '--name', 'x').stderr).toContain("required option '--account <account>'");
   });
 });

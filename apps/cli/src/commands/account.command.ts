@@ -1,11 +1,23 @@
 import type { Command } from 'commander';
-import { AccountNotFoundError, PLANS, type Plan } from '@mailproof/persistence';
+import { AccountNotFoundError, PLANS, type AccountsRepository, type Plan } from '@mailproof/persistence';
+import { CliError, EXIT_CODES } from './cli-errors';
 import { withAccounts } from './database';
 import { fail, printTable } from './output';
 
 function parsePlan(value: string): Plan {
-  if (!(PLANS as readonly string[]).includes(value)) fail(`plan must be one of: ${PLANS.join(', ')} (got "${value}")`);
+  if (!(PLANS as readonly string[]).includes(value)) throw new CliError(`plan must be one of: ${PLANS.join(', ')} (got "${value}")`, 'usage', EXIT_CODES.usage);
   return value as Plan;
+}
+
+const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An account given by id or by name (operators think in names); several accounts of one name need the id. */
+export async function resolveAccountId(accounts: AccountsRepository, reference: string): Promise<string> {
+  if (ACCOUNT_ID.test(reference)) return reference;
+  const named = await accounts.findAccountsByName(reference);
+  if (named.length === 0) fail(`no account with the id or name "${reference}"`);
+  if (named.length > 1) fail(`${named.length} accounts are named "${reference}"; give the account id: ${named.map((a) => a.id).join(', ')}`);
+  return named[0].id;
 }
 
 /** Operator commands: accounts are created here, never over HTTP (decisions.md section 4). */
@@ -32,18 +44,24 @@ export function registerAccountCommands(program: Command): void {
 
   account
     .command('plan')
-    .description("change an account's plan")
-    .argument('<accountId>', 'account id')
-    .argument('<plan>', `new plan: ${PLANS.join('|')}`)
+    .description("change an account's plan: `account plan <account> <plan>` or `account plan --name acme --plan pro`")
+    .argument('[account]', 'account id or name')
+    .argument('[plan]', `new plan: ${PLANS.join('|')}`)
+    .option('--account <account>', 'account id or name')
+    .option('--name <name>', 'account name')
+    .option('--plan <plan>', `new plan: ${PLANS.join('|')}`)
     .option('--json', 'print the account as JSON')
-    .action(async (accountId: string, planText: string, options: { json?: boolean }) => {
+    .action(async (accountArgument: string | undefined, planArgument: string | undefined, options: { account?: string; name?: string; plan?: string; json?: boolean }) => {
+      const reference = accountArgument ?? options.account ?? options.name;
+      const planText = planArgument ?? options.plan;
+      if (!reference || !planText) throw new CliError('give the account (id or name) and the plan: mailproof account plan <account> <plan>', 'usage', EXIT_CODES.usage);
       const plan = parsePlan(planText);
-      const updated = await withAccounts((accounts) => accounts.setPlan(accountId, plan)).catch((error: unknown) => {
-        if (error instanceof AccountNotFoundError) fail(`no account ${accountId}`);
+      const updated = await withAccounts(async (accounts) => accounts.setPlan(await resolveAccountId(accounts, reference), plan)).catch((error: unknown) => {
+        if (error instanceof AccountNotFoundError) fail(`no account ${reference}`);
         throw error;
       });
       if (options.json) console.log(JSON.stringify({ accountId: updated.id, name: updated.name, plan: updated.plan }));
-      else console.log(`account ${updated.id} is now on ${updated.plan}`);
+      else console.log(`account ${updated.id} (${updated.name}) is now on ${updated.plan}`);
     });
 
   account

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '@mailproof/config';
 import { AccountNotFoundError, KeyLimitReachedError } from '@mailproof/persistence';
+import { resolveAccountId } from './account.command';
 import { withAccounts } from './database';
 import { fail } from './output';
 
@@ -10,18 +11,21 @@ export function registerKeyCommands(program: Command): void {
   key
     .command('create')
     .description('create an API key for an account (shown once); the plan key limit applies')
-    .requiredOption('--account <accountId>', 'account id')
+    .requiredOption('--account <account>', 'account id or name')
     .requiredOption('--name <name>', 'key name')
     .option('--json', 'print { keyId, key, ... } as JSON')
     .action(async (options: { account: string; name: string; json?: boolean }) => {
       const limits = loadConfig().auth.keyLimits;
-      const created = await withAccounts((accounts) => accounts.createKey(options.account, options.name, limits)).catch((error: unknown) => {
+      const created = await withAccounts(async (accounts) => {
+        const accountId = await resolveAccountId(accounts, options.account);
+        return { accountId, ...(await accounts.createKey(accountId, options.name, limits)) };
+      }).catch((error: unknown) => {
         if (error instanceof AccountNotFoundError) fail(`no account ${options.account}`);
         if (error instanceof KeyLimitReachedError) fail(error.message);
         throw error;
       });
       if (options.json) {
-        console.log(JSON.stringify({ keyId: created.id, accountId: options.account, name: created.name, prefix: created.prefix, key: created.key }));
+        console.log(JSON.stringify({ keyId: created.id, accountId: created.accountId, name: created.name, prefix: created.prefix, key: created.key }));
       } else {
         console.log(`key ${created.id} (${created.name})`);
         console.log(`API key (shown once, store it now): ${created.key}`);

@@ -79,6 +79,11 @@ export class AccountsRepository {
     return this.dataSource.getRepository(AccountEntity).save(account);
   }
 
+  /** Accounts by exact name (names are not unique: the caller decides what several mean). */
+  findAccountsByName(name: string): Promise<AccountEntity[]> {
+    return this.dataSource.getRepository(AccountEntity).find({ where: { name }, order: { createdAt: 'ASC' } });
+  }
+
   findAccount(accountId: string): Promise<AccountEntity | null> {
     if (!UUID.test(accountId)) return Promise.resolve(null);
     return this.dataSource.getRepository(AccountEntity).findOneBy({ id: accountId });
