@@ -83,6 +83,22 @@ describe('auditDomain', () => {
       expect(result.checks.spf.status).toBe('pass');
     });
 
+    it('counts a record included from two places twice (a diamond is not a loop), as receivers evaluate it', async () => {
+      const zone = healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: ['v=spf1 include:a.diamond.test include:b.diamond.test -all'] } });
+      zone['a.diamond.test'] = { TXT: ['v=spf1 include:shared.diamond.test -all'] };
+      zone['b.diamond.test'] = { TXT: ['v=spf1 include:shared.diamond.test -all'] };
+      zone['shared.diamond.test'] = { TXT: ['v=spf1 a mx ip4:192.0.2.7 -all'], A: ['192.0.2.7'], MX: [{ exchange: 'mx1.good.test', priority: 10 }] };
+      const result = await audit(zone);
+      // 2 includes + 2 x (1 include + a + mx) = 8
+      expect(result.spf).toMatchObject({ valid: true, lookups: 8 });
+      expect(rules(result)).not.toContain('spf_include_loop');
+      expect(result.checks.spf.status).toBe('pass');
+      // The same include written twice counts twice.
+      const twice = await audit(healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: ['v=spf1 include:_spf.provider.test include:_spf.provider.test -all'] } }));
+      expect(twice.spf).toMatchObject({ valid: true, lookups: 2 });
+      expect(rules(twice)).not.toContain('spf_include_loop');
+    });
+
     it('follows redirect= and counts it', async () => {
       const zone = healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: ['v=spf1 redirect=_spf.provider.test'] } });
       const result = await audit(zone);

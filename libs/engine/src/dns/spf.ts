@@ -8,6 +8,8 @@ export const SPF_MAX_VOID_LOOKUPS = 2;
 /** Beyond this the walk stops counting, so a hostile include tree cannot make us query forever. */
 const SPF_WALK_BUDGET = 40;
 const SPF_MAX_DEPTH = 10;
+/** Lookups counted before includes stop being followed: well past RFC 7208's 10, so the verdict is certain. */
+const SPF_COUNT_CAP = 30;
 
 const MECHANISMS = new Set(['all', 'include', 'a', 'mx', 'ptr', 'ip4', 'ip6', 'exists']);
 const LOOKUP_MECHANISMS = new Set(['include', 'a', 'mx', 'ptr', 'exists']);
@@ -75,7 +77,8 @@ class SpfWalk {
   voidLookups = 0;
   queries = 0;
   readonly issues: DnsIssue[] = [];
-  private readonly visited = new Set<string>();
+  /** TXT answers by name: a record included twice (a diamond) is evaluated, and counted, twice but read once. */
+  private readonly txtAnswers = new Map<string, Promise<DnsLookup<string>>>();
 
   constructor(private readonly resolver: DnsResolver) {}
 
@@ -93,20 +96,31 @@ class SpfWalk {
     if (isVoid(lookup)) this.voidLookups++;
   }
 
-  /** Follows include: or redirect= to the target's SPF record. */
-  private async follow(target: string, via: 'include' | 'redirect', depth: number): Promise<void> {
+  /**
+   * Follows include: or redirect= to the target's SPF record. Receivers evaluate every include each time
+   * it is reached, so a record included from two places counts its lookups twice (RFC 7208 4.6.4); only a
+   * record that includes one of its own ancestors is a loop.
+   */
+  private async follow(target: string, via: 'include' | 'redirect', depth: number, ancestors: ReadonlySet<string>): Promise<void> {
     if (target.includes('%')) {
       this.issue('spf_macro_not_followed', 'info', `${via} ${target} uses a macro; its lookups are counted once but not followed.`);
       return;
     }
     const name = target.toLowerCase().replace(/\.$/, '');
-    if (this.visited.has(name)) {
-      this.issue('spf_include_loop', 'error', `${via} ${name} points back to a record already evaluated (a loop): receivers return permerror.`);
+    if (ancestors.has(name)) {
+      this.issue('spf_include_loop', 'error', `${via} ${name} points back to a record that includes it (a loop): receivers return permerror.`);
       return;
     }
-    if (depth >= SPF_MAX_DEPTH || !this.canQuery()) return;
-    this.queries++;
-    const lookup = await this.resolver.txt(name);
+    // Far past the limit of 10 the count says all it needs to; stop before a many-way diamond multiplies it.
+    if (depth >= SPF_MAX_DEPTH || this.lookups > SPF_COUNT_CAP) return;
+    let answer = this.txtAnswers.get(name);
+    if (!answer) {
+      if (!this.canQuery()) return;
+      this.queries++;
+      answer = this.resolver.txt(name);
+      this.txtAnswers.set(name, answer);
+    }
+    const lookup = await answer;
     if (lookup.status === 'error') {
       this.issue('spf_include_unverified', 'warning', `Could not read the SPF record of ${via} ${name}: ${describeFailure(lookup)}; the lookup count may be low.`);
       return;
@@ -118,11 +132,11 @@ class SpfWalk {
       this.issue(`spf_${via}_invalid`, 'error', `${via} ${name} ${what}: receivers return permerror for the whole record.`);
       return;
     }
-    await this.walk(name, picked.record, depth + 1, false);
+    await this.walk(name, picked.record, depth + 1, false, ancestors);
   }
 
-  async walk(domain: string, record: string, depth: number, root: boolean): Promise<{ all: SpfTerm | null }> {
-    this.visited.add(domain);
+  async walk(domain: string, record: string, depth: number, root: boolean, parents: ReadonlySet<string> = new Set()): Promise<{ all: SpfTerm | null }> {
+    const ancestors = new Set(parents).add(domain);
     const terms = record.trim().split(/\s+/).slice(1);
     let all: SpfTerm | null = null;
     let redirect: string | null = null;
@@ -150,7 +164,7 @@ class SpfWalk {
           break;
         case 'include':
           if (!term.argument) this.issue('spf_syntax', 'error', `include without a domain in the SPF record of ${domain}.`);
-          else pending.push(() => this.follow(term.argument, 'include', depth));
+          else pending.push(() => this.follow(term.argument, 'include', depth, ancestors));
           break;
         case 'a':
         case 'exists': {
@@ -193,7 +207,7 @@ class SpfWalk {
     if (redirect !== null && !all) {
       this.lookups++;
       if (!redirect) this.issue('spf_syntax', 'error', `redirect= without a domain in the SPF record of ${domain}.`);
-      else pending.push(() => this.follow(redirect as string, 'redirect', depth));
+      else pending.push(() => this.follow(redirect as string, 'redirect', depth, ancestors));
     }
     // Sequential, in record order, so the walk and its findings are deterministic.
     for (const step of pending) await step();
