@@ -19,7 +19,7 @@ describe('API basics', () => {
 
   const expectProblem = (response: request.Response, status: number, code: string) => {
     expect(response.status).toBe(status);
-    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.headers['content-type']).toBe('application/problem+json'); // exactly the registered type (decisions.md §3)
     expect(response.body).toMatchObject({ status, code, type: expect.stringMatching(/^https:\/\//), title: expect.any(String), detail: expect.any(String) });
     expect(JSON.stringify(response.body)).not.toMatch(/\/work\/|node_modules|\bat .+\.(js|ts):\d+/);
   };

@@ -41,7 +41,7 @@ export async function createApiApp(
       .setTitle('Mailproof API')
       .setDescription('Email previews, audits, DNS deliverability and the pre-send gate. Errors are RFC 9457 problem+json.')
       .setVersion(process.env.npm_package_version ?? '0.1.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (mp_live_...)' })
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'mp_live_ API key', description: 'An API key (mp_live_...)' })
       .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key')
       .build(),
   );

@@ -40,5 +40,7 @@ export function buildProblem(
 export function sendProblem(res: Response, problem: ProblemDetails, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
+  // A Buffer body keeps the media type exactly as RFC 9457 registers it (Express appends "; charset" to strings).
+  res.status(problem.status).setHeader('Content-Type', 'application/problem+json');
+  res.send(Buffer.from(JSON.stringify(problem), 'utf8'));
 }

@@ -1,6 +1,7 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { buildProblem, sendProblem } from '../problems/problem-response';
 import { SHARE_PAGE_SCRIPT, SHARE_PAGE_STYLES } from './share-page.assets';
 import { clientView, renderNotFoundPage, renderSharePage } from './share-page.view';
 import { SharesService } from './shares.service';
@@ -65,13 +66,13 @@ export class SharePageController {
   }
 
   @Get(':id/clients/:clientId')
-  async client(@Param('id') id: string, @Param('clientId') clientId: string, @Res() res: Response): Promise<void> {
+  async client(@Param('id') id: string, @Param('clientId') clientId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
     const found = await this.shares.findLive(id);
     const view = found ? clientView(found.preview, clientId) : null;
     if (!view) {
-      res.status(404).type('application/problem+json').send(JSON.stringify({ type: 'https://mailproof.dev/problems/not-found', title: 'Not Found', status: 404, detail: 'No such shared client view.', code: 'not_found' }));
+      sendProblem(res, buildProblem(404, 'not_found', 'No such shared client view.', { instance: req.path }));
       return;
     }
     res.status(200).json(view);
