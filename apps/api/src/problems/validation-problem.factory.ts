@@ -3,11 +3,17 @@ import type { FieldError } from '@mailproof/contracts';
 import { ProblemException } from './problem.exception';
 
 /** Flattens class-validator errors into `errors: [{ field, message }]` with dotted field paths. */
+/** class-validator's type checks: when one fails, the length and range messages of the same field are noise. */
+const TYPE_CONSTRAINTS: ReadonlySet<string> = new Set(['isDefined', 'isString', 'isArray', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'whitelistValidation']);
+
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   const flat: FieldError[] = [];
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    for (const message of Object.values(error.constraints ?? {})) flat.push({ field, message });
+    const constraints = error.constraints ?? {};
+    // A value of the wrong type (or a missing one) fails every other rule too; say only what matters.
+    const typeFailures = Object.keys(constraints).filter((name) => TYPE_CONSTRAINTS.has(name));
+    for (const name of typeFailures.length > 0 ? typeFailures : Object.keys(constraints)) flat.push({ field, message: constraints[name] });
     if (error.children?.length) flat.push(...flattenValidationErrors(error.children, field));
   }
   return flat;
