@@ -88,6 +88,26 @@ describe('POST /api/preview and reading previews back', () => {
     expect(response.body.templateReport.issues).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'mjml-validation', message: expect.stringMatching(/mj-include/) })]));
   });
 
+  it('gzips the result for clients that accept gzip but not br (Node fetch over http, Python requests)', async () => {
+    const { request: rawRequest } = await import('node:http');
+    const { gunzipSync } = await import('node:zlib');
+    const created = await request(api.url).post('/api/preview').set('Accept-Encoding', 'identity').send({ html: EMAIL }).expect(200);
+    const raw = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      const req = rawRequest(`${api.url}/api/preview/${created.body.id}`, { headers: { 'accept-encoding': 'gzip, deflate' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(raw.status).toBe(200);
+    expect(raw.headers['content-encoding']).toBe('gzip');
+    const json = gunzipSync(raw.body);
+    expect(raw.body.length).toBeLessThan(json.length / 5);
+    expect(JSON.parse(json.toString('utf8'))).toEqual(created.body);
+  });
+
   it('sends the stored Brotli bytes to clients that accept br, and plain JSON to the rest', async () => {
     const plain = await request(api.url).post('/api/preview').set('Accept-Encoding', 'identity').send({ html: EMAIL }).expect(200);
     expect(plain.headers['content-encoding']).toBeUndefined();

@@ -1,9 +1,37 @@
+import { promisify } from 'node:util';
+import { constants, gzip } from 'node:zlib';
+import type { Request, Response } from 'express';
 import { decodePreviewResult, type PreviewEntity } from '@mailproof/persistence';
+
+const gzipAsync = promisify(gzip);
+/** Smaller bodies are sent as they are: gzip would save little and cost a round through the thread pool. */
+const GZIP_MIN_BYTES = 16 * 1024;
 
 export interface PreviewBody {
   body: Buffer;
-  /** 'br' when the body is the stored Brotli bytes, sent as they are. */
-  contentEncoding?: 'br';
+  /** 'br' when the body is the stored Brotli bytes, sent as they are; 'gzip' once sendJsonBody compressed it. */
+  contentEncoding?: 'br' | 'gzip';
+}
+
+/** Whether the client takes the stored Brotli bytes as they are. */
+export function acceptsBrotli(req: Request): boolean {
+  return req.acceptsEncodings('br') === 'br';
+}
+
+/**
+ * Sends a JSON body. A large plain body goes gzip-compressed (level 1, in the libuv thread pool) to a
+ * client that accepts gzip but not br, such as Node's fetch over http or Python's requests: a preview
+ * result is ~700 KB of JSON and ~40 KB gzipped. Clients that ask for no encoding get it as it is.
+ */
+export async function sendJsonBody(req: Request, res: Response, status: number, payload: PreviewBody): Promise<void> {
+  let { body, contentEncoding } = payload;
+  if (!contentEncoding && body.length >= GZIP_MIN_BYTES && req.acceptsEncodings('br', 'gzip') === 'gzip') {
+    body = await gzipAsync(body, { level: constants.Z_BEST_SPEED });
+    contentEncoding = 'gzip';
+  }
+  res.setHeader('Vary', 'Accept-Encoding');
+  if (contentEncoding) res.setHeader('Content-Encoding', contentEncoding);
+  res.status(status).type('application/json').send(body);
 }
 
 /**

@@ -14,17 +14,12 @@ import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../aut
 import { ListPreviewsQuery } from './dto/list-previews.query';
 import { PreviewRequest } from './dto/preview.request';
 import { ClientScore, PreviewListResponse, PreviewResponse } from './dto/preview.response';
+import { acceptsBrotli, sendJsonBody } from './preview-json';
 import { PreviewsService, type PreviewAnswer } from './previews.service';
 
-function acceptsBrotli(req: Request): boolean {
-  return req.acceptsEncodings('br') === 'br';
-}
-
-export function sendPreview(res: Response, answer: PreviewAnswer): void {
+function sendPreview(req: Request, res: Response, answer: PreviewAnswer): Promise<void> {
   if (answer.status === 202) res.setHeader('Retry-After', '2');
-  res.setHeader('Vary', 'Accept-Encoding');
-  if (answer.body.contentEncoding) res.setHeader('Content-Encoding', answer.body.contentEncoding);
-  res.status(answer.status).type('application/json').send(answer.body.body);
+  return sendJsonBody(req, res, answer.status, answer.body);
 }
 
 @ApiTags('previews')
@@ -47,7 +42,7 @@ export class PreviewsController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    sendPreview(res, await this.previews.create(body, account, CLIENT_IDS, acceptsBrotli(req)));
+    await sendPreview(req, res, await this.previews.create(body, account, CLIENT_IDS, acceptsBrotli(req)));
   }
 
   @Get('preview/:id')
@@ -55,7 +50,7 @@ export class PreviewsController {
   @ApiOkResponse({ type: PreviewResponse })
   @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analysed' })
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
-    sendPreview(res, await this.previews.read(id, account, acceptsBrotli(req)));
+    await sendPreview(req, res, await this.previews.read(id, account, acceptsBrotli(req)));
   }
 
   @Get('previews')

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
-import { previewBody } from '../previews/preview-json';
+import { previewBody, sendJsonBody } from '../previews/preview-json';
 import { ProblemException } from '../problems/problem.exception';
 import { CreateShareRequest } from './dto/create-share.request';
 import { ShareResponse } from './dto/share.response';
@@ -24,7 +24,7 @@ export class SharesController {
   @Get(':id')
   @ApiOperation({ summary: 'The shared preview as JSON (public). Expired or unknown links are 404.' })
   @ApiOkResponse({ description: 'The preview result as POST /api/preview returned it (its `id` is the preview id), plus `share: { id, url, expiresAt, createdAt }`.' })
-  async read(@Param('id') id: string, @Res() res: Response): Promise<void> {
+  async read(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const found = await this.shares.findLive(id);
     if (!found) throw new ProblemException(404, 'not_found', 'No live share with this id.');
     const { share, preview } = found;
@@ -37,9 +37,6 @@ export class SharesController {
     // The stored result is one JSON object: the share goes in before its closing brace, unparsed.
     const previewJson = preview.status === 'completed' ? previewBody(preview, false).body : Buffer.from(JSON.stringify({ id: preview.id, status: preview.status }));
     const closing = previewJson.lastIndexOf('}');
-    res
-      .status(200)
-      .type('application/json')
-      .send(Buffer.concat([previewJson.subarray(0, closing), Buffer.from(`,"share":${shareJson}}`)]));
+    await sendJsonBody(req, res, 200, { body: Buffer.concat([previewJson.subarray(0, closing), Buffer.from(`,"share":${shareJson}}`)]) });
   }
 }
