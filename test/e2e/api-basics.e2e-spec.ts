@@ -74,7 +74,9 @@ describe('API basics', () => {
   it('serves the OpenAPI document generated from the DTOs, and Swagger UI', async () => {
     const document = await request(api.url).get('/api/openapi.json').expect(200);
     expect(document.body.openapi).toMatch(/^3\./);
-    expect(document.body.paths['/api/diagnostics/round-trip'].post).toBeDefined();
+    const roundTrip = document.body.paths['/api/diagnostics/round-trip'].post;
+    expect(roundTrip.requestBody.content['application/json'].schema.$ref).toMatch(/RoundTripRequest/);
+    expect(Object.keys(roundTrip.responses)).toEqual(expect.arrayContaining(['200', '503']));
     expect(document.body.components.schemas.RoundTripRequest.properties.queue.enum).toEqual(['preview', 'render', 'dns-audit', 'scheduler']);
     const ui = await request(api.url).get('/api/docs').redirects(1).expect(200);
     expect(ui.text).toMatch(/swagger/i);

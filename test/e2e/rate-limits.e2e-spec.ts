@@ -58,7 +58,12 @@ describe('per-minute rate limits shared through Redis', () => {
   });
 
   it('never limits health and metrics', async () => {
-    for (let i = 0; i < LIMIT + 2; i++) await request(first.url).get('/health/live').expect(200);
+    for (let i = 0; i < LIMIT + 2; i++) {
+      const live = await request(first.url).get('/health/live').expect(200);
+      expect(live.headers['ratelimit-limit']).toBeUndefined();
+      const metrics = await request(first.url).get('/metrics').expect(200);
+      expect(metrics.headers['ratelimit-limit']).toBeUndefined();
+    }
   });
 
   it('falls back to a per-instance limit when its Redis is unreachable, instead of failing or dropping limits', async () => {

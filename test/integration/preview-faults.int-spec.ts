@@ -44,6 +44,10 @@ describe('preview pipeline under faults and load', () => {
     const responses = Array.from({ length: 50 }, () => request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web', 'outlook-windows-legacy', 'apple-mail-ios'] }));
     const settled = Promise.all(responses.map((r) => r.then((res) => res)));
     await waitFor(async () => (await queues.preview.getCompletedCount()) >= 4, 'a few previews to complete before the kill', 30_000);
+    // The kill must land mid-run: some jobs still waiting or active, or there is no recovery to test.
+    const counts = await queues.preview.getJobCounts('completed', 'active', 'waiting');
+    expect(counts.completed).toBeLessThan(50);
+    expect(counts.active + counts.waiting).toBeGreaterThan(0);
     first.child.kill('SIGKILL');
     await first.exited;
     await startWorker();

@@ -37,9 +37,10 @@ describe('docker-compose.yml', () => {
         migrate: { condition: 'service_completed_successfully' },
       });
     }
-    expect(compose.services.postgres.healthcheck).toBeDefined();
-    expect(compose.services.redis.healthcheck).toBeDefined();
-    expect(compose.services.api.healthcheck).toBeDefined();
+    const check = (service: string): string => ((compose.services[service].healthcheck as { test?: string[] } | undefined)?.test ?? []).join(' ');
+    expect(check('postgres')).toMatch(/pg_isready/);
+    expect(check('redis')).toMatch(/redis-cli ping/);
+    expect(check('api')).toMatch(/\/health\/live/);
   });
 
   it('runs Redis with noeviction, as BullMQ requires', () => {

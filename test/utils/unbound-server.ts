@@ -114,6 +114,9 @@ export class UnboundServer {
       '  control-use-cert: no',
       '',
     ].join('\n');
+    if (!unboundAvailable()) {
+      throw new Error(`unbound is not installed at ${UNBOUND}: run "apt-get install -y unbound" (CI's .ci/run does). The DNS suites do not skip.`);
+    }
     const configPath = join(directory, 'unbound.conf');
     writeFileSync(configPath, config);
     const output: string[] = [];

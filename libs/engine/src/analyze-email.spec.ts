@@ -24,6 +24,9 @@ Hi</td></tr></table>`,
   functionsAndUnits: `<p style="width: calc(100% - 20px); font-size: 1.2rem; margin: clamp(4px, 2vw, 16px); color: var(--brand, #333)">x</p>`,
 };
 
+/** Fixtures whose findings have no rewrite to offer (a VML fallback already present; functions with no plainer equivalent). */
+const FIXTURES_WITHOUT_FIXES: ReadonlySet<string> = new Set(['vmlFallback', 'functionsAndUnits']);
+
 const byClient = (findings: CssFinding[], client: string): CssFinding[] => findings.filter((f) => f.client === client);
 
 describe('analyzeEmail', () => {
@@ -78,7 +81,7 @@ describe('analyzeEmail', () => {
   it('analyses only the requested clients, in canonical order', () => {
     const result = analyzeEmail(FIXTURES.layout, { clients: ['thunderbird', 'gmail-web'] });
     expect(result.transforms.map((t) => t.clientId)).toEqual(['gmail-web', 'thunderbird']);
-    expect(new Set(result.cssReport.map((f) => f.client))).toEqual(new Set(['gmail-web', 'thunderbird'].filter((c) => result.cssReport.some((f) => f.client === c))));
+    expect(new Set(result.cssReport.map((f) => f.client))).toEqual(new Set(['gmail-web', 'thunderbird']));
   });
 
   it('rejects unknown client ids listing the valid ones', () => {
@@ -133,14 +136,15 @@ describe('analyzeEmail', () => {
 
   it('sorts findings by client, severity and position', () => {
     const findings = analyzeEmail(FIXTURES.styleBlock).cssReport;
+    expect(new Set(findings.map((f) => f.severity)).size).toBeGreaterThan(1);
     const order = { error: 0, warning: 1, info: 2 };
-    for (let i = 1; i < findings.length; i++) {
-      const a = findings[i - 1];
-      const b = findings[i];
-      const clientOrder = CLIENT_IDS.indexOf(a.client) - CLIENT_IDS.indexOf(b.client);
-      expect(clientOrder).toBeLessThanOrEqual(0);
-      if (clientOrder === 0) expect(order[a.severity]).toBeLessThanOrEqual(order[b.severity]);
-    }
+    const key = (f: CssFinding): number[] => [CLIENT_IDS.indexOf(f.client), order[f.severity], f.line ?? Infinity, f.column ?? Infinity];
+    const compare = (a: CssFinding, b: CssFinding): number => {
+      const [ka, kb] = [key(a), key(b)];
+      for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+      return 0;
+    };
+    expect(findings.map(key)).toEqual([...findings].sort(compare).map(key));
   });
 
   describe.each(Object.entries(FIXTURES))('fixture %s', (_name, html) => {
@@ -157,6 +161,9 @@ describe('analyzeEmail', () => {
       const markers: Record<EmailFormat, RegExp> = { html: /<(table|v:|!--\[if|img|a|style|meta|td|h1)/, jsx: /@react-email\/components|style=\{\{|<Head>/, mjml: /<mj-/, maizzle: /class="|config|tailwind|googleFonts|css:/ };
       for (const format of EMAIL_FORMATS) {
         const fixes = analyzeEmail(html, { format }).cssReport.flatMap((f) => (f.fix ? [f.fix] : []));
+        // Fixtures whose findings carry no fix (nothing to rewrite) have nothing to check here.
+        if (FIXTURES_WITHOUT_FIXES.has(_name)) expect(fixes).toEqual([]);
+        else expect(fixes.length).toBeGreaterThan(0);
         for (const fix of fixes) expect(fix.after).toMatch(markers[format]);
       }
     });
@@ -273,8 +280,9 @@ describe('limits', () => {
   });
 
   it('accepts nesting at the bound', () => {
-    const html = '<div>'.repeat(ENGINE_LIMITS.maxNestingDepth - 10);
-    expect(analyzeEmail(html, { clients: ['gmail-web'] }).transforms[0].html.length).toBeGreaterThan(0);
+    const depth = ENGINE_LIMITS.maxNestingDepth - 10;
+    const html = '<div>'.repeat(depth);
+    expect(analyzeEmail(html, { clients: ['gmail-web'] }).transforms[0].html.match(/<div>/g)).toHaveLength(depth);
   });
 
   it('rejects more CSS rules than the bound', () => {

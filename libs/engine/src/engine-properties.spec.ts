@@ -17,14 +17,8 @@ describe('engine properties', () => {
   it('never crashes on arbitrary input, keeps scores in 0-100 and is deterministic', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 2000 }), emailish), (html) => {
-        let first;
-        try {
-          first = analyzeEmail(html);
-        } catch (error) {
-          // Only the documented limits may throw.
-          expect(error).toBeInstanceOf(EngineLimitError);
-          return;
-        }
+        // Inputs this small are far inside every limit of limits.ts: nothing may throw, not even EngineLimitError.
+        const first = analyzeEmail(html);
         expect(first.overallScore).toBeGreaterThanOrEqual(0);
         expect(first.overallScore).toBeLessThanOrEqual(100);
         for (const score of Object.values(first.compatibilityScores)) {

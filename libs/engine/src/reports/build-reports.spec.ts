@@ -19,12 +19,19 @@ describe('buildReports', () => {
     expect(JSON.stringify(reports(html))).toBe(JSON.stringify(first));
   });
 
-  it('handles empty and fragment input without throwing', () => {
+  it('handles empty and fragment input, and says what it found in it', () => {
     for (const html of ['', '   ', '<p>fragment only', '<table><tr><td>unclosed', '<!--[if mso]>', '<style>{{{{', '<a href="%">x</a>']) {
       const result = buildReports(html, { format: 'html', clients: [] });
       expect(Object.keys(result)).toEqual(KEYS);
       expect(result.inboxPreview.clients).toEqual({});
+      expect(result.sizeReport.bytes).toBe(Buffer.byteLength(html));
     }
+    const empty = buildReports('', { format: 'html', clients: [] });
+    expect(empty.plainText.text).toBe('');
+    expect(empty.plainText.warnings.map((w) => w.rule)).toContain('plain-text-empty');
+    expect(buildReports('<p>fragment only', { format: 'html', clients: [] }).plainText.text).toBe('fragment only');
+    expect(buildReports('<!--[if mso]>', { format: 'html', clients: [] }).vmlReport?.issues.length).toBeGreaterThan(0);
+    expect(buildReports('<a href="%">x</a>', { format: 'html', clients: [] }).linkReport.broken).toBe(1);
   });
 
   it('ignores client ids it does not know in the per-client parts', () => {

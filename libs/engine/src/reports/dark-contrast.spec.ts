@@ -58,6 +58,7 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     const analysis = analyzeEmail('<html><body><p style="color:#999999">Light grey</p><p>Fine</p></body></html>', { clients: ['gmail-web', 'yahoo-mail'] });
     const light = analysis.accessibilityReport!.issues.filter((issue) => issue.rule === 'low-contrast');
     const dark = analysis.darkContrast!.clients['gmail-web'].issues;
+    expect(light).toHaveLength(1);
     expect(dark.map((issue) => [issue.color, issue.background, issue.ratio])).toEqual(light.map((issue) => [(issue as { color?: string }).color, (issue as { background?: string }).background, (issue as { ratio?: number }).ratio]));
     expect(analysis.darkContrast!.clients['gmail-web'].checked).toBe(2);
   });
