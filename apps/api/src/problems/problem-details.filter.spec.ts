@@ -6,7 +6,10 @@ function fakeHost() {
   const sent: { status?: number; type?: string; body?: string; headers: Record<string, string> } = { headers: {} };
   const res = {
     headersSent: false,
-    setHeader: (name: string, value: string) => (sent.headers[name] = value),
+    setHeader: (name: string, value: string) => {
+      sent.headers[name] = value;
+      if (name.toLowerCase() === 'content-type') sent.type = value;
+    },
     status(code: number) {
       sent.status = code;
       return this;
@@ -15,8 +18,8 @@ function fakeHost() {
       sent.type = value;
       return this;
     },
-    send(body: string) {
-      sent.body = body;
+    send(body: string | Buffer) {
+      sent.body = String(body);
       return this;
     },
   };
