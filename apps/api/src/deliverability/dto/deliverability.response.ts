@@ -35,4 +35,6 @@ export class DeliverabilityResponse {
   @ApiProperty() checks: DnsChecksResponse;
   @ApiProperty({ type: [DnsIssueResponse] }) issues: DnsIssueResponse[];
   @ApiProperty({ description: 'When the audit ran (ISO 8601).' }) checkedAt: string;
+  @ApiProperty({ description: 'True when no lookup answered (every check skipped): the score of 0 then says nothing about the domain; retry later.' })
+  inconclusive: boolean;
 }
