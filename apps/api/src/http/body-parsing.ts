@@ -10,6 +10,11 @@ function hasBody(req: Request): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/** 400 invalid_json. Like every 400 it lists what was wrong (decisions.md §3); the parser's own message stays out (it quotes the body). */
+function sendInvalidJson(req: Request, res: Response, detail: string, bodyMessage: string): void {
+  sendProblem(res, buildProblem(400, 'invalid_json', detail, { instance: req.path, errors: [{ field: 'body', message: bodyMessage }] }));
+}
+
 /**
  * JSON body parsing with problem+json errors. Nest's own parser is disabled so that every
  * parser failure (bad JSON, too large, wrong charset) is answered here with a stable code
@@ -36,14 +41,7 @@ export function installJsonBodyParsing(app: INestApplication, limitBytes: number
           buildProblem(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`, { instance: req.path }),
         );
       case 'entity.parse.failed':
-        // Every 400 lists what was wrong (decisions.md §3); the parser's own message stays out (it quotes the body).
-        return sendProblem(
-          res,
-          buildProblem(400, 'invalid_json', 'The request body is not valid JSON.', {
-            instance: req.path,
-            errors: [{ field: 'body', message: 'must be one valid JSON value (the parser stopped before its end)' }],
-          }),
-        );
+        return sendInvalidJson(req, res, 'The request body is not valid JSON.', 'must be one valid JSON value (the parser stopped before its end)');
       case 'charset.unsupported':
       case 'encoding.unsupported':
         return sendProblem(
@@ -54,13 +52,7 @@ export function installJsonBodyParsing(app: INestApplication, limitBytes: number
         );
       case 'request.aborted':
       case 'request.size.invalid':
-        return sendProblem(
-          res,
-          buildProblem(400, 'invalid_json', 'The request body was incomplete.', {
-            instance: req.path,
-            errors: [{ field: 'body', message: 'ended before its declared length' }],
-          }),
-        );
+        return sendInvalidJson(req, res, 'The request body was incomplete.', 'ended before its declared length');
       default:
         return next(error);
     }

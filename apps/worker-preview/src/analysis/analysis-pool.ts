@@ -53,8 +53,7 @@ export class AnalysisPool implements OnApplicationShutdown {
       );
     });
     try {
-      const outcome = (await this.pool.run({ ...task, checksPort: threadPort }, { transferList: [threadPort] })) as AnalysisOutcome;
-      return outcome;
+      return (await this.pool.run({ ...task, checksPort: threadPort }, { transferList: [threadPort] })) as AnalysisOutcome;
     } finally {
       checksPort.close();
     }
