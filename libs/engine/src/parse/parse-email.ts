@@ -74,6 +74,18 @@ export interface ParsedEmail {
   elementsByTag: ReadonlyMap<string, HtmlElement[]>;
 }
 
+const ELEMENT_NUMBER = Symbol('elementNumber');
+type NumberedElement = HtmlElement & { [ELEMENT_NUMBER]?: number };
+
+/**
+ * The element's position in `ParsedEmail.elements` (document order), written once by the parse so that
+ * per-element results can live in arrays without a Map from element to number. Undefined for an element
+ * no parse numbered (one built by hand).
+ */
+export function elementNumber(element: HtmlElement): number | undefined {
+  return (element as NumberedElement)[ELEMENT_NUMBER];
+}
+
 /** UTF-8 byte length without allocating the encoded buffer for large inputs. */
 export function utf8ByteLength(text: string): number {
   let bytes = 0;
@@ -159,6 +171,8 @@ export function parseEmail(html: string): ParsedEmail {
       }
     }
     if (isElement(node)) {
+      // Every element gets the same property in the same order: one hidden class for all of them.
+      (node as NumberedElement)[ELEMENT_NUMBER] = elements.length;
       elements.push(node);
       addTo(elementsByTag, node.tagName, node);
       for (const attr of node.attrs) {

@@ -113,9 +113,18 @@ export function colorDistance(a: Rgba, b: Rgba): number {
 
 const HEX_DIGITS = '0123456789abcdef';
 
+function channelByte(channel: number): number {
+  return Math.round(Math.min(1, Math.max(0, channel)) * 255);
+}
+
 function hexByte(channel: number): string {
-  const byte = Math.round(Math.min(1, Math.max(0, channel)) * 255);
+  const byte = channelByte(channel);
   return HEX_DIGITS[byte >> 4] + HEX_DIGITS[byte & 15];
+}
+
+/** A number equal for two colours exactly when their toHex() strings are equal (no string to build). */
+export function colourCode(color: Rgba): number {
+  return ((channelByte(color.r) * 256 + channelByte(color.g)) * 256 + channelByte(color.b)) * 512 + (color.alpha < 1 ? channelByte(color.alpha) : 256);
 }
 
 /** #rrggbb, or #rrggbbaa when translucent (culori's formatHex/formatHex8 rounding). */

@@ -11,7 +11,7 @@ import type { ColourRole } from '../dark-mode/colour-inversion';
 import { MatchContext } from '../parse/css-selector';
 import { HtmlElement, getAttribute } from '../parse/dom';
 import { BLACK, LINK_BLUE, WHITE, compositeOver, isLowerCaseImageValue, parseCssColor, splitCssValue, type Rgba } from './color-utils';
-import type { ElementIndex } from './report-document';
+import { perElement, type ElementIndex } from './report-document';
 import type { ReportStyles } from './report-styles';
 import type { SheetRule } from './sheet-rules';
 
@@ -49,6 +49,10 @@ export interface Recolourer {
 export const LIGHT_VARIANT: ColourVariant = { key: 'light', clientBit: 0, recolour: null, darkRules: false, inlinesRules: false, canvas: null, markers: null };
 
 const COLOUR_PROPERTIES = new Set(['color', 'background', 'background-color', 'background-image']);
+/** Presentational attributes that paint a colour (`color` only on `<font>`, `text` only on `<body>`), and the property each stands for. */
+const HINT_PROPERTIES: Readonly<Record<string, string>> = Object.assign(Object.create(null), {
+  bgcolor: 'background-color', background: 'background-image', color: 'color', text: 'color',
+});
 
 /** One colour-carrying declaration of an element, in cascade order. */
 interface ColourEntry {
@@ -99,17 +103,21 @@ const NO_MASKS: DropMasks = { ruleDeclaration: () => 0, inlinedRuleDeclaration: 
 
 /** Colour entries per element, shared by every variant of one email. */
 export class ColourCascade {
-  private readonly entries: Array<ColourEntry[] | undefined> = [];
+  private readonly entries: Array<ColourEntry[] | undefined>;
   /** Recoloured values per recolourer and role, keyed by the entry's value string (no key building per lookup). */
   private readonly recoloured = new Map<Recolourer, Record<ColourRole, Map<string, string>>>();
-  private readonly darkEntries: Array<ColourEntry[] | undefined> = [];
+  private readonly darkEntries: Array<ColourEntry[] | undefined>;
   private readonly masksSeen = new Set<number>();
   private inliningChangesMasks = false;
 
   constructor(
     readonly styles: ReportStyles,
     private readonly masks: DropMasks = NO_MASKS,
-  ) {}
+  ) {
+    const count = styles.doc.index.elements.length;
+    this.entries = perElement(count);
+    this.darkEntries = perElement(count);
+  }
 
   private readonly shared = new Map<string, Array<DeclaredColours | undefined>>();
 
@@ -118,7 +126,7 @@ export class ColourCascade {
     const key = `${this.recolourerId(variant.recolour)}|${variant.darkRules ? 'dark' : ''}`;
     let list = this.shared.get(key);
     if (!list) {
-      list = [];
+      list = perElement(this.styles.doc.index.elements.length);
       this.shared.set(key, list);
     }
     return list;
@@ -169,12 +177,13 @@ export class ColourCascade {
     const normal: ColourEntry[] = [];
     const important: ColourEntry[] = [];
     for (const attr of element.attrs) {
-      if (attr.prefix || attr.value.trim() === '') continue;
+      // The name first: most attributes carry no colour, and their values (hrefs, styles) are long.
+      const property = HINT_PROPERTIES[attr.name];
+      if (property === undefined || attr.prefix) continue;
+      if ((attr.name === 'color' && element.tagName !== 'font') || (attr.name === 'text' && element.tagName !== 'body')) continue;
       const value = attr.value.trim().toLowerCase();
-      if (attr.name === 'bgcolor') normal.push(this.entry('background-color', value, false, 'hint', 0, 0, false));
-      else if (attr.name === 'background') normal.push(this.entry('background-image', `url(${value})`, false, 'hint', 0, 0, false));
-      else if (attr.name === 'color' && element.tagName === 'font') normal.push(this.entry('color', value, false, 'hint', 0, 0, false));
-      else if (attr.name === 'text' && element.tagName === 'body') normal.push(this.entry('color', value, false, 'hint', 0, 0, false));
+      if (value === '') continue;
+      normal.push(this.entry(property, property === 'background-image' ? `url(${value})` : value, false, 'hint', 0, 0, false));
     }
     for (const rule of rules) {
       rule.declarations.forEach((d, index) => {
@@ -219,6 +228,31 @@ export class ColourCascade {
     return list;
   }
 
+  private colourChain: { relevant: Uint8Array; parents: Int32Array } | undefined;
+
+  /**
+   * The elements whose colours can differ from their parent's (a colour source of their own, the body's
+   * canvas, a link's default blue) and, for every element, the nearest such ancestor. Most elements set
+   * no colour: variants resolve colours along this shorter chain and skip them. Not for variants with
+   * Outlook.com's marker rules, whose extra matches can colour any element.
+   */
+  colourParents(): { relevant: Uint8Array; parents: Int32Array } {
+    if (this.colourChain) return this.colourChain;
+    const { doc } = this.styles;
+    const { elements, parent } = doc.index;
+    const relevant = new Uint8Array(elements.length);
+    const parents = new Int32Array(elements.length);
+    for (let i = 0; i < elements.length; i++) {
+      const element = elements[i];
+      if (this.styles.mayDeclareColour(i) || element === doc.body || (element.tagName === 'a' && getAttribute(element, 'href') !== undefined)) relevant[i] = 1;
+      // Parents are numbered before their children.
+      const up = parent[i];
+      parents[i] = up === -1 ? -1 : relevant[up] === 1 ? up : parents[up];
+    }
+    this.colourChain = { relevant, parents };
+    return this.colourChain;
+  }
+
   /** Matches the rules that mention Outlook.com's markers against a variant's marked elements. */
   markerMatches(markers: NonNullable<ColourVariant['markers']>): Map<HtmlElement, MatchedRule[]> {
     const { doc, sheet, selectors } = this.styles;
@@ -230,14 +264,17 @@ export class ColourCascade {
 
 /** Colours of one variant, memoised per element. */
 export class VariantColours {
-  private readonly declaredCache: Array<DeclaredColours | undefined> = [];
-  private readonly textCache: Array<Rgba | undefined> = [];
+  private readonly declaredCache: Array<DeclaredColours | undefined>;
+  private readonly textCache: Array<Rgba | undefined>;
   /** False stands for "unknown background" (null), since undefined means "not computed". */
-  private readonly backgroundCache: Array<ResolvedBackground | false | undefined> = [];
+  private readonly backgroundCache: Array<ResolvedBackground | false | undefined>;
   private readonly extra: Map<HtmlElement, MatchedRule[]> | null;
   private readonly body: HtmlElement | null;
   private readonly index: ElementIndex;
   private readonly sharedList: Array<DeclaredColours | undefined>;
+  /** Which elements resolve colours, and each one's parent among them (see ColourCascade.colourParents). */
+  private readonly relevant: Uint8Array | null;
+  private readonly parents: Int32Array;
 
   constructor(
     private readonly cascade: ColourCascade,
@@ -247,6 +284,16 @@ export class VariantColours {
     this.body = cascade.styles.doc.body;
     this.index = cascade.styles.doc.index;
     this.sharedList = cascade.sharedDeclared(variant);
+    const count = this.index.elements.length;
+    if (this.extra) {
+      this.relevant = null;
+      this.parents = this.index.parent;
+    } else {
+      ({ relevant: this.relevant, parents: this.parents } = cascade.colourParents());
+    }
+    this.declaredCache = perElement(count);
+    this.textCache = perElement(count);
+    this.backgroundCache = perElement(count);
   }
 
   private dropped(entry: ColourEntry): boolean {
@@ -332,7 +379,8 @@ export class VariantColours {
   }
 
   textColorAt(index: number): Rgba {
-    return this.index.resolveDown(this.textCache, index, BLACK, this.computeTextColor);
+    const at = this.relevant === null || this.relevant[index] === 1 ? index : this.parents[index];
+    return at === -1 ? BLACK : this.index.resolveDown(this.textCache, at, BLACK, this.computeTextColor, this.parents);
   }
 
   private readonly computeTextColor = (current: number, inherited: Rgba): Rgba => {
@@ -360,7 +408,9 @@ export class VariantColours {
   }
 
   backgroundAt(index: number): ResolvedBackground | null {
-    const resolved = this.index.resolveDown<ResolvedBackground | false>(this.backgroundCache, index, CANVAS, this.computeBackground);
+    const at = this.relevant === null || this.relevant[index] === 1 ? index : this.parents[index];
+    if (at === -1) return CANVAS;
+    const resolved = this.index.resolveDown<ResolvedBackground | false>(this.backgroundCache, at, CANVAS, this.computeBackground, this.parents);
     return resolved === false ? null : resolved;
   }
 

@@ -4,12 +4,12 @@
  */
 import type { HtmlElement, HtmlNode } from '../parse/dom';
 import { childrenOf, isElement, isText } from '../parse/dom';
-import { contrastRatio, displayedRatio, toHex } from './color-utils';
+import { colourCode, contrastRatio, displayedRatio, toHex } from './color-utils';
 import type { VariantColours } from './colour-cascade';
-import { BLOCK_TAGS, type ReportDocument } from './report-document';
+import { BLOCK_TAGS, perElement, type ReportDocument } from './report-document';
 import type { ReportIssue } from './report-issue';
 import type { ReportStyles } from './report-styles';
-import { collapseWhitespace, shorten, stripInvisible } from './text-utils';
+import { INVISIBLE_CHARACTERS, collapseWhitespace, shorten, stripInvisible } from './text-utils';
 
 export interface ContrastIssue extends ReportIssue {
   text: string;
@@ -30,6 +30,10 @@ export interface TextRun {
 }
 
 const NOT_READ_AS_TEXT: ReadonlySet<string> = new Set(['noscript', 'title']);
+/** Only white space (zero-width characters are not: the spam report looks for them). */
+const BLANK = /^\s+$/;
+/** A character that survives stripInvisible and collapseWhitespace. */
+const SHOWS = new RegExp(`[^\\s${INVISIBLE_CHARACTERS}]`);
 
 /**
  * One walk of the visible body: the elements that carry their own visible text (each once, in document
@@ -39,7 +43,8 @@ const NOT_READ_AS_TEXT: ReadonlySet<string> = new Set(['noscript', 'title']);
 export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { runs: TextRun[]; text: string } {
   if (!doc.body) return { runs: [], text: '' };
   const { index } = doc;
-  const own: Array<string | undefined> = [];
+  const own: Array<string | undefined> = perElement(index.elements.length);
+  const seen = new Uint8Array(index.elements.length);
   const order: number[] = [];
   let text = '';
   // Parallel stacks instead of one object per node: this walk visits every node of the body.
@@ -62,10 +67,18 @@ export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { ru
     const parent = parents.pop()!;
     const read = reads.pop()!;
     if (isText(node)) {
+      // Indentation between tags: one space collapses to the same text and keeps the strings short.
+      const value = BLANK.test(node.value) ? ' ' : node.value;
+      if (read) text += value;
+      // Runs are ordered by their element's first text node, but only text that shows starts a run's
+      // string: leading white space would be trimmed anyway, and most text nodes are indentation.
+      if (seen[parent] !== 1) {
+        seen[parent] = 1;
+        order.push(parent);
+      }
       const before = own[parent];
-      if (before === undefined) order.push(parent);
-      own[parent] = before === undefined ? node.value : before + node.value;
-      if (read) text += node.value;
+      if (before !== undefined) own[parent] = before + value;
+      else if (SHOWS.test(value)) own[parent] = value;
     } else if (isElement(node)) {
       const current = index.elements[next] === node ? next : index.of(node);
       if (styles.hiddenAt(current) !== null) {
@@ -79,7 +92,9 @@ export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { ru
   }
   const runs: TextRun[] = [];
   for (const element of order) {
-    const runText = collapseWhitespace(stripInvisible(own[element]!));
+    const ownText = own[element];
+    if (ownText === undefined) continue;
+    const runText = collapseWhitespace(stripInvisible(ownText));
     if (!runText) continue;
     const fontSizePx = styles.fontSizeAt(element);
     runs.push({ element: index.elements[element], index: element, text: runText, fontSizePx, large: fontSizePx >= 24 || (fontSizePx >= 18.66 && styles.isBoldAt(element)) });
@@ -89,7 +104,8 @@ export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { ru
 
 /** Builds issue objects, sharing one object per run and colour pair (up to 21 variants check the same runs). */
 export class ContrastIssues {
-  private readonly known = new Map<string, ContrastIssue>();
+  /** Per run: the issues built so far, by colour pair (a run has few distinct pairs over all variants). */
+  private readonly known: Array<Array<{ colour: number; background: number; issue: ContrastIssue }> | undefined> = [];
 
   constructor(
     private readonly doc: ReportDocument,
@@ -109,25 +125,29 @@ export class ContrastIssues {
     const ratio = contrastRatio(foreground, background.color);
     const required = run.large ? 3 : 4.5;
     if (ratio >= required) return null;
+    const colour = colourCode(foreground);
+    const backgroundCode = colourCode(background.color);
+    let known = this.known[runIndex];
+    if (!known) {
+      known = [];
+      this.known[runIndex] = known;
+    }
+    for (const entry of known) if (entry.colour === colour && entry.background === backgroundCode) return entry.issue;
     const colorHex = toHex(foreground);
     const backgroundHex = toHex(background.color);
-    const key = `${runIndex}|${colorHex}|${backgroundHex}`;
-    let issue = this.known.get(key);
-    if (!issue) {
-      const shown = displayedRatio(ratio);
-      issue = {
-        rule: this.rule,
-        severity: ratio < 3 ? 'error' : 'warning',
-        message: `${this.messagePrefix}Text "${shorten(run.text, 40)}" has contrast ${shown.toFixed(2)}:1 (${colorHex} on ${backgroundHex}); WCAG AA needs ${required}:1.`,
-        ...this.doc.at(run.element),
-        text: shorten(run.text, 80),
-        color: colorHex,
-        background: backgroundHex,
-        ratio: shown,
-        required,
-      };
-      this.known.set(key, issue);
-    }
+    const shown = displayedRatio(ratio);
+    const issue: ContrastIssue = {
+      rule: this.rule,
+      severity: ratio < 3 ? 'error' : 'warning',
+      message: `${this.messagePrefix}Text "${shorten(run.text, 40)}" has contrast ${shown.toFixed(2)}:1 (${colorHex} on ${backgroundHex}); WCAG AA needs ${required}:1.`,
+      ...this.doc.at(run.element),
+      text: shorten(run.text, 80),
+      color: colorHex,
+      background: backgroundHex,
+      ratio: shown,
+      required,
+    };
+    known.push({ colour, background: backgroundCode, issue });
     return issue;
   }
 }

@@ -6,7 +6,7 @@
  * read, and every other element unwrapped (html-to-text formats them inline, as if they were not there).
  * The converter is compiled once, not per email.
  */
-import { compile, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
+import { compile, type HtmlToTextOptions } from 'html-to-text';
 import { HtmlElement, HtmlNode, childrenOf, getAttribute, isElement, isText } from '../parse/dom';
 import type { ReportContext } from './report-context';
 import { BLOCK_TAGS } from './report-document';
@@ -29,59 +29,67 @@ function imageAltText(alt: string | undefined, width: string | undefined, height
   return text && !(Number.parseFloat(width ?? '') <= 1 && Number.parseFloat(height ?? '') <= 1) ? text : '';
 }
 
-const altTextFormatter: FormatCallback = (element, _walk, builder) => {
-  const attributes = (element as { attribs?: Record<string, string> }).attribs ?? {};
-  const alt = imageAltText(attributes.alt, attributes.width, attributes.height);
-  if (alt) builder.addInline(alt);
-};
-
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 /** html-to-text walks the tree recursively; real emails nest well under this, hostile input far deeper. */
 export const PLAIN_TEXT_MAX_DEPTH = 200;
+
+/**
+ * Plain blocks: html-to-text opens each with some leading line breaks and closes it with some trailing
+ * ones, and does nothing else to it (no prefix, no transform, no wrapping width of its own). Its defaults
+ * (div and the sectioning tags 1/1, p 2/2), and ours: headings 2/1 (in case), table rows and tables 1/2,
+ * cells 1/1; a table before a caption keeps html-to-text's 2/2.
+ */
+type Breaks = readonly [leading: 1 | 2, trailing: 1 | 2];
+const PLAIN_BLOCKS: Readonly<Record<string, Breaks>> = {
+  div: [1, 1], article: [1, 1], aside: [1, 1], footer: [1, 1], form: [1, 1], header: [1, 1], main: [1, 1], nav: [1, 1], section: [1, 1],
+  td: [1, 1], th: [1, 1], tr: [1, 2], table: [1, 2], p: [2, 2],
+  ...Object.fromEntries(HEADINGS.map((tag) => [tag, [2, 1] as const])),
+};
+const TABLE_BEFORE_CAPTION: Breaks = [2, 2];
+
+/**
+ * Every plain block is written as one of four generic tags, `x<leading><trailing>`, which html-to-text
+ * formats as such a block. A block that holds only other blocks can then be left out exactly: html-to-text
+ * gives a block whose text starts with a child block that child's leading breaks, and ends it with the
+ * larger of its own trailing breaks and its last child's, so the wrapper's trailing breaks move onto its
+ * last block. Layout tables nest cell in row in table many times over; this way html-to-text, whose
+ * per-element cost is most of what the plain text costs, sees only the blocks that hold text. (As
+ * generic tags, table parts also escape htmlparser2's table rules, which close an open cell at a row.)
+ */
+const genericTag = (leading: number, trailing: number): string => `x${leading}${trailing}`;
+const GENERIC_BLOCK_SELECTORS = [1, 2].flatMap((leading) =>
+  [1, 2].map((trailing) => ({ selector: genericTag(leading, trailing), format: 'block', options: { leadingLineBreaks: leading, trailingLineBreaks: trailing } })),
+);
+
+/** Other blocks html-to-text formats, with the trailing breaks each ends with at least (lists nested in a list item end with 1). */
+const OTHER_BLOCK_TRAILING: Readonly<Record<string, number>> = { ul: 1, ol: 1, blockquote: 2, pre: 2 };
 
 const OPTIONS: HtmlToTextOptions = {
   wordwrap: PLAIN_TEXT_WRAP,
   // One level more for the <body> the input is wrapped in (see buildPlainText).
   limits: { maxDepth: PLAIN_TEXT_MAX_DEPTH + 1 },
-  formatters: { altText: altTextFormatter },
   selectors: [
     { selector: 'a', options: { linkBrackets: ['<', '>'], hideLinkHrefIfSameAsText: true, noAnchorUrl: true } },
-    { selector: 'img', format: 'altText' },
-    ...HEADINGS.map((selector) => ({ selector, options: { uppercase: false, leadingLineBreaks: 2, trailingLineBreaks: 1 } })),
-    // A table starts with a row (whose leading break wins), except before a caption: 1 prints the same as
-    // the default 2 and lets a lone row be left out. Emails with captions use the default (CAPTION_OPTIONS).
-    { selector: 'table', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 2 } },
-    // A row always starts with a cell, whose leading break wins (html-to-text lets a block's first block
-    // child set its leading breaks), so 1 prints the same as the default 2 and lets a lone cell be left out.
-    { selector: 'tr', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 2 } },
-    { selector: 'td', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
-    { selector: 'th', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+    ...GENERIC_BLOCK_SELECTORS,
     { selector: 'hr', options: { length: 20 } },
   ],
 };
 
 const toText = compile(OPTIONS);
-const CAPTION_OPTIONS: HtmlToTextOptions = {
-  ...OPTIONS,
-  selectors: OPTIONS.selectors!.map((selector) => (selector.selector === 'table' ? { selector: 'table', format: 'block' } : selector)),
-};
-const toTextWithCaptions = compile(CAPTION_OPTIONS);
 
-/**
- * Elements html-to-text formats (everything else it treats as inline), with the attributes it reads.
- */
+/** Elements html-to-text formats (everything else it treats as inline), with the attributes it reads. */
 const KEPT: Readonly<Record<string, readonly string[]>> = {
-  a: ['href'], img: ['alt', 'width', 'height'], ol: ['start', 'type'], ul: [], li: [], p: [], br: [], hr: [], wbr: [], div: [],
-  pre: [], blockquote: [], table: [], tr: [], td: [], th: [], h1: [], h2: [], h3: [], h4: [], h5: [], h6: [], article: [],
-  aside: [], footer: [], form: [], header: [], main: [], nav: [], section: [],
+  a: ['href'], ol: ['start', 'type'], ul: [], li: [], br: [], hr: [], wbr: [], pre: [], blockquote: [],
+  ...Object.fromEntries(Object.keys(PLAIN_BLOCKS).map((tag) => [tag, []])),
 };
-const VOID = new Set(['img', 'br', 'hr', 'wbr']);
+const VOID = new Set(['br', 'hr', 'wbr']);
 const NOT_TEXT = new Set(['script', 'style', 'template', 'head', 'title', 'noscript']);
 
 const TEXT_SPECIALS = /[&<>]/;
 const TRAILING_SPACE = /[^\S\n]+(?=\n|$)/g;
 /** Runs of the white space html-to-text collapses anyway (its list: space, tab, CR, LF, FF). */
 const ASCII_SPACE_RUN = /[ \t\r\n\f]{2,}|[\t\r\n\f]/g;
+const ASCII_SPACE_ONLY = /^[ \t\r\n\f]+$/;
 
 const SCRIPT_OR_DATA_URL = /^\s*(javascript|vbscript|data):/i;
 
@@ -104,45 +112,36 @@ function isSkipped(context: ReportContext, element: HtmlElement, index = context
 /** Text that shows: anything but white space (no-break spaces and zero-width spaces included). */
 const SHOWS = /[^\s\u200b]/;
 /** Kept elements that are left out when nothing inside them shows (spacer cells, empty paragraphs). */
-const DROPPED_WHEN_EMPTY = new Set(['div', 'p', 'table', 'tr', 'td', 'th', 'li', 'ul', 'ol', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'article', 'aside', 'footer', 'form', 'header', 'main', 'nav', 'section']);
+const DROPPED_WHEN_EMPTY = new Set(['li', 'ul', 'ol', 'blockquote', 'pre', ...Object.keys(PLAIN_BLOCKS)]);
 
-/**
- * Line breaks html-to-text puts after each plain block (its defaults, and OPTIONS above). A block whose only
- * content is one other block adopts that block's leading breaks and ends with the larger of the two trailing
- * ones, so a wrapper can be left out when its child's trailing breaks are at least its own: layout tables
- * nest cell in cell in cell, and html-to-text's per-element cost is what the plain text costs.
- */
-const TRAILING_BREAKS: Readonly<Record<string, number>> = {
-  div: 1, td: 1, th: 1, article: 1, aside: 1, footer: 1, form: 1, header: 1, main: 1, nav: 1, section: 1,
-  table: 2, tr: 2, p: 2, h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1,
-};
-/**
- * Wrappers that may be left out that way (formatted as plain blocks, no prefixes or transforms). Tables
- * and rows stay: htmlparser2 (inside html-to-text) closes an open cell when a row starts, so cells and
- * rows must keep their table structure.
- */
-const UNWRAPPABLE = new Set(['div', 'td', 'th', 'article', 'aside', 'footer', 'form', 'header', 'main', 'nav', 'section']);
+/** A block written to the output: where its tags are, and its breaks (a generic block's trailing ones may still grow). */
+interface WrittenBlock {
+  generic: boolean;
+  start: number;
+  end: number;
+  leading: number;
+  trailing: number;
+}
 
 /** An element written to the output and not yet closed. */
 interface OpenElement {
   tag: string;
+  /** A plain block's breaks; null for the other kept elements. */
+  breaks: Breaks | null;
   /** Index in `parts` of its start tag. */
   start: number;
   /** Count of showing content written before it opened. */
   shownBefore: number;
-  /** Kept children written so far (after empty ones were dropped), and whether text or inline content sits directly inside. */
-  blockChildren: number;
-  lastBlockChild: string;
+  /** Whether text or inline content sits directly inside (left-out wrappers pass on their blocks, not this). */
   inlineContent: boolean;
-  /** Where the last kept child's start and end tags were written (a lone cell of a row is left out). */
-  lastChildStart: number;
-  lastChildEnd: number;
+  /** The last block written inside it, directly or through left-out wrappers. */
+  lastBlock: WrittenBlock | null;
 }
 
 /**
  * The visible body as minimal HTML, and how deeply its kept elements nest. Blocks with nothing that
- * shows are left out, so spacer cells do not become blank lines; wrappers of a single block are left out
- * where html-to-text would print the same.
+ * shows are left out, so spacer cells do not become blank lines; plain blocks that only wrap other
+ * blocks are left out where html-to-text prints the same (see genericTag).
  */
 function visibleBodyHtml(context: ReportContext): { html: string; depth: number } {
   const body = context.doc.body;
@@ -176,32 +175,40 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
         parts.length = element.start;
         continue;
       }
-      const wrapped = element.blockChildren === 1 && !element.inlineContent ? element.lastBlockChild : '';
-      if (UNWRAPPABLE.has(element.tag) && wrapped !== '' && (TRAILING_BREAKS[wrapped] ?? 0) >= TRAILING_BREAKS[element.tag]) {
-        parts[element.start] = '';
-      } else {
-        // A row with a single cell: the row (leading 1, trailing 2) prints the same without the cell (1, 1);
-        // a table with a single row likewise (not before a caption, where the table's own leading counts).
-        const lone = (element.tag === 'tr' && (wrapped === 'td' || wrapped === 'th')) || (element.tag === 'table' && wrapped === 'tr' && !captions);
-        if (lone && element.lastChildEnd !== -1) {
-          parts[element.lastChildStart] = '';
-          parts[element.lastChildEnd] = '';
-        }
+      const breaks = element.breaks;
+      if (breaks === null) {
         parts.push(`</${element.tag}>`);
+        if (!parent) continue;
+        const trailing = OTHER_BLOCK_TRAILING[element.tag];
+        if (trailing === undefined) parent.inlineContent = true;
+        else parent.lastBlock = { generic: false, start: element.start, end: parts.length - 1, leading: 0, trailing };
+        continue;
       }
-      if (parent) {
-        if (TRAILING_BREAKS[element.tag] !== undefined) {
-          parent.blockChildren++;
-          // Left out, the element passes on what it wrapped.
-          const leftOut = parts[element.start] === '';
-          parent.lastBlockChild = leftOut ? wrapped : element.tag;
-          parent.lastChildStart = leftOut ? -1 : element.start;
-          parent.lastChildEnd = leftOut ? -1 : parts.length - 1;
-        } else parent.inlineContent = true;
+      const [leading, trailing] = breaks;
+      const last = element.lastBlock;
+      if (!element.inlineContent && last !== null && (last.trailing >= trailing || last.generic)) {
+        // A wrapper of blocks only: left out, its trailing breaks carried by its last block.
+        if (last.trailing < trailing) {
+          last.trailing = trailing;
+          parts[last.start] = `<${genericTag(last.leading, trailing)}>`;
+          parts[last.end] = `</${genericTag(last.leading, trailing)}>`;
+        }
+        parts[element.start] = '';
+        if (parent) parent.lastBlock = last;
+        continue;
       }
+      const tag = genericTag(leading, trailing);
+      parts[element.start] = `<${tag}>`;
+      parts.push(`</${tag}>`);
+      if (parent) parent.lastBlock = { generic: true, start: element.start, end: parts.length - 1, leading, trailing };
       continue;
     }
     if (isText(node)) {
+      // Most text nodes are indentation between tags: one space says the same to html-to-text.
+      if (preDepth === 0 && ASCII_SPACE_ONLY.test(node.value)) {
+        parts.push(' ');
+        continue;
+      }
       // html-to-text collapses white space itself (outside <pre>): collapsing it here first keeps its input small.
       const value = preDepth > 0 ? node.value : node.value.replace(ASCII_SPACE_RUN, ' ');
       parts.push(escapeText(value));
@@ -220,7 +227,7 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
     next = current + 1;
     const tagName = node.tagName;
     if (tagName === 'img') {
-      // What the alt formatter would add, written as text: one element fewer for html-to-text to format.
+      // An image prints its alt text (not a 1×1 tracking pixel's): written as text, one element fewer to format.
       const alt = imageAltText(getAttribute(node, 'alt'), getAttribute(node, 'width'), getAttribute(node, 'height'));
       if (alt) {
         parts.push(escapeText(alt));
@@ -235,23 +242,27 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
       pushChildren(node);
       continue;
     }
-    let tag = `<${tagName}`;
-    for (const name of kept) {
-      const value = getAttribute(node, name);
-      if (value !== undefined) tag += ` ${name}="${escapeAttribute(value)}"`;
-    }
     const start = parts.length;
-    parts.push(`${tag}>`);
+    const breaks = tagName === 'table' && captions ? TABLE_BEFORE_CAPTION : (PLAIN_BLOCKS[tagName] ?? null);
+    if (breaks !== null) parts.push(''); // the generic tag is written when the block closes
+    else {
+      let tag = `<${tagName}`;
+      for (const name of kept) {
+        const value = getAttribute(node, name);
+        if (value !== undefined) tag += ` ${name}="${escapeAttribute(value)}"`;
+      }
+      parts.push(`${tag}>`);
+    }
     // A link prints its URL even without text (an image link without alt), so it shows.
     if (tagName === 'a' && SHOWS.test(getAttribute(node, 'href') ?? '')) shown++;
     if (VOID.has(tagName)) {
-      if (tagName === 'hr' || (tagName === 'img' && SHOWS.test(getAttribute(node, 'alt') ?? ''))) shown++;
+      if (tagName === 'hr') shown++;
       markInline();
       continue;
     }
     if (open.length + 1 > maxDepth) maxDepth = open.length + 1;
     if (tagName === 'pre') preDepth++;
-    open.push({ tag: tagName, start, shownBefore: shown, blockChildren: 0, lastBlockChild: '', inlineContent: false, lastChildStart: -1, lastChildEnd: -1 });
+    open.push({ tag: tagName, breaks, start, shownBefore: shown, inlineContent: false, lastBlock: null });
     nodes.push(null);
     pushChildren(node);
   }
@@ -296,7 +307,7 @@ export function buildPlainText(context: ReportContext): PlainTextReport {
   // Wrapped in <body>, html-to-text's base element, which it then finds at once instead of searching the
   // whole tree for it (and formats inline: as if it were not there).
   const wrapped = `<body>${html}</body>`;
-  const converted = simplified ? simpleText(context) : context.doc.byTag('caption').length > 0 ? toTextWithCaptions(wrapped) : toText(wrapped);
+  const converted = simplified ? simpleText(context) : toText(wrapped);
   // Trailing white space off every line, at most one blank line in a row.
   const text = converted.replace(TRAILING_SPACE, '').replace(/\n{3,}/g, '\n\n').trim();
   const warnings: ReportIssue[] = [];

@@ -4,8 +4,9 @@
  * iterative, so a hostile nesting depth cannot overflow the stack.
  */
 import { HtmlElement, HtmlNode, HtmlParentNode, childrenOf, getAttribute, isElement, isText, parentElement } from '../parse/dom';
-import { ParsedEmail } from '../parse/parse-email';
+import { ParsedEmail, elementNumber } from '../parse/parse-email';
 import type { SourcePosition } from './report-issue';
+import { collapseRuns } from './text-utils';
 
 interface Location {
   startLine: number;
@@ -132,8 +133,15 @@ export function descendantsOf(root: HtmlParentNode): HtmlElement[] {
  * Dense numbers for the document's elements (document order) and each one's parent, so per-element
  * results live in arrays: one Map lookup per question instead of one per ancestor.
  */
+/**
+ * A per-element result array, filled with undefined up front: an empty array written at scattered
+ * indexes becomes holey (or, far past its length, a dictionary), and every later read pays for it.
+ */
+export function perElement<T>(count: number): Array<T | undefined> {
+  return new Array<T | undefined>(count).fill(undefined);
+}
+
 export class ElementIndex {
-  private readonly numbers = new Map<HtmlElement, number>();
   /** Index of each element's parent element; -1 when it has none. Parents come before their children. */
   readonly parent: Int32Array;
   /**
@@ -142,36 +150,42 @@ export class ElementIndex {
    */
   readonly end: Int32Array;
 
+  /** `elements` is `ParsedEmail.elements`: the parse numbered each element with its position there. */
   constructor(readonly elements: readonly HtmlElement[]) {
     this.parent = new Int32Array(elements.length);
     this.end = new Int32Array(elements.length);
-    elements.forEach((element, i) => {
-      this.numbers.set(element, i);
-      const parent = parentElement(element);
-      this.parent[i] = parent ? (this.numbers.get(parent) ?? -1) : -1;
+    for (let i = 0; i < elements.length; i++) {
+      const parent = parentElement(elements[i]);
+      this.parent[i] = parent ? this.numberOf(parent) : -1;
       this.end[i] = i;
-    });
+    }
     for (let i = elements.length - 1; i > 0; i--) {
       const parent = this.parent[i];
       if (parent !== -1 && this.end[i] > this.end[parent]) this.end[parent] = this.end[i];
     }
   }
 
+  private numberOf(element: HtmlElement): number {
+    const number = elementNumber(element);
+    return number !== undefined && this.elements[number] === element ? number : -1;
+  }
+
   of(element: HtmlElement): number {
-    const number = this.numbers.get(element);
-    if (number === undefined) throw new Error('element of another document');
+    const number = elementNumber(element);
+    if (number === undefined || this.elements[number] !== element) throw new Error('element of another document');
     return number;
   }
 
   /**
    * An inherited value from the nearest computed ancestor downwards, iteratively, so that a hostile
-   * nesting depth cannot overflow the call stack. `cache[i] === undefined` means not computed.
+   * nesting depth cannot overflow the call stack. `cache[i] === undefined` means not computed. `parents`
+   * may skip ancestors that pass the value on unchanged (each entry an ancestor, -1 above the root).
    */
-  resolveDown<T>(cache: Array<T | undefined>, index: number, rootValue: T, compute: (index: number, parentValue: T) => T): T {
+  resolveDown<T>(cache: Array<T | undefined>, index: number, rootValue: T, compute: (index: number, parentValue: T) => T, parents: Int32Array = this.parent): T {
     const known = cache[index];
     if (known !== undefined) return known;
     // Walks in document order find the parent computed: no chain to build.
-    const parent = this.parent[index];
+    const parent = parents[index];
     const parentValue = parent === -1 ? rootValue : cache[parent];
     if (parentValue !== undefined) {
       const value = compute(index, parentValue);
@@ -182,7 +196,7 @@ export class ElementIndex {
     let current = index;
     while (current !== -1 && cache[current] === undefined) {
       chain.push(current);
-      current = this.parent[current];
+      current = parents[current];
     }
     let value = current === -1 ? rootValue : (cache[current] as T);
     for (let i = chain.length - 1; i >= 0; i--) {
@@ -283,7 +297,7 @@ export class ReportDocument {
     const start = startOffsetOf(element);
     const end = startTagEndOf(element);
     let excerpt = start >= 0 && end > start ? this.source.slice(start, Math.min(end, start + maxLength + 1)) : `<${element.tagName}>`;
-    excerpt = excerpt.replace(/\s+/g, ' ');
+    excerpt = collapseRuns(excerpt);
     return excerpt.length > maxLength ? `${excerpt.slice(0, maxLength - 1)}…` : excerpt;
   }
 

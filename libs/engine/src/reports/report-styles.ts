@@ -9,7 +9,7 @@ import { compareSpecificity } from '../parse/css-selector';
 import type { CssDeclaration } from '../parse/css-syntax';
 import { HtmlElement, getAttribute } from '../parse/dom';
 import { isImageValue, parseCssColor, splitCssValue } from './color-utils';
-import type { ReportDocument } from './report-document';
+import { perElement, type ReportDocument } from './report-document';
 import type { ReportDeclaration, SheetRule, SheetRules } from './sheet-rules';
 
 const FONT_SIZE_KEYWORDS: Record<string, number> = {
@@ -169,26 +169,41 @@ interface CascadedDeclarations {
   /** Longhands only, in source order. */
   normal: Array<[property: CascadedProperty, value: string]>;
   important: Array<[property: CascadedProperty, value: string]>;
-  /** Whether the list declares a property that can hide an element, paint a background image, or size text. */
-  hides: boolean;
-  paintsImage: boolean;
-  sizes: boolean;
 }
 
-type StyleFlag = 'hides' | 'paintsImage' | 'sizes';
+type StyleFlag = 'hides' | 'paintsImage' | 'sizes' | 'paints';
+const FLAG_BITS: Readonly<Record<StyleFlag, number>> = { hides: 1, paintsImage: 2, sizes: 4, paints: 8 };
+const COLOUR_PROPERTIES = new Set(['color', 'background', 'background-color', 'background-image']);
 
-const MAY_PAINT_IMAGE = /\bbackground\s*=|background(?:-image)?\s*:[^;"'}]*?(?:url|gradient|image-set)\(/i;
 const HIDING_PROPERTIES = new Set(['display', 'visibility', 'opacity', 'overflow']);
 const IMAGE_PROPERTIES = new Set(['background', 'background-image']);
 
+/**
+ * The flags a declaration list sets, read from its property names (and background values) without
+ * building its cascaded form: the same answers as cascadedOf's flags.
+ */
+function declarationFlagBits(declarations: readonly ReportDeclaration[]): number {
+  let bits = 0;
+  for (const d of declarations) {
+    const property = d.property;
+    if (HIDING_PROPERTIES.has(property)) bits |= FLAG_BITS.hides;
+    else if (property === 'font-size' || property === 'font') bits |= FLAG_BITS.sizes;
+    else if (COLOUR_PROPERTIES.has(property)) {
+      bits |= FLAG_BITS.paints;
+      if (IMAGE_PROPERTIES.has(property) && isImageValue(d.value)) bits |= FLAG_BITS.paintsImage;
+    }
+  }
+  return bits;
+}
+
 export class ReportStyles {
-  private readonly declaredCache: Array<DeclaredStyle | undefined> = [];
-  private readonly rulesCache: Array<readonly SheetRule[] | undefined> = [];
+  private readonly declaredCache: Array<DeclaredStyle | undefined>;
+  private readonly rulesCache: Array<readonly SheetRule[] | undefined>;
   private readonly inlineCache = new Map<readonly CssDeclaration[], ReportDeclaration[]>();
   /** Per declaration list: only the cascaded properties, values lower-cased once. */
   private readonly cascadedCache = new Map<readonly ReportDeclaration[], CascadedDeclarations>();
-  private readonly hiddenCache: Array<string | null | undefined> = [];
-  private readonly fontSizeCache: Array<number | undefined> = [];
+  private readonly hiddenCache: Array<string | null | undefined>;
+  private readonly fontSizeCache: Array<number | undefined>;
   private readonly elements: readonly HtmlElement[];
   private staticMediaMatches: Map<HtmlElement, MatchedRule[]> | undefined;
   private darkMediaMatches: Map<HtmlElement, MatchedRule[]> | undefined;
@@ -200,6 +215,11 @@ export class ReportStyles {
     readonly selectors: SelectorCache,
   ) {
     this.elements = doc.index.elements;
+    const count = this.elements.length;
+    this.declaredCache = perElement(count);
+    this.rulesCache = perElement(count);
+    this.hiddenCache = perElement(count);
+    this.fontSizeCache = perElement(count);
   }
 
   /** The element's own `style` declarations (the engine's parse), normalised. */
@@ -291,7 +311,7 @@ export class ReportStyles {
   private cascadedOf(declarations: readonly ReportDeclaration[]): CascadedDeclarations {
     let cascaded = this.cascadedCache.get(declarations);
     if (!cascaded) {
-      cascaded = { normal: [], important: [], hides: false, paintsImage: false, sizes: false };
+      cascaded = { normal: [], important: [] };
       for (const d of declarations) {
         if (!CASCADED.has(d.property)) continue;
         // Shorthands are expanded here, once per distinct declaration list, not once per element.
@@ -303,9 +323,6 @@ export class ReportStyles {
             if (longhands[key] !== undefined) target.push([key, longhands[key] as string]);
           }
         } else target.push([d.property as CascadedProperty, d.value.toLowerCase()]);
-        if (HIDING_PROPERTIES.has(d.property)) cascaded.hides = true;
-        if (IMAGE_PROPERTIES.has(d.property) && isImageValue(d.value)) cascaded.paintsImage = true;
-        if (d.property === 'font-size' || d.property === 'font') cascaded.sizes = true;
       }
       this.cascadedCache.set(declarations, cascaded);
     }
@@ -317,68 +334,104 @@ export class ReportStyles {
    * building its whole declared style (most elements hide nothing and paint no image).
    */
   private declares(index: number, flag: StyleFlag): boolean {
-    return this.candidates(flag)[index] === 1;
+    return ((this.flagMarks ??= this.markStyleFlags())[index] & FLAG_BITS[flag]) !== 0;
   }
 
-  private readonly candidateSets: Partial<Record<StyleFlag, Uint8Array>> = {};
-  /** candidates('hides'), held directly: every element of the body asks it. */
-  private hidingMarks: Uint8Array | undefined;
-  private readonly ruleFlags: Partial<Record<StyleFlag, boolean>> = {};
+  /** Per element, the FLAG_BITS its own style sources declare; built on first use. */
+  private flagMarks: Uint8Array | undefined;
+  /** The FLAG_BITS of all elements together. */
+  private anyFlags = 0;
 
   /**
-   * The elements whose own style declares `flag`'s properties, found from the style sources (the inline
-   * styles, the matched rules, the attributes) rather than asked element by element: most elements hide
-   * nothing, paint no image and size no text, and then need no declared style at all.
+   * The flags of every element at once, found from the style sources (the inline styles, the matched
+   * rules, the attributes) rather than asked element by element: most elements hide nothing, paint no
+   * image and size no text, and then need no declared style at all. One pass over the sources serves
+   * the three questions (each report asks at least two of them).
    */
-  private candidates(flag: StyleFlag): Uint8Array {
-    let marked = this.candidateSets[flag];
-    if (marked) return marked;
+  private markStyleFlags(): Uint8Array {
     const { index, parsed } = this.doc;
-    marked = new Uint8Array(index.elements.length);
-    const mark = marked;
+    const marks = new Uint8Array(index.elements.length);
+    // Identical style attributes share one parsed declaration list (the parse caches them by text).
+    const inlineBits = new Map<readonly ReportDeclaration[], number>();
     parsed.inlineStyles.forEach((style, element) => {
-      if (this.cascadedOf(this.normalised(style.declarations))[flag]) mark[index.of(element)] = 1;
+      let bits = inlineBits.get(style.declarations);
+      if (bits === undefined) {
+        bits = declarationFlagBits(style.declarations);
+        inlineBits.set(style.declarations, bits);
+      }
+      if (bits !== 0) marks[index.of(element)] |= bits;
     });
-    if (this.someRuleDeclares(flag)) {
+    const ruleBits = this.sheetRuleBits();
+    if (ruleBits !== 0) {
+      // Bits per postcss rule, so each match costs one lookup.
+      const bitsByRule = new Map<object, number>();
+      for (const rule of this.sheet.rules) bitsByRule.set(rule.rule, declarationFlagBits(rule.declarations));
       const markMatched = (list: readonly MatchedRule[], element: HtmlElement): void => {
-        for (const match of list) {
-          const sheetRule = this.sheet.byRule.get(match.rule);
-          if (sheetRule && this.cascadedOf(sheetRule.declarations)[flag]) {
-            mark[index.of(element)] = 1;
-            return;
-          }
-        }
+        let bits = 0;
+        for (const match of list) bits |= bitsByRule.get(match.rule) ?? 0;
+        if (bits !== 0) marks[index.of(element)] |= bits;
       };
       this.cascade.matches.forEach(markMatched);
       this.staticMedia().forEach(markMatched);
     }
-    const attribute = flag === 'hides' ? 'hidden' : flag === 'paintsImage' ? 'background' : 'size';
-    // Presentational attributes: `hidden`, `background`, `<font size>`; looked for only when the source names them.
-    if (new RegExp(`\\s${attribute}[\\s=/>]`, 'i').test(this.doc.source)) {
-      index.elements.forEach((element, i) => {
-        if (getAttribute(element, attribute) !== undefined && (flag !== 'sizes' || element.tagName === 'font')) marked![i] = 1;
-      });
+    // Presentational attributes: `hidden`, `background`, `<font size>` (parse5 lower-cases attribute names).
+    const elements = index.elements;
+    for (let i = 0; i < elements.length; i++) {
+      for (const attr of elements[i].attrs) {
+        if (attr.prefix) continue;
+        const tagName = elements[i].tagName;
+        if (attr.name === 'hidden') marks[i] |= FLAG_BITS.hides;
+        else if (attr.name === 'background') marks[i] |= FLAG_BITS.paintsImage | FLAG_BITS.paints;
+        else if (attr.name === 'size' && tagName === 'font') marks[i] |= FLAG_BITS.sizes;
+        else if (attr.name === 'bgcolor' || (attr.name === 'color' && tagName === 'font') || (attr.name === 'text' && tagName === 'body')) marks[i] |= FLAG_BITS.paints;
+      }
     }
-    this.candidateSets[flag] = marked;
-    return marked;
+    for (let i = 0; i < marks.length; i++) this.anyFlags |= marks[i];
+    return marks;
   }
 
-  /** Whether some `<style>` rule that can apply (top level, or in a static media block) declares `flag`'s properties. */
-  private someRuleDeclares(flag: StyleFlag): boolean {
-    let known = this.ruleFlags[flag];
-    if (known === undefined) {
-      known = this.sheet.rules.some((rule) => !rule.nested && (rule.topLevel || (rule.conditional && mediaApplies(rule.media, false))) && this.cascadedOf(rule.declarations)[flag]);
-      this.ruleFlags[flag] = known;
+
+  /** The flags some `<style>` rule that can apply (top level, or in a static media block) declares. */
+  private sheetRuleBits(): number {
+    let bits = 0;
+    for (const rule of this.sheet.rules) {
+      if (!rule.nested && (rule.topLevel || (rule.conditional && mediaApplies(rule.media, false)))) bits |= declarationFlagBits(rule.declarations);
     }
-    return known;
+    return bits;
   }
+
+  private colourMarks: Uint8Array | undefined;
 
   /**
-   * Whether the email can paint a background image at all: a `background` attribute, or a background
-   * declaration with an image, anywhere in the source (one scan of the text; false positives only cost time).
+   * Whether any source of the element's own style (hint attributes, `style`, matched rules including
+   * `prefers-color-scheme: dark` ones) may declare a colour or background. False means the colour cascade
+   * finds no entry for it in any variant, so it paints exactly what its parent paints.
    */
+  mayDeclareColour(index: number): boolean {
+    return (this.colourMarks ??= this.markColourSources())[index] === 1;
+  }
+
+  private markColourSources(): Uint8Array {
+    const flags = (this.flagMarks ??= this.markStyleFlags());
+    const marks = new Uint8Array(flags.length);
+    for (let i = 0; i < flags.length; i++) if ((flags[i] & FLAG_BITS.paints) !== 0) marks[i] = 1;
+    const { index } = this.doc;
+    this.darkMedia().forEach((list, element) => {
+      for (const match of list) {
+        const rule = this.sheet.byRule.get(match.rule);
+        if (rule && (declarationFlagBits(rule.declarations) & FLAG_BITS.paints) !== 0) {
+          marks[index.of(element)] = 1;
+          return;
+        }
+      }
+    });
+    return marks;
+  }
+
+  /** Whether some element's own style can paint a background image (a `background` attribute or an image in a background declaration). */
   mayPaintImages(): boolean {
-    return MAY_PAINT_IMAGE.test(this.doc.source);
+    this.flagMarks ??= this.markStyleFlags();
+    return (this.anyFlags & FLAG_BITS.paintsImage) !== 0;
   }
 
   /** The background image the element's own style paints (cascaded, lower-cased), if any. */
@@ -429,7 +482,7 @@ export class ReportStyles {
     if (parentReason !== null) return parentReason;
     const tagName = this.elements[current].tagName;
     if (INVISIBLE_TAGS.has(tagName)) return `<${tagName}>`;
-    if ((this.hidingMarks ??= this.candidates('hides'))[current] !== 1) return null;
+    if (((this.flagMarks ??= this.markStyleFlags())[current] & FLAG_BITS.hides) === 0) return null;
     const values = this.declared(current);
     const { display, visibility, opacity, overflow } = values;
     if (display === 'none') return 'display:none';

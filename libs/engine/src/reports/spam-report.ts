@@ -127,6 +127,26 @@ const LETTERS_ONLY = /^\p{L}{3,}$/u;
 const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
 const LOWER = /[\p{Ll}\p{Lt}]/u;
 
+const NOT_ASCII = 0;
+const NOT_LETTERS = 1;
+const ALL_CAPS = 2;
+const HAS_LOWER = 3;
+/**
+ * How an ASCII word reads, without three Unicode regular expressions: not letters only, all capitals, or
+ * with a lower-case letter (every ASCII letter has case). NOT_ASCII sends the word to the regular expressions.
+ */
+function asciiWordCase(word: string): number {
+  let lower = false;
+  let letters = true;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code > 127) return NOT_ASCII;
+    if (code >= 97 && code <= 122) lower = true;
+    else if (code < 65 || code > 90) letters = false;
+  }
+  return !letters ? NOT_LETTERS : lower ? HAS_LOWER : ALL_CAPS;
+}
+
 /** Share of ALL-CAPS words among words of three or more letters. */
 function capsRatio(text: string): { ratio: number; eligible: number } {
   let eligible = 0;
@@ -135,9 +155,16 @@ function capsRatio(text: string): { ratio: number; eligible: number } {
   for (let match = WORD_RUN.exec(text); match !== null; match = WORD_RUN.exec(text)) {
     const word = match[0];
     // Fewer than three UTF-16 units is fewer than three letters.
-    if (word.length < 3 || !LETTERS_ONLY.test(word) || !CASED.test(word)) continue;
-    eligible++;
-    if (!LOWER.test(word)) caps++;
+    if (word.length < 3) continue;
+    const ascii = asciiWordCase(word);
+    if (ascii === NOT_ASCII) {
+      if (!LETTERS_ONLY.test(word) || !CASED.test(word)) continue;
+      eligible++;
+      if (!LOWER.test(word)) caps++;
+    } else if (ascii !== NOT_LETTERS) {
+      eligible++;
+      if (ascii === ALL_CAPS) caps++;
+    }
   }
   return { ratio: eligible === 0 ? 0 : caps / eligible, eligible };
 }

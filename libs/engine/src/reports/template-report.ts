@@ -40,6 +40,9 @@ const MAX_DISTINCT_TAGS = 200;
 const TEMPLATE_OPENERS = /\{[{%#]|<%|\*\||%[%A-Za-z_]|\[[[A-Za-z_]|\$\{/;
 /** JSX text also has `{name}` expressions. */
 const JSX_TEXT_OPENERS = new RegExp(`${TEMPLATE_OPENERS.source}|\\{[A-Za-z_]`);
+/** The same, global: the scanner jumps from one opener to the next (the regex engine skips plain text far faster than a loop). */
+const NEXT_OPENER = new RegExp(TEMPLATE_OPENERS.source, 'g');
+const NEXT_JSX_OPENER = new RegExp(JSX_TEXT_OPENERS.source, 'g');
 
 const LIQUID_BLOCKS = new Set([
   'if', 'unless', 'for', 'case', 'capture', 'block', 'macro', 'raw', 'comment', 'with', 'filter', 'tablerow',
@@ -108,8 +111,13 @@ function classifyDoubleBrace(inner: string): TemplateLanguage {
 export function scanTemplateSyntax(text: string, options: { jsx: boolean; css: boolean }): { found: Found[]; unclosed: Unclosed[] } {
   const found: Found[] = [];
   const unclosed: Unclosed[] = [];
+  const openers = options.jsx ? NEXT_JSX_OPENER : NEXT_OPENER;
   let i = 0;
   while (i < text.length) {
+    // Every branch below starts at an opener (two characters): skip to the next one.
+    openers.lastIndex = i;
+    if (!openers.test(text)) break;
+    i = openers.lastIndex - 2;
     const char = text[i];
     const next = text[i + 1];
     if (char === '{' && next === '{') {

@@ -7,7 +7,9 @@ export function isInvisibleChar(char: string): boolean {
   return INVISIBLE.has(char);
 }
 
-const ANY_INVISIBLE = /[\u200B\u200C\u200D\u2060\uFEFF\u034F\u00AD\u180E\u115F\u1160\u3164\u2800]/;
+/** The same characters, for a regular expression's character class. */
+export const INVISIBLE_CHARACTERS = '\\u200B\\u200C\\u200D\\u2060\\uFEFF\\u034F\\u00AD\\u180E\\u115F\\u1160\\u3164\\u2800';
+const ANY_INVISIBLE = new RegExp(`[${INVISIBLE_CHARACTERS}]`);
 const ALL_INVISIBLE = new RegExp(ANY_INVISIBLE.source, 'g');
 
 export function stripInvisible(text: string): string {
@@ -15,12 +17,21 @@ export function stripInvisible(text: string): string {
   return ANY_INVISIBLE.test(text) ? text.replace(ALL_INVISIBLE, '') : text;
 }
 
-/** White space other than single inner spaces: the only text collapsing changes. */
-const NEEDS_COLLAPSE = /^\s|\s$|\s\s|[^\S ]/;
+/**
+ * Runs of white space other than a single space: a space and more white space, or a run that starts
+ * with another white-space character. Each alternative starts with one character class, so the regex
+ * engine passes over ordinary characters quickly; text without such a run comes back as it was.
+ */
+const COLLAPSIBLE_RUN = / \s+|[^\S ]\s*/g;
+
+/** Turns every run of white space (including no-break spaces) into one space. */
+export function collapseRuns(text: string): string {
+  return text.replace(COLLAPSIBLE_RUN, ' ');
+}
 
 /** Collapses runs of white space (including no-break spaces) into one space and trims. */
 export function collapseWhitespace(text: string): string {
-  return NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+  return collapseRuns(text).trim();
 }
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
