@@ -9,7 +9,6 @@
 import { getTrackedFeature } from '../analysis/feature-catalogue';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { DarkColourHandover } from '../dark-mode/dark-mode-simulation';
-import { HtmlElement, parentElement } from '../parse/dom';
 import type { TransformContext } from '../transforms/client-transform';
 import { ColourVariant, DropMasks, VariantColours } from './colour-cascade';
 import { ContrastIssues, type ContrastIssue } from './contrast-check';
@@ -81,12 +80,14 @@ export function buildDarkContrast(context: ReportContext, handovers: readonly Da
   const runs = context.textRuns;
   const darkRules = handovers.some((handover) => handover.mode === 'dark-media');
   // Collect every colour entry the runs depend on first, so that the drop masks that tell variants apart are known.
-  const visited = new Set<HtmlElement>();
+  // Only elements that can carry a colour have entries: climb the chain of those (see colourParents).
+  const { relevant, parents } = context.colours.colourParents();
+  const visited = new Uint8Array(relevant.length);
   for (const run of runs) {
-    for (let element: HtmlElement | null = run.element; element && !visited.has(element); element = parentElement(element)) {
-      visited.add(element);
-      context.colours.entriesOf(element, false);
-      if (darkRules) context.colours.entriesOf(element, true);
+    for (let at = relevant[run.index] === 1 ? run.index : parents[run.index]; at !== -1 && visited[at] === 0; at = parents[at]) {
+      visited[at] = 1;
+      context.colours.entriesAt(at, false);
+      if (darkRules) context.colours.entriesAt(at, true);
     }
   }
   const masks = [...context.colours.dropMasks].filter((mask) => mask !== 0).sort((a, b) => a - b);

@@ -51,6 +51,8 @@ interface PreviewText {
 }
 
 /** White space as `\s` matches it, by code unit (the per-character regex was the hot spot here). */
+const ASCII_BLANK = /^[ \t\n\r\f]+$/;
+
 function isWhitespaceCode(code: number): boolean {
   return (
     code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
@@ -90,7 +92,14 @@ function readPreviewText(context: ReportContext): PreviewText {
     }
     if (!isText(node)) continue;
     const parent = node.parentNode as HtmlElement;
-    const hidden = styles.hiddenReason(parent) !== null || styles.fontSizePx(parent) < 2;
+    const isHidden = (): boolean => styles.hiddenReason(parent) !== null || styles.fontSizePx(parent) < 2;
+    // Indentation between tags: one space, character by character or at once (both are collapsed at the end).
+    if (ASCII_BLANK.test(node.value)) {
+      appendSpace();
+      if (firstTextHidden && !visibleSeen && isHidden()) hiddenText += ' ';
+      continue;
+    }
+    const hidden = isHidden();
     for (const char of node.value) {
       if (char.length === 1 && char.charCodeAt(0) < 0x80 && char !== ' ' && char.charCodeAt(0) > 13) {
         // Plain ASCII: neither invisible nor white space.
