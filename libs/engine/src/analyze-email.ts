@@ -9,8 +9,8 @@ import { EMAIL_FORMATS, EmailFormat } from './fixes/code-fix';
 import { HtmlElement } from './parse/dom';
 import { ParsedEmail, parseEmail } from './parse/parse-email';
 import { AnalyzeEmailOptions, PreviewAnalysis } from './preview-analysis';
-import { buildQualityReports, type QualityReports } from './reports/build-reports';
-import { buildDarkContrast, transformDropMasks, type DarkContrastReport } from './reports/dark-contrast';
+import { buildQualityReports } from './reports/build-reports';
+import { buildDarkContrast, transformDropMasks } from './reports/dark-contrast';
 import { createReportContext } from './reports/report-context';
 import { overallScore, scoreClients } from './scores/compatibility-score';
 import { TransformContext, transformForClient } from './transforms/client-transform';
@@ -74,21 +74,15 @@ export function analyzeParsedEmail(
   const compatibilityScores = scoreClients(cssReport, clients);
 
   const transformContext = new TransformContext(parsed, features, cascade);
+  // The quality reports run before the per-client views exist: garbage collections during the reports
+  // then copy only the parse and cascade, not the 42 plans and their serialised start tags.
+  const reportContext = options.reports === false ? null : createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
+  const qualityReports = reportContext ? buildQualityReports(reportContext, options.compileWarnings ?? []) : null;
   const views = clients.map((client) => transformForClient(transformContext, client));
   const darkContext = new DarkModeContext(transformContext, selectors);
   const darkVariants = views.map((view) => simulateDarkModeForClient(darkContext, view));
-
-  // The reports run before the 42 renders exist: their strings are most of what the analysis allocates,
-  // and garbage collections during the reports would otherwise copy them around.
-  let reports: { quality: QualityReports; darkContrast: DarkContrastReport } | null = null;
-  if (options.reports !== false) {
-    // The reports read the same parse and cascade; dark contrast gets the variants' colour handovers.
-    const reportContext = createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
-    reports = {
-      quality: buildQualityReports(reportContext, options.compileWarnings ?? []),
-      darkContrast: buildDarkContrast(reportContext, darkVariants.map((variant) => variant.colours)),
-    };
-  }
+  // Dark contrast reads each variant's colour handover.
+  const darkContrast = reportContext ? buildDarkContrast(reportContext, darkVariants.map((variant) => variant.colours)) : null;
 
   const editable = new Set<HtmlElement>();
   for (const plan of [...views.map((v) => v.plan), ...darkVariants.map((d) => d.plan)]) {
@@ -132,20 +126,6 @@ export function analyzeParsedEmail(
     vmlReport: null,
     plainText: null,
   };
-  if (!reports) return analysis;
-  const { quality, darkContrast } = reports;
-  return {
-    ...analysis,
-    spamReport: quality.spamReport,
-    sizeReport: quality.sizeReport,
-    linkReport: quality.linkReport,
-    accessibilityReport: quality.accessibilityReport,
-    imageReport: quality.imageReport,
-    inboxPreview: quality.inboxPreview,
-    templateReport: quality.templateReport,
-    darkContrast,
-    designReport: quality.designReport,
-    vmlReport: quality.vmlReport,
-    plainText: quality.plainText,
-  };
+  if (!qualityReports || !darkContrast) return analysis;
+  return { ...analysis, ...qualityReports, darkContrast };
 }
