@@ -164,6 +164,15 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
   const captions = context.doc.byTag('caption').length > 0;
   // Elements are met in document order, so each one's number is the next one (subtrees left out skip a range).
   let next = index.of(body) + 1;
+  /**
+   * Whether the output so far ends at a plain block's boundary (or is empty): html-to-text drops white
+   * space there (a block starts and ends without it), so indentation between blocks need not be written.
+   */
+  let atBlockBoundary = true;
+  /** Kept blocks drop the space written just before them and the one just inside their end. */
+  const dropSpaceAt = (at: number): void => {
+    if (at >= 0 && parts[at] === ' ') parts[at] = '';
+  };
   pushChildren(body);
   while (nodes.length > 0) {
     const node = nodes.pop()!;
@@ -173,10 +182,12 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
       const parent = open.length > 0 ? open[open.length - 1] : null;
       if (DROPPED_WHEN_EMPTY.has(element.tag) && shown === element.shownBefore) {
         parts.length = element.start;
+        atBlockBoundary = false;
         continue;
       }
       const breaks = element.breaks;
       if (breaks === null) {
+        atBlockBoundary = false;
         parts.push(`</${element.tag}>`);
         if (!parent) continue;
         const trailing = OTHER_BLOCK_TRAILING[element.tag];
@@ -185,6 +196,9 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
         continue;
       }
       const [leading, trailing] = breaks;
+      dropSpaceAt(element.start - 1);
+      dropSpaceAt(parts.length - 1);
+      atBlockBoundary = true;
       const last = element.lastBlock;
       if (!element.inlineContent && last !== null && (last.trailing >= trailing || last.generic)) {
         // A wrapper of blocks only: left out, its trailing breaks carried by its last block.
@@ -206,9 +220,10 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
     if (isText(node)) {
       // Most text nodes are indentation between tags: one space says the same to html-to-text.
       if (preDepth === 0 && ASCII_SPACE_ONLY.test(node.value)) {
-        parts.push(' ');
+        if (!atBlockBoundary) parts.push(' ');
         continue;
       }
+      atBlockBoundary = false;
       // html-to-text collapses white space itself (outside <pre>): collapsing it here first keeps its input small.
       const value = preDepth > 0 ? node.value : node.value.replace(ASCII_SPACE_RUN, ' ');
       parts.push(escapeText(value));
@@ -231,6 +246,7 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
       const alt = imageAltText(getAttribute(node, 'alt'), getAttribute(node, 'width'), getAttribute(node, 'height'));
       if (alt) {
         parts.push(escapeText(alt));
+        atBlockBoundary = false;
         shown++;
         markInline();
       }
@@ -244,6 +260,7 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
     }
     const start = parts.length;
     const breaks = tagName === 'table' && captions ? TABLE_BEFORE_CAPTION : (PLAIN_BLOCKS[tagName] ?? null);
+    atBlockBoundary = breaks !== null;
     if (breaks !== null) parts.push(''); // the generic tag is written when the block closes
     else {
       let tag = `<${tagName}`;
