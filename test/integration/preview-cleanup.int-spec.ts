@@ -31,19 +31,23 @@ describe('anonymous preview cleanup', () => {
     const previews = new PreviewRepository(db);
     const account = await createTestAccount(db, 'free');
     const base = { title: null, format: 'html' as const, clients: ['gmail-web'], source: '<p>x</p>' };
-    const expired = await previews.create({ ...base, accountId: null, expiresAt: new Date(Date.now() - 60_000) });
+    // Expiring in a few seconds: no cleanup (the scheduler's own runs included) can delete it before then,
+    // so what follows does not depend on when the scheduled job first runs.
+    const expiresAt = new Date(Date.now() + 5_000);
+    const expiring = await previews.create({ ...base, accountId: null, expiresAt });
     const fresh = await previews.create({ ...base, accountId: null, expiresAt: new Date(Date.now() + 3_600_000) });
     const saved = await previews.create({ ...base, accountId: account.accountId, expiresAt: null });
-
-    // Past its time the preview is already unreadable, before any cleanup: not served, not shareable.
-    expect(await previews.find(expired.id)).toBeNull();
-    expect(await previews.find(expired.id, new Date(Date.now() - 120_000))).not.toBeNull();
     const rowExists = async (id: string) => (await db.query('SELECT 1 FROM previews WHERE id = $1', [id])).length === 1;
-    expect(await rowExists(expired.id)).toBe(true);
+    expect(await previews.find(expiring.id, new Date(expiresAt.getTime() - 1_000))).not.toBeNull();
+    // Past its time the preview is unreadable at once, before any cleanup: not served, not shareable.
+    expect(await previews.find(expiring.id, new Date(expiresAt.getTime() + 1_000))).toBeNull();
+    expect(await rowExists(expiring.id)).toBe(true);
 
-    // Run the scheduled job now instead of waiting for its interval: the row itself goes.
+    // Once it has expired, run the scheduled job now instead of waiting for its interval: the row itself goes.
+    await waitFor(async () => Date.now() > expiresAt.getTime() + 100, 'the preview to expire', 10_000);
+    expect(await previews.find(expiring.id)).toBeNull();
     await queues.scheduler.add('preview-cleanup.run', { schemaVersion: 1 });
-    await waitFor(async () => !(await rowExists(expired.id)), 'the expired preview to be deleted', 20_000);
+    await waitFor(async () => !(await rowExists(expiring.id)), 'the expired preview to be deleted', 20_000);
     expect(await previews.find(fresh.id)).not.toBeNull();
     expect(await previews.find(saved.id)).not.toBeNull();
   });

@@ -39,6 +39,8 @@ async function expectCompileError(source: string, format: CompileFormat, options
 }
 
 const fast = { timeoutMs: 1000 };
+/** For compiles that must succeed: their subject is isolation, not speed, and a loaded CI machine is slow. */
+const roomy = { timeoutMs: 10_000 };
 
 describe('hostile JSX', () => {
   it('stops an infinite loop at the time limit', async () => {
@@ -71,13 +73,13 @@ describe('hostile JSX', () => {
       const report = escape("return [typeof require, typeof fetch, typeof module, Object.keys(process.env).join(','), typeof process.exit, typeof process.mainModule].join('|')")();
       return <p>{report}</p>;
     }`;
-    const result = await compileEmail(source, 'jsx', fast);
+    const result = await compileEmail(source, 'jsx', roomy);
     expect(result.html).toContain('<p>undefined|undefined|undefined|NODE_ENV|undefined|undefined</p>');
   });
 
   it('gives every render a fresh isolate: globals set by one template are gone in the next', async () => {
-    await compileEmail('globalThis.leaked = "secret"; export default () => <p>set</p>;', 'jsx', fast);
-    const result = await compileEmail('export default () => <p>{typeof globalThis.leaked}</p>;', 'jsx', fast);
+    await compileEmail('globalThis.leaked = "secret"; export default () => <p>set</p>;', 'jsx', roomy);
+    const result = await compileEmail('export default () => <p>{typeof globalThis.leaked}</p>;', 'jsx', roomy);
     expect(result.html).toContain('<p>undefined</p>');
   });
 });
@@ -123,7 +125,7 @@ describe('hostile Maizzle', () => {
   });
 
   it('exposes nothing of the host to expressions', async () => {
-    const result = await compileEmail("<p>{{ [typeof require, typeof process, typeof fetch, typeof globalThis.module].join('|') }}</p>", 'maizzle', fast);
+    const result = await compileEmail("<p>{{ [typeof require, typeof process, typeof fetch, typeof globalThis.module].join('|') }}</p>", 'maizzle', roomy);
     expect(result.html).toContain('<p>undefined|undefined|undefined|undefined</p>');
   });
 });
