@@ -12,7 +12,7 @@ import { MatchContext } from '../parse/css-selector';
 import { HtmlElement, getAttribute } from '../parse/dom';
 import { BLACK, LINK_BLUE, WHITE, compositeOver, isLowerCaseImageValue, parseCssColor, splitCssValue, type Rgba } from './color-utils';
 import { perElement, type ElementIndex } from './report-document';
-import type { ReportStyles } from './report-styles';
+import { COLOUR_PROPERTIES, colourHintProperty, type ReportStyles } from './report-styles';
 import type { SheetRule } from './sheet-rules';
 
 
@@ -48,11 +48,6 @@ export interface Recolourer {
 
 export const LIGHT_VARIANT: ColourVariant = { key: 'light', clientBit: 0, recolour: null, darkRules: false, inlinesRules: false, canvas: null, markers: null };
 
-const COLOUR_PROPERTIES = new Set(['color', 'background', 'background-color', 'background-image']);
-/** Presentational attributes that paint a colour (`color` only on `<font>`, `text` only on `<body>`), and the property each stands for. */
-const HINT_PROPERTIES: Readonly<Record<string, string>> = Object.assign(Object.create(null), {
-  bgcolor: 'background-color', background: 'background-image', color: 'color', text: 'color',
-});
 
 /** One colour-carrying declaration of an element, in cascade order. */
 interface ColourEntry {
@@ -178,9 +173,8 @@ export class ColourCascade {
     const important: ColourEntry[] = [];
     for (const attr of element.attrs) {
       // The name first: most attributes carry no colour, and their values (hrefs, styles) are long.
-      const property = HINT_PROPERTIES[attr.name];
+      const property = colourHintProperty(element.tagName, attr.name);
       if (property === undefined || attr.prefix) continue;
-      if ((attr.name === 'color' && element.tagName !== 'font') || (attr.name === 'text' && element.tagName !== 'body')) continue;
       const value = attr.value.trim().toLowerCase();
       if (value === '') continue;
       normal.push(this.entry(property, property === 'background-image' ? `url(${value})` : value, false, 'hint', 0, 0, false));
@@ -378,8 +372,13 @@ export class VariantColours {
     return this.textColorAt(this.index.of(element));
   }
 
+  /** Where the element's colours are decided: itself, or its nearest ancestor on the colour chain (-1: none). */
+  private chainStart(index: number): number {
+    return this.relevant === null || this.relevant[index] === 1 ? index : this.parents[index];
+  }
+
   textColorAt(index: number): Rgba {
-    const at = this.relevant === null || this.relevant[index] === 1 ? index : this.parents[index];
+    const at = this.chainStart(index);
     return at === -1 ? BLACK : this.index.resolveDown(this.textCache, at, BLACK, this.computeTextColor, this.parents);
   }
 
@@ -408,7 +407,7 @@ export class VariantColours {
   }
 
   backgroundAt(index: number): ResolvedBackground | null {
-    const at = this.relevant === null || this.relevant[index] === 1 ? index : this.parents[index];
+    const at = this.chainStart(index);
     if (at === -1) return CANVAS;
     const resolved = this.index.resolveDown<ResolvedBackground | false>(this.backgroundCache, at, CANVAS, this.computeBackground, this.parents);
     return resolved === false ? null : resolved;

@@ -50,9 +50,10 @@ interface PreviewText {
   hiddenLength: number;
 }
 
-/** White space as `\s` matches it, by code unit (the per-character regex was the hot spot here). */
+/** A text node of ASCII white space only: indentation between tags. */
 const ASCII_BLANK = /^[ \t\n\r\f]+$/;
 
+/** White space as `\s` matches it, by code unit (the per-character regex was the hot spot here). */
 function isWhitespaceCode(code: number): boolean {
   return (
     code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||

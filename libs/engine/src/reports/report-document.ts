@@ -130,10 +130,6 @@ export function descendantsOf(root: HtmlParentNode): HtmlElement[] {
 }
 
 /**
- * Dense numbers for the document's elements (document order) and each one's parent, so per-element
- * results live in arrays: one Map lookup per question instead of one per ancestor.
- */
-/**
  * A per-element result array, filled with undefined up front: an empty array written at scattered
  * indexes becomes holey (or, far past its length, a dictionary), and every later read pays for it.
  */
@@ -141,6 +137,10 @@ export function perElement<T>(count: number): Array<T | undefined> {
   return new Array<T | undefined>(count).fill(undefined);
 }
 
+/**
+ * Dense numbers for the document's elements (document order) and each one's parent, so per-element
+ * results live in arrays instead of Maps keyed by element.
+ */
 export class ElementIndex {
   /** Index of each element's parent element; -1 when it has none. Parents come before their children. */
   readonly parent: Int32Array;

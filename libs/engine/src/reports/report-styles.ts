@@ -152,11 +152,11 @@ function applyHints(element: HtmlElement, target: DeclaredStyle): void {
     if (!HINT_ATTRIBUTES.has(attr.name) || attr.prefix) continue;
     const value = attr.value.trim().toLowerCase();
     if (value === '') continue;
-    if (attr.name === 'bgcolor') target['background-color'] = value;
-    else if (attr.name === 'background') target['background-image'] = `url(${value})`;
-    else if (attr.name === 'color' && element.tagName === 'font') target.color = value;
+    const colour = colourHintProperty(element.tagName, attr.name);
+    if (colour === 'background-color') target['background-color'] = value;
+    else if (colour === 'background-image') target['background-image'] = `url(${value})`;
+    else if (colour === 'color') target.color = value;
     else if (attr.name === 'size' && element.tagName === 'font' && FONT_TAG_SIZES[value]) target['font-size'] = `${FONT_TAG_SIZES[value]}px`;
-    else if (attr.name === 'text' && element.tagName === 'body') target.color = value;
   }
   if (getAttribute(element, 'hidden') !== undefined) target.display = 'none';
 }
@@ -173,7 +173,20 @@ interface CascadedDeclarations {
 
 type StyleFlag = 'hides' | 'paintsImage' | 'sizes' | 'paints';
 const FLAG_BITS: Readonly<Record<StyleFlag, number>> = { hides: 1, paintsImage: 2, sizes: 4, paints: 8 };
-const COLOUR_PROPERTIES = new Set(['color', 'background', 'background-color', 'background-image']);
+/** The properties the colour cascade reads (dark contrast, hidden text, contrast). */
+export const COLOUR_PROPERTIES: ReadonlySet<string> = new Set(['color', 'background', 'background-color', 'background-image']);
+
+/**
+ * The colour property a presentational attribute stands for, or undefined: `bgcolor`, `background`
+ * (an image), `color` on `<font>`, `text` on `<body>`.
+ */
+export function colourHintProperty(tagName: string, attribute: string): string | undefined {
+  if (attribute === 'bgcolor') return 'background-color';
+  if (attribute === 'background') return 'background-image';
+  if (attribute === 'color') return tagName === 'font' ? 'color' : undefined;
+  if (attribute === 'text') return tagName === 'body' ? 'color' : undefined;
+  return undefined;
+}
 
 const HIDING_PROPERTIES = new Set(['display', 'visibility', 'opacity', 'overflow']);
 const IMAGE_PROPERTIES = new Set(['background', 'background-image']);
@@ -334,7 +347,12 @@ export class ReportStyles {
    * building its whole declared style (most elements hide nothing and paint no image).
    */
   private declares(index: number, flag: StyleFlag): boolean {
-    return ((this.flagMarks ??= this.markStyleFlags())[index] & FLAG_BITS[flag]) !== 0;
+    return (this.styleFlags()[index] & FLAG_BITS[flag]) !== 0;
+  }
+
+  private styleFlags(): Uint8Array {
+    this.flagMarks ??= this.markStyleFlags();
+    return this.flagMarks;
   }
 
   /** Per element, the FLAG_BITS its own style sources declare; built on first use. */
@@ -361,19 +379,16 @@ export class ReportStyles {
       }
       if (bits !== 0) marks[index.of(element)] |= bits;
     });
-    const ruleBits = this.sheetRuleBits();
-    if (ruleBits !== 0) {
-      // Bits per postcss rule, so each match costs one lookup.
-      const bitsByRule = new Map<object, number>();
-      for (const rule of this.sheet.rules) bitsByRule.set(rule.rule, declarationFlagBits(rule.declarations));
-      const markMatched = (list: readonly MatchedRule[], element: HtmlElement): void => {
-        let bits = 0;
-        for (const match of list) bits |= bitsByRule.get(match.rule) ?? 0;
-        if (bits !== 0) marks[index.of(element)] |= bits;
-      };
-      this.cascade.matches.forEach(markMatched);
-      this.staticMedia().forEach(markMatched);
-    }
+    // Bits per postcss rule, so each match costs one lookup.
+    const bitsByRule = new Map<object, number>();
+    for (const rule of this.sheet.rules) bitsByRule.set(rule.rule, declarationFlagBits(rule.declarations));
+    const markMatched = (list: readonly MatchedRule[], element: HtmlElement): void => {
+      let bits = 0;
+      for (const match of list) bits |= bitsByRule.get(match.rule) ?? 0;
+      if (bits !== 0) marks[index.of(element)] |= bits;
+    };
+    this.cascade.matches.forEach(markMatched);
+    this.staticMedia().forEach(markMatched);
     // Presentational attributes: `hidden`, `background`, `<font size>` (parse5 lower-cases attribute names).
     const elements = index.elements;
     for (let i = 0; i < elements.length; i++) {
@@ -381,23 +396,12 @@ export class ReportStyles {
         if (attr.prefix) continue;
         const tagName = elements[i].tagName;
         if (attr.name === 'hidden') marks[i] |= FLAG_BITS.hides;
-        else if (attr.name === 'background') marks[i] |= FLAG_BITS.paintsImage | FLAG_BITS.paints;
         else if (attr.name === 'size' && tagName === 'font') marks[i] |= FLAG_BITS.sizes;
-        else if (attr.name === 'bgcolor' || (attr.name === 'color' && tagName === 'font') || (attr.name === 'text' && tagName === 'body')) marks[i] |= FLAG_BITS.paints;
+        else if (colourHintProperty(tagName, attr.name) !== undefined) marks[i] |= attr.name === 'background' ? FLAG_BITS.paintsImage | FLAG_BITS.paints : FLAG_BITS.paints;
       }
     }
     for (let i = 0; i < marks.length; i++) this.anyFlags |= marks[i];
     return marks;
-  }
-
-
-  /** The flags some `<style>` rule that can apply (top level, or in a static media block) declares. */
-  private sheetRuleBits(): number {
-    let bits = 0;
-    for (const rule of this.sheet.rules) {
-      if (!rule.nested && (rule.topLevel || (rule.conditional && mediaApplies(rule.media, false)))) bits |= declarationFlagBits(rule.declarations);
-    }
-    return bits;
   }
 
   private colourMarks: Uint8Array | undefined;
@@ -412,7 +416,7 @@ export class ReportStyles {
   }
 
   private markColourSources(): Uint8Array {
-    const flags = (this.flagMarks ??= this.markStyleFlags());
+    const flags = this.styleFlags();
     const marks = new Uint8Array(flags.length);
     for (let i = 0; i < flags.length; i++) if ((flags[i] & FLAG_BITS.paints) !== 0) marks[i] = 1;
     const { index } = this.doc;
@@ -430,7 +434,7 @@ export class ReportStyles {
 
   /** Whether some element's own style can paint a background image (a `background` attribute or an image in a background declaration). */
   mayPaintImages(): boolean {
-    this.flagMarks ??= this.markStyleFlags();
+    this.styleFlags();
     return (this.anyFlags & FLAG_BITS.paintsImage) !== 0;
   }
 
@@ -482,7 +486,7 @@ export class ReportStyles {
     if (parentReason !== null) return parentReason;
     const tagName = this.elements[current].tagName;
     if (INVISIBLE_TAGS.has(tagName)) return `<${tagName}>`;
-    if (((this.flagMarks ??= this.markStyleFlags())[current] & FLAG_BITS.hides) === 0) return null;
+    if ((this.styleFlags()[current] & FLAG_BITS.hides) === 0) return null;
     const values = this.declared(current);
     const { display, visibility, opacity, overflow } = values;
     if (display === 'none') return 'display:none';
