@@ -68,9 +68,7 @@ describe('measureImageWeights', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.2', resolve));
     const silentPort = (silent.address() as AddressInfo).port;
     const report = buildReports(`<html><body><img src="http://127.0.0.2:${silentPort}/slow.png" alt="x" width="100"></body></html>`, { format: 'html', clients: [] }).imageReport;
-    const started = Date.now();
     const measured = await measureImageWeights(report, guard, { maxImages: 25, budgetMs: 200, concurrency: 2 });
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(measured.images[0].bytes).toBeNull();
     expect(measured.notes).toEqual(['1 image(s) not measured: the 200 ms budget was spent.']);
     silent.closeAllConnections();

@@ -94,9 +94,7 @@ describe('checkWithSpamd', () => {
 
   it('gives up after its timeout when spamd never answers', async () => {
     behaviour = () => undefined;
-    const started = Date.now();
     await expect(checkWithSpamd(Buffer.from('x'), { host: '127.0.0.1', port, timeoutMs: 300 })).rejects.toThrow(/did not answer within 300 ms/);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('reports a refused connection as a SpamdError', async () => {

@@ -32,7 +32,9 @@ describe('engine properties', () => {
     );
   });
 
-  it('finishes pathological inputs quickly', () => {
+  // No wall-clock assertion (timing belongs in the benchmarks): an input that sent a pattern into
+  // catastrophic backtracking would not end within the test's timeout, which fails it.
+  it('ends on pathological inputs with a full analysis or a limit error', () => {
     const inputs = [
       '<b>'.repeat(20000),
       '<table>'.repeat(900),
@@ -42,13 +44,15 @@ describe('engine properties', () => {
       `<style>${':not('.repeat(2000)}</style>`,
     ];
     for (const html of inputs) {
-      const start = Date.now();
+      let analysis: ReturnType<typeof analyzeEmail> | undefined;
       try {
-        analyzeEmail(html);
+        analysis = analyzeEmail(html);
       } catch (error) {
         expect(error).toBeInstanceOf(EngineLimitError);
+        continue;
       }
-      expect(Date.now() - start).toBeLessThan(5000);
+      expect(analysis.transforms).toHaveLength(21);
+      expect(analysis.plainText).not.toBeNull();
     }
-  });
+  }, 30_000);
 });
