@@ -1,6 +1,25 @@
-// Entry bundled by scripts/bench-engine.js: the three workloads the benchmark compares.
+// Entry bundled by scripts/bench-engine.js: the three workloads the benchmark compares, and the
+// breakdown of the reports' time by step.
 import { parse, serialize } from 'parse5';
 import { CLIENT_IDS, analyzeEmail } from '../libs/engine/src';
+import { collectFeatures } from '../libs/engine/src/analysis/collect-features';
+import { SelectorCache, computeStyleCascade } from '../libs/engine/src/analysis/style-cascade';
+import { DarkModeContext, simulateDarkModeForClient } from '../libs/engine/src/dark-mode/dark-mode-simulation';
+import { parseEmail } from '../libs/engine/src/parse/parse-email';
+import { buildAccessibilityReport } from '../libs/engine/src/reports/accessibility-report';
+import { buildQualityReports, type QualityReports } from '../libs/engine/src/reports/build-reports';
+import { buildDarkContrast, transformDropMasks } from '../libs/engine/src/reports/dark-contrast';
+import { buildDesignReport } from '../libs/engine/src/reports/design-report';
+import { buildImageReport } from '../libs/engine/src/reports/image-report';
+import { buildInboxPreview } from '../libs/engine/src/reports/inbox-preview';
+import { buildLinkReport } from '../libs/engine/src/reports/link-report';
+import { buildPlainText } from '../libs/engine/src/reports/plain-text';
+import { createReportContext, type ReportContext } from '../libs/engine/src/reports/report-context';
+import { buildSizeReport } from '../libs/engine/src/reports/size-report';
+import { buildSpamReport } from '../libs/engine/src/reports/spam-report';
+import { buildTemplateReport } from '../libs/engine/src/reports/template-report';
+import { buildVmlReport } from '../libs/engine/src/reports/vml-report';
+import { TransformContext, transformForClient } from '../libs/engine/src/transforms/client-transform';
 
 export const clientCount = CLIENT_IDS.length;
 
@@ -20,4 +39,61 @@ export function floor(html: string): number {
   let length = 0;
   for (let i = 0; i < CLIENT_IDS.length; i++) length += serialize(document).length;
   return length;
+}
+
+/** The static reports in buildQualityReports' order (checked below, so that a new report cannot be left out). */
+const REPORT_STEPS: ReadonlyArray<[keyof QualityReports, (context: ReportContext) => unknown]> = [
+  ['spamReport', buildSpamReport],
+  ['sizeReport', buildSizeReport],
+  ['linkReport', buildLinkReport],
+  ['accessibilityReport', buildAccessibilityReport],
+  ['imageReport', buildImageReport],
+  ['inboxPreview', buildInboxPreview],
+  ['templateReport', (context) => buildTemplateReport(context, [])],
+  ['designReport', buildDesignReport],
+  ['vmlReport', buildVmlReport],
+  ['plainText', buildPlainText],
+];
+
+function timed<T>(totals: Record<string, number>, step: string, run: () => T): T {
+  const started = process.hrtime.bigint();
+  const result = run();
+  totals[step] = (totals[step] ?? 0) + Number(process.hrtime.bigint() - started) / 1e6;
+  return result;
+}
+
+/**
+ * Where the reports' time goes: the analysis run step by step in analyzeParsedEmail's order (reports
+ * after the transform context, dark contrast after the dark variants), adding each report step's
+ * milliseconds to `totals`. The context's lazy fields that several reports share (visible text and
+ * text runs, links, images) are timed as steps of their own; everything else a report computes first
+ * (the light colours: the spam report) is counted where it is computed.
+ */
+export function reportSteps(html: string, totals: Record<string, number>): void {
+  const clients = [...CLIENT_IDS];
+  const parsed = parseEmail(html);
+  const selectors = new SelectorCache();
+  const features = collectFeatures(parsed, selectors);
+  const cascade = computeStyleCascade(parsed, selectors);
+  const transformContext = new TransformContext(parsed, features, cascade);
+  const context = timed(totals, 'report context', () =>
+    createReportContext({ parsed, cascade, selectors, format: 'html', clients, dropMasks: transformDropMasks(transformContext) }),
+  );
+  timed(totals, 'shared: visible text, text runs', () => context.textRuns);
+  timed(totals, 'shared: links', () => context.links);
+  timed(totals, 'shared: images', () => context.images);
+  for (const [name, build] of REPORT_STEPS) timed(totals, name, () => build(context));
+  const views = clients.map((client) => transformForClient(transformContext, client));
+  const darkContext = new DarkModeContext(transformContext, selectors);
+  const handovers = views.map((view) => simulateDarkModeForClient(darkContext, view).colours);
+  timed(totals, 'darkContrast', () => buildDarkContrast(context, handovers));
+}
+
+{
+  const parsed = parseEmail('<p>x</p>');
+  const selectors = new SelectorCache();
+  const context = createReportContext({ parsed, cascade: computeStyleCascade(parsed, selectors), selectors, format: 'html', clients: [] });
+  const built = Object.keys(buildQualityReports(context)).join(', ');
+  const stepped = REPORT_STEPS.map(([name]) => name).join(', ');
+  if (built !== stepped) throw new Error(`bench/engine.bench.ts: REPORT_STEPS (${stepped}) no longer match buildQualityReports (${built})`);
 }

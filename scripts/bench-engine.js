@@ -89,6 +89,25 @@ sources.forEach((html, i) => {
 });
 const mailproofPeak = maxRssMb();
 
+// Where the reports' time goes: each report step timed inside the analysis (a separate run of the
+// corpus, after the measurement above), as milliseconds per corpus pass, median over the rounds.
+const stepRounds = [];
+sources.forEach((html) => bench.reportSteps(html, {})); // warm-up
+for (let round = 0; round < iterations; round++) {
+  const totals = {};
+  for (const html of sources) {
+    try {
+      bench.reportSteps(html, totals);
+    } catch {
+      // A file the analysis refuses is reported with its error in the table above.
+    }
+  }
+  stepRounds.push(totals);
+}
+const stepNames = Object.keys(stepRounds[0]);
+const stepMedians = stepNames.map((name) => [name, median(stepRounds.map((totals) => totals[name] ?? 0))]);
+const stepTotal = stepMedians.reduce((sum, [, ms]) => sum + ms, 0);
+
 // Phase 2: the peer.
 const emailens = require('@emailens/engine');
 const peerClients = emailens.EMAIL_CLIENTS.map((c) => c.id);
@@ -129,5 +148,10 @@ console.log(`files: ${rows.length}; clients: mailproof ${bench.clientCount}, @em
 console.log(`total ms: mailproof ${total('mailproof').toFixed(1)} (core ${total('core').toFixed(1)} + reports ${(total('mailproof') - total('core')).toFixed(1)}), @emailens/engine ${total('peer').toFixed(1)}, floor ${total('floor').toFixed(1)}`);
 const corpusShare = (total('mailproof') - total('core')) / total('core');
 console.log(`reports cost: +${(corpusShare * 100).toFixed(1)}% of the core over the corpus, median per file +${(median(reportShares) * 100).toFixed(1)}% (budget +30%)`);
+console.log(`where the reports' time goes (timed step by step inside the analysis, ms per corpus pass, median of ${iterations} passes):`);
+for (const [name, ms] of [...stepMedians].sort((x, y) => y[1] - x[1])) {
+  console.log(`  ${pad(name, 34)}${ms.toFixed(1).padStart(8)} ms ${`${((ms / stepTotal) * 100).toFixed(0)}%`.padStart(5)}`);
+}
+console.log(`  ${pad('all report steps', 34)}${stepTotal.toFixed(1).padStart(8)} ms`);
 console.log(`peak RSS: start ${baseRss.toFixed(0)} MB; after mailproof phase ${mailproofPeak.toFixed(0)} MB (+${(mailproofPeak - baseRss).toFixed(0)}); after @emailens/engine phase ${overallPeak.toFixed(0)} MB (+${(overallPeak - mailproofPeak).toFixed(0)})`);
 console.log(`median speedup vs @emailens/engine: ${median(speedups).toFixed(2)}x`);
