@@ -379,20 +379,21 @@ export class VariantColours {
 
   textColorAt(index: number): Rgba {
     const at = this.chainStart(index);
-    return at === -1 ? BLACK : this.index.resolveDown(this.textCache, at, BLACK, this.computeTextColor, this.parents);
+    return at === -1 ? BLACK : this.index.resolveDown(this, this.textCache, at, BLACK, VariantColours.computeTextColor, this.parents);
   }
 
-  private readonly computeTextColor = (current: number, inherited: Rgba): Rgba => {
-    const declared = this.declared(current).color;
+  /** Static, not a closure per instance: see resolveDown. */
+  private static computeTextColor(colours: VariantColours, current: number, inherited: Rgba): Rgba {
+    const declared = colours.declared(current).color;
     if (declared !== undefined && declared !== 'inherit' && declared !== 'currentcolor') {
       const parsed = parseCssColor(declared);
       return parsed ? compositeOver(parsed, inherited) : inherited;
     }
     // Links do not inherit their colour: the user agent paints them blue unless the author says otherwise.
-    const currentElement = this.index.elements[current];
-    if (declared === undefined && currentElement.tagName === 'a' && getAttribute(currentElement, 'href') !== undefined) return this.defaultLinkColour();
+    const currentElement = colours.index.elements[current];
+    if (declared === undefined && currentElement.tagName === 'a' && getAttribute(currentElement, 'href') !== undefined) return colours.defaultLinkColour();
     return inherited;
-  };
+  }
 
   private linkColour: Rgba | undefined;
   /** The user agent's link blue, or in a recolouring client's dark mode its own light link colour. */
@@ -409,18 +410,18 @@ export class VariantColours {
   backgroundAt(index: number): ResolvedBackground | null {
     const at = this.chainStart(index);
     if (at === -1) return CANVAS;
-    const resolved = this.index.resolveDown<ResolvedBackground | false>(this.backgroundCache, at, CANVAS, this.computeBackground, this.parents);
+    const resolved = this.index.resolveDown<ResolvedBackground | false, VariantColours>(this, this.backgroundCache, at, CANVAS, VariantColours.computeBackground, this.parents);
     return resolved === false ? null : resolved;
   }
 
-  private readonly computeBackground = (current: number, below: ResolvedBackground | false): ResolvedBackground | false => {
-    const declared = this.declared(current);
+  private static computeBackground(colours: VariantColours, current: number, below: ResolvedBackground | false): ResolvedBackground | false {
+    const declared = colours.declared(current);
     const image = declared.backgroundImage;
     if (image && image !== 'none' && isLowerCaseImageValue(image)) return false;
     const own = declared.backgroundColor ? parseCssColor(declared.backgroundColor) : null;
-    if (own && own.alpha >= 1) return { color: own, from: this.index.elements[current] };
+    if (own && own.alpha >= 1) return { color: own, from: colours.index.elements[current] };
     if (!below) return false;
-    if (own && own.alpha > 0) return { color: compositeOver(own, below.color), from: this.index.elements[current] };
+    if (own && own.alpha > 0) return { color: compositeOver(own, below.color), from: colours.index.elements[current] };
     return below;
-  };
+  }
 }

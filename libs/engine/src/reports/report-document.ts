@@ -180,15 +180,18 @@ export class ElementIndex {
    * An inherited value from the nearest computed ancestor downwards, iteratively, so that a hostile
    * nesting depth cannot overflow the call stack. `cache[i] === undefined` means not computed. `parents`
    * may skip ancestors that pass the value on unchanged (each entry an ancestor, -1 above the root).
+   * `compute` is one function shared by every owner (a static method), called with the owner: a closure
+   * per owner stored in a field made V8 keep every analysis's objects alive through scavenges (see
+   * docs/reports.md, "Cost").
    */
-  resolveDown<T>(cache: Array<T | undefined>, index: number, rootValue: T, compute: (index: number, parentValue: T) => T, parents: Int32Array = this.parent): T {
+  resolveDown<T, O>(owner: O, cache: Array<T | undefined>, index: number, rootValue: T, compute: (owner: O, index: number, parentValue: T) => T, parents: Int32Array = this.parent): T {
     const known = cache[index];
     if (known !== undefined) return known;
     // Walks in document order find the parent computed: no chain to build.
     const parent = parents[index];
     const parentValue = parent === -1 ? rootValue : cache[parent];
     if (parentValue !== undefined) {
-      const value = compute(index, parentValue);
+      const value = compute(owner, index, parentValue);
       cache[index] = value;
       return value;
     }
@@ -200,7 +203,7 @@ export class ElementIndex {
     }
     let value = current === -1 ? rootValue : (cache[current] as T);
     for (let i = chain.length - 1; i >= 0; i--) {
-      value = compute(chain[i], value);
+      value = compute(owner, chain[i], value);
       cache[chain[i]] = value;
     }
     return value;

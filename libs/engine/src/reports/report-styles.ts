@@ -478,16 +478,16 @@ export class ReportStyles {
   }
 
   hiddenAt(index: number): string | null {
-    return this.doc.index.resolveDown<string | null>(this.hiddenCache, index, null, this.computeHidden);
+    return this.doc.index.resolveDown<string | null, ReportStyles>(this, this.hiddenCache, index, null, ReportStyles.computeHidden);
   }
 
-  /** A field, not a method closure per call: this runs for every element of the body. */
-  private readonly computeHidden = (current: number, parentReason: string | null): string | null => {
+  /** Static, not a closure per instance or per call: see resolveDown. */
+  private static computeHidden(styles: ReportStyles, current: number, parentReason: string | null): string | null {
     if (parentReason !== null) return parentReason;
-    const tagName = this.elements[current].tagName;
+    const tagName = styles.elements[current].tagName;
     if (INVISIBLE_TAGS.has(tagName)) return `<${tagName}>`;
-    if ((this.styleFlags()[current] & FLAG_BITS.hides) === 0) return null;
-    const values = this.declared(current);
+    if ((styles.styleFlags()[current] & FLAG_BITS.hides) === 0) return null;
+    const values = styles.declared(current);
     const { display, visibility, opacity, overflow } = values;
     if (display === 'none') return 'display:none';
     if (visibility === 'hidden' || visibility === 'collapse') return 'visibility:hidden';
@@ -498,18 +498,18 @@ export class ReportStyles {
       if ((maxHeight !== undefined && lengthToPx(maxHeight) === 0) || (height !== undefined && lengthToPx(height) === 0)) return 'zero height with overflow:hidden';
     }
     return null;
-  };
+  }
 
   fontSizePx(element: HtmlElement): number {
     return this.fontSizeAt(this.doc.index.of(element));
   }
 
   fontSizeAt(index: number): number {
-    return this.doc.index.resolveDown(this.fontSizeCache, index, 16, this.computeFontSize);
+    return this.doc.index.resolveDown(this, this.fontSizeCache, index, 16, ReportStyles.computeFontSize);
   }
 
-  private readonly computeFontSize = (current: number, parentPx: number): number => {
-    const declared = this.declares(current, 'sizes') ? this.declared(current)['font-size'] : undefined;
+  private static computeFontSize(styles: ReportStyles, current: number, parentPx: number): number {
+    const declared = styles.declares(current, 'sizes') ? styles.declared(current)['font-size'] : undefined;
     if (declared !== undefined) {
       if (FONT_SIZE_KEYWORDS[declared] !== undefined) return FONT_SIZE_KEYWORDS[declared];
       if (declared === 'smaller') return parentPx * 0.83;
@@ -517,11 +517,11 @@ export class ReportStyles {
       const px = lengthToPx(declared, parentPx);
       return !Number.isNaN(px) && px >= 0 ? px : parentPx;
     }
-    const tagName = this.elements[current].tagName;
+    const tagName = styles.elements[current].tagName;
     if (HEADING_EM[tagName] !== undefined) return parentPx * HEADING_EM[tagName];
     if (tagName === 'small') return parentPx * 0.83;
     return parentPx;
-  };
+  }
 
   isBold(element: HtmlElement): boolean {
     return this.isBoldAt(this.doc.index.of(element));
