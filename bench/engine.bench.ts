@@ -2,9 +2,10 @@
 // breakdown of the reports' time by step.
 import { parse, serialize } from 'parse5';
 import { CLIENT_IDS, analyzeEmail } from '../libs/engine/src';
+import type { ClientId } from '../libs/engine/src/clients/email-client';
 import { collectFeatures } from '../libs/engine/src/analysis/collect-features';
 import { SelectorCache, computeStyleCascade } from '../libs/engine/src/analysis/style-cascade';
-import { DarkModeContext, simulateDarkModeForClient } from '../libs/engine/src/dark-mode/dark-mode-simulation';
+import { type DarkColourHandover, DarkModeContext, simulateDarkModeForClient } from '../libs/engine/src/dark-mode/dark-mode-simulation';
 import { parseEmail } from '../libs/engine/src/parse/parse-email';
 import { buildAccessibilityReport } from '../libs/engine/src/reports/accessibility-report';
 import { buildQualityReports, type QualityReports } from '../libs/engine/src/reports/build-reports';
@@ -62,12 +63,19 @@ function timed<T>(totals: Record<string, number>, step: string, run: () => T): T
   return result;
 }
 
+/** Each client's dark-mode colour handover (the views themselves are garbage once this returns, as in the analysis). */
+function darkHandovers(transformContext: TransformContext, selectors: SelectorCache, clients: readonly ClientId[]): DarkColourHandover[] {
+  const views = clients.map((client) => transformForClient(transformContext, client));
+  const darkContext = new DarkModeContext(transformContext, selectors);
+  return views.map((view) => simulateDarkModeForClient(darkContext, view).colours);
+}
+
 /**
- * Where the reports' time goes: the analysis run step by step in analyzeParsedEmail's order (reports
- * after the transform context, dark contrast after the dark variants), adding each report step's
- * milliseconds to `totals`. The context's lazy fields that several reports share (visible text and
- * text runs, links, images) are timed as steps of their own; everything else a report computes first
- * (the light colours: the spam report) is counted where it is computed.
+ * Where the reports' time goes: the analysis run step by step in analyzeParsedEmail's order (the
+ * per-client views first, then the report context, the static reports and dark contrast), adding each
+ * report step's milliseconds to `totals`. The context's lazy fields that several reports share (visible
+ * text and text runs, links, images) are timed as steps of their own; everything else a report computes
+ * first (the light colours: the spam report) is counted where it is computed.
  */
 export function reportSteps(html: string, totals: Record<string, number>): void {
   const clients = [...CLIENT_IDS];
@@ -76,6 +84,7 @@ export function reportSteps(html: string, totals: Record<string, number>): void 
   const features = collectFeatures(parsed, selectors);
   const cascade = computeStyleCascade(parsed, selectors);
   const transformContext = new TransformContext(parsed, features, cascade);
+  const handovers = darkHandovers(transformContext, selectors, clients);
   const context = timed(totals, 'report context', () =>
     createReportContext({ parsed, cascade, selectors, format: 'html', clients, dropMasks: transformDropMasks(transformContext) }),
   );
@@ -83,9 +92,6 @@ export function reportSteps(html: string, totals: Record<string, number>): void 
   timed(totals, 'shared: links', () => context.links);
   timed(totals, 'shared: images', () => context.images);
   for (const [name, build] of REPORT_STEPS) timed(totals, name, () => build(context));
-  const views = clients.map((client) => transformForClient(transformContext, client));
-  const darkContext = new DarkModeContext(transformContext, selectors);
-  const handovers = views.map((view) => simulateDarkModeForClient(darkContext, view).colours);
   timed(totals, 'darkContrast', () => buildDarkContrast(context, handovers));
 }
 

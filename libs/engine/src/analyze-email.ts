@@ -3,7 +3,7 @@ import { buildCssReport } from './analysis/css-report';
 import { SelectorCache, computeStyleCascade } from './analysis/style-cascade';
 import { CLIENT_IDS, ClientId } from './clients/email-client';
 import { isClientId } from './clients/email-clients';
-import { DarkModeContext, simulateDarkModeForClient } from './dark-mode/dark-mode-simulation';
+import { DarkColourHandover, DarkModeContext, simulateDarkModeForClient } from './dark-mode/dark-mode-simulation';
 import { EngineError } from './errors';
 import { EMAIL_FORMATS, EmailFormat } from './fixes/code-fix';
 import { HtmlElement } from './parse/dom';
@@ -50,6 +50,42 @@ function isEmptyPlan(plan: RenderPlan): boolean {
 }
 
 /**
+ * Every client's transform and dark variant, rendered. Only the rendered markup, the warnings and the
+ * colour handovers dark contrast reads leave this function: the views and plans are garbage once it
+ * returns, so the quality reports, which run afterwards, never share a young generation with them.
+ */
+function renderClients(
+  parsed: ParsedEmail,
+  transformContext: TransformContext,
+  selectors: SelectorCache,
+  clients: readonly ClientId[],
+): Pick<PreviewAnalysis, 'transforms' | 'darkMode'> & { handovers: DarkColourHandover[] } {
+  const views = clients.map((client) => transformForClient(transformContext, client));
+  const darkContext = new DarkModeContext(transformContext, selectors);
+  const darkVariants = views.map((view) => simulateDarkModeForClient(darkContext, view));
+  const editable = new Set<HtmlElement>();
+  for (const plan of [...views.map((v) => v.plan), ...darkVariants.map((d) => d.plan)]) {
+    for (const element of plan.startTags.keys()) editable.add(element);
+    for (const element of plan.removed) editable.add(element);
+    for (const element of plan.unwrapped) editable.add(element);
+  }
+  const template = new RenderTemplate(parsed, editable);
+  let unchanged: string | undefined;
+  const render = (plan: RenderPlan): string => {
+    if (!isEmptyPlan(plan)) return template.render(plan);
+    unchanged ??= template.render(plan);
+    return unchanged;
+  };
+  const transforms = views.map((view) => ({ clientId: view.client, html: render(view.plan), warnings: view.warnings }));
+  const darkMode: PreviewAnalysis['darkMode'] = {};
+  views.forEach((view, index) => {
+    const variant = darkVariants[index];
+    darkMode[view.client] = { html: variant.sameAsTransform ? transforms[index].html : render(variant.plan), warnings: variant.warnings };
+  });
+  return { transforms, darkMode, handovers: darkVariants.map((variant) => variant.colours) };
+}
+
+/**
  * The whole compatibility analysis of already-compiled HTML, synchronously: parse once, analyse
  * once, then specialise per client (transforms, dark-mode variants, findings and scores).
  * Throws EngineLimitError past the bounds of limits.ts and EngineInputError on bad options.
@@ -74,36 +110,13 @@ export function analyzeParsedEmail(
   const compatibilityScores = scoreClients(cssReport, clients);
 
   const transformContext = new TransformContext(parsed, features, cascade);
-  // The quality reports run before the per-client views exist: garbage collections during the reports
-  // then copy only the parse and cascade, not the 42 plans and their serialised start tags.
+  const { transforms, darkMode, handovers } = renderClients(parsed, transformContext, selectors, clients);
+  // The quality reports run last, once the per-client views and plans are garbage: scavenges during the
+  // reports then copy only the parse, cascade and output, and the reports' own data is never alive
+  // while the views allocate (measured: ~15 ms less per corpus pass than running them before the views).
   const reportContext = options.reports === false ? null : createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
   const qualityReports = reportContext ? buildQualityReports(reportContext, options.compileWarnings ?? []) : null;
-  const views = clients.map((client) => transformForClient(transformContext, client));
-  const darkContext = new DarkModeContext(transformContext, selectors);
-  const darkVariants = views.map((view) => simulateDarkModeForClient(darkContext, view));
-  // Dark contrast reads each variant's colour handover.
-  const darkContrast = reportContext ? buildDarkContrast(reportContext, darkVariants.map((variant) => variant.colours)) : null;
-
-  const editable = new Set<HtmlElement>();
-  for (const plan of [...views.map((v) => v.plan), ...darkVariants.map((d) => d.plan)]) {
-    for (const element of plan.startTags.keys()) editable.add(element);
-    for (const element of plan.removed) editable.add(element);
-    for (const element of plan.unwrapped) editable.add(element);
-  }
-  const template = new RenderTemplate(parsed, editable);
-  let unchanged: string | undefined;
-  const render = (plan: RenderPlan): string => {
-    if (!isEmptyPlan(plan)) return template.render(plan);
-    unchanged ??= template.render(plan);
-    return unchanged;
-  };
-
-  const transforms = views.map((view) => ({ clientId: view.client, html: render(view.plan), warnings: view.warnings }));
-  const darkMode: PreviewAnalysis['darkMode'] = {};
-  views.forEach((view, index) => {
-    const variant = darkVariants[index];
-    darkMode[view.client] = { html: variant.sameAsTransform ? transforms[index].html : render(variant.plan), warnings: variant.warnings };
-  });
+  const darkContrast = reportContext ? buildDarkContrast(reportContext, handovers) : null;
 
   const analysis: PreviewAnalysis = {
     overallScore: overallScore(compatibilityScores),
