@@ -57,6 +57,12 @@ export interface ParsedEmail {
   document: HtmlDocument;
   /** Every element in document order (template contents included). */
   elements: readonly HtmlElement[];
+  /**
+   * For each element (same order as `elements`), the number of its parent element there; -1 when its
+   * parent is not an element (the root, and the top of a template's content, whose parent is the
+   * content fragment). Found by the same walk that numbers the elements.
+   */
+  elementParents: readonly number[];
   comments: readonly HtmlComment[];
   doctype: HtmlDocumentType | null;
   styleSheets: readonly EmailStyleSheet[];
@@ -146,6 +152,9 @@ export function parseEmail(html: string): ParsedEmail {
   const document = parse(html, { sourceCodeLocationInfo: true });
 
   const elements: HtmlElement[] = [];
+  const elementParents: number[] = [];
+  /** Per depth of the walk, the number children at the next depth have as their parent element. */
+  const parentForDepth: number[] = [];
   const comments: HtmlComment[] = [];
   const styleSheets: EmailStyleSheet[] = [];
   const inlineStyles = new Map<HtmlElement, InlineStyle>();
@@ -173,6 +182,10 @@ export function parseEmail(html: string): ParsedEmail {
     if (isElement(node)) {
       // Every element gets the same property in the same order: one hidden class for all of them.
       (node as NumberedElement)[ELEMENT_NUMBER] = elements.length;
+      // The walk is depth first: the last node met one level up is this one's parent.
+      elementParents.push(depth > 0 ? parentForDepth[depth - 1] : -1);
+      // A template's children (its content's) have the content fragment as their parent.
+      parentForDepth[depth] = childrenOf(node) === node.childNodes ? elements.length : -1;
       elements.push(node);
       addTo(elementsByTag, node.tagName, node);
       for (const attr of node.attrs) {
@@ -210,6 +223,8 @@ export function parseEmail(html: string): ParsedEmail {
       classifyComment(node, msoConditionals, vmlShapes);
     } else if (node.nodeName === '#documentType') {
       doctype = node as HtmlDocumentType;
+    } else {
+      parentForDepth[depth] = -1;
     }
     if ('childNodes' in node) {
       const children = childrenOf(node as HtmlParentNode);
@@ -223,6 +238,7 @@ export function parseEmail(html: string): ParsedEmail {
     byteLength,
     document,
     elements,
+    elementParents,
     comments,
     doctype,
     styleSheets,

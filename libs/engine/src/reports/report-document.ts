@@ -150,24 +150,21 @@ export class ElementIndex {
    */
   readonly end: Int32Array;
 
-  /** `elements` is `ParsedEmail.elements`: the parse numbered each element with its position there. */
-  constructor(readonly elements: readonly HtmlElement[]) {
-    this.parent = new Int32Array(elements.length);
+  /**
+   * `elements` and `parents` are `ParsedEmail.elements` and `.elementParents`: the parse numbered each
+   * element with its position there and noted its parent's, so nothing here reads the elements.
+   */
+  constructor(
+    readonly elements: readonly HtmlElement[],
+    parents: readonly number[],
+  ) {
+    this.parent = Int32Array.from(parents);
     this.end = new Int32Array(elements.length);
-    for (let i = 0; i < elements.length; i++) {
-      const parent = parentElement(elements[i]);
-      this.parent[i] = parent ? this.numberOf(parent) : -1;
-      this.end[i] = i;
-    }
+    for (let i = 0; i < elements.length; i++) this.end[i] = i;
     for (let i = elements.length - 1; i > 0; i--) {
       const parent = this.parent[i];
       if (parent !== -1 && this.end[i] > this.end[parent]) this.end[parent] = this.end[i];
     }
-  }
-
-  private numberOf(element: HtmlElement): number {
-    const number = elementNumber(element);
-    return number !== undefined && this.elements[number] === element ? number : -1;
   }
 
   of(element: HtmlElement): number {
@@ -221,7 +218,7 @@ export class ReportDocument {
   readonly index: ElementIndex;
 
   constructor(readonly parsed: ParsedEmail) {
-    this.index = new ElementIndex(parsed.elements);
+    this.index = new ElementIndex(parsed.elements, parsed.elementParents);
     this.source = parsed.source;
     this.htmlElement = this.byTag('html')[0] ?? null;
     this.head = this.byTag('head')[0] ?? null;
