@@ -24,6 +24,9 @@ import { TransformContext, transformForClient } from '../libs/engine/src/transfo
 
 export const clientCount = CLIENT_IDS.length;
 
+/** The worker's analysis threads run with these heap limits; the benchmark runs the engine with them too. */
+export { ANALYSIS_THREAD_LIMITS } from '../apps/worker-preview/src/analysis/analysis-thread-limits';
+
 /** Mailproof's full analysis: cssReport, 21 transforms, 21 dark variants, scores and every quality report. */
 export function mailproof(html: string): unknown {
   return analyzeEmail(html, { format: 'html' });

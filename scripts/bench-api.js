@@ -56,7 +56,7 @@ async function waitReady(url, deadlineMs = 60_000) {
 /** Emails per second of the engine alone, per window (sorted), in a worker thread like the analysis pool's. */
 function engineOnlyWindows(html, count, milliseconds) {
   const { Worker } = require('node:worker_threads');
-  const { ANALYSIS_THREAD_LIMITS } = require(path.join(tasks.ROOT, 'dist', 'apps', 'worker-preview', 'src', 'analysis', 'analysis-pool.js'));
+  const { ANALYSIS_THREAD_LIMITS } = require(path.join(tasks.ROOT, 'dist', 'apps', 'worker-preview', 'src', 'analysis', 'analysis-thread-limits.js'));
   const source = `
     const { parentPort, workerData } = require('node:worker_threads');
     require('reflect-metadata');

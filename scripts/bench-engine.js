@@ -17,10 +17,15 @@ const root = path.resolve(__dirname, '..');
 const corpusDir = process.env.BENCH_CORPUS_DIR || path.resolve(root, '..', 'shared', 'corpus', 'html');
 /** Measured rounds over the corpus after the warm-up passes (the median of each file is taken over them). */
 const iterations = Number(process.env.BENCH_ITERATIONS || 7);
-/** Passes over the corpus before measuring: optimised code for what runs once per email takes a few. */
-const warmUpPasses = Number(process.env.BENCH_WARMUP_PASSES || 4);
-/** Processes per Mailproof workload (core, full), alternated. */
-const processesPerWorkload = Number(process.env.BENCH_PROCESSES || 3);
+/**
+ * Passes over the corpus before measuring. Code that runs once per email (most of the reports) is
+ * optimised, and re-optimised as new emails show it new object shapes, for several passes: with 4, the
+ * compiler threads still spent ~90 ms per pass of the full analysis (about a third of its time) and the
+ * figures measured the JIT; after 10 a worker is where it stays.
+ */
+const warmUpPasses = Number(process.env.BENCH_WARMUP_PASSES || 10);
+/** Pairs of processes (one core, one full analysis), each pair back to back. */
+const processPairs = Number(process.env.BENCH_PROCESSES || 4);
 
 if (!fs.existsSync(corpusDir)) {
   console.log(`bench:engine: no corpus at ${corpusDir}; nothing to measure.`);
@@ -94,7 +99,7 @@ sources.forEach((html, i) => {
   rows[i].floor = time(() => bench.floor(html));
 });
 const modeRuns = { core: [], mailproof: [] };
-for (let k = 0; k < processesPerWorkload; k++) {
+for (let k = 0; k < processPairs; k++) {
   for (const workload of k % 2 === 0 ? ['core', 'mailproof'] : ['mailproof', 'core']) {
     const output = execFileSync(process.execPath, [path.join(__dirname, 'bench-engine-mode.js'), bundle, workload, corpusDir, String(warmUpPasses), String(iterations)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     modeRuns[workload].push(JSON.parse(output));
@@ -106,9 +111,9 @@ rows.forEach((row, i) => {
   row.mailproof = pooledMedian(modeRuns.mailproof, i);
   row.mailproofError = [...modeRuns.mailproof, ...modeRuns.core].map((run) => run.errors[i]).find((error) => error !== null);
 });
-/** Corpus totals of one round of one process (files with errors left out). */
-const roundTotals = (runs) => runs.flatMap((run) => Array.from({ length: iterations }, (_, round) => run.samples.reduce((sum, fileSamples) => sum + (fileSamples[round] ?? 0), 0)));
-const coldTotals = (runs) => runs.map((run) => run.cold.reduce((sum, ms) => sum + (ms ?? 0), 0));
+/** Per process: the median corpus pass in wall-clock time and in CPU time (all threads), and the first pass. */
+const passFigures = (run) => ({ wall: median(run.roundWallMs), cpu: median(run.roundCpuMs), cold: run.cold.reduce((sum, ms) => sum + (ms ?? 0), 0) });
+const pairs = modeRuns.core.map((run, k) => ({ core: passFigures(run), full: passFigures(modeRuns.mailproof[k]) }));
 const mailproofPeak = Math.max(...modeRuns.mailproof.map((run) => run.maxRssMb));
 
 // Where the reports' time goes: each report step timed inside the analysis (a separate run of the
@@ -163,15 +168,18 @@ for (const row of rows) {
 }
 const total = (key) => rows.reduce((sum, r) => sum + (Number.isFinite(r[key]) ? r[key] : 0), 0);
 console.log('');
-console.log(`files: ${rows.length}; clients: mailproof ${bench.clientCount}, @emailens/engine ${peerClients.length}; per file the median of ${iterations} rounds over the corpus after warming up (Mailproof: ${warmUpPasses} passes, ${processesPerWorkload} processes per workload, pooled; the peer: 1 pass)`);
+console.log(`files: ${rows.length}; clients: mailproof ${bench.clientCount}, @emailens/engine ${peerClients.length}; per file the median of ${iterations} rounds over the corpus after warming up (Mailproof: ${warmUpPasses} passes, ${processPairs} processes per workload, samples pooled; the peer: 1 pass)`);
 console.log(`total ms: mailproof ${total('mailproof').toFixed(1)} (core ${total('core').toFixed(1)} + reports ${(total('mailproof') - total('core')).toFixed(1)}), @emailens/engine ${total('peer').toFixed(1)}, floor ${total('floor').toFixed(1)}`);
 const corpusShare = (total('mailproof') - total('core')) / total('core');
-console.log(`reports cost: +${(corpusShare * 100).toFixed(1)}% of the core over the corpus, median per file +${(median(reportShares) * 100).toFixed(1)}% (budget +30%)`);
 const percent = (share) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
-const [coreRounds, fullRounds] = [roundTotals(modeRuns.core), roundTotals(modeRuns.mailproof)];
-console.log(`  corpus passes: core ${Math.min(...coreRounds).toFixed(0)}-${Math.max(...coreRounds).toFixed(0)} ms, full ${Math.min(...fullRounds).toFixed(0)}-${Math.max(...fullRounds).toFixed(0)} ms (${processesPerWorkload} processes per workload, ${iterations} rounds each)`);
-const [coreCold, fullCold] = [median(coldTotals(modeRuns.core)), median(coldTotals(modeRuns.mailproof))];
-console.log(`  the first pass of a fresh process (JIT still compiling): core ${coreCold.toFixed(0)} ms, full ${fullCold.toFixed(0)} ms, ${percent(fullCold / coreCold - 1)}`);
+const pairShares = pairs.map((pair) => pair.full.wall / pair.core.wall - 1).sort((a, b) => a - b);
+const cpuShares = pairs.map((pair) => pair.full.cpu / pair.core.cpu - 1).sort((a, b) => a - b);
+const coldShares = pairs.map((pair) => pair.full.cold / pair.core.cold - 1).sort((a, b) => a - b);
+const spread = (shares) => `${percent(shares[0])} to ${percent(shares[shares.length - 1])}`;
+console.log(`reports cost: ${percent(median(pairShares))} of the core over the corpus (median of ${processPairs} process pairs, ${spread(pairShares)}), median per file ${percent(median(reportShares))} (budget +30%)`);
+console.log(`  summed per-file medians: ${percent(corpusShare)}; corpus pass per process: core ${pairs.map((pair) => pair.core.wall.toFixed(0)).join(' ')} ms, full ${pairs.map((pair) => pair.full.wall.toFixed(0)).join(' ')} ms`);
+console.log(`  CPU time of all the process's threads (garbage-collector helpers included): ${percent(median(cpuShares))} (${spread(cpuShares)}); core ${median(pairs.map((pair) => pair.core.cpu)).toFixed(0)} ms, full ${median(pairs.map((pair) => pair.full.cpu)).toFixed(0)} ms per corpus pass`);
+console.log(`  the first pass of a fresh process (JIT still compiling): ${percent(median(coldShares))}; core ${median(pairs.map((pair) => pair.core.cold)).toFixed(0)} ms, full ${median(pairs.map((pair) => pair.full.cold)).toFixed(0)} ms`);
 console.log(`where the reports' time goes (timed step by step inside the analysis, ms per corpus pass, median of ${iterations} passes):`);
 for (const [name, ms] of [...stepMedians].sort((x, y) => y[1] - x[1])) {
   console.log(`  ${pad(name, 34)}${ms.toFixed(1).padStart(8)} ms ${`${((ms / stepTotal) * 100).toFixed(0)}%`.padStart(5)}`);

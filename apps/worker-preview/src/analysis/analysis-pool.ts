@@ -5,15 +5,7 @@ import { MessageChannel } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { MailproofConfig } from '@mailproof/config';
 import analyseInline, { type AnalysisOutcome, type AnalysisTask, type ChecksReply, type CompleteChecks } from './analysis.thread';
-
-/**
- * V8 heap limits of an analysis thread (`npm run bench:api` runs its engine-only loop with the same).
- * Old generation: an email at the engine's limits needs far less; a runaway one stops here.
- * Young generation: an analysis allocates tens of megabytes of short-lived strings and objects; with
- * V8's default (16 MB) it scavenges several times per email and promotes survivors to the old
- * generation. 64 MB cut the GC threads' CPU by about a fifth and GC pauses by about a quarter.
- */
-export const ANALYSIS_THREAD_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64 } as const;
+import { ANALYSIS_THREAD_LIMITS } from './analysis-thread-limits';
 
 /**
  * Runs the engine in worker threads (piscina), one per unit of preview concurrency. Analysis is
