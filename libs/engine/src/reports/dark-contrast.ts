@@ -7,6 +7,7 @@
  * text sizes are those of the email as written (dark mode changes neither).
  */
 import { getTrackedFeature } from '../analysis/feature-catalogue';
+import { CLIENT_IDS } from '../clients/email-client';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { DarkColourHandover } from '../dark-mode/dark-mode-simulation';
 import type { TransformContext } from '../transforms/client-transform';
@@ -58,6 +59,18 @@ export function transformDropMasks(transform: TransformContext): DropMasks {
   };
 }
 
+/** Variant keys without markers, one string per mode and inlining (no string built per client). */
+const PLAIN_VARIANT_KEYS = new Map<string, string>();
+function plainVariantKey(mode: DarkColourHandover['mode'], inlines: boolean): string {
+  const lookup = inlines ? `${mode}|inlines` : mode;
+  let key = PLAIN_VARIANT_KEYS.get(lookup);
+  if (key === undefined) {
+    key = `${mode}|${inlines ? 'inlines' : ''}|`;
+    PLAIN_VARIANT_KEYS.set(lookup, key);
+  }
+  return key;
+}
+
 /**
  * The variant of one client. Its key holds only what can change a colour in this email: inlining
  * matters only when it changes a drop mask or the body's canvas, markers only when `[data-og…]` rules exist.
@@ -66,7 +79,7 @@ function variantOf(handover: DarkColourHandover, inliningMatters: boolean, marke
   const inlines = inliningMatters && handover.inlinesRules;
   const markers = markerRules && handover.markers !== null;
   return {
-    key: `${handover.mode}|${inlines ? 'inlines' : ''}|${markers ? `markers|${handover.client}` : ''}`,
+    key: markers ? `${handover.mode}|${inlines ? 'inlines' : ''}|markers|${handover.client}` : plainVariantKey(handover.mode, inlines),
     clientBit: 1 << CLIENT_INDEX[handover.client],
     recolour: handover.inverter,
     darkRules: handover.mode === 'dark-media',
@@ -75,6 +88,20 @@ function variantOf(handover: DarkColourHandover, inliningMatters: boolean, marke
     markers: markers ? handover.markers : null,
   };
 }
+
+/**
+ * Which of the drop masks hold the client: clients alike in every mask drop the same declarations. A
+ * number while the masks fit in one (as in every real email), else a string of 0s and 1s.
+ */
+function dropPattern(masks: readonly number[], clientBit: number): number | string {
+  if (masks.length > 30) return masks.map((mask) => ((mask & clientBit) !== 0 ? '1' : '0')).join('');
+  let pattern = 0;
+  for (let i = 0; i < masks.length; i++) if ((masks[i] & clientBit) !== 0) pattern |= 1 << i;
+  return pattern;
+}
+
+/** The analysed clients in alphabetical order (the report's key order), without sorting per email. */
+const SORTED_CLIENT_IDS = [...CLIENT_IDS].sort();
 
 export function buildDarkContrast(context: ReportContext, handovers: readonly DarkColourHandover[]): DarkContrastReport {
   const runs = context.textRuns;
@@ -95,8 +122,8 @@ export function buildDarkContrast(context: ReportContext, handovers: readonly Da
   const inliningMatters = context.colours.inliningMatters();
 
   const issues = new ContrastIssues(context.doc, 'dark-low-contrast', 'In dark mode: ');
-  /** Per variant key: its issues, shared by the clients that paint alike. */
-  const perVariant = new Map<string, ContrastIssue[]>();
+  /** Per variant key, then per drop pattern: its issues, shared by the clients that paint alike. */
+  const perVariant = new Map<string, Map<number | string, ContrastIssue[]>>();
   const perClient = new Map<string, ContrastIssue[]>();
   /** The variant's issues, in source order. */
   const allRuns = (colours: VariantColours): ContrastIssue[] => {
@@ -109,13 +136,18 @@ export function buildDarkContrast(context: ReportContext, handovers: readonly Da
   };
   for (const handover of handovers) {
     const variant = variantOf(handover, inliningMatters, markerRules);
-    const bits = masks.map((mask) => ((mask & variant.clientBit) !== 0 ? '1' : '0')).join('');
-    const key = `${variant.key}|${bits}`;
-    let results = perVariant.get(key);
+    const pattern = dropPattern(masks, variant.clientBit);
+    let byPattern = perVariant.get(variant.key);
+    if (!byPattern) {
+      byPattern = new Map();
+      perVariant.set(variant.key, byPattern);
+    }
+    let results = byPattern.get(pattern);
     if (!results) {
-      const paintsAsWritten = !bits.includes('1') && !variant.recolour && !variant.darkRules && !variant.canvas && !variant.markers;
+      const dropsNothing = pattern === 0 || (typeof pattern === 'string' && !pattern.includes('1'));
+      const paintsAsWritten = dropsNothing && !variant.recolour && !variant.darkRules && !variant.canvas && !variant.markers;
       results = allRuns(paintsAsWritten ? context.light : new VariantColours(context.colours, variant));
-      perVariant.set(key, results);
+      byPattern.set(pattern, results);
     }
     perClient.set(handover.client, results);
   }
@@ -124,8 +156,9 @@ export function buildDarkContrast(context: ReportContext, handovers: readonly Da
   let total = 0;
   let worstClient: string | null = null;
   let worstCount = 0;
-  for (const clientId of [...perClient.keys()].sort()) {
-    const found = perClient.get(clientId)!;
+  for (const clientId of SORTED_CLIENT_IDS) {
+    const found = perClient.get(clientId);
+    if (!found) continue;
     clients[clientId] = {
       checked: runs.length,
       issues: found.slice(0, DARK_CONTRAST_LISTING_LIMIT),
