@@ -1,4 +1,5 @@
-import { SPAM_WEIGHTS } from './spam-report';
+import fc from 'fast-check';
+import { SPAM_WEIGHTS, capsRatio, tokens, unicodeCapsRatio, unicodeTokens } from './spam-report';
 import { email, reports } from './testing/email-fixture';
 
 function spam(body: string, parts = {}) {
@@ -86,5 +87,31 @@ describe('spamReport', () => {
     expect(report.level).toBe('low');
     const bad = spam('<p>Dear customer, please act.</p><script></script><div style="display:none">hidden hidden hidden hidden hidden words</div><a href="http://10.0.0.1/">www.bank.com</a>', { footer: '' });
     expect(bad.level).toBe('high');
+  });
+});
+
+describe('spam text measures on ASCII text', () => {
+  // ASCII text takes shortcuts (plain character ranges, one pass without a string per word); they must
+  // count exactly what the Unicode-aware patterns count.
+  const asciiText = fc.array(fc.constantFrom('SALE', 'sale', 'Sale', 'FREE!!!', "DON'T", "don't", '100%', '$5', 'A1B', 'ok', 'IT', 'x', ' ', '\n', ',', '-', '.', '&', "'", '42', 'e-mail', 'WWW.SHOP.COM'), { maxLength: 60 }).map((parts) => parts.join(''));
+
+  it('counts capital words as the Unicode pattern does', () => {
+    fc.assert(
+      fc.property(fc.oneof(asciiText, fc.string({ unit: 'binary-ascii', maxLength: 200 })), (text) => {
+        expect(capsRatio(text)).toEqual(unicodeCapsRatio(text));
+      }),
+      { numRuns: 500 },
+    );
+    expect(capsRatio('BUY NOW and SAVE today')).toEqual({ eligible: 5, ratio: 0.6 });
+  });
+
+  it('splits the same tokens as the Unicode pattern', () => {
+    fc.assert(
+      fc.property(fc.oneof(asciiText, fc.string({ unit: 'binary-ascii', maxLength: 200 })), (text) => {
+        expect(tokens(text)).toEqual(unicodeTokens(text));
+      }),
+      { numRuns: 500 },
+    );
+    expect(tokens("Risk-free: 100% OFF, don't wait")).toEqual(['risk', 'free', '100%', 'off', 'don', 't', 'wait']);
   });
 });

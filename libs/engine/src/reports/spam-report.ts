@@ -13,7 +13,7 @@ import {
   UNSUBSCRIBE_PHRASES, US_STATES,
 } from './spam-phrases';
 import { mediaApplies } from './report-styles';
-import { collapseWhitespace, foldForMatching, shorten, stripInvisible } from './text-utils';
+import { collapseWhitespace, foldForMatching, isAscii, shorten, stripInvisible } from './text-utils';
 import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './url-utils';
 
 export interface SpamTrigger extends ReportIssue {
@@ -70,9 +70,18 @@ const PUNCTUATION_CANDIDATE = /[!?$€]{3,}/g;
 const SHOWS = /[^\s\u200B\u200C\u200D\u2060\uFEFF\u034F\u00AD\u180E\u115F\u1160\u3164\u2800]/;
 const PREHEADER_NAMES = ['preheader', 'preview', 'previewtext', 'preview-text', 'preview_text', 'hidden-preheader', 'snippet'];
 
+const TOKEN = /[\p{L}\p{N}%$€£]+/gu;
+/** TOKEN on folded ASCII text, where letters are a-z (folding lower-cased them) and numbers 0-9. */
+const ASCII_TOKEN = /[a-z0-9%$]+/g;
+
 /** Lower-case, accent-free word tokens; apostrophes and hyphens separate words. */
-function tokens(text: string): string[] {
-  return foldForMatching(text).match(/[\p{L}\p{N}%$€£]+/gu) ?? [];
+export function tokens(text: string): string[] {
+  return (isAscii(text) ? text.toLowerCase().match(ASCII_TOKEN) : unicodeTokens(text)) ?? [];
+}
+
+/** tokens() without the ASCII shortcut (exported for the test that keeps the two equal). */
+export function unicodeTokens(text: string): string[] {
+  return foldForMatching(text).match(TOKEN) ?? [];
 }
 
 interface PhraseIndex {
@@ -148,7 +157,12 @@ function asciiWordCase(word: string): number {
 }
 
 /** Share of ALL-CAPS words among words of three or more letters. */
-function capsRatio(text: string): { ratio: number; eligible: number } {
+export function capsRatio(text: string): { ratio: number; eligible: number } {
+  return isAscii(text) ? asciiCapsRatio(text) : unicodeCapsRatio(text);
+}
+
+/** capsRatio() without the ASCII shortcut (exported for the test that keeps the two equal). */
+export function unicodeCapsRatio(text: string): { ratio: number; eligible: number } {
   let eligible = 0;
   let caps = 0;
   WORD_RUN.lastIndex = 0;
@@ -165,6 +179,37 @@ function capsRatio(text: string): { ratio: number; eligible: number } {
       eligible++;
       if (ascii === ALL_CAPS) caps++;
     }
+  }
+  return { ratio: eligible === 0 ? 0 : caps / eligible, eligible };
+}
+
+/**
+ * unicodeCapsRatio on ASCII text in one pass over the characters: WORD_RUN's runs are then runs of
+ * letters, digits and apostrophes, classified as they are read, without a match or a string per word.
+ */
+function asciiCapsRatio(text: string): { ratio: number; eligible: number } {
+  let eligible = 0;
+  let caps = 0;
+  let length = 0;
+  let lower = false;
+  let letters = true;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    const isLower = code >= 97 && code <= 122;
+    const isUpper = code >= 65 && code <= 90;
+    if (isLower || isUpper || (code >= 48 && code <= 57) || code === 39) {
+      length++;
+      if (isLower) lower = true;
+      else if (!isUpper) letters = false;
+      continue;
+    }
+    if (length >= 3 && letters) {
+      eligible++;
+      if (!lower) caps++;
+    }
+    length = 0;
+    lower = false;
+    letters = true;
   }
   return { ratio: eligible === 0 ? 0 : caps / eligible, eligible };
 }

@@ -105,6 +105,11 @@ export function shorten(text: string, maxLength: number): string {
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
+/** Whether the text is all ASCII (then Unicode-aware patterns can be replaced by plain character ranges). */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
 /** UTF-8 byte length without allocating an encoded copy (the HTML can be 500 KB). */
 export function utf8Length(text: string): number {
   // ASCII (most CSS) is one byte per character: one native scan instead of a loop.
