@@ -32,23 +32,52 @@ export interface TextRun {
 const NOT_READ_AS_TEXT: ReadonlySet<string> = new Set(['noscript', 'title']);
 /** Only white space (zero-width characters are not: the spam report looks for them). */
 const BLANK = /^\s+$/;
+/** Only ASCII white space (space, tab, CR, LF, FF): what HTML and html-to-text collapse. */
+const ASCII_BLANK = /^[ \t\r\n\f]+$/;
 /** A character that survives stripInvisible and collapseWhitespace. */
 const SHOWS = new RegExp(`[^\\s${INVISIBLE_CHARACTERS}]`);
 
+/** Kinds of VisibleBody entries. */
+export const BODY_OPEN = 0;
+export const BODY_CLOSE = 1;
+export const BODY_TEXT = 2;
+/** A text node of ASCII white space only (the indentation between tags, mostly). */
+export const BODY_BLANK_TEXT = 3;
+
+/**
+ * The visible body as readVisibleText walked it, for later walks over the same nodes (the plain text)
+ * that would otherwise read the whole tree again: each entry a kind and, for an element's opening and
+ * closing, its number, for a text node its value. Hidden subtrees are not in it; `closeAt[n]` is the
+ * entry where element n closes, so a walk can skip what it leaves out. (Reading every node of a large
+ * tree is most of what such a walk costs: the nodes are scattered through the heap, the entries are not.)
+ */
+export interface VisibleBody {
+  kinds: number[];
+  refs: Array<number | string>;
+  closeAt: Int32Array;
+}
+
+const NO_BODY: VisibleBody = { kinds: [], refs: [], closeAt: new Int32Array(0) };
+
 /**
  * One walk of the visible body: the elements that carry their own visible text (each once, in document
- * order) and the visible text as one string (block boundaries become spaces), white space not yet collapsed.
- * Elements are numbered as the walk meets them (document order), so hidden subtrees are skipped by range.
+ * order), the visible text as one string (block boundaries become spaces), white space not yet collapsed,
+ * and the body as a flat list for later walks (VisibleBody). Elements are numbered as the walk meets them
+ * (document order), so hidden subtrees are skipped by range.
  */
-export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { runs: TextRun[]; text: string } {
-  if (!doc.body) return { runs: [], text: '' };
+export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { runs: TextRun[]; text: string; body: VisibleBody } {
+  if (!doc.body) return { runs: [], text: '', body: NO_BODY };
   const { index } = doc;
   const own: Array<string | undefined> = perElement(index.elements.length);
   const seen = new Uint8Array(index.elements.length);
   const order: number[] = [];
   let text = '';
-  // Parallel stacks instead of one object per node: this walk visits every node of the body.
-  const nodes: HtmlNode[] = [];
+  const kinds: number[] = [];
+  const refs: Array<number | string> = [];
+  const closeAt = new Int32Array(index.elements.length);
+  // Parallel stacks instead of one object per node: this walk visits every node of the body. A null
+  // node closes the element its parent entry names.
+  const nodes: Array<HtmlNode | null> = [];
   const parents: number[] = [];
   const reads: boolean[] = [];
   const push = (parent: HtmlElement, parentIndex: number, read: boolean): void => {
@@ -66,9 +95,18 @@ export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { ru
     const node = nodes.pop()!;
     const parent = parents.pop()!;
     const read = reads.pop()!;
+    if (node === null) {
+      closeAt[parent] = kinds.length;
+      kinds.push(BODY_CLOSE);
+      refs.push(parent);
+      continue;
+    }
     if (isText(node)) {
       // Indentation between tags: one space collapses to the same text and keeps the strings short.
-      const value = BLANK.test(node.value) ? ' ' : node.value;
+      const asciiBlank = ASCII_BLANK.test(node.value);
+      const value = asciiBlank || BLANK.test(node.value) ? ' ' : node.value;
+      kinds.push(asciiBlank ? BODY_BLANK_TEXT : BODY_TEXT);
+      refs.push(node.value);
       if (read) text += value;
       // Runs are ordered by their element's first text node, but only text that shows starts a run's
       // string: leading white space would be trimmed anyway, and most text nodes are indentation.
@@ -86,7 +124,12 @@ export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { ru
         continue;
       }
       next = current + 1;
+      kinds.push(BODY_OPEN);
+      refs.push(current);
       if (read && BLOCK_TAGS.has(node.tagName)) text += ' ';
+      nodes.push(null);
+      parents.push(current);
+      reads.push(false);
       push(node, current, read && !NOT_READ_AS_TEXT.has(node.tagName));
     }
   }
@@ -99,7 +142,7 @@ export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { ru
     const fontSizePx = styles.fontSizeAt(element);
     runs.push({ element: index.elements[element], index: element, text: runText, fontSizePx, large: fontSizePx >= 24 || (fontSizePx >= 18.66 && styles.isBoldAt(element)) });
   }
-  return { runs, text };
+  return { runs, text, body: { kinds, refs, closeAt } };
 }
 
 /** Builds issue objects, sharing one object per run and colour pair (up to 21 variants check the same runs). */

@@ -8,6 +8,7 @@
  */
 import { compile, type HtmlToTextOptions } from 'html-to-text';
 import { HtmlElement, HtmlNode, childrenOf, getAttribute, isElement, isText } from '../parse/dom';
+import { BODY_BLANK_TEXT, BODY_CLOSE, BODY_TEXT } from './contrast-check';
 import type { ReportContext } from './report-context';
 import { BLOCK_TAGS } from './report-document';
 import { sortIssues, type ReportIssue } from './report-issue';
@@ -89,7 +90,6 @@ const TEXT_SPECIALS = /[&<>]/;
 const TRAILING_SPACE = /[^\S\n]+(?=\n|$)/g;
 /** Runs of the white space html-to-text collapses anyway (its list: space, tab, CR, LF, FF). */
 const ASCII_SPACE_RUN = /[ \t\r\n\f]{2,}|[\t\r\n\f]/g;
-const ASCII_SPACE_ONLY = /^[ \t\r\n\f]+$/;
 
 const SCRIPT_OR_DATA_URL = /^\s*(javascript|vbscript|data):/i;
 
@@ -125,6 +125,8 @@ interface WrittenBlock {
 
 /** An element written to the output and not yet closed. */
 interface OpenElement {
+  /** Its number in the document. */
+  element: number;
   tag: string;
   /** A plain block's breaks; null for the other kept elements. */
   breaks: Breaks | null;
@@ -141,29 +143,22 @@ interface OpenElement {
 /**
  * The visible body as minimal HTML, and how deeply its kept elements nest. Blocks with nothing that
  * shows are left out, so spacer cells do not become blank lines; plain blocks that only wrap other
- * blocks are left out where html-to-text prints the same (see genericTag).
+ * blocks are left out where html-to-text prints the same (see genericTag). It reads the body as the
+ * visible-text walk recorded it (context.visibleBody: hidden subtrees already out), not the tree.
  */
 function visibleBodyHtml(context: ReportContext): { html: string; depth: number } {
-  const body = context.doc.body;
-  if (!body) return { html: '', depth: 0 };
+  if (!context.doc.body) return { html: '', depth: 0 };
+  const { kinds, refs, closeAt } = context.visibleBody;
+  const elements = context.doc.index.elements;
   const parts: string[] = [];
   let shown = 0;
   let maxDepth = 0;
   let preDepth = 0;
-  // Nodes to visit, and the open element each closes (CLOSE marks "close the top open element").
-  const nodes: Array<HtmlNode | null> = [];
   const open: OpenElement[] = [];
-  const pushChildren = (element: HtmlElement): void => {
-    const children = childrenOf(element);
-    for (let i = children.length - 1; i >= 0; i--) nodes.push(children[i]);
-  };
   const markInline = (): void => {
     if (open.length > 0) open[open.length - 1].inlineContent = true;
   };
-  const { index } = context.doc;
   const captions = context.doc.byTag('caption').length > 0;
-  // Elements are met in document order, so each one's number is the next one (subtrees left out skip a range).
-  let next = index.of(body) + 1;
   /**
    * Whether the output so far ends at a plain block's boundary (or is empty): html-to-text drops white
    * space there (a block starts and ends without it), so indentation between blocks need not be written.
@@ -173,10 +168,11 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
   const dropSpaceAt = (at: number): void => {
     if (at >= 0 && parts[at] === ' ') parts[at] = '';
   };
-  pushChildren(body);
-  while (nodes.length > 0) {
-    const node = nodes.pop()!;
-    if (node === null) {
+  for (let entry = 0; entry < kinds.length; entry++) {
+    const kind = kinds[entry];
+    if (kind === BODY_CLOSE) {
+      // Only elements written to the output were opened; others (unwrapped, void) close silently.
+      if (open.length === 0 || open[open.length - 1].element !== refs[entry]) continue;
       const element = open.pop()!;
       if (element.tag === 'pre') preDepth--;
       const parent = open.length > 0 ? open[open.length - 1] : null;
@@ -217,15 +213,16 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
       if (parent) parent.lastBlock = { generic: true, start: element.start, end: parts.length - 1, leading, trailing };
       continue;
     }
-    if (isText(node)) {
+    if (kind === BODY_BLANK_TEXT || kind === BODY_TEXT) {
+      const text = refs[entry] as string;
       // Most text nodes are indentation between tags: one space says the same to html-to-text.
-      if (preDepth === 0 && ASCII_SPACE_ONLY.test(node.value)) {
+      if (preDepth === 0 && kind === BODY_BLANK_TEXT) {
         if (!atBlockBoundary) parts.push(' ');
         continue;
       }
       atBlockBoundary = false;
       // html-to-text collapses white space itself (outside <pre>): collapsing it here first keeps its input small.
-      const value = preDepth > 0 ? node.value : node.value.replace(ASCII_SPACE_RUN, ' ');
+      const value = preDepth > 0 ? text : text.replace(ASCII_SPACE_RUN, ' ');
       parts.push(escapeText(value));
       if (SHOWS.test(value)) {
         shown++;
@@ -233,13 +230,12 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
       }
       continue;
     }
-    if (!isElement(node)) continue;
-    const current = index.elements[next] === node ? next : index.of(node);
+    const current = refs[entry] as number;
+    const node = elements[current];
     if (isSkipped(context, node, current)) {
-      next = index.end[current] + 1;
+      entry = closeAt[current];
       continue;
     }
-    next = current + 1;
     const tagName = node.tagName;
     if (tagName === 'img') {
       // An image prints its alt text (not a 1×1 tracking pixel's): written as text, one element fewer to format.
@@ -250,14 +246,12 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
         shown++;
         markInline();
       }
+      entry = closeAt[current];
       continue;
     }
     const kept = KEPT[tagName];
     // A link without a destination a reader could use (no href, javascript:, data:) prints only its content.
-    if (!kept || (tagName === 'a' && !isReadableHref(getAttribute(node, 'href')))) {
-      pushChildren(node);
-      continue;
-    }
+    if (!kept || (tagName === 'a' && !isReadableHref(getAttribute(node, 'href')))) continue;
     const start = parts.length;
     const breaks = tagName === 'table' && captions ? TABLE_BEFORE_CAPTION : (PLAIN_BLOCKS[tagName] ?? null);
     atBlockBoundary = breaks !== null;
@@ -275,13 +269,12 @@ function visibleBodyHtml(context: ReportContext): { html: string; depth: number 
     if (VOID.has(tagName)) {
       if (tagName === 'hr') shown++;
       markInline();
+      entry = closeAt[current];
       continue;
     }
     if (open.length + 1 > maxDepth) maxDepth = open.length + 1;
     if (tagName === 'pre') preDepth++;
-    open.push({ tag: tagName, breaks, start, shownBefore: shown, inlineContent: false, lastBlock: null });
-    nodes.push(null);
-    pushChildren(node);
+    open.push({ element: current, tag: tagName, breaks, start, shownBefore: shown, inlineContent: false, lastBlock: null });
   }
   return { html: parts.join(''), depth: maxDepth };
 }

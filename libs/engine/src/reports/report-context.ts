@@ -10,7 +10,7 @@ import { HtmlElement, HtmlNode, childrenOf, getAttribute, isElement, isText, par
 import type { ParsedEmail } from '../parse/parse-email';
 import { isImageValue, splitCssValue } from './color-utils';
 import { ColourCascade, DropMasks, LIGHT_VARIANT, VariantColours } from './colour-cascade';
-import { TextRun, readVisibleText } from './contrast-check';
+import { TextRun, VisibleBody, readVisibleText } from './contrast-check';
 import { ReportDocument, hasDescendant, textContent } from './report-document';
 import type { SourcePosition } from './report-issue';
 import { ReportStyles, lengthToPx } from './report-styles';
@@ -81,6 +81,8 @@ export interface ReportContext {
   readonly title: string | null;
   /** Elements with their own visible text, in document order. */
   readonly textRuns: TextRun[];
+  /** The visible body as a flat list, from the same walk as the visible text. */
+  readonly visibleBody: VisibleBody;
 }
 
 const EXTENSION_FORMATS: Record<string, ImageFormat> = {
@@ -305,7 +307,7 @@ class EmailReportContext implements ReportContext {
   readonly light: VariantColours;
   private linkList: EmailLink[] | undefined;
   private imageList: EmailImage[] | undefined;
-  private visible: { text: string; runs: TextRun[] } | undefined;
+  private visible: { text: string; runs: TextRun[]; body: VisibleBody } | undefined;
   private collapsedText: string | undefined;
   private titleText: string | null | undefined;
 
@@ -335,6 +337,10 @@ class EmailReportContext implements ReportContext {
     return this.visibleParts().runs;
   }
 
+  get visibleBody(): VisibleBody {
+    return this.visibleParts().body;
+  }
+
   get title(): string | null {
     if (this.titleText === undefined) {
       const element = this.doc.byTag('title')[0];
@@ -343,7 +349,7 @@ class EmailReportContext implements ReportContext {
     return this.titleText;
   }
 
-  private visibleParts(): { text: string; runs: TextRun[] } {
+  private visibleParts(): { text: string; runs: TextRun[]; body: VisibleBody } {
     return (this.visible ??= readVisibleText(this.doc, this.styles));
   }
 }
