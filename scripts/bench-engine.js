@@ -4,9 +4,12 @@
 // against the core alone (reports: false). Budget: the reports add at most 30% to the core.
 // Figures are steady state, as in a worker that has analysed a few hundred emails: passes over the whole
 // corpus warm every workload up first (the first pass's figures are printed too), then rounds over the
-// corpus give each file's median. The core and the full analysis each run in processes of their own (alternated, several
-// of each), as a worker runs one or the other: sharing a process, each would pay for the other's garbage
-// and JIT state. The engine's TypeScript is bundled on the fly with esbuild.
+// corpus give each file's median. The core and the full analysis each run in processes of their own, in a
+// worker thread with the analysis threads' heap limits (scripts/bench-engine-mode.js), as the preview
+// worker runs one or the other: sharing a process, each would pay for the other's garbage and JIT state.
+// The processes run in pairs (core and full back to back, the order turning) and the reports' cost is the
+// median of the pairs' ratios: this host's speed drifts by a tenth or more within a minute, and a pair sees
+// the same drift. The engine's TypeScript is bundled on the fly with esbuild. Method: docs/engine.md.
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
