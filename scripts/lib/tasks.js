@@ -38,8 +38,8 @@ function ensureDependencies() {
   try {
     run('npm', ['ci', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
   } catch {
-    // npm 11.19 rejects its own lockfile when optional dependencies have per-platform optional
-    // dependencies (see .ci/run); `npm install` installs the same locked versions.
+    // A lockfile that leaves out other platforms' optional packages is refused by npm 11.19 (see
+    // .ci/run); `npm install` installs the same locked versions.
     console.log('[mailproof] npm ci refused the lockfile; installing the locked versions with npm install');
     run('npm', ['install', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
   }
