@@ -106,6 +106,17 @@ export function labDistance(a: Lab, b: Lab): number {
   return ciede2000(a, b);
 }
 
+/**
+ * A lower bound of labDistance from lightness alone, far cheaper to compute: |ΔL| / S_L. CIEDE2000 is the
+ * root of (ΔL/S_L)² + (ΔC/S_C)² + (ΔH/S_H)² + R_T·(ΔC/S_C)·(ΔH/S_H), and since |R_T| < 2 the last three
+ * terms add up to at least (|ΔC/S_C| − |ΔH/S_H|)² ≥ 0.
+ */
+export function labDistanceLowerBound(a: Lab, b: Lab): number {
+  const meanMinus50Squared = ((a.l + b.l) / 2 - 50) ** 2;
+  const sl = 1 + (0.015 * meanMinus50Squared) / Math.sqrt(20 + meanMinus50Squared);
+  return Math.abs(b.l - a.l) / sl;
+}
+
 /** CIEDE2000 distance; about 2.3 is a just-noticeable difference. */
 export function colorDistance(a: Rgba, b: Rgba): number {
   return ciede2000(asCulori(a), asCulori(b));

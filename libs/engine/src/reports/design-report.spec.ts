@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { labDistance, labDistanceLowerBound } from './color-utils';
 import { email, reports, rules } from './testing/email-fixture';
 
 function design(body: string, head = '') {
@@ -32,5 +34,21 @@ describe('designReport', () => {
     const faces = ['Arial', 'Georgia', 'Verdana', 'Tahoma'].map((face) => `<p style="font-family:${face}, sans-serif">x</p>`).join('');
     expect(rules(design(faces).issues)).toEqual(['too-many-typefaces']);
     expect(rules(design('<p style="font-family:Roboto">x</p>').issues)).toEqual(['font-stack-no-generic']);
+  });
+});
+
+describe('near-duplicate colours: the lightness bound', () => {
+  it('never exceeds the CIEDE2000 distance, so no pair under the threshold is skipped', () => {
+    const lab = fc.record({ mode: fc.constant('lab65' as const), l: fc.double({ min: -20, max: 120, noNaN: true }), a: fc.double({ min: -150, max: 150, noNaN: true }), b: fc.double({ min: -150, max: 150, noNaN: true }) });
+    fc.assert(
+      fc.property(lab, lab, (x, y) => {
+        expect(labDistanceLowerBound(x, y)).toBeLessThanOrEqual(labDistance(x, y) + 1e-9);
+      }),
+      { numRuns: 5000 },
+    );
+    // And it is tight where it matters: black and white are far apart, two near-greys close.
+    const grey = (l: number) => ({ mode: 'lab65' as const, l, a: 0, b: 0 });
+    expect(labDistanceLowerBound(grey(0), grey(100))).toBeGreaterThan(50);
+    expect(labDistanceLowerBound(grey(50), grey(51))).toBeCloseTo(labDistance(grey(50), grey(51)), 6);
   });
 });

@@ -4,7 +4,7 @@
  * and scales with more steps than a design system would use.
  */
 import { getAttribute } from '../parse/dom';
-import { labDistance, parseCssColor, splitCssValue, toHex, toLab, type Lab } from './color-utils';
+import { labDistance, labDistanceLowerBound, parseCssColor, splitCssValue, toHex, toLab, type Lab } from './color-utils';
 import type { ReportContext } from './report-context';
 import { sortIssues, type ReportIssue } from './report-issue';
 import { lengthToPx } from './report-styles';
@@ -243,9 +243,13 @@ export function buildDesignReport(context: ReportContext): DesignReport {
   const colorList = [...alphaByHex.keys()].sort().slice(0, MAX_COLORS_COMPARED);
   // Converted to Lab once per colour, not once per pair.
   const labs: Lab[] = colorList.map((hex) => toLab(parseCssColor(hex)!));
+  const alphas = colorList.map((hex) => alphaByHex.get(hex));
   for (let i = 0; i < colorList.length; i++) {
     for (let j = i + 1; j < colorList.length; j++) {
-      if (alphaByHex.get(colorList[i]) !== alphaByHex.get(colorList[j])) continue;
+      if (alphas[i] !== alphas[j]) continue;
+      // Most pairs differ in lightness alone by more than the threshold: no need for the full formula
+      // (a hair of margin for rounding, so that no pair the formula would keep is skipped).
+      if (labDistanceLowerBound(labs[i], labs[j]) >= NEAR_DUPLICATE_DISTANCE + 1e-9) continue;
       const distance = labDistance(labs[i], labs[j]);
       if (distance > 0 && distance < NEAR_DUPLICATE_DISTANCE) {
         nearDuplicateColors.push({ a: colorList[i], b: colorList[j], distance: Math.round(distance * 100) / 100 });
