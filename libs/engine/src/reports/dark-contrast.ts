@@ -59,18 +59,6 @@ export function transformDropMasks(transform: TransformContext): DropMasks {
   };
 }
 
-/** Variant keys without markers, one string per mode and inlining (no string built per client). */
-const PLAIN_VARIANT_KEYS = new Map<string, string>();
-function plainVariantKey(mode: DarkColourHandover['mode'], inlines: boolean): string {
-  const lookup = inlines ? `${mode}|inlines` : mode;
-  let key = PLAIN_VARIANT_KEYS.get(lookup);
-  if (key === undefined) {
-    key = `${mode}|${inlines ? 'inlines' : ''}|`;
-    PLAIN_VARIANT_KEYS.set(lookup, key);
-  }
-  return key;
-}
-
 /**
  * The variant of one client. Its key holds only what can change a colour in this email: inlining
  * matters only when it changes a drop mask or the body's canvas, markers only when `[data-og…]` rules exist.
@@ -79,7 +67,7 @@ function variantOf(handover: DarkColourHandover, inliningMatters: boolean, marke
   const inlines = inliningMatters && handover.inlinesRules;
   const markers = markerRules && handover.markers !== null;
   return {
-    key: markers ? `${handover.mode}|${inlines ? 'inlines' : ''}|markers|${handover.client}` : plainVariantKey(handover.mode, inlines),
+    key: `${handover.mode}|${inlines ? 'inlines' : ''}|${markers ? `markers|${handover.client}` : ''}`,
     clientBit: 1 << CLIENT_INDEX[handover.client],
     recolour: handover.inverter,
     darkRules: handover.mode === 'dark-media',

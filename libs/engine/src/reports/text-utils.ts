@@ -88,7 +88,7 @@ const MARKS = /\p{M}+/gu;
 
 export function foldForMatching(text: string): string {
   // ASCII text has no marks to drop and no ß: lower-casing is the whole fold.
-  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  if (isAscii(text)) return text.toLowerCase();
   return text.normalize('NFD').replace(MARKS, '').toLowerCase().replace(/ß/g, 'ss');
 }
 
@@ -113,7 +113,7 @@ export function isAscii(text: string): boolean {
 /** UTF-8 byte length without allocating an encoded copy (the HTML can be 500 KB). */
 export function utf8Length(text: string): number {
   // ASCII (most CSS) is one byte per character: one native scan instead of a loop.
-  if (!NON_ASCII.test(text)) return text.length;
+  if (isAscii(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
