@@ -1,23 +1,28 @@
-import { releaseJsxSnapshot, getJsxSnapshot } from './jsx/jsx-snapshot';
-import { releaseMaizzleSnapshot, getMaizzleSnapshot } from './maizzle/maizzle-snapshot';
-import { closeSharedCompileWorkerPool, sharedCompileWorkerPool } from './worker/shared-compile-worker-pool';
-import { COMPILE_LIMITS } from './compile-limits';
+import type { CompileProcessPoolOptions } from './process/compile-process-pool';
+import {
+  closeSharedCompileProcessPool,
+  configureSharedCompileProcessPool,
+  sharedCompileProcessPool,
+} from './process/shared-compile-process-pool';
 
 /**
- * Builds the isolate snapshots and starts the compile worker (with mjml and Tailwind loaded), so the
- * first request does not pay ~1 s of cold start. Optional: everything is also built on first use.
+ * Sets how many compile processes run and their hard memory cap. Call before the first compile (a
+ * worker passes its job concurrency, so every job in flight has a process of its own).
  */
-export async function warmCompilers(): Promise<void> {
-  await Promise.all([
-    getJsxSnapshot(),
-    getMaizzleSnapshot(),
-    sharedCompileWorkerPool().run({ kind: 'warm' }, COMPILE_LIMITS.maxTimeoutMs * 2),
-  ]);
+export function configureCompilers(options: Partial<CompileProcessPoolOptions>): void {
+  configureSharedCompileProcessPool(options);
 }
 
-/** Releases the snapshots and terminates the compile worker threads; call on shutdown. Safe to call twice. */
+/**
+ * Starts the compile processes and waits until each has built its isolate snapshots and loaded mjml
+ * and Tailwind, so the first request does not pay ~1 s of cold start. Optional: a compile also starts
+ * a process on first use.
+ */
+export async function warmCompilers(): Promise<void> {
+  await sharedCompileProcessPool().warm();
+}
+
+/** Ends the compile processes; call on shutdown. Safe to call twice. */
 export async function disposeCompilers(): Promise<void> {
-  releaseJsxSnapshot();
-  releaseMaizzleSnapshot();
-  await closeSharedCompileWorkerPool();
+  await closeSharedCompileProcessPool();
 }

@@ -1,5 +1,5 @@
 import * as esbuild from 'esbuild';
-import path from 'node:path';
+import { sandboxSourceFile } from '../sandbox-sources';
 import { createIsolateImage, releaseIsolateImage, type IsolateImage } from '../isolate/isolate-image';
 import { ISOLATE_PRELUDE_SOURCE } from '../isolate/isolate-prelude';
 
@@ -23,10 +23,8 @@ export function releaseMaizzleSnapshot(): void {
 }
 
 async function createMaizzleSnapshot(): Promise<IsolateImage> {
-  // .ts under jest/ts-node, .js once compiled: esbuild bundles either.
-  const extension = path.extname(__filename) === '.ts' ? '.ts' : '.js';
   const result = await esbuild.build({
-    entryPoints: [path.join(__dirname, `maizzle-template-engine${extension}`)],
+    entryPoints: [sandboxSourceFile('maizzle/maizzle-template-engine')],
     bundle: true,
     write: false,
     format: 'iife',

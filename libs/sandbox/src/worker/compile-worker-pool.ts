@@ -1,7 +1,6 @@
-import * as esbuild from 'esbuild';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { COMPILE_LIMITS } from '../compile-limits';
+import { bundleSandboxEntry } from '../sandbox-sources';
 import type { CompileWorkerRequest, CompileWorkerResponse, CompileWorkerTask } from './compile-worker-protocol';
 
 /** The worker was stopped: it ran past its time limit, ran out of heap or crashed. */
@@ -28,33 +27,13 @@ interface Slot {
 
 let workerSourcePromise: Promise<string> | undefined;
 
-/**
- * The worker's code, bundled from its TypeScript (jest, ts-node) or compiled JavaScript (dist) source
- * with esbuild, so the same path works in tests and production without a separate build step.
- * Packages stay external and resolve from this file's location.
- */
+/** The worker's code (bundleSandboxEntry), built once per process. */
 function workerSource(): Promise<string> {
   if (!workerSourcePromise) {
-    const extension = path.extname(__filename) === '.ts' ? '.ts' : '.js';
-    workerSourcePromise = esbuild
-      .build({
-        entryPoints: [path.join(__dirname, `compile.worker${extension}`)],
-        bundle: true,
-        write: false,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        packages: 'external',
-        logLevel: 'silent',
-      })
-      .then((result) => {
-        const code = result.outputFiles[0].text;
-        return `(function (require) {\n${code}\n})(require('node:module').createRequire(${JSON.stringify(__filename)}));`;
-      })
-      .catch((error: unknown) => {
-        workerSourcePromise = undefined;
-        throw error;
-      });
+    workerSourcePromise = bundleSandboxEntry('worker/compile.worker').catch((error: unknown) => {
+      workerSourcePromise = undefined;
+      throw error;
+    });
   }
   return workerSourcePromise;
 }
