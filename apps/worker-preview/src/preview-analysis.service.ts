@@ -3,7 +3,9 @@ import { CompileError } from '@mailproof/engine/compile';
 import type { ClientId } from '@mailproof/engine';
 import type { PreviewJobResult } from '@mailproof/contracts';
 import { PreviewRepository } from '@mailproof/persistence';
-import { compileEmail, disposeCompilers, warmCompilers } from '@mailproof/sandbox';
+import { MailproofConfig } from '@mailproof/config';
+import type { FinalFailureCause } from '@mailproof/queue';
+import { compileEmail, configureCompilers, disposeCompilers, warmCompilers } from '@mailproof/sandbox';
 import { AnalysisPool } from './analysis/analysis-pool';
 import { PreviewChecksService } from './preview-checks.service';
 
@@ -20,11 +22,15 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     private readonly previews: PreviewRepository,
     private readonly checks: PreviewChecksService,
     private readonly pool: AnalysisPool,
+    private readonly config: MailproofConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    // Build the sandbox snapshots once now rather than inside the first request's budget.
-    await warmCompilers();
+    // One compile process per job in flight, so no template waits for another's; started and warmed
+    // now rather than inside the first request's budget. Not awaited: the worker takes jobs at once,
+    // and a compile that arrives first simply waits in the pool for its process.
+    configureCompilers({ processes: this.config.workers.previewConcurrency, memoryLimitMb: this.config.workers.sandboxProcessMemoryMb });
+    warmCompilers().catch((error: unknown) => this.logger.warn(`compile processes did not warm up: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -67,5 +73,18 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
       this.logger.error(`preview ${previewId}: ${error instanceof Error ? error.stack : String(error)}`);
       throw error;
     }
+  }
+
+  /**
+   * The job failed for good (retries used up, or it stalled a worker twice): the preview is stored as
+   * failed so the API answers with the reason instead of 202 "queued" forever. A preview that has an
+   * outcome already keeps it.
+   */
+  async recordFinalFailure(previewId: string, cause: FinalFailureCause): Promise<void> {
+    const message =
+      cause === 'stalled'
+        ? 'The analysis stopped its worker twice (crashed or froze) and was not tried again.'
+        : 'The analysis failed on every attempt.';
+    await this.previews.storeOutcome(previewId, { failure: { code: 'internal_error', message } });
   }
 }

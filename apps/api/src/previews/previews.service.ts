@@ -70,7 +70,8 @@ export class PreviewsService {
         throw new ProblemException(422, 'compile_failed', failure.message, { id: preview.id, line: failure.line, column: failure.column });
       }
       if (failure.code === 'payload_too_large') throw new ProblemException(413, 'payload_too_large', failure.message, { id: preview.id });
-      throw new ProblemException(500, 'internal_error', 'The preview could not be analysed.', { id: preview.id });
+      // The stored message is one of the worker's fixed sentences (never an exception's text).
+      throw new ProblemException(500, 'internal_error', failure.message || 'The preview could not be analysed.', { id: preview.id });
     }
     return { status: 200, body: previewBody(preview, acceptsBrotli) };
   }
