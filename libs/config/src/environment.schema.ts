@@ -63,6 +63,14 @@ export class EnvironmentVariables {
   @Transform(toBool) @IsBoolean()
   MIGRATE_ON_START = true;
 
+  /**
+   * Deadline of a Redis command the API waits on inside a request (enqueueing a job, joining a queue's
+   * events, readiness checks, metrics) and of the workers' DNS cache. Past it the request answers 503
+   * service_unavailable instead of waiting for Redis. Blocking worker connections have none.
+   */
+  @Transform(toInt) @IsInt() @Min(50) @Max(10_000)
+  REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
   /** Redis key prefix of every BullMQ queue; tests give each jest worker its own. */
   @IsString() @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'must be 1-40 letters, digits, _ or -' })
   QUEUE_PREFIX = 'mailproof';
@@ -82,10 +90,6 @@ export class EnvironmentVariables {
   /** Run the preview analysis in worker threads (one per unit of WORKER_PREVIEW_CONCURRENCY) instead of on the worker's event loop. */
   @Transform(toBool) @IsBoolean()
   WORKER_PREVIEW_THREADS = true;
-
-  /** Resident memory of one compile process (templates compile one at a time in WORKER_PREVIEW_CONCURRENCY of them); past it the process is killed and the template fails. */
-  @Transform(toInt) @IsInt() @Min(256) @Max(16_384)
-  SANDBOX_PROCESS_MEMORY_MB = 1_024;
 
   /** A job's lock lifetime: a crashed worker's jobs go back to the queue after about this long. */
   @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000)
@@ -166,6 +170,10 @@ export class EnvironmentVariables {
   /** Redis for rate-limit counters; defaults to REDIS_URL. */
   @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
   RATE_LIMIT_REDIS_URL?: string;
+
+  /** Deadline of one rate-limit command in Redis; past it this instance's in-memory limiter decides. */
+  @Transform(toInt) @IsInt() @Min(50) @Max(5_000)
+  RATE_LIMIT_REDIS_TIMEOUT_MS = 500;
 
   /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is trusted (empty: trust none). */
   @IsOptional() @Matches(/^[\d.:a-fA-F/, ]*$/, { message: 'must be a comma-separated list of IP addresses or CIDRs' })

@@ -7,13 +7,12 @@ export class MailproofConfig {
     readonly http: { port: number; host: string; publicBaseUrl: string; bodyLimitBytes: number },
     readonly logging: { level: EnvironmentVariables['LOG_LEVEL'] },
     readonly database: { url: string; retryAttempts: number; poolSize: number; migrateOnStart: boolean },
-    readonly redis: { url: string },
+    /** commandTimeoutMs: the deadline of a Redis command waited on inside a request (never on blocking worker connections). */
+    readonly redis: { url: string; commandTimeoutMs: number },
     readonly queue: { prefix: string },
     readonly workers: {
       previewConcurrency: number;
       previewThreads: boolean;
-      /** Hard cap on one compile process's resident memory (libs/sandbox). */
-      sandboxProcessMemoryMb: number;
       renderConcurrency: number;
       dnsConcurrency: number;
       schedulerConcurrency: number;
@@ -37,6 +36,8 @@ export class MailproofConfig {
       windowSeconds: number;
       perWindow: { anonymous: number; free: number; pro: number };
       redisUrl: string;
+      /** Past this, one rate-limit command gives way to the in-memory limiter. */
+      redisTimeoutMs: number;
       trustedProxies: string[];
     },
     readonly deliverability: {
@@ -63,12 +64,11 @@ export class MailproofConfig {
       { port: e.PORT, host: e.HOST, publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ''), bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES },
       { level: e.LOG_LEVEL },
       { url: e.DATABASE_URL, retryAttempts: e.DATABASE_RETRY_ATTEMPTS, poolSize: e.DATABASE_POOL_SIZE, migrateOnStart: e.MIGRATE_ON_START },
-      { url: e.REDIS_URL },
+      { url: e.REDIS_URL, commandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS },
       { prefix: e.QUEUE_PREFIX },
       {
         previewConcurrency: e.WORKER_PREVIEW_CONCURRENCY,
         previewThreads: e.WORKER_PREVIEW_THREADS,
-        sandboxProcessMemoryMb: e.SANDBOX_PROCESS_MEMORY_MB,
         renderConcurrency: e.WORKER_RENDER_CONCURRENCY,
         dnsConcurrency: e.WORKER_DNS_CONCURRENCY,
         schedulerConcurrency: e.SCHEDULER_CONCURRENCY,
@@ -91,6 +91,7 @@ export class MailproofConfig {
         windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
         perWindow: { anonymous: e.RATE_LIMIT_ANONYMOUS, free: e.RATE_LIMIT_FREE, pro: e.RATE_LIMIT_PRO },
         redisUrl: e.RATE_LIMIT_REDIS_URL ?? e.REDIS_URL,
+        redisTimeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
         trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       },
       {
