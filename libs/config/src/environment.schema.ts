@@ -91,6 +91,10 @@ export class EnvironmentVariables {
   @Transform(toBool) @IsBoolean()
   WORKER_PREVIEW_THREADS = true;
 
+  /** Resident memory of one compile process (templates compile one at a time in WORKER_PREVIEW_CONCURRENCY of them); past it the process is killed and the template fails. */
+  @Transform(toInt) @IsInt() @Min(256) @Max(16_384)
+  SANDBOX_PROCESS_MEMORY_MB = 1_024;
+
   /** A job's lock lifetime: a crashed worker's jobs go back to the queue after about this long. */
   @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000)
   WORKER_LOCK_DURATION_MS = 30_000;

@@ -13,6 +13,8 @@ export class MailproofConfig {
     readonly workers: {
       previewConcurrency: number;
       previewThreads: boolean;
+      /** Hard cap on one compile process's resident memory (libs/sandbox). */
+      sandboxProcessMemoryMb: number;
       renderConcurrency: number;
       dnsConcurrency: number;
       schedulerConcurrency: number;
@@ -69,6 +71,7 @@ export class MailproofConfig {
       {
         previewConcurrency: e.WORKER_PREVIEW_CONCURRENCY,
         previewThreads: e.WORKER_PREVIEW_THREADS,
+        sandboxProcessMemoryMb: e.SANDBOX_PROCESS_MEMORY_MB,
         renderConcurrency: e.WORKER_RENDER_CONCURRENCY,
         dnsConcurrency: e.WORKER_DNS_CONCURRENCY,
         schedulerConcurrency: e.SCHEDULER_CONCURRENCY,
