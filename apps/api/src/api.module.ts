@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
-import { QueueModule } from '@mailproof/queue';
+import { ApiQueueModule } from '@mailproof/queue';
 import { AccessMiddleware } from './auth/access.middleware';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { AuthGuard } from './auth/auth.guard';
@@ -38,7 +38,7 @@ export class ApiModule {
         ConfigModule.forRoot(config),
         createLoggerModule(config, 'api'),
         PersistenceModule,
-        QueueModule,
+        ApiQueueModule,
         TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
       ],
       controllers: [

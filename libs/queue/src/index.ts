@@ -9,3 +9,6 @@ export * from './redis-connection';
 export * from './worker-app';
 export * from './consumer.host';
 export * from './repeating-job';
+export * from './api-queue.module';
+export * from './deadline';
+export * from './queue-unavailable.error';

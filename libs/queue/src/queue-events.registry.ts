@@ -2,6 +2,8 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { QueueEvents } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import type { QueueName } from '@mailproof/contracts';
+import { withDeadline } from './deadline';
+import { QueueUnavailableError } from './queue-unavailable.error';
 import { redisOptionsFromUrl } from './redis-connection';
 
 /**
@@ -27,8 +29,26 @@ export class QueueEventsRegistry implements OnModuleDestroy {
       for (const listener of this.listeners) listener(queue, events);
       pending = events.waitUntilReady().then(() => events);
       this.events.set(queue, pending);
+      // A QueueEvents that failed to start is not kept: the next caller creates a fresh one.
+      pending.catch(() => {
+        if (this.events.get(queue) === pending) this.events.delete(queue);
+        void events.close().catch(() => undefined);
+      });
     }
     return pending;
+  }
+
+  /**
+   * get() for a request: when the queue's events are not ready within `deadlineMs` (Redis down
+   * since this process started) it throws QueueUnavailableError. The QueueEvents keeps connecting
+   * in the background, so the next request after Redis is back finds it ready.
+   */
+  getWithin(queue: QueueName, deadlineMs: number): Promise<QueueEvents> {
+    return withDeadline(this.get(queue), deadlineMs, () => new QueueUnavailableError(queue, `its events did not connect within ${deadlineMs} ms`)).catch(
+      (error: unknown) => {
+        throw error instanceof QueueUnavailableError ? error : new QueueUnavailableError(queue, error instanceof Error ? error.message : String(error));
+      },
+    );
   }
 
   /** Lets observers (metrics) attach to every QueueEvents this process creates. */

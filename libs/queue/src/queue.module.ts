@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
+import type { RedisOptions } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { QUEUE_NAMES } from '@mailproof/contracts';
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
@@ -7,20 +8,21 @@ import { JobProducer } from './job.producer';
 import { QueueEventsRegistry } from './queue-events.registry';
 import { redisOptionsFromUrl } from './redis-connection';
 
-/** BullMQ wiring shared by every app: connection, prefix, the four queues, producer and events. */
-@Global()
-@Module({
-  imports: [
+/** The BullMQ root (connection, prefix, job defaults) and the four queues, over the given connection. */
+export function bullQueues(connection: (config: MailproofConfig) => RedisOptions) {
+  return [
     BullModule.forRootAsync({
       inject: [MailproofConfig],
-      useFactory: (config: MailproofConfig) => ({
-        connection: redisOptionsFromUrl(config.redis.url),
-        prefix: config.queue.prefix,
-        defaultJobOptions: DEFAULT_JOB_OPTIONS,
-      }),
+      useFactory: (config: MailproofConfig) => ({ connection: connection(config), prefix: config.queue.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
     }),
     BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
-  ],
+  ];
+}
+
+/** BullMQ wiring shared by the worker apps: connection, prefix, the four queues, producer and events. */
+@Global()
+@Module({
+  imports: bullQueues((config) => redisOptionsFromUrl(config.redis.url)),
   providers: [JobProducer, QueueEventsRegistry],
   exports: [BullModule, JobProducer, QueueEventsRegistry],
 })

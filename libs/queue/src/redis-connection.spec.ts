@@ -1,4 +1,4 @@
-import { redisOptionsFromUrl } from './redis-connection';
+import { reconnectDelayMs, redisOptionsFromUrl, requestPathRedisOptions } from './redis-connection';
 
 describe('redisOptionsFromUrl', () => {
   it('reads host, port, credentials, database and TLS', () => {
@@ -12,5 +12,31 @@ describe('redisOptionsFromUrl', () => {
       maxRetriesPerRequest: null,
     });
     expect(redisOptionsFromUrl('redis://127.0.0.1')).toMatchObject({ host: '127.0.0.1', port: 6379, db: 0, tls: undefined });
+  });
+
+  it('keeps blocking connections without a command timeout, as BullMQ workers need', () => {
+    const options = redisOptionsFromUrl('redis://127.0.0.1:6379');
+    expect(options.maxRetriesPerRequest).toBeNull();
+    expect(options.commandTimeout).toBeUndefined();
+    expect(options.enableOfflineQueue).toBeUndefined();
+  });
+
+  it('reconnects at most a second apart, however long Redis was away', () => {
+    expect(redisOptionsFromUrl('redis://127.0.0.1').retryStrategy).toBe(reconnectDelayMs);
+    expect([1, 2, 5, 10, 100, 10_000].map(reconnectDelayMs)).toEqual([200, 400, 1_000, 1_000, 1_000, 1_000]);
+  });
+});
+
+describe('requestPathRedisOptions', () => {
+  it('fails fast: a command timeout, no offline queue and no retry of in-flight commands', () => {
+    expect(requestPathRedisOptions('redis://cache.example:6380/1', 750)).toMatchObject({
+      host: 'cache.example',
+      port: 6380,
+      db: 1,
+      commandTimeout: 750,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: reconnectDelayMs,
+    });
   });
 });
