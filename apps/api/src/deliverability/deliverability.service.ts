@@ -5,10 +5,16 @@ import { DNS_AUDIT_JOB, type DnsAuditJobResult } from '@mailproof/contracts';
 import { DomainAuditRepository } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import type { DeliverabilityResponse } from './dto/deliverability.response';
 
-/** POST /api/deliverability: enqueue a dns-audit job, wait within the budget, answer from PostgreSQL. */
+const QUEUE_UNAVAILABLE = 'DNS audits cannot be queued right now (Redis is unavailable). Retry shortly.';
+
+/**
+ * POST /api/deliverability: enqueue a dns-audit job, wait within the budget, answer from PostgreSQL.
+ * A Redis that does not take the job within REDIS_COMMAND_TIMEOUT_MS is a 503 at once.
+ */
 @Injectable()
 export class DeliverabilityService {
   constructor(
@@ -21,12 +27,15 @@ export class DeliverabilityService {
   async audit(account: AuthenticatedAccount, domain: string, dkimSelectors: string[]): Promise<DeliverabilityResponse> {
     const started = Date.now();
     const budgetMs = this.config.deliverability.budgetMs;
-    const events = await this.queueEvents.get('dns-audit');
-    const job = await this.jobs.enqueue(
-      'dns-audit',
-      DNS_AUDIT_JOB.name,
-      { schemaVersion: 1, domain, dkimSelectors, trigger: 'on-demand', accountId: account.accountId },
-      { jobId: jobId(DNS_AUDIT_JOB.name, randomUUID()) },
+    const events = await orQueueUnavailable(this.queueEvents.getWithin('dns-audit', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE);
+    const job = await orQueueUnavailable(
+      this.jobs.enqueue(
+        'dns-audit',
+        DNS_AUDIT_JOB.name,
+        { schemaVersion: 1, domain, dkimSelectors, trigger: 'on-demand', accountId: account.accountId },
+        { jobId: jobId(DNS_AUDIT_JOB.name, randomUUID()) },
+      ),
+      QUEUE_UNAVAILABLE,
     );
     const outcome = await awaitJob<DnsAuditJobResult>(job, events, budgetMs - (Date.now() - started));
     // Even after a timeout the worker may have stored the audit by now: PostgreSQL decides.

@@ -4,6 +4,7 @@ import { MailproofConfig } from '@mailproof/config';
 import type { ProbeJobResult, QueueName } from '@mailproof/contracts';
 import { JobProbeRepository } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/queue';
+import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import type { RoundTripResponse } from './dto/round-trip.response';
 
@@ -19,9 +20,10 @@ export class RoundTripService {
 
   async run(queue: QueueName, budgetMs = this.config.budgets.roundTripMs): Promise<RoundTripResponse> {
     const started = Date.now();
-    const events = await this.queueEvents.get(queue);
+    const unavailable = `The ${queue} queue is unavailable (Redis does not answer). Retry shortly.`;
+    const events = await orQueueUnavailable(this.queueEvents.getWithin(queue, this.config.redis.commandTimeoutMs), unavailable);
     const nonce = randomUUID();
-    const job = await this.jobs.enqueue(queue, 'probe.run', { schemaVersion: 1, nonce }, { jobId: jobId('probe.run', nonce) });
+    const job = await orQueueUnavailable(this.jobs.enqueue(queue, 'probe.run', { schemaVersion: 1, nonce }, { jobId: jobId('probe.run', nonce) }), unavailable);
     const outcome = await awaitJob<ProbeJobResult>(job, events, budgetMs - (Date.now() - started));
     if (outcome.status === 'failed') {
       throw new ProblemException(503, 'service_unavailable', 'The worker failed the probe job.', { jobId: job.id });

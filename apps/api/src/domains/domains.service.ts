@@ -1,9 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { DNS_AUDIT_JOB, auditWindow } from '@mailproof/contracts';
 import { DomainAuditRepository, MonitoredDomainRepository, type MonitoredDomainEntity } from '@mailproof/persistence';
 import { JobProducer, jobId } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import { DomainAuditResponse, DriftEventResponse, MonitoredDomainResponse, type DomainHistoryResponse, type MonitoredDomainListResponse } from './dto/monitored-domain.response';
 
@@ -11,8 +12,6 @@ const DEFAULT_HISTORY_LIMIT = 50;
 
 @Injectable()
 export class DomainsService {
-  private readonly logger = new Logger('Domains');
-
   constructor(
     private readonly config: MailproofConfig,
     private readonly domains: MonitoredDomainRepository,
@@ -34,7 +33,13 @@ export class DomainsService {
       const plan = account.plan === 'free' ? 'Free' : 'Pro';
       throw new ProblemException(403, 'forbidden', `${plan} accounts may monitor up to ${limit} domains; remove one first${account.plan === 'free' ? ' or move to Pro' : ''}.`, { limit });
     }
-    await this.auditNow(outcome.domain);
+    // Without its first audit the domain is not added: 503 and the row is removed, so the client's
+    // retry is a fresh add rather than a 409. A job that still reaches the queue finds the domain gone.
+    await orQueueUnavailable(
+      this.auditNow(outcome.domain),
+      'Domains cannot be added right now (Redis is unavailable, so the first audit cannot be queued); nothing was stored. Retry shortly.',
+      () => this.domains.removeForAccount(outcome.domain.id, account.accountId),
+    );
     return MonitoredDomainResponse.from(outcome.domain);
   }
 
@@ -44,17 +49,12 @@ export class DomainsService {
    */
   private async auditNow(domain: MonitoredDomainEntity): Promise<void> {
     const window = auditWindow(Date.now(), this.config.deliverability.auditIntervalMs);
-    try {
-      await this.jobs.enqueue(
-        'dns-audit',
-        DNS_AUDIT_JOB.name,
-        { schemaVersion: 1, domain: domain.domain, dkimSelectors: domain.dkimSelectors, trigger: 'domain-added', accountId: domain.accountId, monitoredDomainId: domain.id, window },
-        { jobId: jobId(DNS_AUDIT_JOB.name, domain.id, window) },
-      );
-    } catch (error) {
-      // The domain is stored; the next sweep audits it. Failing the request would hide that it exists.
-      this.logger.warn(`first audit of ${domain.domain} not enqueued: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    await this.jobs.enqueue(
+      'dns-audit',
+      DNS_AUDIT_JOB.name,
+      { schemaVersion: 1, domain: domain.domain, dkimSelectors: domain.dkimSelectors, trigger: 'domain-added', accountId: domain.accountId, monitoredDomainId: domain.id, window },
+      { jobId: jobId(DNS_AUDIT_JOB.name, domain.id, window) },
+    );
   }
 
   async list(account: AuthenticatedAccount): Promise<MonitoredDomainListResponse> {

@@ -4,6 +4,7 @@ import type { PreviewJobResult } from '@mailproof/contracts';
 import { PreviewRepository, type PreviewEntity } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import type { PreviewRequest } from './dto/preview.request';
 import { previewBody, type PreviewBody } from './preview-json';
@@ -11,10 +12,14 @@ import { previewBody, type PreviewBody } from './preview-json';
 /** A stored preview as the API answers it (problems are thrown). */
 export type PreviewAnswer = { status: 200; body: PreviewBody } | { status: 202; body: PreviewBody };
 
+const QUEUE_UNAVAILABLE = 'Previews cannot be queued right now (Redis is unavailable); nothing was stored. Retry shortly.';
+
 /**
  * The event-driven preview: store the markup, enqueue `preview.analyse`, await the worker within
  * PREVIEW_BUDGET_MS, answer from PostgreSQL. When no worker answers in time the client gets a 503
  * carrying the preview id; the job stays queued and GET /api/preview/:id returns it later.
+ * When Redis does not take the job within REDIS_COMMAND_TIMEOUT_MS the client gets a 503 without an
+ * id at once and the stored preview is withdrawn, so no preview waits for a job that never came.
  */
 @Injectable()
 export class PreviewsService {
@@ -27,7 +32,7 @@ export class PreviewsService {
 
   async create(request: PreviewRequest, account: AuthenticatedAccount | undefined, clientIds: readonly string[], acceptsBrotli: boolean): Promise<PreviewAnswer> {
     const started = Date.now();
-    const events = await this.queueEvents.get('preview');
+    const events = await orQueueUnavailable(this.queueEvents.getWithin('preview', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE);
     const preview = await this.previews.create({
       accountId: account?.accountId ?? null,
       // The title applies to saved (authenticated) previews only.
@@ -37,7 +42,11 @@ export class PreviewsService {
       source: request.html,
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
-    const job = await this.jobs.enqueue('preview', 'preview.analyse', { schemaVersion: 1, previewId: preview.id }, { jobId: jobId('preview.analyse', preview.id) });
+    const job = await orQueueUnavailable(
+      this.jobs.enqueue('preview', 'preview.analyse', { schemaVersion: 1, previewId: preview.id }, { jobId: jobId('preview.analyse', preview.id) }),
+      QUEUE_UNAVAILABLE,
+      () => this.previews.withdraw(preview.id),
+    );
     const outcome = await awaitJob<PreviewJobResult>(job, events, this.config.previews.budgetMs - (Date.now() - started));
     const stored = await this.previews.find(preview.id);
     if (!stored || stored.status === 'queued') {

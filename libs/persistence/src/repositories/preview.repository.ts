@@ -91,6 +91,14 @@ export class PreviewRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /**
+   * Deletes a preview whose job could not be enqueued (the client was told to retry), unless a worker
+   * already analysed it: its job may still reach the queue late, and then finds nothing to do.
+   */
+  async withdraw(id: string): Promise<void> {
+    await this.repo.delete({ id, status: 'queued' } as FindOptionsWhere<PreviewEntity>);
+  }
+
   /** Deletes anonymous previews whose time is up. */
   async deleteExpired(now = new Date()): Promise<number> {
     const result: [unknown, number] = await this.dataSource.query('DELETE FROM previews WHERE expires_at IS NOT NULL AND expires_at <= $1', [now]);
