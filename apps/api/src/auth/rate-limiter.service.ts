@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { MailproofConfig } from '@mailproof/config';
 import type { Plan } from '@mailproof/persistence';
-import { redisOptionsFromUrl } from '@mailproof/queue';
+import { requestPathRedisOptions } from '@mailproof/queue';
 
 export type RateLimitTier = 'anonymous' | Plan;
 
@@ -19,7 +19,11 @@ export interface RateLimitDecision {
  * Fixed per-minute windows kept in Redis, shared by every API instance (rate-limiter-flexible).
  * When Redis cannot be reached, each instance falls back to an in-memory limiter with the same
  * limits (fail open to a per-instance limit, never to no limit), so an outage of Redis neither
- * blocks every customer nor removes abuse protection. docs/rate-limits.md explains the choice.
+ * blocks every customer nor removes abuse protection. docs/auth-and-limits.md explains the choice.
+ *
+ * "Cannot be reached" includes a Redis that accepts connections but never answers (frozen,
+ * overloaded): no error ever comes from it, so every command has RATE_LIMIT_REDIS_TIMEOUT_MS and a
+ * timed-out command counts as a failure that the in-memory limiter answers.
  */
 @Injectable()
 export class RateLimiterService implements OnModuleDestroy {
@@ -28,13 +32,8 @@ export class RateLimiterService implements OnModuleDestroy {
   private readonly limiters: Record<RateLimitTier, RateLimiterRedis>;
 
   constructor(private readonly config: MailproofConfig) {
-    this.redis = new Redis({
-      ...redisOptionsFromUrl(config.rateLimits.redisUrl),
-      // Fail fast while Redis is down so the in-memory fallback answers instead of queueing commands.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      lazyConnect: false,
-    });
+    // Fail fast while Redis is down or silent, so the in-memory fallback answers instead of requests waiting.
+    this.redis = new Redis({ ...requestPathRedisOptions(config.rateLimits.redisUrl, config.rateLimits.redisTimeoutMs), lazyConnect: false });
     this.redis.on('error', (error) => this.logger.warn(`rate-limit redis: ${error.message}`));
     const duration = config.rateLimits.windowSeconds;
     const make = (tier: RateLimitTier) => {
@@ -44,6 +43,8 @@ export class RateLimiterService implements OnModuleDestroy {
         keyPrefix: `${config.queue.prefix}:rl:${tier}`,
         points,
         duration,
+        // Not connected: straight to the in-memory limiter, without sending anything.
+        rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl-mem-${tier}`, points, duration }),
       });
     };

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import Tangerine from 'tangerine';
 import { MailproofConfig } from '@mailproof/config';
 import type { DnsFailureReason, DnsLookup, DnsResolver, MxRecord } from '@mailproof/engine/dns';
-import { redisOptionsFromUrl } from '@mailproof/queue';
+import { requestPathRedisOptions } from '@mailproof/queue';
 import { Http2RequestAdapter } from './http2-request.adapter';
 import { RedisDnsCacheAdapter } from './redis-dns-cache.adapter';
 
@@ -35,7 +35,8 @@ export class TangerineResolver implements DnsResolver, OnApplicationShutdown {
   constructor(config: MailproofConfig) {
     const settings = config.deliverability;
     if (settings.cacheMaxTtlSeconds > 0) {
-      this.redis = new Redis({ ...redisOptionsFromUrl(config.redis.url), maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+      // A cache must never hold a lookup up: refused, a miss at once; silent (frozen), a miss after REDIS_COMMAND_TIMEOUT_MS.
+      this.redis = new Redis({ ...requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs), lazyConnect: false });
       this.redis.on('error', (error) => this.logger.warn(`DNS cache Redis: ${error.message}`));
       this.cache = new RedisDnsCacheAdapter(this.redis, `${config.queue.prefix}:dns-cache:`, settings.cacheMaxTtlSeconds, settings.cacheNegativeTtlSeconds);
     } else {
