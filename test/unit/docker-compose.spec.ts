@@ -47,6 +47,16 @@ describe('docker-compose.yml', () => {
     expect(readFileSync(join(ROOT, 'docker', 'redis.conf'), 'utf8')).toMatch(/^maxmemory-policy noeviction$/m);
   });
 
+  it('keeps the queues across a Redis restart: append-only file on a volume, flushed every second', () => {
+    const conf = readFileSync(join(ROOT, 'docker', 'redis.conf'), 'utf8');
+    expect(conf).toMatch(/^appendonly yes$/m);
+    expect(conf).toMatch(/^appendfsync everysec$/m);
+    expect(conf).toMatch(/^dir \/data$/m);
+    const redis = compose.services.redis as { command?: string[]; volumes?: string[] };
+    expect(redis.command).toEqual(['redis-server', '/usr/local/etc/redis/redis.conf']);
+    expect(redis.volumes).toContain('redis-data:/data');
+  });
+
   it('builds the images from one multi-stage Dockerfile with ARG APP', () => {
     const dockerfile = readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8');
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
