@@ -1,6 +1,7 @@
 export * from './await-job';
 export * from './job-defaults';
-export * from './job-id';
+// Job ids are built by the payload builders in contracts; re-exported for callers that still need one.
+export { jobId } from '@mailproof/contracts';
 export * from './job.producer';
 export * from './probe.handler';
 export * from './queue-events.registry';
@@ -8,6 +9,7 @@ export * from './queue.module';
 export * from './redis-connection';
 export * from './worker-app';
 export * from './consumer.host';
+export * from './job-handler';
 export * from './repeating-job';
 export * from './api-queue.module';
 export * from './deadline';

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type Plan = 'free' | 'pro';
 export const PLANS: readonly Plan[] = ['free', 'pro'];
@@ -8,10 +9,10 @@ export class AccountEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   name: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   plan: Plan;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

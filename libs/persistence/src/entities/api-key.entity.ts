@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 /** An API key. Only the SHA-256 of the secret is stored; `prefix` (first 12 characters) is for display. */
 @Entity({ name: 'api_keys' })
@@ -10,10 +11,10 @@ export class ApiKeyEntity {
   @Column({ name: 'account_id', type: 'uuid' })
   accountId: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   name: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   prefix: string;
 
   @Column({ name: 'key_hash', type: 'bytea', unique: true, select: false })

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 /** One DNS audit: on demand, on adding a monitored domain, or by the scheduler (one per window). */
 @Entity({ name: 'domain_audits' })
@@ -7,7 +8,7 @@ export class DomainAuditEntity {
   id: string;
 
   /** The BullMQ job that produced it; unique, so a redelivered job finds its own row. */
-  @Column({ name: 'job_id', type: 'text', unique: true })
+  @Column({ name: 'job_id', type: 'text', unique: true, transformer: PG_SAFE_TEXT })
   jobId: string;
 
   @Column({ name: 'monitored_domain_id', type: 'uuid', nullable: true })
@@ -16,14 +17,14 @@ export class DomainAuditEntity {
   @Column({ name: 'account_id', type: 'uuid', nullable: true })
   accountId: string | null;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   domain: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   trigger: string;
 
   /** `<intervalMs>-<index>` of the scheduling window; unique per monitored domain. */
-  @Column({ name: 'window_key', type: 'text', nullable: true })
+  @Column({ name: 'window_key', type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
   windowKey: string | null;
 
   @Column({ type: 'integer' })
@@ -33,7 +34,7 @@ export class DomainAuditEntity {
   @Column({ type: 'boolean' })
   inconclusive: boolean;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', transformer: PG_SAFE_TEXT })
   result: Record<string, unknown>;
 
   @Column({ name: 'checked_at', type: 'timestamptz' })

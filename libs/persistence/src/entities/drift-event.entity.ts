@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 /** One change between two consecutive audits of a monitored domain (engine diffAudits). */
 @Entity({ name: 'drift_events' })
@@ -15,19 +16,19 @@ export class DriftEventEntity {
   @Column({ name: 'previous_audit_id', type: 'uuid', nullable: true })
   previousAuditId: string | null;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   kind: string;
 
-  @Column({ name: 'check_name', type: 'text' })
+  @Column({ name: 'check_name', type: 'text', transformer: PG_SAFE_TEXT })
   check: string;
 
-  @Column({ type: 'jsonb', nullable: true })
+  @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   previous: unknown;
 
-  @Column({ type: 'jsonb', nullable: true })
+  @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   current: unknown;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   message: string;
 
   @Column({ name: 'detected_at', type: 'timestamptz' })

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type MonitoredDomainStatus = 'pending' | 'healthy' | 'degraded' | 'failing';
 
@@ -11,13 +12,13 @@ export class MonitoredDomainEntity {
   @Column({ name: 'account_id', type: 'uuid' })
   accountId: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   domain: string;
 
-  @Column({ name: 'dkim_selectors', type: 'text', array: true, default: () => "'{}'" })
+  @Column({ name: 'dkim_selectors', type: 'text', array: true, default: () => "'{}'", transformer: PG_SAFE_TEXT })
   dkimSelectors: string[];
 
-  @Column({ type: 'text', default: 'pending' })
+  @Column({ type: 'text', default: 'pending', transformer: PG_SAFE_TEXT })
   status: MonitoredDomainStatus;
 
   @Column({ type: 'integer', nullable: true })
@@ -27,11 +28,11 @@ export class MonitoredDomainEntity {
   lastCheckedAt: Date | null;
 
   /** The last conclusive DeliverabilityResult (engine shape), with its checkedAt. */
-  @Column({ name: 'last_result', type: 'jsonb', nullable: true })
+  @Column({ name: 'last_result', type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   lastResult: Record<string, unknown> | null;
 
   /** The drift events of the most recent audit that found any: { detectedAt, auditId, events }. */
-  @Column({ name: 'last_drift', type: 'jsonb', nullable: true })
+  @Column({ name: 'last_drift', type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   lastDrift: Record<string, unknown> | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type PreviewStatus = 'queued' | 'completed' | 'failed';
 
@@ -9,40 +10,40 @@ export type PreviewStatus = 'queued' | 'completed' | 'failed';
  */
 @Entity({ name: 'previews' })
 export class PreviewEntity {
-  @PrimaryColumn({ type: 'text' })
+  @PrimaryColumn({ type: 'text', transformer: PG_SAFE_TEXT })
   id: string;
 
   @Index()
   @Column({ name: 'account_id', type: 'uuid', nullable: true })
   accountId: string | null;
 
-  @Column({ type: 'text', nullable: true })
+  @Column({ type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
   title: string | null;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   format: 'html' | 'jsx' | 'mjml' | 'maizzle';
 
-  @Column({ type: 'text', array: true })
+  @Column({ type: 'text', array: true, transformer: PG_SAFE_TEXT })
   clients: string[];
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   source: string;
 
-  @Column({ type: 'text' })
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   status: PreviewStatus;
 
   @Column({ type: 'bytea', nullable: true })
   result: Buffer | null;
 
   /** Why it failed: `{ code, message, line?, column? }` (compile failures, engine limits). */
-  @Column({ type: 'jsonb', nullable: true })
+  @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   failure: { code: string; message: string; line?: number; column?: number } | null;
 
   @Column({ name: 'overall_score', type: 'integer', nullable: true })
   overallScore: number | null;
 
   /** Screenshots by "<clientId>-light|dark", added when rendering finishes. */
-  @Column({ type: 'jsonb', nullable: true })
+  @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   screenshots: Record<string, string> | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export const USAGE_KINDS = ['preview', 'gate', 'deliverability', 'mcp', 'other'] as const;
 export type UsageKind = (typeof USAGE_KINDS)[number];
@@ -12,7 +13,7 @@ export class UsageCounterEntity {
   @PrimaryColumn({ type: 'date' })
   day: string;
 
-  @PrimaryColumn({ type: 'text' })
+  @PrimaryColumn({ type: 'text', transformer: PG_SAFE_TEXT })
   kind: UsageKind;
 
   @Column({ type: 'integer' })

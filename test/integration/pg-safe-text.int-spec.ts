@@ -1,0 +1,71 @@
+import type { DataSource } from 'typeorm';
+import { AccountsRepository, DomainAuditRepository, PreviewRepository } from '@mailproof/persistence';
+import { openDatabase } from '../utils/database';
+import { testConfig } from '../utils/test-config';
+
+// PostgreSQL refuses U+0000 in text and in jsonb, and a lone surrogate escape in jsonb. Requests
+// cannot carry either into the database (the API refuses NUL with 400), but text from elsewhere
+// can: a template's compile error, a DNS TXT record, a warning quoting markup. Every text and jsonb
+// column strips NUL and replaces lone surrogates on the way in, whichever repository writes it.
+describe('text from outside is storable in every text and jsonb column (real PostgreSQL)', () => {
+  const config = testConfig();
+  let db: DataSource;
+
+  beforeAll(async () => {
+    db = await openDatabase(config);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it('stores a compile failure whose message holds NUL and a lone surrogate', async () => {
+    const previews = new PreviewRepository(db);
+    const preview = await previews.create({ accountId: null, title: 'nul\u0000title', format: 'mjml', clients: ['gmail-web'], source: '<mjml>a\u0000b</mjml>', expiresAt: null });
+    const stored = await previews.storeOutcome(preview.id, {
+      failure: { code: 'compile_failed', message: 'Unexpected "\u0000" after \ud800 at line 1', line: 1 },
+    });
+    expect(stored).toBe(true);
+    const row = await previews.find(preview.id);
+    expect(row?.failure).toEqual({ code: 'compile_failed', message: 'Unexpected "" after \ufffd at line 1', line: 1 });
+    expect(row?.title).toBe('nultitle');
+    expect((await previews.findForAnalysis(preview.id))?.source).toBe('<mjml>ab</mjml>');
+    await db.query('DELETE FROM previews WHERE id = $1', [preview.id]);
+  });
+
+  it('stores a DNS audit whose TXT records and keys hold NUL', async () => {
+    const audits = new DomainAuditRepository(db);
+    const jobId = `nul-audit-${Date.now()}`;
+    const outcome = await audits.record(
+      {
+        jobId,
+        monitoredDomainId: null,
+        accountId: null,
+        domain: 'example.com',
+        trigger: 'on-demand',
+        windowKey: null,
+        score: 40,
+        inconclusive: false,
+        result: { spf: { valid: false, record: 'v=spf1 \u0000include:x -all', warnings: ['TXT "\u0000"'] }, ['key\u0000']: { nested: ['\udc00'] } },
+        checkedAt: new Date(),
+      },
+      { drift: () => [], statusFor: () => 'degraded' },
+    );
+    expect(outcome.status).toBe('stored');
+    const row = await audits.findByJobId(jobId);
+    expect(row?.result).toEqual({ spf: { valid: false, record: 'v=spf1 include:x -all', warnings: ['TXT ""'] }, key: { nested: ['\ufffd'] } });
+    await db.query('DELETE FROM domain_audits WHERE job_id = $1', [jobId]);
+  });
+
+  it("stores an account's and a key's name with NUL (the CLI's operator commands take them from arguments)", async () => {
+    const accounts = new AccountsRepository(db);
+    const { account, key } = await accounts.createAccount(`acct\u0000${Date.now()}`, 'free');
+    const again = await accounts.findAccount(account.id);
+    expect(again?.name).not.toContain('\u0000');
+    const second = await accounts.createKey(account.id, 'second\u0000key', { free: 5, pro: 5 });
+    const names = (await db.query('SELECT name FROM api_keys WHERE account_id = $1 ORDER BY created_at', [account.id])).map((r: { name: string }) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['default', 'secondkey']));
+    expect(key.id).toEqual(expect.any(String));
+    await db.query('DELETE FROM api_keys WHERE account_id = $1', [account.id]);
+    await db.query('DELETE FROM accounts WHERE id = $1', [account.id]);
+  });
+});
