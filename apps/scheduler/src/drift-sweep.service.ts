@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { DNS_AUDIT_JOB, auditWindow, type DnsAuditJobPayload, type DomainSweepJobResult } from '@mailproof/contracts';
+import { auditWindow, dnsAuditJob, type DomainSweepJobResult } from '@mailproof/contracts';
 import { MonitoredDomainRepository } from '@mailproof/persistence';
-import { JobProducer, jobId } from '@mailproof/queue';
+import { JobProducer } from '@mailproof/queue';
 
 const PAGE_SIZE = 1_000;
-/** Scheduled audits queue behind on-demand ones (BullMQ runs unprioritised jobs first). */
-export const SCHEDULED_AUDIT_PRIORITY = 10;
 
 /**
  * Fans out one `dns-audit.run` per monitored domain for one window. The job id is the domain id
@@ -25,26 +23,16 @@ export class DriftSweepService {
 
   async sweep(scheduledAt: number): Promise<DomainSweepJobResult> {
     const window = auditWindow(scheduledAt, this.config.deliverability.auditIntervalMs);
-    const queue = this.jobs.queue('dns-audit');
     let after: string | null = null;
     let domains = 0;
     let enqueued = 0;
     for (;;) {
       const page = await this.domains.sweepPage(after, PAGE_SIZE);
       if (page.length === 0) break;
-      const added = await queue.addBulk(
-        page.map((domain) => {
-          const payload: DnsAuditJobPayload = {
-            schemaVersion: 1,
-            domain: domain.domain,
-            dkimSelectors: domain.dkimSelectors,
-            trigger: 'schedule',
-            accountId: domain.accountId,
-            monitoredDomainId: domain.id,
-            window,
-          };
-          return { name: DNS_AUDIT_JOB.name, data: payload, opts: { jobId: jobId(DNS_AUDIT_JOB.name, domain.id, window), priority: SCHEDULED_AUDIT_PRIORITY } };
-        }),
+      const added = await this.jobs.enqueueBulk(
+        page.map((domain) =>
+          dnsAuditJob({ trigger: 'schedule', domain: domain.domain, dkimSelectors: domain.dkimSelectors, accountId: domain.accountId, monitoredDomainId: domain.id, window }),
+        ),
       );
       domains += page.length;
       enqueued += added.length;

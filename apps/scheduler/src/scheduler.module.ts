@@ -5,6 +5,8 @@ import { QueueModule } from '@mailproof/queue';
 import { DriftScheduleService } from './drift-schedule.service';
 import { DriftSweepService } from './drift-sweep.service';
 import { PreviewCleanupService } from './preview-cleanup.service';
+import { DomainSweepHandler } from './domain-sweep.handler';
+import { PreviewCleanupHandler } from './preview-cleanup.handler';
 import { SchedulerProcessor } from './scheduler.processor';
 
 /** The scheduler app: no HTTP; owns the drift-sweep and preview-cleanup job schedulers and consumes the `scheduler` queue. */
@@ -14,7 +16,7 @@ export class SchedulerAppModule {
     return {
       module: SchedulerAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'scheduler'), PersistenceModule, QueueModule],
-      providers: [SchedulerProcessor, DriftSweepService, DriftScheduleService, PreviewCleanupService],
+      providers: [SchedulerProcessor, DomainSweepHandler, PreviewCleanupHandler, DriftSweepService, DriftScheduleService, PreviewCleanupService],
     };
   }
 }

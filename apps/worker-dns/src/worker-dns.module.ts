@@ -3,7 +3,8 @@ import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/co
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
 import { TangerineResolver } from './adapters/tangerine.resolver';
-import { WorkerDnsProcessor } from './dns-audit.processor';
+import { DnsAuditHandler } from './dns-audit.handler';
+import { DnsAuditProcessor } from './dns-audit.processor';
 import { DnsAuditService } from './dns-audit.service';
 import { DNS_RESOLVER } from './dns-resolver.token';
 
@@ -14,7 +15,7 @@ export class WorkerDnsAppModule {
     return {
       module: WorkerDnsAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-dns'), PersistenceModule, QueueModule],
-      providers: [WorkerDnsProcessor, DnsAuditService, TangerineResolver, { provide: DNS_RESOLVER, useExisting: TangerineResolver }],
+      providers: [DnsAuditProcessor, DnsAuditHandler, DnsAuditService, TangerineResolver, { provide: DNS_RESOLVER, useExisting: TangerineResolver }],
     };
   }
 }

@@ -5,7 +5,8 @@ import { QueueModule } from '@mailproof/queue';
 import { AnalysisPool } from './analysis/analysis-pool';
 import { PreviewAnalysisService } from './preview-analysis.service';
 import { PreviewChecksService } from './preview-checks.service';
-import { WorkerPreviewProcessor } from './preview.processor';
+import { PreviewAnalyseHandler } from './preview-analyse.handler';
+import { PreviewProcessor } from './preview.processor';
 
 /** The worker-preview app: no HTTP, consumes the `preview` queue. */
 @Module({})
@@ -14,7 +15,7 @@ export class WorkerPreviewAppModule {
     return {
       module: WorkerPreviewAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-preview'), PersistenceModule, QueueModule],
-      providers: [WorkerPreviewProcessor, PreviewAnalysisService, PreviewChecksService, AnalysisPool],
+      providers: [PreviewProcessor, PreviewAnalyseHandler, PreviewAnalysisService, PreviewChecksService, AnalysisPool],
     };
   }
 }

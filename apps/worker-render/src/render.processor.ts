@@ -1,25 +1,12 @@
 import { Processor } from '@nestjs/bullmq';
-import { UnrecoverableError, type Job } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { JobProbeRepository } from '@mailproof/persistence';
-import { ConsumerHost, handleProbeJob } from '@mailproof/queue';
+import { ConsumerHost, probeJobHandler } from '@mailproof/queue';
 
-/** Consumes the `render` queue. Thin: check the job, call one service, store, return a small result. */
+/** The `render` queue's dispatcher: its handlers, nothing else (ConsumerHost checks and dispatches). */
 @Processor('render', { autorun: false })
-export class WorkerRenderProcessor extends ConsumerHost {
-  constructor(
-    config: MailproofConfig,
-    private readonly probes: JobProbeRepository,
-  ) {
-    super(config.consumerSettings(config.workers.renderConcurrency));
-  }
-
-  async process(job: Job): Promise<unknown> {
-    switch (job.name) {
-      case 'probe.run':
-        return handleProbeJob(job, 'render', (row) => this.probes.record(row));
-      default:
-        throw new UnrecoverableError(`render: unknown job name ${job.name}`);
-    }
+export class RenderProcessor extends ConsumerHost {
+  constructor(config: MailproofConfig, probes: JobProbeRepository) {
+    super('render', config.consumerSettings(config.workers.renderConcurrency), [probeJobHandler((row) => probes.record(row))]);
   }
 }

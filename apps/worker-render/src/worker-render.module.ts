@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
-import { WorkerRenderProcessor } from './render.processor';
+import { RenderProcessor } from './render.processor';
 
 /** The worker-render app: no HTTP, consumes the `render` queue. */
 @Module({})
@@ -11,7 +11,7 @@ export class WorkerRenderAppModule {
     return {
       module: WorkerRenderAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-render'), PersistenceModule, QueueModule],
-      providers: [WorkerRenderProcessor],
+      providers: [RenderProcessor],
     };
   }
 }

@@ -1,6 +1,8 @@
 import { WorkerHost } from '@nestjs/bullmq';
 import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { isJobName, jobsOfQueue, JOB_DEFINITIONS, payloadProblem, type JobName, type QueueName } from '@mailproof/contracts';
+import type { FinalFailureCause, JobContext, JobHandler } from './job-handler';
 
 export interface ConsumerSettings {
   concurrency: number;
@@ -20,21 +22,38 @@ export const MAX_STALLED_DELIVERIES = 1;
 /** The message BullMQ fails a job with after more stalls than MAX_STALLED_DELIVERIES allows. */
 const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 
-/** Why a job failed for good, in words a client may read (never an internal error message). */
-export type FinalFailureCause = 'stalled' | 'failed';
-
 /**
- * Base of every processor. The @Processor decorator only takes static options, so processors are
- * declared with `{ autorun: false }` and this class applies the configured concurrency and lock
- * settings before it starts the worker. It also logs failures without crashing the worker, and hands
- * each job that failed for good (retries used up, unrecoverable, or stalled too often) to
- * `onFinalFailure`, so the job's record says so and never stays queued.
+ * The one dispatcher of a queue. Each worker app declares a processor per queue that extends this
+ * class with the queue's handlers (`@Processor(queue, { autorun: false })`: the decorator only takes
+ * static options, so the configured concurrency and lock settings are applied here before the worker
+ * starts). It
+ * - refuses to boot when a job of the map that runs on its queue has no handler, or a handler is for a
+ *   job that does not run there;
+ * - fails unknown jobs and payloads that do not match `JOB_DEFINITIONS` (envelope, schemaVersion and the
+ *   job's own check) with `UnrecoverableError`: no retry can fix them;
+ * - hands the checked payload to the job's handler;
+ * - gives each job that failed for good (last attempt, or stalled too often) to the handler's
+ *   `onFinalFailure`, so its record says so instead of staying queued.
  */
 export abstract class ConsumerHost extends WorkerHost implements OnApplicationBootstrap {
   protected readonly logger = new Logger(this.constructor.name);
+  private readonly handlers = new Map<string, JobHandler>();
 
-  protected constructor(private readonly settings: ConsumerSettings) {
+  protected constructor(
+    private readonly queue: QueueName,
+    private readonly settings: ConsumerSettings,
+    handlers: ReadonlyArray<JobHandler<never> | JobHandler>,
+  ) {
     super();
+    for (const handler of handlers as JobHandler[]) {
+      if (!JOB_DEFINITIONS[handler.jobName]?.queues.includes(queue)) {
+        throw new Error(`${queue}: a handler for ${handler.jobName}, which does not run on this queue`);
+      }
+      if (this.handlers.has(handler.jobName)) throw new Error(`${queue}: two handlers for ${handler.jobName}`);
+      this.handlers.set(handler.jobName, handler);
+    }
+    const missing = jobsOfQueue(queue).filter((name) => !this.handlers.has(name));
+    if (missing.length > 0) throw new Error(`${queue}: refusing to start without a handler for ${missing.join(', ')}`);
   }
 
   onApplicationBootstrap(): void {
@@ -47,25 +66,37 @@ export abstract class ConsumerHost extends WorkerHost implements OnApplicationBo
     });
     worker.on('failed', (job, error) => {
       this.logger.warn(`job ${job?.id} (${job?.name}) failed: ${error.message}`);
-      if (job && isFinalFailure(job, error)) {
-        const cause: FinalFailureCause = STALLED_TOO_OFTEN.test(error.message) ? 'stalled' : 'failed';
-        this.onFinalFailure(job, cause).catch((recordError: unknown) =>
-          this.logger.error(`job ${job.id} (${job.name}): the final failure could not be recorded: ${String(recordError)}`),
-        );
-      }
+      // A job failed for stalling never reached process(): its failure is recorded here.
+      if (job && STALLED_TOO_OFTEN.test(error.message)) void this.recordFinalFailure(job, 'stalled');
     });
     worker.on('error', (error) => this.logger.error(`worker error: ${error.message}`));
     // run() resolves only when the worker closes; errors surface through the 'error' event.
     void worker.run().catch((error: unknown) => this.logger.error(`worker stopped: ${String(error)}`));
   }
 
-  /** Records that a job failed for good (override where a job has a record that a client reads). */
-  protected async onFinalFailure(_job: Job, _cause: FinalFailureCause): Promise<void> {
-    // Most jobs have nothing to record: their failure is in BullMQ's failed set.
+  async process(job: Job): Promise<unknown> {
+    const handler = this.handlers.get(job.name);
+    if (!handler || !isJobName(job.name)) throw new UnrecoverableError(`${this.queue}: unknown job ${job.name}`);
+    const problem = payloadProblem(job.name, job.data);
+    if (problem) throw new UnrecoverableError(`${job.name}: ${problem}`);
+    const context: JobContext = { id: String(job.id), queue: this.queue, scheduledFor: job.timestamp + (job.opts.delay ?? 0) };
+    try {
+      return await handler.handle(job.data as never, context);
+    } catch (error) {
+      // The last attempt: the failure is recorded before BullMQ reports it, so a waiting request reads it.
+      const final = error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (final) await this.recordFinalFailure(job, 'failed');
+      throw error;
+    }
   }
-}
 
-function isFinalFailure(job: Job, error: Error): boolean {
-  if (error.name === 'UnrecoverableError' || STALLED_TOO_OFTEN.test(error.message)) return true;
-  return job.attemptsMade >= (job.opts.attempts ?? 1);
+  private async recordFinalFailure(job: Job, cause: FinalFailureCause): Promise<void> {
+    const handler = this.handlers.get(job.name);
+    if (!handler?.onFinalFailure || payloadProblem(job.name as JobName, job.data)) return;
+    try {
+      await handler.onFinalFailure(job.data as never, cause);
+    } catch (error) {
+      this.logger.error(`job ${job.id} (${job.name}): its final failure could not be recorded: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
 }

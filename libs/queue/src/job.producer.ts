@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Job, JobsOptions, Queue } from 'bullmq';
-import { JOB_DEFINITIONS, type JobName, type JobPayload, type JobResult, type QueueName } from '@mailproof/contracts';
+import { JOB_DEFINITIONS, payloadProblem, type JobName, type JobPayload, type JobRequest, type JobResult, type QueueName } from '@mailproof/contracts';
 import { withDeadline } from './deadline';
 import { QueueUnavailableError } from './queue-unavailable.error';
 
@@ -32,20 +32,35 @@ export class JobProducer {
   }
 
   /**
-   * Adds the job. Any failure to add it (Redis refusing, not answering within the deadline, out of
-   * memory) is a QueueUnavailableError. With a deadline, a job whose command was sent before Redis
-   * froze may still be added once it thaws: job ids are deterministic and jobs idempotent for that.
+   * Adds the job a payload builder made (contracts: `previewAnalyseJob()`, `dnsAuditJob()`, ...). Any
+   * failure to add it (Redis refusing, not answering within the deadline, out of memory) is a
+   * QueueUnavailableError. With a deadline, a job whose command was sent before Redis froze may still be
+   * added once it thaws: job ids are deterministic and jobs idempotent for that.
    */
-  async enqueue<N extends JobName>(
-    queue: QueueName,
-    name: N,
-    payload: JobPayload<N>,
-    options: Pick<JobsOptions, 'jobId' | 'priority' | 'delay' | 'attempts'> = {},
-  ): Promise<TypedJob<N>> {
-    const definition = JOB_DEFINITIONS[name];
-    if (!definition.queues.includes(queue)) throw new Error(`job ${name} does not run on queue ${queue}`);
-    if (options.jobId?.includes(':')) throw new Error(`job id must not contain ':' (${options.jobId})`);
-    const adding = this.queues[queue].add(name as never, payload as never, options) as Promise<unknown> as Promise<TypedJob<N>>;
+  async enqueue<N extends JobName>(request: JobRequest<N, JobPayload<N>>): Promise<TypedJob<N>> {
+    checkRequest(request);
+    const adding = this.queues[request.queue].add(request.name as never, request.data as never, jobOptions(request)) as Promise<unknown> as Promise<TypedJob<N>>;
+    return this.bounded(request.queue, adding);
+  }
+
+  /**
+   * Adds many jobs of one queue in one round trip (a sweep), each checked as `enqueue()` checks one.
+   * Jobs whose id already exists are not added twice (BullMQ keeps the first).
+   */
+  async enqueueBulk<N extends JobName>(requests: ReadonlyArray<JobRequest<N, JobPayload<N>>>): Promise<Array<TypedJob<N>>> {
+    if (requests.length === 0) return [];
+    const queue = requests[0].queue;
+    for (const request of requests) {
+      if (request.queue !== queue) throw new Error(`enqueueBulk: one queue per call (${queue} and ${request.queue})`);
+      checkRequest(request);
+    }
+    const adding = this.queues[queue].addBulk(
+      requests.map((request) => ({ name: request.name as never, data: request.data as never, opts: jobOptions(request) })),
+    ) as Promise<unknown> as Promise<Array<TypedJob<N>>>;
+    return this.bounded(queue, adding);
+  }
+
+  private bounded<T>(queue: QueueName, adding: Promise<T>): Promise<T> {
     const bounded =
       this.deadlineMs === undefined
         ? adding
@@ -55,4 +70,18 @@ export class JobProducer {
       throw new QueueUnavailableError(queue, error instanceof Error ? error.message : String(error));
     });
   }
+}
+
+/** A producer bug, not an outage: thrown as a plain Error before anything reaches Redis. */
+function checkRequest(request: JobRequest): void {
+  const definition = JOB_DEFINITIONS[request.name as JobName];
+  if (!definition) throw new Error(`unknown job ${request.name}`);
+  if (!definition.queues.includes(request.queue)) throw new Error(`job ${request.name} does not run on queue ${request.queue}`);
+  if (request.jobId.includes(':')) throw new Error(`job id must not contain ':' (${request.jobId})`);
+  const problem = payloadProblem(request.name as JobName, request.data);
+  if (problem) throw new Error(`job ${request.name}: ${problem}`);
+}
+
+function jobOptions(request: JobRequest): JobsOptions {
+  return request.priority === undefined ? { jobId: request.jobId } : { jobId: request.jobId, priority: request.priority };
 }

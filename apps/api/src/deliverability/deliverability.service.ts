@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { MailproofConfig } from '@mailproof/config';
-import { DNS_AUDIT_JOB, type DnsAuditJobResult } from '@mailproof/contracts';
+import { dnsAuditJob, type DnsAuditJobResult } from '@mailproof/contracts';
 import { DomainAuditRepository } from '@mailproof/persistence';
-import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/queue';
+import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
@@ -29,12 +29,7 @@ export class DeliverabilityService {
     const budgetMs = this.config.deliverability.budgetMs;
     const events = await orQueueUnavailable(this.queueEvents.getWithin('dns-audit', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE);
     const job = await orQueueUnavailable(
-      this.jobs.enqueue(
-        'dns-audit',
-        DNS_AUDIT_JOB.name,
-        { schemaVersion: 1, domain, dkimSelectors, trigger: 'on-demand', accountId: account.accountId },
-        { jobId: jobId(DNS_AUDIT_JOB.name, randomUUID()) },
-      ),
+      this.jobs.enqueue(dnsAuditJob({ trigger: 'on-demand', domain, dkimSelectors, accountId: account.accountId, requestId: randomUUID() })),
       QUEUE_UNAVAILABLE,
     );
     const outcome = await awaitJob<DnsAuditJobResult>(job, events, budgetMs - (Date.now() - started));

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { MailproofConfig } from '@mailproof/config';
-import type { ProbeJobResult, QueueName } from '@mailproof/contracts';
+import { probeJob, type ProbeJobResult, type QueueName } from '@mailproof/contracts';
 import { JobProbeRepository } from '@mailproof/persistence';
-import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/queue';
+import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import type { RoundTripResponse } from './dto/round-trip.response';
@@ -23,7 +23,7 @@ export class RoundTripService {
     const unavailable = `The ${queue} queue is unavailable (Redis does not answer). Retry shortly.`;
     const events = await orQueueUnavailable(this.queueEvents.getWithin(queue, this.config.redis.commandTimeoutMs), unavailable);
     const nonce = randomUUID();
-    const job = await orQueueUnavailable(this.jobs.enqueue(queue, 'probe.run', { schemaVersion: 1, nonce }, { jobId: jobId('probe.run', nonce) }), unavailable);
+    const job = await orQueueUnavailable(this.jobs.enqueue(probeJob(queue, nonce)), unavailable);
     const outcome = await awaitJob<ProbeJobResult>(job, events, budgetMs - (Date.now() - started));
     if (outcome.status === 'failed') {
       throw new ProblemException(503, 'service_unavailable', 'The worker failed the probe job.', { jobId: job.id });

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { DNS_AUDIT_JOB, auditWindow } from '@mailproof/contracts';
+import { auditWindow, dnsAuditJob } from '@mailproof/contracts';
 import { DomainAuditRepository, MonitoredDomainRepository, type MonitoredDomainEntity } from '@mailproof/persistence';
-import { JobProducer, jobId } from '@mailproof/queue';
+import { JobProducer } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
@@ -50,10 +50,7 @@ export class DomainsService {
   private async auditNow(domain: MonitoredDomainEntity): Promise<void> {
     const window = auditWindow(Date.now(), this.config.deliverability.auditIntervalMs);
     await this.jobs.enqueue(
-      'dns-audit',
-      DNS_AUDIT_JOB.name,
-      { schemaVersion: 1, domain: domain.domain, dkimSelectors: domain.dkimSelectors, trigger: 'domain-added', accountId: domain.accountId, monitoredDomainId: domain.id, window },
-      { jobId: jobId(DNS_AUDIT_JOB.name, domain.id, window) },
+      dnsAuditJob({ trigger: 'domain-added', domain: domain.domain, dkimSelectors: domain.dkimSelectors, accountId: domain.accountId, monitoredDomainId: domain.id, window }),
     );
   }
 

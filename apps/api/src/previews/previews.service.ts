@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import type { PreviewJobResult } from '@mailproof/contracts';
+import { previewAnalyseJob, type PreviewJobResult } from '@mailproof/contracts';
 import { PreviewRepository, type PreviewEntity } from '@mailproof/persistence';
-import { JobProducer, QueueEventsRegistry, awaitJob, jobId } from '@mailproof/queue';
+import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
@@ -43,7 +43,7 @@ export class PreviewsService {
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
     const job = await orQueueUnavailable(
-      this.jobs.enqueue('preview', 'preview.analyse', { schemaVersion: 1, previewId: preview.id }, { jobId: jobId('preview.analyse', preview.id) }),
+      this.jobs.enqueue(previewAnalyseJob(preview.id)),
       QUEUE_UNAVAILABLE,
       () => this.previews.withdraw(preview.id),
     );

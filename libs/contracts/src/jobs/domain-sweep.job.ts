@@ -1,3 +1,5 @@
+import type { PayloadCheck } from './job-request';
+
 /**
  * `domain-sweep.run`: produced by the scheduler's BullMQ job scheduler once per
  * DOMAIN_AUDIT_INTERVAL; fans out one `dns-audit.run` per monitored domain with a job id made of
@@ -26,3 +28,6 @@ export interface DomainSweepJobResult {
 export function auditWindow(at: number, intervalMs: number): string {
   return `${intervalMs}-${Math.floor(at / intervalMs)}`;
 }
+
+/** Only the envelope: the job carries nothing but its schemaVersion. */
+export const checkDomainSweepPayload: PayloadCheck = () => undefined;

@@ -1,9 +1,10 @@
 import type { QueueName } from '../queues';
-import { DNS_AUDIT_JOB, type DnsAuditJobPayload, type DnsAuditJobResult } from './dns-audit.job';
-import { DOMAIN_SWEEP_JOB, type DomainSweepJobPayload, type DomainSweepJobResult } from './domain-sweep.job';
-import { PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from './preview-cleanup.job';
-import { PREVIEW_JOB, type PreviewJobPayload, type PreviewJobResult } from './preview.job';
-import { PROBE_JOB, type ProbeJobPayload, type ProbeJobResult } from './probe.job';
+import { checkDnsAuditPayload, DNS_AUDIT_JOB, type DnsAuditJobPayload, type DnsAuditJobResult } from './dns-audit.job';
+import { checkDomainSweepPayload, DOMAIN_SWEEP_JOB, type DomainSweepJobPayload, type DomainSweepJobResult } from './domain-sweep.job';
+import { checkPayloadEnvelope, type PayloadCheck } from './job-request';
+import { checkPreviewCleanupPayload, PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from './preview-cleanup.job';
+import { checkPreviewPayload, PREVIEW_JOB, type PreviewJobPayload, type PreviewJobResult } from './preview.job';
+import { checkProbePayload, PROBE_JOB, type ProbeJobPayload, type ProbeJobResult } from './probe.job';
 
 /**
  * The typed job map: every job name with the queues it may run on and its payload/result
@@ -20,13 +21,31 @@ export type JobName = keyof JobMap;
 export type JobPayload<N extends JobName> = JobMap[N]['payload'];
 export type JobResult<N extends JobName> = JobMap[N]['result'];
 
-export const JOB_DEFINITIONS: { [N in JobName]: { queues: readonly QueueName[]; schemaVersion: number } } = {
-  [PROBE_JOB.name]: { queues: PROBE_JOB.queues, schemaVersion: PROBE_JOB.schemaVersion },
-  [PREVIEW_JOB.name]: { queues: PREVIEW_JOB.queues, schemaVersion: PREVIEW_JOB.schemaVersion },
-  [PREVIEW_CLEANUP_JOB.name]: { queues: PREVIEW_CLEANUP_JOB.queues, schemaVersion: PREVIEW_CLEANUP_JOB.schemaVersion },
-  [DNS_AUDIT_JOB.name]: { queues: DNS_AUDIT_JOB.queues, schemaVersion: DNS_AUDIT_JOB.schemaVersion },
-  [DOMAIN_SWEEP_JOB.name]: { queues: DOMAIN_SWEEP_JOB.queues, schemaVersion: DOMAIN_SWEEP_JOB.schemaVersion },
+export interface JobDefinition {
+  queues: readonly QueueName[];
+  schemaVersion: number;
+  /** Checks a payload beyond its envelope (object + schemaVersion); consumers refuse what fails it. */
+  checkPayload: PayloadCheck;
+}
+
+export const JOB_DEFINITIONS: { [N in JobName]: JobDefinition } = {
+  [PROBE_JOB.name]: { queues: PROBE_JOB.queues, schemaVersion: PROBE_JOB.schemaVersion, checkPayload: checkProbePayload },
+  [PREVIEW_JOB.name]: { queues: PREVIEW_JOB.queues, schemaVersion: PREVIEW_JOB.schemaVersion, checkPayload: checkPreviewPayload },
+  [PREVIEW_CLEANUP_JOB.name]: { queues: PREVIEW_CLEANUP_JOB.queues, schemaVersion: PREVIEW_CLEANUP_JOB.schemaVersion, checkPayload: checkPreviewCleanupPayload },
+  [DNS_AUDIT_JOB.name]: { queues: DNS_AUDIT_JOB.queues, schemaVersion: DNS_AUDIT_JOB.schemaVersion, checkPayload: checkDnsAuditPayload },
+  [DOMAIN_SWEEP_JOB.name]: { queues: DOMAIN_SWEEP_JOB.queues, schemaVersion: DOMAIN_SWEEP_JOB.schemaVersion, checkPayload: checkDomainSweepPayload },
 };
+
+/** The jobs that may run on a queue: a consumer of the queue must handle every one. */
+export function jobsOfQueue(queue: QueueName): JobName[] {
+  return (Object.keys(JOB_DEFINITIONS) as JobName[]).filter((name) => JOB_DEFINITIONS[name].queues.includes(queue));
+}
+
+/** Why `data` is not a valid payload of job `name`, or undefined when it is. */
+export function payloadProblem(name: JobName, data: unknown): string | undefined {
+  const definition = JOB_DEFINITIONS[name];
+  return checkPayloadEnvelope(data, definition.schemaVersion) ?? definition.checkPayload(data as Record<string, unknown>);
+}
 
 export function isJobName(value: string): value is JobName {
   return Object.prototype.hasOwnProperty.call(JOB_DEFINITIONS, value);

@@ -1,3 +1,5 @@
+import type { PayloadCheck } from './job-request';
+
 /** `preview-cleanup.run`: deletes anonymous previews past their 24 hours (repeated by the scheduler). */
 export const PREVIEW_CLEANUP_JOB = {
   name: 'preview-cleanup.run',
@@ -12,3 +14,6 @@ export interface PreviewCleanupJobPayload {
 export interface PreviewCleanupJobResult {
   deleted: number;
 }
+
+/** Only the envelope: the job carries nothing but its schemaVersion. */
+export const checkPreviewCleanupPayload: PayloadCheck = () => undefined;

@@ -1,3 +1,6 @@
+import { jobId } from './job-id';
+import { isNonEmptyString, type JobRequest, type PayloadCheck } from './job-request';
+
 /**
  * `preview.analyse`: compile and analyse one stored preview. The markup stays in PostgreSQL
  * (`previews.source`); the job carries only the id, so Redis holds no 500 KB payloads and a retry
@@ -17,4 +20,11 @@ export interface PreviewJobPayload {
 export interface PreviewJobResult {
   previewId: string;
   status: 'completed' | 'failed';
+}
+
+export const checkPreviewPayload: PayloadCheck = (data) => (isNonEmptyString(data.previewId) ? undefined : 'previewId must be a non-empty string');
+
+/** The analysis of one stored preview; its id is the preview's, so a second enqueue is a no-op. */
+export function previewAnalyseJob(previewId: string): JobRequest<'preview.analyse', PreviewJobPayload> {
+  return { queue: 'preview', name: PREVIEW_JOB.name, data: { schemaVersion: 1, previewId }, jobId: jobId(PREVIEW_JOB.name, previewId) };
 }

@@ -1,4 +1,6 @@
 import { QUEUE_NAMES, type QueueName } from '../queues';
+import { jobId } from './job-id';
+import { isNonEmptyString, type JobRequest, type PayloadCheck } from './job-request';
 
 /**
  * `probe.run`: the smallest real job. Any worker app consumes it from its own queue, records
@@ -23,4 +25,16 @@ export interface ProbeJobResult {
   queue: QueueName;
   workerId: string;
   processedAt: string;
+}
+
+export const checkProbePayload: PayloadCheck = (data) => {
+  if (!isNonEmptyString(data.nonce)) return 'nonce must be a non-empty string';
+  if (data.workMs !== undefined && (typeof data.workMs !== 'number' || !Number.isFinite(data.workMs))) return 'workMs must be a number';
+  return undefined;
+};
+
+/** A probe on one queue, identified by its nonce. */
+export function probeJob(queue: QueueName, nonce: string, workMs?: number): JobRequest<'probe.run', ProbeJobPayload> {
+  const data: ProbeJobPayload = workMs === undefined ? { schemaVersion: 1, nonce } : { schemaVersion: 1, nonce, workMs };
+  return { queue, name: PROBE_JOB.name, data, jobId: jobId(PROBE_JOB.name, nonce) };
 }

@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import type { PreviewCleanupJobResult } from '@mailproof/contracts';
+import type { JobHandler } from '@mailproof/queue';
+import { PreviewCleanupService } from './preview-cleanup.service';
+
+/** `preview-cleanup.run`: delete anonymous previews past their lifetime. */
+@Injectable()
+export class PreviewCleanupHandler implements JobHandler<'preview-cleanup.run'> {
+  readonly jobName = 'preview-cleanup.run';
+
+  constructor(private readonly previewCleanup: PreviewCleanupService) {}
+
+  handle(): Promise<PreviewCleanupJobResult> {
+    return this.previewCleanup.deleteExpired();
+  }
+}

@@ -1,0 +1,107 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { JOB_DEFINITIONS, QUEUE_NAMES, jobsOfQueue, type JobName, type QueueName } from '@mailproof/contracts';
+import { ConsumerHost } from './consumer.host';
+import type { JobHandler } from './job-handler';
+
+const settings = { concurrency: 1, lockDurationMs: 30_000, stalledIntervalMs: 30_000 };
+
+/** A dispatcher with recording handlers: the code under test is the dispatch, not the handlers. */
+class TestConsumer extends ConsumerHost {
+  constructor(queue: QueueName, handlers: JobHandler[]) {
+    super(queue, settings, handlers);
+  }
+}
+
+function recordingHandler(jobName: JobName, calls: unknown[]): JobHandler {
+  return {
+    jobName,
+    async handle(payload) {
+      calls.push(payload);
+      return {} as never;
+    },
+  };
+}
+
+function fakeJob(name: string, data: unknown, overrides: Partial<Job> = {}): Job {
+  return { id: 'job-1', name, data, opts: { attempts: 3 }, attemptsMade: 0, timestamp: 1_000, ...overrides } as unknown as Job;
+}
+
+/** A valid payload of each job, as its producers build it. */
+const VALID: Record<JobName, unknown> = {
+  'probe.run': { schemaVersion: 1, nonce: 'n-1' },
+  'preview.analyse': { schemaVersion: 1, previewId: 'prv_abc' },
+  'preview-cleanup.run': { schemaVersion: 1 },
+  'dns-audit.run': { schemaVersion: 1, domain: 'example.com', dkimSelectors: ['s1'], trigger: 'on-demand', accountId: 'a' },
+  'domain-sweep.run': { schemaVersion: 1 },
+};
+
+describe('ConsumerHost', () => {
+  it('refuses to start when a job of the map that runs on its queue has no handler', () => {
+    expect(() => new TestConsumer('scheduler', [recordingHandler('probe.run', []), recordingHandler('domain-sweep.run', [])])).toThrow(
+      /refusing to start without a handler for preview-cleanup\.run/,
+    );
+  });
+
+  it('refuses a handler for a job that does not run on its queue', () => {
+    const handlers = jobsOfQueue('render').map((name) => recordingHandler(name, []));
+    expect(() => new TestConsumer('render', [...handlers, recordingHandler('dns-audit.run', [])])).toThrow(/does not run on this queue/);
+  });
+
+  it.each(QUEUE_NAMES.flatMap((queue) => jobsOfQueue(queue).map((name) => [queue, name] as const)))(
+    '%s: %s with a wrong schemaVersion or a malformed payload fails as unrecoverable with the reason, and never reaches its handler',
+    async (queue, name) => {
+      const calls: unknown[] = [];
+      const consumer = new TestConsumer(queue, jobsOfQueue(queue).map((n) => recordingHandler(n, calls)));
+      const valid = VALID[name] as Record<string, unknown>;
+      await expect(consumer.process(fakeJob(name, { ...valid, schemaVersion: 2 }))).rejects.toThrow(
+        new UnrecoverableError(`${name}: unsupported schemaVersion 2 (expected ${JOB_DEFINITIONS[name].schemaVersion})`),
+      );
+      await expect(consumer.process(fakeJob(name, 'not an object'))).rejects.toBeInstanceOf(UnrecoverableError);
+      await expect(consumer.process(fakeJob(name, null))).rejects.toThrow(/the payload is not an object/);
+      expect(calls).toEqual([]);
+      await consumer.process(fakeJob(name, valid));
+      expect(calls).toEqual([valid]);
+    },
+  );
+
+  it.each<[JobName, Record<string, unknown>, RegExp]>([
+    ['preview.analyse', { schemaVersion: 1 }, /previewId must be a non-empty string/],
+    ['probe.run', { schemaVersion: 1, nonce: '' }, /nonce must be a non-empty string/],
+    ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), domain: 'Example.COM.' }, /domain is not normalised/],
+    ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), dkimSelectors: ['bad selector'] }, /invalid dkimSelectors/],
+    ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), trigger: 'whenever' }, /unknown trigger whenever/],
+  ])('%s: a payload that fails the job\'s own check is unrecoverable (%j)', async (name, data, reason) => {
+    const queue = JOB_DEFINITIONS[name].queues.find((q) => q !== 'render') ?? 'preview';
+    const consumer = new TestConsumer(queue, jobsOfQueue(queue).map((n) => recordingHandler(n, [])));
+    const error = await consumer.process(fakeJob(name, data)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnrecoverableError);
+    expect((error as Error).message).toMatch(reason);
+  });
+
+  it('fails a job name it does not know as unrecoverable', async () => {
+    const consumer = new TestConsumer('render', [recordingHandler('probe.run', [])]);
+    await expect(consumer.process(fakeJob('render.everything', {}))).rejects.toThrow(new UnrecoverableError('render: unknown job render.everything'));
+  });
+
+  it('records the failure for good on the last attempt, before rethrowing, and not on earlier ones', async () => {
+    const recorded: string[] = [];
+    const failing: JobHandler = {
+      jobName: 'preview.analyse',
+      handle: () => Promise.reject(new Error('database down')),
+      onFinalFailure: async (_payload, cause) => void recorded.push(cause),
+    };
+    const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), failing]);
+    await expect(consumer.process(fakeJob('preview.analyse', VALID['preview.analyse'], { attemptsMade: 1 }))).rejects.toThrow('database down');
+    expect(recorded).toEqual([]);
+    await expect(consumer.process(fakeJob('preview.analyse', VALID['preview.analyse'], { attemptsMade: 2 }))).rejects.toThrow('database down');
+    expect(recorded).toEqual(['failed']);
+  });
+
+  it('gives each handler the moment its job was meant to run (added + delay) and its id', async () => {
+    const contexts: unknown[] = [];
+    const handler: JobHandler = { jobName: 'domain-sweep.run', handle: async (_p, context) => (contexts.push(context), {} as never) };
+    const consumer = new TestConsumer('scheduler', [recordingHandler('probe.run', []), handler, recordingHandler('preview-cleanup.run', [])]);
+    await consumer.process(fakeJob('domain-sweep.run', VALID['domain-sweep.run'], { timestamp: 5_000, opts: { delay: 250 } } as Partial<Job>));
+    expect(contexts).toEqual([{ id: 'job-1', queue: 'scheduler', scheduledFor: 5_250 }]);
+  });
+});
