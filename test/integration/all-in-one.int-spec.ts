@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import request from 'supertest';
+import { createTestAccount, openDatabase } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
@@ -33,11 +34,14 @@ describe('the all-in-one launcher', () => {
         60_000,
         250,
       );
+      // The round trip queues real jobs, so it needs a key (any plan).
+      const db = await openDatabase(config);
+      const { key } = await createTestAccount(db, 'free').finally(() => db.destroy());
       expect(Object.keys(ready.body.details).sort()).toEqual(
         ['postgres', 'queue:dns-audit', 'queue:preview', 'queue:render', 'queue:scheduler', 'redis'].sort(),
       );
       for (const queue of ['preview', 'render', 'dns-audit', 'scheduler']) {
-        const response = await request(url).post('/api/diagnostics/round-trip').send({ queue }).expect(200);
+        const response = await request(url).post('/api/diagnostics/round-trip').set('x-api-key', key).send({ queue }).expect(200);
         expect(response.body.workerId).toMatch(new RegExp(`-${child.pid}$`));
       }
       child.kill('SIGTERM');

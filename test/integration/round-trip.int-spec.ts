@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { startAppProcess, type AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
-import { openDatabase } from '../utils/database';
+import { createTestAccount, openDatabase } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
@@ -13,10 +13,13 @@ describe('round trip through the real queue, worker process and database', () =>
   let api: RunningApi;
   let worker: AppProcess;
   let db: DataSource;
+  let key: string;
   const queues = openQueues(config);
 
   beforeAll(async () => {
     db = await openDatabase(config);
+    // The round trip queues a real job, so it needs a key (any plan).
+    key = (await createTestAccount(db, 'free')).key;
     worker = startAppProcess('worker-preview', { QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false' });
     api = await startTestApi(config);
     await waitFor(async () => (await queues.preview.getWorkersCount()) > 0, 'the worker-preview process to connect', 30_000);
@@ -30,7 +33,7 @@ describe('round trip through the real queue, worker process and database', () =>
   });
 
   it('enqueues, lets the worker process store the result in PostgreSQL, and answers from it within the budget', async () => {
-    const response = await request(api.url).post('/api/diagnostics/round-trip').send({ queue: 'preview', budgetMs: 10_000 }).expect(200);
+    const response = await request(api.url).post('/api/diagnostics/round-trip').set('x-api-key', key).send({ queue: 'preview', budgetMs: 10_000 }).expect(200);
     expect(response.body).toMatchObject({ queue: 'preview', status: 'completed' });
     // The worker is another process: its pid is in the worker id, and it is not ours.
     expect(response.body.workerId).toMatch(new RegExp(`-${worker.child.pid}$`));
@@ -44,7 +47,7 @@ describe('round trip through the real queue, worker process and database', () =>
   it('gives a clean 503 with the job id when no worker answers within the budget, and leaves the job queued', async () => {
     // Nothing consumes the render queue in this test.
     const started = Date.now();
-    const response = await request(api.url).post('/api/diagnostics/round-trip').send({ queue: 'render', budgetMs: 400 }).expect(503);
+    const response = await request(api.url).post('/api/diagnostics/round-trip').set('x-api-key', key).send({ queue: 'render', budgetMs: 400 }).expect(503);
     const elapsed = Date.now() - started;
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.headers['retry-after']).toBe('5');

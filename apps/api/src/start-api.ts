@@ -7,6 +7,7 @@ import { MailproofConfig } from '@mailproof/config';
 import { ApiModule } from './api.module';
 import { AccessMiddleware } from './auth/access.middleware';
 import { installJsonBodyParsing } from './http/body-parsing';
+import { configureHttpServer, requireHostHeader } from './http/server-limits';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
@@ -24,12 +25,15 @@ export async function createApiApp(
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
+  // Request timeout and problem+json answers to what Node refuses before Express sees a request.
+  configureHttpServer(app.getHttpServer(), config.http.requestTimeoutMs);
   // X-Forwarded-For is believed only from the configured proxies (TRUSTED_PROXIES).
   app.set('trust proxy', config.rateLimits.trustedProxies.length > 0 ? config.rateLimits.trustedProxies : false);
   app.disable('x-powered-by');
   // Express would hash every response body for an ETag; previews are hundreds of KB and never revalidated.
   app.set('etag', false);
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  app.use(requireHostHeader);
   // Identify and rate-limit before reading bodies, so floods cost as little as possible.
   // accessLayer: false exists only so the auth benchmark can measure the layer's cost.
   if (options.accessLayer !== false) app.use(app.get(AccessMiddleware).handle);
@@ -54,10 +58,7 @@ export async function createApiApp(
 
 export async function startApi(config: MailproofConfig): Promise<INestApplication> {
   const app = await createApiApp(config);
-  const server = await app.listen(config.http.port, config.http.host);
-  // Slow or stalled clients must not hold sockets forever.
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 60_000;
+  await app.listen(config.http.port, config.http.host);
   app.get(Logger).log(`API listening on ${config.http.host}:${config.http.port}`, 'Bootstrap');
   return app;
 }

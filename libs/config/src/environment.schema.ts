@@ -52,6 +52,20 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1024) @Max(50 * 1024 * 1024)
   HTTP_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
+  /**
+   * The whole request (headers and body) must arrive within this many ms; a slower one is answered
+   * 408 request_timeout and its connection closed. Headers alone get at most 20 s of it.
+   */
+  @Transform(toInt) @IsInt() @Min(500) @Max(600_000)
+  HTTP_REQUEST_TIMEOUT_MS = 60_000;
+
+  /**
+   * Bearer token that GET /metrics requires. Unset: /metrics answers only direct requests from
+   * loopback (no Forwarded / X-Forwarded-For header) and 404 to everyone else.
+   */
+  @IsOptional() @Matches(/^[\x21-\x7e]{16,256}$/, { message: 'must be 16-256 visible ASCII characters' })
+  METRICS_TOKEN?: string;
+
   /** Connection attempts TypeORM makes at start before giving up. */
   @Transform(toInt) @IsInt() @Min(1) @Max(100)
   DATABASE_RETRY_ATTEMPTS = 5;

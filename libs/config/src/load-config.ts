@@ -13,7 +13,7 @@ type EnvSource = Record<string, string | undefined>;
  * settings fall back to a local developer setup.
  */
 export function validateEnvironment(env: EnvSource = process.env): EnvironmentVariables {
-  const known = Object.keys(new EnvironmentVariables()).concat(Object.keys(DEVELOPMENT_DEFAULTS), ['CHROMIUM_PATH', 'RATE_LIMIT_REDIS_URL', 'TRUSTED_PROXIES', 'SPAMASSASSIN_HOST']);
+  const known = Object.keys(new EnvironmentVariables()).concat(Object.keys(DEVELOPMENT_DEFAULTS), ['CHROMIUM_PATH', 'RATE_LIMIT_REDIS_URL', 'TRUSTED_PROXIES', 'SPAMASSASSIN_HOST', 'METRICS_TOKEN']);
   const raw: Record<string, string> = {};
   for (const name of new Set(known)) {
     const value = env[name];

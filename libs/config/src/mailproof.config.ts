@@ -4,7 +4,16 @@ import type { EnvironmentVariables } from './environment.schema';
 export class MailproofConfig {
   private constructor(
     readonly env: 'development' | 'production' | 'test',
-    readonly http: { port: number; host: string; publicBaseUrl: string; bodyLimitBytes: number },
+    readonly http: {
+      port: number;
+      host: string;
+      publicBaseUrl: string;
+      bodyLimitBytes: number;
+      /** The whole request must arrive within it (408 otherwise). */
+      requestTimeoutMs: number;
+      /** Bearer token of GET /metrics; null: loopback-only scrapes. */
+      metricsToken: string | null;
+    },
     readonly logging: { level: EnvironmentVariables['LOG_LEVEL'] },
     readonly database: { url: string; retryAttempts: number; poolSize: number; migrateOnStart: boolean },
     /** commandTimeoutMs: the deadline of a Redis command waited on inside a request (never on blocking worker connections). */
@@ -63,7 +72,14 @@ export class MailproofConfig {
   static fromEnvironment(e: EnvironmentVariables): MailproofConfig {
     return new MailproofConfig(
       e.NODE_ENV,
-      { port: e.PORT, host: e.HOST, publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ''), bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES },
+      {
+        port: e.PORT,
+        host: e.HOST,
+        publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+        bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,
+        requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+        metricsToken: e.METRICS_TOKEN ?? null,
+      },
       { level: e.LOG_LEVEL },
       { url: e.DATABASE_URL, retryAttempts: e.DATABASE_RETRY_ATTEMPTS, poolSize: e.DATABASE_POOL_SIZE, migrateOnStart: e.MIGRATE_ON_START },
       { url: e.REDIS_URL, commandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS },

@@ -1,60 +1,118 @@
-import { json, type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { INestApplication } from '@nestjs/common';
+import type { ProblemDetails } from '@mailproof/contracts';
 import { buildProblem, sendProblem } from '../problems/problem-response';
+import { parseJsonBody } from './json-body';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** 400 invalid_json. Like every 400 it lists what was wrong (decisions.md §3); the parser's own message stays out (it quotes the body). */
-function sendInvalidJson(req: Request, res: Response, detail: string, bodyMessage: string): void {
-  sendProblem(res, buildProblem(400, 'invalid_json', detail, { instance: req.path, errors: [{ field: 'body', message: bodyMessage }] }));
+/**
+ * Answers before the body has been read. The connection is closed after the answer: the unread
+ * rest of the body must not be parsed as the next request, nor hold the socket while it trickles in.
+ */
+function refuseUnread(req: Request, res: Response, problem: ProblemDetails): void {
+  res.setHeader('Connection', 'close');
+  sendProblem(res, { ...problem, instance: req.path });
+}
+
+function unsupported(detail: string): ProblemDetails {
+  return buildProblem(415, 'unsupported_media_type', detail);
 }
 
 /**
- * JSON body parsing with problem+json errors. Nest's own parser is disabled so that every
- * parser failure (bad JSON, too large, wrong charset) is answered here with a stable code
- * instead of Express's default HTML or a leaked parser message.
+ * Reads the body into one Buffer, at most `limitBytes`. Resolves null when the request ended without
+ * an answer being possible (the client went away, or the server's request timeout fired: the
+ * 'clientError' handler of http/server-limits.ts answers that one).
+ */
+function readBody(req: Request, limitBytes: number): Promise<Buffer | 'too_large' | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (outcome: Buffer | 'too_large' | null) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onGone);
+      req.off('close', onClose);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limitBytes) {
+        req.pause();
+        finish('too_large');
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks, received));
+    const onGone = () => finish(null);
+    const onClose = () => {
+      if (!req.complete) finish(null);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onGone);
+    req.on('close', onClose);
+  });
+}
+
+/**
+ * JSON body parsing with problem+json errors, in place of Nest's body-parser (disabled), so that every
+ * parser failure is answered here with a stable code, never a 500 or a leaked parser message:
+ *
+ * - a `Content-Encoding` other than identity: 415 (bodies are accepted unencoded only);
+ * - a body of another media type, or a charset other than UTF-8: 415;
+ * - over the limit: 413 (from Content-Length before reading, or as the bytes arrive);
+ * - bytes that are not UTF-8, text that is not JSON, or nesting deeper than 64 levels: 400 invalid_json;
+ * - a NUL character in any string, or a `__proto__` / `constructor` / `prototype` key: 400
+ *   validation_failed naming the field.
+ *
+ * A body that never finishes is ended by the server's request timeout (http/server-limits.ts).
  */
 export function installJsonBodyParsing(app: INestApplication, limitBytes: number): void {
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (BODY_METHODS.has(req.method) && hasBody(req) && !JSON_TYPE.test(req.headers['content-type'] ?? '')) {
-      return sendProblem(
-        res,
-        buildProblem(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.', {
-          instance: req.path,
-        }),
-      );
+    if (!hasBody(req)) return next();
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      return refuseUnread(req, res, unsupported('Content-Encoding is not supported: send the body uncompressed (identity).'));
     }
-    next();
-  });
-  app.use(json({ limit: limitBytes, strict: true, type: (req) => JSON_TYPE.test(req.headers['content-type'] ?? '') }));
-  app.use((error: Error & { type?: string; status?: number }, req: Request, res: Response, next: NextFunction) => {
-    switch (error.type) {
-      case 'entity.too.large':
-        return sendProblem(
-          res,
-          buildProblem(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`, { instance: req.path }),
-        );
-      case 'entity.parse.failed':
-        return sendInvalidJson(req, res, 'The request body is not valid JSON.', 'must be one valid JSON value (the parser stopped before its end)');
-      case 'charset.unsupported':
-      case 'encoding.unsupported':
-        return sendProblem(
-          res,
-          buildProblem(415, 'unsupported_media_type', 'Only UTF-8 JSON bodies without content encoding are accepted.', {
-            instance: req.path,
-          }),
-        );
-      case 'request.aborted':
-      case 'request.size.invalid':
-        return sendInvalidJson(req, res, 'The request body was incomplete.', 'ended before its declared length');
-      default:
-        return next(error);
+    const contentType = req.headers['content-type'] ?? '';
+    const json = JSON_TYPE.test(contentType);
+    if (!json) {
+      if (BODY_METHODS.has(req.method)) {
+        return refuseUnread(req, res, unsupported('Send the body as JSON with Content-Type: application/json.'));
+      }
+      // A body on a method that takes none is ignored; do not keep the connection for the rest of it.
+      res.setHeader('Connection', 'close');
+      return next();
     }
+    const charset = CHARSET.exec(contentType)?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      return refuseUnread(req, res, unsupported('Only UTF-8 JSON bodies are accepted.'));
+    }
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limitBytes) {
+      return refuseUnread(req, res, buildProblem(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`));
+    }
+    readBody(req, limitBytes).then((bytes) => {
+      if (bytes === null) return;
+      if (bytes === 'too_large') {
+        return refuseUnread(req, res, buildProblem(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`));
+      }
+      const outcome = parseJsonBody(bytes);
+      if (outcome.ok) {
+        req.body = outcome.value;
+        return next();
+      }
+      if (outcome.code === 'invalid_json') {
+        return sendProblem(res, buildProblem(400, 'invalid_json', outcome.detail, { instance: req.path, errors: [{ field: 'body', message: outcome.message }] }));
+      }
+      sendProblem(res, buildProblem(400, 'validation_failed', 'The request is invalid; see errors.', { instance: req.path, errors: outcome.errors }));
+    }, next);
   });
 }
