@@ -1,6 +1,7 @@
 /**
- * Bounds that keep one analysis linear and small. Each one throws `EngineLimitError` when crossed,
- * before any quadratic or recursive work can start.
+ * Bounds that keep one analysis linear and small, checked before any quadratic or recursive work can
+ * start. The document bounds throw `EngineLimitError`; a rule over a selector bound is skipped by the
+ * analysis and reported as an `engine-limit` info finding (docs/engine.md, "Limits").
  */
 export const ENGINE_LIMITS = {
   /** interface.md section 8: markup is at most 500 KB, counted in UTF-8 bytes. */
@@ -11,4 +12,13 @@ export const ENGINE_LIMITS = {
   maxCssNestingDepth: 64,
   /** Rules and at-rules summed over every `<style>` block; the largest real newsletters use ~2 000. */
   maxCssRules: 20000,
+  /**
+   * Brackets nested in one rule's selector: `:not(`, `:is(`, `:where(`, `:has(`, `:nth-child(`, `[`, `(`.
+   * Real selectors nest 1-2 deep (the corpus: 2); `:not` is parsed recursively, so this bounds the recursion.
+   */
+  maxSelectorNestingDepth: 16,
+  /** Characters of one rule's selector text, the whole list as written (the corpus: at most 298). */
+  maxSelectorLength: 8192,
+  /** Selectors in one rule's comma-separated list (the corpus: at most 12; CSS resets: ~100). */
+  maxSelectorListSize: 512,
 } as const;

@@ -2,7 +2,7 @@ import type { AtRule, ChildNode, Declaration, Rule } from 'postcss';
 import { CSS21_PROPERTIES, STANDARD_CSS_PROPERTIES } from '../clients/css-properties';
 import { CssDeclaration, scanValue } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
-import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
+import { EmailStyleSheet, ParsedEmail, cssNodePosition } from '../parse/parse-email';
 import {
   AT_RULE_FEATURES,
   ATTRIBUTE_FEATURES,
@@ -176,9 +176,7 @@ class HitCollector {
 }
 
 function sheetPosition(sheet: EmailStyleSheet, node: { source?: { start?: { line: number; column: number } } }): [number, number] {
-  const start = node.source?.start;
-  if (!start || sheet.line === 0) return [sheet.line, sheet.column];
-  return start.line === 1 ? [sheet.line, sheet.column + start.column - 1] : [sheet.line + start.line - 1, start.column];
+  return cssNodePosition(sheet.line, sheet.column, node);
 }
 
 function imageFormat(src: string): string | undefined {

@@ -117,11 +117,43 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
       }
       findings.push(finding);
     }
+    for (const finding of skippedRuleFindings(parsed, client.id)) findings.push(finding);
     // Clients come in CLIENT_IDS order already; sort within this client.
     const own = findings.splice(before).sort(compareFindings);
     for (const finding of own) findings.push(finding);
   }
   return findings;
+}
+
+/**
+ * Rules the parse skipped because their selector crosses a bound of limits.ts: one info finding per
+ * bound (first position, occurrences), naming the bound and its value. The same for every client.
+ */
+function skippedRuleFindings(parsed: ParsedEmail, client: ClientId): CssFinding[] {
+  const byLimit = new Map<string, CssFinding>();
+  for (const skipped of parsed.skippedRules) {
+    const finding = byLimit.get(skipped.limit);
+    if (finding) {
+      finding.occurrences++;
+      continue;
+    }
+    const unit = skipped.limit === 'selector length' ? ' characters' : skipped.limit === 'selector list size' ? ' selectors' : ' levels';
+    const first: CssFinding = {
+      severity: 'info',
+      client,
+      property: skipped.limit,
+      message: `A <style> rule was skipped by the analysis: its selector is over the engine's ${skipped.limit} limit of ${skipped.value}${unit} (it has ${skipped.actual}).`,
+      suggestion: 'Real email selectors stay far below this limit: simplify or split the selector.',
+      rule: 'engine-limit',
+      occurrences: 1,
+    };
+    if (skipped.line > 0) {
+      first.line = skipped.line;
+      first.column = skipped.column;
+    }
+    byLimit.set(skipped.limit, first);
+  }
+  return [...byLimit.values()];
 }
 
 function compareFindings(a: CssFinding, b: CssFinding): number {

@@ -1,5 +1,5 @@
 import { parse } from 'parse5';
-import type { Root } from 'postcss';
+import type { Root, Rule } from 'postcss';
 import { EngineLimitError } from '../errors';
 import { ENGINE_LIMITS } from '../limits';
 import { CssDeclaration, cssBraceDepth, parseDeclarationList, parseStylesheet } from './css-syntax';
@@ -15,7 +15,7 @@ import {
   isComment,
   isElement,
 } from './dom';
-import { MatchContext } from './css-selector';
+import { MatchContext, SelectorLimitCrossed, selectorLimitCrossed } from './css-selector';
 
 export interface EmailStyleSheet {
   element: HtmlElement;
@@ -47,6 +47,13 @@ export interface NotMsoRange {
   end: HtmlComment;
 }
 
+/** A `<style>` rule the analysis skipped because its selector crosses a bound of limits.ts. */
+export interface SkippedRule extends SelectorLimitCrossed {
+  /** Position of the rule in the submitted markup (1-based; 0 when unknown). */
+  line: number;
+  column: number;
+}
+
 /**
  * One parse of an email, shared by every analysis, transform and report. Build it with
  * `parseEmail`; nothing in it is mutated afterwards.
@@ -72,6 +79,12 @@ export interface ParsedEmail {
   /** VML shape names found inside conditional comments: `roundrect`, `rect`, `fill`, `image`, ... */
   vmlShapes: ReadonlySet<string>;
   cssRuleCount: number;
+  /**
+   * Rules whose selector crosses a selector bound (nesting depth, list size, length), in source order.
+   * They are taken out of `styleSheets[].root` before anything reads the selectors; cssReport reports
+   * them as `engine-limit` info findings.
+   */
+  skippedRules: readonly SkippedRule[];
   maxDepth: number;
   /** Shared selector-matching caches for this document. */
   matchContext: MatchContext;
@@ -167,6 +180,7 @@ export function parseEmail(html: string): ParsedEmail {
   const declarationCache = new Map<string, CssDeclaration[]>();
   let doctype: HtmlDocumentType | null = null;
   let cssRuleCount = 0;
+  const skippedRules: SkippedRule[] = [];
   let maxDepth = 0;
 
   // Iterative walk: an email may nest deeper than the JS stack allows recursion.
@@ -209,13 +223,25 @@ export function parseEmail(html: string): ParsedEmail {
         const text = node.childNodes.map((c) => (c.nodeName === '#text' ? (c as HtmlText).value : '')).join('');
         assertCssDepth(text);
         const root = parseStylesheet(text);
+        const location = textNode?.sourceCodeLocation ?? node.sourceCodeLocation;
+        const overLimit: Rule[] = [];
         root.walk((child) => {
-          if (child.type === 'rule' || child.type === 'atrule') cssRuleCount++;
+          if (child.type === 'atrule') cssRuleCount++;
+          else if (child.type === 'rule') {
+            cssRuleCount++;
+            // Checked in one linear pass before any selector is parsed, matched or scanned for features.
+            const crossed = selectorLimitCrossed(child.selector);
+            if (crossed) {
+              overLimit.push(child);
+              const [line, column] = cssNodePosition(location?.startLine ?? 0, location?.startCol ?? 0, child);
+              skippedRules.push({ ...crossed, line, column });
+            }
+          }
         });
         if (cssRuleCount > ENGINE_LIMITS.maxCssRules) {
           throw limitError('too_many_css_rules', `The email's <style> blocks hold more than ${ENGINE_LIMITS.maxCssRules} CSS rules.`, ENGINE_LIMITS.maxCssRules, cssRuleCount);
         }
-        const location = textNode?.sourceCodeLocation ?? node.sourceCodeLocation;
+        for (const rule of overLimit) rule.remove();
         styleSheets.push({ element: node, text, root, line: location?.startLine ?? 0, column: location?.startCol ?? 0 });
       }
     } else if (isComment(node)) {
@@ -247,12 +273,20 @@ export function parseEmail(html: string): ParsedEmail {
     notMsoRanges,
     vmlShapes,
     cssRuleCount,
+    skippedRules,
     maxDepth,
     matchContext: new MatchContext(),
     elementsById,
     elementsByClass,
     elementsByTag,
   };
+}
+
+/** A CSS node's [line, column] in the submitted markup, from its position inside a `<style>` text starting at sheetLine:sheetColumn. */
+export function cssNodePosition(sheetLine: number, sheetColumn: number, node: { source?: { start?: { line: number; column: number } } }): [number, number] {
+  const start = node.source?.start;
+  if (!start || sheetLine === 0) return [sheetLine, sheetColumn];
+  return start.line === 1 ? [sheetLine, sheetColumn + start.column - 1] : [sheetLine + start.line - 1, start.column];
 }
 
 function assertCssDepth(css: string): void {
