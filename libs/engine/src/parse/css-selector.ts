@@ -1,3 +1,4 @@
+import { ENGINE_LIMITS } from '../limits';
 import { HtmlElement, childrenOf, getAttribute, isElement, parentElement } from './dom';
 
 /**
@@ -81,7 +82,44 @@ export function splitSelectorList(text: string): string[] {
   return parts.filter((part) => part.length > 0);
 }
 
+/** The selector bound of limits.ts a rule's selector text crosses: its label, value and the text's figure. */
+export interface SelectorLimitCrossed {
+  limit: 'selector nesting depth' | 'selector list size' | 'selector length';
+  value: number;
+  actual: number;
+}
+
+/**
+ * Checks a rule's selector text against the selector bounds of limits.ts in one linear pass (no
+ * parsing, no recursion), before anything parses it. Reports the first bound crossed, in the order
+ * nesting depth, list size, length; undefined when the text is within all three.
+ */
+export function selectorLimitCrossed(text: string): SelectorLimitCrossed | undefined {
+  let depth = 0;
+  let maxDepth = 0;
+  let listSize = 1;
+  let quote = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 92 /* \ */) i++;
+    else if (quote) {
+      if (ch === quote) quote = 0;
+    } else if (ch === 34 || ch === 39) quote = ch;
+    else if (ch === 40 /* ( */ || ch === 91 /* [ */) {
+      depth++;
+      if (depth > maxDepth) maxDepth = depth;
+    } else if (ch === 41 /* ) */ || ch === 93 /* ] */) depth = Math.max(0, depth - 1);
+    else if (ch === 44 /* , */ && depth === 0) listSize++;
+  }
+  if (maxDepth > ENGINE_LIMITS.maxSelectorNestingDepth) return { limit: 'selector nesting depth', value: ENGINE_LIMITS.maxSelectorNestingDepth, actual: maxDepth };
+  if (listSize > ENGINE_LIMITS.maxSelectorListSize) return { limit: 'selector list size', value: ENGINE_LIMITS.maxSelectorListSize, actual: listSize };
+  if (text.length > ENGINE_LIMITS.maxSelectorLength) return { limit: 'selector length', value: ENGINE_LIMITS.maxSelectorLength, actual: text.length };
+  return undefined;
+}
+
 const IDENT_CHAR = /[-\w\u00a0-\uffff]/;
+/** A CSS hex escape after its backslash, read in place (sticky): no copy of the rest of the text per escape. */
+const HEX_ESCAPE = /[0-9a-fA-F]{1,6}\s?/y;
 
 class SelectorReader {
   pos = 0;
@@ -97,7 +135,8 @@ class SelectorReader {
     while (!this.done()) {
       const ch = this.peek();
       if (ch === '\\') {
-        const hex = /^[0-9a-fA-F]{1,6}\s?/.exec(this.text.slice(this.pos + 1));
+        HEX_ESCAPE.lastIndex = this.pos + 1;
+        const hex = HEX_ESCAPE.exec(this.text);
         if (hex) {
           out += String.fromCodePoint(parseInt(hex[0].trim(), 16) || 0xfffd);
           this.pos += 1 + hex[0].length;
@@ -155,7 +194,17 @@ function emptyCompound(): Compound {
   return { universal: false, ids: [], classes: [], attributes: [], pseudos: [] };
 }
 
+/**
+ * Parses one complex selector. `:not(…)` arguments are parsed recursively, at most
+ * `ENGINE_LIMITS.maxSelectorNestingDepth` levels deep: a deeper argument is not parsed and makes the
+ * selector unmatchable (the email's rules never get here: parseEmail skips a rule over the selector
+ * bounds). Each level scans its argument once, so the work is at most depth × length.
+ */
 export function parseSelector(text: string): ParsedSelector {
+  return parseSelectorAt(text, 0);
+}
+
+function parseSelectorAt(text: string, depth: number): ParsedSelector {
   const selector: ParsedSelector = {
     text,
     compounds: [],
@@ -250,7 +299,12 @@ export function parseSelector(text: string): ParsedSelector {
         continue;
       }
       if (name === 'not') {
-        const inner = splitSelectorList(argument ?? '').map(parseSelector);
+        if (depth >= ENGINE_LIMITS.maxSelectorNestingDepth) {
+          selector.specificity[1]++;
+          selector.matchable = false;
+          continue;
+        }
+        const inner = splitSelectorList(argument ?? '').map((part) => parseSelectorAt(part, depth + 1));
         for (const part of inner) {
           part.pseudoClasses.forEach((p) => selector.pseudoClasses.push(p));
           if (!part.matchable || part.compounds.length !== 1) selector.matchable = false;
@@ -292,10 +346,22 @@ export function compareSpecificity(a: readonly number[], b: readonly number[]): 
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
-/** Per-document caches the matcher needs (class sets, element siblings). */
+/** Where an element stands among its parent's element children, and among those of its tag. */
+interface SiblingPosition {
+  siblings: HtmlElement[];
+  index: number;
+  /** Filled on the first `*-of-type` question about this parent. */
+  typeIndex: number;
+  typeCount: number;
+}
+
+/** Per-document caches the matcher needs (class sets, element siblings and positions, partial matches). */
 export class MatchContext {
   private readonly classCache = new WeakMap<HtmlElement, Set<string>>();
   private readonly siblingCache = new WeakMap<object, HtmlElement[]>();
+  private readonly positionCache = new WeakMap<HtmlElement, SiblingPosition>();
+  private readonly typedParents = new WeakSet<HtmlElement[]>();
+  private readonly partialTables = new WeakMap<ParsedSelector, Array<Map<HtmlElement, boolean>>>();
 
   /**
    * Attribute values as the matcher sees them. A variant of the document can add attributes the
@@ -323,6 +389,55 @@ export class MatchContext {
       this.siblingCache.set(parent, siblings);
     }
     return siblings;
+  }
+
+  /**
+   * The element's position among its siblings, recorded for all of them at once (structural
+   * pseudo-classes and sibling combinators ask once per element: an `indexOf` each would be quadratic).
+   */
+  positionOf(element: HtmlElement): SiblingPosition {
+    let position = this.positionCache.get(element);
+    if (!position) {
+      const siblings = this.siblingsOf(element);
+      siblings.forEach((sibling, index) => this.positionCache.set(sibling, { siblings, index, typeIndex: -1, typeCount: 0 }));
+      position = this.positionCache.get(element) ?? { siblings: [element], index: 0, typeIndex: 0, typeCount: 1 };
+    }
+    return position;
+  }
+
+  /** The same, with the position among the siblings of the element's tag filled in. */
+  typedPositionOf(element: HtmlElement): SiblingPosition {
+    const position = this.positionOf(element);
+    if (position.typeIndex < 0 && !this.typedParents.has(position.siblings)) {
+      this.typedParents.add(position.siblings);
+      const counts = new Map<string, number>();
+      for (const sibling of position.siblings) {
+        const own = this.positionCache.get(sibling) as SiblingPosition;
+        own.typeIndex = counts.get(sibling.tagName) ?? 0;
+        counts.set(sibling.tagName, own.typeIndex + 1);
+      }
+      for (const sibling of position.siblings) (this.positionCache.get(sibling) as SiblingPosition).typeCount = counts.get(sibling.tagName) ?? 0;
+    }
+    return position;
+  }
+
+  /**
+   * For `selector`'s compounds up to `index`: whether the element, or an element further along the
+   * chain the next combinator walks (ancestors for ` `, earlier siblings for `~`), matches them.
+   * Each element's answer is computed once per selector, which keeps matching linear in the document.
+   */
+  partialMatches(selector: ParsedSelector, index: number): Map<HtmlElement, boolean> {
+    let tables = this.partialTables.get(selector);
+    if (!tables) {
+      tables = [];
+      this.partialTables.set(selector, tables);
+    }
+    let table = tables[index];
+    if (!table) {
+      table = new Map();
+      tables[index] = table;
+    }
+    return table;
   }
 }
 
@@ -358,25 +473,26 @@ function matchesPseudo(element: HtmlElement, pseudo: StructuralPseudo, context: 
   if (pseudo.name === 'not') return !(pseudo.not ?? []).some((inner) => matchesCompound(element, inner.compounds[0], context));
   if (pseudo.name === 'root') return element.parentNode?.nodeName === '#document';
   if (pseudo.name === 'empty') return element.childNodes.every((c) => c.nodeName === '#comment');
-  const siblings = context.siblingsOf(element);
-  const ofType = pseudo.name.endsWith('of-type') ? siblings.filter((s) => s.tagName === element.tagName) : siblings;
-  const index = ofType.indexOf(element);
+  const ofType = pseudo.name.endsWith('of-type');
+  const position = ofType ? context.typedPositionOf(element) : context.positionOf(element);
+  const index = ofType ? position.typeIndex : position.index;
+  const count = ofType ? position.typeCount : position.siblings.length;
   switch (pseudo.name) {
     case 'first-child':
     case 'first-of-type':
       return index === 0;
     case 'last-child':
     case 'last-of-type':
-      return index === ofType.length - 1;
+      return index === count - 1;
     case 'only-child':
     case 'only-of-type':
-      return ofType.length === 1;
+      return count === 1;
     case 'nth-child':
     case 'nth-of-type':
       return nthMatches(pseudo.a ?? 0, pseudo.b ?? 0, index + 1);
     case 'nth-last-child':
     case 'nth-last-of-type':
-      return nthMatches(pseudo.a ?? 0, pseudo.b ?? 0, ofType.length - index);
+      return nthMatches(pseudo.a ?? 0, pseudo.b ?? 0, count - index);
     default:
       return false;
   }
@@ -398,6 +514,15 @@ function matchesCompound(element: HtmlElement, compound: Compound | undefined, c
   return true;
 }
 
+function previousSibling(element: HtmlElement, context: MatchContext): HtmlElement | null {
+  const position = context.positionOf(element);
+  return position.index > 0 ? position.siblings[position.index - 1] : null;
+}
+
+/**
+ * Right to left: the compound at `index` against the element, then the compounds before it against
+ * the element the combinator leads to. Recursion is at most one level per compound (≤ 32).
+ */
 function matchesFrom(selector: ParsedSelector, index: number, element: HtmlElement, context: MatchContext): boolean {
   if (!matchesCompound(element, selector.compounds[index], context)) return false;
   if (index === 0) return true;
@@ -406,17 +531,38 @@ function matchesFrom(selector: ParsedSelector, index: number, element: HtmlEleme
     const parent = parentElement(element);
     return parent !== null && matchesFrom(selector, index - 1, parent, context);
   }
-  if (combinator === ' ') {
-    for (let ancestor = parentElement(element); ancestor; ancestor = parentElement(ancestor)) {
-      if (matchesFrom(selector, index - 1, ancestor, context)) return true;
-    }
-    return false;
+  if (combinator === '+') {
+    const previous = previousSibling(element, context);
+    return previous !== null && matchesFrom(selector, index - 1, previous, context);
   }
-  const siblings = context.siblingsOf(element);
-  const position = siblings.indexOf(element);
-  if (combinator === '+') return position > 0 && matchesFrom(selector, index - 1, siblings[position - 1], context);
-  for (let i = position - 1; i >= 0; i--) if (matchesFrom(selector, index - 1, siblings[i], context)) return true;
-  return false;
+  const step = combinator === ' ' ? parentElement : (from: HtmlElement): HtmlElement | null => previousSibling(from, context);
+  return someAlongChain(selector, index - 1, step(element), step, context);
+}
+
+/**
+ * Whether `start` or an element after it on the chain `step` walks matches the compounds up to
+ * `index`. Answers are memoised per element (MatchContext.partialMatches), so a later question about
+ * the same chain stops where an earlier one left a known answer: without it a failing descendant
+ * selector backtracks exponentially and a `~` combinator rescans every earlier sibling per candidate.
+ */
+function someAlongChain(selector: ParsedSelector, index: number, start: HtmlElement | null, step: (element: HtmlElement) => HtmlElement | null, context: MatchContext): boolean {
+  const known = context.partialMatches(selector, index);
+  const visited: HtmlElement[] = [];
+  let answer = false;
+  for (let element = start; element; element = step(element)) {
+    const cached = known.get(element);
+    if (cached !== undefined) {
+      answer = cached;
+      break;
+    }
+    visited.push(element);
+    if (matchesFrom(selector, index, element, context)) {
+      answer = true;
+      break;
+    }
+  }
+  for (const element of visited) known.set(element, answer);
+  return answer;
 }
 
 /** Whether a matchable selector applies to an element. */
