@@ -1,15 +1,29 @@
-import { Oklch, converter, formatHex, formatHex8, parse, wcagLuminance } from 'culori';
+import { Color, Oklch, converter, formatHex, formatHex8, parse, wcagLuminance } from 'culori';
 
 export type InversionMode = 'full' | 'partial';
 export type ColourRole = 'background' | 'foreground';
 
 const toOklch = converter('oklch');
 const NOT_COLOURS = new Set(['transparent', 'none', 'inherit', 'initial', 'unset', 'currentcolor', 'auto', 'revert']);
-const COLOUR_TOKEN = /url\([^)]*\)|#[0-9a-f]{3,8}\b|\b(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([^)]*\)|\b[a-z]+\b/gi;
+// An unclosed url( or colour function runs to the end of the value, so a failed match never rescans
+// (repeated unclosed openers would otherwise cost quadratic time).
+const COLOUR_TOKEN = /url\([^)]*(?:\)|$)|#[0-9a-f]{3,8}\b|\b(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([^)]*(?:\)|$)|\b[a-z]+\b/gi;
+
+/**
+ * culori's parse, for any text: culori 4 throws a TypeError on some malformed modern syntax
+ * (`url(1px)`, `rgb(1px`), which must stay "not a colour" here, never an exception.
+ */
+export function parseColour(value: string): Color | undefined {
+  try {
+    return parse(value);
+  } catch {
+    return undefined;
+  }
+}
 
 /** WCAG relative luminance of a CSS colour, or undefined when it is not one. */
 export function relativeLuminance(value: string): number | undefined {
-  const colour = NOT_COLOURS.has(value.trim().toLowerCase()) ? undefined : parse(value.trim());
+  const colour = NOT_COLOURS.has(value.trim().toLowerCase()) ? undefined : parseColour(value.trim());
   return colour ? wcagLuminance(colour) : undefined;
 }
 
@@ -24,7 +38,7 @@ function clamp(value: number, min: number, max: number): number {
  * - partial: only light backgrounds darken and dark text lightens; dark areas are left alone.
  */
 function invertColour(value: string, mode: InversionMode, role: ColourRole): string | undefined {
-  const parsed = parse(value);
+  const parsed = parseColour(value);
   if (!parsed) return undefined;
   const colour = toOklch(parsed) as Oklch;
   const lightness = colour.l;

@@ -51,7 +51,9 @@ export interface ValueTokens {
   keywords: string[];
 }
 
-const STRING_OR_URL = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|url\(\s*(?:"[^"]*"|'[^']*'|[^)]*)\)/gi;
+// An unclosed string or url( runs to the end of the value (as in CSS), so a failed match never rescans:
+// repeated unclosed openers would otherwise cost quadratic time.
+const STRING_OR_URL = /"(?:[^"\\]|\\[\s\S]?)*(?:"|$)|'(?:[^'\\]|\\[\s\S]?)*(?:'|$)|url\(\s*(?:"[^"]*"|'[^']*'|[^)]*)(?:\)|$)/gi;
 const FUNCTION = /([a-z-]+)\(/gi;
 const DIMENSION = /(^|[^\w#.\\-])[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?([a-z]+|%)/gi;
 const IDENT = /(?:^|[\s,(/])(-?[a-z][a-z0-9-]*)(?![a-z0-9(-])/gi;

@@ -1,5 +1,6 @@
 /** CSS colours through culori: parsing (cached), alpha compositing, WCAG contrast and perceptual distance. */
-import { converter, differenceCiede2000, parse, type Lab65, type Rgb } from 'culori';
+import { converter, differenceCiede2000, type Lab65, type Rgb } from 'culori';
+import { parseColour } from '../dark-mode/colour-inversion';
 
 export interface Rgba {
   r: number;
@@ -33,7 +34,7 @@ export function parseCssColor(value: string): Rgba | null {
   let result: Rgba | null = null;
   // Legacy HTML colour attributes are often written without '#'.
   const candidate = /^[0-9a-f]{6}$/.test(key) || /^[0-9a-f]{3}$/.test(key) ? `#${key}` : key;
-  const parsed = candidate.includes('var(') ? undefined : parse(candidate);
+  const parsed = candidate.includes('var(') ? undefined : parseColour(candidate);
   if (parsed) {
     const rgb = toRgb(parsed);
     if (rgb && Number.isFinite(rgb.r) && Number.isFinite(rgb.g) && Number.isFinite(rgb.b)) {
