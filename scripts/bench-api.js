@@ -8,90 +8,12 @@
 // of engine-only throughput.
 'use strict';
 const { spawn } = require('node:child_process');
-const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const tasks = require('./lib/tasks');
+const { medianEmail, freePort, percentile, waitReady, engineOnlyWindows } = require('./lib/bench-service');
 
 const DURATION_S = Number(process.env.BENCH_SECONDS || 30);
 const CONNECTIONS = 16;
-
-function medianEmail() {
-  const corpus = path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
-  if (fs.existsSync(corpus)) {
-    const files = fs.readdirSync(corpus).filter((f) => f.endsWith('.html')).map((f) => ({ f, size: fs.statSync(path.join(corpus, f)).size })).sort((a, b) => a.size - b.size);
-    const median = files[Math.floor(files.length / 2)];
-    return { name: `corpus/html/${median.f}`, html: fs.readFileSync(path.join(corpus, median.f), 'utf8') };
-  }
-  const fixture = path.join(tasks.ROOT, 'test', 'fixtures', 'cli', 'clean.html');
-  return { name: 'test/fixtures/cli/clean.html (corpus absent)', html: fs.readFileSync(fixture, 'utf8') };
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function waitReady(url, deadlineMs = 60_000) {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(`${url}/health/ready`);
-      const body = await res.json();
-      if (body.details?.['queue:preview']?.status === 'up') return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('API and worker did not become ready');
-}
-
-/** Emails per second of the engine alone, per window (sorted), in a worker thread like the analysis pool's. */
-function engineOnlyWindows(html, count, milliseconds) {
-  const { Worker } = require('node:worker_threads');
-  const { ANALYSIS_THREAD_LIMITS } = require(path.join(tasks.ROOT, 'dist', 'apps', 'worker-preview', 'src', 'analysis', 'analysis-thread-limits.js'));
-  const source = `
-    const { parentPort, workerData } = require('node:worker_threads');
-    require('reflect-metadata');
-    const { analyzeEmail } = require(workerData.engine);
-    const { compileEmail, disposeCompilers } = require(workerData.sandbox);
-    const window = async (milliseconds) => {
-      const started = Date.now();
-      let runs = 0;
-      while (Date.now() - started < milliseconds) {
-        const compiled = await compileEmail(workerData.html, 'html');
-        JSON.stringify(analyzeEmail(compiled.html, { format: 'html' }));
-        runs++;
-      }
-      return runs / ((Date.now() - started) / 1000);
-    };
-    (async () => {
-      await window(2000);
-      const rates = [];
-      for (let i = 0; i < workerData.count; i++) rates.push(await window(workerData.milliseconds));
-      await disposeCompilers();
-      parentPort.postMessage(rates.sort((a, b) => a - b));
-    })();`;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(source, {
-      eval: true,
-      resourceLimits: { ...ANALYSIS_THREAD_LIMITS },
-      workerData: { html, count, milliseconds, engine: path.join(tasks.ROOT, 'dist', 'libs', 'engine', 'src'), sandbox: path.join(tasks.ROOT, 'dist', 'libs', 'sandbox', 'src') },
-    });
-    worker.once('message', (rates) => {
-      resolve(rates);
-      worker.terminate();
-    });
-    worker.once('error', reject);
-  });
-}
 
 async function main() {
   tasks.ensureDependencies();
