@@ -33,6 +33,9 @@ export { parseSelector, splitSelectorList, matchesSelector, MatchContext } from 
 export type { ParsedSelector } from './parse/css-selector';
 export { relativeLuminance } from './dark-mode/colour-inversion';
 
+// The pre-send gate: baseline snapshots, analysis diffs and the verdict (docs/engine.md, "The gate verdict").
+export * from './gate';
+
 // Compile errors shared with libs/sandbox, and the pure DNS evaluation (docs/compile.md, docs/deliverability.md).
 export * from './compile';
 export * from './dns';

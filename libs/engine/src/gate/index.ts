@@ -1,0 +1,22 @@
+export { gateSnapshot, findingKey, GATE_SNAPSHOT_VERSION } from './gate-snapshot';
+export type { GateSnapshot, GateFinding, GateResult, BlockingSeverity } from './gate-snapshot';
+export { diffAnalyses } from './diff-analyses';
+export type { AnalysisDiff, AnalysisDiffSummary, ClientDiff, ClientPresence } from './diff-analyses';
+export { gateVerdict, linkFailureReason, lacksAltText, GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD, GATE_SPACER_MAX_PX } from './gate-verdict';
+export type {
+  GateCheckFamily,
+  GateOptions,
+  GateBaseline,
+  CheckedLink,
+  GateVerdictInput,
+  GateVerdict,
+  GateFailure,
+  LinkFailureReason,
+  ThresholdFailure,
+  ClientErrorsFailure,
+  LinksFailure,
+  SizeFailure,
+  AltTextFailure,
+  LinkUnreachableFailure,
+  WorseThanBaselineFailure,
+} from './gate-verdict';
