@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DnsAuditJobPayload, DnsAuditJobResult } from '@mailproof/contracts';
-import { auditDomain, diffAudits, domainHealth, isInconclusive, type DeliverabilityResult, type DnsResolver } from '@mailproof/engine/dns';
+import { auditDomain, isInconclusive, type DeliverabilityResult, type DnsResolver } from '@mailproof/engine/dns';
 import { DomainAuditRepository } from '@mailproof/persistence';
 import { DNS_RESOLVER } from './dns-resolver.token';
+import { monitoredDomainChange } from './monitored-domain-change';
 
 /**
- * Runs one audit and stores it. Idempotent: a redelivered job finds the row its job id wrote; a
+ * Runs one audit and stores it with what it changes on a monitored domain (monitoredDomainChange:
+ * drift, score, status). Idempotent: a redelivered job finds the row its job id wrote; a
  * second job for a window that already has an audit does no DNS work at all.
  */
 @Injectable()
@@ -35,10 +37,7 @@ export class DnsAuditService {
         result: result as unknown as Record<string, unknown>,
         checkedAt: new Date(),
       },
-      {
-        drift: (previous) => diffAudits(previous.result as unknown as DeliverabilityResult, result),
-        statusFor: domainHealth,
-      },
+      (stored, previous) => monitoredDomainChange(stored, result, previous ? (previous.result as unknown as DeliverabilityResult) : null),
     );
     return { auditId: outcome.audit?.id ?? null, domain: payload.domain, score: outcome.audit ? outcome.audit.score : null, driftEvents: outcome.driftEvents };
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DomainAuditEntity } from '../entities/domain-audit.entity';
 import { DriftEventEntity } from '../entities/drift-event.entity';
-import { MonitoredDomainEntity, type MonitoredDomainStatus } from '../entities/monitored-domain.entity';
+import { MonitoredDomainEntity } from '../entities/monitored-domain.entity';
 
 export interface NewDomainAudit {
   jobId: string;
@@ -25,12 +25,21 @@ export interface NewDriftEvent {
   message: string;
 }
 
-export interface RecordAuditHooks {
-  /** Drift between the previous conclusive audit and this one (not called for the first audit). */
-  drift(previous: DomainAuditEntity): NewDriftEvent[];
-  /** The monitored domain's status for a conclusive score. */
-  statusFor(score: number): MonitoredDomainStatus;
+/** The monitored domain's columns an audit may set. */
+export type MonitoredDomainUpdate = Partial<Pick<MonitoredDomainEntity, 'lastCheckedAt' | 'score' | 'status' | 'lastResult' | 'lastDrift'>>;
+
+/** What storing an audit changes besides its own row, decided by the caller and written as given. */
+export interface MonitoredDomainChange {
+  /** Stored as this audit's drift events against `previous`, detected at the audit's checkedAt. */
+  driftEvents: NewDriftEvent[];
+  domain: MonitoredDomainUpdate;
 }
+
+/**
+ * Decides a monitored domain's change from the audit just stored and the domain's latest conclusive
+ * audit before it (null when there is none). Called inside the transaction, under the domain's lock.
+ */
+export type DecideDomainChange = (stored: DomainAuditEntity, previous: DomainAuditEntity | null) => MonitoredDomainChange;
 
 export type RecordAuditOutcome =
   | { status: 'stored' | 'already_stored'; audit: DomainAuditEntity; driftEvents: number }
@@ -57,12 +66,12 @@ export class DomainAuditRepository {
   }
 
   /**
-   * Stores one audit idempotently. For a monitored domain it runs under a lock on the domain row
-   * so concurrent audits of one domain are diffed one after the other, stores the drift events
-   * and moves the domain's score, status and last result (an inconclusive audit only touches
-   * lastCheckedAt: an outage is not news about the domain).
+   * Stores one audit idempotently. For a monitored domain it runs under a lock on the domain row,
+   * so concurrent audits of one domain are decided one after the other, and writes the drift events
+   * and domain columns that `decide` returns. What counts as drift and which status a score earns
+   * is the caller's business.
    */
-  async record(audit: NewDomainAudit, hooks: RecordAuditHooks): Promise<RecordAuditOutcome> {
+  async record(audit: NewDomainAudit, decide: DecideDomainChange): Promise<RecordAuditOutcome> {
     return this.dataSource.transaction(async (manager) => {
       if (audit.monitoredDomainId) {
         const locked = await manager.query('SELECT id FROM monitored_domains WHERE id = $1 FOR UPDATE', [audit.monitoredDomainId]);
@@ -74,25 +83,21 @@ export class DomainAuditRepository {
       if (audit.monitoredDomainId && audit.windowKey && (await audits.countBy({ monitoredDomainId: audit.monitoredDomainId, windowKey: audit.windowKey })) > 0) {
         return { status: 'window_taken', audit: null, driftEvents: 0 };
       }
-      const previous = audit.monitoredDomainId ? await this.previousConclusive(manager, audit.monitoredDomainId) : null;
+      const monitoredDomainId = audit.monitoredDomainId;
+      const previous = monitoredDomainId ? await this.previousConclusive(manager, monitoredDomainId) : null;
       const stored = await audits.save(audits.create(audit));
-      if (!audit.monitoredDomainId) return { status: 'stored', audit: stored, driftEvents: 0 };
+      if (!monitoredDomainId) return { status: 'stored', audit: stored, driftEvents: 0 };
 
-      const events = audit.inconclusive || !previous ? [] : hooks.drift(previous);
-      if (events.length > 0) {
+      const change = decide(stored, previous);
+      if (change.driftEvents.length > 0) {
         const drift = manager.getRepository(DriftEventEntity);
         await drift.save(
-          events.map((event) => drift.create({ ...event, monitoredDomainId: audit.monitoredDomainId as string, auditId: stored.id, previousAuditId: previous?.id ?? null, detectedAt: audit.checkedAt })),
+          change.driftEvents.map((event) => drift.create({ ...event, monitoredDomainId, auditId: stored.id, previousAuditId: previous?.id ?? null, detectedAt: stored.checkedAt })),
         );
       }
-      const update: Partial<MonitoredDomainEntity> = { lastCheckedAt: audit.checkedAt };
-      if (!audit.inconclusive) {
-        Object.assign(update, { score: audit.score, status: hooks.statusFor(audit.score), lastResult: { ...audit.result, checkedAt: audit.checkedAt.toISOString() } });
-      }
-      if (events.length > 0) update.lastDrift = { detectedAt: audit.checkedAt.toISOString(), auditId: stored.id, events };
-      // jsonb columns defeat TypeORM's deep-partial typing; the shape is checked above.
-      await manager.getRepository(MonitoredDomainEntity).update({ id: audit.monitoredDomainId }, update as never);
-      return { status: 'stored', audit: stored, driftEvents: events.length };
+      // jsonb columns defeat TypeORM's deep-partial typing; MonitoredDomainUpdate types the shape.
+      await manager.getRepository(MonitoredDomainEntity).update({ id: monitoredDomainId }, change.domain as never);
+      return { status: 'stored', audit: stored, driftEvents: change.driftEvents.length };
     });
   }
 
