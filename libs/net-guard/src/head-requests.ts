@@ -1,4 +1,4 @@
-import { SsrfGuard, SsrfRefusedError } from './ssrf-guard';
+import { SsrfGuard, SsrfRefusedError, type GuardedRequestOptions, type GuardedResponse } from './ssrf-guard';
 
 export interface UrlCheck {
   url: string;
@@ -34,6 +34,29 @@ function contentLengthOf(value: string | string[] | undefined): number | null {
   return Number.isSafeInteger(length) ? length : null;
 }
 
+/** Error codes of a server that closes or garbles the connection instead of answering HEAD. */
+const HEAD_REFUSED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+function headRefused(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (HEAD_REFUSED_CODES.has(code) || code.startsWith('HPE_'));
+}
+
+/**
+ * Status and headers of a URL without reading a body: HEAD first, and GET (body destroyed unread) only
+ * when the server rejects HEAD: 405 or 501, or it resets/closes the connection or answers garbage to it.
+ * Refusals by the guard, timeouts and aborts are never retried.
+ */
+export async function headThenGet(guard: SsrfGuard, url: string, options: Omit<GuardedRequestOptions, 'method'> = {}): Promise<GuardedResponse> {
+  try {
+    const response = await guard.request(url, { ...options, method: 'HEAD' });
+    if (response.status !== 405 && response.status !== 501) return response;
+  } catch (error) {
+    if (options.signal?.aborted || !headRefused(error)) throw error;
+  }
+  return guard.request(url, { ...options, method: 'GET' });
+}
+
 /**
  * Bounded HEAD requests through an SSRF guard: at most `maxUrls` distinct URLs, `concurrency` at a time,
  * all within `budgetMs` (the gate's link checks and the preview worker's image weights). A server that
@@ -55,8 +78,7 @@ export async function headUrls(guard: SsrfGuard, urls: readonly string[], option
     const base = { url, status: null, contentLength: null, finalUrl: null };
     if (deadline.signal.aborted) return { ...base, failure: 'timeout', detail: `budget of ${budgetMs} ms spent` };
     try {
-      let response = await guard.request(url, { method: 'HEAD', signal: deadline.signal });
-      if (response.status === 405 || response.status === 501) response = await guard.request(url, { method: 'GET', signal: deadline.signal });
+      const response = await headThenGet(guard, url, { signal: deadline.signal });
       return { url, status: response.status, contentLength: contentLengthOf(response.headers['content-length']), finalUrl: response.url, failure: null, detail: null };
     } catch (error) {
       if (error instanceof SsrfRefusedError || (error as { code?: string }).code === 'ESSRFREFUSED') return { ...base, failure: 'refused', detail: (error as Error).message };

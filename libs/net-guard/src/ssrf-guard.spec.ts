@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { isPublicAddress } from './address-policy';
 import { headUrls } from './head-requests';
 import { SsrfGuard, SsrfRefusedError, type HostResolver } from './ssrf-guard';
+import { PRIVATE_TARGETS, REDIRECT_TARGETS, REFUSED_BEFORE_CONNECTING, TEST_DNS_ANSWERS } from './testing/ssrf-vectors';
 
 /**
  * Hostile URLs are refused before any connection. Only loopback servers take part: a canary on 127.0.0.1
@@ -73,10 +74,7 @@ describe('SsrfGuard', () => {
 
   beforeEach(() => {
     answers.clear();
-    answers.set('images.example.test', ['127.0.0.2']);
-    answers.set('rebind.example.test', ['127.0.0.1']);
-    answers.set('mixed.example.test', ['127.0.0.2', '127.0.0.1']);
-    answers.set('metadata.example.test', ['169.254.169.254']);
+    for (const [name, addresses] of Object.entries(TEST_DNS_ANSWERS)) answers.set(name, [...addresses]);
     guard = new SsrfGuard({ resolve, allowedAddresses: ['127.0.0.2'], allowedPorts: [80, 443, canary.port, publicServer.port], connectTimeoutMs: 1000 });
   });
 
@@ -101,32 +99,17 @@ describe('SsrfGuard', () => {
     expect(response.headers['content-length']).toBe('4321');
   });
 
-  it.each([
-    ['loopback literal', (port: number) => `http://127.0.0.1:${port}/`],
-    ['localhost', (port: number) => `http://localhost:${port}/`],
-    ['IPv6 loopback', (port: number) => `http://[::1]:${port}/`],
-    ['IPv4-mapped IPv6 loopback', (port: number) => `http://[::ffff:127.0.0.1]:${port}/`],
-    ['decimal IPv4 (2130706433)', (port: number) => `http://2130706433:${port}/`],
-    ['hex and short IPv4 (0x7f.1)', (port: number) => `http://0x7f.1:${port}/`],
-    ['uppercase scheme', (port: number) => `HTTP://127.0.0.1:${port}/`],
-    ['credentials', (port: number) => `http://user:pass@127.0.0.2:${port}/`],
-    ['single-label name', (port: number) => `http://intranet:${port}/`],
-    ['file scheme', () => 'file:///etc/passwd'],
-  ])('refuses %s without connecting', async (_name, url) => {
+  it.each(REFUSED_BEFORE_CONNECTING)('refuses %s without connecting', async (_name, url) => {
     const error = await refusal(url(canary.port));
     expect(error).toBeInstanceOf(SsrfRefusedError);
   });
 
-  it.each([
-    ['private 10.x', 'http://10.0.0.1/'],
-    ['cloud metadata', 'http://169.254.169.254/latest/meta-data/'],
-    ['unique-local IPv6 metadata', 'http://[fd00:ec2::254]/'],
-  ])('refuses %s without dispatching anything', async (_name, url) => {
+  it.each(PRIVATE_TARGETS)('refuses %s without dispatching anything', async (_name, url) => {
     // Never connect to a non-loopback target, not even to be refused: a dispatcher that fails the test if used.
     const spy = jest.spyOn(guard.dispatcher, 'dispatch').mockImplementation(() => {
       throw new Error('connection attempted');
     });
-    const error = await refusal(url);
+    const error = await refusal(url(0));
     expect(error).toBeInstanceOf(SsrfRefusedError);
     expect(error).toMatchObject({ reason: 'address' });
     expect(spy).not.toHaveBeenCalled();
@@ -147,12 +130,7 @@ describe('SsrfGuard', () => {
     expect(error.message).toMatch(/not a public address/);
   });
 
-  it.each([
-    ['a loopback literal', (port: number) => `http://127.0.0.1:${port}/`],
-    ['localhost', (port: number) => `http://localhost:${port}/`],
-    ['a mapped IPv6 literal', (port: number) => `http://[::ffff:7f00:1]:${port}/`],
-    ['a name resolving to loopback', (port: number) => `http://rebind.example.test:${port}/`],
-  ])('re-checks redirects: an allowed server redirecting to %s is refused', async (_name, target) => {
+  it.each(REDIRECT_TARGETS)('re-checks redirects: an allowed server redirecting to %s is refused', async (_name, target) => {
     const start = `http://127.0.0.2:${publicServer.port}/redirect?to=${encodeURIComponent(target(canary.port))}`;
     const error = await refusal(start);
     expect(error.message).toMatch(/not a public|127\.0\.0\.1|localhost/);

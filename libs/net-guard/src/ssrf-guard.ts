@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { isIpLiteral, isPublicAddress } from './address-policy';
 
@@ -9,7 +10,8 @@ export class SsrfRefusedError extends Error {
   constructor(
     readonly reason: SsrfRefusal,
     readonly url: string,
-    detail: string,
+    /** Why, in a sentence without the URL (for messages shown to users). */
+    readonly detail: string,
   ) {
     super(`Refused ${url}: ${detail}`);
     this.name = 'SsrfRefusedError';
@@ -40,6 +42,38 @@ export interface GuardedResponse {
   headers: Record<string, string | string[] | undefined>;
   /** The URL that answered, after redirects. */
   url: string;
+}
+
+/** A final answer whose body the caller reads (or destroys); see `SsrfGuard.open`. */
+export interface GuardedStream extends GuardedResponse {
+  body: Readable;
+}
+
+export interface GuardedRequestOptions {
+  method?: 'HEAD' | 'GET';
+  /** Aborts every hop and the final body; the request rejects with the signal's reason. */
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Redirects followed by this request; default the guard's `maxRedirects`. */
+  maxRedirects?: number;
+  /** Each hop must deliver its status and headers within this time, else it rejects with HopTimeoutError. */
+  hopTimeoutMs?: number;
+  /**
+   * Awaited before each hop is sent, with the hop's (already checked) URL; the function it returns is
+   * called once that hop's headers arrived or it failed. Per-host concurrency limits hook in here.
+   */
+  beforeHop?: (url: URL, signal: AbortSignal | undefined) => Promise<() => void>;
+}
+
+/** One hop did not answer within `hopTimeoutMs`. */
+export class HopTimeoutError extends Error {
+  constructor(
+    readonly url: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${url} did not answer within ${timeoutMs} ms`);
+    this.name = 'HopTimeoutError';
+  }
 }
 
 const systemResolver: HostResolver = (hostname) =>
@@ -113,25 +147,60 @@ export class SsrfGuard {
    * One request through the guard, following redirects (each hop checked). The body is discarded:
    * callers read status and headers only (HEAD, or GET where a server refuses HEAD).
    */
-  async request(raw: string, options: { method?: 'HEAD' | 'GET'; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<GuardedResponse> {
+  async request(raw: string, options: GuardedRequestOptions = {}): Promise<GuardedResponse> {
+    const { body, ...response } = await this.open(raw, options);
+    discard(body);
+    return response;
+  }
+
+  /**
+   * Like `request`, but the final answer's body is handed to the caller, who must read or destroy it
+   * (URL import). Bodies of redirect answers are destroyed unread.
+   */
+  async open(raw: string, options: GuardedRequestOptions = {}): Promise<GuardedStream> {
+    const maxRedirects = options.maxRedirects ?? this.maxRedirects;
     let url = this.check(raw);
     for (let hop = 0; ; hop++) {
-      const response = await request(url, {
-        method: options.method ?? 'HEAD',
-        dispatcher: this.dispatcher,
-        signal: options.signal,
-        headers: { 'user-agent': 'Mailproof/1 (+link and image checks)', ...options.headers },
-      });
-      // Never read a body: a hostile server could stream forever. A late abort must not surface as an unhandled error.
-      response.body.on('error', () => undefined);
-      response.body.destroy();
+      const response = await this.hop(url, options);
       const location = response.headers.location;
       if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
-        if (hop >= this.maxRedirects) throw new SsrfRefusedError('too-many-redirects', url.href, `more than ${this.maxRedirects} redirects`);
+        // Never read a redirect's body: a hostile server could stream forever.
+        discard(response.body);
+        if (hop >= maxRedirects) throw new SsrfRefusedError('too-many-redirects', url.href, `more than ${maxRedirects} redirects`);
         url = this.check(new URL(location, url));
         continue;
       }
-      return { status: response.statusCode, headers: response.headers, url: url.href };
+      return { status: response.statusCode, headers: response.headers, url: url.href, body: response.body };
+    }
+  }
+
+  /** One hop: the caller's hook, its own timer for the headers, the caller's signal passed on to the body. */
+  private async hop(url: URL, options: GuardedRequestOptions): Promise<Dispatcher.ResponseData> {
+    const release = options.beforeHop ? await options.beforeHop(url, options.signal) : () => undefined;
+    const outer = options.signal;
+    const controller = new AbortController();
+    const forward = (): void => controller.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener('abort', forward, { once: true });
+    const timer = options.hopTimeoutMs === undefined ? undefined : setTimeout(() => controller.abort(new HopTimeoutError(url.href, options.hopTimeoutMs as number)), options.hopTimeoutMs);
+    const detach = (): void => outer?.removeEventListener('abort', forward);
+    try {
+      const response = await request(url, {
+        method: options.method ?? 'HEAD',
+        dispatcher: this.dispatcher,
+        signal: controller.signal,
+        headers: { 'user-agent': 'Mailproof/1 (+link and image checks)', ...options.headers },
+      });
+      // A late abort must not surface as an unhandled error; the caller's signal stays attached until the body closes.
+      response.body.on('error', () => undefined);
+      response.body.once('close', detach);
+      return response;
+    } catch (error) {
+      detach();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      release();
     }
   }
 
@@ -155,6 +224,11 @@ export class SsrfGuard {
       (error: NodeJS.ErrnoException) => callback(error, []),
     );
   }
+}
+
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 function normaliseAddress(address: string): string {
