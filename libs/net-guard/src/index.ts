@@ -6,3 +6,5 @@ export { headUrls, headThenGet } from './head-requests';
 export type { UrlCheck, HeadBatchOptions, HeadBatchResult } from './head-requests';
 export { resolveLinks, normaliseLinkUrl, LINK_RESOLUTION_DEFAULTS } from './link-resolution';
 export type { LinkCheck, LinkCheckCache, LinkResolution, ResolveLinksOptions, UncheckedLink, UncheckedReason } from './link-resolution';
+export { importEmailFromUrl, UrlImportError, UrlDeclinedError, UrlUnreachableError, URL_IMPORT_DEFAULTS } from './url-import';
+export type { ImportEmailOptions, ImportedEmail } from './url-import';
