@@ -25,7 +25,7 @@ describe('API basics', () => {
 
   const expectProblem = (response: request.Response, status: number, code: string) => {
     expect(response.status).toBe(status);
-    expect(response.headers['content-type']).toBe('application/problem+json'); // exactly the registered type (decisions.md §3)
+    expect(response.headers['content-type']).toBe('application/problem+json'); // exactly the registered type (RFC 9457), never with a charset
     expect(response.body).toMatchObject({ status, code, type: expect.stringMatching(/^https:\/\//), title: expect.any(String), detail: expect.any(String) });
     expect(JSON.stringify(response.body)).not.toMatch(/\/work\/|node_modules|\bat .+\.(js|ts):\d+/);
   };
@@ -34,7 +34,7 @@ describe('API basics', () => {
     const response = await request(api.url).post('/api/diagnostics/round-trip').set('Content-Type', 'application/json').send('{"queue": "preview",');
     expectProblem(response, 400, 'invalid_json');
     expect(response.body.detail).not.toMatch(/position|Unexpected/);
-    // Like every 400 (decisions.md §3), it says which field was wrong.
+    // Like every 400, it says which field was wrong (errors: [{ field, message }]).
     expect(response.body.errors).toEqual([{ field: 'body', message: expect.any(String) }]);
   });
 

@@ -1,4 +1,4 @@
-/** RFC 9457 problem details with Mailproof's stable `code` (decisions.md section 3). */
+/** RFC 9457 problem details with Mailproof's stable snake_case `code`, the same on every endpoint (docs/errors.md). */
 export const PROBLEM_CODES = [
   'validation_failed',
   'payload_too_large',

@@ -122,7 +122,7 @@ describe('analyzeEmail', () => {
     for (const label of ['calc()', 'clamp()', 'var()', 'rem unit']) expect(labels).toContain(label);
   });
 
-  it('scores exactly as decisions.md section 2 says', () => {
+  it('scores each client 100 - 10 per distinct error property - 3 per distinct warning property, clamped to 0-100', () => {
     const result = analyzeEmail(FIXTURES.removedElements);
     for (const client of CLIENT_IDS) {
       const findings = byClient(result.cssReport, client);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join } from 'path';
 
-/** The engine is pure (architecture.md): no framework, database, queue, environment, I/O, timers or console. */
+/** The engine is pure (docs/architecture.md): no framework, database, queue, environment, I/O, timers or console. */
 const FORBIDDEN = [
   /from ['"]@nestjs\//, /from ['"]typeorm['"]/, /from ['"]bullmq['"]/, /from ['"]ioredis['"]/, /process\.env/, /from ['"](node:)?fs['"]/,
   /from ['"](node:)?(net|http|https|dns)['"]/, /\bfetch\(/, /\bset(Timeout|Interval|Immediate)\(/, /\bconsole\./, /require\(['"](node:)?(fs|net|http|https)['"]\)/,

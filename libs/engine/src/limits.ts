@@ -4,7 +4,7 @@
  * analysis and reported as an `engine-limit` info finding (docs/engine.md, "Limits").
  */
 export const ENGINE_LIMITS = {
-  /** interface.md section 8: markup is at most 500 KB, counted in UTF-8 bytes. */
+  /** Markup is at most 500 KB, counted in UTF-8 bytes (the API's limit on html). */
   maxInputBytes: 500 * 1024,
   /** Real emails nest 20-60 elements deep; 1 000 leaves room for ghost tables while bounding walks. */
   maxNestingDepth: 1000,

@@ -42,7 +42,7 @@ export interface DarkModeResult {
 }
 
 /**
- * interface.md 2.1 without `id` and `screenshots`. The static quality reports are filled (docs/reports.md);
+ * The preview result without `id` and `screenshots`. The static quality reports are filled (docs/reports.md);
  * `overflowReport`, `visualReport` and `mobileContrast` need a rendered page and stay null here.
  */
 export interface PreviewAnalysis {

@@ -165,7 +165,8 @@ function validCached(value: unknown): value is LinkCheck {
 }
 
 /**
- * Checks that links resolve, for the gate's `resolveLinks` (interface.md 4.8 rules 2-4, decisions.md 7).
+ * Checks that links resolve, for the gate's `resolveLinks`: at most 25 distinct URLs, within the budget; a link
+ * that could not be checked is reported unchecked, never broken.
  * Every request goes through the SSRF guard: HEAD first, GET only when the server rejects HEAD, bodies never
  * read, redirects followed by hand and re-checked at every hop. Duplicates (after `normaliseLinkUrl`) are
  * fetched once and reported once, under the URL as first given. Never throws, and returns when the budget

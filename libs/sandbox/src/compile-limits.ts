@@ -1,6 +1,6 @@
 /** Hard limits for compiling untrusted templates. Callers may lower them, never raise them. */
 export const COMPILE_LIMITS = {
-  /** Same bound as the API's html limit (decisions.md section 7). */
+  /** Same bound as the API's 500 KB limit on html. */
   maxSourceBytes: 512_000,
   /** Per compile: isolate execution for jsx/maizzle, worker time for mjml/maizzle CSS. */
   maxTimeoutMs: 5_000,

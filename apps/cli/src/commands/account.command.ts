@@ -20,7 +20,7 @@ export async function resolveAccountId(accounts: AccountsRepository, reference: 
   return named[0].id;
 }
 
-/** Operator commands: accounts are created here, never over HTTP (decisions.md section 4). */
+/** Operator commands: accounts are created here, never over HTTP (no endpoint creates an account). */
 export function registerAccountCommands(program: Command): void {
   const account = program.command('account').description('manage customer accounts (talks to DATABASE_URL)');
 

@@ -24,7 +24,7 @@ interface LintedFile {
   /** Findings grouped across clients, as the text output prints them. */
   problems: FindingGroup[];
   compileWarnings: CompileWarning[];
-  /** Every finding of the engine, one per client (interface.md 2.2). */
+  /** Every finding of the engine, one per client (the cssReport elements of a preview result). */
   findings: CssFinding[];
 }
 

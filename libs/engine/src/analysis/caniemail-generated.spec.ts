@@ -18,7 +18,8 @@ import {
 /**
  * Generated from caniemail.json itself: for every feature the engine tracks, a minimal email that
  * uses it must be flagged for exactly the clients whose newest caniemail result is `n` or `a`, with
- * the severity decisions.md section 2 gives, and for no other client.
+ * the severity the finding rules give (an unsupported element the email depends on is an error,
+ * another unsupported feature a warning, partial support info), and for no other client.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RAW = require('caniemail/caniemail.json') as { data: Array<{ slug: string; stats: Record<string, Record<string, Record<string, string>>> }> };

@@ -5,7 +5,7 @@ export type Severity = 'error' | 'warning' | 'info';
 
 export const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
-/** One element of `cssReport` (interface.md 2.2, decisions.md section 2). */
+/** One element of `cssReport`: severity, client, property, message and suggestion, a fix where one exists, and a source position where it can be known. */
 export interface CssFinding {
   severity: Severity;
   client: ClientId;

@@ -10,7 +10,7 @@ import { StyleCascade } from './style-cascade';
 
 const WORD_ENGINE: ClientId = 'outlook-windows-legacy';
 const GMAIL_CLIENTS: ReadonlySet<ClientId> = new Set(['gmail-web', 'gmail-android', 'gmail-ios']);
-/** Elements whose removal takes content with it (decisions.md section 2). */
+/** Elements whose removal takes content with it: unsupported, they are errors, not warnings. */
 const ERROR_ELEMENTS = new Set(['html-svg', 'html-form', 'html-link', 'html-script', 'html-iframe']);
 const LAYOUT_DISPLAY = new Set(['css-display-flex', 'css-display-grid']);
 /**
@@ -54,8 +54,11 @@ function sentence(notes: readonly string[]): string {
 }
 
 /**
- * cssReport: one finding per client and per thing used, with the severities of decisions.md
- * section 2, sorted by client (CLIENT_IDS order), severity, position and property.
+ * cssReport: one finding per client and per thing used, sorted by client (CLIENT_IDS order),
+ * severity, position and property. Severities: error for content the client removes or a layout it
+ * breaks (a `<style>` the email depends on, svg, form, script, iframe, flex or grid layout in the
+ * Word engine), warning for an unsupported property, value, at-rule, selector or function, info for
+ * partial support or a fallback that covers the finding.
  */
 export function buildCssReport(context: CssReportContext): CssFinding[] {
   const { parsed, hits, cascade, format } = context;

@@ -13,7 +13,8 @@ export interface MatchedRule {
 
 /**
  * Which plain `<style>` rules apply to which elements: computed once, used by the `<style>`
- * dependency check (decisions.md section 2) and by Gmail-style inlining.
+ * dependency check (a client that drops `<style>` is an error when classes have no inline fallback)
+ * and by Gmail-style inlining.
  */
 export interface StyleCascade {
   matches: ReadonlyMap<HtmlElement, readonly MatchedRule[]>;

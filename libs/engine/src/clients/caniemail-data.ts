@@ -17,6 +17,7 @@ export interface CaniemailData {
   data: CaniemailFeature[];
 }
 
-// Read from the installed package at load time, never copied into source (decisions.md section 1).
+// Read from the installed package at load time, never copied into source: updating the caniemail
+// package updates the support data.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const CANIEMAIL: CaniemailData = require('caniemail/caniemail.json') as CaniemailData;

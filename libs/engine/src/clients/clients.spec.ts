@@ -7,7 +7,7 @@ import { listTrackedProperties } from './tracked-properties';
 const RAW = require('caniemail/caniemail.json') as { data: Array<{ slug: string; stats: Record<string, Record<string, Record<string, string>>> }> };
 
 describe('clients', () => {
-  it('has exactly the 21 ids of decisions.md with the fields GET /api/clients lists', () => {
+  it('has exactly the 21 client ids with the fields GET /api/clients lists', () => {
     expect(CLIENT_IDS).toHaveLength(21);
     expect(EMAIL_CLIENTS.map((c) => c.id)).toEqual([...CLIENT_IDS]);
     for (const client of EMAIL_CLIENTS) {

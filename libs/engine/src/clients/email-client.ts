@@ -27,7 +27,7 @@ export type ClientId = (typeof CLIENT_IDS)[number];
 export type ClientCategory = 'webmail' | 'desktop' | 'mobile';
 
 /**
- * How a client treats an email in dark mode (decisions.md section 1):
+ * How a client treats an email in dark mode (each client's behaviour is fixed in email-clients.ts):
  * - `none`: the UI turns dark, the email keeps its colours;
  * - `partial-inversion`: light backgrounds darken and dark text lightens, dark areas stay;
  * - `full-inversion`: every colour is inverted;

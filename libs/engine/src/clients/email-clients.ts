@@ -1,6 +1,6 @@
 import { CLIENT_IDS, ClientId, EmailClient } from './email-client';
 
-/** The 21 clients of decisions.md section 1, in its order (the order of every per-client output). */
+/** The 21 clients Mailproof analyses, in a fixed order (the order of every per-client output). */
 export const EMAIL_CLIENTS: readonly EmailClient[] = [
   { id: 'gmail-web', name: 'Gmail', category: 'webmail', engine: 'Gmail web sanitiser', darkMode: 'none', supportSources: ['gmail.desktop-webmail'] },
   { id: 'gmail-android', name: 'Gmail Android', category: 'mobile', engine: 'Gmail app (Android WebView)', darkMode: 'partial-inversion', supportSources: ['gmail.android'] },

@@ -98,7 +98,7 @@ function isLightSchemeQuery(node: ChildNode): boolean {
   return node.type === 'atrule' && (node as AtRule).name.toLowerCase() === 'media' && /prefers-color-scheme\s*:\s*light/i.test((node as AtRule).params);
 }
 
-/** The dark-mode variant of one client's view (decisions.md section 1 assigns the behaviour). */
+/** The dark-mode variant of one client's view, following the client's `darkMode` behaviour (email-clients.ts). */
 export function simulateDarkModeForClient(context: DarkModeContext, view: ClientView): DarkModeVariant {
   const { transform } = context;
   const { parsed, features } = transform;

@@ -8,7 +8,7 @@ import { evaluateMx } from './mx';
 import { normalizeDomain } from './normalize-domain';
 import { evaluateSpf } from './spf';
 
-/** decisions.md section 6: the weight of each record in the 0-100 score. */
+/** The weight of each record in the 0-100 score: pass earns all of it, warn half, fail none; a skipped check leaves the total. */
 export const DNS_CHECK_WEIGHTS: Record<DnsCheckName, number> = { mx: 25, spf: 25, dkim: 20, dmarc: 20, bimi: 10 };
 
 const STATUS_CREDIT = { pass: 1, warn: 0.5, fail: 0 } as const;

@@ -1,4 +1,4 @@
-/** Shapes of a DNS audit (interface.md 2.5 plus decisions.md section 6's checks and issues). */
+/** Shapes of a DNS audit: the per-record summaries, plus a status and message per check and the issues found. */
 export type DnsCheckName = 'mx' | 'spf' | 'dkim' | 'dmarc' | 'bimi';
 export const DNS_CHECK_NAMES: readonly DnsCheckName[] = ['mx', 'spf', 'dkim', 'dmarc', 'bimi'];
 
@@ -71,7 +71,7 @@ export interface BimiSummary {
 
 export interface DeliverabilityResult {
   domain: string;
-  /** 0-100, weighted per decisions.md section 6. */
+  /** 0-100, weighted by DNS_CHECK_WEIGHTS (MX 25, SPF 25, DKIM 20, DMARC 20, BIMI 10). */
   score: number;
   spf: SpfSummary;
   dkim: DkimSummary;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// architecture.md: the engine stays pure. This guards the DNS evaluator's own files.
+// docs/architecture.md: the engine stays pure. This guards the DNS evaluator's own files.
 const FORBIDDEN = /from '(@nestjs\/|typeorm|bullmq|ioredis|node:|fs|net|http|https|dns|tangerine|undici|punycode)|\bprocess\.env\b|\bfetch\(|\bset(Timeout|Interval|Immediate)\(|\bconsole\./;
 
 describe('libs/engine/src/dns purity', () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-// architecture.md: the engine stays pure. This guards the gate's own files.
+// docs/architecture.md: the engine stays pure. This guards the gate's own files.
 const FORBIDDEN = /from '(@nestjs\/|typeorm|bullmq|ioredis|node:|fs|net|http|https|dns|undici)|\bprocess\.env\b|\bfetch\(|\bset(Timeout|Interval|Immediate)\(|\bconsole\.|\bDate\.now\(|new Date\(|Math\.random\(/;
 
 function sources(dir: string): string[] {

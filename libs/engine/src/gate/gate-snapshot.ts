@@ -7,7 +7,7 @@ import type { CssFinding } from '../analysis/css-finding';
 import type { PreviewAnalysis } from '../preview-analysis';
 import type { CompatibilityScore } from '../scores/compatibility-score';
 
-/** Severities that can block a send (interface.md 4.8 rule 1: info never does). */
+/** Severities that can block a send: only errors and warnings; info notes never do. */
 export type BlockingSeverity = 'error' | 'warning';
 
 /** One distinct blocking finding. Identity: clientId + property + severity (see `findingKey`). */

@@ -18,7 +18,7 @@ const baselineOf = (body: string) => ({ snapshot: snap(body), createdAt: '2026-0
 const verdict = (body: string, options: GateOptions = {}, rest: Partial<GateVerdictInput> = {}) => gateVerdict({ result: result(body), options, ...rest });
 
 describe('gateVerdict: compatibility', () => {
-  it('fails a client below the threshold and a client with errors, with the decisions.md 7 shapes', () => {
+  it('fails a client below the threshold and a client with errors, with the threshold and client-errors failure shapes', () => {
     const v = verdict(FLEX, { threshold: 95, checks: ['compatibility'] });
     expect(v).toEqual({
       passed: false,
@@ -68,7 +68,7 @@ describe('gateVerdict: compatibility', () => {
     expect(v.failures.map((f) => (f as { clientId: string }).clientId)).toEqual(['gmail-web', 'outlook-windows-legacy', 'yahoo-mail']);
   });
 
-  it('uses the spec defaults: threshold 70, every family, failOnError true', () => {
+  it('uses the API defaults: threshold 70, every family, failOnError true', () => {
     const v = gateVerdict({ result: result(SVG) });
     expect(v.checks).toEqual(['compatibility', 'content', 'regression']);
     expect(v.failures.every((f) => f.check === 'client-errors')).toBe(true);
@@ -271,7 +271,7 @@ describe('gateVerdict: families together', () => {
   });
 });
 
-/** What the Emailens GitHub Action decides for one file (research/emailens.md section 9). */
+/** What the Emailens GitHub Action decides for one file: a client below the threshold fails the file (FAIL), and so does a client with errors when failOnError is on (WARN). */
 function emailensAction(scores: Record<string, { score: number; errors: number }>, threshold: number, failOnError: boolean): boolean {
   let passed = true;
   for (const { score, errors } of Object.values(scores)) {

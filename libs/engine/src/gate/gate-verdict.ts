@@ -1,5 +1,5 @@
 /**
- * The pre-send gate's verdict (interface.md 2.6 and 4.8, decisions.md section 7) from a preview result,
+ * The pre-send gate's verdict (POST /api/gate, docs/engine.md "The gate verdict") from a preview result,
  * an optional stored baseline and optional link-check results. Pure: the worker fetches links and reads
  * baselines, this decides.
  */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join } from 'path';
 
-/** The reports are pure engine code (architecture.md): no framework, storage, queue, environment, I/O, timers or console. */
+/** The reports are pure engine code (docs/architecture.md): no framework, storage, queue, environment, I/O, timers or console. */
 const FORBIDDEN = [
   /from ['"]@nestjs\//, /from ['"]typeorm['"]/, /from ['"]bullmq['"]/, /from ['"]ioredis['"]/, /process\.env/,
   /from ['"](node:)?(fs|net|http|https|dns|child_process)['"]/, /require\(['"](node:)?(fs|net|http|https|dns|child_process)['"]\)/,

@@ -10,7 +10,7 @@ export interface CompatibilityScore {
 }
 
 /**
- * decisions.md section 2: count distinct properties per severity;
+ * Count distinct properties per severity;
  * score = clamp(0, 100, 100 - 10 * errors - 3 * warnings); info weighs nothing.
  */
 export function scoreClients(findings: readonly CssFinding[], clients: readonly ClientId[]): Record<string, CompatibilityScore> {

@@ -3,7 +3,7 @@ import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type MonitoredDomainStatus = 'pending' | 'healthy' | 'degraded' | 'failing';
 
-/** A sending domain an account watches for DNS drift (decisions.md section 6). */
+/** A sending domain an account watches for DNS drift (docs/deliverability.md). */
 @Entity({ name: 'monitored_domains' })
 export class MonitoredDomainEntity {
   @PrimaryGeneratedColumn('uuid')

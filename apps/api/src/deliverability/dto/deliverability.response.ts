@@ -20,7 +20,7 @@ class DnsIssueResponse {
   @ApiProperty() message: string;
 }
 
-/** interface.md 2.5 plus checks and issues (decisions.md section 6). */
+/** A DNS audit: domain, score and the SPF, DKIM, DMARC, MX and BIMI summaries, plus a status and message per check and the issues found. */
 export class DeliverabilityResponse {
   @ApiProperty() domain: string;
   @ApiProperty({ minimum: 0, maximum: 100 }) score: number;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { DomainAuditEntity, DriftEventEntity, MonitoredDomainEntity } from '@mailproof/persistence';
 
-/** decisions.md section 6: a monitored domain. */
+/** A monitored domain: its last conclusive audit, its status from that score and its latest drift. */
 export class MonitoredDomainResponse {
   @ApiProperty() id: string;
   @ApiProperty() domain: string;

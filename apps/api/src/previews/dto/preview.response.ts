@@ -31,7 +31,7 @@ class ClientTransform {
   @ApiProperty({ type: 'array', items: { type: 'object' } }) warnings: object[];
 }
 
-/** The preview result (interface.md 2.1). */
+/** The preview result: per-client transforms, scores and dark-mode variants, the CSS findings and every quality report. */
 export class PreviewResponse {
   @ApiProperty({ example: 'prv_3kTq9xV2bN7mLp4Rz8sWc1Ya' }) id: string;
   @ApiProperty({ minimum: 0, maximum: 100 }) overallScore: number;
