@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { headThenGet } from './head-requests';
 import { HopTimeoutError, SsrfGuard, SsrfRefusedError } from './ssrf-guard';
 
@@ -186,6 +187,8 @@ export async function resolveLinks(urls: readonly string[], options: ResolveLink
   for (const { key } of entries.slice(inScope.length)) outcomes.set(key, { reason: 'cap', detail: `at most ${settings.maxUrls} distinct URLs are checked` });
 
   const budget = new AbortController();
+  // Every hop in flight and every wait for a host slot listens to it: up to two per URL.
+  setMaxListeners(2 * inScope.length + 10, budget.signal);
   const spent = new BudgetSpent(settings.budgetMs);
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (finish = resolve));
