@@ -59,7 +59,7 @@ class ImportTimeout extends Error {
 }
 
 /**
- * Fetches the email behind a "view in browser" link for the gate's `url` input (decisions.md 7):
+ * Fetches the email behind a "view in browser" link for the gate's `url` input:
  * one GET through the SSRF guard (http/https, public addresses only, every redirect re-checked, at most
  * `maxRedirects`), at most `maxBytes` read and `timeoutMs` for everything, HTML only, decoded with the
  * charset of the Content-Type (utf-8 or latin1; anything else as utf-8). Throws UrlDeclinedError or
