@@ -88,6 +88,18 @@ describe('API basics', () => {
     expect(ui.text).toMatch(/swagger/i);
   });
 
+  it('answers GET / with a small page pointing to the API docs, readiness and the share pages, each link live', async () => {
+    const home = await request(api.url).get('/').expect(200);
+    expect(home.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(home.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(home.text).toContain('/share/&lt;id&gt;');
+    const links = [...home.text.matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
+    expect(links).toEqual(expect.arrayContaining(['/api/docs', '/api/openapi.json', '/health/ready', '/api/clients']));
+    // Readiness may answer 503 here (no workers run in this suite); what matters is that no link is a 404.
+    const statuses = await Promise.all(links.map(async (link) => `${link} ${(await request(api.url).get(link).redirects(1)).status}`));
+    expect(statuses.filter((line) => line.endsWith(' 404'))).toEqual([]);
+  });
+
   it('exposes Prometheus metrics: HTTP latency, queue depths, job durations and failures', async () => {
     await request(api.url).get('/health/live');
     const metrics = await request(api.url).get('/metrics').expect(200);

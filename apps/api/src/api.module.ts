@@ -17,6 +17,7 @@ import { DomainsService } from './domains/domains.service';
 import { RoundTripService } from './diagnostics/round-trip.service';
 import { ClientsController } from './clients/clients.controller';
 import { HealthController } from './health/health.controller';
+import { HomeController } from './home/home.controller';
 import { PreviewsController } from './previews/previews.controller';
 import { PreviewsService } from './previews/previews.service';
 import { SharePageController } from './shares/share-page.controller';
@@ -42,6 +43,7 @@ export class ApiModule {
         TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
       ],
       controllers: [
+        HomeController,
         HealthController,
         MetricsController,
         DiagnosticsController,
