@@ -1,0 +1,177 @@
+/**
+ * The HTTP side of `mailproof gate`: one POST /api/gate with Node's own fetch, retried on 429, 5xx and
+ * network failures as interface.md section 7 allows, honouring Retry-After.
+ */
+
+/** The request body of POST /api/gate (interface.md 4.8); unset fields take the server's defaults. */
+export interface GateRequestBody {
+  html: string;
+  format: string;
+  ref?: string;
+  threshold?: number;
+  checks?: string[];
+  clients?: string[];
+  failOnError?: boolean;
+  updateBaseline?: string;
+  resolveLinks?: boolean;
+}
+
+/** The verdict as the server sends it (interface.md 2.6, decisions.md 7); kept as received for --json. */
+export interface GateVerdictResponse {
+  passed: boolean;
+  overallScore: number;
+  worstClient: string | null;
+  baseline: { ref: string | null; comparedTo: string | null };
+  failures: Array<{ family: string; check: string; [field: string]: unknown }>;
+  checks: string[];
+  links: { resolved: boolean; checked: number; unchecked: Array<{ url: string; reason: string }> };
+  runId: string | null;
+  previewId: string | null;
+}
+
+/** A problem+json body (decisions.md 3), or what could be made of a body that is not one. */
+export interface GateProblem {
+  status?: number;
+  code?: string;
+  title?: string;
+  detail?: string;
+  errors?: Array<{ field?: string; message?: string }>;
+  line?: number;
+  column?: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  /** Upper bound of one wait, in milliseconds (Retry-After is at most 60 s by contract). */
+  maxWaitMs: number;
+  /** Per-request timeout, in milliseconds. */
+  timeoutMs: number;
+}
+
+/** Retry-After is "never more than 60 seconds" (interface.md 8); a server saying more is capped. */
+export const RETRY_AFTER_CAP_MS = 60_000;
+
+/** The outcome of one gate request once retries are over. */
+export type GateCallResult =
+  | { kind: 'verdict'; verdict: GateVerdictResponse; attempts: number }
+  | { kind: 'problem'; status: number; problem: GateProblem; attempts: number }
+  | { kind: 'unreachable'; message: string; attempts: number };
+
+type Attempt = GateCallResult & { retryAfterMs?: number };
+
+/** Statuses worth another try: the rate limiter, and the server or its pipeline being busy or broken. */
+function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+/** Retry-After as whole seconds or an HTTP date (RFC 9110 10.2.3); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Why fetch failed, in a word people recognise (ECONNREFUSED, ENOTFOUND, a timeout). */
+function describeNetworkError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isVerdict(body: unknown): body is GateVerdictResponse {
+  const verdict = body as Partial<GateVerdictResponse> | null;
+  return typeof verdict === 'object' && verdict !== null && typeof verdict.passed === 'boolean' && Array.isArray(verdict.failures);
+}
+
+async function readProblem(response: Response): Promise<GateProblem> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as GateProblem;
+    if (typeof body === 'object' && body !== null) return { ...body, status: response.status };
+  } catch {
+    // Not JSON: a proxy's error page, say. The status line is all there is to tell.
+  }
+  return { status: response.status, title: response.statusText || `HTTP ${response.status}` };
+}
+
+async function attemptOnce(url: string, apiKey: string, body: GateRequestBody, timeoutMs: number): Promise<Attempt> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, application/problem+json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    return { kind: 'unreachable', message: describeNetworkError(error, timeoutMs), attempts: 1 };
+  }
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+  if (response.status === 200) {
+    const text = await response.text().catch(() => '');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (isVerdict(parsed)) return { kind: 'verdict', verdict: parsed, attempts: 1 };
+    return { kind: 'problem', status: 200, problem: { status: 200, title: 'the answer is not a gate verdict (is --api-url a Mailproof server?)' }, attempts: 1 };
+  }
+  return { kind: 'problem', status: response.status, problem: await readProblem(response), attempts: 1, retryAfterMs };
+}
+
+/** Without Retry-After: 2 s, then 4 s, and so on. */
+function backoffMs(attempt: number): number {
+  return 2000 * 2 ** (attempt - 1);
+}
+
+export interface RetryNotice {
+  attempt: number;
+  attempts: number;
+  waitMs: number;
+  /** Whether the wait came from the server's Retry-After. */
+  fromRetryAfter: boolean;
+  /** The server's Retry-After before any cap, in ms. */
+  retryAfterMs?: number;
+  reason: string;
+}
+
+/**
+ * POSTs the gate request, retrying 429, 5xx and network failures up to `policy.attempts` times in all.
+ * Each wait is the server's Retry-After (capped at 60 s) or a short backoff, never more than
+ * `policy.maxWaitMs`. Other statuses (400, 401, 403, 413, 422) are answers, not accidents: no retry.
+ */
+export async function callGate(
+  apiUrl: string,
+  apiKey: string,
+  body: GateRequestBody,
+  policy: RetryPolicy,
+  onRetry: (notice: RetryNotice) => void,
+): Promise<GateCallResult> {
+  const url = `${apiUrl.replace(/\/+$/, '')}/api/gate`;
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await attemptOnce(url, apiKey, body, policy.timeoutMs);
+    const retryable = result.kind === 'unreachable' || (result.kind === 'problem' && isRetryableStatus(result.status));
+    if (!retryable || attempt >= policy.attempts) {
+      const { retryAfterMs: _ignored, ...final } = result;
+      return { ...final, attempts: attempt } as GateCallResult;
+    }
+    const fromRetryAfter = result.retryAfterMs !== undefined;
+    const wanted = fromRetryAfter ? Math.min(result.retryAfterMs as number, RETRY_AFTER_CAP_MS) : backoffMs(attempt);
+    const waitMs = Math.max(0, Math.min(wanted, policy.maxWaitMs));
+    const reason = result.kind === 'unreachable' ? result.message : describeStatus(result.status, result.problem);
+    onRetry({ attempt, attempts: policy.attempts, waitMs, fromRetryAfter, retryAfterMs: result.retryAfterMs, reason });
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+}
+
+/** `HTTP 422 compile_failed` style: the status and the problem's stable code when there is one. */
+export function describeStatus(status: number, problem: GateProblem): string {
+  return `HTTP ${status}${problem.code ? ` ${problem.code}` : ''}`;
+}

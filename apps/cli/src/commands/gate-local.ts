@@ -1,0 +1,38 @@
+import { gateVerdict, type ClientId, type GateCheckFamily } from '@mailproof/engine';
+import { analyseEmailInput } from './email-analysis';
+import type { EmailInput } from './email-input';
+import type { GateVerdictResponse } from './gate-client';
+
+export interface LocalGateOptions {
+  threshold?: number;
+  checks?: GateCheckFamily[];
+  clients?: ClientId[];
+  failOnError: boolean;
+}
+
+/** The families `--local` can run: no server means no baselines (and no link fetching). */
+export const LOCAL_CHECKS: readonly GateCheckFamily[] = ['compatibility', 'content'];
+
+/**
+ * `mailproof gate --local`: compile and analyse in this process (as `analyze` does), then decide with the
+ * engine's own verdict, the one the server's verdict step uses. Answers in the server's verdict shape,
+ * with no baseline, no fetched links and no run or preview ids. Throws what `analyseEmailInput` throws.
+ */
+export async function localGate(input: EmailInput, options: LocalGateOptions): Promise<GateVerdictResponse> {
+  const { analysis } = await analyseEmailInput(input, options.clients);
+  const verdict = gateVerdict({
+    result: analysis,
+    options: { threshold: options.threshold, checks: options.checks ?? LOCAL_CHECKS, clients: options.clients ?? null, failOnError: options.failOnError },
+  });
+  return {
+    passed: verdict.passed,
+    overallScore: verdict.overallScore,
+    worstClient: verdict.worstClient,
+    baseline: { ref: null, comparedTo: null },
+    failures: verdict.failures as unknown as GateVerdictResponse['failures'],
+    checks: verdict.checks,
+    links: { resolved: false, checked: 0, unchecked: [] },
+    runId: null,
+    previewId: null,
+  };
+}

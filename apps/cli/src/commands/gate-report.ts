@@ -1,0 +1,131 @@
+import { EXIT_CODES } from './cli-errors';
+import type { GateProblem, GateVerdictResponse } from './gate-client';
+import { plural } from './report-format';
+
+/** Exit codes of `mailproof gate` (docs/cli.md): a wrong command line is still 3, as everywhere. */
+export const GATE_EXIT_CODES = { passed: EXIT_CODES.ok, failed: 1, error: 2, usage: EXIT_CODES.usage } as const;
+
+/** What went wrong with one file: its message for people, and the server's problem fields when it answered. */
+export interface GateFileError extends GateProblem {
+  kind: 'read' | 'limit' | 'compile' | 'http' | 'unreachable' | 'other';
+  message: string;
+}
+
+/** One file's outcome; `--json` prints these as they are. */
+export type GateFileResult =
+  | { file: string; format: string; ref: string | null; outcome: 'passed' | 'failed'; verdict: GateVerdictResponse; attempts?: number }
+  | { file: string; format: string | null; ref: string | null; outcome: 'error'; error: GateFileError; attempts?: number };
+
+export interface GateSummary {
+  files: number;
+  passed: number;
+  failed: number;
+  errors: number;
+}
+
+export function summariseGate(results: readonly GateFileResult[]): GateSummary {
+  const summary: GateSummary = { files: results.length, passed: 0, failed: 0, errors: 0 };
+  for (const result of results) {
+    if (result.outcome === 'passed') summary.passed += 1;
+    else if (result.outcome === 'failed') summary.failed += 1;
+    else summary.errors += 1;
+  }
+  return summary;
+}
+
+/** 2 when any file could not be gated (its verdict is unknown), else 1 when any verdict failed, else 0. */
+export function gateExitCode(results: readonly GateFileResult[]): number {
+  const summary = summariseGate(results);
+  if (summary.errors > 0) return GATE_EXIT_CODES.error;
+  if (summary.failed > 0) return GATE_EXIT_CODES.failed;
+  return GATE_EXIT_CODES.passed;
+}
+
+type Failure = GateVerdictResponse['failures'][number];
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** One failure in words, on one line, led by its check so a CI log can be grepped. */
+export function describeFailure(failure: Failure): string {
+  const f = failure as Record<string, unknown>;
+  switch (failure.check) {
+    case 'threshold':
+      return `[threshold] ${text(f.clientId)} scores ${text(f.score)}, below the threshold of ${text(f.threshold)}`;
+    case 'client-errors':
+      return `[client-errors] ${text(f.clientId)} has ${plural(Number(f.errors), 'error')}`;
+    case 'links':
+      return `[links] a link goes nowhere (${text(f.reason)}): href="${text(f.href)}"`;
+    case 'size':
+      return `[size] the email is ${text(f.bytes)} bytes, over the ${text(f.limit)} bytes at which Gmail clips it`;
+    case 'alt-text':
+      return `[alt-text] an image has no alt text: ${text(f.src)}`;
+    case 'link-unreachable':
+      return `[link-unreachable] ${text(f.url)} answered HTTP ${text(f.status)}`;
+    case 'worse-than-baseline': {
+      const what = [f.property === undefined ? null : text(f.property), f.rule === undefined ? null : `(${text(f.rule)})`].filter(Boolean).join(' ');
+      const where = f.clientId === undefined ? '' : ` in ${text(f.clientId)}`;
+      return `[worse-than-baseline] new ${text(f.severity)}${where}${what ? `: ${what}` : ''}, not in the baseline`;
+    }
+    default: {
+      const { family, check, ...rest } = f;
+      return `[${text(check)}] ${text(family)} check failed: ${JSON.stringify(rest)}`;
+    }
+  }
+}
+
+function describeLinks(links: GateVerdictResponse['links'] | undefined): string {
+  if (!links || !links.resolved) return 'links: checked statically, none fetched (--resolve-links fetches them)';
+  const unchecked = links.unchecked ?? [];
+  if (unchecked.length === 0) return `links: ${links.checked} fetched, every link checked`;
+  const reasons = new Map<string, number>();
+  for (const link of unchecked) reasons.set(link.reason, (reasons.get(link.reason) ?? 0) + 1);
+  const byReason = [...reasons].map(([reason, count]) => `${count} ${reason}`).join(', ');
+  return `links: ${links.checked} fetched, ${unchecked.length} not checked (${byReason}; an unchecked link never fails the gate)`;
+}
+
+function describeBaseline(verdict: GateVerdictResponse, local: boolean): string {
+  if (local) return 'baseline: none (--local checks compatibility and content only)';
+  const ref = verdict.baseline?.ref;
+  if (!verdict.checks?.includes('regression')) return `baseline: regression not checked${ref ? ` (ref ${ref})` : ''}`;
+  if (!ref) return 'baseline: no ref, regression check skipped';
+  if (!verdict.baseline.comparedTo) return `baseline: ref ${ref} has no stored baseline yet, nothing to compare with`;
+  return `baseline: ref ${ref}, compared with the version stored ${verdict.baseline.comparedTo}`;
+}
+
+/** The per-file block a person reads in a CI log. */
+export function formatGateResult(result: GateFileResult, local: boolean): string[] {
+  if (result.outcome === 'error') return [`ERROR ${label(result.file)}: ${result.error.message}`];
+  const { verdict } = result;
+  const worst = verdict.worstClient ? `, worst client ${verdict.worstClient}` : '';
+  const failures = verdict.failures.length > 0 ? ` (${plural(verdict.failures.length, 'failure')})` : '';
+  const lines = [`${verdict.passed ? 'PASS ' : 'FAIL '} ${label(result.file)}  score ${verdict.overallScore}/100${worst}${failures}`];
+  for (const failure of verdict.failures) lines.push(`  - ${describeFailure(failure)}`);
+  lines.push(`  ${describeLinks(verdict.links)}`);
+  lines.push(`  ${describeBaseline(verdict, local)}`);
+  if (verdict.runId || verdict.previewId) lines.push(`  run ${verdict.runId ?? '-'}, preview ${verdict.previewId ?? '-'}`);
+  return lines;
+}
+
+export function formatGateSummary(results: readonly GateFileResult[]): string {
+  const summary = summariseGate(results);
+  return `${plural(summary.files, 'file')}: ${summary.passed} passed, ${summary.failed} failed, ${plural(summary.errors, 'error')}`;
+}
+
+/** The one line an HTTP problem becomes: status, code, title/detail, validation errors, compile position. */
+export function describeProblem(status: number, problem: GateProblem): string {
+  const head = `HTTP ${status}${problem.code ? ` ${problem.code}` : ''}`;
+  const detail = problem.detail ?? problem.title ?? '';
+  const position = problem.line === undefined ? '' : ` (line ${problem.line}${problem.column === undefined ? '' : `, column ${problem.column}`})`;
+  const fields = (problem.errors ?? [])
+    .map((error) => [error.field, error.message].filter(Boolean).join(': '))
+    .filter((line) => line.length > 0)
+    .join('; ');
+  const hint = status === 401 ? ' (check MAILPROOF_API_KEY)' : problem.code === 'plan_required' ? ' (the gate needs a key on the Pro plan)' : '';
+  return `${head}${detail ? `: ${detail}` : ''}${position}${fields ? ` [${fields}]` : ''}${hint}`;
+}
+
+function label(file: string): string {
+  return file === '-' ? 'stdin' : file;
+}
