@@ -7,47 +7,18 @@
 // thread for the engine-only figure. Targets: p95 <= 150 ms; end-to-end throughput at least 60%
 // of engine-only throughput.
 'use strict';
-const { spawn } = require('node:child_process');
-const path = require('node:path');
-const tasks = require('./lib/tasks');
-const { medianEmail, freePort, percentile, waitReady, engineOnlyWindows } = require('./lib/bench-service');
+const { prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices } = require('./lib/bench-service');
 
 const DURATION_S = Number(process.env.BENCH_SECONDS || 30);
 const CONNECTIONS = 16;
 
 async function main() {
-  tasks.ensureDependencies();
-  if (!process.env.BENCH_NO_BUILD) tasks.build({ quiet: true });
-  const env = {
-    ...process.env,
-    DATABASE_URL: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/mailproof_bench',
-    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
-    LOG_LEVEL: 'silent',
-    QUEUE_PREFIX: `bench-api-${process.pid}`,
-    RATE_LIMIT_ANONYMOUS: '1000000',
-    MIGRATE_ON_START: 'true',
-  };
-  await tasks.ensureServices(env.DATABASE_URL, env.REDIS_URL);
-  await tasks.ensureDatabase(env.DATABASE_URL);
+  const env = await prepareBenchmark('bench-api', { RATE_LIMIT_ANONYMOUS: '1000000' });
   const email = medianEmail();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dist = path.join(tasks.ROOT, 'dist', 'apps');
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const worker = spawn(process.execPath, [...profile, path.join(dist, 'worker-preview', 'src', 'main.js')], { env, stdio: 'ignore' });
-  const api = spawn(process.execPath, [...profile, path.join(dist, 'api', 'src', 'main.js')], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
-  // SIGTERM lets --cpu-prof write its profile; SIGKILL follows if a process lingers.
-  const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
-  const stopServices = async () => {
-    worker.kill('SIGTERM');
-    api.kill('SIGTERM');
-    const killer = setTimeout(() => {
-      worker.kill('SIGKILL');
-      api.kill('SIGKILL');
-    }, 5000);
-    await Promise.all([exited(worker), exited(api)]);
-    clearTimeout(killer);
-  };
+  const { stop: stopServices } = startServices(env, port, profile);
   try {
     await waitReady(url);
     const body = JSON.stringify({ html: email.html });

@@ -84,4 +84,48 @@ function engineOnlyWindows(html, count, milliseconds) {
   });
 }
 
-module.exports = { medianEmail, freePort, percentile, waitReady, engineOnlyWindows };
+/**
+ * Starts worker-preview and the API (built dist) as separate processes on `port`; `stop()` sends SIGTERM
+ * (so --cpu-prof can write its profile) and SIGKILL to any that lingers after 5 s.
+ */
+function startServices(env, port, nodeOptions = []) {
+  const { spawn } = require('node:child_process');
+  const dist = path.join(tasks.ROOT, 'dist', 'apps');
+  const worker = spawn(process.execPath, [...nodeOptions, path.join(dist, 'worker-preview', 'src', 'main.js')], { env, stdio: 'ignore' });
+  const api = spawn(process.execPath, [...nodeOptions, path.join(dist, 'api', 'src', 'main.js')], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+  const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
+  const stop = async () => {
+    worker.kill('SIGTERM');
+    api.kill('SIGTERM');
+    const killer = setTimeout(() => {
+      worker.kill('SIGKILL');
+      api.kill('SIGKILL');
+    }, 5000);
+    await Promise.all([exited(worker), exited(api)]);
+    clearTimeout(killer);
+  };
+  return { stop };
+}
+
+/**
+ * Installs and builds what is missing, and returns the benchmark's environment over its own database
+ * (mailproof_bench, created and migrated) and a queue prefix of its own, plus `settings`.
+ */
+async function prepareBenchmark(name, settings) {
+  tasks.ensureDependencies();
+  if (!process.env.BENCH_NO_BUILD) tasks.build({ quiet: true });
+  const env = {
+    ...process.env,
+    DATABASE_URL: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/mailproof_bench',
+    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    LOG_LEVEL: 'silent',
+    QUEUE_PREFIX: `${name}-${process.pid}`,
+    MIGRATE_ON_START: 'true',
+    ...settings,
+  };
+  await tasks.ensureServices(env.DATABASE_URL, env.REDIS_URL);
+  await tasks.ensureDatabase(env.DATABASE_URL);
+  return env;
+}
+
+module.exports = { prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };

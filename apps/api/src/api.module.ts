@@ -16,6 +16,8 @@ import { DomainsController } from './domains/domains.controller';
 import { DomainsService } from './domains/domains.service';
 import { RoundTripService } from './diagnostics/round-trip.service';
 import { ClientsController } from './clients/clients.controller';
+import { GateController } from './gate/gate.controller';
+import { GateService } from './gate/gate.service';
 import { HealthController } from './health/health.controller';
 import { HomeController } from './home/home.controller';
 import { PreviewsController } from './previews/previews.controller';
@@ -54,6 +56,7 @@ export class ApiModule {
         SharePageController,
         DeliverabilityController,
         DomainsController,
+        GateController,
       ],
       providers: [
         MetricsService,
@@ -62,6 +65,7 @@ export class ApiModule {
         SharesService,
         DeliverabilityService,
         DomainsService,
+        GateService,
         ApiKeyAuthenticator,
         RateLimiterService,
         UsageRecorder,

@@ -5,17 +5,34 @@ import { QueueModule } from '@mailproof/queue';
 import { AnalysisPool } from './analysis/analysis-pool';
 import { PreviewAnalysisService } from './preview-analysis.service';
 import { PreviewChecksService } from './preview-checks.service';
+import { GateImportHandler } from './gate/gate-import.handler';
+import { GateRunService } from './gate/gate-run.service';
+import { GateVerdictHandler } from './gate/gate-verdict.handler';
+import { GateProcessor } from './gate/gate.processor';
+import { RedisLinkCheckCache } from './gate/redis-link-check.cache';
+import { LinkCheckProcessor } from './gate/link-check.processor';
+import { LinksResolveHandler } from './gate/links-resolve.handler';
 import { PreviewAnalyseHandler } from './preview-analyse.handler';
 import { PreviewProcessor } from './preview.processor';
 
-/** The worker-preview app: no HTTP, consumes the `preview` queue. */
+/** The worker-preview app: no HTTP; consumes `preview` (analyses), `gate` (gate steps) and `link-check` (link resolution). */
 @Module({})
 export class WorkerPreviewAppModule {
   static forRoot(config: MailproofConfig): DynamicModule {
     return {
       module: WorkerPreviewAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-preview'), PersistenceModule, QueueModule],
-      providers: [PreviewProcessor, PreviewAnalyseHandler, PreviewAnalysisService, PreviewChecksService, AnalysisPool],
+      providers: [
+        PreviewProcessor,
+        PreviewAnalyseHandler,
+        GateProcessor,
+        GateImportHandler,
+        GateVerdictHandler,
+        LinkCheckProcessor,
+        LinksResolveHandler,
+        GateRunService,
+        RedisLinkCheckCache,
+        PreviewAnalysisService, PreviewChecksService, AnalysisPool],
     };
   }
 }

@@ -132,6 +132,26 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
   PREVIEW_BUDGET_MS = 10_000;
 
+  /** How long POST /api/gate waits for its job chain without link resolution (503 with the run id past it). */
+  @Transform(toInt) @IsInt() @Min(500) @Max(60_000)
+  GATE_BUDGET_MS = 4_000;
+
+  /** The same with resolveLinks: links not resolved in time are reported unchecked (budget), never failed. */
+  @Transform(toInt) @IsInt() @Min(1_000) @Max(60_000)
+  GATE_LINKS_BUDGET_MS = 12_000;
+
+  /** How long a link's status stays cached in Redis, so a CI re-run does not fetch the same sites again. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(86_400)
+  LINK_CHECK_CACHE_SECONDS = 300;
+
+  /** gate.import and gate.verdict jobs at once per worker-preview process (light: PostgreSQL, one fetch). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  WORKER_GATE_CONCURRENCY = 4;
+
+  /** links.resolve jobs at once per worker-preview process (network-bound; each checks up to 25 links). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  WORKER_LINK_CHECK_CONCURRENCY = 8;
+
   /**
    * spamd (Debian package spamassassin) as host:port, e.g. 127.0.0.1:783. Unset: no SpamAssassin check; the
    * spam report keeps the engine's own rules only (docs/reports.md).
@@ -202,6 +222,14 @@ export class EnvironmentVariables {
     message: 'must be a comma-separated list of host or host:port (e.g. 1.1.1.1,8.8.8.8:443)',
   })
   DNS_SERVERS = '1.1.1.1,1.0.0.1';
+
+  /**
+   * Tests only: IP addresses that server-side fetches (gate links, URL import, image weights) may reach
+   * although not public, e.g. a loopback test server. Refused when NODE_ENV=production.
+   */
+  @IsOptional()
+  @Matches(/^\s*[0-9a-fA-F:.]+\s*(,\s*[0-9a-fA-F:.]+\s*)*$/, { message: 'must be a comma-separated list of IP addresses' })
+  SSRF_ALLOWED_ADDRESSES?: string;
 
   /** https in production; http only for a DoH server on loopback (tests, a local resolver). */
   @IsIn(['https', 'http'])

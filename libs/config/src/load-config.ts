@@ -13,7 +13,7 @@ type EnvSource = Record<string, string | undefined>;
  * settings fall back to a local developer setup.
  */
 export function validateEnvironment(env: EnvSource = process.env): EnvironmentVariables {
-  const known = Object.keys(new EnvironmentVariables()).concat(Object.keys(DEVELOPMENT_DEFAULTS), ['CHROMIUM_PATH', 'RATE_LIMIT_REDIS_URL', 'TRUSTED_PROXIES', 'SPAMASSASSIN_HOST', 'METRICS_TOKEN']);
+  const known = Object.keys(new EnvironmentVariables()).concat(Object.keys(DEVELOPMENT_DEFAULTS), ['CHROMIUM_PATH', 'RATE_LIMIT_REDIS_URL', 'TRUSTED_PROXIES', 'SPAMASSASSIN_HOST', 'METRICS_TOKEN', 'SSRF_ALLOWED_ADDRESSES']);
   const raw: Record<string, string> = {};
   for (const name of new Set(known)) {
     const value = env[name];
@@ -33,6 +33,9 @@ export function validateEnvironment(env: EnvSource = process.env): EnvironmentVa
         : `${Object.values(error.constraints ?? {}).join('; ')} (got "${String(value).slice(0, 80)}")`;
     return { variable: error.property, message };
   });
+  if (production && raw.SSRF_ALLOWED_ADDRESSES !== undefined) {
+    problems.push({ variable: 'SSRF_ALLOWED_ADDRESSES', message: 'must not be set when NODE_ENV=production: it lets server-side fetches reach private addresses' });
+  }
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return instance;
 }

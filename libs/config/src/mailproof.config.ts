@@ -22,6 +22,8 @@ export class MailproofConfig {
     readonly workers: {
       previewConcurrency: number;
       previewThreads: boolean;
+      gateConcurrency: number;
+      linkCheckConcurrency: number;
       /** Hard cap on one compile process's resident memory (libs/sandbox). */
       sandboxProcessMemoryMb: number;
       renderConcurrency: number;
@@ -62,6 +64,10 @@ export class MailproofConfig {
       budgetMs: number;
       domainLimits: { free: number; pro: number };
     },
+    /** The pre-send gate's budgets (without and with link resolution) and the link-status cache. */
+    readonly gate: { budgetMs: number; linksBudgetMs: number; linkCacheSeconds: number },
+    /** Addresses server-side fetches may reach although not public (tests only; empty in production). */
+    readonly netGuard: { allowedAddresses: string[] },
   ) {}
 
   /** What a BullMQ consumer needs: its concurrency plus the shared lock settings. */
@@ -87,6 +93,8 @@ export class MailproofConfig {
       {
         previewConcurrency: e.WORKER_PREVIEW_CONCURRENCY,
         previewThreads: e.WORKER_PREVIEW_THREADS,
+        gateConcurrency: e.WORKER_GATE_CONCURRENCY,
+        linkCheckConcurrency: e.WORKER_LINK_CHECK_CONCURRENCY,
         sandboxProcessMemoryMb: e.SANDBOX_PROCESS_MEMORY_MB,
         renderConcurrency: e.WORKER_RENDER_CONCURRENCY,
         dnsConcurrency: e.WORKER_DNS_CONCURRENCY,
@@ -124,6 +132,8 @@ export class MailproofConfig {
         budgetMs: e.DELIVERABILITY_BUDGET_MS,
         domainLimits: { free: e.DOMAIN_LIMIT_FREE, pro: e.DOMAIN_LIMIT_PRO },
       },
+      { budgetMs: e.GATE_BUDGET_MS, linksBudgetMs: e.GATE_LINKS_BUDGET_MS, linkCacheSeconds: e.LINK_CHECK_CACHE_SECONDS },
+      { allowedAddresses: (e.SSRF_ALLOWED_ADDRESSES ?? '').split(',').map((address) => address.trim()).filter(Boolean) },
     );
   }
 }

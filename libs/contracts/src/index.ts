@@ -1,5 +1,6 @@
 export * from './queues';
 export * from './problem';
+export * from './gate';
 export * from './jobs/job-map';
 export * from './jobs/job-id';
 export * from './jobs/job-request';
@@ -8,3 +9,4 @@ export * from './jobs/dns-audit.job';
 export * from './jobs/domain-sweep.job';
 export * from './jobs/preview.job';
 export * from './jobs/preview-cleanup.job';
+export * from './jobs/gate.job';

@@ -8,10 +8,11 @@ import { DomainAuditRepository } from './repositories/domain-audit.repository';
 import { JobProbeRepository } from './repositories/job-probe.repository';
 import { PreviewRepository } from './repositories/preview.repository';
 import { ShareRepository } from './repositories/share.repository';
+import { GateRunRepository } from './repositories/gate-run.repository';
 import { MonitoredDomainRepository } from './repositories/monitored-domain.repository';
 import { runMigrationsLocked } from './run-migrations';
 
-const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository];
+const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository, GateRunRepository];
 
 /** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
 @Global()

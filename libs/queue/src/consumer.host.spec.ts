@@ -33,6 +33,9 @@ const VALID: Record<JobName, unknown> = {
   'preview-cleanup.run': { schemaVersion: 1 },
   'dns-audit.run': { schemaVersion: 1, domain: 'example.com', dkimSelectors: ['s1'], trigger: 'on-demand', accountId: 'a' },
   'domain-sweep.run': { schemaVersion: 1 },
+  'gate.import': { schemaVersion: 1, runId: 'gtr_1' },
+  'links.resolve': { schemaVersion: 1, runId: 'gtr_1', deadline: 1_000 },
+  'gate.verdict': { schemaVersion: 1, runId: 'gtr_1' },
 };
 
 describe('ConsumerHost', () => {

@@ -1,8 +1,9 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { Job, JobsOptions, Queue } from 'bullmq';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { FlowProducer, type FlowJob, type Job, type JobsOptions, type Queue } from 'bullmq';
 import { JOB_DEFINITIONS, payloadProblem, type JobName, type JobPayload, type JobRequest, type JobResult, type QueueName } from '@mailproof/contracts';
 import { withDeadline } from './deadline';
+import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { QueueUnavailableError } from './queue-unavailable.error';
 
 /** The deadline (ms) of one enqueue; provided only where requests wait on it (the API). */
@@ -12,17 +13,20 @@ export type TypedJob<N extends JobName> = Job<JobPayload<N>, JobResult<N>, N>;
 
 /** The one typed way to put a job on a queue. */
 @Injectable()
-export class JobProducer {
+export class JobProducer implements OnModuleDestroy {
   private readonly queues: Record<QueueName, Queue>;
+  private flowProducer: FlowProducer | undefined;
 
   constructor(
     @InjectQueue('preview') preview: Queue,
     @InjectQueue('render') render: Queue,
     @InjectQueue('dns-audit') dnsAudit: Queue,
     @InjectQueue('scheduler') scheduler: Queue,
+    @InjectQueue('gate') gate: Queue,
+    @InjectQueue('link-check') linkCheck: Queue,
     @Optional() @Inject(ENQUEUE_DEADLINE_MS) private readonly deadlineMs?: number,
   ) {
-    this.queues = { preview, render, 'dns-audit': dnsAudit, scheduler };
+    this.queues = { preview, render, 'dns-audit': dnsAudit, scheduler, gate, 'link-check': linkCheck };
     // BullMQ adds a 'closing' listener per pending command; many concurrent requests are normal here.
     for (const queue of Object.values(this.queues)) queue.setMaxListeners(1_000);
   }
@@ -60,6 +64,47 @@ export class JobProducer {
     return this.bounded(queue, adding);
   }
 
+  /**
+   * Adds a chain of jobs as one BullMQ flow, in the order they run: each job waits until the one before
+   * it has completed, and a job that fails for good fails every job after it (`failParentOnFailure`),
+   * so whoever waits on the last job hears of it. Returns the last job. The chain is in Redis as a
+   * whole or not at all (BullMQ adds a flow in one transaction); every job is checked as `enqueue()`
+   * checks one and gets the default attempts, backoff and retention (flows do not apply a queue's
+   * defaults).
+   */
+  async enqueueChain(requests: ReadonlyArray<JobRequest<JobName, unknown>>): Promise<Job> {
+    if (requests.length === 0) throw new Error('enqueueChain: no jobs');
+    let child: FlowJob | undefined;
+    for (const request of requests) {
+      checkRequest(request);
+      const node: FlowJob = {
+        name: request.name,
+        queueName: request.queue,
+        data: request.data,
+        opts: { ...DEFAULT_JOB_OPTIONS, ...jobOptions(request) },
+        children: child ? [{ ...child, opts: { ...child.opts, failParentOnFailure: true } }] : undefined,
+      };
+      child = node;
+    }
+    const last = requests[requests.length - 1];
+    const adding = this.flows().add(child!).then((node) => node.job);
+    return this.bounded(last.queue, adding);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.flowProducer?.close();
+  }
+
+  /** One FlowProducer per process, over the same connection and prefix as the queues. */
+  private flows(): FlowProducer {
+    if (!this.flowProducer) {
+      const { connection, prefix } = this.queues.gate.opts;
+      this.flowProducer = new FlowProducer({ connection, prefix });
+      this.flowProducer.on('error', () => undefined);
+    }
+    return this.flowProducer;
+  }
+
   private bounded<T>(queue: QueueName, adding: Promise<T>): Promise<T> {
     const bounded =
       this.deadlineMs === undefined
@@ -73,7 +118,7 @@ export class JobProducer {
 }
 
 /** A producer bug, not an outage: thrown as a plain Error before anything reaches Redis. */
-function checkRequest(request: JobRequest): void {
+function checkRequest(request: JobRequest<string, unknown>): void {
   const definition = JOB_DEFINITIONS[request.name as JobName];
   if (!definition) throw new Error(`unknown job ${request.name}`);
   if (!definition.queues.includes(request.queue)) throw new Error(`job ${request.name} does not run on queue ${request.queue}`);
@@ -82,6 +127,6 @@ function checkRequest(request: JobRequest): void {
   if (problem) throw new Error(`job ${request.name}: ${problem}`);
 }
 
-function jobOptions(request: JobRequest): JobsOptions {
+function jobOptions(request: JobRequest<string, unknown>): JobsOptions {
   return request.priority === undefined ? { jobId: request.jobId } : { jobId: request.jobId, priority: request.priority };
 }

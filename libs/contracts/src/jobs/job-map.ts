@@ -1,6 +1,18 @@
 import type { QueueName } from '../queues';
 import { checkDnsAuditPayload, DNS_AUDIT_JOB, type DnsAuditJobPayload, type DnsAuditJobResult } from './dns-audit.job';
 import { checkDomainSweepPayload, DOMAIN_SWEEP_JOB, type DomainSweepJobPayload, type DomainSweepJobResult } from './domain-sweep.job';
+import {
+  checkGateRunPayload,
+  checkLinksResolvePayload,
+  GATE_IMPORT_JOB,
+  GATE_VERDICT_JOB,
+  LINKS_RESOLVE_JOB,
+  type GateImportJobResult,
+  type GateRunJobPayload,
+  type GateVerdictJobResult,
+  type LinksResolveJobPayload,
+  type LinksResolveJobResult,
+} from './gate.job';
 import { checkPayloadEnvelope, type PayloadCheck } from './job-request';
 import { checkPreviewCleanupPayload, PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from './preview-cleanup.job';
 import { checkPreviewPayload, PREVIEW_JOB, type PreviewJobPayload, type PreviewJobResult } from './preview.job';
@@ -16,6 +28,9 @@ export interface JobMap {
   'preview-cleanup.run': { payload: PreviewCleanupJobPayload; result: PreviewCleanupJobResult };
   'dns-audit.run': { payload: DnsAuditJobPayload; result: DnsAuditJobResult };
   'domain-sweep.run': { payload: DomainSweepJobPayload; result: DomainSweepJobResult };
+  'gate.import': { payload: GateRunJobPayload; result: GateImportJobResult };
+  'links.resolve': { payload: LinksResolveJobPayload; result: LinksResolveJobResult };
+  'gate.verdict': { payload: GateRunJobPayload; result: GateVerdictJobResult };
 }
 export type JobName = keyof JobMap;
 export type JobPayload<N extends JobName> = JobMap[N]['payload'];
@@ -34,6 +49,9 @@ export const JOB_DEFINITIONS: { [N in JobName]: JobDefinition } = {
   [PREVIEW_CLEANUP_JOB.name]: { queues: PREVIEW_CLEANUP_JOB.queues, schemaVersion: PREVIEW_CLEANUP_JOB.schemaVersion, checkPayload: checkPreviewCleanupPayload },
   [DNS_AUDIT_JOB.name]: { queues: DNS_AUDIT_JOB.queues, schemaVersion: DNS_AUDIT_JOB.schemaVersion, checkPayload: checkDnsAuditPayload },
   [DOMAIN_SWEEP_JOB.name]: { queues: DOMAIN_SWEEP_JOB.queues, schemaVersion: DOMAIN_SWEEP_JOB.schemaVersion, checkPayload: checkDomainSweepPayload },
+  [GATE_IMPORT_JOB.name]: { queues: GATE_IMPORT_JOB.queues, schemaVersion: GATE_IMPORT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
+  [LINKS_RESOLVE_JOB.name]: { queues: LINKS_RESOLVE_JOB.queues, schemaVersion: LINKS_RESOLVE_JOB.schemaVersion, checkPayload: checkLinksResolvePayload },
+  [GATE_VERDICT_JOB.name]: { queues: GATE_VERDICT_JOB.queues, schemaVersion: GATE_VERDICT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
 };
 
 /** The jobs that may run on a queue: a consumer of the queue must handle every one. */

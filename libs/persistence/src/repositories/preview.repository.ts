@@ -70,6 +70,17 @@ export class PreviewRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** The email a gate run imported from its URL, for a preview still waiting for it (a redelivery changes nothing). */
+  async fillSource(id: string, source: string): Promise<boolean> {
+    const result = await this.repo.update({ id, status: 'queued', source: '' } as FindOptionsWhere<PreviewEntity>, { source });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** The stored result and the source (the email a gate run checks); null when there is no such preview. */
+  async findWithSource(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'source' | 'status' | 'result' | 'failure'> | null> {
+    return this.repo.findOne({ where: { id }, select: { id: true, format: true, source: true, status: true, result: true, failure: true } });
+  }
+
   async listForAccount(accountId: string, page: number, pageSize: number): Promise<{ items: PreviewListItem[]; total: number }> {
     const [rows, total] = await this.repo.findAndCount({
       where: { accountId },

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { CLIENT_IDS, EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
+import { OptionalClientIds } from '../../common/client-ids.validator';
 import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';
 
 /** 500 KB of markup, counted as UTF-8 bytes. */
@@ -18,13 +19,7 @@ export class PreviewRequest {
   @IsIn(EMAIL_FORMATS)
   format?: EmailFormat;
 
-  @ApiPropertyOptional({ type: [String], enum: CLIENT_IDS, description: 'Client ids to analyse; all 21 when omitted.' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(CLIENT_IDS.length)
-  @ArrayUnique()
-  @IsIn(CLIENT_IDS, { each: true, message: `each value in clients must be one of the client ids: ${CLIENT_IDS.join(', ')}` })
+  @OptionalClientIds('Client ids to analyse; all 21 when omitted.')
   clients?: ClientId[];
 
   @ApiPropertyOptional({ maxLength: 200, description: 'Title for the saved preview (authenticated requests).' })

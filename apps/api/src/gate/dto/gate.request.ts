@@ -1,0 +1,82 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD, GATE_REF_PATTERN, UPDATE_BASELINE_MODES, type GateCheckFamily, type UpdateBaselineMode } from '@mailproof/contracts';
+import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
+import { OptionalClientIds } from '../../common/client-ids.validator';
+import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';
+import { MAX_MARKUP_BYTES } from '../../previews/dto/preview.request';
+
+/** POST /api/gate: exactly one of html and url (checked by the service, which names both fields). */
+export class GateRequest {
+  @ApiPropertyOptional({ description: 'The email (HTML, JSX, MJML or Maizzle), at most 500 KB. Exactly one of html and url.' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxUtf8Bytes(MAX_MARKUP_BYTES)
+  html?: string;
+
+  @ApiPropertyOptional({ description: 'A "view in browser" link to import the email from (http/https, public addresses, at most 500 KB).' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(2_048)
+  url?: string;
+
+  @ApiPropertyOptional({ enum: EMAIL_FORMATS, default: 'html' })
+  @IsOptional()
+  @IsIn(EMAIL_FORMATS)
+  format?: EmailFormat;
+
+  @ApiPropertyOptional({ description: 'Stable name of the email (1-200 letters, digits and ._/-:@); omit to skip regression checking.', maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @Matches(GATE_REF_PATTERN, { message: 'ref must be 1-200 characters of letters, digits and . _ / - : @' })
+  ref?: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 100, default: GATE_DEFAULT_THRESHOLD, description: 'A client scoring below it fails the threshold check.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(100)
+  threshold?: number;
+
+  @ApiPropertyOptional({ type: [String], enum: GATE_CHECK_FAMILIES, description: 'Check families to run; all three when omitted.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsIn(GATE_CHECK_FAMILIES, { each: true, message: `each value in checks must be one of: ${GATE_CHECK_FAMILIES.join(', ')}` })
+  checks?: GateCheckFamily[];
+
+  @OptionalClientIds('Clients to check; all 21 when omitted.')
+  clients?: ClientId[];
+
+  @ApiPropertyOptional({ default: true, description: 'Whether a client with errors fails the gate.' })
+  @IsOptional()
+  @IsBoolean()
+  failOnError?: boolean;
+
+  @ApiPropertyOptional({ enum: UPDATE_BASELINE_MODES, default: 'on-pass', description: 'When the stored baseline of ref moves to this version.' })
+  @IsOptional()
+  @IsIn(UPDATE_BASELINE_MODES)
+  updateBaseline?: UpdateBaselineMode;
+
+  @ApiPropertyOptional({ default: false, description: 'Fetch each link (HEAD, then GET if refused; at most 25; within 10 s) to check that it resolves.' })
+  @IsOptional()
+  @IsBoolean()
+  resolveLinks?: boolean;
+}

@@ -1,0 +1,38 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentAccount, RequiresPlan, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { GateRequest } from './dto/gate.request';
+import { GateRunsQuery } from './dto/gate-runs.query';
+import { GateService } from './gate.service';
+
+@ApiTags('gate')
+@Controller('api/gate')
+@RequiresPlan('pro')
+export class GateController {
+  constructor(private readonly gate: GateService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Is this email safe to send? A verdict with its reasons; a failing verdict is 200 with passed: false. Pro plan.' })
+  @ApiOkResponse({ description: '{ passed, overallScore, worstClient, baseline, failures, checks, links, runId, previewId }' })
+  @ApiResponse({ status: 400, description: 'bad request (validation_failed), a URL declined (url_declined) or unreachable (url_unreachable)' })
+  @ApiResponse({ status: 403, description: 'plan_required: the gate needs the Pro plan' })
+  @ApiResponse({ status: 413, description: 'html over 500 KB' })
+  @ApiResponse({ status: 422, description: 'the email did not compile (compile_failed with message and line)' })
+  @ApiResponse({ status: 503, description: 'the run did not finish within its budget; the body carries the run id' })
+  run(@Body() body: GateRequest, @CurrentAccount() account: AuthenticatedAccount) {
+    return this.gate.run(body, account);
+  }
+
+  @Get('runs')
+  @ApiOperation({ summary: "The account's gate runs, newest first, optionally of one ref." })
+  list(@CurrentAccount() account: AuthenticatedAccount, @Query() query: GateRunsQuery) {
+    return this.gate.list(account, query.ref, query.page ?? 1, query.pageSize ?? 20);
+  }
+
+  @Get('runs/:id')
+  @ApiOperation({ summary: 'One gate run: its verdict when completed, or why it failed.' })
+  read(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string) {
+    return this.gate.read(account, id);
+  }
+}

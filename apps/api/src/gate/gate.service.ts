@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { MailproofConfig } from '@mailproof/config';
+import {
+  GATE_CHECK_FAMILIES,
+  GATE_DEFAULT_THRESHOLD,
+  gateImportJob,
+  gateVerdictJob,
+  linksResolveJob,
+  previewAnalyseJob,
+  type GateRunOptions,
+  type GateVerdictJobResult,
+  type JobName,
+  type JobRequest,
+} from '@mailproof/contracts';
+import { CLIENT_IDS } from '@mailproof/engine';
+import { GateRunRepository, PreviewRepository, type GateRunEntity } from '@mailproof/persistence';
+import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
+import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import { orQueueUnavailable } from '../common/queue-unavailable';
+import { ProblemException } from '../problems/problem.exception';
+import type { GateRequest } from './dto/gate.request';
+
+const QUEUE_UNAVAILABLE = 'Gate runs cannot be queued right now (Redis is unavailable); nothing was stored. Retry shortly.';
+/** Time kept for the verdict step after link resolution's deadline: loading the result and deciding. */
+const VERDICT_RESERVE_MS = 750;
+
+/**
+ * POST /api/gate: store the email as a saved preview and the run's options, start the run's job chain
+ * (gate.import when a URL is given, preview.analyse, links.resolve with resolveLinks, gate.verdict) as
+ * one BullMQ flow, and await its last job within GATE_BUDGET_MS (GATE_LINKS_BUDGET_MS with links). The
+ * API compiles, analyses and fetches nothing itself. The verdict is read from PostgreSQL, where the
+ * verdict step stored it.
+ */
+@Injectable()
+export class GateService {
+  constructor(
+    private readonly config: MailproofConfig,
+    private readonly previews: PreviewRepository,
+    private readonly runs: GateRunRepository,
+    private readonly jobs: JobProducer,
+    private readonly queueEvents: QueueEventsRegistry,
+  ) {}
+
+  async run(request: GateRequest, account: AuthenticatedAccount): Promise<Record<string, unknown>> {
+    const started = Date.now();
+    const options = gateRunOptions(request);
+    const budgetMs = options.resolveLinks ? this.config.gate.linksBudgetMs : this.config.gate.budgetMs;
+    const events = await orQueueUnavailable(this.queueEvents.getWithin('gate', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE);
+
+    const preview = await this.previews.create({
+      accountId: account.accountId,
+      title: `Gate run${request.ref ? `: ${request.ref}` : ''}`,
+      format: options.format,
+      clients: options.clients,
+      // A URL's email arrives with gate.import, which fills the source before the analysis runs.
+      source: request.html ?? '',
+      expiresAt: null,
+    });
+    const run = await this.runs.create({ accountId: account.accountId, ref: request.ref ?? null, request: { ...options }, previewId: preview.id });
+
+    // Link resolution stops by this moment (and after GATE_LINKS_MAX_MS of its own), so the verdict still fits the budget.
+    const linksDeadline = started + budgetMs - VERDICT_RESERVE_MS;
+    const chain: Array<JobRequest<JobName, unknown>> = [
+      ...(options.source === 'url' ? [gateImportJob(run.id)] : []),
+      previewAnalyseJob(preview.id),
+      ...(options.resolveLinks ? [linksResolveJob(run.id, linksDeadline)] : []),
+      gateVerdictJob(run.id),
+    ];
+    const job = await orQueueUnavailable(this.jobs.enqueueChain(chain), QUEUE_UNAVAILABLE, () => this.previews.deleteForAccount(account.accountId, preview.id));
+    await awaitJob<GateVerdictJobResult>(job, events, budgetMs - (Date.now() - started));
+    const stored = await this.runs.find(run.id);
+    if (!stored || stored.status === 'running') {
+      throw new ProblemException(503, 'service_unavailable', `The gate run did not finish within ${budgetMs} ms; GET /api/gate/runs/${run.id} returns its verdict when ready.`, {
+        runId: run.id,
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    return answer(stored);
+  }
+
+  async read(account: AuthenticatedAccount, id: string): Promise<Record<string, unknown>> {
+    const run = await this.runs.findForAccount(account.accountId, id);
+    if (!run) throw new ProblemException(404, 'not_found', 'No gate run with this id.');
+    const summary = { id: run.id, ref: run.ref, status: run.status, previewId: run.previewId, createdAt: run.createdAt.toISOString(), completedAt: run.completedAt?.toISOString() ?? null };
+    if (run.status === 'completed') return { ...summary, verdict: answer(run) };
+    return { ...summary, failure: run.failure };
+  }
+
+  async list(account: AuthenticatedAccount, ref: string | undefined, page: number, pageSize: number) {
+    const { items, total } = await this.runs.list(account.accountId, ref, page, pageSize);
+    return { runs: items, page, pageSize, total };
+  }
+}
+
+/** The request with every default applied, as the run stores it. */
+export function gateRunOptions(request: GateRequest): GateRunOptions {
+  const hasHtml = request.html !== undefined;
+  const hasUrl = request.url !== undefined;
+  if (hasHtml === hasUrl) {
+    const message = hasHtml ? 'give html or url, not both' : 'exactly one of html and url is required';
+    throw new ProblemException(400, 'validation_failed', 'The request is invalid; see errors.', {
+      errors: [
+        { field: 'html', message },
+        { field: 'url', message },
+      ],
+    });
+  }
+  if (hasUrl) checkUrlScheme(request.url!);
+  return {
+    source: hasUrl ? 'url' : 'html',
+    url: request.url ?? null,
+    format: request.format ?? 'html',
+    threshold: request.threshold ?? GATE_DEFAULT_THRESHOLD,
+    checks: GATE_CHECK_FAMILIES.filter((family) => (request.checks ?? GATE_CHECK_FAMILIES).includes(family)),
+    clients: request.clients ?? [...CLIENT_IDS],
+    failOnError: request.failOnError ?? true,
+    updateBaseline: request.updateBaseline ?? 'on-pass',
+    resolveLinks: request.resolveLinks ?? false,
+  };
+}
+
+/** A URL that is not http(s) is declined at once; addresses are checked by the import step, which resolves the host. */
+function checkUrlScheme(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ProblemException(400, 'url_declined', 'The url is not a valid absolute URL.', { errors: [{ field: 'url', message: 'must be an absolute http or https URL' }] });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ProblemException(400, 'url_declined', `Only http and https URLs are fetched, not ${parsed.protocol.replace(/:$/, '')}.`, {
+      errors: [{ field: 'url', message: 'must be an absolute http or https URL' }],
+    });
+  }
+  if (parsed.username || parsed.password) {
+    throw new ProblemException(400, 'url_declined', 'URLs with credentials are not fetched.', { errors: [{ field: 'url', message: 'must not carry a user name or password' }] });
+  }
+}
+
+/** A finished run as the API answers it: its verdict, or the problem that ended it. */
+function answer(run: GateRunEntity): Record<string, unknown> {
+  if (run.status === 'completed' && run.verdict) return { ...run.verdict, runId: run.id, previewId: run.previewId };
+  const failure = run.failure ?? { code: 'internal_error', message: 'The gate run could not be completed.' };
+  const extras = { runId: run.id, previewId: run.previewId };
+  switch (failure.code) {
+    case 'compile_failed':
+      throw new ProblemException(422, 'compile_failed', failure.message, { ...extras, line: failure.line, column: failure.column });
+    case 'url_declined':
+    case 'url_unreachable':
+      throw new ProblemException(400, failure.code, failure.message, { ...extras, errors: [{ field: 'url', message: failure.message }] });
+    case 'payload_too_large':
+      throw new ProblemException(413, 'payload_too_large', failure.message, extras);
+    default:
+      // The stored message is one of the workers' fixed sentences (never an exception's text).
+      throw new ProblemException(500, 'internal_error', failure.message, extras);
+  }
+}

@@ -1,0 +1,163 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { MailproofConfig } from '@mailproof/config';
+import {
+  GATE_LINKS_MAX_MS,
+  GATE_MAX_LINKS,
+  type GateImportJobResult,
+  type GateLinks,
+  type GateRunOptions,
+  type GateVerdictJobResult,
+  type LinksResolveJobResult,
+} from '@mailproof/contracts';
+import { gateSnapshot, gateVerdict, type GateSnapshot } from '@mailproof/engine';
+import { importEmailFromUrl, resolveLinks, SsrfGuard, UrlImportError, type LinkResolution } from '@mailproof/net-guard';
+import { decodePreviewResult, GateRunRepository, PreviewRepository, type GateRunDecision, type GateRunEntity, type StoredBaseline } from '@mailproof/persistence';
+import type { FinalFailureCause } from '@mailproof/queue';
+import { RedisLinkCheckCache } from './redis-link-check.cache';
+
+/** The stored preview result, parsed: what the gate reads of it. */
+type StoredResult = Parameters<typeof gateSnapshot>[0] & {
+  compiledHtml?: string;
+  linkReport?: { links?: Array<{ href: string; scheme: string }> } | null;
+};
+
+/**
+ * The gate's steps after the API stored a run (docs/gate.md). Each reads its input from PostgreSQL and
+ * is idempotent: a redelivered step finds its work done or the run ended, and does nothing twice.
+ */
+@Injectable()
+export class GateRunService {
+  private readonly logger = new Logger('GateRun');
+  private readonly guard: SsrfGuard;
+
+  constructor(
+    config: MailproofConfig,
+    private readonly runs: GateRunRepository,
+    private readonly previews: PreviewRepository,
+    private readonly linkCache: RedisLinkCheckCache,
+  ) {
+    this.guard = new SsrfGuard({ allowedAddresses: config.netGuard.allowedAddresses });
+  }
+
+  /** gate.import: fetch the email of a `url` run into its preview; a declined or unreachable URL ends the run. */
+  async importEmail(runId: string): Promise<GateImportJobResult> {
+    const run = await this.runs.find(runId);
+    if (!run || run.status !== 'running' || !run.previewId) return { runId, imported: false };
+    const options = run.request as unknown as GateRunOptions;
+    try {
+      const { html } = await importEmailFromUrl(options.url ?? '', { guard: this.guard });
+      await this.previews.fillSource(run.previewId, html);
+      return { runId, imported: true };
+    } catch (error) {
+      if (!(error instanceof UrlImportError)) throw error;
+      const failure = { code: error.code, message: error.reason };
+      // The preview is failed too, so the analysis step that follows finds nothing to do.
+      await this.previews.storeOutcome(run.previewId, { failure });
+      await this.runs.fail(runId, failure);
+      return { runId, imported: false };
+    }
+  }
+
+  /** links.resolve: check the email's http(s) links until the run's deadline, and keep what was found. */
+  async resolveLinks(runId: string, deadline: number): Promise<LinksResolveJobResult> {
+    const run = await this.runs.find(runId);
+    if (!run || run.status !== 'running' || !run.previewId) return { runId, checked: 0, unchecked: 0 };
+    const result = await this.completedResult(run.previewId);
+    if (!result) return { runId, checked: 0, unchecked: 0 };
+    const urls = (result.linkReport?.links ?? []).filter((link) => link.scheme === 'http' || link.scheme === 'https').map((link) => link.href.trim());
+    const budgetMs = Math.max(0, Math.min(GATE_LINKS_MAX_MS, deadline - Date.now()));
+    const resolution = withoutRateLimited(await resolveLinks(urls, { guard: this.guard, maxUrls: GATE_MAX_LINKS, budgetMs, cache: this.linkCache }));
+    await this.runs.storeLinks(runId, resolution as unknown as Record<string, unknown>);
+    return { runId, checked: resolution.checked.length, unchecked: resolution.unchecked.length };
+  }
+
+  /** gate.verdict: decide the run against its ref's baseline and move the baseline as updateBaseline says. */
+  async decide(runId: string): Promise<GateVerdictJobResult> {
+    const run = await this.runs.find(runId);
+    if (!run) return { runId, status: 'failed', passed: null };
+    if (run.status !== 'running') return { runId, status: run.status === 'completed' ? 'completed' : 'failed', passed: run.passed };
+    const preview = run.previewId ? await this.previews.findWithSource(run.previewId) : null;
+    if (!preview || preview.status === 'failed' || !preview.result) {
+      const failure = preview?.failure ?? { code: 'internal_error', message: 'The email of this gate run was not analysed.' };
+      await this.runs.fail(runId, failure);
+      return { runId, status: 'failed', passed: null };
+    }
+    const result = JSON.parse(decodePreviewResult(preview.result).toString('utf8')) as StoredResult;
+    const html = result.compiledHtml ?? preview.source;
+    const decided = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result, html));
+    return { runId, status: decided.status === 'completed' ? 'completed' : 'failed', passed: decided.passed };
+  }
+
+  /** A step failed for good: the run ends failed with a reason the API returns (never "running" forever). */
+  async recordFinalFailure(runId: string, cause: FinalFailureCause): Promise<void> {
+    const message =
+      cause === 'stalled'
+        ? 'The gate run stopped its worker twice (crashed or froze) and was not tried again.'
+        : 'The gate run failed on every attempt.';
+    if (await this.runs.fail(runId, { code: 'internal_error', message })) this.logger.warn(`gate run ${runId} failed for good (${cause})`);
+  }
+
+  private async completedResult(previewId: string): Promise<StoredResult | null> {
+    const preview = await this.previews.findWithSource(previewId);
+    if (!preview || preview.status !== 'completed' || !preview.result) return null;
+    return JSON.parse(decodePreviewResult(preview.result).toString('utf8')) as StoredResult;
+  }
+}
+
+/**
+ * A site that answers 429 is busy, not broken: the link could not be checked (error), and never fails
+ * the gate, whose CI re-runs would otherwise fail on a site's rate limit.
+ */
+function withoutRateLimited(resolution: LinkResolution): LinkResolution {
+  const limited = resolution.checked.filter((check) => check.status === 429);
+  if (limited.length === 0) return resolution;
+  return {
+    checked: resolution.checked.filter((check) => check.status !== 429),
+    unchecked: [...resolution.unchecked, ...limited.map((check) => ({ url: check.url, reason: 'error' as const, detail: 'rate limited (429)' }))],
+  };
+}
+
+/**
+ * The verdict of one run and the baseline move (interface section 3): `always` stores this version
+ * whatever the verdict, `on-pass` only when it passed, `never` and runs without a ref never.
+ */
+function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: StoredResult, html: string): GateRunDecision {
+  const options = run.request as unknown as GateRunOptions;
+  const snapshot = gateSnapshot(result);
+  const runsRegression = run.ref !== null && options.checks.includes('regression');
+  const compared = runsRegression && baseline !== null ? { snapshot: baseline.snapshot as unknown as GateSnapshot, createdAt: baseline.createdAt.toISOString() } : null;
+  const resolution = run.links as unknown as LinkResolution | null;
+  const verdict = gateVerdict({
+    result,
+    snapshot,
+    html,
+    options: {
+      threshold: options.threshold,
+      checks: options.checks.filter((family) => family !== 'regression' || run.ref !== null),
+      clients: options.clients,
+      failOnError: options.failOnError,
+    },
+    baseline: compared,
+    links: resolution ? { checked: resolution.checked } : undefined,
+  });
+  const links: GateLinks = {
+    resolved: options.resolveLinks,
+    checked: resolution?.checked.length ?? 0,
+    unchecked: (resolution?.unchecked ?? []).map(({ url, reason }) => ({ url, reason })),
+  };
+  const moves = run.ref !== null && (options.updateBaseline === 'always' || (options.updateBaseline === 'on-pass' && verdict.passed));
+  return {
+    verdict: {
+      passed: verdict.passed,
+      overallScore: verdict.overallScore,
+      worstClient: verdict.worstClient,
+      baseline: { ref: run.ref, comparedTo: compared?.createdAt ?? null },
+      failures: verdict.failures,
+      checks: verdict.checks,
+      links,
+    },
+    passed: verdict.passed,
+    overallScore: verdict.overallScore,
+    newBaseline: moves ? (snapshot as unknown as Record<string, unknown>) : null,
+  };
+}

@@ -1,0 +1,61 @@
+import { jobId } from './job-id';
+import { isNonEmptyString, type JobRequest, type PayloadCheck } from './job-request';
+
+/**
+ * The gate's job chain (docs/gate.md), one BullMQ flow per run, each step idempotent and reading its
+ * input from PostgreSQL (the run row and its preview), never from another step's return value:
+ *
+ *   gate.import (url input only) -> preview.analyse -> links.resolve (resolveLinks only) -> gate.verdict
+ *
+ * A step that ends the run early (a declined URL, a compile failure) stores that outcome; the later
+ * steps find it and do nothing, and gate.verdict reports it.
+ */
+export const GATE_IMPORT_JOB = { name: 'gate.import', queues: ['gate'], schemaVersion: 1 } as const;
+export const GATE_VERDICT_JOB = { name: 'gate.verdict', queues: ['gate'], schemaVersion: 1 } as const;
+export const LINKS_RESOLVE_JOB = { name: 'links.resolve', queues: ['link-check'], schemaVersion: 1 } as const;
+
+export interface GateRunJobPayload {
+  schemaVersion: 1;
+  runId: string;
+}
+
+export interface LinksResolveJobPayload {
+  schemaVersion: 1;
+  runId: string;
+  /** Epoch ms by which the links must be resolved: what is not done then is reported unchecked (budget). */
+  deadline: number;
+}
+
+export interface GateImportJobResult {
+  runId: string;
+  imported: boolean;
+}
+
+export interface LinksResolveJobResult {
+  runId: string;
+  checked: number;
+  unchecked: number;
+}
+
+export interface GateVerdictJobResult {
+  runId: string;
+  status: 'completed' | 'failed';
+  passed: boolean | null;
+}
+
+export const checkGateRunPayload: PayloadCheck = (data) => (isNonEmptyString(data.runId) ? undefined : 'runId must be a non-empty string');
+
+export const checkLinksResolvePayload: PayloadCheck = (data) =>
+  checkGateRunPayload(data) ?? (typeof data.deadline === 'number' && Number.isFinite(data.deadline) ? undefined : 'deadline must be a number');
+
+export function gateImportJob(runId: string): JobRequest<'gate.import', GateRunJobPayload> {
+  return { queue: 'gate', name: GATE_IMPORT_JOB.name, data: { schemaVersion: 1, runId }, jobId: jobId(GATE_IMPORT_JOB.name, runId) };
+}
+
+export function gateVerdictJob(runId: string): JobRequest<'gate.verdict', GateRunJobPayload> {
+  return { queue: 'gate', name: GATE_VERDICT_JOB.name, data: { schemaVersion: 1, runId }, jobId: jobId(GATE_VERDICT_JOB.name, runId) };
+}
+
+export function linksResolveJob(runId: string, deadline: number): JobRequest<'links.resolve', LinksResolveJobPayload> {
+  return { queue: 'link-check', name: LINKS_RESOLVE_JOB.name, data: { schemaVersion: 1, runId, deadline }, jobId: jobId(LINKS_RESOLVE_JOB.name, runId) };
+}

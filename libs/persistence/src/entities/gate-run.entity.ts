@@ -1,0 +1,51 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { PG_SAFE_TEXT } from '../pg-safe-text';
+
+export type GateRunStatus = 'running' | 'completed' | 'failed';
+
+/** One gate run: the request's options, the analysed email (a saved preview) and, once done, the verdict. */
+@Entity({ name: 'gate_runs' })
+export class GateRunEntity {
+  @PrimaryColumn({ type: 'text', transformer: PG_SAFE_TEXT })
+  id: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
+  ref: string | null;
+
+  /** The request's options as validated (GateRunOptions in contracts); the email itself is the preview's. */
+  @Column({ type: 'jsonb', transformer: PG_SAFE_TEXT })
+  request: Record<string, unknown>;
+
+  @Column({ name: 'preview_id', type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
+  previewId: string | null;
+
+  @Column({ type: 'text', transformer: PG_SAFE_TEXT })
+  status: GateRunStatus;
+
+  @Column({ type: 'boolean', nullable: true })
+  passed: boolean | null;
+
+  @Column({ name: 'overall_score', type: 'integer', nullable: true })
+  overallScore: number | null;
+
+  /** What link resolution found (links.resolve), kept for the verdict step. */
+  @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
+  links: Record<string, unknown> | null;
+
+  /** The verdict as the API answers it. */
+  @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
+  verdict: Record<string, unknown> | null;
+
+  /** Why the run ended without a verdict: `{ code, message, line?, column? }` (url_declined, compile_failed, ...). */
+  @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
+  failure: { code: string; message: string; line?: number; column?: number } | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+}

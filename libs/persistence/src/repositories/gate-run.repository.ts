@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { GateBaselineEntity } from '../entities/gate-baseline.entity';
+import { GateRunEntity } from '../entities/gate-run.entity';
+import { pgSafe } from '../pg-safe-text';
+import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
+
+export interface NewGateRun {
+  accountId: string;
+  ref: string | null;
+  request: Record<string, unknown>;
+  previewId: string;
+}
+
+export interface GateRunListItem {
+  id: string;
+  ref: string | null;
+  status: GateRunEntity['status'];
+  passed: boolean | null;
+  overallScore: number | null;
+  previewId: string | null;
+  failures: number | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export interface StoredBaseline {
+  runId: string;
+  snapshot: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** What the verdict step decided for a run, written together with the baseline move. */
+export interface GateRunDecision {
+  verdict: Record<string, unknown>;
+  passed: boolean;
+  overallScore: number | null;
+  /** The snapshot that becomes the ref's baseline, or null to leave the baseline as it is. */
+  newBaseline: Record<string, unknown> | null;
+}
+
+@Injectable()
+export class GateRunRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get runs() {
+    return this.dataSource.getRepository(GateRunEntity);
+  }
+
+  async create(run: NewGateRun): Promise<GateRunEntity> {
+    const entity = this.runs.create({ ...run, id: opaqueId('gtr'), status: 'running', passed: null, overallScore: null, links: null, verdict: null, failure: null, completedAt: null });
+    await this.runs.insert(entity as QueryDeepPartialEntity<GateRunEntity>);
+    return entity;
+  }
+
+  async find(id: string): Promise<GateRunEntity | null> {
+    if (!OPAQUE_ID_PATTERN.test(id) || !id.startsWith('gtr_')) return null;
+    return this.runs.findOne({ where: { id } });
+  }
+
+  /** The account's run; another account's is null, like one that does not exist. */
+  async findForAccount(accountId: string, id: string): Promise<GateRunEntity | null> {
+    const run = await this.find(id);
+    return run && run.accountId === accountId ? run : null;
+  }
+
+  /** The account's runs, newest first, optionally of one ref. */
+  async list(accountId: string, ref: string | undefined, page: number, pageSize: number): Promise<{ items: GateRunListItem[]; total: number }> {
+    const [rows, total] = await this.runs.findAndCount({
+      where: ref === undefined ? { accountId } : { accountId, ref },
+      select: { id: true, ref: true, status: true, passed: true, overallScore: true, previewId: true, verdict: true, createdAt: true, completedAt: true },
+      order: { createdAt: 'DESC', id: 'ASC' },
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+    });
+    return {
+      total,
+      items: rows.map((row) => ({
+        id: row.id,
+        ref: row.ref,
+        status: row.status,
+        passed: row.passed,
+        overallScore: row.overallScore,
+        previewId: row.previewId,
+        failures: Array.isArray(row.verdict?.failures) ? (row.verdict.failures as unknown[]).length : null,
+        createdAt: row.createdAt.toISOString(),
+        completedAt: row.completedAt?.toISOString() ?? null,
+      })),
+    };
+  }
+
+  /** Link resolution's findings, kept for the verdict step (a redelivery overwrites them with its own). */
+  async storeLinks(id: string, links: Record<string, unknown>): Promise<void> {
+    await this.runs.update({ id, status: 'running' }, { links } as QueryDeepPartialEntity<GateRunEntity>);
+  }
+
+  /** Ends a running run without a verdict; a finished run keeps its outcome (first writer wins). */
+  async fail(id: string, failure: NonNullable<GateRunEntity['failure']>): Promise<boolean> {
+    const result = await this.runs.update({ id, status: 'running' }, { status: 'failed', failure, completedAt: new Date() });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Decides a run in one transaction: the run row is locked, and so is its ref (a transaction-scoped
+   * advisory lock on account + ref), so two runs of one ref at the same moment take turns: the second
+   * compares against what the first stored, never against a half-written baseline, and no baseline
+   * move is lost. `decide` gets the stored baseline and returns the verdict and the baseline move; it
+   * is not called for a run that is no longer running (a redelivered step), whose row is returned.
+   */
+  async decide(id: string, decide: (run: GateRunEntity, baseline: StoredBaseline | null) => Promise<GateRunDecision> | GateRunDecision): Promise<GateRunEntity> {
+    return this.dataSource.transaction(async (manager) => {
+      const run = await manager.getRepository(GateRunEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!run) throw new Error(`gate run ${id} does not exist`);
+      if (run.status !== 'running') return run;
+      if (run.ref !== null) await lockRef(manager, run.accountId, run.ref);
+      const baseline = run.ref === null ? null : await readBaseline(manager, run.accountId, run.ref);
+      const decision = await decide(run, baseline);
+      const completedAt = new Date();
+      Object.assign(run, { status: 'completed', verdict: decision.verdict, passed: decision.passed, overallScore: decision.overallScore, completedAt });
+      await manager.getRepository(GateRunEntity).update(
+        { id },
+        { status: 'completed', verdict: decision.verdict, passed: decision.passed, overallScore: decision.overallScore, completedAt } as QueryDeepPartialEntity<GateRunEntity>,
+      );
+      if (decision.newBaseline && run.ref !== null) {
+        // Raw SQL: the baseline's created_at must move with it (comparedTo is that time), which an ORM upsert leaves alone.
+        await manager.query(
+          `INSERT INTO gate_baselines (account_id, ref, run_id, snapshot, created_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (account_id, ref) DO UPDATE SET run_id = EXCLUDED.run_id, snapshot = EXCLUDED.snapshot, created_at = EXCLUDED.created_at`,
+          [run.accountId, run.ref, id, JSON.stringify(pgSafe(decision.newBaseline)), completedAt],
+        );
+      }
+      return run;
+    });
+  }
+
+  /** The stored baseline of a ref (outside any run; for reading and tests). */
+  async baseline(accountId: string, ref: string): Promise<StoredBaseline | null> {
+    return readBaseline(this.dataSource.manager, accountId, ref);
+  }
+}
+
+async function lockRef(manager: EntityManager, accountId: string, ref: string): Promise<void> {
+  await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`gate-baseline/${accountId}/${ref}`]);
+}
+
+async function readBaseline(manager: EntityManager, accountId: string, ref: string): Promise<StoredBaseline | null> {
+  const row = await manager.getRepository(GateBaselineEntity).findOne({ where: { accountId, ref } });
+  return row ? { runId: row.runId, snapshot: row.snapshot, createdAt: row.createdAt } : null;
+}

@@ -1,0 +1,279 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { startAppProcess, type AppProcess } from '../utils/app-process';
+import { startTestApi, type RunningApi } from '../utils/api-server';
+import { createTestAccount, openDatabase } from '../utils/database';
+import { openQueues } from '../utils/queues';
+import { testConfig } from '../utils/test-config';
+import { waitFor } from '../utils/wait';
+
+/**
+ * The pre-send gate end to end: the API in-process, a real worker-preview process consuming the
+ * preview, gate and link-check queues, PostgreSQL and Redis. Link resolution and URL import reach a
+ * loopback server that only this test allow-lists (SSRF_ALLOWED_ADDRESSES, refused in production).
+ */
+const CLEAN = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Receipt</title></head>
+<body style="margin:0"><table role="presentation" width="600" cellpadding="0" cellspacing="0"><tr>
+<td style="color:#222222;background-color:#ffffff;font-family:Arial,sans-serif;font-size:16px">
+<p style="margin:0">Thanks for your order.</p>
+<a href="https://shop.example.org/orders/42" style="color:#0b57d0">See your order</a>
+<img src="https://shop.example.org/logo.png" alt="Shop" width="120" height="40" style="display:block">
+</td></tr></table></body></html>`;
+
+/** The same email with display:flex and a placeholder link: errors in the Word engine, a link that goes nowhere. */
+const WORSE = CLEAN.replace('<td style="', '<td style="display:flex;').replace('href="https://shop.example.org/orders/42"', 'href="#"');
+
+describe('POST /api/gate', () => {
+  const config = testConfig({ GATE_BUDGET_MS: 15_000, GATE_LINKS_BUDGET_MS: 20_000 });
+  const queues = openQueues(config);
+  let api: RunningApi;
+  let db: DataSource;
+  let worker: AppProcess;
+  let pro: string;
+  let free: string;
+  let site: http.Server;
+  let siteUrl = '';
+  const siteHits: string[] = [];
+
+  beforeAll(async () => {
+    site = http.createServer((req, res) => {
+      siteHits.push(`${req.method} ${req.url}`);
+      const path = req.url ?? '/';
+      if (path.startsWith('/missing')) return void res.writeHead(404).end();
+      if (path.startsWith('/broken')) return void res.writeHead(500).end();
+      if (path.startsWith('/no-head') && req.method === 'HEAD') return void res.writeHead(405).end();
+      if (path.startsWith('/email')) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(CLEAN);
+      res.writeHead(200, { 'content-type': 'text/html' }).end('ok');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    db = await openDatabase(config);
+    api = await startTestApi(config);
+    worker = startAppProcess('worker-preview', { QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false', SSRF_ALLOWED_ADDRESSES: '127.0.0.1' });
+    await waitFor(async () => (await queues.gate.getWorkers()).length >= 1 && (await queues['link-check'].getWorkers()).length >= 1, 'worker-preview to consume the gate queues', 30_000);
+    pro = (await createTestAccount(db, 'pro')).key;
+    free = (await createTestAccount(db, 'free')).key;
+  }, 60_000);
+
+  afterAll(async () => {
+    await worker?.stop('SIGKILL');
+    await api?.close();
+    await queues.closeAll();
+    await db?.destroy();
+    await new Promise((resolve) => site.close(resolve));
+  });
+
+  const gate = (body: Record<string, unknown>, key = pro) => request(api.url).post('/api/gate').set('Authorization', `Bearer ${key}`).send(body);
+
+  describe('access and validation', () => {
+    it('needs a key (401) on the Pro plan (403 plan_required)', async () => {
+      const anonymous = await request(api.url).post('/api/gate').send({ html: CLEAN });
+      expect(anonymous.status).toBe(401);
+      const onFree = await gate({ html: CLEAN }, free);
+      expect(onFree.status).toBe(403);
+      expect(onFree.body.code).toBe('plan_required');
+    });
+
+    it.each<[string, Record<string, unknown>, number, string, string]>([
+      ['neither html nor url', {}, 400, 'validation_failed', 'html'],
+      ['both html and url', { html: CLEAN, url: 'https://example.org/' }, 400, 'validation_failed', 'url'],
+      ['a ref with a space', { html: CLEAN, ref: 'welcome email' }, 400, 'validation_failed', 'ref'],
+      ['a ref of 201 characters', { html: CLEAN, ref: 'r'.repeat(201) }, 400, 'validation_failed', 'ref'],
+      ['threshold 101', { html: CLEAN, threshold: 101 }, 400, 'validation_failed', 'threshold'],
+      ['threshold as a string', { html: CLEAN, threshold: '70' }, 400, 'validation_failed', 'threshold'],
+      ['an unknown check', { html: CLEAN, checks: ['compatibility', 'spelling'] }, 400, 'validation_failed', 'checks'],
+      ['an unknown updateBaseline', { html: CLEAN, updateBaseline: 'sometimes' }, 400, 'validation_failed', 'updateBaseline'],
+      ['an unknown format', { html: CLEAN, format: 'pug' }, 400, 'validation_failed', 'format'],
+      ['an unknown field', { html: CLEAN, resolve: true }, 400, 'validation_failed', 'resolve'],
+      ['an ftp url', { url: 'ftp://example.org/email.html' }, 400, 'url_declined', 'url'],
+      ['a url with credentials', { url: 'https://user:secret@example.org/' }, 400, 'url_declined', 'url'],
+      ['html over 500 KB', { html: `<p>${'x'.repeat(512_001)}</p>` }, 413, 'payload_too_large', 'html'],
+    ])('%s: answered with the documented status, code and field', async (_name, body, status, code, field) => {
+      const res = await gate(body);
+      expect(res.status).toBe(status);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.code).toBe(code);
+      if (status === 400) expect(res.body.errors.map((error: { field: string }) => error.field)).toContain(field);
+    });
+
+    it('lists the valid client ids when a client id is unknown', async () => {
+      const res = await gate({ html: CLEAN, clients: ['gmail-web', 'lotus-notes'] });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body.errors)).toContain('outlook-windows-legacy');
+    });
+  });
+
+  describe('verdicts', () => {
+    it('passes a clean email with the verdict fields, the families that ran and a saved preview', async () => {
+      const res = await gate({ html: CLEAN });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        passed: true,
+        baseline: { ref: null, comparedTo: null },
+        failures: [],
+        checks: ['compatibility', 'content'],
+        links: { resolved: false, checked: 0, unchecked: [] },
+      });
+      expect(typeof res.body.overallScore).toBe('number');
+      expect(typeof res.body.worstClient).toBe('string');
+      expect(res.body.runId).toMatch(/^gtr_/);
+      expect(res.body.previewId).toMatch(/^prv_/);
+      const preview = await request(api.url).get(`/api/preview/${res.body.previewId}`).set('Authorization', `Bearer ${pro}`);
+      expect(preview.status).toBe(200);
+    });
+
+    it('fails with HTTP 200 and passed false, every failure in its documented shape', async () => {
+      const res = await gate({ html: WORSE, threshold: 100 });
+      expect(res.status).toBe(200);
+      expect(res.body.passed).toBe(false);
+      const failures: Array<Record<string, unknown>> = res.body.failures;
+      expect(failures).toContainEqual({ family: 'compatibility', check: 'threshold', clientId: 'outlook-windows-legacy', score: expect.any(Number), threshold: 100 });
+      expect(failures).toContainEqual({ family: 'compatibility', check: 'client-errors', clientId: 'outlook-windows-legacy', errors: expect.any(Number) });
+      expect(failures).toContainEqual(expect.objectContaining({ family: 'content', check: 'links', href: '#' }));
+      expect(res.body.worstClient).toBe('outlook-windows-legacy');
+    });
+
+    it('checks ["compatibility"] alone ignores content, and failOnError false lets client errors through', async () => {
+      const compatibilityOnly = await gate({ html: WORSE, checks: ['compatibility'], threshold: 0 });
+      expect(compatibilityOnly.body.checks).toEqual(['compatibility']);
+      expect(compatibilityOnly.body.failures.every((f: { family: string }) => f.family === 'compatibility')).toBe(true);
+      expect(compatibilityOnly.body.passed).toBe(false);
+      const errorsAllowed = await gate({ html: WORSE, checks: ['compatibility'], threshold: 0, failOnError: false });
+      expect(errorsAllowed.body).toMatchObject({ passed: true, failures: [] });
+    });
+
+    it('answers a template that does not compile with 422 compile_failed and its line', async () => {
+      const res = await gate({ html: 'export default function E() {\n  const broken = ;\n  return <p />;\n}', format: 'jsx' });
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('compile_failed');
+      expect(res.body.line).toBe(2);
+      expect(res.body.runId).toMatch(/^gtr_/);
+    });
+  });
+
+  describe('baselines (interface section 3)', () => {
+    const baselineOf = async (ref: string) => {
+      const rows: Array<{ run_id: string; created_at: Date }> = await db.query('SELECT run_id, created_at FROM gate_baselines WHERE ref = $1', [ref]);
+      return rows[0] ?? null;
+    };
+
+    it('follows every row of the table: none, on-pass, always, never, and runs without a ref', async () => {
+      const ref = `welcome/${Date.now()}`;
+      // No baseline: the regression check passes, nothing to compare to; a passing on-pass run stores it.
+      const first = await gate({ html: CLEAN, ref });
+      expect(first.body).toMatchObject({ passed: true, baseline: { ref, comparedTo: null }, checks: ['compatibility', 'content', 'regression'] });
+      const stored = await baselineOf(ref);
+      expect(stored?.run_id).toBe(first.body.runId);
+
+      // A worse version fails against it (worse-than-baseline) and, on-pass, leaves it where it was.
+      const worse = await gate({ html: WORSE, ref, threshold: 0, checks: ['regression'] });
+      expect(worse.body.passed).toBe(false);
+      expect(worse.body.baseline).toEqual({ ref, comparedTo: stored.created_at.toISOString() });
+      expect(worse.body.failures).toContainEqual(expect.objectContaining({ family: 'regression', check: 'worse-than-baseline', clientId: 'outlook-windows-legacy', severity: 'error' }));
+      expect((await baselineOf(ref))?.run_id).toBe(first.body.runId);
+
+      // never: read-only, whatever the verdict.
+      const readOnly = await gate({ html: CLEAN, ref, updateBaseline: 'never' });
+      expect(readOnly.body.passed).toBe(true);
+      expect((await baselineOf(ref))?.run_id).toBe(first.body.runId);
+
+      // always: this version becomes the baseline even though it failed.
+      const forced = await gate({ html: WORSE, ref, threshold: 0, checks: ['regression'], updateBaseline: 'always' });
+      expect(forced.body.passed).toBe(false);
+      const moved = await baselineOf(ref);
+      expect(moved?.run_id).toBe(forced.body.runId);
+
+      // Compared with the new baseline, the worse version is no regression any more.
+      const same = await gate({ html: WORSE, ref, threshold: 0, checks: ['regression'] });
+      expect(same.body).toMatchObject({ passed: true, baseline: { ref, comparedTo: moved.created_at.toISOString() } });
+
+      // Without a ref: no regression check, no baseline touched.
+      const unnamed = await gate({ html: CLEAN, updateBaseline: 'always' });
+      expect(unnamed.body.checks).not.toContain('regression');
+      expect((await baselineOf(ref))?.run_id).toBe(same.body.runId);
+    });
+
+    it('runs on one ref at the same moment take turns: each compares with what the previous stored, no update is lost', async () => {
+      const ref = `concurrent/${Date.now()}`;
+      const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => gate({ html: i % 2 ? WORSE : CLEAN, ref, threshold: 0, updateBaseline: 'always' })));
+      for (const res of responses) expect(res.status).toBe(200);
+      const runs: Array<{ id: string; completed_at: Date; verdict: { baseline: { comparedTo: string | null } } }> = await db.query(
+        'SELECT id, completed_at, verdict FROM gate_runs WHERE ref = $1 ORDER BY completed_at',
+        [ref],
+      );
+      expect(runs).toHaveLength(6);
+      // Serialised: the first compared with nothing, each later one with the baseline the one before stored.
+      expect(runs[0].verdict.baseline.comparedTo).toBeNull();
+      for (let i = 1; i < runs.length; i++) expect(runs[i].verdict.baseline.comparedTo).toBe(runs[i - 1].completed_at.toISOString());
+      expect((await baselineOf(ref))?.run_id).toBe(runs[runs.length - 1].id);
+    });
+
+    it('lists the account\'s runs of a ref, newest first', async () => {
+      const ref = `listed/${Date.now()}`;
+      const a = await gate({ html: CLEAN, ref });
+      const b = await gate({ html: WORSE, ref, threshold: 100 });
+      const res = await request(api.url).get('/api/gate/runs').query({ ref }).set('Authorization', `Bearer ${pro}`);
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(2);
+      expect(res.body.runs.map((run: { id: string }) => run.id)).toEqual([b.body.runId, a.body.runId]);
+      expect(res.body.runs[0]).toMatchObject({ ref, status: 'completed', passed: false });
+      const one = await request(api.url).get(`/api/gate/runs/${a.body.runId}`).set('Authorization', `Bearer ${pro}`);
+      expect(one.body).toMatchObject({ id: a.body.runId, status: 'completed', verdict: { passed: true } });
+      const otherAccount = (await createTestAccount(db, 'pro')).key;
+      const hidden = await request(api.url).get(`/api/gate/runs/${a.body.runId}`).set('Authorization', `Bearer ${otherAccount}`);
+      expect(hidden.status).toBe(404);
+    });
+  });
+
+  describe('links and URL import', () => {
+    it('resolves links: a 404 and a 500 fail link-unreachable, HEAD refused falls back to GET, duplicates are fetched once', async () => {
+      siteHits.length = 0;
+      const links = ['/ok', '/ok', '/no-head', '/missing', '/broken'].map((path) => `<a href="${siteUrl}${path}">x</a>`).join('');
+      const res = await gate({ html: CLEAN.replace('</td>', `${links}</td>`), resolveLinks: true, checks: ['content'] });
+      expect(res.status).toBe(200);
+      expect(res.body.failures).toEqual(
+        expect.arrayContaining([
+          { family: 'content', check: 'link-unreachable', url: `${siteUrl}/missing`, status: 404 },
+          { family: 'content', check: 'link-unreachable', url: `${siteUrl}/broken`, status: 500 },
+        ]),
+      );
+      expect(res.body.failures.filter((f: { check: string }) => f.check === 'link-unreachable')).toHaveLength(2);
+      expect(res.body.links.resolved).toBe(true);
+      expect(siteHits.filter((hit) => hit === 'HEAD /ok')).toHaveLength(1);
+      expect(siteHits).toEqual(expect.arrayContaining(['HEAD /no-head', 'GET /no-head']));
+      // shop.example.org does not resolve here: unchecked (error), never a failure.
+      expect(res.body.links.unchecked).toContainEqual({ url: 'https://shop.example.org/orders/42', reason: 'error' });
+    });
+
+    it('checks at most 25 distinct URLs and reports the rest as cap', async () => {
+      const links = Array.from({ length: 30 }, (_, i) => `<a href="${siteUrl}/page-${i}">x</a>`).join('');
+      const res = await gate({ html: CLEAN.replace('</td>', `${links}</td>`), resolveLinks: true, checks: ['content'] });
+      expect(res.body.links.unchecked.filter((link: { reason: string }) => link.reason === 'cap').length).toBeGreaterThanOrEqual(5);
+      expect(res.body.links.checked).toBeLessThanOrEqual(25);
+    });
+
+    it('never fetches a link when resolveLinks is false', async () => {
+      siteHits.length = 0;
+      const res = await gate({ html: CLEAN.replace('</td>', `<a href="${siteUrl}/missing">x</a></td>`) });
+      expect(res.body.passed).toBe(true);
+      expect(siteHits).toEqual([]);
+    });
+
+    it('imports the email from a url', async () => {
+      const res = await gate({ url: `${siteUrl}/email` });
+      expect(res.status).toBe(200);
+      expect(res.body.passed).toBe(true);
+    });
+
+    it('answers url_unreachable for a 404 and url_declined for a private address', async () => {
+      const missing = await gate({ url: `${siteUrl}/missing` });
+      expect(missing.status).toBe(400);
+      expect(missing.body.code).toBe('url_unreachable');
+      const privateAddress = await gate({ url: 'http://10.0.0.1/email' });
+      expect(privateAddress.status).toBe(400);
+      expect(privateAddress.body.code).toBe('url_declined');
+    });
+  });
+});
