@@ -36,6 +36,12 @@ function requestedApps(argv: string[]): AppName[] {
   return (Object.keys(STARTERS) as AppName[]).filter((name) => names.includes(name));
 }
 
+/** Where a person on this machine reaches the API: a wildcard bind address is not a URL to open. */
+function localUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 async function main(): Promise<void> {
   process.env.MAILPROOF_PROCESS_NAME ??= 'all-in-one';
   const config = loadConfig();
@@ -43,9 +49,14 @@ async function main(): Promise<void> {
   const started: INestApplicationContext[] = [];
   // Migrate once up front (under the advisory lock); the apps then find nothing pending.
   if (config.database.migrateOnStart) await migrateDatabase(config.database.url);
-  for (const name of apps) started.push(await STARTERS[name](config));
+  for (const name of apps) {
+    const app = await STARTERS[name](config);
+    started.push(app);
+    app.get(Logger).log(`${name} ready`, 'Launcher');
+  }
   const logger = started[0].get(Logger);
   logger.log(`started ${apps.join(', ')} in one process (pid ${process.pid})`, 'Launcher');
+  if (apps.includes('api')) logger.log(`open ${localUrl(config.http.host, config.http.port)}/ (API docs at /api/docs, readiness at /health/ready)`, 'Launcher');
   closeOnSignal(() => started, config.workers.shutdownGraceMs, logger);
 }
 

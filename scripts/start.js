@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: install, build, make sure PostgreSQL and Redis answer, create the database,
 // migrate, then run every app in one process (or one app with --app NAME). See README.md.
+// In a terminal it prints one short line per step and per log entry; elsewhere the apps' JSON logs
+// pass through untouched (scripts/lib/log-format.js).
 'use strict';
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const tasks = require('./lib/tasks');
+const { chooseLogFormat, prettify } = require('./lib/log-format');
 
 const DEFAULTS = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/mailproof', REDIS_URL: 'redis://127.0.0.1:6379' };
 
@@ -16,6 +19,7 @@ async function main() {
 
   tasks.loadDotEnv();
   tasks.ensureDependencies();
+  console.log('[mailproof] building (tsc -> dist/)...');
   tasks.build();
   const production = process.env.NODE_ENV === 'production';
   const databaseUrl = process.env.DATABASE_URL || (production ? undefined : DEFAULTS.DATABASE_URL);
@@ -23,6 +27,7 @@ async function main() {
   if (databaseUrl && redisUrl) {
     await tasks.ensureServices(databaseUrl, redisUrl);
     await tasks.ensureDatabase(databaseUrl);
+    console.log(`[mailproof] PostgreSQL and Redis answer; database ${describeDatabase(databaseUrl)} is there`);
   }
   const dist = path.join(tasks.ROOT, 'dist');
   const entry = migrateOnly
@@ -30,9 +35,19 @@ async function main() {
     : app
       ? [path.join(dist, 'launcher', 'main.js'), '--apps', app]
       : [path.join(dist, 'launcher', 'main.js')];
-  const child = spawn(process.execPath, [...entry], { stdio: 'inherit', env: process.env });
+  const pretty = chooseLogFormat({ isTTY: Boolean(process.stdout.isTTY), env: process.env }) === 'pretty';
+  console.log(migrateOnly ? '[mailproof] migrating...' : `[mailproof] starting ${app ?? 'every app in one process'}...`);
+  const child = spawn(process.execPath, [...entry], { stdio: ['inherit', pretty ? 'pipe' : 'inherit', 'inherit'], env: process.env });
+  if (pretty) prettify(child.stdout, process.stdout, { colour: true });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  // 'close', not 'exit': the last log lines may still be in the pipe when the launcher exits.
+  child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+/** The database's name and where it lives, without the password. */
+function describeDatabase(databaseUrl) {
+  const url = new URL(databaseUrl);
+  return `${decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres'} on ${url.host}`;
 }
 
 main().catch((error) => {
