@@ -7,7 +7,7 @@ import { join, relative, resolve } from 'node:path';
 // (../shared/corpus) is a path they read, not a citation, and stays allowed.
 const ROOT = resolve(__dirname, '..', '..');
 const SCANNED = ['apps', 'libs', 'launcher', 'test', 'scripts', 'bin', 'docker', 'docs', 'bench', 'README.md', '.env.example', 'docker-compose.yml'];
-const OUTSIDE = new RegExp(['decisions\\.md', 'interface\\.md', 'DEVELOPERS\\.md', '\\.\\./shared/(?!corpus)', '\\bresearch/[\\w-]+\\.md'].join('|'));
+const OUTSIDE = new RegExp(['decisions\\.md', 'interface\\.md', 'DEVELOPERS\\.md', '\\.\\./shared/(?!corpus)', '\\bresearch/[\\w-]+\\.md', '\\bresearch notes? [\\w-]+\\.md'].join('|'));
 const THIS_FILE = relative(ROOT, __filename);
 
 function files(path: string): string[] {
