@@ -16,7 +16,7 @@ import { waitFor } from '../utils/wait';
 /**
  * `mailproof gate` as a built process (run `npm run build` first). Its client behaviour (request body,
  * exit codes, --json, retries honouring Retry-After, unreachable servers) against a loopback server
- * that answers the gate contract (interface.md 4.8 and 7, decisions.md 3 and 7); `--local` with no
+ * that answers the gate contract (docs/gate.md, problem bodies as docs/errors.md); `--local` with no
  * server at all; and one run against the real API and worker.
  */
 const ROOT = join(__dirname, '..', '..');
@@ -126,7 +126,7 @@ const PASSED = {
   previewId: 'prv_pass1',
 };
 
-/** Every failure shape of decisions.md 7. */
+/** Every failure shape the gate answers: threshold, client-errors, links, size, alt-text, link-unreachable, worse-than-baseline. */
 const FAILED = {
   passed: false,
   overallScore: 81,

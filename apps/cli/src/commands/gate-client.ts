@@ -1,9 +1,9 @@
 /**
  * The HTTP side of `mailproof gate`: one POST /api/gate with Node's own fetch, retried on 429, 5xx and
- * network failures as interface.md section 7 allows, honouring Retry-After.
+ * network failures (the answers a retry can change), honouring Retry-After.
  */
 
-/** The request body of POST /api/gate (interface.md 4.8); unset fields take the server's defaults. */
+/** The request body of POST /api/gate; unset fields take the server's defaults. */
 export interface GateRequestBody {
   html: string;
   format: string;
@@ -16,7 +16,7 @@ export interface GateRequestBody {
   resolveLinks?: boolean;
 }
 
-/** The verdict as the server sends it (interface.md 2.6, decisions.md 7); kept as received for --json. */
+/** The verdict as the server sends it (docs/gate.md); kept as received for --json. */
 export interface GateVerdictResponse {
   passed: boolean;
   overallScore: number;
@@ -29,7 +29,7 @@ export interface GateVerdictResponse {
   previewId: string | null;
 }
 
-/** A problem+json body (decisions.md 3), or what could be made of a body that is not one. */
+/** A problem+json body (docs/errors.md), or what could be made of a body that is not one. */
 export interface GateProblem {
   status?: number;
   code?: string;
@@ -49,7 +49,7 @@ export interface RetryPolicy {
   timeoutMs: number;
 }
 
-/** Retry-After is "never more than 60 seconds" (interface.md 8); a server saying more is capped. */
+/** The API never asks for more than 60 seconds in Retry-After; a server saying more is capped. */
 export const RETRY_AFTER_CAP_MS = 60_000;
 
 /** The outcome of one gate request once retries are over. */
