@@ -44,6 +44,7 @@ describe('POST /api/gate', () => {
       if (path.startsWith('/missing')) return void res.writeHead(404).end();
       if (path.startsWith('/broken')) return void res.writeHead(500).end();
       if (path.startsWith('/no-head') && req.method === 'HEAD') return void res.writeHead(405).end();
+      if (path.startsWith('/slow')) return void setTimeout(() => res.writeHead(200).end(), 3_000);
       if (path.startsWith('/email')) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(CLEAN);
       res.writeHead(200, { 'content-type': 'text/html' }).end('ok');
     });
@@ -51,8 +52,7 @@ describe('POST /api/gate', () => {
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     db = await openDatabase(config);
     api = await startTestApi(config);
-    worker = startAppProcess('worker-preview', { QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false', SSRF_ALLOWED_ADDRESSES: '127.0.0.1' });
-    await waitFor(async () => (await queues.gate.getWorkers()).length >= 1 && (await queues['link-check'].getWorkers()).length >= 1, 'worker-preview to consume the gate queues', 30_000);
+    worker = await startWorker();
     pro = (await createTestAccount(db, 'pro')).key;
     free = (await createTestAccount(db, 'free')).key;
   }, 60_000);
@@ -64,6 +64,19 @@ describe('POST /api/gate', () => {
     await db?.destroy();
     await new Promise((resolve) => site.close(resolve));
   });
+
+  /** Locks short enough that a killed worker's step comes back within seconds. */
+  async function startWorker(): Promise<AppProcess> {
+    const started = startAppProcess('worker-preview', {
+      QUEUE_PREFIX: config.queue.prefix,
+      MIGRATE_ON_START: 'false',
+      SSRF_ALLOWED_ADDRESSES: '127.0.0.1',
+      WORKER_LOCK_DURATION_MS: '4000',
+      WORKER_STALLED_INTERVAL_MS: '1000',
+    });
+    await waitFor(async () => (await queues.gate.getWorkers()).length >= 1 && (await queues['link-check'].getWorkers()).length >= 1, 'worker-preview to consume the gate queues', 30_000);
+    return started;
+  }
 
   const gate = (body: Record<string, unknown>, key = pro) => request(api.url).post('/api/gate').set('Authorization', `Bearer ${key}`).send(body);
 
@@ -275,5 +288,24 @@ describe('POST /api/gate', () => {
       expect(privateAddress.status).toBe(400);
       expect(privateAddress.body.code).toBe('url_declined');
     });
+  });
+
+  describe('a worker killed mid-chain', () => {
+    it('loses nothing: the step is delivered again, the chain completes, one run is recorded', async () => {
+      const ref = `killed/${Date.now()}`;
+      const answer = gate({ html: CLEAN.replace('</td>', `<a href="${siteUrl}/slow">slow</a></td>`), ref, resolveLinks: true }).then((res) => res);
+      // The links step waits on the slow server: kill its worker while it does.
+      await waitFor(async () => (await queues['link-check'].getActiveCount()) === 1, 'the links step to be running', 20_000, 20);
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+      worker = await startWorker();
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ passed: true, links: { resolved: true, checked: 1, unchecked: [expect.objectContaining({ reason: 'error' })] } });
+      const runs: Array<{ id: string; status: string }> = await db.query('SELECT id, status FROM gate_runs WHERE ref = $1', [ref]);
+      expect(runs).toEqual([{ id: res.body.runId, status: 'completed' }]);
+      const baselines: Array<{ run_id: string }> = await db.query('SELECT run_id FROM gate_baselines WHERE ref = $1', [ref]);
+      expect(baselines).toEqual([{ run_id: res.body.runId }]);
+    }, 60_000);
   });
 });
