@@ -128,4 +128,21 @@ async function prepareBenchmark(name, settings) {
   return env;
 }
 
-module.exports = { prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };
+/**
+ * Busy CPU time of the whole machine so far, in ms (Linux /proc/stat: every core's time minus idle and
+ * iowait), or null where it cannot be read. The difference over a run, divided by the requests served,
+ * is what one request costs every process together (API, worker threads, PostgreSQL, Redis). Steal time
+ * (the hypervisor running others) is not ours and is left out.
+ */
+function machineBusyMs() {
+  try {
+    const fields = require('node:fs').readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq] = fields;
+    const hz = 100;
+    return ((user + nice + system + irq + softirq) * 1000) / hz;
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { machineBusyMs, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };

@@ -61,7 +61,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
         return { previewId, status: 'failed' };
       }
       const storedResult = Buffer.from(outcome.storedResult.buffer, outcome.storedResult.byteOffset, outcome.storedResult.byteLength);
-      await this.previews.storeOutcome(previewId, { storedResult, overallScore: outcome.overallScore });
+      await this.previews.storeOutcome(previewId, { storedResult, overallScore: outcome.overallScore, gateSummary: outcome.gateSummary });
       return { previewId, status: 'completed' };
     } catch (error) {
       if (error instanceof CompileError) {

@@ -7,8 +7,11 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
  * and the API can hand the stored bytes to clients that accept `br` without touching them.
  */
 export function encodePreviewResult(id: string, resultJson: string): Buffer {
-  const response = `{"id":${JSON.stringify(id)}${resultJson.length > 2 ? `,${resultJson.slice(1)}` : '}'}`;
-  return brotliCompressSync(Buffer.from(response, 'utf8'), {
+  // The id goes in front as bytes: concatenating the strings instead makes V8 encode a 700 KB cons
+  // string to UTF-8 on its slow path (~8 ms against ~1 ms for the flat JSON string).
+  const head = Buffer.from(`{"id":${JSON.stringify(id)}${resultJson.length > 2 ? ',' : '}'}`, 'utf8');
+  const body = resultJson.length > 2 ? Buffer.from(resultJson, 'utf8').subarray(1) : Buffer.alloc(0);
+  return brotliCompressSync(Buffer.concat([head, body]), {
     params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
   });
 }

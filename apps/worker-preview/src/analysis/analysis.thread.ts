@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import { analyzeEmail, EngineLimitError, type AnalyzeEmailOptions, type PreviewAnalysis } from '@mailproof/engine';
+import { analyzeEmail, EngineLimitError, gateSummary, type AnalyzeEmailOptions, type PreviewAnalysis } from '@mailproof/engine';
 import { encodePreviewResult } from '@mailproof/persistence/preview-result.codec';
 // Types only: the thread loads neither Nest nor the network code.
 import type { CheckInputs, CheckedReports } from '../preview-checks.service';
@@ -26,9 +26,10 @@ export type ChecksReply = { reports: CheckedReports } | { error: string };
  * (~25 KB instead of a ~700 KB string to copy across threads, encode and compress on the event loop that
  * also serves BullMQ). The checks that need the network run on the main thread in between: the thread
  * hands them their inputs and waits for the completed reports. Errors lose their class crossing a thread
- * boundary, so engine limits come back as data.
+ * boundary, so engine limits come back as data. The gate's summary of the result (a few KB of JSON) comes
+ * along, so a gate verdict never has to decompress and parse the whole result.
  */
-export type AnalysisOutcome = { kind: 'analysis'; overallScore: number; storedResult: Uint8Array } | { kind: 'limit'; message: string };
+export type AnalysisOutcome = { kind: 'analysis'; overallScore: number; storedResult: Uint8Array; gateSummary: string } | { kind: 'limit'; message: string };
 
 function checksOverPort(port: MessagePort): CompleteChecks {
   return (inputs) =>
@@ -61,5 +62,10 @@ export default async function analyse(task: AnalysisTask, completeChecksInline?:
   // The checked reports go last, after the engine's fields (the stored key order every reader sees).
   const { spamReport: _spam, imageReport: _images, ...others } = analysis;
   const result = { ...others, ...checked, ...(task.includeCompiledHtml ? { compiledHtml: task.html } : {}) };
-  return { kind: 'analysis', overallScore: analysis.overallScore, storedResult: encodePreviewResult(task.previewId, JSON.stringify(result)) };
+  return {
+    kind: 'analysis',
+    overallScore: analysis.overallScore,
+    storedResult: encodePreviewResult(task.previewId, JSON.stringify(result)),
+    gateSummary: JSON.stringify(gateSummary(result)),
+  };
 }

@@ -9,17 +9,12 @@ import {
   type GateVerdictJobResult,
   type LinksResolveJobResult,
 } from '@mailproof/contracts';
-import { gateSnapshot, gateVerdict, type GateSnapshot } from '@mailproof/engine';
+import { gateResultOf, gateSnapshot, gateVerdict, type GateResult, type GateSnapshot, type GateSummary } from '@mailproof/engine';
 import { importEmailFromUrl, resolveLinks, SsrfGuard, UrlImportError, type LinkResolution } from '@mailproof/net-guard';
-import { decodePreviewResult, GateRunRepository, PreviewRepository, type GateRunDecision, type GateRunEntity, type StoredBaseline } from '@mailproof/persistence';
+import { GateRunRepository, PreviewRepository, type GateRunDecision, type GateRunEntity, type StoredBaseline } from '@mailproof/persistence';
 import type { FinalFailureCause } from '@mailproof/queue';
 import { RedisLinkCheckCache } from './redis-link-check.cache';
 
-/** The stored preview result, parsed: what the gate reads of it. */
-type StoredResult = Parameters<typeof gateSnapshot>[0] & {
-  compiledHtml?: string;
-  linkReport?: { links?: Array<{ href: string; scheme: string }> } | null;
-};
 
 /**
  * The gate's steps after the API stored a run (docs/gate.md). Each reads its input from PostgreSQL and
@@ -76,15 +71,14 @@ export class GateRunService {
     const run = await this.runs.find(runId);
     if (!run) return { runId, status: 'failed', passed: null };
     if (run.status !== 'running') return { runId, status: run.status === 'completed' ? 'completed' : 'failed', passed: run.passed };
-    const preview = run.previewId ? await this.previews.findWithSource(run.previewId) : null;
-    if (!preview || preview.status === 'failed' || !preview.result) {
+    const preview = run.previewId ? await this.previews.findGateSummary(run.previewId) : null;
+    if (!preview || preview.status !== 'completed' || !preview.gateSummary) {
       const failure = preview?.failure ?? { code: 'internal_error', message: 'The email of this gate run was not analysed.' };
       await this.runs.fail(runId, failure);
       return { runId, status: 'failed', passed: null };
     }
-    const result = JSON.parse(decodePreviewResult(preview.result).toString('utf8')) as StoredResult;
-    const html = result.compiledHtml ?? preview.source;
-    const decided = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result, html));
+    const result = gateResultOf(JSON.parse(preview.gateSummary) as GateSummary);
+    const decided = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result));
     return { runId, status: decided.status === 'completed' ? 'completed' : 'failed', passed: decided.passed };
   }
 
@@ -97,10 +91,10 @@ export class GateRunService {
     if (await this.runs.fail(runId, { code: 'internal_error', message })) this.logger.warn(`gate run ${runId} failed for good (${cause})`);
   }
 
-  private async completedResult(previewId: string): Promise<StoredResult | null> {
-    const preview = await this.previews.findWithSource(previewId);
-    if (!preview || preview.status !== 'completed' || !preview.result) return null;
-    return JSON.parse(decodePreviewResult(preview.result).toString('utf8')) as StoredResult;
+  private async completedResult(previewId: string): Promise<GateResult | null> {
+    const preview = await this.previews.findGateSummary(previewId);
+    if (!preview || preview.status !== 'completed' || !preview.gateSummary) return null;
+    return gateResultOf(JSON.parse(preview.gateSummary) as GateSummary);
   }
 }
 
@@ -121,7 +115,7 @@ function withoutRateLimited(resolution: LinkResolution): LinkResolution {
  * The verdict of one run and the baseline move (interface section 3): `always` stores this version
  * whatever the verdict, `on-pass` only when it passed, `never` and runs without a ref never.
  */
-function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: StoredResult, html: string): GateRunDecision {
+function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: GateResult): GateRunDecision {
   const options = run.request as unknown as GateRunOptions;
   const snapshot = gateSnapshot(result);
   const runsRegression = run.ref !== null && options.checks.includes('regression');
@@ -130,7 +124,6 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
   const verdict = gateVerdict({
     result,
     snapshot,
-    html,
     options: {
       threshold: options.threshold,
       checks: options.checks.filter((family) => family !== 'regression' || run.ref !== null),

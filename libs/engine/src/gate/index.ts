@@ -20,3 +20,5 @@ export type {
   LinkUnreachableFailure,
   WorseThanBaselineFailure,
 } from './gate-verdict';
+export { gateSummary, gateResultOf } from './gate-summary';
+export type { GateSummary } from './gate-summary';

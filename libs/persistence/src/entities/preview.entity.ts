@@ -39,6 +39,10 @@ export class PreviewEntity {
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   failure: { code: string; message: string; line?: number; column?: number } | null;
 
+  /** The gate's summary of the result (engine gateSummary, JSON text): a verdict reads it instead of the result. */
+  @Column({ name: 'gate_summary', type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
+  gateSummary: string | null;
+
   @Column({ name: 'overall_score', type: 'integer', nullable: true })
   overallScore: number | null;
 

@@ -29,7 +29,7 @@ export class PreviewRepository {
   }
 
   async create(preview: NewPreview): Promise<PreviewEntity> {
-    const entity = this.repo.create({ ...preview, id: opaqueId('prv'), status: 'queued', result: null, failure: null, overallScore: null, screenshots: null, completedAt: null });
+    const entity = this.repo.create({ ...preview, id: opaqueId('prv'), status: 'queued', result: null, failure: null, gateSummary: null, overallScore: null, screenshots: null, completedAt: null });
     await this.repo.insert(entity);
     return entity;
   }
@@ -60,11 +60,11 @@ export class PreviewRepository {
    */
   async storeOutcome(
     id: string,
-    outcome: { storedResult: Buffer; overallScore: number } | { failure: NonNullable<PreviewEntity['failure']> },
+    outcome: { storedResult: Buffer; overallScore: number; gateSummary?: string } | { failure: NonNullable<PreviewEntity['failure']> },
   ): Promise<boolean> {
     const values =
       'storedResult' in outcome
-        ? { status: 'completed' as const, result: outcome.storedResult, overallScore: outcome.overallScore, completedAt: new Date() }
+        ? { status: 'completed' as const, result: outcome.storedResult, overallScore: outcome.overallScore, gateSummary: outcome.gateSummary ?? null, completedAt: new Date() }
         : { status: 'failed' as const, failure: outcome.failure, completedAt: new Date() };
     const result = await this.repo.update({ id, status: 'queued' } as FindOptionsWhere<PreviewEntity>, values);
     return (result.affected ?? 0) > 0;
@@ -76,9 +76,9 @@ export class PreviewRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** The stored result and the source (the email a gate run checks); null when there is no such preview. */
-  async findWithSource(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'source' | 'status' | 'result' | 'failure'> | null> {
-    return this.repo.findOne({ where: { id }, select: { id: true, format: true, source: true, status: true, result: true, failure: true } });
+  /** What a gate run reads of its preview: the outcome and the gate's summary (never the large result or source). */
+  async findGateSummary(id: string): Promise<Pick<PreviewEntity, 'id' | 'status' | 'failure' | 'gateSummary'> | null> {
+    return this.repo.findOne({ where: { id }, select: { id: true, status: true, failure: true, gateSummary: true } });
   }
 
   async listForAccount(accountId: string, page: number, pageSize: number): Promise<{ items: PreviewListItem[]; total: number }> {

@@ -1,0 +1,23 @@
+import fc from 'fast-check';
+import { decodePreviewResult, encodePreviewResult } from './preview-result.codec';
+
+describe('the stored preview result', () => {
+  it('decodes to the response JSON: the id first, then every field of the result', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.dictionary(fc.string().filter((key) => key !== 'id' && !/^\d+$/.test(key)), fc.jsonValue()), (id, result) => {
+        const decoded = JSON.parse(decodePreviewResult(encodePreviewResult(id, JSON.stringify(result))).toString('utf8'));
+        expect(decoded).toEqual({ id, ...result });
+        expect(Object.keys(decoded)[0]).toBe('id');
+      }),
+    );
+  });
+
+  it('keeps non-ASCII text byte for byte', () => {
+    const result = { html: '<p>Grüße — 你好 — 🙂</p>' };
+    expect(decodePreviewResult(encodePreviewResult('prv_1', JSON.stringify(result))).toString('utf8')).toBe(`{"id":"prv_1","html":"<p>Grüße — 你好 — 🙂</p>"}`);
+  });
+
+  it('stores an empty result as the id alone', () => {
+    expect(decodePreviewResult(encodePreviewResult('prv_1', '{}')).toString('utf8')).toBe('{"id":"prv_1"}');
+  });
+});
