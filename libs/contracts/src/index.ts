@@ -10,3 +10,4 @@ export * from './jobs/domain-sweep.job';
 export * from './jobs/preview.job';
 export * from './jobs/preview-cleanup.job';
 export * from './jobs/gate.job';
+export * from './preview-result.codec';

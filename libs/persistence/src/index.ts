@@ -10,5 +10,4 @@ export * from './run-migrations';
 export * from './random-id';
 export * from './repositories/preview.repository';
 export * from './repositories/share.repository';
-export * from './preview-result.codec';
 export * from './repositories/gate-run.repository';

@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import { analyzeEmail, EngineLimitError, gateSummary, type AnalyzeEmailOptions, type PreviewAnalysis } from '@mailproof/engine';
-import { encodePreviewResult } from '@mailproof/persistence/preview-result.codec';
+import { encodePreviewResult } from '@mailproof/contracts/preview-result.codec';
 // Types only: the thread loads neither Nest nor the network code.
 import type { CheckInputs, CheckedReports } from '../preview-checks.service';
 
