@@ -94,6 +94,7 @@ function startServices(env, port, nodeOptions = []) {
   const worker = spawn(process.execPath, [...nodeOptions, path.join(dist, 'worker-preview', 'src', 'main.js')], { env, stdio: 'ignore' });
   const api = spawn(process.execPath, [...nodeOptions, path.join(dist, 'api', 'src', 'main.js')], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
   const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
+  const pids = () => [worker.pid, api.pid];
   const stop = async () => {
     worker.kill('SIGTERM');
     api.kill('SIGTERM');
@@ -104,7 +105,7 @@ function startServices(env, port, nodeOptions = []) {
     await Promise.all([exited(worker), exited(api)]);
     clearTimeout(killer);
   };
-  return { stop };
+  return { stop, pids };
 }
 
 /**
@@ -129,20 +130,33 @@ async function prepareBenchmark(name, settings) {
 }
 
 /**
- * Busy CPU time of the whole machine so far, in ms (Linux /proc/stat: every core's time minus idle and
- * iowait), or null where it cannot be read. The difference over a run, divided by the requests served,
- * is what one request costs every process together (API, worker threads, PostgreSQL, Redis). Steal time
- * (the hypervisor running others) is not ours and is left out.
+ * CPU time (user + system, ms) used so far by the service: the given processes (the API and the worker,
+ * all their threads) and every PostgreSQL and Redis server process. Read from /proc (Linux); null where
+ * it cannot be. The difference over a run, divided by the requests served, is what one request costs
+ * the whole service, whatever else the machine is doing.
  */
-function machineBusyMs() {
+function serviceCpuMs(pids) {
+  const fs = require('node:fs');
+  const ticksToMs = 10; // USER_HZ is 100 on Linux
+  let total = 0;
   try {
-    const fields = require('node:fs').readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const [user, nice, system, , , irq, softirq] = fields;
-    const hz = 100;
-    return ((user + nice + system + irq + softirq) * 1000) / hz;
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat;
+      try {
+        stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!pids.includes(Number(entry)) && comm !== 'postgres' && comm !== 'redis-server') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * ticksToMs;
+    }
+    return total;
   } catch {
     return null;
   }
 }
 
-module.exports = { machineBusyMs, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };
+module.exports = { serviceCpuMs, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };
