@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
+import { decodePreviewResult } from '@mailproof/contracts';
 import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase } from '../utils/database';
@@ -204,5 +205,29 @@ describe('POST /api/preview and reading previews back', () => {
     expect(clients.body[0]).toEqual({ id: expect.any(String), name: expect.any(String), category: expect.stringMatching(/^(webmail|desktop|mobile)$/), engine: expect.any(String), darkMode: expect.any(String) });
     const properties = await request(api.url).get('/api/clients/properties').expect(200);
     expect(properties.body.length).toBeGreaterThanOrEqual(298);
+  });
+
+  // The OpenAPI document describes the result from the DTO, the worker stores what the analysis thread
+  // builds; both come from the contract's PreviewResult type, and this keeps them from drifting at run time.
+  it.each([
+    ['an html', { html: EMAIL }],
+    ['an mjml (with compiledHtml)', { html: '<mjml><mj-body><mj-section><mj-column><mj-text>Hi</mj-text></mj-column></mj-section></mj-body></mjml>', format: 'mjml' }],
+  ])('documents in OpenAPI every top-level key of %s stored result, which has every required property', async (_label, body) => {
+    const document = (await request(api.url).get('/api/openapi.json').expect(200)).body;
+    const ok = document.paths['/api/preview'].post.responses['200'].content['application/json'].schema;
+    expect(document.paths['/api/preview/{id}'].get.responses['200'].content['application/json'].schema).toEqual(ok);
+    const schema: { properties: Record<string, unknown>; required: string[] } = document.components.schemas[String(ok.$ref).split('/').pop()];
+    const documented = Object.keys(schema.properties);
+    // Only these may be missing: screenshots come with the render worker, compiledHtml with compiled formats.
+    expect(documented.filter((key) => !schema.required.includes(key)).sort()).toEqual(['compiledHtml', 'screenshots']);
+
+    const response = await request(api.url).post('/api/preview').send(body).expect(200);
+    const [row] = await db.query(`SELECT result FROM previews WHERE id = $1`, [response.body.id]);
+    const stored: Record<string, unknown> = JSON.parse(decodePreviewResult(row.result).toString('utf8'));
+    if ('format' in body) expect(stored).toHaveProperty('compiledHtml');
+    for (const result of [stored, response.body as Record<string, unknown>]) {
+      expect(Object.keys(result).filter((key) => !documented.includes(key))).toEqual([]);
+      expect(schema.required.filter((key) => !(key in result))).toEqual([]);
+    }
   });
 });

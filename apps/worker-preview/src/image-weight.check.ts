@@ -1,14 +1,13 @@
 import type { ImageReport, ReportIssue } from '@mailproof/engine/reports';
 import { sortIssues } from '@mailproof/engine/reports';
 import { headUrls, type SsrfGuard } from '@mailproof/net-guard';
+import type { MeasuredImageReport } from '@mailproof/contracts';
 
 /** Issue 6 (docs/reports.md): at most 25 distinct image URLs per preview, 3 s for all of them together. */
 export const IMAGE_WEIGHT_LIMITS = { maxImages: 25, budgetMs: 3000, concurrency: 6 } as const;
 /** One image over this weighs down the email on mobile connections. */
 export const HEAVY_IMAGE_BYTES = 1024 * 1024;
 
-/** Image report with the worker's measurements: `bytes` per image where measured, the total, and notes. */
-export type MeasuredImageReport = ImageReport & { totalBytes: number | null; notes: string[] };
 
 const humanBytes = (bytes: number): string => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(2)} MB`);
 

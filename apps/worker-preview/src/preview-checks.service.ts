@@ -1,23 +1,14 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import type { PreviewAnalysis } from '@mailproof/engine';
-import type { SpamReport } from '@mailproof/engine/reports';
+import type { CheckedReports, CheckedSpamReport } from '@mailproof/contracts';
 import { SsrfGuard } from '@mailproof/net-guard';
-import { measureImageWeights, type MeasuredImageReport } from './image-weight.check';
+import { measureImageWeights } from './image-weight.check';
 import { buildMimeMessage } from './mime-message.builder';
-import { checkWithSpamd, type SpamAssassinResult } from './spamd.client';
-
-/** The spam report with the worker's SpamAssassin verdict (null when the check failed; see notes). */
-export type CheckedSpamReport = SpamReport & { spamassassin?: SpamAssassinResult | null; notes?: string[] };
+import { checkWithSpamd } from './spamd.client';
 
 /** What the checks read from the analysis. */
 export type CheckInputs = Pick<PreviewAnalysis, 'spamReport' | 'imageReport' | 'plainText' | 'inboxPreview'>;
-
-/** The two reports the checks complete. */
-export interface CheckedReports {
-  spamReport: CheckedSpamReport | null;
-  imageReport: MeasuredImageReport | PreviewAnalysis['imageReport'];
-}
 
 /**
  * The checks that need the network and so live in the worker, not in the pure engine: SpamAssassin

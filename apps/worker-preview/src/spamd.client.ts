@@ -1,25 +1,11 @@
 import { connect } from 'node:net';
+import type { SpamAssassinResult, SpamAssassinRule } from '@mailproof/contracts';
 
 /**
  * A small client for spamd's spamc protocol (SPAMC/1.5, the REPORT command) over TCP. Written here rather
  * than taken from npm: the one npm client (`spamc` 0.0.x) is unmaintained, callback-only and has no
  * timeout, and the protocol is a request line, two headers and a text answer.
  */
-export interface SpamAssassinRule {
-  name: string;
-  score: number;
-  description: string | null;
-}
-
-export interface SpamAssassinResult {
-  score: number;
-  /** spamd's required score; at or above it the message is spam. */
-  threshold: number;
-  isSpam: boolean;
-  /** Rules that fired, in spamd's order (highest impact is not implied). */
-  rules: SpamAssassinRule[];
-}
-
 export interface SpamdAddress {
   host: string;
   port: number;

@@ -11,3 +11,4 @@ export * from './jobs/preview.job';
 export * from './jobs/preview-cleanup.job';
 export * from './jobs/gate.job';
 export * from './preview-result.codec';
+export * from './preview-result';

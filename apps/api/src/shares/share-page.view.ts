@@ -1,23 +1,11 @@
-import { EMAIL_CLIENTS } from '@mailproof/engine';
+import type { PreviewResult } from '@mailproof/contracts';
+import { EMAIL_CLIENTS, type CssFinding } from '@mailproof/engine';
 import type { PreviewEntity, ShareEntity } from '@mailproof/persistence';
 import { previewObject } from '../previews/preview-json';
 import { escapeHtml as e } from './html-escape';
 
-interface Finding {
-  severity: 'error' | 'warning' | 'info';
-  client: string;
-  property: string;
-  message: string;
-  suggestion: string;
-  fix?: { before: string; after: string; language: string; description: string };
-}
-interface StoredAnalysis {
-  overallScore: number;
-  compatibilityScores: Record<string, { score: number; errors: number; warnings: number; info: number }>;
-  cssReport: Finding[];
-  transforms: Array<{ clientId: string; html: string }>;
-  darkMode: Record<string, { html: string }>;
-}
+/** What the page reads of the stored preview result. */
+type StoredAnalysis = Pick<PreviewResult, 'overallScore' | 'compatibilityScores' | 'cssReport' | 'transforms' | 'darkMode'>;
 
 const CLIENT_NAMES = new Map(EMAIL_CLIENTS.map((c) => [c.id as string, c.name]));
 const SEVERITY_TITLES = { error: 'Errors', warning: 'Warnings', info: 'Notes' } as const;
@@ -45,8 +33,8 @@ ${body}
 }
 
 /** One finding per (severity, property, message) with the clients it applies to, so 21 clients do not mean 21 copies. */
-function groupFindings(findings: Finding[]) {
-  const groups = new Map<string, Finding & { clients: string[] }>();
+function groupFindings(findings: CssFinding[]) {
+  const groups = new Map<string, CssFinding & { clients: string[] }>();
   for (const finding of findings) {
     const key = `${finding.severity}\u0000${finding.property}\u0000${finding.message}`;
     const group = groups.get(key);
@@ -56,7 +44,7 @@ function groupFindings(findings: Finding[]) {
   return [...groups.values()];
 }
 
-function findingsSection(findings: Finding[]): string {
+function findingsSection(findings: CssFinding[]): string {
   const grouped = groupFindings(findings);
   const sections = (['error', 'warning', 'info'] as const).map((severity) => {
     const items = grouped.filter((f) => f.severity === severity);

@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
+import type { PreviewResultBody } from '@mailproof/contracts';
 import { getClient, type ClientId } from '@mailproof/engine';
-import { COMPILE_FORMATS, type CompileFormat } from '@mailproof/engine/compile';
+import { COMPILE_FORMATS, type CompileFormat, type CompileWarning } from '@mailproof/engine/compile';
 import { analyseEmailInput, countBySeverity, groupFindings, withCompilers, type AnalysedEmail } from './email-analysis';
-import { parseClientsOption, readEmailInput } from './email-input';
+import { parseClientsOption, readEmailInput, type FormatDetectedBy } from './email-input';
 import { printTable } from './output';
 import { describeInput, formatCompileWarnings, formatFindingGroups, plural, positionNote } from './report-format';
 
@@ -13,6 +14,14 @@ interface AnalyzeOptions {
 }
 
 const TOP_FINDINGS = 10;
+
+/**
+ * `analyze --json`: the input, then the preview result as the API gives it (the contract's type), less what
+ * only the server adds: the id, screenshots and the worker's network checks (SpamAssassin, image weights).
+ */
+type AnalyzeJson = {
+  input: { file: string; format: CompileFormat; detectedBy: FormatDetectedBy; compileWarnings: CompileWarning[] };
+} & PreviewResultBody;
 
 /** The `--format` and `--clients` options `analyze` and `lint` share. */
 export function formatOption(): Option {
@@ -38,7 +47,8 @@ export function registerAnalyzeCommand(program: Command): void {
       const result = await withCompilers(() => analyseEmailInput(input, clients));
       if (options.json) {
         const { analysis, compileWarnings } = result;
-        console.log(JSON.stringify({ input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings }, ...analysis }));
+        const printed: AnalyzeJson = { input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings }, ...analysis };
+        console.log(JSON.stringify(printed));
       } else {
         printAnalysisSummary(result);
       }

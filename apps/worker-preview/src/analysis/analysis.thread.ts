@@ -2,7 +2,8 @@ import type { MessagePort } from 'node:worker_threads';
 import { analyzeEmail, EngineLimitError, gateSummary, type AnalyzeEmailOptions, type PreviewAnalysis } from '@mailproof/engine';
 import { encodePreviewResult } from '@mailproof/contracts/preview-result.codec';
 // Types only: the thread loads neither Nest nor the network code.
-import type { CheckInputs, CheckedReports } from '../preview-checks.service';
+import type { CheckedReports, PreviewResultBody } from '@mailproof/contracts';
+import type { CheckInputs } from '../preview-checks.service';
 
 export interface AnalysisTask {
   previewId: string;
@@ -61,7 +62,7 @@ export default async function analyse(task: AnalysisTask, completeChecksInline?:
   }
   // The checked reports go last, after the engine's fields (the stored key order every reader sees).
   const { spamReport: _spam, imageReport: _images, ...others } = analysis;
-  const result = { ...others, ...checked, ...(task.includeCompiledHtml ? { compiledHtml: task.html } : {}) };
+  const result: PreviewResultBody = { ...others, ...checked, ...(task.includeCompiledHtml ? { compiledHtml: task.html } : {}) };
   return {
     kind: 'analysis',
     overallScore: analysis.overallScore,

@@ -1,63 +1,83 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { PreviewResult } from '@mailproof/contracts';
+import type {
+  ClientId,
+  ClientTransform as EngineClientTransform,
+  CodeFix as EngineCodeFix,
+  CompatibilityScore,
+  CssFinding as EngineCssFinding,
+  Severity,
+  TransformWarning,
+} from '@mailproof/engine';
 
-class ClientScore {
+class ClientScore implements CompatibilityScore {
   @ApiProperty({ minimum: 0, maximum: 100 }) score: number;
   @ApiProperty() errors: number;
   @ApiProperty() warnings: number;
   @ApiProperty() info: number;
 }
 
-class CodeFix {
+class CodeFix implements EngineCodeFix {
   @ApiProperty() before: string;
   @ApiProperty() after: string;
-  @ApiProperty({ example: 'html' }) language: string;
+  @ApiProperty({ enum: ['html', 'css', 'jsx', 'mjml', 'maizzle', 'js'], example: 'html' }) language: EngineCodeFix['language'];
   @ApiProperty() description: string;
 }
 
-class CssFinding {
-  @ApiProperty({ enum: ['error', 'warning', 'info'] }) severity: string;
-  @ApiProperty() client: string;
+class CssFinding implements EngineCssFinding {
+  @ApiProperty({ enum: ['error', 'warning', 'info'] }) severity: Severity;
+  @ApiProperty() client: ClientId;
   @ApiProperty() property: string;
   @ApiProperty() message: string;
   @ApiProperty() suggestion: string;
   @ApiPropertyOptional({ type: CodeFix }) fix?: CodeFix;
   @ApiPropertyOptional() line?: number;
   @ApiPropertyOptional() column?: number;
+  @ApiProperty({ description: 'Stable rule id: the caniemail slug, or `unknown-property`.' }) rule: string;
+  @ApiProperty({ description: 'How many times the email uses it.' }) occurrences: number;
 }
 
-class ClientTransform {
-  @ApiProperty() clientId: string;
+class ClientTransform implements EngineClientTransform {
+  @ApiProperty() clientId: ClientId;
   @ApiProperty({ description: 'The markup as this client delivers it.' }) html: string;
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) warnings: object[];
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) warnings: TransformWarning[];
 }
 
-/** The preview result: per-client transforms, scores and dark-mode variants, the CSS findings and every quality report. */
-export class PreviewResponse {
+/**
+ * The preview result: per-client transforms, scores and dark-mode variants, the CSS findings and every
+ * quality report. It implements the contract's `PreviewResult`, so a field the result gains or loses
+ * fails to compile here until the OpenAPI document says so too.
+ */
+export class PreviewResponse implements PreviewResult {
   @ApiProperty({ example: 'prv_3kTq9xV2bN7mLp4Rz8sWc1Ya' }) id: string;
   @ApiProperty({ minimum: 0, maximum: 100 }) overallScore: number;
   @ApiProperty({ type: [ClientTransform] }) transforms: ClientTransform[];
   @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/ClientScore' } })
   compatibilityScores: Record<string, ClientScore>;
   @ApiProperty({ type: [CssFinding] }) cssReport: CssFinding[];
-  @ApiProperty({ type: Object, description: 'Per client id: { html, warnings }.' }) darkMode: Record<string, unknown>;
+  @ApiProperty({ type: Object, description: 'Per client id: { html, warnings }.' }) darkMode: PreviewResult['darkMode'];
   @ApiPropertyOptional({ type: Object, description: '"<clientId>-light|dark" to PNG URL; present when rendering finished in time.' })
   screenshots?: Record<string, string>;
   @ApiPropertyOptional({ type: String, description: 'The compiled HTML, for jsx, mjml and maizzle input.' }) compiledHtml?: string;
-  @ApiProperty({ type: Object, nullable: true }) spamReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) sizeReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) linkReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) accessibilityReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) imageReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) inboxPreview: object | null;
-  @ApiProperty({ type: Object, nullable: true }) templateReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) overflowReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) visualReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) darkContrast: object | null;
-  @ApiProperty({ type: Object, nullable: true }) mobileContrast: object | null;
-  @ApiProperty({ type: Object, nullable: true }) designReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) vmlReport: object | null;
-  @ApiProperty({ type: Object, nullable: true }) plainText: object | null;
+  @ApiProperty({ type: Object, nullable: true }) spamReport: PreviewResult['spamReport'];
+  @ApiProperty({ type: Object, nullable: true }) sizeReport: PreviewResult['sizeReport'];
+  @ApiProperty({ type: Object, nullable: true }) linkReport: PreviewResult['linkReport'];
+  @ApiProperty({ type: Object, nullable: true }) accessibilityReport: PreviewResult['accessibilityReport'];
+  @ApiProperty({ type: Object, nullable: true }) imageReport: PreviewResult['imageReport'];
+  @ApiProperty({ type: Object, nullable: true }) inboxPreview: PreviewResult['inboxPreview'];
+  @ApiProperty({ type: Object, nullable: true }) templateReport: PreviewResult['templateReport'];
+  @ApiProperty({ type: Object, nullable: true }) overflowReport: PreviewResult['overflowReport'];
+  @ApiProperty({ type: Object, nullable: true }) visualReport: PreviewResult['visualReport'];
+  @ApiProperty({ type: Object, nullable: true }) darkContrast: PreviewResult['darkContrast'];
+  @ApiProperty({ type: Object, nullable: true }) mobileContrast: PreviewResult['mobileContrast'];
+  @ApiProperty({ type: Object, nullable: true }) designReport: PreviewResult['designReport'];
+  @ApiProperty({ type: Object, nullable: true }) vmlReport: PreviewResult['vmlReport'];
+  @ApiProperty({ type: Object, nullable: true }) plainText: PreviewResult['plainText'];
 }
+
+/** Compiles only while the DTO declares no field the contract's result lacks (`implements` checks the other way). */
+type NoFieldBeyond<Undeclared extends never> = Undeclared;
+export type PreviewResponseDeclaresOnlyResultFields = NoFieldBeyond<Exclude<keyof PreviewResponse, keyof PreviewResult>>;
 
 export { ClientScore };
 
