@@ -216,7 +216,7 @@ describe('POST /api/preview and reading previews back', () => {
     const document = (await request(api.url).get('/api/openapi.json').expect(200)).body;
     const ok = document.paths['/api/preview'].post.responses['200'].content['application/json'].schema;
     expect(document.paths['/api/preview/{id}'].get.responses['200'].content['application/json'].schema).toEqual(ok);
-    const schema: { properties: Record<string, unknown>; required: string[] } = document.components.schemas[String(ok.$ref).split('/').pop()];
+    const schema: { properties: Record<string, unknown>; required: string[] } = document.components.schemas[String(ok.$ref).replace('#/components/schemas/', '')];
     const documented = Object.keys(schema.properties);
     // Only these may be missing: screenshots come with the render worker, compiledHtml with compiled formats.
     expect(documented.filter((key) => !schema.required.includes(key)).sort()).toEqual(['compiledHtml', 'screenshots']);
