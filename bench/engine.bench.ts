@@ -15,7 +15,7 @@ import { buildImageReport } from '../libs/engine/src/reports/image-report';
 import { buildInboxPreview } from '../libs/engine/src/reports/inbox-preview';
 import { buildLinkReport } from '../libs/engine/src/reports/link-report';
 import { buildPlainText } from '../libs/engine/src/reports/plain-text';
-import { createReportContext, type ReportContext } from '../libs/engine/src/reports/report-context';
+import { createReportContext, type ReportContext } from '../libs/engine/src/reports/context/report-context';
 import { buildSizeReport } from '../libs/engine/src/reports/size-report';
 import { buildSpamReport } from '../libs/engine/src/reports/spam-report';
 import { buildTemplateReport } from '../libs/engine/src/reports/template-report';

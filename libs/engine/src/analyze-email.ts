@@ -11,7 +11,7 @@ import { ParsedEmail, parseEmail } from './parse/parse-email';
 import { AnalyzeEmailOptions, PreviewAnalysis } from './preview-analysis';
 import { buildQualityReports } from './reports/build-reports';
 import { buildDarkContrast, transformDropMasks } from './reports/dark-contrast';
-import { createReportContext } from './reports/report-context';
+import { createReportContext } from './reports/context/report-context';
 import { overallScore, scoreClients } from './scores/compatibility-score';
 import { TransformContext, transformForClient } from './transforms/client-transform';
 import { RenderPlan, RenderTemplate } from './transforms/render-template';

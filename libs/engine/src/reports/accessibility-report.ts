@@ -3,12 +3,12 @@
  * alternatives, names of links and buttons, table semantics, heading order, contrast and tiny text.
  */
 import { HtmlElement, childrenOf, getAttribute, parentElement } from '../parse/dom';
-import { checkContrast } from './contrast-check';
+import { checkContrast } from './context/contrast-check';
 import { isGenericLinkText } from './link-report';
-import type { ReportContext } from './report-context';
-import { hasDescendant, textContent } from './report-document';
-import { penaltyScore, sortIssues, type ReportIssue } from './report-issue';
-import { collapseWhitespace, shorten } from './text-utils';
+import type { ReportContext } from './context/report-context';
+import { hasDescendant, textContent } from './context/report-document';
+import { penaltyScore, sortIssues, type ReportIssue } from './context/report-issue';
+import { collapseWhitespace, shorten } from './context/text-utils';
 
 export interface AccessibilityReport {
   /** 100 − 12 per error − 6 per warning − 2 per info, each rule counted at most 3 times. */

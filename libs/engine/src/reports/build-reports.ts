@@ -13,7 +13,7 @@ import { buildImageReport, type ImageReport } from './image-report';
 import { buildInboxPreview, type InboxPreview } from './inbox-preview';
 import { buildLinkReport, type LinkReport } from './link-report';
 import { buildPlainText, type PlainTextReport } from './plain-text';
-import { createReportContext, type EmailFormat, type ReportContext } from './report-context';
+import { createReportContext, type EmailFormat, type ReportContext } from './context/report-context';
 import { buildSizeReport, type SizeReport } from './size-report';
 import { buildSpamReport, type SpamReport } from './spam-report';
 import { buildTemplateReport, type TemplateReport } from './template-report';

@@ -1,6 +1,6 @@
 import { analyzeEmail } from '../analyze-email';
 import type { ClientId } from '../clients/email-client';
-import { parseCssColor, luminanceOf } from './color-utils';
+import { parseCssColor, luminanceOf } from './context/color-utils';
 import type { DarkContrastReport } from './dark-contrast';
 
 /** #767676 on white passes AA (4.54:1); partial inversion darkens the white but leaves mid grey alone. */

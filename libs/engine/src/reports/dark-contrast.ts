@@ -11,11 +11,11 @@ import { CLIENT_IDS } from '../clients/email-client';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { DarkColourHandover } from '../dark-mode/dark-mode-simulation';
 import type { TransformContext } from '../transforms/client-transform';
-import { ColourVariant, DropMasks, VariantColours } from './colour-cascade';
-import { ContrastIssues, type ContrastIssue } from './contrast-check';
-import type { ReportContext } from './report-context';
-import { compareIssues } from './report-issue';
-import type { SheetRule } from './sheet-rules';
+import { ColourVariant, DropMasks, VariantColours } from './context/colour-cascade';
+import { ContrastIssues, type ContrastIssue } from './context/contrast-check';
+import type { ReportContext } from './context/report-context';
+import { compareIssues } from './context/report-issue';
+import type { SheetRule } from './context/sheet-rules';
 
 export interface DarkContrastClientReport {
   /** Text elements whose contrast was measured (images and gradients behind text cannot be). */

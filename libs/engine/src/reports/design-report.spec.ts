@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { labDistance, labDistanceLowerBound } from './color-utils';
+import { labDistance, labDistanceLowerBound } from './context/color-utils';
 import { email, reports, rules } from './testing/email-fixture';
 
 function design(body: string, head = '') {

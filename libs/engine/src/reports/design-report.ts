@@ -4,11 +4,11 @@
  * and scales with more steps than a design system would use.
  */
 import { getAttribute } from '../parse/dom';
-import { labDistance, labDistanceLowerBound, parseCssColor, splitCssValue, toHex, toLab, type Lab } from './color-utils';
-import type { ReportContext } from './report-context';
-import { sortIssues, type ReportIssue } from './report-issue';
-import { lengthToPx } from './report-styles';
-import type { ReportDeclaration } from './sheet-rules';
+import { labDistance, labDistanceLowerBound, parseCssColor, splitCssValue, toHex, toLab, type Lab } from './context/color-utils';
+import type { ReportContext } from './context/report-context';
+import { sortIssues, type ReportIssue } from './context/report-issue';
+import { lengthToPx } from './context/report-styles';
+import type { ReportDeclaration } from './context/sheet-rules';
 
 export interface DesignValue {
   value: string;

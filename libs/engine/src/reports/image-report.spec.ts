@@ -1,4 +1,4 @@
-import { imageFormatOf } from './report-context';
+import { imageFormatOf } from './context/report-context';
 import { email, reports, rules } from './testing/email-fixture';
 
 function images(body: string, clients?: string[]) {

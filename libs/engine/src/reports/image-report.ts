@@ -6,12 +6,12 @@
 import { getClientSupport } from '../clients/client-support';
 import type { ClientId } from '../clients/email-client';
 import { getAttribute } from '../parse/dom';
-import { toHex } from './color-utils';
-import type { ImageFormat, ReportContext } from './report-context';
-import { sortIssues, type ReportIssue } from './report-issue';
-import { lengthToPx } from './report-styles';
-import { humanBytes, shorten, wordsOf } from './text-utils';
-import { isTemplateHref } from './url-utils';
+import { toHex } from './context/color-utils';
+import type { ImageFormat, ReportContext } from './context/report-context';
+import { sortIssues, type ReportIssue } from './context/report-issue';
+import { lengthToPx } from './context/report-styles';
+import { humanBytes, shorten, wordsOf } from './context/text-utils';
+import { isTemplateHref } from './context/url-utils';
 
 export interface ImageEntry {
   src: string;

@@ -5,10 +5,10 @@
  */
 import { INBOX_LIMITS } from '../clients/inbox-limits';
 import { HtmlElement, HtmlNode, childrenOf, isElement, isText } from '../parse/dom';
-import type { ReportContext } from './report-context';
-import { BLOCK_TAGS } from './report-document';
-import { sortIssues, type ReportIssue } from './report-issue';
-import { GraphemeText, collapseWhitespace, foldForMatching, graphemeCount, isInvisibleChar } from './text-utils';
+import type { ReportContext } from './context/report-context';
+import { BLOCK_TAGS } from './context/report-document';
+import { sortIssues, type ReportIssue } from './context/report-issue';
+import { GraphemeText, collapseWhitespace, foldForMatching, graphemeCount, isInvisibleChar } from './context/text-utils';
 
 export interface InboxClientPreview {
   subject: string | null;

@@ -2,10 +2,10 @@
  * Every link checked without touching the network: where it goes, whether it can go anywhere, whether
  * it is secure, whether it is tracked like its siblings, and whether its text says where it goes.
  */
-import type { EmailLink, ReportContext } from './report-context';
-import { sortIssues, type ReportIssue, type ReportSeverity } from './report-issue';
-import { collapseWhitespace, foldForMatching, shorten } from './text-utils';
-import { isTrackedUrl, type HrefScheme } from './url-utils';
+import type { EmailLink, ReportContext } from './context/report-context';
+import { sortIssues, type ReportIssue, type ReportSeverity } from './context/report-issue';
+import { collapseWhitespace, foldForMatching, shorten } from './context/text-utils';
+import { isTrackedUrl, type HrefScheme } from './context/url-utils';
 
 export interface LinkEntry {
   href: string;

@@ -8,10 +8,10 @@
  */
 import { compile, type HtmlToTextOptions } from 'html-to-text';
 import { HtmlElement, HtmlNode, childrenOf, getAttribute, isElement, isText } from '../parse/dom';
-import { BODY_BLANK_TEXT, BODY_CLOSE, BODY_TEXT } from './contrast-check';
-import type { ReportContext } from './report-context';
-import { BLOCK_TAGS } from './report-document';
-import { sortIssues, type ReportIssue } from './report-issue';
+import { BODY_BLANK_TEXT, BODY_CLOSE, BODY_TEXT } from './context/contrast-check';
+import type { ReportContext } from './context/report-context';
+import { BLOCK_TAGS } from './context/report-document';
+import { sortIssues, type ReportIssue } from './context/report-issue';
 
 export interface PlainTextReport {
   text: string;

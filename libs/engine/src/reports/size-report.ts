@@ -2,9 +2,9 @@
  * Size of the HTML as delivered. Gmail clips a message body past 102 KB behind "[Message clipped]
  * View entire message", which hides the rest (often the unsubscribe link and the open pixel).
  */
-import type { ReportContext } from './report-context';
-import { sortIssues, type ReportIssue } from './report-issue';
-import { humanBytes, utf8Length } from './text-utils';
+import type { ReportContext } from './context/report-context';
+import { sortIssues, type ReportIssue } from './context/report-issue';
+import { humanBytes, utf8Length } from './context/text-utils';
 
 export const GMAIL_CLIP_LIMIT_BYTES = 102 * 1024;
 /** Warn from 90% of the limit: ESPs add tracking and footers that push a near-limit email over. */

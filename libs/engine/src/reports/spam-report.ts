@@ -4,17 +4,17 @@
  * field is added by the preview worker when a spamd is configured; the engine never sets it.
  */
 import { HtmlElement, childrenOf, getAttribute, isText, parentElement } from '../parse/dom';
-import { contrastRatio } from './color-utils';
-import type { EmailLink, ReportContext } from './report-context';
-import { ownText, textContent } from './report-document';
-import type { ReportIssue, ReportSeverity } from './report-issue';
+import { contrastRatio } from './context/color-utils';
+import type { EmailLink, ReportContext } from './context/report-context';
+import { ownText, textContent } from './context/report-document';
+import type { ReportIssue, ReportSeverity } from './context/report-issue';
 import {
   COMMON_TLDS, PO_BOX_PHRASES, SPAM_PHRASES, STREET_WORDS, SUSPICIOUS_TLDS, TRANSACTIONAL_PHRASES, UNSUBSCRIBE_HREF_MARKERS,
   UNSUBSCRIBE_PHRASES, US_STATES,
 } from './spam-phrases';
-import { mediaApplies } from './report-styles';
-import { collapseWhitespace, foldForMatching, isAscii, shorten, stripInvisible } from './text-utils';
-import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './url-utils';
+import { mediaApplies } from './context/report-styles';
+import { collapseWhitespace, foldForMatching, isAscii, shorten, stripInvisible } from './context/text-utils';
+import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './context/url-utils';
 
 export interface SpamTrigger extends ReportIssue {
   /** Points this trigger takes off the score. */

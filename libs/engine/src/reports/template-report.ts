@@ -5,10 +5,10 @@
  */
 import type { CompileWarning } from '../compile/compile-format';
 import { HtmlElement, childrenOf, isText } from '../parse/dom';
-import type { EmailFormat, ReportContext } from './report-context';
-import { attributeOffset, classList, nodeOffset, startOffsetOf } from './report-document';
-import { sortIssues, type ReportIssue } from './report-issue';
-import { shorten } from './text-utils';
+import type { EmailFormat, ReportContext } from './context/report-context';
+import { attributeOffset, classList, nodeOffset, startOffsetOf } from './context/report-document';
+import { sortIssues, type ReportIssue } from './context/report-issue';
+import { shorten } from './context/text-utils';
 
 export type TemplateLanguage =
   | 'handlebars' | 'mustache-style' | 'liquid-jinja' | 'erb' | 'mailchimp' | 'ampscript' | 'mailjet'

@@ -6,11 +6,11 @@
  * Null when the email has neither conditional comments nor VML: the report does not apply.
  */
 import { getAttribute } from '../parse/dom';
-import { parseCssColor } from './color-utils';
-import type { ReportContext } from './report-context';
-import { nodeOffset } from './report-document';
-import { sortIssues, type ReportIssue, type SourcePosition } from './report-issue';
-import { shorten } from './text-utils';
+import { parseCssColor } from './context/color-utils';
+import type { ReportContext } from './context/report-context';
+import { nodeOffset } from './context/report-document';
+import { sortIssues, type ReportIssue, type SourcePosition } from './context/report-issue';
+import { shorten } from './context/text-utils';
 
 export interface VmlReport {
   /** Downlevel-hidden conditional blocks that target Outlook (mso / IE conditions). */

@@ -1,6 +1,6 @@
 /** CSS colours through culori: parsing (cached), alpha compositing, WCAG contrast and perceptual distance. */
 import { converter, differenceCiede2000, type Lab65, type Rgb } from 'culori';
-import { parseColour } from '../dark-mode/colour-inversion';
+import { parseColour } from '../../dark-mode/colour-inversion';
 
 export interface Rgba {
   r: number;

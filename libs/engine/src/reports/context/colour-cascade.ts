@@ -6,10 +6,10 @@
  * only filters and recolours them.
  */
 import type { Rule } from 'postcss';
-import { MatchedRule, matchRules } from '../analysis/style-cascade';
-import type { ColourRole } from '../dark-mode/colour-inversion';
-import { MatchContext } from '../parse/css-selector';
-import { HtmlElement, getAttribute } from '../parse/dom';
+import { MatchedRule, matchRules } from '../../analysis/style-cascade';
+import type { ColourRole } from '../../dark-mode/colour-inversion';
+import { MatchContext } from '../../parse/css-selector';
+import { HtmlElement, getAttribute } from '../../parse/dom';
 import { BLACK, LINK_BLUE, WHITE, compositeOver, isLowerCaseImageValue, parseCssColor, splitCssValue, type Rgba } from './color-utils';
 import { perElement, type ElementIndex } from './report-document';
 import { COLOUR_PROPERTIES, colourHintProperty, type ReportStyles } from './report-styles';

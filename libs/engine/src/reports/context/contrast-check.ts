@@ -2,8 +2,8 @@
  * Text contrast against WCAG 2 AA: 4.5:1 for normal text, 3:1 for large text (24px, or 18.66px bold).
  * Shared by the accessibility report (the email as written) and the dark-contrast report (each variant).
  */
-import type { HtmlElement, HtmlNode } from '../parse/dom';
-import { childrenOf, isElement, isText } from '../parse/dom';
+import type { HtmlElement, HtmlNode } from '../../parse/dom';
+import { childrenOf, isElement, isText } from '../../parse/dom';
 import { colourCode, contrastRatio, displayedRatio, toHex } from './color-utils';
 import type { VariantColours } from './colour-cascade';
 import { BLOCK_TAGS, perElement, type ReportDocument } from './report-document';

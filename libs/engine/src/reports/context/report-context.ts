@@ -3,11 +3,11 @@
  * styles, the light colours, and the links, images, visible text and text runs extracted from the tree.
  * Fields are computed on first use.
  */
-import type { SelectorCache, StyleCascade } from '../analysis/style-cascade';
-import type { ClientId } from '../clients/email-client';
-import type { EmailFormat } from '../fixes/code-fix';
-import { HtmlElement, HtmlNode, childrenOf, getAttribute, isElement, isText, parentElement } from '../parse/dom';
-import type { ParsedEmail } from '../parse/parse-email';
+import type { SelectorCache, StyleCascade } from '../../analysis/style-cascade';
+import type { ClientId } from '../../clients/email-client';
+import type { EmailFormat } from '../../fixes/code-fix';
+import { HtmlElement, HtmlNode, childrenOf, getAttribute, isElement, isText, parentElement } from '../../parse/dom';
+import type { ParsedEmail } from '../../parse/parse-email';
 import { isImageValue, splitCssValue } from './color-utils';
 import { ColourCascade, DropMasks, LIGHT_VARIANT, VariantColours } from './colour-cascade';
 import { TextRun, VisibleBody, readVisibleText } from './contrast-check';

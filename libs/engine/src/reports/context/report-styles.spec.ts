@@ -1,4 +1,4 @@
-import { email, reports } from './testing/email-fixture';
+import { email, reports } from '../testing/email-fixture';
 
 /** White text: low contrast exactly where the cascade paints a white background behind it. */
 function lowContrast(body: string, head = ''): boolean {

@@ -4,10 +4,10 @@
  * presentational attributes (`bgcolor`, `<font size>`, `hidden`). Only the properties the reports ask
  * about are cascaded, and every result is memoised per element, so asking about every text stays linear.
  */
-import { MatchedRule, SelectorCache, StyleCascade, matchRules } from '../analysis/style-cascade';
-import { compareSpecificity } from '../parse/css-selector';
-import type { CssDeclaration } from '../parse/css-syntax';
-import { HtmlElement, getAttribute } from '../parse/dom';
+import { MatchedRule, SelectorCache, StyleCascade, matchRules } from '../../analysis/style-cascade';
+import { compareSpecificity } from '../../parse/css-selector';
+import type { CssDeclaration } from '../../parse/css-syntax';
+import { HtmlElement, getAttribute } from '../../parse/dom';
 import { isImageValue, parseCssColor, splitCssValue } from './color-utils';
 import { perElement, type ReportDocument } from './report-document';
 import type { ReportDeclaration, SheetRule, SheetRules } from './sheet-rules';

@@ -3,8 +3,8 @@
  * rule with its normalised declarations, the media conditions around it and its source order.
  */
 import type { AtRule, Container, Declaration, Rule } from 'postcss';
-import type { HtmlElement } from '../parse/dom';
-import type { ParsedEmail } from '../parse/parse-email';
+import type { HtmlElement } from '../../parse/dom';
+import type { ParsedEmail } from '../../parse/parse-email';
 import { utf8Length } from './text-utils';
 
 /** A declaration with its property lower-cased and its value trimmed. */

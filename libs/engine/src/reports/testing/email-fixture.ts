@@ -1,6 +1,6 @@
 /** Builds small, complete emails for the report specs. */
 import { buildReports, type BuildReportsOptions, type QualityReports } from '../build-reports';
-import type { ReportIssue } from '../report-issue';
+import type { ReportIssue } from '../context/report-issue';
 
 export interface FixtureParts {
   head?: string;
