@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decodePreviewResult, encodePreviewResult } from './preview-result.codec';
+import { decodePreviewResult, encodePreviewResult, parsePreviewResult } from './preview-result.codec';
 
 describe('the stored preview result', () => {
   it('decodes to the response JSON: the id first, then every field of the result', () => {
@@ -19,5 +19,10 @@ describe('the stored preview result', () => {
 
   it('stores an empty result as the id alone', () => {
     expect(decodePreviewResult(encodePreviewResult('prv_1', '{}')).toString('utf8')).toBe('{"id":"prv_1"}');
+  });
+
+  it('parses the stored result back to the object, id first', () => {
+    const parsed = parsePreviewResult(encodePreviewResult('prv_1', JSON.stringify({ overallScore: 93 })));
+    expect(parsed).toEqual({ id: 'prv_1', overallScore: 93 });
   });
 });

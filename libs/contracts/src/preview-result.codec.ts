@@ -1,4 +1,5 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import type { PreviewResult } from './preview-result';
 
 /**
  * How a preview result is stored: the complete response JSON (id included) compressed with
@@ -19,4 +20,9 @@ export function encodePreviewResult(id: string, resultJson: string): Buffer {
 /** The stored result as UTF-8 JSON bytes. */
 export function decodePreviewResult(stored: Buffer): Buffer {
   return brotliDecompressSync(stored);
+}
+
+/** The stored result as the object it encodes (screenshots are stored apart, beside it). */
+export function parsePreviewResult(stored: Buffer): PreviewResult {
+  return JSON.parse(decodePreviewResult(stored).toString('utf8')) as PreviewResult;
 }

@@ -9,17 +9,17 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CLIENT_IDS } from '@mailproof/engine';
 import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { sendJsonBody, sendStoredPreview } from '../http/stored-json-response';
 import { ListPreviewsQuery } from './dto/list-previews.query';
 import { PreviewRequest } from './dto/preview.request';
 import { ClientScore, PreviewListResponse, PreviewResponse } from './dto/preview.response';
-import { acceptsBrotli, sendJsonBody } from './preview-json';
 import { PreviewsService, type PreviewAnswer } from './previews.service';
 
 function sendPreview(req: Request, res: Response, answer: PreviewAnswer): Promise<void> {
-  if (answer.status === 202) res.setHeader('Retry-After', '2');
-  return sendJsonBody(req, res, answer.status, answer.body);
+  if (answer.status === 200) return sendStoredPreview(req, res, answer.preview);
+  res.setHeader('Retry-After', '2');
+  return sendJsonBody(req, res, 202, { body: Buffer.from(JSON.stringify({ id: answer.id, status: 'queued' })) });
 }
 
 @ApiTags('previews')
@@ -42,7 +42,7 @@ export class PreviewsController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await sendPreview(req, res, await this.previews.create(body, account, CLIENT_IDS, acceptsBrotli(req)));
+    await sendPreview(req, res, await this.previews.create(body, account));
   }
 
   @Get('preview/:id')
@@ -50,7 +50,7 @@ export class PreviewsController {
   @ApiOkResponse({ type: PreviewResponse })
   @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analysed' })
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await sendPreview(req, res, await this.previews.read(id, account, acceptsBrotli(req)));
+    await sendPreview(req, res, await this.previews.read(id, account));
   }
 
   @Get('previews')

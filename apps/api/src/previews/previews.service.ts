@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { previewAnalyseJob, type PreviewJobResult } from '@mailproof/contracts';
+import { CLIENT_IDS } from '@mailproof/engine';
 import { PreviewRepository, type PreviewEntity } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import type { PreviewRequest } from './dto/preview.request';
-import { previewBody, type PreviewBody } from './preview-json';
 
-/** A stored preview as the API answers it (problems are thrown). */
-export type PreviewAnswer = { status: 200; body: PreviewBody } | { status: 202; body: PreviewBody };
+/** A stored preview as the API answers it: analysed, or still queued (problems are thrown). The controller encodes it. */
+export type PreviewAnswer = { status: 200; preview: PreviewEntity } | { status: 202; id: string };
 
 const QUEUE_UNAVAILABLE = 'Previews cannot be queued right now (Redis is unavailable); nothing was stored. Retry shortly.';
 
@@ -30,7 +30,7 @@ export class PreviewsService {
     private readonly queueEvents: QueueEventsRegistry,
   ) {}
 
-  async create(request: PreviewRequest, account: AuthenticatedAccount | undefined, clientIds: readonly string[], acceptsBrotli: boolean): Promise<PreviewAnswer> {
+  async create(request: PreviewRequest, account: AuthenticatedAccount | undefined): Promise<PreviewAnswer> {
     const started = Date.now();
     const events = await orQueueUnavailable(this.queueEvents.getWithin('preview', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE);
     const preview = await this.previews.create({
@@ -38,7 +38,7 @@ export class PreviewsService {
       // The title applies to saved (authenticated) previews only.
       title: account ? (request.title ?? null) : null,
       format: request.format ?? 'html',
-      clients: request.clients ?? [...clientIds],
+      clients: request.clients ?? [...CLIENT_IDS],
       source: request.html,
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
@@ -59,20 +59,20 @@ export class PreviewsService {
         { id: preview.id, headers: { 'Retry-After': '5' } },
       );
     }
-    return this.answer(stored, acceptsBrotli);
+    return this.answer(stored);
   }
 
   /** Anonymous previews: anyone with the id. Account previews: that account only (404 for everyone else). */
-  async read(id: string, account: AuthenticatedAccount | undefined, acceptsBrotli: boolean): Promise<PreviewAnswer> {
+  async read(id: string, account: AuthenticatedAccount | undefined): Promise<PreviewAnswer> {
     const preview = await this.previews.find(id);
     if (!preview || (preview.accountId !== null && preview.accountId !== account?.accountId)) {
       throw new ProblemException(404, 'not_found', 'No preview with this id.');
     }
-    return this.answer(preview, acceptsBrotli);
+    return this.answer(preview);
   }
 
-  answer(preview: PreviewEntity, acceptsBrotli: boolean): PreviewAnswer {
-    if (preview.status === 'queued') return { status: 202, body: { body: Buffer.from(JSON.stringify({ id: preview.id, status: 'queued' })) } };
+  answer(preview: PreviewEntity): PreviewAnswer {
+    if (preview.status === 'queued') return { status: 202, id: preview.id };
     if (preview.status === 'failed') {
       const failure = preview.failure ?? { code: 'internal_error', message: 'The preview could not be analysed.' };
       if (failure.code === 'compile_failed') {
@@ -82,7 +82,7 @@ export class PreviewsService {
       // The stored message is one of the worker's fixed sentences (never an exception's text).
       throw new ProblemException(500, 'internal_error', failure.message || 'The preview could not be analysed.', { id: preview.id });
     }
-    return { status: 200, body: previewBody(preview, acceptsBrotli) };
+    return { status: 200, preview };
   }
 
   async list(accountId: string, page: number, pageSize: number) {

@@ -1,7 +1,6 @@
-import type { PreviewResult } from '@mailproof/contracts';
+import { parsePreviewResult, type PreviewResult } from '@mailproof/contracts';
 import { EMAIL_CLIENTS, type CssFinding } from '@mailproof/engine';
 import type { PreviewEntity, ShareEntity } from '@mailproof/persistence';
-import { previewObject } from '../previews/preview-json';
 import { escapeHtml as e } from './html-escape';
 
 /** What the page reads of the stored preview result. */
@@ -72,7 +71,7 @@ export function renderSharePage(share: ShareEntity, preview: PreviewEntity): str
     const message = preview.status === 'queued' ? 'This email is still being analysed. The page refreshes by itself.' : 'This email could not be analysed.';
     return layout(title, `<main id="main"><h1>${e(title)}</h1><p role="status">${e(message)}</p></main>`, preview.status === 'queued' ? '<meta http-equiv="refresh" content="5">' : '');
   }
-  const analysis = previewObject<StoredAnalysis>(preview);
+  const analysis: StoredAnalysis = parsePreviewResult(preview.result);
   const clients = analysis.transforms.map((t) => t.clientId);
   const first = clients[0];
   const rows = clients
@@ -137,7 +136,7 @@ export function renderNotFoundPage(): string {
 /** One client's markup and dark variant, for the picker. */
 export function clientView(preview: PreviewEntity, clientId: string) {
   if (preview.status !== 'completed' || !preview.result) return null;
-  const analysis = previewObject<StoredAnalysis>(preview);
+  const analysis: StoredAnalysis = parsePreviewResult(preview.result);
   const transform = analysis.transforms.find((t) => t.clientId === clientId);
   if (!transform) return null;
   return {

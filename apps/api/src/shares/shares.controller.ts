@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
-import { previewBody, sendJsonBody } from '../previews/preview-json';
+import { sendJsonBody, storedPreviewJson } from '../http/stored-json-response';
 import { ProblemException } from '../problems/problem.exception';
 import { CreateShareRequest } from './dto/create-share.request';
 import { ShareResponse } from './dto/share.response';
@@ -35,7 +35,7 @@ export class SharesController {
       createdAt: share.createdAt.toISOString(),
     });
     // The stored result is one JSON object: the share goes in before its closing brace, unparsed.
-    const previewJson = preview.status === 'completed' ? previewBody(preview, false).body : Buffer.from(JSON.stringify({ id: preview.id, status: preview.status }));
+    const previewJson = preview.status === 'completed' ? storedPreviewJson(preview) : Buffer.from(JSON.stringify({ id: preview.id, status: preview.status }));
     const closing = previewJson.lastIndexOf('}');
     await sendJsonBody(req, res, 200, { body: Buffer.concat([previewJson.subarray(0, closing), Buffer.from(`,"share":${shareJson}}`)]) });
   }

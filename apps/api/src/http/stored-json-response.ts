@@ -8,23 +8,22 @@ const gzipAsync = promisify(gzip);
 /** Smaller bodies are sent as they are: gzip would save little and cost a round through the thread pool. */
 const GZIP_MIN_BYTES = 16 * 1024;
 
-export interface PreviewBody {
+/** JSON bytes ready to send, and their encoding when they are not plain. */
+export interface JsonBody {
   body: Buffer;
   /** 'br' when the body is the stored Brotli bytes, sent as they are; 'gzip' once sendJsonBody compressed it. */
   contentEncoding?: 'br' | 'gzip';
 }
 
-/** Whether the client takes the stored Brotli bytes as they are. */
-export function acceptsBrotli(req: Request): boolean {
-  return req.acceptsEncodings('br') === 'br';
-}
+/** The parts of a stored preview the response is made of. */
+export type StoredPreview = Pick<PreviewEntity, 'result' | 'screenshots'>;
 
 /**
  * Sends a JSON body. A large plain body goes gzip-compressed (level 1, in the libuv thread pool) to a
  * client that accepts gzip but not br, such as Node's fetch over http or Python's requests: a preview
  * result is ~700 KB of JSON and ~40 KB gzipped. Clients that ask for no encoding get it as it is.
  */
-export async function sendJsonBody(req: Request, res: Response, status: number, payload: PreviewBody): Promise<void> {
+export async function sendJsonBody(req: Request, res: Response, status: number, payload: JsonBody): Promise<void> {
   let { body, contentEncoding } = payload;
   if (!contentEncoding && body.length >= GZIP_MIN_BYTES && req.acceptsEncodings('br', 'gzip') === 'gzip') {
     body = await gzipAsync(body, { level: constants.Z_BEST_SPEED });
@@ -40,7 +39,7 @@ export async function sendJsonBody(req: Request, res: Response, status: number, 
  * Clients that accept `br` get the stored bytes untouched; others get them decompressed. Only
  * when screenshots have arrived since is the JSON opened, to add them.
  */
-export function previewBody(preview: Pick<PreviewEntity, 'result' | 'screenshots'>, acceptsBrotli: boolean): PreviewBody {
+function storedPreviewBody(preview: StoredPreview, acceptsBrotli: boolean): JsonBody {
   const stored = preview.result ?? Buffer.alloc(0);
   const screenshots = preview.screenshots && Object.keys(preview.screenshots).length > 0 ? preview.screenshots : null;
   if (!screenshots && acceptsBrotli) return { body: stored, contentEncoding: 'br' };
@@ -50,7 +49,12 @@ export function previewBody(preview: Pick<PreviewEntity, 'result' | 'screenshots
   return { body: Buffer.from(JSON.stringify({ id: object.id, screenshots, ...object }), 'utf8') };
 }
 
-/** The stored analysis as an object (for the share page). */
-export function previewObject<T>(preview: Pick<PreviewEntity, 'result'>): T {
-  return JSON.parse(decodePreviewResult(preview.result ?? Buffer.alloc(0)).toString('utf8')) as T;
+/** The preview response as plain JSON bytes (the share JSON splices its `share` into them). */
+export function storedPreviewJson(preview: StoredPreview): Buffer {
+  return storedPreviewBody(preview, false).body;
+}
+
+/** Sends a completed preview (200): the stored bytes as they are when the client takes `br`, else as JSON. */
+export function sendStoredPreview(req: Request, res: Response, preview: StoredPreview): Promise<void> {
+  return sendJsonBody(req, res, 200, storedPreviewBody(preview, req.acceptsEncodings('br') === 'br'));
 }
