@@ -5,7 +5,7 @@ import { CLIENT_IDS, analyzeEmail } from '../libs/engine/src';
 import type { ClientId } from '../libs/engine/src/clients/email-client';
 import { collectFeatures } from '../libs/engine/src/analysis/collect-features';
 import { SelectorCache, computeStyleCascade } from '../libs/engine/src/analysis/style-cascade';
-import { type DarkColourHandover, DarkModeContext, simulateDarkModeForClient } from '../libs/engine/src/dark-mode/dark-mode-simulation';
+import { type DarkColorHandover, DarkModeContext, simulateDarkModeForClient } from '../libs/engine/src/dark-mode/dark-mode-simulation';
 import { parseEmail } from '../libs/engine/src/parse/parse-email';
 import { buildAccessibilityReport } from '../libs/engine/src/reports/accessibility-report';
 import { buildQualityReports, type QualityReports } from '../libs/engine/src/reports/build-reports';
@@ -66,11 +66,11 @@ function timed<T>(totals: Record<string, number>, step: string, run: () => T): T
   return result;
 }
 
-/** Each client's dark-mode colour handover (the views themselves are garbage once this returns, as in the analysis). */
-function darkHandovers(transformContext: TransformContext, selectors: SelectorCache, clients: readonly ClientId[]): DarkColourHandover[] {
+/** Each client's dark-mode color handover (the views themselves are garbage once this returns, as in the analysis). */
+function darkHandovers(transformContext: TransformContext, selectors: SelectorCache, clients: readonly ClientId[]): DarkColorHandover[] {
   const views = clients.map((client) => transformForClient(transformContext, client));
   const darkContext = new DarkModeContext(transformContext, selectors);
-  return views.map((view) => simulateDarkModeForClient(darkContext, view).colours);
+  return views.map((view) => simulateDarkModeForClient(darkContext, view).colors);
 }
 
 /**
@@ -78,7 +78,7 @@ function darkHandovers(transformContext: TransformContext, selectors: SelectorCa
  * per-client views first, then the report context, the static reports and dark contrast), adding each
  * report step's milliseconds to `totals`. The context's lazy fields that several reports share (visible
  * text and text runs, links, images) are timed as steps of their own; everything else a report computes
- * first (the light colours: the spam report) is counted where it is computed.
+ * first (the light colors: the spam report) is counted where it is computed.
  */
 export function reportSteps(html: string, totals: Record<string, number>): void {
   const clients = [...CLIENT_IDS];

@@ -3,7 +3,7 @@
 // `api` and `worker-preview` run as separate processes (built dist); autocannon POSTs the
 // median-size email of ../shared/corpus/html (or a project fixture when the corpus is absent)
 // with 16 connections for 30 s (BENCH_SECONDS), then 15 s more accepting Brotli (BENCH_SKIP_BR=1
-// skips it). Then, with the service stopped, the same email is analysed in a loop in one worker
+// skips it). Then, with the service stopped, the same email is analyzed in a loop in one worker
 // thread for the engine-only figure. Targets: p95 <= 150 ms; end-to-end throughput at least 60%
 // of engine-only throughput.
 'use strict';
@@ -40,7 +40,7 @@ async function main() {
     // A client that accepts Brotli (curl --compressed, axios, browsers) gets the stored ~25 KB untouched.
     const brotli = process.env.BENCH_SKIP_BR ? null : await run(Math.min(DURATION_S, 15), { 'accept-encoding': 'br' });
 
-    // Engine-only: the worker's own steps (compile + analyse + serialise) in a loop, in one thread with the
+    // Engine-only: the worker's own steps (compile + analyze + serialise) in a loop, in one thread with the
     // analysis threads' heap limits, same email, with the service stopped so that it has the machine to
     // itself. Two seconds of warm-up (JIT), then the median of five two-second windows: single windows
     // vary by a fifth with the garbage collector's rhythm.
@@ -59,7 +59,7 @@ async function main() {
     report('end-to-end POST /api/preview, no Accept-Encoding (headline)', plain, DURATION_S);
     if (busyMs !== null) console.log(`  CPU per preview request, the whole service (API, worker, PostgreSQL, Redis): ${(busyMs / plain.result.requests.total).toFixed(1)} ms (engine-only: ${(1000 / engineRps).toFixed(1)} ms)`);
     if (brotli) report('end-to-end POST /api/preview, Accept-Encoding: br', brotli, Math.min(DURATION_S, 15));
-    console.log(`engine-only (compile + analyse + serialise, one thread with the analysis threads' heap limits, service stopped): ${engineRps.toFixed(1)} emails/s (median of 2 s windows ${windows.map((w) => w.toFixed(0)).join(', ')})`);
+    console.log(`engine-only (compile + analyze + serialise, one thread with the analysis threads' heap limits, service stopped): ${engineRps.toFixed(1)} emails/s (median of 2 s windows ${windows.map((w) => w.toFixed(0)).join(', ')})`);
   } finally {
     await stopServices();
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // One workload of `npm run bench:engine` in a process of its own, as a worker runs it: every corpus file
-// analysed the same way, over and over, in a worker thread with the analysis threads' heap limits.
+// analyzed the same way, over and over, in a worker thread with the analysis threads' heap limits.
 // Usage (by scripts/bench-engine.js):
 //   node scripts/bench-engine-mode.js <bundle.cjs> <core|mailproof> <corpus dir> <warm-up passes> <rounds>
 // Prints one JSON line: the first pass's times (`cold`), each file's samples over the measured rounds,
@@ -29,8 +29,8 @@ if (isMainThread) {
 } else {
   const { bundle, workload, corpusDir, warmUpPasses, rounds } = workerData;
   const bench = require(bundle);
-  const analyse = { core: bench.mailproofCore, mailproof: bench.mailproof }[workload];
-  if (!analyse) throw new Error(`bench-engine-mode: unknown workload ${workload}`);
+  const analyze = { core: bench.mailproofCore, mailproof: bench.mailproof }[workload];
+  if (!analyze) throw new Error(`bench-engine-mode: unknown workload ${workload}`);
   const files = fs.readdirSync(corpusDir).filter((f) => f.endsWith('.html')).sort();
   const sources = files.map((file) => fs.readFileSync(path.join(corpusDir, file), 'utf8'));
 
@@ -39,7 +39,7 @@ if (isMainThread) {
     if (errors[i] !== null) return null;
     const start = process.hrtime.bigint();
     try {
-      analyse(sources[i]);
+      analyze(sources[i]);
     } catch (error) {
       errors[i] = String(error && error.message);
       return null;

@@ -2,7 +2,7 @@
 // npm run bench:engine — Mailproof's engine vs @emailens/engine vs the floor (parse + 21 serialisations),
 // over every HTML file in ../shared/corpus/html, plus the cost of the quality reports: the full analysis
 // against the core alone (reports: false). Budget: the reports add at most 30% to the core.
-// Figures are steady state, as in a worker that has analysed a few hundred emails: passes over the whole
+// Figures are steady state, as in a worker that has analyzed a few hundred emails: passes over the whole
 // corpus warm every workload up first (the first pass's figures are printed too), then rounds over the
 // corpus give each file's median. The core and the full analysis each run in processes of their own, in a
 // worker thread with the analysis threads' heap limits (scripts/bench-engine-mode.js), as the preview

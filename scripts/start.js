@@ -38,7 +38,7 @@ async function main() {
   const pretty = chooseLogFormat({ isTTY: Boolean(process.stdout.isTTY), env: process.env }) === 'pretty';
   console.log(migrateOnly ? '[mailproof] migrating...' : `[mailproof] starting ${app ?? 'every app in one process'}...`);
   const child = spawn(process.execPath, [...entry], { stdio: ['inherit', pretty ? 'pipe' : 'inherit', 'inherit'], env: process.env });
-  if (pretty) prettify(child.stdout, process.stdout, { colour: true });
+  if (pretty) prettify(child.stdout, process.stdout, { color: true });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   // 'close', not 'exit': the last log lines may still be in the pipe when the launcher exits.
   child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -46,7 +46,7 @@ function formatLogLine(line, options = {}) {
   const label = level === 'info' ? '' : `${level.toUpperCase()} `;
   const context = entry.context ? `${entry.context}: ` : '';
   const text = `${clock} ${label}${context}${message}${error ? `\n${String(error).replace(/^/gm, '    ')}` : ''}`;
-  if (!options.colour || level === 'info') return text;
+  if (!options.color || level === 'info') return text;
   return `${severe ? '\x1b[31m' : '\x1b[2m'}${text}\x1b[0m`;
 }
 

@@ -148,7 +148,7 @@ describe('mailproof analyze', () => {
   it('turns engine limits into a clear message with exit 1', () => {
     const result = mailproof(['analyze', '-'], `${'<div>'.repeat(1_100)}deep${'</div>'.repeat(1_100)}`);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('mailproof: stdin: too large or too deep to analyse: Elements nest more than 1000 levels deep.\n');
+    expect(result.stderr).toBe('mailproof: stdin: too large or too deep to analyze: Elements nest more than 1000 levels deep.\n');
   });
 });
 
@@ -210,7 +210,7 @@ describe('mailproof lint', () => {
     expect(new Set(output.files[0].findings.map((f: { client: string }) => f.client))).toEqual(new Set(['apple-mail-macos']));
   });
 
-  it('checks the whole command line before analysing: exit 3, nothing printed on stdout', () => {
+  it('checks the whole command line before analyzing: exit 3, nothing printed on stdout', () => {
     for (const args of [
       ['lint', 'clean.html', 'notes.txt'],
       ['lint', 'clean.html', '--clients', 'hotmail'],

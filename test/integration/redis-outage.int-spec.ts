@@ -11,7 +11,7 @@ import { sleep, waitFor } from '../utils/wait';
 // The API and a worker-preview run as real built processes against a Redis this test starts on a
 // port of its own, so it can refuse connections (stopped) or accept them and never answer (SIGSTOP).
 // During either outage every request must be answered within the client's 3 s timeout; afterwards
-// readiness comes back and the previews queued just before the outage are all analysed.
+// readiness comes back and the previews queued just before the outage are all analyzed.
 const CLIENT_TIMEOUT_MS = 3_000;
 const EMAIL = '<!doctype html><html lang="en"><head><title>Outage</title></head><body><p>Queued before the outage.</p></body></html>';
 
@@ -103,7 +103,7 @@ describe('a Redis outage: requests answer at once, queued jobs survive', () => {
     expect((domains.body.domains as Array<{ domain: string }>).filter((d) => d.domain.startsWith(marker))).toEqual([]);
   };
 
-  /** After the outage: readiness is back, the API queues work again and every preview from before is analysed. */
+  /** After the outage: readiness is back, the API queues work again and every preview from before is analyzed. */
   const recoverAndDrain = async (kind: string, ids: string[]) => {
     const back = Date.now();
     await waitFor(redisUp, 'readiness to report Redis and the preview worker up again', 30_000, 100);
@@ -114,7 +114,7 @@ describe('a Redis outage: requests answer at once, queued jobs survive', () => {
         const [{ done }] = await db.query("SELECT count(*)::int AS done FROM previews WHERE id = ANY($1) AND status = 'completed'", [ids]);
         return done === ids.length;
       },
-      `all ${ids.length} previews queued before the outage to be analysed`,
+      `all ${ids.length} previews queued before the outage to be analyzed`,
       60_000,
       250,
     );

@@ -4,8 +4,8 @@ import { PassThrough } from 'node:stream';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const logFormat = require('../../scripts/lib/log-format') as {
   chooseLogFormat(input: { isTTY: boolean; env: Record<string, string | undefined> }): 'pretty' | 'json';
-  formatLogLine(line: string, options?: { colour?: boolean }): string | null;
-  prettify(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, options?: { colour?: boolean }): void;
+  formatLogLine(line: string, options?: { color?: boolean }): string | null;
+  prettify(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, options?: { color?: boolean }): void;
 };
 
 const at = new Date(2025, 2, 1, 9, 5, 7).getTime(); // local time: the formatter prints the local clock
@@ -52,9 +52,9 @@ describe('npm start: log format', () => {
     expect(logFormat.formatLogLine('{"no":"level"}')).toBe('{"no":"level"}');
   });
 
-  it('colours warnings and errors when asked, never info', () => {
-    expect(logFormat.formatLogLine(json({ level: 30, msg: 'fine' }), { colour: true })).toBe('09:05:07 fine');
-    expect(logFormat.formatLogLine(json({ level: 50, msg: 'bad' }), { colour: true })).toBe('\x1b[31m09:05:07 ERROR bad\x1b[0m');
+  it('colors warnings and errors when asked, never info', () => {
+    expect(logFormat.formatLogLine(json({ level: 30, msg: 'fine' }), { color: true })).toBe('09:05:07 fine');
+    expect(logFormat.formatLogLine(json({ level: 50, msg: 'bad' }), { color: true })).toBe('\x1b[31m09:05:07 ERROR bad\x1b[0m');
   });
 
   it('reassembles lines split across chunks and formats a last line without a newline', async () => {

@@ -10,9 +10,9 @@ describe('the apps\' processors', () => {
   const config = { consumerSettings: () => settings, workers: {} } as never;
   const stub = {} as never;
   it.each<[string, () => ConsumerHost]>([
-    ['preview', () => new PreviewProcessor(config, stub, { jobName: 'preview.analyse' } as never)],
+    ['preview', () => new PreviewProcessor(config, stub, { jobName: 'preview.analyze' } as never)],
     ['dns-audit', () => new DnsAuditProcessor(config, stub, { jobName: 'dns-audit.run' } as never)],
-    ['scheduler', () => new SchedulerProcessor(config, stub, { jobName: 'domain-sweep.run' } as never, { jobName: 'preview-cleanup.run' } as never)],
+    ['scheduler', () => new SchedulerProcessor(config, stub, { jobName: 'drift-sweep.run' } as never, { jobName: 'preview-cleanup.run' } as never)],
     ['render', () => new RenderProcessor(config, stub)],
   ])('%s: handles every job the map runs on its queue (construction would refuse otherwise)', (_queue, build) => {
     expect(build()).toBeInstanceOf(ConsumerHost);

@@ -2,14 +2,14 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
-import { DOMAIN_SWEEP_JOB, type DomainSweepJobPayload } from '@mailproof/contracts';
+import { DRIFT_SWEEP_JOB, type DriftSweepJobPayload } from '@mailproof/contracts';
 import { upsertRepeatingJob } from '@mailproof/queue';
 
 /** One id for the whole deployment: every replica upserts the same BullMQ job scheduler. */
 export const DRIFT_SWEEP_SCHEDULER_ID = 'domain-drift-sweep';
 
 /**
- * Registers the BullMQ job scheduler that produces one `domain-sweep.run` per
+ * Registers the BullMQ job scheduler that produces one `drift-sweep.run` per
  * DOMAIN_AUDIT_INTERVAL. Upserting is idempotent, so any number of scheduler replicas (and
  * restarts) leave exactly one schedule in Redis, and a changed interval replaces the old one.
  */
@@ -24,8 +24,8 @@ export class DriftScheduleService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const every = this.config.deliverability.auditIntervalMs;
-    const data: DomainSweepJobPayload = { schemaVersion: 1 };
-    await upsertRepeatingJob(this.queue, DRIFT_SWEEP_SCHEDULER_ID, every, DOMAIN_SWEEP_JOB.name, data);
+    const data: DriftSweepJobPayload = { schemaVersion: 1 };
+    await upsertRepeatingJob(this.queue, DRIFT_SWEEP_SCHEDULER_ID, every, DRIFT_SWEEP_JOB.name, data);
     this.logger.log(`drift sweep every ${every} ms`);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { auditWindow, dnsAuditJob, type DomainSweepJobResult } from '@mailproof/contracts';
+import { auditWindow, dnsAuditJob, type DriftSweepJobResult } from '@mailproof/contracts';
 import { MonitoredDomainRepository } from '@mailproof/persistence';
 import { JobProducer } from '@mailproof/queue';
 
@@ -21,7 +21,7 @@ export class DriftSweepService {
     private readonly jobs: JobProducer,
   ) {}
 
-  async sweep(scheduledAt: number): Promise<DomainSweepJobResult> {
+  async sweep(scheduledAt: number): Promise<DriftSweepJobResult> {
     const window = auditWindow(scheduledAt, this.config.deliverability.auditIntervalMs);
     let after: string | null = null;
     let domains = 0;

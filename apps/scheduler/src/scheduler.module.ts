@@ -5,7 +5,7 @@ import { QueueModule } from '@mailproof/queue';
 import { DriftScheduleService } from './drift-schedule.service';
 import { DriftSweepService } from './drift-sweep.service';
 import { PreviewCleanupService } from './preview-cleanup.service';
-import { DomainSweepHandler } from './domain-sweep.handler';
+import { DriftSweepHandler } from './drift-sweep.handler';
 import { PreviewCleanupHandler } from './preview-cleanup.handler';
 import { SchedulerProcessor } from './scheduler.processor';
 
@@ -16,7 +16,7 @@ export class SchedulerAppModule {
     return {
       module: SchedulerAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'scheduler'), PersistenceModule, QueueModule],
-      providers: [SchedulerProcessor, DomainSweepHandler, PreviewCleanupHandler, DriftSweepService, DriftScheduleService, PreviewCleanupService],
+      providers: [SchedulerProcessor, DriftSweepHandler, PreviewCleanupHandler, DriftSweepService, DriftScheduleService, PreviewCleanupService],
     };
   }
 }

@@ -37,7 +37,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     await disposeCompilers();
   }
 
-  async analyse(previewId: string): Promise<PreviewJobResult> {
+  async analyze(previewId: string): Promise<PreviewJobResult> {
     const preview = await this.previews.findForAnalysis(previewId);
     // Deleted meanwhile: nothing to do. Already done: a redelivery must not compute it twice.
     if (!preview) return { previewId, status: 'failed' };

@@ -12,7 +12,7 @@ import { GateProcessor } from './gate/gate.processor';
 import { RedisLinkCheckCache } from './gate/redis-link-check.cache';
 import { LinkCheckProcessor } from './gate/link-check.processor';
 import { LinksResolveHandler } from './gate/links-resolve.handler';
-import { PreviewAnalyseHandler } from './preview-analyse.handler';
+import { PreviewAnalyzeHandler } from './preview-analyze.handler';
 import { PreviewProcessor } from './preview.processor';
 
 /** The worker-preview app: no HTTP; consumes `preview` (analyses), `gate` (gate steps) and `link-check` (link resolution). */
@@ -24,7 +24,7 @@ export class WorkerPreviewAppModule {
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-preview'), PersistenceModule, QueueModule],
       providers: [
         PreviewProcessor,
-        PreviewAnalyseHandler,
+        PreviewAnalyzeHandler,
         GateProcessor,
         GateImportHandler,
         GateVerdictHandler,

@@ -6,7 +6,7 @@ export * from './jobs/job-id';
 export * from './jobs/job-request';
 export * from './jobs/probe.job';
 export * from './jobs/dns-audit.job';
-export * from './jobs/domain-sweep.job';
+export * from './jobs/drift-sweep.job';
 export * from './jobs/preview.job';
 export * from './jobs/preview-cleanup.job';
 export * from './jobs/gate.job';

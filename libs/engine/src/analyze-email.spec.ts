@@ -225,7 +225,7 @@ describe('dark mode', () => {
   const result = analyzeEmail(FIXTURES.darkMode);
   const dark = (id: string): string => result.darkMode[id].html;
 
-  it('leaves colours alone where the client does not change them', () => {
+  it('leaves colors alone where the client does not change them', () => {
     expect(dark('gmail-web')).toBe(result.transforms.find((t) => t.clientId === 'gmail-web')?.html);
     expect(result.darkMode['yahoo-mail'].warnings[0].severity).toBe('info');
   });
@@ -256,7 +256,7 @@ describe('dark mode', () => {
     expect(apple).toContain('dark-mode-coverage');
   });
 
-  it('marks what Outlook.com recoloured so [data-ogsc] rules apply', () => {
+  it('marks what Outlook.com recolored so [data-ogsc] rules apply', () => {
     expect(dark('outlook-web')).toMatch(/data-ogsb=""/);
   });
 });

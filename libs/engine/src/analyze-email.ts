@@ -3,7 +3,7 @@ import { buildCssReport } from './analysis/css-report';
 import { SelectorCache, computeStyleCascade } from './analysis/style-cascade';
 import { CLIENT_IDS, ClientId } from './clients/email-client';
 import { isClientId } from './clients/email-clients';
-import { DarkColourHandover, DarkModeContext, simulateDarkModeForClient } from './dark-mode/dark-mode-simulation';
+import { DarkColorHandover, DarkModeContext, simulateDarkModeForClient } from './dark-mode/dark-mode-simulation';
 import { EngineError } from './errors';
 import { EMAIL_FORMATS, EmailFormat } from './fixes/code-fix';
 import { HtmlElement } from './parse/dom';
@@ -51,7 +51,7 @@ function isEmptyPlan(plan: RenderPlan): boolean {
 
 /**
  * Every client's transform and dark variant, rendered. Only the rendered markup, the warnings and the
- * colour handovers dark contrast reads leave this function: the views and plans are garbage once it
+ * color handovers dark contrast reads leave this function: the views and plans are garbage once it
  * returns, so the quality reports, which run afterwards, never share a young generation with them.
  */
 function renderClients(
@@ -59,7 +59,7 @@ function renderClients(
   transformContext: TransformContext,
   selectors: SelectorCache,
   clients: readonly ClientId[],
-): Pick<PreviewAnalysis, 'transforms' | 'darkMode'> & { handovers: DarkColourHandover[] } {
+): Pick<PreviewAnalysis, 'transforms' | 'darkMode'> & { handovers: DarkColorHandover[] } {
   const views = clients.map((client) => transformForClient(transformContext, client));
   const darkContext = new DarkModeContext(transformContext, selectors);
   const darkVariants = views.map((view) => simulateDarkModeForClient(darkContext, view));
@@ -82,11 +82,11 @@ function renderClients(
     const variant = darkVariants[index];
     darkMode[view.client] = { html: variant.sameAsTransform ? transforms[index].html : render(variant.plan), warnings: variant.warnings };
   });
-  return { transforms, darkMode, handovers: darkVariants.map((variant) => variant.colours) };
+  return { transforms, darkMode, handovers: darkVariants.map((variant) => variant.colors) };
 }
 
 /**
- * The whole compatibility analysis of already-compiled HTML, synchronously: parse once, analyse
+ * The whole compatibility analysis of already-compiled HTML, synchronously: parse once, analyze
  * once, then specialise per client (transforms, dark-mode variants, findings and scores).
  * Throws EngineLimitError past the bounds of limits.ts and EngineInputError on bad options.
  */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { analyzeEmail } from './analyze-email';
 import { EngineLimitError } from './errors';
 
-/** Fragments that steer arbitrary input towards the parser's and the analyser's edge cases. */
+/** Fragments that steer arbitrary input towards the parser's and the analyzer's edge cases. */
 const fragment = fc.oneof(
   fc.string(),
   fc.constantFrom(

@@ -125,7 +125,7 @@ function expectSkipped(outcome: Outcome, limit: string): void {
   expect(outcome.limitFindings).toHaveLength(1);
   expect(outcome.limitFindings?.[0].property).toBe(limit);
   expect(outcome.limitFindings?.[0].occurrences).toBe(1);
-  // The sentinel rule after the skipped one is analysed (Outlook's Word engine flags display:grid).
+  // The sentinel rule after the skipped one is analyzed (Outlook's Word engine flags display:grid).
   expect(outcome.properties).toContain('display:grid');
 }
 
@@ -180,7 +180,7 @@ describe('hostile markup and values (regressions, issue 14)', () => {
     }
   }, TIMEOUT);
 
-  it('var() and colour functions nested deep complete', async () => {
+  it('var() and color functions nested deep complete', async () => {
     const html = email(`p{color:${nested('var(--a, ', ')', 20_000, 'rgb(0 0 0)')};background:${nested('rgb(', ')', 20_000, '1')}}`);
     const outcome = await worker.analyze(html);
     expect(outcome.error).toBeUndefined();
@@ -194,7 +194,7 @@ describe('hostile markup and values (regressions, issue 14)', () => {
     }
   }, TIMEOUT);
 
-  it('a colour value culori cannot tokenise (url(1px), rgb(1px) is no colour, not a crash (found by the property test)', () => {
+  it('a color value culori cannot tokenise (url(1px), rgb(1px) is no color, not a crash (found by the property test)', () => {
     const result = analyzeEmail(email('p{color:url(1px);background:rgb(1px}', '<p style="color:url(1px)">x</p>'));
     expect(result.transforms).toHaveLength(21);
     expect(result.designReport).not.toBeNull();

@@ -31,7 +31,7 @@ export { parseDeclarationList, parseStylesheet, scanValue } from './parse/css-sy
 export type { CssDeclaration } from './parse/css-syntax';
 export { parseSelector, splitSelectorList, matchesSelector, MatchContext } from './parse/css-selector';
 export type { ParsedSelector } from './parse/css-selector';
-export { relativeLuminance } from './dark-mode/colour-inversion';
+export { relativeLuminance } from './dark-mode/color-inversion';
 
 // The pre-send gate: baseline snapshots, analysis diffs and the verdict (docs/engine.md, "The gate verdict").
 export * from './gate';

@@ -19,7 +19,7 @@ import { TransformWarning } from './transforms/client-transform';
 export interface AnalyzeEmailOptions {
   /** Selects framework-native fix snippets; never changes which findings fire. Default `html`. */
   format?: EmailFormat;
-  /** Clients to analyse; all 21 when omitted. Output follows the canonical client order. */
+  /** Clients to analyze; all 21 when omitted. Output follows the canonical client order. */
   clients?: readonly ClientId[];
   /** Warnings of the framework compiler (MJML validation), listed in the template report. */
   compileWarnings?: readonly CompileWarning[];

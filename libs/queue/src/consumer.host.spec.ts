@@ -29,10 +29,10 @@ function fakeJob(name: string, data: unknown, overrides: Partial<Job> = {}): Job
 /** A valid payload of each job, as its producers build it. */
 const VALID: Record<JobName, unknown> = {
   'probe.run': { schemaVersion: 1, nonce: 'n-1' },
-  'preview.analyse': { schemaVersion: 1, previewId: 'prv_abc' },
+  'preview.analyze': { schemaVersion: 1, previewId: 'prv_abc' },
   'preview-cleanup.run': { schemaVersion: 1 },
   'dns-audit.run': { schemaVersion: 1, domain: 'example.com', dkimSelectors: ['s1'], trigger: 'on-demand', accountId: 'a' },
-  'domain-sweep.run': { schemaVersion: 1 },
+  'drift-sweep.run': { schemaVersion: 1 },
   'gate.import': { schemaVersion: 1, runId: 'gtr_1' },
   'links.resolve': { schemaVersion: 1, runId: 'gtr_1', deadline: 1_000 },
   'gate.verdict': { schemaVersion: 1, runId: 'gtr_1' },
@@ -40,7 +40,7 @@ const VALID: Record<JobName, unknown> = {
 
 describe('ConsumerHost', () => {
   it('refuses to start when a job of the map that runs on its queue has no handler', () => {
-    expect(() => new TestConsumer('scheduler', [recordingHandler('probe.run', []), recordingHandler('domain-sweep.run', [])])).toThrow(
+    expect(() => new TestConsumer('scheduler', [recordingHandler('probe.run', []), recordingHandler('drift-sweep.run', [])])).toThrow(
       /refusing to start without a handler for preview-cleanup\.run/,
     );
   });
@@ -68,7 +68,7 @@ describe('ConsumerHost', () => {
   );
 
   it.each<[JobName, Record<string, unknown>, RegExp]>([
-    ['preview.analyse', { schemaVersion: 1 }, /previewId must be a non-empty string/],
+    ['preview.analyze', { schemaVersion: 1 }, /previewId must be a non-empty string/],
     ['probe.run', { schemaVersion: 1, nonce: '' }, /nonce must be a non-empty string/],
     ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), domain: 'Example.COM.' }, /domain is not normalised/],
     ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), dkimSelectors: ['bad selector'] }, /invalid dkimSelectors/],
@@ -89,22 +89,22 @@ describe('ConsumerHost', () => {
   it('records the failure for good on the last attempt, before rethrowing, and not on earlier ones', async () => {
     const recorded: string[] = [];
     const failing: JobHandler = {
-      jobName: 'preview.analyse',
+      jobName: 'preview.analyze',
       handle: () => Promise.reject(new Error('database down')),
       onFinalFailure: async (_payload, cause) => void recorded.push(cause),
     };
     const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), failing]);
-    await expect(consumer.process(fakeJob('preview.analyse', VALID['preview.analyse'], { attemptsMade: 1 }))).rejects.toThrow('database down');
+    await expect(consumer.process(fakeJob('preview.analyze', VALID['preview.analyze'], { attemptsMade: 1 }))).rejects.toThrow('database down');
     expect(recorded).toEqual([]);
-    await expect(consumer.process(fakeJob('preview.analyse', VALID['preview.analyse'], { attemptsMade: 2 }))).rejects.toThrow('database down');
+    await expect(consumer.process(fakeJob('preview.analyze', VALID['preview.analyze'], { attemptsMade: 2 }))).rejects.toThrow('database down');
     expect(recorded).toEqual(['failed']);
   });
 
   it('gives each handler the moment its job was meant to run (added + delay) and its id', async () => {
     const contexts: unknown[] = [];
-    const handler: JobHandler = { jobName: 'domain-sweep.run', handle: async (_p, context) => (contexts.push(context), {} as never) };
+    const handler: JobHandler = { jobName: 'drift-sweep.run', handle: async (_p, context) => (contexts.push(context), {} as never) };
     const consumer = new TestConsumer('scheduler', [recordingHandler('probe.run', []), handler, recordingHandler('preview-cleanup.run', [])]);
-    await consumer.process(fakeJob('domain-sweep.run', VALID['domain-sweep.run'], { timestamp: 5_000, opts: { delay: 250 } } as Partial<Job>));
+    await consumer.process(fakeJob('drift-sweep.run', VALID['drift-sweep.run'], { timestamp: 5_000, opts: { delay: 250 } } as Partial<Job>));
     expect(contexts).toEqual([{ id: 'job-1', queue: 'scheduler', scheduledFor: 5_250 }]);
   });
 });

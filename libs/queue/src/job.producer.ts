@@ -36,7 +36,7 @@ export class JobProducer implements OnModuleDestroy {
   }
 
   /**
-   * Adds the job a payload builder made (contracts: `previewAnalyseJob()`, `dnsAuditJob()`, ...). Any
+   * Adds the job a payload builder made (contracts: `previewAnalyzeJob()`, `dnsAuditJob()`, ...). Any
    * failure to add it (Redis refusing, not answering within the deadline, out of memory) is a
    * QueueUnavailableError. With a deadline, a job whose command was sent before Redis froze may still be
    * added once it thaws: job ids are deterministic and jobs idempotent for that.

@@ -6,7 +6,7 @@ import {
   gateImportJob,
   gateVerdictJob,
   linksResolveJob,
-  previewAnalyseJob,
+  previewAnalyzeJob,
   type GateRunOptions,
   type GateVerdictJobResult,
   type JobName,
@@ -26,7 +26,7 @@ const VERDICT_RESERVE_MS = 750;
 
 /**
  * POST /api/gate: store the email as a saved preview and the run's options, start the run's job chain
- * (gate.import when a URL is given, preview.analyse, links.resolve with resolveLinks, gate.verdict) as
+ * (gate.import when a URL is given, preview.analyze, links.resolve with resolveLinks, gate.verdict) as
  * one BullMQ flow, and await its last job within GATE_BUDGET_MS (GATE_LINKS_BUDGET_MS with links). The
  * API compiles, analyses and fetches nothing itself. The verdict is read from PostgreSQL, where the
  * verdict step stored it.
@@ -62,7 +62,7 @@ export class GateService {
     const linksDeadline = started + budgetMs - VERDICT_RESERVE_MS;
     const chain: Array<JobRequest<JobName, unknown>> = [
       ...(options.source === 'url' ? [gateImportJob(run.id)] : []),
-      previewAnalyseJob(preview.id),
+      previewAnalyzeJob(preview.id),
       ...(options.resolveLinks ? [linksResolveJob(run.id, linksDeadline)] : []),
       gateVerdictJob(run.id),
     ];

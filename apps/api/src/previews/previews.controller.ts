@@ -30,7 +30,7 @@ export class PreviewsController {
 
   @Post('preview')
   @ApiOperation({
-    summary: 'Analyse an email for 21 clients. Works without a key (per-IP limit); with a key the preview is saved to the account.',
+    summary: 'Analyze an email for 21 clients. Works without a key (per-IP limit); with a key the preview is saved to the account.',
   })
   @ApiOkResponse({ type: PreviewResponse })
   @ApiResponse({ status: 413, description: 'html over 500 KB (problem+json payload_too_large)' })
@@ -48,7 +48,7 @@ export class PreviewsController {
   @Get('preview/:id')
   @ApiOperation({ summary: 'A stored preview. Anonymous previews: anyone with the id; account previews: that account.' })
   @ApiOkResponse({ type: PreviewResponse })
-  @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analysed' })
+  @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analyzed' })
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     await sendPreview(req, res, await this.previews.read(id, account));
   }

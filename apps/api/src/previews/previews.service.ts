@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { previewAnalyseJob, type PreviewJobResult } from '@mailproof/contracts';
+import { previewAnalyzeJob, type PreviewJobResult } from '@mailproof/contracts';
 import { CLIENT_IDS } from '@mailproof/engine';
 import { PreviewRepository, type PreviewEntity } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
@@ -9,13 +9,13 @@ import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import type { PreviewRequest } from './dto/preview.request';
 
-/** A stored preview as the API answers it: analysed, or still queued (problems are thrown). The controller encodes it. */
+/** A stored preview as the API answers it: analyzed, or still queued (problems are thrown). The controller encodes it. */
 export type PreviewAnswer = { status: 200; preview: PreviewEntity } | { status: 202; id: string };
 
 const QUEUE_UNAVAILABLE = 'Previews cannot be queued right now (Redis is unavailable); nothing was stored. Retry shortly.';
 
 /**
- * The event-driven preview: store the markup, enqueue `preview.analyse`, await the worker within
+ * The event-driven preview: store the markup, enqueue `preview.analyze`, await the worker within
  * PREVIEW_BUDGET_MS, answer from PostgreSQL. When no worker answers in time the client gets a 503
  * carrying the preview id; the job stays queued and GET /api/preview/:id returns it later.
  * When Redis does not take the job within REDIS_COMMAND_TIMEOUT_MS the client gets a 503 without an
@@ -43,7 +43,7 @@ export class PreviewsService {
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
     const job = await orQueueUnavailable(
-      this.jobs.enqueue(previewAnalyseJob(preview.id)),
+      this.jobs.enqueue(previewAnalyzeJob(preview.id)),
       QUEUE_UNAVAILABLE,
       () => this.previews.withdraw(preview.id),
     );
@@ -54,8 +54,8 @@ export class PreviewsService {
         503,
         'service_unavailable',
         outcome.status === 'failed'
-          ? 'The preview could not be analysed yet; it will be retried.'
-          : `The preview was not analysed within ${this.config.previews.budgetMs} ms; it stays queued. GET /api/preview/${preview.id} returns it when ready.`,
+          ? 'The preview could not be analyzed yet; it will be retried.'
+          : `The preview was not analyzed within ${this.config.previews.budgetMs} ms; it stays queued. GET /api/preview/${preview.id} returns it when ready.`,
         { id: preview.id, headers: { 'Retry-After': '5' } },
       );
     }
@@ -74,13 +74,13 @@ export class PreviewsService {
   answer(preview: PreviewEntity): PreviewAnswer {
     if (preview.status === 'queued') return { status: 202, id: preview.id };
     if (preview.status === 'failed') {
-      const failure = preview.failure ?? { code: 'internal_error', message: 'The preview could not be analysed.' };
+      const failure = preview.failure ?? { code: 'internal_error', message: 'The preview could not be analyzed.' };
       if (failure.code === 'compile_failed') {
         throw new ProblemException(422, 'compile_failed', failure.message, { id: preview.id, line: failure.line, column: failure.column });
       }
       if (failure.code === 'payload_too_large') throw new ProblemException(413, 'payload_too_large', failure.message, { id: preview.id });
       // The stored message is one of the worker's fixed sentences (never an exception's text).
-      throw new ProblemException(500, 'internal_error', failure.message || 'The preview could not be analysed.', { id: preview.id });
+      throw new ProblemException(500, 'internal_error', failure.message || 'The preview could not be analyzed.', { id: preview.id });
     }
     return { status: 200, preview };
   }

@@ -68,7 +68,7 @@ ${
 export function renderSharePage(share: ShareEntity, preview: PreviewEntity): string {
   const title = preview.title ? `${preview.title}: Mailproof preview` : 'Shared Mailproof preview';
   if (preview.status !== 'completed' || !preview.result) {
-    const message = preview.status === 'queued' ? 'This email is still being analysed. The page refreshes by itself.' : 'This email could not be analysed.';
+    const message = preview.status === 'queued' ? 'This email is still being analyzed. The page refreshes by itself.' : 'This email could not be analyzed.';
     return layout(title, `<main id="main"><h1>${e(title)}</h1><p role="status">${e(message)}</p></main>`, preview.status === 'queued' ? '<meta http-equiv="refresh" content="5">' : '');
   }
   const analysis: StoredAnalysis = parsePreviewResult(preview.result);
@@ -90,7 +90,7 @@ export function renderSharePage(share: ShareEntity, preview: PreviewEntity): str
     : '';
   const expiry = share.expiresAt ? `This link expires on ${e(share.expiresAt.toISOString().slice(0, 10))}.` : 'This link does not expire.';
   const body = `<header>
-<div><h1>${e(preview.title ?? 'Shared email preview')}</h1><p class="meta">Analysed ${e(preview.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC for ${clients.length} email clients. ${expiry}</p></div>
+<div><h1>${e(preview.title ?? 'Shared email preview')}</h1><p class="meta">Analyzed ${e(preview.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC for ${clients.length} email clients. ${expiry}</p></div>
 <div class="score ${scoreClass(analysis.overallScore)}" aria-label="Overall score ${analysis.overallScore} out of 100">${analysis.overallScore}<span class="meta">/100</span></div>
 </header>
 <main id="main" data-share-id="${e(share.id)}" data-client="${e(first)}" data-mode="both">
@@ -99,7 +99,7 @@ export function renderSharePage(share: ShareEntity, preview: PreviewEntity): str
 <div class="controls">
 <label for="client-picker">Client</label>
 <select id="client-picker" name="client">${options}</select>
-<div role="group" aria-label="Colour mode">
+<div role="group" aria-label="Color mode">
 <button type="button" data-mode="both" aria-pressed="true">Side by side</button>
 <button type="button" data-mode="light" aria-pressed="false">Light</button>
 <button type="button" data-mode="dark" aria-pressed="false">Dark</button>

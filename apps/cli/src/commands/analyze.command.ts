@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { PreviewResultBody } from '@mailproof/contracts';
 import { getClient, type ClientId } from '@mailproof/engine';
 import { COMPILE_FORMATS, type CompileFormat, type CompileWarning } from '@mailproof/engine/compile';
-import { analyseEmailInput, countBySeverity, groupFindings, withCompilers, type AnalysedEmail } from './email-analysis';
+import { analyzeEmailInput, countBySeverity, groupFindings, withCompilers, type AnalyzedEmail } from './email-analysis';
 import { parseClientsOption, readEmailInput, type FormatDetectedBy } from './email-input';
 import { printTable } from './output';
 import { describeInput, formatCompileWarnings, formatFindingGroups, plural, positionNote } from './report-format';
@@ -29,14 +29,14 @@ export function formatOption(): Option {
 }
 
 export function clientsOption(): Option {
-  return new Option('--clients <ids>', 'comma-separated client ids to analyse (default: all 21; see `mailproof clients`)');
+  return new Option('--clients <ids>', 'comma-separated client ids to analyze (default: all 21; see `mailproof clients`)');
 }
 
-/** `mailproof analyze FILE|-`: compile and analyse one email locally; no database, Redis or network. */
+/** `mailproof analyze FILE|-`: compile and analyze one email locally; no database, Redis or network. */
 export function registerAnalyzeCommand(program: Command): void {
   program
     .command('analyze')
-    .description('compile and analyse one email against the email clients, in this process (no server needed)')
+    .description('compile and analyze one email against the email clients, in this process (no server needed)')
     .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx or .mjml; `-` reads stdin')
     .addOption(formatOption())
     .addOption(clientsOption())
@@ -44,7 +44,7 @@ export function registerAnalyzeCommand(program: Command): void {
     .action(async (file: string, options: AnalyzeOptions) => {
       const clients = parseClientsOption(options.clients);
       const input = await readEmailInput(file, options.format);
-      const result = await withCompilers(() => analyseEmailInput(input, clients));
+      const result = await withCompilers(() => analyzeEmailInput(input, clients));
       if (options.json) {
         const { analysis, compileWarnings } = result;
         const printed: AnalyzeJson = { input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings }, ...analysis };
@@ -55,7 +55,7 @@ export function registerAnalyzeCommand(program: Command): void {
     });
 }
 
-function printAnalysisSummary({ input, compileWarnings, analysis }: AnalysedEmail): void {
+function printAnalysisSummary({ input, compileWarnings, analysis }: AnalyzedEmail): void {
   const clientIds = Object.keys(analysis.compatibilityScores) as ClientId[];
   console.log(describeInput(input));
   console.log(`Overall score: ${analysis.overallScore}/100 across ${plural(clientIds.length, 'client')}`);

@@ -43,7 +43,7 @@ export class UsageError extends CliError {
 }
 
 /**
- * Turns what compiling or analysing one email may throw into a message about that email.
+ * Turns what compiling or analyzing one email may throw into a message about that email.
  * `label` names the input (a path, or "stdin"). Anything unexpected keeps its message only.
  */
 export function describeInputError(label: string, error: unknown): CliError {
@@ -53,7 +53,7 @@ export function describeInputError(label: string, error: unknown): CliError {
     const where = { ...(error.line === undefined ? {} : { line: error.line }), ...(error.column === undefined ? {} : { column: error.column }) };
     return new CliError(`${label}: cannot compile ${error.format}${position}: ${error.message}`, 'compile', EXIT_CODES.failure, where);
   }
-  if (error instanceof EngineLimitError) return new CliError(`${label}: too large or too deep to analyse: ${error.message}`, 'limit');
+  if (error instanceof EngineLimitError) return new CliError(`${label}: too large or too deep to analyze: ${error.message}`, 'limit');
   if (error instanceof EngineInputError) return new UsageError(error.message);
   return new CliError(`${label}: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -4,14 +4,14 @@ import { compileEmail, disposeCompilers } from '@mailproof/sandbox';
 import { describeInputError } from './cli-errors';
 import type { EmailInput } from './email-input';
 
-export interface AnalysedEmail {
+export interface AnalyzedEmail {
   input: EmailInput;
   compileWarnings: CompileWarning[];
   analysis: PreviewAnalysis;
 }
 
 /** Compiles one email in-process (sandboxed, as the preview worker does) and analyses the HTML. */
-export async function analyseEmailInput(input: EmailInput, clients: readonly ClientId[] | undefined): Promise<AnalysedEmail> {
+export async function analyzeEmailInput(input: EmailInput, clients: readonly ClientId[] | undefined): Promise<AnalyzedEmail> {
   try {
     const compiled = await compileEmail(input.source, input.format);
     const analysis = analyzeEmail(compiled.html, { format: input.format, clients });

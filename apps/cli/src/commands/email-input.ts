@@ -40,7 +40,7 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, CompileFormat>> = {
 
 /**
  * Decides from `--format` or the file name; throws a UsageError for a name that says nothing, so `lint`
- * can refuse the whole command line before analysing any file.
+ * can refuse the whole command line before analyzing any file.
  */
 export function planFormat(path: string, formatOption: CompileFormat | undefined): FormatPlan {
   if (formatOption) return { kind: 'decided', format: formatOption, detectedBy: 'option' };

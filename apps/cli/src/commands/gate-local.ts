@@ -1,5 +1,5 @@
 import { gateVerdict, type ClientId, type GateCheckFamily } from '@mailproof/engine';
-import { analyseEmailInput } from './email-analysis';
+import { analyzeEmailInput } from './email-analysis';
 import type { EmailInput } from './email-input';
 import type { GateVerdictResponse } from './gate-client';
 
@@ -14,12 +14,12 @@ export interface LocalGateOptions {
 export const LOCAL_CHECKS: readonly GateCheckFamily[] = ['compatibility', 'content'];
 
 /**
- * `mailproof gate --local`: compile and analyse in this process (as `analyze` does), then decide with the
+ * `mailproof gate --local`: compile and analyze in this process (as `analyze` does), then decide with the
  * engine's own verdict, the one the server's verdict step uses. Answers in the server's verdict shape,
- * with no baseline, no fetched links and no run or preview ids. Throws what `analyseEmailInput` throws.
+ * with no baseline, no fetched links and no run or preview ids. Throws what `analyzeEmailInput` throws.
  */
 export async function localGate(input: EmailInput, options: LocalGateOptions): Promise<GateVerdictResponse> {
-  const { analysis } = await analyseEmailInput(input, options.clients);
+  const { analysis } = await analyzeEmailInput(input, options.clients);
   const verdict = gateVerdict({
     result: analysis,
     options: { threshold: options.threshold, checks: options.checks ?? LOCAL_CHECKS, clients: options.clients ?? null, failOnError: options.failOnError },

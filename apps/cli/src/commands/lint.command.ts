@@ -3,7 +3,7 @@ import { CLIENT_IDS, type CssFinding, type Severity } from '@mailproof/engine';
 import type { CompileFormat, CompileWarning } from '@mailproof/engine/compile';
 import { CliError, EXIT_CODES, UsageError, describeInputError } from './cli-errors';
 import { clientsOption, formatOption } from './analyze.command';
-import { analyseEmailInput, countBySeverity, groupFindings, withCompilers, type FindingGroup } from './email-analysis';
+import { analyzeEmailInput, countBySeverity, groupFindings, withCompilers, type FindingGroup } from './email-analysis';
 import { STDIN_PATH, parseClientsOption, planFormat, readEmailInput, type EmailInput, type FormatDetectedBy } from './email-input';
 import { describeInput, formatCompileWarnings, formatFindingGroups, plural, positionNote } from './report-format';
 
@@ -38,8 +38,8 @@ type LintResult = LintedFile | FailedFile;
 
 /**
  * `mailproof lint FILE...`: findings per file, for CI. Exit 0 when clean, 1 on any error (a finding
- * with severity error, or a file that cannot be read, compiled or analysed), 2 with --fail-on-warning
- * when there are warnings but no errors; 3 for a wrong command line (nothing is analysed then).
+ * with severity error, or a file that cannot be read, compiled or analyzed), 2 with --fail-on-warning
+ * when there are warnings but no errors; 3 for a wrong command line (nothing is analyzed then).
  */
 export function registerLintCommand(program: Command): void {
   program
@@ -51,7 +51,7 @@ export function registerLintCommand(program: Command): void {
     .option('--fail-on-warning', 'exit 2 when there are warnings but no errors')
     .option('--json', 'print { files, summary, exitCode } as JSON')
     .action(async (files: string[], options: LintOptions) => {
-      // The whole command line is checked before any file is analysed, so a typo never passes for a result.
+      // The whole command line is checked before any file is analyzed, so a typo never passes for a result.
       const clients = parseClientsOption(options.clients);
       if (files.filter((file) => file === STDIN_PATH).length > 1) throw new UsageError('stdin (-) can only be read once');
       for (const file of files) planFormat(file, options.format);
@@ -68,11 +68,11 @@ export function registerLintCommand(program: Command): void {
     });
 }
 
-async function lintFile(file: string, format: CompileFormat | undefined, clients: Parameters<typeof analyseEmailInput>[1]): Promise<LintResult> {
+async function lintFile(file: string, format: CompileFormat | undefined, clients: Parameters<typeof analyzeEmailInput>[1]): Promise<LintResult> {
   let input: EmailInput | undefined;
   try {
     input = await readEmailInput(file, format);
-    const { analysis, compileWarnings } = await analyseEmailInput(input, clients);
+    const { analysis, compileWarnings } = await analyzeEmailInput(input, clients);
     const problems = groupFindings(analysis.cssReport);
     return {
       file,
@@ -112,7 +112,7 @@ function summarise(results: readonly LintResult[]): { files: number; failed: num
   return summary;
 }
 
-function printLintReport(results: readonly LintResult[], analysedCount: number): void {
+function printLintReport(results: readonly LintResult[], analyzedCount: number): void {
   for (const result of results) {
     if (!result.ok) {
       // The message already starts with the file name.
@@ -123,12 +123,12 @@ function printLintReport(results: readonly LintResult[], analysedCount: number):
     const listed = result.problems.filter((group) => group.severity !== 'info');
     console.log(`${describeInput(input)}  score ${result.overallScore}/100${listed.length > 0 ? positionNote(input) : ''}`);
     for (const line of formatCompileWarnings(result.compileWarnings, '  compile warning: ')) console.log(line);
-    for (const line of formatFindingGroups(listed, analysedCount, '  ')) console.log(line);
+    for (const line of formatFindingGroups(listed, analyzedCount, '  ')) console.log(line);
     const { error, warning, info } = result.counts;
     const infoNote = info > 0 ? ` (info notes are not listed; --json has them)` : '';
     console.log(`  ${plural(error, 'error')}, ${plural(warning, 'warning')}, ${plural(info, 'info note')}${infoNote}\n`);
   }
   const summary = summarise(results);
-  const failed = summary.failed > 0 ? `${summary.failed} could not be analysed, ` : '';
+  const failed = summary.failed > 0 ? `${summary.failed} could not be analyzed, ` : '';
   console.log(`${plural(summary.files, 'file')}: ${failed}${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}`);
 }

@@ -6,8 +6,8 @@ import type { EmailInput } from './email-input';
 
 const SHOWN_CLIENTS = 3;
 
-export function describeClients(clients: readonly string[], analysedCount: number): string {
-  if (clients.length === analysedCount && analysedCount > 2) return `all ${analysedCount} clients`;
+export function describeClients(clients: readonly string[], analyzedCount: number): string {
+  if (clients.length === analyzedCount && analyzedCount > 2) return `all ${analyzedCount} clients`;
   const shown = clients.slice(0, SHOWN_CLIENTS).join(', ');
   const rest = clients.length - SHOWN_CLIENTS;
   return rest > 0 ? `${shown} +${rest} more` : shown;
@@ -29,7 +29,7 @@ export function positionNote(input: Pick<EmailInput, 'format'>): string {
 }
 
 /** Aligned rows: position, severity, property, rule, clients; the suggestion on the next line. */
-export function formatFindingGroups(groups: readonly FindingGroup[], analysedCount: number, indent: string): string[] {
+export function formatFindingGroups(groups: readonly FindingGroup[], analyzedCount: number, indent: string): string[] {
   const positions = groups.map(describePosition);
   const positionWidth = Math.max(0, ...positions.map((p) => p.length));
   const propertyWidth = Math.min(32, Math.max(0, ...groups.map((g) => g.property.length)));
@@ -41,7 +41,7 @@ export function formatFindingGroups(groups: readonly FindingGroup[], analysedCou
       group.severity.padEnd(7),
       group.property.padEnd(propertyWidth),
       group.rule.padEnd(ruleWidth),
-      describeClients(group.clients, analysedCount),
+      describeClients(group.clients, analyzedCount),
     ];
     lines.push(`${indent}${columns.join('  ')}`);
     lines.push(`${indent}${' '.repeat(positionWidth + 2)}${group.suggestion}`);

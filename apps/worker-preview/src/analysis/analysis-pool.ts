@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { MailproofConfig } from '@mailproof/config';
-import analyseInline, { type AnalysisOutcome, type AnalysisTask, type ChecksReply, type CompleteChecks } from './analysis.thread';
+import analyzeInline, { type AnalysisOutcome, type AnalysisTask, type ChecksReply, type CompleteChecks } from './analysis.thread';
 import { ANALYSIS_THREAD_LIMITS } from './analysis-thread-limits';
 
 /**
@@ -36,7 +36,7 @@ export class AnalysisPool implements OnApplicationShutdown {
   }
 
   async run(task: Omit<AnalysisTask, 'checksPort'>, completeChecks: CompleteChecks): Promise<AnalysisOutcome> {
-    if (!this.pool) return analyseInline(task, completeChecks);
+    if (!this.pool) return analyzeInline(task, completeChecks);
     const { port1: checksPort, port2: threadPort } = new MessageChannel();
     checksPort.once('message', (inputs: Parameters<CompleteChecks>[0]) => {
       completeChecks(inputs).then(

@@ -7,7 +7,7 @@ import type { CheckInputs } from '../preview-checks.service';
 
 export interface AnalysisTask {
   previewId: string;
-  /** The compiled HTML, analysed as it is. */
+  /** The compiled HTML, analyzed as it is. */
   html: string;
   options: AnalyzeEmailOptions;
   /** Compiled formats carry their compiled HTML in the result (as the peer API gives it). */
@@ -44,7 +44,7 @@ function checksOverPort(port: MessagePort): CompleteChecks {
  * Runs in a worker thread of the analysis pool (piscina calls it with the task alone), and inline, with
  * `completeChecksInline`, where threads are off or cannot load the compiled file (ts-jest).
  */
-export default async function analyse(task: AnalysisTask, completeChecksInline?: CompleteChecks): Promise<AnalysisOutcome> {
+export default async function analyze(task: AnalysisTask, completeChecksInline?: CompleteChecks): Promise<AnalysisOutcome> {
   let analysis: PreviewAnalysis;
   try {
     analysis = analyzeEmail(task.html, task.options);

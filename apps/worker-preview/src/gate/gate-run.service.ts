@@ -73,7 +73,7 @@ export class GateRunService {
     if (run.status !== 'running') return { runId, status: run.status === 'completed' ? 'completed' : 'failed', passed: run.passed };
     const preview = run.previewId ? await this.previews.findGateSummary(run.previewId) : null;
     if (!preview || preview.status !== 'completed' || !preview.gateSummary) {
-      const failure = preview?.failure ?? { code: 'internal_error', message: 'The email of this gate run was not analysed.' };
+      const failure = preview?.failure ?? { code: 'internal_error', message: 'The email of this gate run was not analyzed.' };
       await this.runs.fail(runId, failure);
       return { runId, status: 'failed', passed: null };
     }

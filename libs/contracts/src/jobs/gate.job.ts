@@ -5,7 +5,7 @@ import { isNonEmptyString, type JobRequest, type PayloadCheck } from './job-requ
  * The gate's job chain (docs/gate.md), one BullMQ flow per run, each step idempotent and reading its
  * input from PostgreSQL (the run row and its preview), never from another step's return value:
  *
- *   gate.import (url input only) -> preview.analyse -> links.resolve (resolveLinks only) -> gate.verdict
+ *   gate.import (url input only) -> preview.analyze -> links.resolve (resolveLinks only) -> gate.verdict
  *
  * A step that ends the run early (a declined URL, a compile failure) stores that outcome; the later
  * steps find it and do nothing, and gate.verdict reports it.

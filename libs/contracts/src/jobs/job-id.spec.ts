@@ -3,8 +3,8 @@ import { jobId } from './job-id';
 
 describe('jobId', () => {
   it('is deterministic and starts with the job name', () => {
-    expect(jobId('preview.analyse', 'abc', 3)).toBe('preview.analyse-abc-3');
-    expect(jobId('preview.analyse', 'abc', 3)).toBe(jobId('preview.analyse', 'abc', 3));
+    expect(jobId('preview.analyze', 'abc', 3)).toBe('preview.analyze-abc-3');
+    expect(jobId('preview.analyze', 'abc', 3)).toBe(jobId('preview.analyze', 'abc', 3));
   });
 
   it('never contains ":" and is never integer-like, whatever the parts', () => {

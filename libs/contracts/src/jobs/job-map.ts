@@ -1,6 +1,6 @@
 import type { QueueName } from '../queues';
 import { checkDnsAuditPayload, DNS_AUDIT_JOB, type DnsAuditJobPayload, type DnsAuditJobResult } from './dns-audit.job';
-import { checkDomainSweepPayload, DOMAIN_SWEEP_JOB, type DomainSweepJobPayload, type DomainSweepJobResult } from './domain-sweep.job';
+import { checkDriftSweepPayload, DRIFT_SWEEP_JOB, type DriftSweepJobPayload, type DriftSweepJobResult } from './drift-sweep.job';
 import {
   checkGateRunPayload,
   checkLinksResolvePayload,
@@ -24,10 +24,10 @@ import { checkProbePayload, PROBE_JOB, type ProbeJobPayload, type ProbeJobResult
  */
 export interface JobMap {
   'probe.run': { payload: ProbeJobPayload; result: ProbeJobResult };
-  'preview.analyse': { payload: PreviewJobPayload; result: PreviewJobResult };
+  'preview.analyze': { payload: PreviewJobPayload; result: PreviewJobResult };
   'preview-cleanup.run': { payload: PreviewCleanupJobPayload; result: PreviewCleanupJobResult };
   'dns-audit.run': { payload: DnsAuditJobPayload; result: DnsAuditJobResult };
-  'domain-sweep.run': { payload: DomainSweepJobPayload; result: DomainSweepJobResult };
+  'drift-sweep.run': { payload: DriftSweepJobPayload; result: DriftSweepJobResult };
   'gate.import': { payload: GateRunJobPayload; result: GateImportJobResult };
   'links.resolve': { payload: LinksResolveJobPayload; result: LinksResolveJobResult };
   'gate.verdict': { payload: GateRunJobPayload; result: GateVerdictJobResult };
@@ -48,7 +48,7 @@ export const JOB_DEFINITIONS: { [N in JobName]: JobDefinition } = {
   [PREVIEW_JOB.name]: { queues: PREVIEW_JOB.queues, schemaVersion: PREVIEW_JOB.schemaVersion, checkPayload: checkPreviewPayload },
   [PREVIEW_CLEANUP_JOB.name]: { queues: PREVIEW_CLEANUP_JOB.queues, schemaVersion: PREVIEW_CLEANUP_JOB.schemaVersion, checkPayload: checkPreviewCleanupPayload },
   [DNS_AUDIT_JOB.name]: { queues: DNS_AUDIT_JOB.queues, schemaVersion: DNS_AUDIT_JOB.schemaVersion, checkPayload: checkDnsAuditPayload },
-  [DOMAIN_SWEEP_JOB.name]: { queues: DOMAIN_SWEEP_JOB.queues, schemaVersion: DOMAIN_SWEEP_JOB.schemaVersion, checkPayload: checkDomainSweepPayload },
+  [DRIFT_SWEEP_JOB.name]: { queues: DRIFT_SWEEP_JOB.queues, schemaVersion: DRIFT_SWEEP_JOB.schemaVersion, checkPayload: checkDriftSweepPayload },
   [GATE_IMPORT_JOB.name]: { queues: GATE_IMPORT_JOB.queues, schemaVersion: GATE_IMPORT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
   [LINKS_RESOLVE_JOB.name]: { queues: LINKS_RESOLVE_JOB.queues, schemaVersion: LINKS_RESOLVE_JOB.schemaVersion, checkPayload: checkLinksResolvePayload },
   [GATE_VERDICT_JOB.name]: { queues: GATE_VERDICT_JOB.queues, schemaVersion: GATE_VERDICT_JOB.schemaVersion, checkPayload: checkGateRunPayload },

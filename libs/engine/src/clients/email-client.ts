@@ -28,9 +28,9 @@ export type ClientCategory = 'webmail' | 'desktop' | 'mobile';
 
 /**
  * How a client treats an email in dark mode (each client's behaviour is fixed in email-clients.ts):
- * - `none`: the UI turns dark, the email keeps its colours;
+ * - `none`: the UI turns dark, the email keeps its colors;
  * - `partial-inversion`: light backgrounds darken and dark text lightens, dark areas stay;
- * - `full-inversion`: every colour is inverted;
+ * - `full-inversion`: every color is inverted;
  * - `prefers-color-scheme`: no inversion, the email's own dark media query applies;
  * - `partial-inversion-unless-dark-query`: Samsung: the email's dark rules win when present.
  */

@@ -1,4 +1,4 @@
-/** The input formats Mailproof compiles to HTML before analysing. */
+/** The input formats Mailproof compiles to HTML before analyzing. */
 export const COMPILE_FORMATS = ['html', 'jsx', 'mjml', 'maizzle'] as const;
 
 export type CompileFormat = (typeof COMPILE_FORMATS)[number];

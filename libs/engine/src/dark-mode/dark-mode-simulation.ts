@@ -9,23 +9,23 @@ import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { ClientView, TransformContext, TransformWarning } from '../transforms/client-transform';
 import { writeCss } from '../transforms/css-writer';
 import { RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
-import { COLOUR_ATTRIBUTES, ColourInverter, colourRoleOf, relativeLuminance } from './colour-inversion';
+import { COLOR_ATTRIBUTES, ColorInverter, colorRoleOf, relativeLuminance } from './color-inversion';
 
 /**
- * How a dark variant paints colours, handed to the dark-contrast report so that it never re-parses the
- * variant's HTML: the report re-runs the email's colour cascade with the client's drops and this recolouring.
+ * How a dark variant paints colors, handed to the dark-contrast report so that it never re-parses the
+ * variant's HTML: the report re-runs the email's color cascade with the client's drops and this recoloring.
  */
-export interface DarkColourHandover {
+export interface DarkColorHandover {
   client: ClientId;
-  /** `none`: the email keeps its colours; `dark-media`: its prefers-color-scheme dark rules apply; else colours are inverted. */
+  /** `none`: the email keeps its colors; `dark-media`: its prefers-color-scheme dark rules apply; else colors are inverted. */
   mode: 'none' | 'dark-media' | 'full-inversion' | 'partial-inversion';
-  /** Recolours CSS colour values as the client does (memoised); null when nothing is recoloured. */
-  inverter: ColourInverter | null;
+  /** Recolors CSS color values as the client does (memoised); null when nothing is recolored. */
+  inverter: ColorInverter | null;
   /** The client inlines top-level `<style>` rules into style attributes (Gmail). */
   inlinesRules: boolean;
-  /** The client's dark-mode defaults: behind a body without a background of its own, for uncoloured text and links. */
+  /** The client's dark-mode defaults: behind a body without a background of its own, for uncolored text and links. */
   canvas: { background: string; text: string; link: string } | null;
-  /** Elements Outlook.com marks as recoloured (data-ogsc: text, data-ogsb: background); null for other clients. */
+  /** Elements Outlook.com marks as recolored (data-ogsc: text, data-ogsb: background); null for other clients. */
   markers: { foreground: Set<HtmlElement>; background: Set<HtmlElement> } | null;
 }
 
@@ -34,7 +34,7 @@ export interface DarkModeVariant {
   warnings: TransformWarning[];
   /** True when the dark variant renders exactly like the light transform. */
   sameAsTransform: boolean;
-  colours: DarkColourHandover;
+  colors: DarkColorHandover;
 }
 
 type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
@@ -46,12 +46,12 @@ const OUTLOOK_HINT_CLIENTS: ReadonlySet<ClientId> = new Set(['outlook-web', 'out
 
 /** Shared per-email dark-mode facts (computed once for every client). */
 export class DarkModeContext {
-  readonly inverters = { full: new ColourInverter('full'), partial: new ColourInverter('partial') };
+  readonly inverters = { full: new ColorInverter('full'), partial: new ColorInverter('partial') };
   readonly riskyImages: HtmlElement[];
   readonly hasOutlookHints: boolean;
   readonly uncoveredLightBackgrounds: HtmlElement[];
-  /** Elements that can carry a colour: style attributes, `<style>` matches, colour attributes, body. */
-  readonly colourCandidates: HtmlElement[];
+  /** Elements that can carry a color: style attributes, `<style>` matches, color attributes, body. */
+  readonly colorCandidates: HtmlElement[];
 
   constructor(
     readonly transform: TransformContext,
@@ -60,14 +60,14 @@ export class DarkModeContext {
     const { parsed, features } = transform;
     this.riskyImages = (parsed.elementsByTag.get('img') ?? []).filter((img) => IMAGE_AT_RISK.test(getAttribute(img, 'src') ?? ''));
     const body = parsed.elementsByTag.get('body')?.[0];
-    this.colourCandidates = parsed.elements.filter(
-      (e) => e === body || parsed.inlineStyles.has(e) || transform.cascade.matches.has(e) || e.attrs.some((a) => COLOUR_ATTRIBUTES[a.name] !== undefined),
+    this.colorCandidates = parsed.elements.filter(
+      (e) => e === body || parsed.inlineStyles.has(e) || transform.cascade.matches.has(e) || e.attrs.some((a) => COLOR_ATTRIBUTES[a.name] !== undefined),
     );
     this.hasOutlookHints = parsed.styleSheets.some((sheet) => /\[data-og(sc|sb)\]/.test(sheet.text));
     const darkBackgroundSelectors = features.darkSchemeBlocks.flatMap((block) => {
       const selectorsOfBlock: ReturnType<SelectorCache['list']> = [];
       block.walkRules((rule: Rule) => {
-        if (rule.nodes.some((d) => d.type === 'decl' && colourRoleOf(d.prop.toLowerCase()) === 'background')) selectorsOfBlock.push(...selectors.list(rule.selector));
+        if (rule.nodes.some((d) => d.type === 'decl' && colorRoleOf(d.prop.toLowerCase()) === 'background')) selectorsOfBlock.push(...selectors.list(rule.selector));
       });
       return selectorsOfBlock;
     });
@@ -85,7 +85,7 @@ function hasLightBackground(element: HtmlElement, transform: TransformContext): 
   const values: string[] = [];
   const bgcolor = getAttribute(element, 'bgcolor');
   if (bgcolor) values.push(bgcolor);
-  for (const d of transform.parsed.inlineStyles.get(element)?.declarations ?? []) if (colourRoleOf(d.property) === 'background') values.push(d.value);
+  for (const d of transform.parsed.inlineStyles.get(element)?.declarations ?? []) if (colorRoleOf(d.property) === 'background') values.push(d.value);
   return values.some((value) => value.split(/\s+/).some((token) => (relativeLuminance(token) ?? 0) > 0.85));
 }
 
@@ -118,7 +118,7 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
   };
 
   const inlinesRules = view.client.startsWith('gmail');
-  const handover = (mode: DarkColourHandover['mode'], inverter: ColourInverter | null = null, markers: DarkColourHandover['markers'] = null): DarkColourHandover => ({
+  const handover = (mode: DarkColorHandover['mode'], inverter: ColorInverter | null = null, markers: DarkColorHandover['markers'] = null): DarkColorHandover => ({
     client: view.client,
     mode,
     inverter,
@@ -128,14 +128,14 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
   });
 
   if (behaviour === 'none') {
-    add('info', 'dark-mode', `${client.name} darkens only its own interface; the email keeps its colours.`);
-    return { plan: view.plan, warnings, sameAsTransform: true, colours: handover('none') };
+    add('info', 'dark-mode', `${client.name} darkens only its own interface; the email keeps its colors.`);
+    return { plan: view.plan, warnings, sameAsTransform: true, colors: handover('none') };
   }
 
   if (behaviour === 'prefers-color-scheme') {
     if (!hasDarkQuery) {
       add('info', 'dark-mode', `${client.name} applies the email's @media (prefers-color-scheme: dark) rules; this email has none, so it stays light.`);
-      return { plan: view.plan, warnings, sameAsTransform: true, colours: handover('none') };
+      return { plan: view.plan, warnings, sameAsTransform: true, colors: handover('none') };
     }
     const plan = copyPlan(view.plan);
     for (const sheet of parsed.styleSheets) {
@@ -154,27 +154,27 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
     }
     reportUncovered(context, add);
     if (context.riskyImages.length > 0) add('info', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may have transparent parts designed for a light background.`, context.riskyImages[0]);
-    return { plan, warnings, sameAsTransform: false, colours: handover('dark-media') };
+    return { plan, warnings, sameAsTransform: false, colors: handover('dark-media') };
   }
 
   const mode = behaviour === 'full-inversion' ? 'full' : 'partial';
   const inverter = context.inverters[mode];
   const plan = copyPlan(view.plan);
   const addHints = OUTLOOK_HINT_CLIENTS.has(view.client);
-  const markers: DarkColourHandover['markers'] = addHints ? { foreground: new Set(), background: new Set() } : null;
-  let recoloured = 0;
+  const markers: DarkColorHandover['markers'] = addHints ? { foreground: new Set(), background: new Set() } : null;
+  let recolored = 0;
   const body = parsed.elementsByTag.get('body')?.[0];
-  for (const element of context.colourCandidates) {
+  for (const element of context.colorCandidates) {
     if (plan.removed.has(element)) continue;
     const ownDeclarations: readonly Decl[] | undefined = view.styles.get(element) ?? parsed.inlineStyles.get(element)?.declarations;
-    const hasColourAttribute = element.attrs.some((a) => COLOUR_ATTRIBUTES[a.name] !== undefined);
-    if (!ownDeclarations && !hasColourAttribute && element !== body) continue;
+    const hasColorAttribute = element.attrs.some((a) => COLOR_ATTRIBUTES[a.name] !== undefined);
+    if (!ownDeclarations && !hasColorAttribute && element !== body) continue;
     let changedForeground = false;
     let changedBackground = false;
     let declarations: Decl[] = [];
     for (const d of ownDeclarations ?? []) {
-      const role = colourRoleOf(d.property);
-      const value = role ? inverter.colour(d.value, role) : d.value;
+      const role = colorRoleOf(d.property);
+      const value = role ? inverter.color(d.value, role) : d.value;
       if (value !== d.value) {
         if (role === 'background') changedBackground = true;
         else changedForeground = true;
@@ -182,30 +182,30 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
       declarations.push(value === d.value ? d : { property: d.property, value, important: d.important });
     }
     const attrs = element.attrs.map((a) => {
-      const role = a.prefix ? undefined : COLOUR_ATTRIBUTES[a.name];
+      const role = a.prefix ? undefined : COLOR_ATTRIBUTES[a.name];
       if (!role) return a;
-      const value = inverter.colour(a.value, role);
+      const value = inverter.color(a.value, role);
       if (value === a.value) return a;
       if (role === 'background') changedBackground = true;
       else changedForeground = true;
       return { ...a, value };
     });
-    if (element === body && !declarations.some((d) => colourRoleOf(d.property) === 'background') && !getAttribute(element, 'bgcolor')) {
+    if (element === body && !declarations.some((d) => colorRoleOf(d.property) === 'background') && !getAttribute(element, 'bgcolor')) {
       // The client paints its dark canvas behind an email that sets no background of its own.
       declarations = [{ property: 'background-color', value: DARK_CANVAS.background, important: false }, { property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
       changedBackground = true;
-    } else if (element === body && !bodyDeclaresTextColour(transform, body, declarations, bit)) {
-      // The email's own background is recoloured, and text it never coloured takes the client's dark-mode
-      // default (the clients recolour computed colours, and undeclared text is computed black).
+    } else if (element === body && !bodyDeclaresTextColor(transform, body, declarations, bit)) {
+      // The email's own background is recolored, and text it never colored takes the client's dark-mode
+      // default (the clients recolor computed colors, and undeclared text is computed black).
       declarations = [{ property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
       changedForeground = true;
     }
     if (!changedBackground && !changedForeground) continue;
-    recoloured++;
+    recolored++;
     const withoutStyle = attrs.filter((a) => a.name !== 'style' || a.prefix);
     const styleIndex = attrs.findIndex((a) => a.name === 'style' && !a.prefix);
     if (declarations.length > 0) withoutStyle.splice(styleIndex >= 0 ? styleIndex : withoutStyle.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
-    // Outlook.com marks what it recoloured; an email's [data-ogsc]/[data-ogsb] rules then apply.
+    // Outlook.com marks what it recolored; an email's [data-ogsc]/[data-ogsb] rules then apply.
     if (addHints && changedForeground) {
       withoutStyle.push({ name: 'data-ogsc', value: '' });
       markers?.foreground.add(element);
@@ -219,7 +219,7 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
   for (const sheet of parsed.styleSheets) {
     if (plan.removed.has(sheet.element)) continue;
     const clientText = view.plan.styleTexts.get(sheet.element);
-    // Recolour the client's own version of the sheet (what survived its transform).
+    // Recolor the client's own version of the sheet (what survived its transform).
     plan.styleTexts.set(
       sheet.element,
       writeCss(sheet.root, {
@@ -229,24 +229,24 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
           (clientText === undefined || !(view.client.startsWith('gmail') && node.type === 'rule' && node.parent?.type === 'root' && !transform.cascade.keptSelectors.has(node as Rule))),
         selectorOf: view.client.startsWith('gmail') ? (rule) => (rule.parent?.type === 'root' ? (transform.cascade.keptSelectors.get(rule)?.join(',') ?? rule.selector) : rule.selector) : undefined,
         valueFor: (d: Declaration) => {
-          const role = colourRoleOf(d.prop.toLowerCase());
-          return role ? inverter.colour(d.value, role) : d.value;
+          const role = colorRoleOf(d.prop.toLowerCase());
+          return role ? inverter.color(d.value, role) : d.value;
         },
       }),
     );
   }
 
-  add('info', 'dark-mode', `${client.name} ${mode === 'full' ? 'inverts every colour (full inversion)' : 'darkens light backgrounds and lightens dark text (partial inversion)'}; ${recoloured} element(s) recoloured.`);
+  add('info', 'dark-mode', `${client.name} ${mode === 'full' ? 'inverts every color (full inversion)' : 'darkens light backgrounds and lightens dark text (partial inversion)'}; ${recolored} element(s) recolored.`);
   if (context.riskyImages.length > 0) {
     add('warning', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may vanish or lose contrast on the inverted background (transparent dark logos and icons).`, context.riskyImages[0]);
   }
   if (addHints && !context.hasOutlookHints) add('info', '[data-ogsc]', `${client.name} ignores prefers-color-scheme; style its dark mode with [data-ogsc] (text) and [data-ogsb] (background) selectors.`);
-  if (client.id === 'outlook-windows-legacy') add('info', 'dark-mode', `${client.name} gives the email no control over dark mode; only high-contrast colour choices survive.`);
-  return { plan, warnings, sameAsTransform: false, colours: handover(mode === 'full' ? 'full-inversion' : 'partial-inversion', inverter, markers) };
+  if (client.id === 'outlook-windows-legacy') add('info', 'dark-mode', `${client.name} gives the email no control over dark mode; only high-contrast color choices survive.`);
+  return { plan, warnings, sameAsTransform: false, colors: handover(mode === 'full' ? 'full-inversion' : 'partial-inversion', inverter, markers) };
 }
 
-/** Whether the body has a text colour of its own for this client: inline, a `text` attribute, or a `<style>` rule it keeps. */
-function bodyDeclaresTextColour(transform: TransformContext, body: HtmlElement, inline: readonly Decl[], clientBit: number): boolean {
+/** Whether the body has a text color of its own for this client: inline, a `text` attribute, or a `<style>` rule it keeps. */
+function bodyDeclaresTextColor(transform: TransformContext, body: HtmlElement, inline: readonly Decl[], clientBit: number): boolean {
   if (inline.some((d) => d.property === 'color') || getAttribute(body, 'text') !== undefined) return true;
   return (transform.cascade.matches.get(body) ?? []).some(
     (match) => (transform.cssNodeMask(match.rule) & clientBit) === 0 && match.declarations.some((d) => d.prop.toLowerCase() === 'color' && (transform.cssNodeMask(d) & clientBit) === 0),

@@ -65,7 +65,7 @@ const SUGGESTIONS: Record<Topic, string> = {
   'dark-mode': 'Add <meta name="color-scheme" content="light dark"> and pair @media (prefers-color-scheme: dark) with [data-ogsc] rules for Outlook.',
   position: 'Use table cells, padding and alignment instead of positioning.',
   shadow: 'Treat the effect as decoration: the design must still read without it.',
-  'css-function': 'Write the computed value (a plain length or colour) before the function, as a fallback declaration.',
+  'css-function': 'Write the computed value (a plain length or color) before the function, as a fallback declaration.',
   'relative-units': 'Use px for font sizes, widths and spacing; relative units resolve differently between clients.',
   'pseudo-class': 'Treat hover and generated content as enhancements; the email must work without them.',
   'media-element': 'Use an animated GIF or a linked poster image that opens the video in a browser.',
@@ -150,7 +150,7 @@ const FIXES: FixTable = {
       before: '<td class="bg-[url(hero.jpg)] bg-cover">…</td>',
       after: '<td class="bg-gray-800 bg-[url(hero.jpg)] bg-cover" background="hero.jpg">\n  <!--[if mso]><v:rect xmlns:v="urn:schemas-microsoft-com:vml" fill="true" stroke="false" style="width:600px"><v:fill type="frame" src="hero.jpg" color="#1f2937" /><v:textbox inset="0,0,0,0"><![endif]-->\n  …\n  <!--[if mso]></v:textbox></v:rect><![endif]-->\n</td>',
       language: 'maizzle',
-      description: 'Add a bg colour class as fallback and a VML block for Outlook Classic.',
+      description: 'Add a bg color class as fallback and a VML block for Outlook Classic.',
     },
   },
   'max-width': {
@@ -340,13 +340,13 @@ const FIXES: FixTable = {
       before: '<style>@media (prefers-color-scheme: dark) { .body { background:#111 } }</style>',
       after: '<meta name="color-scheme" content="light dark">\n<meta name="supported-color-schemes" content="light dark">\n<style>\n  :root { color-scheme: light dark; }\n  @media (prefers-color-scheme: dark) { .body { background:#111111 !important } }\n  [data-ogsb] .body { background:#111111 !important }\n</style>',
       language: 'html',
-      description: 'Declare colour-scheme support and repeat the dark rules with [data-ogsc]/[data-ogsb] for Outlook.',
+      description: 'Declare color-scheme support and repeat the dark rules with [data-ogsc]/[data-ogsb] for Outlook.',
     },
     jsx: {
       before: '<Head />',
       after: '<Head>\n  <meta name="color-scheme" content="light dark" />\n  <meta name="supported-color-schemes" content="light dark" />\n  <style>{"@media (prefers-color-scheme: dark) { .body { background: #111111 !important } }"}</style>\n</Head>',
       language: 'jsx',
-      description: 'Add the colour-scheme meta tags and dark rules in React Email Head.',
+      description: 'Add the color-scheme meta tags and dark rules in React Email Head.',
     },
     mjml: {
       before: '<mj-head></mj-head>',

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import type { ClientId } from '../clients/email-client';
 import { diffAnalyses } from './diff-analyses';
 import { findingKey, gateSnapshot, type GateFinding, type GateSnapshot } from './gate-snapshot';
-import { analyse, email } from './testing/gate-fixtures';
+import { analyze, email } from './testing/gate-fixtures';
 
 /** Clients where the plain fixture has info notes only (see gate-fixtures.ts). */
 const CLIENTS: ClientId[] = ['apple-mail-ios', 'gmail-web', 'outlook-windows-legacy', 'yahoo-mail'];
-const snap = (body: string, clients: readonly ClientId[] = CLIENTS) => gateSnapshot(analyse(email(body), clients));
+const snap = (body: string, clients: readonly ClientId[] = CLIENTS) => gateSnapshot(analyze(email(body), clients));
 
 const FLEX = '<div style="display:flex">columns</div>';
 const RADIUS = '<div style="border-radius:4px">button</div>';
@@ -14,7 +14,7 @@ const SVG = '<svg width="10" height="10"></svg>';
 
 describe('gateSnapshot', () => {
   it('keeps per-client scores and counts, and only the distinct error and warning findings, sorted', () => {
-    const result = analyse(email(FLEX + RADIUS + SVG + RADIUS), CLIENTS);
+    const result = analyze(email(FLEX + RADIUS + SVG + RADIUS), CLIENTS);
     const snapshot = gateSnapshot(result);
     expect(snapshot.version).toBe(1);
     expect(snapshot.overallScore).toBe(result.overallScore);
@@ -39,7 +39,7 @@ describe('gateSnapshot', () => {
     const snapshot = snap(FLEX + SVG);
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
     expect(JSON.stringify(snap(FLEX + SVG))).toBe(JSON.stringify(snapshot));
-    const full = gateSnapshot(analyse(email(FLEX + RADIUS + SVG)));
+    const full = gateSnapshot(analyze(email(FLEX + RADIUS + SVG)));
     expect(JSON.stringify(full).length).toBeLessThan(8000);
   });
 
@@ -50,7 +50,7 @@ describe('gateSnapshot', () => {
   });
 
   it('reads a stored result (JSON) like the engine object, and computes overallScore when it is missing', () => {
-    const result = analyse(email(RADIUS), CLIENTS);
+    const result = analyze(email(RADIUS), CLIENTS);
     const stored = JSON.parse(JSON.stringify({ id: 'prv_1', ...result }));
     expect(gateSnapshot(stored)).toEqual(gateSnapshot(result));
     const { overallScore: _omitted, ...withoutOverall } = stored;

@@ -5,13 +5,13 @@
  */
 import { compareFindings, compareStrings, findingKey, type GateFinding, type GateSnapshot } from './gate-snapshot';
 
-/** Whether the client was analysed on both sides, or on one only (its findings are then all fixed or all introduced). */
+/** Whether the client was analyzed on both sides, or on one only (its findings are then all fixed or all introduced). */
 export type ClientPresence = 'both' | 'before-only' | 'after-only';
 
 export interface ClientDiff {
   clientId: string;
   presence: ClientPresence;
-  /** Null on the side that did not analyse the client. */
+  /** Null on the side that did not analyze the client. */
   scoreBefore: number | null;
   scoreAfter: number | null;
   /** scoreAfter - scoreBefore; null unless presence is 'both'. */
@@ -29,7 +29,7 @@ export interface AnalysisDiffSummary {
   improved: string[];
   regressed: string[];
   unchanged: string[];
-  /** Clients only `after` analysed / only `before` analysed. */
+  /** Clients only `after` analyzed / only `before` analyzed. */
   added: string[];
   removed: string[];
   /** Mean score delta over the clients on both sides, one decimal; 0 when there are none. */

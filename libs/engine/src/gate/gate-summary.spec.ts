@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { gateResultOf, gateSummary } from './gate-summary';
 import { gateSnapshot } from './gate-snapshot';
 import { gateVerdict, type GateCheckFamily } from './gate-verdict';
-import { analyse, email } from './testing/gate-fixtures';
+import { analyze, email } from './testing/gate-fixtures';
 
 /** Emails that exercise every input the verdict reads: findings, links going nowhere, missing alt, size. */
 const EMAILS = [
@@ -13,7 +13,7 @@ const EMAILS = [
 ];
 
 describe('gateSummary', () => {
-  const results = EMAILS.map((html) => JSON.parse(JSON.stringify(analyse(html))));
+  const results = EMAILS.map((html) => JSON.parse(JSON.stringify(analyze(html))));
 
   it('gives the same snapshot and verdict as the whole result, for every option', () => {
     const families: GateCheckFamily[] = ['compatibility', 'content', 'regression'];

@@ -3,7 +3,7 @@ import type { ClientId } from '../clients/email-client';
 import type { PreviewAnalysis } from '../preview-analysis';
 import { gateSnapshot, type GateSnapshot } from './gate-snapshot';
 import { gateVerdict, type GateOptions, type GateVerdictInput } from './gate-verdict';
-import { analyse, email } from './testing/gate-fixtures';
+import { analyze, email } from './testing/gate-fixtures';
 
 /** Clients where the plain fixture has info notes only (see gate-fixtures.ts). */
 const CLIENTS: ClientId[] = ['apple-mail-ios', 'gmail-web', 'outlook-windows-legacy', 'yahoo-mail'];
@@ -12,7 +12,7 @@ const RADIUS = '<div style="border-radius:4px">button</div>'; // warning in outl
 const SVG = '<svg width="10" height="10"></svg>'; // error in gmail-web, outlook-windows-legacy, yahoo-mail (90)
 const LIMIT = 102 * 1024;
 
-const result = (body: string, clients: readonly ClientId[] = CLIENTS) => analyse(email(body), clients);
+const result = (body: string, clients: readonly ClientId[] = CLIENTS) => analyze(email(body), clients);
 const snap = (body: string) => gateSnapshot(result(body));
 const baselineOf = (body: string) => ({ snapshot: snap(body), createdAt: '2026-03-01T10:00:00.000Z' });
 const verdict = (body: string, options: GateOptions = {}, rest: Partial<GateVerdictInput> = {}) => gateVerdict({ result: result(body), options, ...rest });
@@ -57,7 +57,7 @@ describe('gateVerdict: compatibility', () => {
     expect(v.failures.map((f) => (f as { clientId: string }).clientId)).toEqual(['gmail-web', 'gmail-web']);
     expect(v).toMatchObject({ overallScore: 95, worstClient: 'gmail-web' });
     expect(verdict(SVG, { checks: ['compatibility'], clients: ['apple-mail-ios'] })).toMatchObject({ passed: true, overallScore: 100, worstClient: 'apple-mail-ios' });
-    // Ids the result did not analyse are ignored.
+    // Ids the result did not analyze are ignored.
     expect(verdict(SVG, { checks: ['compatibility'], clients: ['apple-mail-ios', 'fastmail'] })).toMatchObject({ passed: true, worstClient: 'apple-mail-ios' });
   });
 
@@ -171,7 +171,7 @@ describe('gateVerdict: content', () => {
 
   it('reads the content reports from the result; when they are null it parses the html given', () => {
     const html = email('<a href="#">x</a><img src="https://acme.test/x.png" width="100" height="100">');
-    const bare: PreviewAnalysis = analyse(html, CLIENTS);
+    const bare: PreviewAnalysis = analyze(html, CLIENTS);
     const withoutReports = { ...bare, linkReport: null, sizeReport: null, imageReport: null };
     const expected = gateVerdict({ result: bare, options: onlyContent }).failures;
     expect(expected).toHaveLength(2);
@@ -212,7 +212,7 @@ describe('gateVerdict: regression', () => {
     );
   });
 
-  it('only compares the checked clients, and only clients the baseline analysed', () => {
+  it('only compares the checked clients, and only clients the baseline analyzed', () => {
     const baseline = baselineOf('');
     expect(verdict(SVG, { ...onlyRegression, clients: ['apple-mail-ios', 'yahoo-mail'] }, { baseline }).failures.map((f) => (f as { clientId: string }).clientId)).toEqual(['yahoo-mail']);
     const narrow = { snapshot: gateSnapshot(result('', ['apple-mail-ios'])), createdAt: baseline.createdAt };
@@ -284,7 +284,7 @@ function emailensAction(scores: Record<string, { score: number; errors: number }
 describe("gateVerdict: checks ['compatibility'] reproduces the Emailens CI action", () => {
   it('on real analyses over all 21 clients', () => {
     for (const body of ['', FLEX, RADIUS, SVG, FLEX + RADIUS + SVG, '<p style="font-size:1rem">x</p><form><input type="text"></form>']) {
-      const r = analyse(email(body));
+      const r = analyze(email(body));
       for (const threshold of [0, 50, 70, 87, 90, 94, 97, 100]) {
         for (const failOnError of [true, false]) {
           const v = gateVerdict({ result: r, options: { threshold, failOnError, checks: ['compatibility'] } });

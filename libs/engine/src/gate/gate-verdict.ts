@@ -44,7 +44,7 @@ export interface GateVerdictInput {
   result: GateResult;
   /** `gateSnapshot(result)` when the caller already has it (to store it as the next baseline). */
   snapshot?: GateSnapshot;
-  /** The analysed (compiled) HTML. Read only when the result's link, size or image report is null. */
+  /** The analyzed (compiled) HTML. Read only when the result's link, size or image report is null. */
   html?: string;
   options?: GateOptions;
   /** The stored baseline for the ref; null or absent: the regression check passes with nothing to compare. */

@@ -39,7 +39,7 @@ describe('buildReports', () => {
     expect(() => reports(email('x'.repeat(ENGINE_LIMITS.maxInputBytes)))).toThrow(expect.objectContaining({ limitCode: 'input_too_large' }));
   });
 
-  // Hostile shapes just under the 500 KB limit are analysed to the end. No wall-clock assertion (speed
+  // Hostile shapes just under the 500 KB limit are analyzed to the end. No wall-clock assertion (speed
   // is measured by npm run bench:engine): a report that went quadratic would not end within the timeout.
   describe('hostile input just under the 500 KB limit', () => {
     // The frame of email() takes about 300 bytes of the engine's 500 KB input limit.

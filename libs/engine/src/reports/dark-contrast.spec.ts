@@ -17,10 +17,10 @@ function darkContrast(html: string, clients?: ClientId[]): DarkContrastReport {
 const isDark = (hex: string): boolean => luminanceOf(parseCssColor(hex)!) < 0.1;
 
 describe('darkContrast (from the dark-mode hand-over)', () => {
-  it('flags text that passes as written but fails once a client inverts the email, with both colours', () => {
+  it('flags text that passes as written but fails once a client inverts the email, with both colors', () => {
     const report = darkContrast(MID_GREY, ['gmail-web', 'gmail-ios', 'outlook-ios', 'apple-mail-ios']);
     expect(Object.keys(report.clients)).toEqual(['apple-mail-ios', 'gmail-ios', 'gmail-web', 'outlook-ios']);
-    // No inversion: the email keeps its colours, which pass.
+    // No inversion: the email keeps its colors, which pass.
     expect(report.clients['gmail-web']).toEqual({ checked: 1, issues: [], omitted: 0 });
     expect(report.clients['apple-mail-ios'].issues).toEqual([]);
     const partial = report.clients['outlook-ios'].issues;
@@ -36,9 +36,9 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     expect(report.worstClient).toBe('gmail-ios');
   });
 
-  it('gives text the email never coloured the client\'s dark-mode default when the email\'s own background is recoloured', () => {
+  it('gives text the email never colored the client\'s dark-mode default when the email\'s own background is recolored', () => {
     // Black-on-white by default: the inverting clients darken the body's white and lighten the default text,
-    // as they recolour computed colours; nothing may be flagged at 1.2:1.
+    // as they recolor computed colors; nothing may be flagged at 1.2:1.
     const html = '<html lang="en"><head><title>t</title></head><body style="background:#ffffff"><p>Default text</p><a href="https://example.com/x">A link</a></body></html>';
     const clients: ClientId[] = ['gmail-ios', 'gmail-android', 'outlook-web', 'outlook-windows-legacy', 'thunderbird'];
     const analysis = analyzeEmail(html, { clients });
@@ -48,7 +48,7 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
       expect(body).toMatch(/color: #e0e0e0/);
       expect(isDark(body.match(/background: (#[0-9a-f]{6})/)![1])).toBe(true);
     }
-    // A colour of the email's own (here from <style>) is recoloured instead, never overridden by the default.
+    // A color of the email's own (here from <style>) is recolored instead, never overridden by the default.
     const styled = analyzeEmail('<html><head><style>body { color: #222222 }</style></head><body style="background:#ffffff"><p>Styled</p></body></html>', { clients: ['thunderbird'] });
     expect(styled.darkMode.thunderbird.html.match(/<body[^>]*>/)![0]).not.toMatch(/#e0e0e0/);
     expect(styled.darkContrast!.total).toBe(0);
@@ -73,7 +73,7 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     expect(report.clients['gmail-web'].issues).toEqual([]);
   });
 
-  it("applies [data-ogsc] rules to the elements Outlook.com recolours, and only in Outlook.com's variants", () => {
+  it("applies [data-ogsc] rules to the elements Outlook.com recolors, and only in Outlook.com's variants", () => {
     const html =
       '<html><head><style>[data-ogsc] .fix { color:#ffffff !important }</style></head><body style="background:#ffffff">' +
       '<div style="color:#000000"><p class="fix" style="color:#767676">Fixed for Outlook.com</p></div></body></html>';
@@ -84,12 +84,12 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
   });
 
   it("uses each client's own transform: Outlook Classic drops rgba() and falls back to the earlier declaration", () => {
-    const html = '<html><body style="background:#ffffff"><p style="color:#999999; color:rgba(0,0,0,0.87)">Fallback colour for Outlook</p></body></html>';
+    const html = '<html><body style="background:#ffffff"><p style="color:#999999; color:rgba(0,0,0,0.87)">Fallback color for Outlook</p></body></html>';
     const report = darkContrast(html, ['gmail-ios', 'outlook-windows-legacy', 'thunderbird']);
     // The same full inversion everywhere, but only the Word engine paints the inverted #999999.
     expect(report.clients['gmail-ios'].issues).toEqual([]);
     expect(report.clients.thunderbird.issues).toEqual([]);
-    expect(report.clients['outlook-windows-legacy'].issues).toEqual([expect.objectContaining({ severity: 'error', text: 'Fallback colour for Outlook' })]);
+    expect(report.clients['outlook-windows-legacy'].issues).toEqual([expect.objectContaining({ severity: 'error', text: 'Fallback color for Outlook' })]);
   });
 
   it('lists at most 100 issues per client and counts the rest', () => {

@@ -1,17 +1,17 @@
 /**
  * Contrast in each client's dark-mode variant: text whose contrast against its background falls below
  * WCAG AA once the client has inverted or restyled the email. The dark-mode pass hands over how each
- * variant paints colours (its recolouring, the email's own dark rules where the client honours them,
+ * variant paints colors (its recoloring, the email's own dark rules where the client honours them,
  * Outlook.com's data-ogsc/data-ogsb markers); the client's transform says which declarations it drops.
- * The email's colour cascade is re-run per distinct variant; no variant HTML is parsed. Visibility and
+ * The email's color cascade is re-run per distinct variant; no variant HTML is parsed. Visibility and
  * text sizes are those of the email as written (dark mode changes neither).
  */
 import { getTrackedFeature } from '../analysis/feature-catalogue';
 import { CLIENT_IDS } from '../clients/email-client';
 import { CLIENT_INDEX } from '../clients/email-clients';
-import type { DarkColourHandover } from '../dark-mode/dark-mode-simulation';
+import type { DarkColorHandover } from '../dark-mode/dark-mode-simulation';
 import type { TransformContext } from '../transforms/client-transform';
-import { ColourVariant, DropMasks, VariantColours } from './context/colour-cascade';
+import { ColorVariant, DropMasks, VariantColors } from './context/color-cascade';
 import { ContrastIssues, type ContrastIssue } from './context/contrast-check';
 import type { ReportContext } from './context/report-context';
 import { compareIssues } from './context/report-issue';
@@ -35,7 +35,7 @@ export interface DarkContrastReport {
 
 export const DARK_CONTRAST_LISTING_LIMIT = 100;
 
-/** Which clients drop which colour declarations, read from the per-client transform masks. */
+/** Which clients drop which color declarations, read from the per-client transform masks. */
 export function transformDropMasks(transform: TransformContext): DropMasks {
   // A client without <style> support removes every block (its top-level rules survive only as Gmail inlines them).
   const styleRemoved = getTrackedFeature('html-style')?.support.unsupportedMask ?? 0;
@@ -60,16 +60,16 @@ export function transformDropMasks(transform: TransformContext): DropMasks {
 }
 
 /**
- * The variant of one client. Its key holds only what can change a colour in this email: inlining
+ * The variant of one client. Its key holds only what can change a color in this email: inlining
  * matters only when it changes a drop mask or the body's canvas, markers only when `[data-og…]` rules exist.
  */
-function variantOf(handover: DarkColourHandover, inliningMatters: boolean, markerRules: boolean): ColourVariant {
+function variantOf(handover: DarkColorHandover, inliningMatters: boolean, markerRules: boolean): ColorVariant {
   const inlines = inliningMatters && handover.inlinesRules;
   const markers = markerRules && handover.markers !== null;
   return {
     key: `${handover.mode}|${inlines ? 'inlines' : ''}|${markers ? `markers|${handover.client}` : ''}`,
     clientBit: 1 << CLIENT_INDEX[handover.client],
-    recolour: handover.inverter,
+    recolor: handover.inverter,
     darkRules: handover.mode === 'dark-media',
     inlinesRules: inlines,
     canvas: handover.canvas,
@@ -88,36 +88,36 @@ function dropPattern(masks: readonly number[], clientBit: number): number | stri
   return pattern;
 }
 
-/** The analysed clients in alphabetical order (the report's key order), without sorting per email. */
+/** The analyzed clients in alphabetical order (the report's key order), without sorting per email. */
 const SORTED_CLIENT_IDS = [...CLIENT_IDS].sort();
 
-export function buildDarkContrast(context: ReportContext, handovers: readonly DarkColourHandover[]): DarkContrastReport {
+export function buildDarkContrast(context: ReportContext, handovers: readonly DarkColorHandover[]): DarkContrastReport {
   const runs = context.textRuns;
   const darkRules = handovers.some((handover) => handover.mode === 'dark-media');
-  // Collect every colour entry the runs depend on first, so that the drop masks that tell variants apart are known.
-  // Only elements that can carry a colour have entries: climb the chain of those (see colourParents).
-  const { relevant, parents } = context.colours.colourParents();
+  // Collect every color entry the runs depend on first, so that the drop masks that tell variants apart are known.
+  // Only elements that can carry a color have entries: climb the chain of those (see colorParents).
+  const { relevant, parents } = context.colors.colorParents();
   const visited = new Uint8Array(relevant.length);
   for (const run of runs) {
     for (let at = relevant[run.index] === 1 ? run.index : parents[run.index]; at !== -1 && visited[at] === 0; at = parents[at]) {
       visited[at] = 1;
-      context.colours.entriesAt(at, false);
-      if (darkRules) context.colours.entriesAt(at, true);
+      context.colors.entriesAt(at, false);
+      if (darkRules) context.colors.entriesAt(at, true);
     }
   }
-  const masks = [...context.colours.dropMasks].filter((mask) => mask !== 0).sort((a, b) => a - b);
+  const masks = [...context.colors.dropMasks].filter((mask) => mask !== 0).sort((a, b) => a - b);
   const markerRules = context.sheet.rules.some((rule) => /data-ogs[cb]/i.test(rule.selectorText));
-  const inliningMatters = context.colours.inliningMatters();
+  const inliningMatters = context.colors.inliningMatters();
 
   const issues = new ContrastIssues(context.doc, 'dark-low-contrast', 'In dark mode: ');
   /** Per variant key, then per drop pattern: its issues, shared by the clients that paint alike. */
   const perVariant = new Map<string, Map<number | string, ContrastIssue[]>>();
   const perClient = new Map<string, ContrastIssue[]>();
   /** The variant's issues, in source order. */
-  const allRuns = (colours: VariantColours): ContrastIssue[] => {
+  const allRuns = (colors: VariantColors): ContrastIssue[] => {
     const found: ContrastIssue[] = [];
     runs.forEach((run, index) => {
-      const issue = issues.check(colours, run, index);
+      const issue = issues.check(colors, run, index);
       if (issue) found.push(issue);
     });
     return found.sort(compareIssues);
@@ -133,8 +133,8 @@ export function buildDarkContrast(context: ReportContext, handovers: readonly Da
     let results = byPattern.get(pattern);
     if (!results) {
       const dropsNothing = pattern === 0 || (typeof pattern === 'string' && !pattern.includes('1'));
-      const paintsAsWritten = dropsNothing && !variant.recolour && !variant.darkRules && !variant.canvas && !variant.markers;
-      results = allRuns(paintsAsWritten ? context.light : new VariantColours(context.colours, variant));
+      const paintsAsWritten = dropsNothing && !variant.recolor && !variant.darkRules && !variant.canvas && !variant.markers;
+      results = allRuns(paintsAsWritten ? context.light : new VariantColors(context.colors, variant));
       byPattern.set(pattern, results);
     }
     perClient.set(handover.client, results);

@@ -7,7 +7,7 @@ function design(body: string, head = '') {
 }
 
 describe('designReport', () => {
-  it('tallies distinct families, sizes, colours, line heights and spacing from inline styles and <style>', () => {
+  it('tallies distinct families, sizes, colors, line heights and spacing from inline styles and <style>', () => {
     const report = design(
       '<p style="font-family:Arial, sans-serif;font-size:16px;line-height:24px;color:#333333;padding:8px 16px">a</p><p style="font-family:\'Arial\',sans-serif;font-size:12pt;color:#333">b</p><td bgcolor="#F4F4F4">c</td>',
       '<style>h1 { font-family: Georgia, serif; font-size: 2rem; color: rgb(17, 17, 17) } @media (prefers-color-scheme: dark) { p { color: #eeeeee } }</style>',
@@ -22,7 +22,7 @@ describe('designReport', () => {
     expect(report.issues).toEqual([]);
   });
 
-  it('finds near-duplicate colours by perceptual distance', () => {
+  it('finds near-duplicate colors by perceptual distance', () => {
     const report = design('<p style="color:#333333">a</p><p style="color:#343434">b</p><p style="color:#ff0000">c</p>');
     expect(report.nearDuplicateColors).toEqual([expect.objectContaining({ a: '#333333', b: '#343434' })]);
     expect(rules(report.issues)).toEqual(['near-duplicate-colors']);
@@ -37,7 +37,7 @@ describe('designReport', () => {
   });
 });
 
-describe('near-duplicate colours: the lightness bound', () => {
+describe('near-duplicate colors: the lightness bound', () => {
   it('never exceeds the CIEDE2000 distance, so no pair under the threshold is skipped', () => {
     const lab = fc.record({ mode: fc.constant('lab65' as const), l: fc.double({ min: -20, max: 120, noNaN: true }), a: fc.double({ min: -150, max: 150, noNaN: true }), b: fc.double({ min: -150, max: 150, noNaN: true }) });
     fc.assert(

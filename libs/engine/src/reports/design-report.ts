@@ -1,6 +1,6 @@
 /**
- * Typography and colour consistency: the distinct font families, sizes, colours, line heights, spacing
- * and radii the email declares, colours that are near-duplicates by perceptual distance (CIEDE2000),
+ * Typography and color consistency: the distinct font families, sizes, colors, line heights, spacing
+ * and radii the email declares, colors that are near-duplicates by perceptual distance (CIEDE2000),
  * and scales with more steps than a design system would use.
  */
 import { getAttribute } from '../parse/dom';
@@ -41,9 +41,9 @@ export const MAX_FONT_SIZES = 6;
 export const MAX_TEXT_COLORS = 8;
 export const MAX_LINE_HEIGHTS = 5;
 export const MAX_SPACING_VALUES = 12;
-/** Colours closer than this (CIEDE2000) but not equal are probably meant to be the same colour. */
+/** Colors closer than this (CIEDE2000) but not equal are probably meant to be the same color. */
 export const NEAR_DUPLICATE_DISTANCE = 3;
-/** Pairwise comparison is quadratic; hostile input with thousands of colours compares only the first ones. */
+/** Pairwise comparison is quadratic; hostile input with thousands of colors compares only the first ones. */
 const MAX_COLORS_COMPARED = 300;
 
 const GENERIC_FAMILIES = new Set(['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'system-ui', 'ui-sans-serif', 'ui-serif', 'ui-monospace', 'ui-rounded', 'math', 'emoji', 'fangsong']);
@@ -230,7 +230,7 @@ export function buildDesignReport(context: ReportContext): DesignReport {
     issues.push({ rule: 'too-many-font-sizes', severity: 'warning', message: `${absoluteSizes.length} different font sizes (${absoluteSizes.map((item) => item.value).sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b)).join(', ')}); a type scale of ${MAX_FONT_SIZES} or fewer reads as deliberate.` });
   }
   if (textColors.size > MAX_TEXT_COLORS) {
-    issues.push({ rule: 'too-many-text-colors', severity: 'info', message: `${textColors.size} different text colours; consider a smaller palette.` });
+    issues.push({ rule: 'too-many-text-colors', severity: 'info', message: `${textColors.size} different text colors; consider a smaller palette.` });
   }
   if (lineHeights.size > MAX_LINE_HEIGHTS) {
     issues.push({ rule: 'too-many-line-heights', severity: 'info', message: `${lineHeights.size} different line heights (${lineHeights.values().map((item) => item.value).join(', ')}).` });
@@ -241,7 +241,7 @@ export function buildDesignReport(context: ReportContext): DesignReport {
 
   const nearDuplicateColors: NearDuplicateColor[] = [];
   const colorList = [...alphaByHex.keys()].sort().slice(0, MAX_COLORS_COMPARED);
-  // Converted to Lab once per colour, not once per pair.
+  // Converted to Lab once per color, not once per pair.
   const labs: Lab[] = colorList.map((hex) => toLab(parseCssColor(hex)!));
   const alphas = colorList.map((hex) => alphaByHex.get(hex));
   for (let i = 0; i < colorList.length; i++) {
@@ -258,7 +258,7 @@ export function buildDesignReport(context: ReportContext): DesignReport {
   }
   nearDuplicateColors.sort((x, y) => x.distance - y.distance || (x.a < y.a ? -1 : 1));
   for (const pair of nearDuplicateColors.slice(0, 20)) {
-    issues.push({ rule: 'near-duplicate-colors', severity: 'info', message: `${pair.a} and ${pair.b} are almost the same colour (ΔE ${pair.distance}); pick one.` });
+    issues.push({ rule: 'near-duplicate-colors', severity: 'info', message: `${pair.a} and ${pair.b} are almost the same color (ΔE ${pair.distance}); pick one.` });
   }
 
   return {

@@ -46,7 +46,7 @@ describe('imageReport', () => {
     expect(rules(images('<table><tr><td bgcolor="#f4f4f4"><img src="https://acme.test/a.png" alt="Everything in the store is forty percent off until Sunday night only" width="600"></td></tr></table>').issues)).toEqual(['image-carries-text']);
   });
 
-  it('includes background images and wants a fallback colour', () => {
+  it('includes background images and wants a fallback color', () => {
     const report = images('<table><tr><td background="https://acme.test/bg.jpg" style="color:#ffffff">Over a photo</td></tr></table>');
     expect(report.images[0]).toMatchObject({ kind: 'background', src: 'https://acme.test/bg.jpg' });
     expect(rules(report.issues)).toEqual(['background-image-no-color']);

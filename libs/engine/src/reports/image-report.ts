@@ -147,7 +147,7 @@ export function buildImageReport(context: ReportContext): ImageReport {
       }
       const large = image.width === null ? false : image.width >= 200;
       if (large && fallback.altText && !styledAlt && fallback.backgroundColor === null) {
-        add({ rule: 'blocked-image-no-fallback', severity: 'info', message: 'With images blocked this large image leaves a blank area: give its cell a background colour and style the alt text (color, font) so the fallback reads as content.' });
+        add({ rule: 'blocked-image-no-fallback', severity: 'info', message: 'With images blocked this large image leaves a blank area: give its cell a background color and style the alt text (color, font) so the fallback reads as content.' });
       }
     }
 

@@ -53,7 +53,7 @@ describe('spamReport', () => {
   it('flags image-only and image-heavy mail', () => {
     const images = (n: number) => Array.from({ length: n }, (_, i) => `<img src="https://acme.test/${i}.jpg" alt="Offer ${i}" width="600">`).join('');
     expect(triggered(images(3))).toContain('image-only');
-    expect(triggered(`<p>Our spring collection is here, with new colours for every room.</p>${images(4)}`)).toContain('high-image-ratio');
+    expect(triggered(`<p>Our spring collection is here, with new colors for every room.</p>${images(4)}`)).toContain('high-image-ratio');
   });
 
   it('requires an unsubscribe link and a postal address in marketing mail, not in transactional mail', () => {

@@ -404,7 +404,7 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     const text = collapseWhitespace(stripInvisible(textContent(element)));
     if (text.length >= 20) noteHidden(root, text.length);
   }
-  // Visible elements whose own text is tiny or painted in the background colour (the text runs are exactly those with text).
+  // Visible elements whose own text is tiny or painted in the background color (the text runs are exactly those with text).
   for (const run of context.textRuns) {
     if (!(run.fontSizePx < 2 || isSameColorAsBackground(context, run.index))) continue;
     const text = collapseWhitespace(stripInvisible(ownText(run.element)));
@@ -413,7 +413,7 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   }
   const firstHiddenElement = firstHiddenIndex === -1 ? null : index.elements[firstHiddenIndex];
   if (hiddenChars > 0 && firstHiddenElement) {
-    add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text coloured like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, doc.at(firstHiddenElement));
+    add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, doc.at(firstHiddenElement));
   }
 
   // Zero-width characters between two Latin letters ("V\u200biagra"); most text has none at all.
@@ -483,7 +483,7 @@ function isTrackingRedirect(link: EmailLink): boolean {
   return false;
 }
 
-/** Text painted in (nearly) its background colour: contrast under 1.1:1. */
+/** Text painted in (nearly) its background color: contrast under 1.1:1. */
 function isSameColorAsBackground(context: ReportContext, index: number): boolean {
   const background = context.light.backgroundAt(index);
   if (!background) return false;

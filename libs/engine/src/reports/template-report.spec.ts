@@ -67,8 +67,8 @@ describe('templateReport', () => {
   });
 
   it('passes MJML compile warnings through with their line', () => {
-    const report = reports(email('<p>x</p>'), { format: 'mjml', compileWarnings: [{ message: 'mj-column has invalid attribute: colour', line: 12 }] }).templateReport;
-    expect(report.issues).toEqual([{ rule: 'mjml-validation', severity: 'warning', message: 'mj-column has invalid attribute: colour', line: 12 }]);
+    const report = reports(email('<p>x</p>'), { format: 'mjml', compileWarnings: [{ message: 'mj-column has invalid attribute: color', line: 12 }] }).templateReport;
+    expect(report.issues).toEqual([{ rule: 'mjml-validation', severity: 'warning', message: 'mj-column has invalid attribute: color', line: 12 }]);
   });
 
   // A quadratic scan of this input would not end within the test's timeout (no wall-clock assertion here).

@@ -328,7 +328,7 @@ function checkVmlAttributes(tag: Tag, issues: ReportIssue[], at: (offset: number
   for (const attribute of ['fillcolor', 'strokecolor', 'color']) {
     const value = tag.attrs.get(attribute);
     if (value !== undefined && value.trim() !== '' && value.trim().toLowerCase() !== 'none' && !parseCssColor(value)) {
-      issues.push({ rule: 'vml-invalid-color', severity: 'warning', message: `${attribute}="${shorten(value, 20)}" on <${tag.name}> is not a colour Outlook understands.`, ...at(tag.offset), element });
+      issues.push({ rule: 'vml-invalid-color', severity: 'warning', message: `${attribute}="${shorten(value, 20)}" on <${tag.name}> is not a color Outlook understands.`, ...at(tag.offset), element });
     }
   }
   const type = tag.attrs.get('type')?.toLowerCase();

@@ -27,7 +27,7 @@ export function scoreClients(findings: readonly CssFinding[], clients: readonly 
   return scores;
 }
 
-/** Rounded mean of the analysed clients' scores; 100 when no client was analysed. */
+/** Rounded mean of the analyzed clients' scores; 100 when no client was analyzed. */
 export function overallScore(scores: Record<string, CompatibilityScore>): number {
   const values = Object.values(scores).map((s) => s.score);
   if (values.length === 0) return 100;

@@ -3,7 +3,7 @@ import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type GateRunStatus = 'running' | 'completed' | 'failed';
 
-/** One gate run: the request's options, the analysed email (a saved preview) and, once done, the verdict. */
+/** One gate run: the request's options, the analyzed email (a saved preview) and, once done, the verdict. */
 @Entity({ name: 'gate_runs' })
 export class GateRunEntity {
   @PrimaryColumn({ type: 'text', transformer: PG_SAFE_TEXT })

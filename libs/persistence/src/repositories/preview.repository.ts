@@ -104,7 +104,7 @@ export class PreviewRepository {
 
   /**
    * Deletes a preview whose job could not be enqueued (the client was told to retry), unless a worker
-   * already analysed it: its job may still reach the queue late, and then finds nothing to do.
+   * already analyzed it: its job may still reach the queue late, and then finds nothing to do.
    */
   async withdraw(id: string): Promise<void> {
     await this.repo.delete({ id, status: 'queued' } as FindOptionsWhere<PreviewEntity>);

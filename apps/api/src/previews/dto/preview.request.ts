@@ -19,7 +19,7 @@ export class PreviewRequest {
   @IsIn(EMAIL_FORMATS)
   format?: EmailFormat;
 
-  @OptionalClientIds('Client ids to analyse; all 21 when omitted.')
+  @OptionalClientIds('Client ids to analyze; all 21 when omitted.')
   clients?: ClientId[];
 
   @ApiPropertyOptional({ maxLength: 200, description: 'Title for the saved preview (authenticated requests).' })

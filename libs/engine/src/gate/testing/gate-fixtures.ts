@@ -1,4 +1,4 @@
-/** Small hand-written emails for the gate specs, analysed with the engine's real analysis. */
+/** Small hand-written emails for the gate specs, analyzed with the engine's real analysis. */
 import { analyzeEmail } from '../../analyze-email';
 import type { ClientId } from '../../clients/email-client';
 import type { PreviewAnalysis } from '../../preview-analysis';
@@ -16,6 +16,6 @@ export function email(body = ''): string {
   );
 }
 
-export function analyse(html: string, clients?: readonly ClientId[]): PreviewAnalysis {
+export function analyze(html: string, clients?: readonly ClientId[]): PreviewAnalysis {
   return analyzeEmail(html, clients ? { clients } : {});
 }

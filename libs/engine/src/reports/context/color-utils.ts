@@ -1,13 +1,13 @@
-/** CSS colours through culori: parsing (cached), alpha compositing, WCAG contrast and perceptual distance. */
+/** CSS colors through culori: parsing (cached), alpha compositing, WCAG contrast and perceptual distance. */
 import { converter, differenceCiede2000, type Lab65, type Rgb } from 'culori';
-import { parseColour } from '../../dark-mode/colour-inversion';
+import { parseColor } from '../../dark-mode/color-inversion';
 
 export interface Rgba {
   r: number;
   g: number;
   b: number;
   alpha: number;
-  /** WCAG luminance, computed on first use (parsed colours are shared, so once per colour). */
+  /** WCAG luminance, computed on first use (parsed colors are shared, so once per color). */
   luminance?: number;
 }
 
@@ -19,10 +19,10 @@ const parseCache = new Map<string, Rgba | null>();
 
 export const WHITE: Rgba = { r: 1, g: 1, b: 1, alpha: 1, luminance: undefined };
 export const BLACK: Rgba = { r: 0, g: 0, b: 0, alpha: 1, luminance: undefined };
-/** The user-agent colour of an unvisited link. */
+/** The user-agent color of an unvisited link. */
 export const LINK_BLUE: Rgba = { r: 0, g: 0, b: 238 / 255, alpha: 1, luminance: undefined };
 
-/** A CSS colour value, or null for keywords that are not colours here (inherit, currentcolor, var()). */
+/** A CSS color value, or null for keywords that are not colors here (inherit, currentcolor, var()). */
 export function parseCssColor(value: string): Rgba | null {
   // Callers mostly pass normalised values: try them as they are before building a key.
   const known = parseCache.get(value);
@@ -32,9 +32,9 @@ export function parseCssColor(value: string): Rgba | null {
   const cached = parseCache.get(key);
   if (cached !== undefined) return cached;
   let result: Rgba | null = null;
-  // Legacy HTML colour attributes are often written without '#'.
+  // Legacy HTML color attributes are often written without '#'.
   const candidate = /^[0-9a-f]{6}$/.test(key) || /^[0-9a-f]{3}$/.test(key) ? `#${key}` : key;
-  const parsed = candidate.includes('var(') ? undefined : parseColour(candidate);
+  const parsed = candidate.includes('var(') ? undefined : parseColor(candidate);
   if (parsed) {
     const rgb = toRgb(parsed);
     if (rgb && Number.isFinite(rgb.r) && Number.isFinite(rgb.g) && Number.isFinite(rgb.b)) {
@@ -84,7 +84,7 @@ export function luminanceOf(color: Rgba): number {
   return color.luminance;
 }
 
-/** WCAG 2 contrast ratio of two opaque colours, exact: WCAG compares it unrounded (4.499:1 fails 4.5:1). */
+/** WCAG 2 contrast ratio of two opaque colors, exact: WCAG compares it unrounded (4.499:1 fails 4.5:1). */
 export function contrastRatio(foreground: Rgba, background: Rgba): number {
   const a = luminanceOf(foreground);
   const b = luminanceOf(background);
@@ -102,7 +102,7 @@ export function toLab(color: Rgba): Lab {
   return toLab65(asCulori(color));
 }
 
-/** CIEDE2000 distance of colours already in Lab; about 2.3 is a just-noticeable difference. */
+/** CIEDE2000 distance of colors already in Lab; about 2.3 is a just-noticeable difference. */
 export function labDistance(a: Lab, b: Lab): number {
   return ciede2000(a, b);
 }
@@ -134,8 +134,8 @@ function hexByte(channel: number): string {
   return HEX_DIGITS[byte >> 4] + HEX_DIGITS[byte & 15];
 }
 
-/** A number equal for two colours exactly when their toHex() strings are equal (no string to build). */
-export function colourCode(color: Rgba): number {
+/** A number equal for two colors exactly when their toHex() strings are equal (no string to build). */
+export function colorCode(color: Rgba): number {
   return ((channelByte(color.r) * 256 + channelByte(color.g)) * 256 + channelByte(color.b)) * 512 + (color.alpha < 1 ? channelByte(color.alpha) : 256);
 }
 
@@ -175,7 +175,7 @@ export function splitCssValue(value: string): string[] {
   return tokens;
 }
 
-/** Whether a background value paints an image (url or gradient), whose colours cannot be known. */
+/** Whether a background value paints an image (url or gradient), whose colors cannot be known. */
 export function isImageValue(value: string): boolean {
   return isLowerCaseImageValue(value.toLowerCase());
 }

@@ -4,8 +4,8 @@
  */
 import type { HtmlElement, HtmlNode } from '../../parse/dom';
 import { childrenOf, isElement, isText } from '../../parse/dom';
-import { colourCode, contrastRatio, displayedRatio, toHex } from './color-utils';
-import type { VariantColours } from './colour-cascade';
+import { colorCode, contrastRatio, displayedRatio, toHex } from './color-utils';
+import type { VariantColors } from './color-cascade';
 import { BLOCK_TAGS, perElement, type ReportDocument } from './report-document';
 import type { ReportIssue } from './report-issue';
 import type { ReportStyles } from './report-styles';
@@ -145,10 +145,10 @@ export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { ru
   return { runs, text, body: { kinds, refs, closeAt } };
 }
 
-/** Builds issue objects, sharing one object per run and colour pair (up to 21 variants check the same runs). */
+/** Builds issue objects, sharing one object per run and color pair (up to 21 variants check the same runs). */
 export class ContrastIssues {
-  /** Per run: the issues built so far, by colour pair (a run has few distinct pairs over all variants). */
-  private readonly known: Array<Array<{ colour: number; background: number; issue: ContrastIssue }> | undefined> = [];
+  /** Per run: the issues built so far, by color pair (a run has few distinct pairs over all variants). */
+  private readonly known: Array<Array<{ color: number; background: number; issue: ContrastIssue }> | undefined> = [];
 
   constructor(
     private readonly doc: ReportDocument,
@@ -156,26 +156,26 @@ export class ContrastIssues {
     private readonly messagePrefix = '',
   ) {}
 
-  /** The run's issue in a variant's colours, or null when it passes or cannot be measured. */
-  check(colours: VariantColours, run: TextRun, runIndex: number): ContrastIssue | null {
+  /** The run's issue in a variant's colors, or null when it passes or cannot be measured. */
+  check(colors: VariantColors, run: TextRun, runIndex: number): ContrastIssue | null {
     // Sub-2px text is a spacer or preheader trick, reported as hidden text elsewhere.
     if (run.fontSizePx < 2) return null;
-    const background = colours.backgroundAt(run.index);
+    const background = colors.backgroundAt(run.index);
     if (!background) return null;
-    const foreground = colours.textColorAt(run.index);
+    const foreground = colors.textColorAt(run.index);
     // Fully transparent text is invisible text, not low contrast.
     if (foreground.alpha === 0) return null;
     const ratio = contrastRatio(foreground, background.color);
     const required = run.large ? 3 : 4.5;
     if (ratio >= required) return null;
-    const colour = colourCode(foreground);
-    const backgroundCode = colourCode(background.color);
+    const color = colorCode(foreground);
+    const backgroundCode = colorCode(background.color);
     let known = this.known[runIndex];
     if (!known) {
       known = [];
       this.known[runIndex] = known;
     }
-    for (const entry of known) if (entry.colour === colour && entry.background === backgroundCode) return entry.issue;
+    for (const entry of known) if (entry.color === color && entry.background === backgroundCode) return entry.issue;
     const colorHex = toHex(foreground);
     const backgroundHex = toHex(background.color);
     const shown = displayedRatio(ratio);
@@ -190,17 +190,17 @@ export class ContrastIssues {
       ratio: shown,
       required,
     };
-    known.push({ colour, background: backgroundCode, issue });
+    known.push({ color, background: backgroundCode, issue });
     return issue;
   }
 }
 
 /** Issues of the runs below AA in one variant, in run order. */
-export function checkContrast(doc: ReportDocument, colours: VariantColours, runs: readonly TextRun[], rule: string): ContrastIssue[] {
+export function checkContrast(doc: ReportDocument, colors: VariantColors, runs: readonly TextRun[], rule: string): ContrastIssue[] {
   const issues = new ContrastIssues(doc, rule);
   const found: ContrastIssue[] = [];
   runs.forEach((run, index) => {
-    const issue = issues.check(colours, run, index);
+    const issue = issues.check(colors, run, index);
     if (issue) found.push(issue);
   });
   return found;

@@ -1,6 +1,6 @@
 /**
  * What every report reads, computed once per email on the engine's own parse and cascade: the static
- * styles, the light colours, and the links, images, visible text and text runs extracted from the tree.
+ * styles, the light colors, and the links, images, visible text and text runs extracted from the tree.
  * Fields are computed on first use.
  */
 import type { SelectorCache, StyleCascade } from '../../analysis/style-cascade';
@@ -9,7 +9,7 @@ import type { EmailFormat } from '../../fixes/code-fix';
 import { HtmlElement, HtmlNode, childrenOf, getAttribute, isElement, isText, parentElement } from '../../parse/dom';
 import type { ParsedEmail } from '../../parse/parse-email';
 import { isImageValue, splitCssValue } from './color-utils';
-import { ColourCascade, DropMasks, LIGHT_VARIANT, VariantColours } from './colour-cascade';
+import { ColorCascade, DropMasks, LIGHT_VARIANT, VariantColors } from './color-cascade';
 import { TextRun, VisibleBody, readVisibleText } from './contrast-check';
 import { ReportDocument, hasDescendant, textContent } from './report-document';
 import type { SourcePosition } from './report-issue';
@@ -28,7 +28,7 @@ export interface ReportInput {
   format: EmailFormat;
   /** Requested clients, in canonical order; per-client parts of the reports cover these. */
   clients: readonly ClientId[];
-  /** Which clients drop which colour declarations (from the per-client transforms), for dark contrast. */
+  /** Which clients drop which color declarations (from the per-client transforms), for dark contrast. */
   dropMasks?: DropMasks;
 }
 
@@ -70,9 +70,9 @@ export interface ReportContext {
   clients: readonly ClientId[];
   styles: ReportStyles;
   sheet: SheetRules;
-  colours: ColourCascade;
-  /** Colours of the email as written. */
-  light: VariantColours;
+  colors: ColorCascade;
+  /** Colors of the email as written. */
+  light: VariantColors;
   readonly links: EmailLink[];
   readonly images: EmailImage[];
   /** Text a reader sees in the body, collapsed. */
@@ -303,8 +303,8 @@ class EmailReportContext implements ReportContext {
   readonly clients: readonly ClientId[];
   readonly sheet: SheetRules;
   readonly styles: ReportStyles;
-  readonly colours: ColourCascade;
-  readonly light: VariantColours;
+  readonly colors: ColorCascade;
+  readonly light: VariantColors;
   private linkList: EmailLink[] | undefined;
   private imageList: EmailImage[] | undefined;
   private visible: { text: string; runs: TextRun[]; body: VisibleBody } | undefined;
@@ -317,8 +317,8 @@ class EmailReportContext implements ReportContext {
     this.clients = input.clients;
     this.sheet = collectSheetRules(input.parsed);
     this.styles = new ReportStyles(this.doc, input.cascade, this.sheet, input.selectors);
-    this.colours = new ColourCascade(this.styles, input.dropMasks);
-    this.light = new VariantColours(this.colours, LIGHT_VARIANT);
+    this.colors = new ColorCascade(this.styles, input.dropMasks);
+    this.light = new VariantColors(this.colors, LIGHT_VARIANT);
   }
 
   get links(): EmailLink[] {

@@ -35,13 +35,13 @@ describe('the reports cascade (on the engine cascade)', () => {
     expect(hiddenProbe('<p style="opacity:0">Probe</p>')).toBe(true);
   });
 
-  it('carries colours down through elements that set none, from attributes, styles and link defaults', () => {
-    // The background three colourless wrappers up; the white text set on the innermost element.
+  it('carries colors down through elements that set none, from attributes, styles and link defaults', () => {
+    // The background three colorless wrappers up; the white text set on the innermost element.
     expect(lowContrast('<table bgcolor="#ffffff"><tr><td><div><span><b style="color:#fefefe">Probe</b></span></div></td></tr></table>')).toBe(true);
     expect(lowContrast('<table bgcolor="#000000"><tr><td><div><span><b style="color:#fefefe">Probe</b></span></div></td></tr></table>')).toBe(false);
-    // <font color> is a colour of its own; the text inside a colourless <span> inherits it.
+    // <font color> is a color of its own; the text inside a colorless <span> inherits it.
     expect(lowContrast('<div style="background:#ffffff"><font color="#fafafa"><span>Probe</span></font></div>')).toBe(true);
-    // A link without a colour is painted the user agent's blue, not its parent's colour.
+    // A link without a color is painted the user agent's blue, not its parent's color.
     expect(lowContrast('<div style="background:#0000ee; color:#ffffff"><p><a href="https://acme.test">Probe</a></p></div>')).toBe(true);
     expect(lowContrast('<div style="background:#0000ee; color:#ffffff"><p><span>Probe</span></p></div>')).toBe(false);
   });

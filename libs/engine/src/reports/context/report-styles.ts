@@ -91,7 +91,7 @@ export function lengthToPx(value: string, basePx = 16): number {
   }
 }
 
-/** Expands the shorthands that carry colour or size into their longhands; skips properties no report reads. */
+/** Expands the shorthands that carry color or size into their longhands; skips properties no report reads. */
 export function applyDeclaration(target: DeclaredStyle, property: string, value: string): void {
   if (!CASCADED.has(property)) return;
   if (property === 'background') {
@@ -152,10 +152,10 @@ function applyHints(element: HtmlElement, target: DeclaredStyle): void {
     if (!HINT_ATTRIBUTES.has(attr.name) || attr.prefix) continue;
     const value = attr.value.trim().toLowerCase();
     if (value === '') continue;
-    const colour = colourHintProperty(element.tagName, attr.name);
-    if (colour === 'background-color') target['background-color'] = value;
-    else if (colour === 'background-image') target['background-image'] = `url(${value})`;
-    else if (colour === 'color') target.color = value;
+    const color = colorHintProperty(element.tagName, attr.name);
+    if (color === 'background-color') target['background-color'] = value;
+    else if (color === 'background-image') target['background-image'] = `url(${value})`;
+    else if (color === 'color') target.color = value;
     else if (attr.name === 'size' && element.tagName === 'font' && FONT_TAG_SIZES[value]) target['font-size'] = `${FONT_TAG_SIZES[value]}px`;
   }
   if (getAttribute(element, 'hidden') !== undefined) target.display = 'none';
@@ -173,14 +173,14 @@ interface CascadedDeclarations {
 
 type StyleFlag = 'hides' | 'paintsImage' | 'sizes' | 'paints';
 const FLAG_BITS: Readonly<Record<StyleFlag, number>> = { hides: 1, paintsImage: 2, sizes: 4, paints: 8 };
-/** The properties the colour cascade reads (dark contrast, hidden text, contrast). */
-export const COLOUR_PROPERTIES: ReadonlySet<string> = new Set(['color', 'background', 'background-color', 'background-image']);
+/** The properties the color cascade reads (dark contrast, hidden text, contrast). */
+export const COLOR_PROPERTIES: ReadonlySet<string> = new Set(['color', 'background', 'background-color', 'background-image']);
 
 /**
- * The colour property a presentational attribute stands for, or undefined: `bgcolor`, `background`
+ * The color property a presentational attribute stands for, or undefined: `bgcolor`, `background`
  * (an image), `color` on `<font>`, `text` on `<body>`.
  */
-export function colourHintProperty(tagName: string, attribute: string): string | undefined {
+export function colorHintProperty(tagName: string, attribute: string): string | undefined {
   if (attribute === 'bgcolor') return 'background-color';
   if (attribute === 'background') return 'background-image';
   if (attribute === 'color') return tagName === 'font' ? 'color' : undefined;
@@ -201,7 +201,7 @@ function declarationFlagBits(declarations: readonly ReportDeclaration[]): number
     const property = d.property;
     if (HIDING_PROPERTIES.has(property)) bits |= FLAG_BITS.hides;
     else if (property === 'font-size' || property === 'font') bits |= FLAG_BITS.sizes;
-    else if (COLOUR_PROPERTIES.has(property)) {
+    else if (COLOR_PROPERTIES.has(property)) {
       bits |= FLAG_BITS.paints;
       if (IMAGE_PROPERTIES.has(property) && isImageValue(d.value)) bits |= FLAG_BITS.paintsImage;
     }
@@ -397,25 +397,25 @@ export class ReportStyles {
         const tagName = elements[i].tagName;
         if (attr.name === 'hidden') marks[i] |= FLAG_BITS.hides;
         else if (attr.name === 'size' && tagName === 'font') marks[i] |= FLAG_BITS.sizes;
-        else if (colourHintProperty(tagName, attr.name) !== undefined) marks[i] |= attr.name === 'background' ? FLAG_BITS.paintsImage | FLAG_BITS.paints : FLAG_BITS.paints;
+        else if (colorHintProperty(tagName, attr.name) !== undefined) marks[i] |= attr.name === 'background' ? FLAG_BITS.paintsImage | FLAG_BITS.paints : FLAG_BITS.paints;
       }
     }
     for (let i = 0; i < marks.length; i++) this.anyFlags |= marks[i];
     return marks;
   }
 
-  private colourMarks: Uint8Array | undefined;
+  private colorMarks: Uint8Array | undefined;
 
   /**
    * Whether any source of the element's own style (hint attributes, `style`, matched rules including
-   * `prefers-color-scheme: dark` ones) may declare a colour or background. False means the colour cascade
+   * `prefers-color-scheme: dark` ones) may declare a color or background. False means the color cascade
    * finds no entry for it in any variant, so it paints exactly what its parent paints.
    */
-  mayDeclareColour(index: number): boolean {
-    return (this.colourMarks ??= this.markColourSources())[index] === 1;
+  mayDeclareColor(index: number): boolean {
+    return (this.colorMarks ??= this.markColorSources())[index] === 1;
   }
 
-  private markColourSources(): Uint8Array {
+  private markColorSources(): Uint8Array {
     const flags = this.styleFlags();
     const marks = new Uint8Array(flags.length);
     for (let i = 0; i < flags.length; i++) if ((flags[i] & FLAG_BITS.paints) !== 0) marks[i] = 1;

@@ -57,7 +57,7 @@ export function normaliseDeclaration(declaration: Declaration): SheetDeclaration
 }
 
 /**
- * The properties some report reads (the cascade, colours, design tallies, the spam report's responsive
+ * The properties some report reads (the cascade, colors, design tallies, the spam report's responsive
  * copies); other declarations are not copied, which keeps large style sheets cheap.
  */
 const REPORTED_PROPERTIES = new Set([

@@ -1,22 +1,22 @@
 /**
- * Text and background colours per element, for the email as written (light) and for each client's
- * dark-mode variant. A variant is described by what the dark-mode pass hands over (how it recolours,
+ * Text and background colors per element, for the email as written (light) and for each client's
+ * dark-mode variant. A variant is described by what the dark-mode pass hands over (how it recolors,
  * which declarations the client drops, which elements Outlook.com marks), never by re-parsing its HTML:
- * the colour-carrying declarations of an element are collected once, in cascade order, and each variant
- * only filters and recolours them.
+ * the color-carrying declarations of an element are collected once, in cascade order, and each variant
+ * only filters and recolors them.
  */
 import type { Rule } from 'postcss';
 import { MatchedRule, matchRules } from '../../analysis/style-cascade';
-import type { ColourRole } from '../../dark-mode/colour-inversion';
+import type { ColorRole } from '../../dark-mode/color-inversion';
 import { MatchContext } from '../../parse/css-selector';
 import { HtmlElement, getAttribute } from '../../parse/dom';
 import { BLACK, LINK_BLUE, WHITE, compositeOver, isLowerCaseImageValue, parseCssColor, splitCssValue, type Rgba } from './color-utils';
 import { perElement, type ElementIndex } from './report-document';
-import { COLOUR_PROPERTIES, colourHintProperty, type ReportStyles } from './report-styles';
+import { COLOR_PROPERTIES, colorHintProperty, type ReportStyles } from './report-styles';
 import type { SheetRule } from './sheet-rules';
 
 
-/** Which clients drop a `<style>` rule's or an inline declaration's colour (bit i: CLIENT_IDS[i]). */
+/** Which clients drop a `<style>` rule's or an inline declaration's color (bit i: CLIENT_IDS[i]). */
 export interface DropMasks {
   /** Bits of the clients that drop this declaration of the rule (its at-rules and selector included). */
   ruleDeclaration(rule: SheetRule, index: number): number;
@@ -25,32 +25,32 @@ export interface DropMasks {
   inlineDeclaration(element: HtmlElement, index: number): number;
 }
 
-export interface ColourVariant {
-  /** Variants with equal keys (and equal drop bits) paint every colour alike and are computed once. */
+export interface ColorVariant {
+  /** Variants with equal keys (and equal drop bits) paint every color alike and are computed once. */
   key: string;
   /** The client's bit in DropMasks; 0 for the email as written. */
   clientBit: number;
-  /** Recolours a CSS value as the client's dark mode does (shared by the clients of one mode); null keeps the email's colours. */
-  recolour: Recolourer | null;
+  /** Recolors a CSS value as the client's dark mode does (shared by the clients of one mode); null keeps the email's colors. */
+  recolor: Recolorer | null;
   /** Apply the email's `@media (prefers-color-scheme: dark)` rules. */
   darkRules: boolean;
   /** The client inlines top-level rules into style attributes (Gmail). */
   inlinesRules: boolean;
   /** What the client paints behind a body without a background of its own. */
   canvas: { background: string; text: string; link: string } | null;
-  /** Elements the client marks as recoloured (Outlook.com's data-ogsc / data-ogsb), so `[data-og…]` rules apply. */
+  /** Elements the client marks as recolored (Outlook.com's data-ogsc / data-ogsb), so `[data-og…]` rules apply. */
   markers: { foreground: ReadonlySet<HtmlElement>; background: ReadonlySet<HtmlElement> } | null;
 }
 
-export interface Recolourer {
-  colour(value: string, role: ColourRole): string;
+export interface Recolorer {
+  color(value: string, role: ColorRole): string;
 }
 
-export const LIGHT_VARIANT: ColourVariant = { key: 'light', clientBit: 0, recolour: null, darkRules: false, inlinesRules: false, canvas: null, markers: null };
+export const LIGHT_VARIANT: ColorVariant = { key: 'light', clientBit: 0, recolor: null, darkRules: false, inlinesRules: false, canvas: null, markers: null };
 
 
-/** One colour-carrying declaration of an element, in cascade order. */
-interface ColourEntry {
+/** One color-carrying declaration of an element, in cascade order. */
+interface ColorEntry {
   property: string;
   value: string;
   important: boolean;
@@ -61,7 +61,7 @@ interface ColourEntry {
   topLevel: boolean;
 }
 
-interface DeclaredColours {
+interface DeclaredColors {
   color: string | undefined;
   backgroundColor: string | undefined;
   backgroundImage: string | undefined;
@@ -73,14 +73,14 @@ export interface ResolvedBackground {
   from: HtmlElement | null;
 }
 
-function roleOf(property: string): ColourRole | null {
+function roleOf(property: string): ColorRole | null {
   if (property === 'color') return 'foreground';
   if (property === 'background' || property === 'background-color') return 'background';
   return null;
 }
 
 class MarkerMatchContext extends MatchContext {
-  constructor(private readonly markers: NonNullable<ColourVariant['markers']>) {
+  constructor(private readonly markers: NonNullable<ColorVariant['markers']>) {
     super();
   }
   override attribute(element: HtmlElement, name: string): string | undefined {
@@ -91,17 +91,17 @@ class MarkerMatchContext extends MatchContext {
 }
 
 const CANVAS: ResolvedBackground = { color: WHITE, from: null };
-const NO_ENTRIES: ColourEntry[] = [];
-const NOTHING_DECLARED: DeclaredColours = Object.freeze({ color: undefined, backgroundColor: undefined, backgroundImage: undefined });
+const NO_ENTRIES: ColorEntry[] = [];
+const NOTHING_DECLARED: DeclaredColors = Object.freeze({ color: undefined, backgroundColor: undefined, backgroundImage: undefined });
 
 const NO_MASKS: DropMasks = { ruleDeclaration: () => 0, inlinedRuleDeclaration: () => 0, inlineDeclaration: () => 0 };
 
-/** Colour entries per element, shared by every variant of one email. */
-export class ColourCascade {
-  private readonly entries: Array<ColourEntry[] | undefined>;
-  /** Recoloured values per recolourer and role, keyed by the entry's value string (no key building per lookup). */
-  private readonly recoloured = new Map<Recolourer, Record<ColourRole, Map<string, string>>>();
-  private readonly darkEntries: Array<ColourEntry[] | undefined>;
+/** Color entries per element, shared by every variant of one email. */
+export class ColorCascade {
+  private readonly entries: Array<ColorEntry[] | undefined>;
+  /** Recolored values per recolorer and role, keyed by the entry's value string (no key building per lookup). */
+  private readonly recolored = new Map<Recolorer, Record<ColorRole, Map<string, string>>>();
+  private readonly darkEntries: Array<ColorEntry[] | undefined>;
   private readonly masksSeen = new Set<number>();
   private inliningChangesMasks = false;
 
@@ -114,11 +114,11 @@ export class ColourCascade {
     this.darkEntries = perElement(count);
   }
 
-  private readonly shared = new Map<string, Array<DeclaredColours | undefined>>();
+  private readonly shared = new Map<string, Array<DeclaredColors | undefined>>();
 
-  /** Declared colours shared by the variants that recolour alike, for elements none of them drops anything of. */
-  sharedDeclared(variant: ColourVariant): Array<DeclaredColours | undefined> {
-    const key = `${this.recolourerId(variant.recolour)}|${variant.darkRules ? 'dark' : ''}`;
+  /** Declared colors shared by the variants that recolor alike, for elements none of them drops anything of. */
+  sharedDeclared(variant: ColorVariant): Array<DeclaredColors | undefined> {
+    const key = `${this.recolorerId(variant.recolor)}|${variant.darkRules ? 'dark' : ''}`;
     let list = this.shared.get(key);
     if (!list) {
       list = perElement(this.styles.doc.index.elements.length);
@@ -127,26 +127,26 @@ export class ColourCascade {
     return list;
   }
 
-  private readonly recolourerIds = new Map<Recolourer, number>();
-  private recolourerId(recolourer: Recolourer | null): number {
-    if (!recolourer) return 0;
-    let id = this.recolourerIds.get(recolourer);
+  private readonly recolorerIds = new Map<Recolorer, number>();
+  private recolorerId(recolorer: Recolorer | null): number {
+    if (!recolorer) return 0;
+    let id = this.recolorerIds.get(recolorer);
     if (id === undefined) {
-      id = this.recolourerIds.size + 1;
-      this.recolourerIds.set(recolourer, id);
+      id = this.recolorerIds.size + 1;
+      this.recolorerIds.set(recolorer, id);
     }
     return id;
   }
 
-  recolour(recolourer: Recolourer, value: string, role: ColourRole): string {
-    let byRole = this.recoloured.get(recolourer);
+  recolor(recolorer: Recolorer, value: string, role: ColorRole): string {
+    let byRole = this.recolored.get(recolorer);
     if (!byRole) {
       byRole = { background: new Map(), foreground: new Map() };
-      this.recoloured.set(recolourer, byRole);
+      this.recolored.set(recolorer, byRole);
     }
     let result = byRole[role].get(value);
     if (result === undefined) {
-      result = recolourer.colour(value, role);
+      result = recolorer.color(value, role);
       byRole[role].set(value, result);
     }
     return result;
@@ -168,12 +168,12 @@ export class ColourCascade {
     return this.masksSeen;
   }
 
-  private build(element: HtmlElement, rules: readonly SheetRule[]): ColourEntry[] {
-    const normal: ColourEntry[] = [];
-    const important: ColourEntry[] = [];
+  private build(element: HtmlElement, rules: readonly SheetRule[]): ColorEntry[] {
+    const normal: ColorEntry[] = [];
+    const important: ColorEntry[] = [];
     for (const attr of element.attrs) {
-      // The name first: most attributes carry no colour, and their values (hrefs, styles) are long.
-      const property = colourHintProperty(element.tagName, attr.name);
+      // The name first: most attributes carry no color, and their values (hrefs, styles) are long.
+      const property = colorHintProperty(element.tagName, attr.name);
       if (property === undefined || attr.prefix) continue;
       const value = attr.value.trim().toLowerCase();
       if (value === '') continue;
@@ -181,13 +181,13 @@ export class ColourCascade {
     }
     for (const rule of rules) {
       rule.declarations.forEach((d, index) => {
-        if (!COLOUR_PROPERTIES.has(d.property)) return;
+        if (!COLOR_PROPERTIES.has(d.property)) return;
         const entry = this.entry(d.property, d.value.toLowerCase(), d.important, 'rule', this.masks.ruleDeclaration(rule, index), this.masks.inlinedRuleDeclaration(rule, index), rule.topLevel);
         (d.important ? important : normal).push(entry);
       });
     }
     this.styles.inlineDeclarations(element).forEach((d, index) => {
-      if (!COLOUR_PROPERTIES.has(d.property)) return;
+      if (!COLOR_PROPERTIES.has(d.property)) return;
       const mask = this.masks.inlineDeclaration(element, index);
       const entry = this.entry(d.property, d.value.toLowerCase(), d.important, 'inline', mask, mask, false);
       (d.important ? important : normal).push(entry);
@@ -197,18 +197,18 @@ export class ColourCascade {
     return important.length > 0 ? normal.concat(important) : normal;
   }
 
-  private entry(property: string, value: string, important: boolean, origin: ColourEntry['origin'], mask: number, inlinedMask: number, topLevel: boolean): ColourEntry {
+  private entry(property: string, value: string, important: boolean, origin: ColorEntry['origin'], mask: number, inlinedMask: number, topLevel: boolean): ColorEntry {
     this.masksSeen.add(mask);
     this.masksSeen.add(inlinedMask);
     if (topLevel && mask !== inlinedMask) this.inliningChangesMasks = true;
     return { property, value, important, origin, mask, inlinedMask, topLevel };
   }
 
-  entriesOf(element: HtmlElement, darkRules: boolean, extra?: readonly MatchedRule[]): ColourEntry[] {
+  entriesOf(element: HtmlElement, darkRules: boolean, extra?: readonly MatchedRule[]): ColorEntry[] {
     return this.entriesAt(this.styles.doc.index.of(element), darkRules, extra);
   }
 
-  entriesAt(index: number, darkRules: boolean, extra?: readonly MatchedRule[]): ColourEntry[] {
+  entriesAt(index: number, darkRules: boolean, extra?: readonly MatchedRule[]): ColorEntry[] {
     const element = this.styles.doc.index.elements[index];
     if (extra) return this.build(element, this.styles.matchedRulesFor(element, darkRules, extra));
     // Most elements match no dark rule: their dark entries are their light ones.
@@ -222,33 +222,33 @@ export class ColourCascade {
     return list;
   }
 
-  private colourChain: { relevant: Uint8Array; parents: Int32Array } | undefined;
+  private colorChain: { relevant: Uint8Array; parents: Int32Array } | undefined;
 
   /**
-   * The elements whose colours can differ from their parent's (a colour source of their own, the body's
+   * The elements whose colors can differ from their parent's (a color source of their own, the body's
    * canvas, a link's default blue) and, for every element, the nearest such ancestor. Most elements set
-   * no colour: variants resolve colours along this shorter chain and skip them. Not for variants with
-   * Outlook.com's marker rules, whose extra matches can colour any element.
+   * no color: variants resolve colors along this shorter chain and skip them. Not for variants with
+   * Outlook.com's marker rules, whose extra matches can color any element.
    */
-  colourParents(): { relevant: Uint8Array; parents: Int32Array } {
-    if (this.colourChain) return this.colourChain;
+  colorParents(): { relevant: Uint8Array; parents: Int32Array } {
+    if (this.colorChain) return this.colorChain;
     const { doc } = this.styles;
     const { elements, parent } = doc.index;
     const relevant = new Uint8Array(elements.length);
     const parents = new Int32Array(elements.length);
     for (let i = 0; i < elements.length; i++) {
       const element = elements[i];
-      if (this.styles.mayDeclareColour(i) || element === doc.body || (element.tagName === 'a' && getAttribute(element, 'href') !== undefined)) relevant[i] = 1;
+      if (this.styles.mayDeclareColor(i) || element === doc.body || (element.tagName === 'a' && getAttribute(element, 'href') !== undefined)) relevant[i] = 1;
       // Parents are numbered before their children.
       const up = parent[i];
       parents[i] = up === -1 ? -1 : relevant[up] === 1 ? up : parents[up];
     }
-    this.colourChain = { relevant, parents };
-    return this.colourChain;
+    this.colorChain = { relevant, parents };
+    return this.colorChain;
   }
 
   /** Matches the rules that mention Outlook.com's markers against a variant's marked elements. */
-  markerMatches(markers: NonNullable<ColourVariant['markers']>): Map<HtmlElement, MatchedRule[]> {
+  markerMatches(markers: NonNullable<ColorVariant['markers']>): Map<HtmlElement, MatchedRule[]> {
     const { doc, sheet, selectors } = this.styles;
     const rules: Rule[] = sheet.rules.filter((rule) => !rule.nested && rule.media === null && /data-ogs[cb]/i.test(rule.selectorText)).map((rule) => rule.rule);
     if (rules.length === 0) return new Map();
@@ -256,23 +256,23 @@ export class ColourCascade {
   }
 }
 
-/** Colours of one variant, memoised per element. */
-export class VariantColours {
-  private readonly declaredCache: Array<DeclaredColours | undefined>;
+/** Colors of one variant, memoised per element. */
+export class VariantColors {
+  private readonly declaredCache: Array<DeclaredColors | undefined>;
   private readonly textCache: Array<Rgba | undefined>;
   /** False stands for "unknown background" (null), since undefined means "not computed". */
   private readonly backgroundCache: Array<ResolvedBackground | false | undefined>;
   private readonly extra: Map<HtmlElement, MatchedRule[]> | null;
   private readonly body: HtmlElement | null;
   private readonly index: ElementIndex;
-  private readonly sharedList: Array<DeclaredColours | undefined>;
-  /** Which elements resolve colours, and each one's parent among them (see ColourCascade.colourParents). */
+  private readonly sharedList: Array<DeclaredColors | undefined>;
+  /** Which elements resolve colors, and each one's parent among them (see ColorCascade.colorParents). */
   private readonly relevant: Uint8Array | null;
   private readonly parents: Int32Array;
 
   constructor(
-    private readonly cascade: ColourCascade,
-    readonly variant: ColourVariant,
+    private readonly cascade: ColorCascade,
+    readonly variant: ColorVariant,
   ) {
     this.extra = variant.markers ? cascade.markerMatches(variant.markers) : null;
     this.body = cascade.styles.doc.body;
@@ -283,14 +283,14 @@ export class VariantColours {
       this.relevant = null;
       this.parents = this.index.parent;
     } else {
-      ({ relevant: this.relevant, parents: this.parents } = cascade.colourParents());
+      ({ relevant: this.relevant, parents: this.parents } = cascade.colorParents());
     }
     this.declaredCache = perElement(count);
     this.textCache = perElement(count);
     this.backgroundCache = perElement(count);
   }
 
-  private dropped(entry: ColourEntry): boolean {
+  private dropped(entry: ColorEntry): boolean {
     const bit = this.variant.clientBit;
     if (bit === 0) return false;
     const mask = this.variant.inlinesRules && entry.topLevel ? entry.inlinedMask : entry.mask;
@@ -298,7 +298,7 @@ export class VariantColours {
   }
 
   /** A body without a background of its own gets the client's dark canvas, as the dark-mode pass paints it. */
-  private needsCanvas(element: HtmlElement, entries: readonly ColourEntry[]): boolean {
+  private needsCanvas(element: HtmlElement, entries: readonly ColorEntry[]): boolean {
     if (!this.variant.canvas || element !== this.body || getAttribute(element, 'bgcolor')) return false;
     for (const entry of entries) {
       const ownStyle = entry.origin === 'inline' || (this.variant.inlinesRules && entry.origin === 'rule' && entry.topLevel);
@@ -307,7 +307,7 @@ export class VariantColours {
     return true;
   }
 
-  private declared(index: number): DeclaredColours {
+  private declared(index: number): DeclaredColors {
     let declared = this.declaredCache[index];
     if (declared) return declared;
     const element = this.index.elements[index];
@@ -330,10 +330,10 @@ export class VariantColours {
     return declared;
   }
 
-  private compute(element: HtmlElement, entries: readonly ColourEntry[]): DeclaredColours {
-    const declared: DeclaredColours = { color: undefined, backgroundColor: undefined, backgroundImage: undefined };
+  private compute(element: HtmlElement, entries: readonly ColorEntry[]): DeclaredColors {
+    const declared: DeclaredColors = { color: undefined, backgroundColor: undefined, backgroundImage: undefined };
     let canvas = this.needsCanvas(element, entries);
-    const recolour = this.variant.recolour;
+    const recolor = this.variant.recolor;
     for (const entry of entries) {
       if (canvas && (entry.origin === 'inline' || entry.important)) {
         // The canvas is written first into the body's style attribute.
@@ -343,7 +343,7 @@ export class VariantColours {
       }
       if (this.dropped(entry)) continue;
       const role = roleOf(entry.property);
-      const value = recolour && role ? this.cascade.recolour(recolour, entry.value, role) : entry.value;
+      const value = recolor && role ? this.cascade.recolor(recolor, entry.value, role) : entry.value;
       if (entry.property === 'color') declared.color = value;
       else if (entry.property === 'background-color') declared.backgroundColor = value;
       else if (entry.property === 'background-image') declared.backgroundImage = value;
@@ -362,7 +362,7 @@ export class VariantColours {
       declared.backgroundColor = this.variant.canvas!.background;
       declared.color = this.variant.canvas!.text;
     } else if (this.variant.canvas && element === this.body && declared.color === undefined) {
-      // A body with its own (recoloured) background but no text colour: the client's default dark-mode text.
+      // A body with its own (recolored) background but no text color: the client's default dark-mode text.
       declared.color = this.variant.canvas.text;
     }
     return declared;
@@ -372,37 +372,37 @@ export class VariantColours {
     return this.textColorAt(this.index.of(element));
   }
 
-  /** Where the element's colours are decided: itself, or its nearest ancestor on the colour chain (-1: none). */
+  /** Where the element's colors are decided: itself, or its nearest ancestor on the color chain (-1: none). */
   private chainStart(index: number): number {
     return this.relevant === null || this.relevant[index] === 1 ? index : this.parents[index];
   }
 
   textColorAt(index: number): Rgba {
     const at = this.chainStart(index);
-    return at === -1 ? BLACK : this.index.resolveDown(this, this.textCache, at, BLACK, VariantColours.computeTextColor, this.parents);
+    return at === -1 ? BLACK : this.index.resolveDown(this, this.textCache, at, BLACK, VariantColors.computeTextColor, this.parents);
   }
 
   /** Static, not a closure per instance: see resolveDown. */
-  private static computeTextColor(colours: VariantColours, current: number, inherited: Rgba): Rgba {
-    const declared = colours.declared(current).color;
+  private static computeTextColor(colors: VariantColors, current: number, inherited: Rgba): Rgba {
+    const declared = colors.declared(current).color;
     if (declared !== undefined && declared !== 'inherit' && declared !== 'currentcolor') {
       const parsed = parseCssColor(declared);
       return parsed ? compositeOver(parsed, inherited) : inherited;
     }
-    // Links do not inherit their colour: the user agent paints them blue unless the author says otherwise.
-    const currentElement = colours.index.elements[current];
-    if (declared === undefined && currentElement.tagName === 'a' && getAttribute(currentElement, 'href') !== undefined) return colours.defaultLinkColour();
+    // Links do not inherit their color: the user agent paints them blue unless the author says otherwise.
+    const currentElement = colors.index.elements[current];
+    if (declared === undefined && currentElement.tagName === 'a' && getAttribute(currentElement, 'href') !== undefined) return colors.defaultLinkColor();
     return inherited;
   }
 
-  private linkColour: Rgba | undefined;
-  /** The user agent's link blue, or in a recolouring client's dark mode its own light link colour. */
-  private defaultLinkColour(): Rgba {
-    this.linkColour ??= (this.variant.canvas && parseCssColor(this.variant.canvas.link)) || LINK_BLUE;
-    return this.linkColour;
+  private linkColor: Rgba | undefined;
+  /** The user agent's link blue, or in a recoloring client's dark mode its own light link color. */
+  private defaultLinkColor(): Rgba {
+    this.linkColor ??= (this.variant.canvas && parseCssColor(this.variant.canvas.link)) || LINK_BLUE;
+    return this.linkColor;
   }
 
-  /** Null when an image or gradient sits behind the text, so its colour cannot be known statically. */
+  /** Null when an image or gradient sits behind the text, so its color cannot be known statically. */
   background(element: HtmlElement): ResolvedBackground | null {
     return this.backgroundAt(this.index.of(element));
   }
@@ -410,18 +410,18 @@ export class VariantColours {
   backgroundAt(index: number): ResolvedBackground | null {
     const at = this.chainStart(index);
     if (at === -1) return CANVAS;
-    const resolved = this.index.resolveDown<ResolvedBackground | false, VariantColours>(this, this.backgroundCache, at, CANVAS, VariantColours.computeBackground, this.parents);
+    const resolved = this.index.resolveDown<ResolvedBackground | false, VariantColors>(this, this.backgroundCache, at, CANVAS, VariantColors.computeBackground, this.parents);
     return resolved === false ? null : resolved;
   }
 
-  private static computeBackground(colours: VariantColours, current: number, below: ResolvedBackground | false): ResolvedBackground | false {
-    const declared = colours.declared(current);
+  private static computeBackground(colors: VariantColors, current: number, below: ResolvedBackground | false): ResolvedBackground | false {
+    const declared = colors.declared(current);
     const image = declared.backgroundImage;
     if (image && image !== 'none' && isLowerCaseImageValue(image)) return false;
     const own = declared.backgroundColor ? parseCssColor(declared.backgroundColor) : null;
-    if (own && own.alpha >= 1) return { color: own, from: colours.index.elements[current] };
+    if (own && own.alpha >= 1) return { color: own, from: colors.index.elements[current] };
     if (!below) return false;
-    if (own && own.alpha > 0) return { color: compositeOver(own, below.color), from: colours.index.elements[current] };
+    if (own && own.alpha > 0) return { color: compositeOver(own, below.color), from: colors.index.elements[current] };
     return below;
   }
 }

@@ -3,15 +3,15 @@ import type { PreviewJobPayload, PreviewJobResult } from '@mailproof/contracts';
 import type { FinalFailureCause, JobHandler } from '@mailproof/queue';
 import { PreviewAnalysisService } from './preview-analysis.service';
 
-/** `preview.analyse`: compile and analyse one stored preview; a failure for good is stored on the preview. */
+/** `preview.analyze`: compile and analyze one stored preview; a failure for good is stored on the preview. */
 @Injectable()
-export class PreviewAnalyseHandler implements JobHandler<'preview.analyse'> {
-  readonly jobName = 'preview.analyse';
+export class PreviewAnalyzeHandler implements JobHandler<'preview.analyze'> {
+  readonly jobName = 'preview.analyze';
 
   constructor(private readonly analysis: PreviewAnalysisService) {}
 
   handle(payload: PreviewJobPayload): Promise<PreviewJobResult> {
-    return this.analysis.analyse(payload.previewId);
+    return this.analysis.analyze(payload.previewId);
   }
 
   onFinalFailure(payload: PreviewJobPayload, cause: FinalFailureCause): Promise<void> {

@@ -1,21 +1,21 @@
 import type { PayloadCheck } from './job-request';
 
 /**
- * `domain-sweep.run`: produced by the scheduler's BullMQ job scheduler once per
+ * `drift-sweep.run`: produced by the scheduler's BullMQ job scheduler once per
  * DOMAIN_AUDIT_INTERVAL; fans out one `dns-audit.run` per monitored domain with a job id made of
  * the domain id and the window, so overlapping sweeps (two scheduler replicas) add each audit once.
  */
-export const DOMAIN_SWEEP_JOB = {
-  name: 'domain-sweep.run',
+export const DRIFT_SWEEP_JOB = {
+  name: 'drift-sweep.run',
   queues: ['scheduler'],
   schemaVersion: 1,
 } as const;
 
-export interface DomainSweepJobPayload {
+export interface DriftSweepJobPayload {
   schemaVersion: 1;
 }
 
-export interface DomainSweepJobResult {
+export interface DriftSweepJobResult {
   window: string;
   domains: number;
   enqueued: number;
@@ -30,4 +30,4 @@ export function auditWindow(at: number, intervalMs: number): string {
 }
 
 /** Only the envelope: the job carries nothing but its schemaVersion. */
-export const checkDomainSweepPayload: PayloadCheck = () => undefined;
+export const checkDriftSweepPayload: PayloadCheck = () => undefined;
