@@ -331,6 +331,18 @@ describe('mailproof gate', () => {
       expect(result.stdout).toContain('FAIL  emails/promo.html');
     });
 
+    it('after a 503 that names the run the server started, reads that run instead of starting another', async () => {
+      fake.reset([
+        { status: 503, headers: { 'retry-after': '5' }, body: { ...problem(503, 'service_unavailable', 'The gate run did not finish in time.'), runId: 'gtr_slow1' } },
+        { status: 200, body: { id: 'gtr_slow1', status: 'running', failure: null } },
+        { status: 200, body: { id: 'gtr_slow1', status: 'completed', verdict: FAILED } },
+      ]);
+      const result = await gate(['emails/promo.html']);
+      expect(result.code).toBe(1);
+      expect(fake.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['POST /api/gate', 'GET /api/gate/runs/gtr_slow1', 'GET /api/gate/runs/gtr_slow1']);
+      expect(result.stdout).toContain('FAIL  emails/promo.html');
+    });
+
     it('retries 500 and 503 (with or without Retry-After) up to 3 attempts, then exits 2', async () => {
       fake.reset([
         { status: 500, body: problem(500, 'internal_error', 'Something went wrong.') },

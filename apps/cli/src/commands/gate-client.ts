@@ -38,6 +38,8 @@ export interface GateProblem {
   errors?: Array<{ field?: string; message?: string }>;
   line?: number;
   column?: number;
+  /** The run the server started, on a 503: the retry reads it instead of starting another. */
+  runId?: string;
 }
 
 export interface RetryPolicy {
@@ -126,6 +128,35 @@ async function attemptOnce(url: string, apiKey: string, body: GateRequestBody, t
   return { kind: 'problem', status: response.status, problem: await readProblem(response), attempts: 1, retryAfterMs };
 }
 
+/** What a stored run's failure code answers as, the way POST /api/gate answers it. */
+const RUN_FAILURE_STATUS: Record<string, number> = { compile_failed: 422, url_declined: 400, url_unreachable: 400, payload_too_large: 413 };
+
+/**
+ * Reads a run the server accepted but did not finish within its budget (503 with `runId`): retrying the
+ * POST would start a second run of the same email, so the retry asks for this one instead. Still running
+ * reads as a 503 (retryable); a finished run is its verdict or its problem.
+ */
+async function readRunOnce(apiUrl: string, apiKey: string, runId: string, timeoutMs: number): Promise<Attempt> {
+  let response: Response;
+  try {
+    response = await fetch(`${apiUrl}/api/gate/runs/${encodeURIComponent(runId)}`, {
+      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json, application/problem+json' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    return { kind: 'unreachable', message: describeNetworkError(error, timeoutMs), attempts: 1 };
+  }
+  if (response.status !== 200) return { kind: 'problem', status: response.status, problem: await readProblem(response), attempts: 1 };
+  const run = (await response.json().catch(() => ({}))) as { status?: string; verdict?: unknown; failure?: { code?: string; message?: string } | null };
+  if (run.status === 'completed' && isVerdict(run.verdict)) return { kind: 'verdict', verdict: run.verdict, attempts: 1 };
+  if (run.status === 'failed') {
+    const code = run.failure?.code ?? 'internal_error';
+    const status = RUN_FAILURE_STATUS[code] ?? 500;
+    return { kind: 'problem', status, problem: { status, code, title: 'gate run failed', detail: run.failure?.message }, attempts: 1 };
+  }
+  return { kind: 'problem', status: 503, problem: { status: 503, code: 'service_unavailable', title: 'still running', detail: `Gate run ${runId} has not finished yet.`, runId }, attempts: 1 };
+}
+
 /** Without Retry-After: 2 s, then 4 s, and so on. */
 function backoffMs(attempt: number): number {
   return 2000 * 2 ** (attempt - 1);
@@ -144,6 +175,7 @@ export interface RetryNotice {
 
 /**
  * POSTs the gate request, retrying 429, 5xx and network failures up to `policy.attempts` times in all.
+ * After a 503 that names the run the server started, the retries read that run instead of posting again.
  * Each wait is the server's Retry-After (capped at 60 s) or a short backoff, never more than
  * `policy.maxWaitMs`. Other statuses (400, 401, 403, 413, 422) are answers, not accidents: no retry.
  */
@@ -154,9 +186,11 @@ export async function callGate(
   policy: RetryPolicy,
   onRetry: (notice: RetryNotice) => void,
 ): Promise<GateCallResult> {
-  const url = `${apiUrl.replace(/\/+$/, '')}/api/gate`;
+  const base = apiUrl.replace(/\/+$/, '');
+  let acceptedRunId: string | undefined;
   for (let attempt = 1; ; attempt += 1) {
-    const result = await attemptOnce(url, apiKey, body, policy.timeoutMs);
+    const result = acceptedRunId ? await readRunOnce(base, apiKey, acceptedRunId, policy.timeoutMs) : await attemptOnce(`${base}/api/gate`, apiKey, body, policy.timeoutMs);
+    if (result.kind === 'problem' && result.status === 503 && typeof result.problem.runId === 'string') acceptedRunId = result.problem.runId;
     const retryable = result.kind === 'unreachable' || (result.kind === 'problem' && isRetryableStatus(result.status));
     if (!retryable || attempt >= policy.attempts) {
       const { retryAfterMs: _ignored, ...final } = result;
