@@ -6,7 +6,8 @@ describe('the stored preview result', () => {
     fc.assert(
       fc.property(fc.string(), fc.dictionary(fc.string().filter((key) => key !== 'id' && !/^\d+$/.test(key)), fc.jsonValue()), (id, result) => {
         const decoded = JSON.parse(decodePreviewResult(encodePreviewResult(id, JSON.stringify(result))).toString('utf8'));
-        expect(decoded).toEqual({ id, ...result });
+        // Compared with what JSON itself round-trips (-0 comes back as 0).
+        expect(decoded).toEqual(JSON.parse(JSON.stringify({ id, ...result })));
         expect(Object.keys(decoded)[0]).toBe('id');
       }),
     );
