@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { startTestApi, type RunningApi } from '../utils/api-server';
-import { startAppProcess, type AppProcess } from '../utils/app-process';
+import type { AppProcess } from '../utils/app-process';
 import { createTestAccount, openDatabase } from '../utils/database';
 import { freePort } from '../utils/free-port';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
-import { waitFor } from '../utils/wait';
+import { startWorkerPreview } from '../utils/worker-preview';
 
 /**
  * `mailproof gate` as a built process (run `npm run build` first). Its client behaviour (request body,
@@ -523,8 +523,7 @@ describe('mailproof gate', () => {
     beforeAll(async () => {
       db = await openDatabase(config);
       api = await startTestApi(config);
-      worker = startAppProcess('worker-preview', { QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false' });
-      await waitFor(async () => (await queues.gate.getWorkers()).length >= 1, 'worker-preview to consume the gate queue', 30_000);
+      worker = await startWorkerPreview(config, queues, {}, ['preview', 'gate']);
       pro = (await createTestAccount(db, 'pro')).key;
       free = (await createTestAccount(db, 'free')).key;
     }, 60_000);

@@ -2,12 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { startAppProcess, type AppProcess } from '../utils/app-process';
+import type { AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
+import { startWorkerPreview } from '../utils/worker-preview';
 
 /**
  * The pre-send gate end to end: the API in-process, a real worker-preview process consuming the
@@ -67,15 +68,12 @@ describe('POST /api/gate', () => {
 
   /** Locks short enough that a killed worker's step comes back within seconds. */
   async function startWorker(): Promise<AppProcess> {
-    const started = startAppProcess('worker-preview', {
-      QUEUE_PREFIX: config.queue.prefix,
-      MIGRATE_ON_START: 'false',
-      SSRF_ALLOWED_ADDRESSES: '127.0.0.1',
-      WORKER_LOCK_DURATION_MS: '4000',
-      WORKER_STALLED_INTERVAL_MS: '1000',
-    });
-    await waitFor(async () => (await queues.gate.getWorkers()).length >= 1 && (await queues['link-check'].getWorkers()).length >= 1, 'worker-preview to consume the gate queues', 30_000);
-    return started;
+    return startWorkerPreview(
+      config,
+      queues,
+      { SSRF_ALLOWED_ADDRESSES: '127.0.0.1', WORKER_LOCK_DURATION_MS: '4000', WORKER_STALLED_INTERVAL_MS: '1000' },
+      ['preview', 'gate', 'link-check'],
+    );
   }
 
   const gate = (body: Record<string, unknown>, key = pro) => request(api.url).post('/api/gate').set('Authorization', `Bearer ${key}`).send(body);

@@ -2,13 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { startAppProcess, type AppProcess } from '../utils/app-process';
+import type { AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { openDatabase } from '../utils/database';
 import { freePort } from '../utils/free-port';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
+import { startWorkerPreview } from '../utils/worker-preview';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -109,9 +110,8 @@ describe('hostile templates against separate API and worker processes', () => {
   const workers: AppProcess[] = [];
 
   const startWorker = async (env: Record<string, string> = {}) => {
-    const worker = startAppProcess('worker-preview', { QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false', ...env });
+    const worker = await startWorkerPreview(config, queues, env);
     workers.push(worker);
-    await waitFor(async () => (await queues.preview.getWorkers()).length >= 1, 'a worker-preview process to connect', 30_000);
     return worker;
   };
 

@@ -143,7 +143,19 @@ const bodiesByRoute: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   }),
   '/api/share': fc.record({ previewId: field(fc.oneof(fc.constant('prv_'), token.map((t) => `prv_${t}`), fc.uuid())) }),
   '/api/diagnostics/round-trip': fc.record({ queue: field(fc.constantFrom(...QUEUES)), budgetMs: field(fc.integer({ min: -10, max: 40_000 })) }),
-  '/api/gate': fc.record({ html: field(fc.constantFrom(...VALID_HTML)), url: field(fc.webUrl()), threshold: field(fc.integer({ min: -5, max: 105 })), checks: field(fc.array(fc.string())) }),
+  '/api/gate': fc.record({
+    html: field(fc.constantFrom(...VALID_HTML)),
+    url: field(fc.oneof(fc.webUrl(), fc.constantFrom('ftp://x/', 'http://10.0.0.1/', 'http://user:pw@example.org/', 'not a url'))),
+    format: field(fc.constantFrom('html', 'jsx', 'mjml', 'maizzle', 'pug')),
+    ref: field(fc.oneof(fc.string({ maxLength: 210 }), fc.constantFrom('emails/welcome.html', 'a b', 'r'.repeat(201)))),
+    threshold: field(fc.oneof(fc.integer({ min: -5, max: 105 }), fc.double())),
+    checks: field(fc.array(fc.oneof(fc.constantFrom('compatibility', 'content', 'regression'), fc.string()))),
+    clients: field(fc.array(fc.constantFrom('gmail-web', 'outlook-windows-legacy', 'lotus-notes'))),
+    failOnError: field(fc.oneof(fc.boolean(), fc.string())),
+    updateBaseline: field(fc.constantFrom('on-pass', 'always', 'never', 'sometimes')),
+    // Link resolution stays off: the fuzz suite must not fetch anything.
+    resolveLinks: fc.constantFrom(false, 'yes', undefined),
+  }),
   '/api/mcp': fc.record({ jsonrpc: field(fc.constant('2.0')), id: anyValue, method: field(fc.constantFrom('tools/list', 'tools/call', 'initialize')), params: anyValue }),
 };
 
@@ -233,6 +245,7 @@ const path: fc.Arbitrary<string> = fc
     fc.oneof(
       fc.constantFrom('/api/preview', '/api/previews', '/api/keys', '/api/domains', '/api/deliverability', '/api/share', '/api/diagnostics/round-trip'),
       fc.constantFrom('/api/clients', '/api/clients/properties', '/health/live', '/health/ready', '/metrics', '/api/gate', '/api/mcp', '/', '/api', '/share/assets/share.js', '/share/assets/share.css'),
+      fc.constantFrom('/api/gate/runs', '/api/gate/runs?ref=a%20b', '/api/gate/runs?page=0', '/api/gate/runs?pageSize=1000', '/api/gate/runs/gtr_x', '/api/gate/runs/%00'),
       idSegment.map((id) => `/api/preview/${id}`),
       idSegment.map((id) => `/api/keys/${id}`),
       idSegment.map((id) => `/api/domains/${id}`),

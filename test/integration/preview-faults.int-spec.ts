@@ -1,12 +1,13 @@
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { decodePreviewResult } from '@mailproof/contracts';
-import { startAppProcess, type AppProcess } from '../utils/app-process';
+import type { AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { openDatabase } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
+import { startWorkerPreview } from '../utils/worker-preview';
 
 // Fault and load tests with the real API, Redis, PostgreSQL and worker-preview processes.
 const EMAIL = `<!doctype html><html lang="en"><head><title>Fault test</title><style>.c{display:flex;border-radius:4px}</style></head>
@@ -22,9 +23,8 @@ describe('preview pipeline under faults and load', () => {
   const workers: AppProcess[] = [];
 
   const startWorker = async () => {
-    const worker = startAppProcess('worker-preview', { QUEUE_PREFIX: config.queue.prefix, ...workerEnv });
+    const worker = await startWorkerPreview(config, queues, workerEnv);
     workers.push(worker);
-    await waitFor(async () => (await queues.preview.getWorkers()).length >= 1, 'a worker-preview process to connect', 30_000);
     return worker;
   };
 
