@@ -59,6 +59,7 @@ function renderClients(
   transformContext: TransformContext,
   selectors: SelectorCache,
   clients: readonly ClientId[],
+  annotateLines = false,
 ): Pick<PreviewAnalysis, 'transforms' | 'darkMode'> & { handovers: DarkColorHandover[] } {
   const views = clients.map((client) => transformForClient(transformContext, client));
   const darkContext = new DarkModeContext(transformContext, selectors);
@@ -69,7 +70,7 @@ function renderClients(
     for (const element of plan.removed) editable.add(element);
     for (const element of plan.unwrapped) editable.add(element);
   }
-  const template = new RenderTemplate(parsed, editable);
+  const template = new RenderTemplate(parsed, editable, { annotateLines });
   let unchanged: string | undefined;
   const render = (plan: RenderPlan): string => {
     if (!isEmptyPlan(plan)) return template.render(plan);
@@ -83,6 +84,40 @@ function renderClients(
     darkMode[view.client] = { html: variant.sameAsTransform ? transforms[index].html : render(variant.plan), warnings: variant.warnings };
   });
   return { transforms, darkMode, handovers: darkVariants.map((variant) => variant.colors) };
+}
+
+/** One client's markup as a browser should paint it (see renderClientViews). */
+export interface ClientRenderView {
+  clientId: ClientId;
+  /** The client's rewritten markup (the preview's `transforms[].html`), every start tag with its source line. */
+  light: string;
+  /** Its dark variant (`darkMode[client].html`), annotated the same way. */
+  dark: string;
+  /**
+   * Whether the dark variant is painted with `prefers-color-scheme: dark`: true for clients that apply the
+   * email's own dark rules; inverting clients show the simulated (recolored) variant under a light scheme.
+   */
+  darkUsesDarkScheme: boolean;
+}
+
+/**
+ * What the render worker paints: each client's light and dark markup exactly as the analysis produces it,
+ * plus `data-mp-line` on every start tag (the element's line in `html`), so measurements taken in the
+ * rendered page point back to the source. No findings, scores or reports are computed.
+ */
+export function renderClientViews(html: string, options: Pick<AnalyzeEmailOptions, 'clients'> = {}): ClientRenderView[] {
+  const clients = resolveClients(options.clients);
+  const parsed = parseEmail(html);
+  const selectors = new SelectorCache();
+  const features = collectFeatures(parsed, selectors);
+  const cascade = computeStyleCascade(parsed, selectors);
+  const { transforms, darkMode, handovers } = renderClients(parsed, new TransformContext(parsed, features, cascade), selectors, clients, true);
+  return transforms.map((transform, index) => ({
+    clientId: transform.clientId,
+    light: transform.html,
+    dark: darkMode[transform.clientId].html,
+    darkUsesDarkScheme: handovers[index].mode === 'dark-media',
+  }));
 }
 
 /**

@@ -8,3 +8,5 @@ export { resolveLinks, normaliseLinkUrl, LINK_RESOLUTION_DEFAULTS } from './link
 export type { LinkCheck, LinkCheckCache, LinkResolution, ResolveLinksOptions, UncheckedLink, UncheckedReason } from './link-resolution';
 export { importEmailFromUrl, UrlImportError, UrlDeclinedError, UrlUnreachableError, URL_IMPORT_DEFAULTS } from './url-import';
 export type { ImportEmailOptions, ImportedEmail } from './url-import';
+export { fetchImage, ImageFetchError } from './image-fetch';
+export type { FetchedImage, FetchImageOptions, ImageFetchFailure } from './image-fetch';

@@ -124,14 +124,15 @@ export async function importEmailFromUrl(url: string, options: ImportEmailOption
   }
 }
 
-const TOO_LARGE = new Error('too large');
+/** What readAtMost rejects with when the body is longer than its limit. */
+export const TOO_LARGE = new Error('too large');
 
 function tooLarge(url: string, maxBytes: number): UrlUnreachableError {
   return new UrlUnreachableError(url, `The page is larger than ${maxBytes.toLocaleString('en-US')} bytes, the most an import reads.`);
 }
 
 /** Reads a body up to `maxBytes`, destroying it at once past the limit or when the signal fires. */
-function readAtMost(body: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+export function readAtMost(body: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,4 +1,4 @@
-import { HTML_NAMESPACE, HtmlComment, HtmlElement, HtmlNode, HtmlParentNode, HtmlText, childrenOf, isComment, isElement, isText } from '../parse/dom';
+import { HTML_NAMESPACE, HtmlComment, HtmlElement, HtmlNode, HtmlParentNode, HtmlText, childrenOf, isComment, isElement, isText, positionOf } from '../parse/dom';
 import { NotMsoRange, ParsedEmail } from '../parse/parse-email';
 
 /**
@@ -46,6 +46,8 @@ interface Slot {
   kind: SlotKind;
   node: HtmlElement | HtmlComment;
   text: string;
+  /** Open slots of an annotating template: ` data-mp-line="N"`, added to a rewritten start tag too. */
+  annotation?: string;
   /** Open: index in `parts` of the matching Close (or itself for void elements). Comment: end of a !mso range. */
   jump: number;
 }
@@ -81,6 +83,14 @@ function attributeName(attr: AttributeValue): string {
   return `${attr.prefix}:${attr.name}`;
 }
 
+/** The attribute an annotating RenderTemplate adds to every start tag: the element's line in the analyzed HTML. */
+export const LINE_ATTRIBUTE = 'data-mp-line';
+
+/** `<td …>` + ` data-mp-line="3"` -> `<td … data-mp-line="3">` (start tags always end with '>'). */
+function withAnnotation(startTag: string, annotation: string | undefined): string {
+  return annotation && startTag.endsWith('>') ? `${startTag.slice(0, -1)}${annotation}>` : startTag;
+}
+
 /** A start tag exactly as parse5's serialiser writes it. */
 export function serializeStartTag(tagName: string, attrs: readonly AttributeValue[]): string {
   let html = `<${tagName}`;
@@ -97,7 +107,16 @@ export class RenderTemplate {
   private readonly parts: Array<string | number> = [];
   private readonly slots: Slot[] = [];
 
-  constructor(parsed: ParsedEmail, editable: ReadonlySet<HtmlElement>) {
+  /**
+   * `annotateLines`: every start tag also carries `data-mp-line="<source line>"`, so that a rendered page
+   * can say where an element came from (the render worker's overflow and contrast reports). The
+   * attribute is added after the client's rewrites, so no client transform ever sees it.
+   */
+  constructor(parsed: ParsedEmail, editable: ReadonlySet<HtmlElement>, options: { annotateLines?: boolean } = {}) {
+    const annotationOf = (element: HtmlElement): string => {
+      const line = options.annotateLines ? positionOf(element)?.line : undefined;
+      return line === undefined ? '' : ` ${LINE_ATTRIBUTE}="${line}"`;
+    };
     const rangeEnds = new Map<HtmlComment, NotMsoRange>();
     for (const range of parsed.notMsoRanges) rangeEnds.set(range.start, range);
     const pendingRanges = new Map<HtmlComment, number>();
@@ -130,7 +149,8 @@ export class RenderTemplate {
       if (isElement(node)) {
         const tag = node.tagName;
         const isHtml = node.namespaceURI === HTML_NAMESPACE;
-        const startTag = serializeStartTag(tag, node.attrs);
+        const annotation = annotationOf(node);
+        const startTag = withAnnotation(serializeStartTag(tag, node.attrs), annotation);
         const isVoid = isHtml && VOID_ELEMENTS.has(tag);
         const isStyle = isHtml && tag === 'style';
         if (!editable.has(node) && !isStyle) {
@@ -140,7 +160,7 @@ export class RenderTemplate {
           frame = { nodes: childrenOf(node) as HtmlNode[], index: 0, close: () => (buffer += `</${tag}>`) };
           continue;
         }
-        const openPart = pushSlot({ kind: SlotKind.Open, node, text: startTag, jump: -1 });
+        const openPart = pushSlot({ kind: SlotKind.Open, node, text: startTag, jump: -1, annotation });
         const openSlot = this.slots[this.parts[openPart] as number];
         if (isVoid) {
           openSlot.jump = openPart;
@@ -194,7 +214,8 @@ export class RenderTemplate {
             continue;
           }
           if (plan.unwrapped.has(element)) continue;
-          out += plan.startTags.get(element) ?? slot.text;
+          const rewritten = plan.startTags.get(element);
+          out += rewritten === undefined ? slot.text : withAnnotation(rewritten, slot.annotation);
           break;
         }
         case SlotKind.Close:

@@ -1,0 +1,232 @@
+import { PNG } from 'pngjs';
+import pixelmatch from 'pixelmatch';
+import { getClient, type ClientId } from '@mailproof/engine';
+import { compositeOver, contrastRatio, displayedRatio, parseCssColor, WHITE, type Rgba } from '@mailproof/engine/reports/context/color-utils';
+import type { PaintedPage } from './render-pool';
+import type { MeasuredText } from './page-measurements';
+import type { RenderUnit, ScreenshotMode } from './shot-plan';
+
+/** `overflowReport`: does the page scroll sideways at the client's viewport, by how much, and because of what. */
+export interface OverflowReport {
+  clients: Array<{
+    clientId: ClientId;
+    viewportWidth: number;
+    scrollWidth: number;
+    /** CSS px the page is wider than the viewport (0: fits). */
+    overflowPx: number;
+    /** The widest elements past the right edge, with their line in the analyzed HTML. */
+    elements: Array<{ line: number | null; tag: string; right: number; width: number }>;
+  }>;
+  /** Clients whose page scrolls horizontally. */
+  overflowing: ClientId[];
+}
+
+export interface ContrastFailure {
+  line: number | null;
+  tag: string;
+  sample: string;
+  color: string;
+  background: string;
+  ratio: number;
+  /** 4.5 (normal text) or 3 (large: 24 px, or 18.66 px bold). */
+  required: number;
+}
+
+/** `mobileContrast`: text whose rendered colors fail WCAG AA on each mobile client, light and dark. */
+export interface MobileContrastReport {
+  clients: Array<{ clientId: ClientId; mode: ScreenshotMode; checked: number; failures: ContrastFailure[]; overImage: number }>;
+  /** Failures over every client and mode. */
+  failing: number;
+}
+
+/** `visualReport`: how far each client's light screenshot is from the reference client's of the same width. */
+export interface VisualReport {
+  references: { wide: ClientId | null; mobile: ClientId | null };
+  clients: Array<{
+    clientId: ClientId;
+    reference: ClientId;
+    /** Share of pixels that differ, 0-100 (two decimals). */
+    changedPercent: number;
+    /** Boxes (CSS px) around the rows that changed, largest first. */
+    regions: Array<{ x: number; y: number; width: number; height: number }>;
+  }>;
+}
+
+export interface RenderedReports {
+  overflowReport: OverflowReport | null;
+  mobileContrast: MobileContrastReport | null;
+  visualReport: VisualReport | null;
+}
+
+/** The unit (distinct page) and its painting behind each client's screenshot of one mode. */
+export type PaintedShots = Map<`${ClientId}-${ScreenshotMode}`, { unit: RenderUnit; page: PaintedPage }>;
+
+export function overflowReport(shots: PaintedShots, clients: readonly ClientId[]): OverflowReport | null {
+  const entries = clients.flatMap((clientId) => {
+    const shot = shots.get(`${clientId}-light`) ?? shots.get(`${clientId}-dark`);
+    if (!shot) return [];
+    const m = shot.page.measurements;
+    const overflowPx = Math.max(0, Math.round(m.scrollWidth - m.viewportWidth));
+    return [{ clientId, viewportWidth: m.viewportWidth, scrollWidth: m.scrollWidth, overflowPx, elements: overflowPx > 0 ? m.overflowing.slice(0, 5) : [] }];
+  });
+  if (entries.length === 0) return null;
+  return { clients: entries, overflowing: entries.filter((e) => e.overflowPx > 0).map((e) => e.clientId) };
+}
+
+const AA_NORMAL = 4.5;
+const AA_LARGE = 3;
+
+function requiredRatio(text: MeasuredText): number {
+  const large = text.fontSizePx >= 24 || (text.fontSizePx >= 18.66 && text.fontWeight >= 700);
+  return large ? AA_LARGE : AA_NORMAL;
+}
+
+/** The opaque color behind a text: its backgrounds composited nearest-last over the canvas (white). */
+function backgroundOf(text: MeasuredText, canvas: Rgba): Rgba {
+  let color = canvas;
+  for (let index = text.backgrounds.length - 1; index >= 0; index--) {
+    const layer = parseCssColor(text.backgrounds[index]);
+    if (layer) color = compositeOver(layer, color);
+  }
+  return color;
+}
+
+const hex = (color: Rgba): string =>
+  `#${[color.r, color.g, color.b].map((channel) => Math.round(channel * 255).toString(16).padStart(2, '0')).join('')}`;
+
+/** WCAG AA per text measured in the page: the text color (its alpha and the elements' opacity) over what is painted behind it. */
+export function contrastOfTexts(texts: readonly MeasuredText[]): { checked: number; failures: ContrastFailure[]; overImage: number } {
+  const failures: ContrastFailure[] = [];
+  let checked = 0;
+  let overImage = 0;
+  for (const text of texts) {
+    // Text over a background image: its colors come from pixels no style describes (a documented gap).
+    if (text.overImage) {
+      overImage++;
+      continue;
+    }
+    const parsed = parseCssColor(text.color);
+    if (!parsed) continue;
+    const background = backgroundOf(text, WHITE);
+    const foreground = compositeOver({ ...parsed, alpha: parsed.alpha * Math.min(1, Math.max(0, text.opacity)), luminance: undefined }, background);
+    checked++;
+    const ratio = contrastRatio(foreground, background);
+    const required = requiredRatio(text);
+    if (ratio < required) failures.push({ line: text.line, tag: text.tag, sample: text.sample, color: hex(foreground), background: hex(background), ratio: displayedRatio(ratio), required });
+  }
+  return { checked, failures, overImage };
+}
+
+export function mobileContrast(shots: PaintedShots, clients: readonly ClientId[], modes: readonly ScreenshotMode[]): MobileContrastReport | null {
+  const entries: MobileContrastReport['clients'] = [];
+  for (const clientId of clients) {
+    if (getClient(clientId).category !== 'mobile') continue;
+    for (const mode of modes) {
+      const shot = shots.get(`${clientId}-${mode}`);
+      if (shot) entries.push({ clientId, mode, ...contrastOfTexts(shot.page.measurements.texts) });
+    }
+  }
+  if (entries.length === 0) return null;
+  return { clients: entries, failing: entries.reduce((sum, entry) => sum + entry.failures.length, 0) };
+}
+
+/** Reference clients: the ones whose engines paint closest to a plain browser (WebKit, no sanitiser). */
+const REFERENCE_ORDER: { wide: readonly ClientId[]; mobile: readonly ClientId[] } = {
+  wide: ['apple-mail-macos', 'outlook-macos', 'thunderbird', 'gmail-web'] as ClientId[],
+  mobile: ['apple-mail-ios', 'gmail-ios', 'outlook-ios'] as ClientId[],
+};
+
+interface Decoded {
+  width: number;
+  height: number;
+  data: Buffer;
+}
+
+/** Pads an RGBA image with white rows to `height` (screenshots of different lengths are compared over the longer). */
+function padTo(image: Decoded, height: number): Buffer {
+  if (image.height === height) return image.data;
+  const padded = Buffer.alloc(image.width * height * 4, 255);
+  image.data.copy(padded);
+  return padded;
+}
+
+/** Rows with changed pixels grouped into boxes (gaps under 16 CSS px merged), in CSS px, largest first, at most 8. */
+function changedRegions(mask: Buffer, width: number, height: number, scale: number): VisualReport['clients'][number]['regions'] {
+  const regions: Array<{ top: number; bottom: number; left: number; right: number }> = [];
+  const gap = 16 * scale;
+  let current: (typeof regions)[number] | null = null;
+  for (let y = 0; y < height; y++) {
+    let left = -1;
+    let right = -1;
+    const row = y * width * 4;
+    for (let x = 0; x < width; x++) {
+      if (mask[row + x * 4 + 3] !== 0) {
+        if (left < 0) left = x;
+        right = x;
+      }
+    }
+    if (left < 0) continue;
+    if (current && y - current.bottom <= gap) {
+      current.bottom = y;
+      current.left = Math.min(current.left, left);
+      current.right = Math.max(current.right, right);
+    } else {
+      current = { top: y, bottom: y, left, right };
+      regions.push(current);
+    }
+  }
+  return regions
+    .map((r) => ({ x: Math.floor(r.left / scale), y: Math.floor(r.top / scale), width: Math.ceil((r.right - r.left + 1) / scale), height: Math.ceil((r.bottom - r.top + 1) / scale) }))
+    .sort((a, b) => b.width * b.height - a.width * a.height)
+    .slice(0, 8);
+}
+
+/**
+ * Each client's light screenshot against the reference client's of the same viewport (pixelmatch, its
+ * default anti-aliasing detection). Pages that are the same render are 0% without decoding anything.
+ */
+export function visualReport(shots: PaintedShots, clients: readonly ClientId[]): VisualReport | null {
+  const pick = (kind: 'wide' | 'mobile'): ClientId | null => {
+    const candidates = clients.filter((clientId) => (getClient(clientId).category === 'mobile') === (kind === 'mobile') && shots.has(`${clientId}-light`));
+    return REFERENCE_ORDER[kind].find((clientId) => candidates.includes(clientId)) ?? candidates[0] ?? null;
+  };
+  const references = { wide: pick('wide'), mobile: pick('mobile') };
+  const decoded = new Map<string, Decoded>();
+  const decode = (unit: RenderUnit, page: PaintedPage): Decoded => {
+    let image = decoded.get(unit.key);
+    if (!image) {
+      const png = PNG.sync.read(page.png);
+      image = { width: png.width, height: png.height, data: png.data };
+      decoded.set(unit.key, image);
+    }
+    return image;
+  };
+  const entries: VisualReport['clients'] = [];
+  for (const clientId of clients) {
+    const shot = shots.get(`${clientId}-light`);
+    if (!shot) continue;
+    const reference = getClient(clientId).category === 'mobile' ? references.mobile : references.wide;
+    if (!reference || reference === clientId) continue;
+    const referenceShot = shots.get(`${reference}-light`);
+    if (!referenceShot) continue;
+    if (referenceShot.unit.key === shot.unit.key) {
+      entries.push({ clientId, reference, changedPercent: 0, regions: [] });
+      continue;
+    }
+    const a = decode(shot.unit, shot.page);
+    const b = decode(referenceShot.unit, referenceShot.page);
+    const width = Math.min(a.width, b.width);
+    const height = Math.max(a.height, b.height);
+    if (a.width !== b.width) continue;
+    const mask = Buffer.alloc(width * height * 4);
+    const changed = pixelmatch(padTo(a, height), padTo(b, height), mask, width, height, { threshold: 0.1, diffMask: true } as Parameters<typeof pixelmatch>[5]);
+    entries.push({
+      clientId,
+      reference,
+      changedPercent: Math.round((changed / (width * height)) * 10_000) / 100,
+      regions: changed === 0 ? [] : changedRegions(mask, width, height, shot.unit.deviceScaleFactor),
+    });
+  }
+  if (entries.length === 0) return null;
+  return { references, clients: entries };
+}
