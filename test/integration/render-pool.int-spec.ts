@@ -203,7 +203,7 @@ describe('render pool (real Chromium)', () => {
     try {
       await renderEmail(solo, renderClientViews(DARK_BOX_EMAIL, { clients: ['gmail-web'] }), ['light'], noImages());
       // A page that takes a while to lay out, and Chromium killed while it does.
-      const email = `<!doctype html><html><body>${'<p>cell'.repeat(80_000)}</body></html>`;
+      const email = `<!doctype html><html><body>${'<p>cell'.repeat(60_000)}</body></html>`;
       const rendering = renderEmail(solo, renderClientViews(email, { clients: ['apple-mail-macos'] }), ['light'], noImages());
       await new Promise((resolve) => setTimeout(resolve, 300));
       const browsers = chromiumPidsOf(process.pid);
