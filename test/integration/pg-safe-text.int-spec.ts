@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { AccountsRepository, DomainAuditRepository, PreviewRepository } from '@mailproof/persistence';
+import { AccountsRepository, DomainAuditRepository, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 import { openDatabase } from '../utils/database';
 import { testConfig } from '../utils/test-config';
 
@@ -19,7 +19,7 @@ describe('text from outside is storable in every text and jsonb column (real Pos
   });
 
   it('stores a compile failure whose message holds NUL and a lone surrogate', async () => {
-    const previews = new PreviewRepository(db);
+    const previews = new PreviewRepository(db, new ScreenshotRepository(db));
     const preview = await previews.create({ accountId: null, title: 'nul\u0000title', format: 'mjml', clients: ['gmail-web'], source: '<mjml>a\u0000b</mjml>', expiresAt: null });
     const stored = await previews.storeOutcome(preview.id, {
       failure: { code: 'compile_failed', message: 'Unexpected "\u0000" after \ud800 at line 1', line: 1 },

@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { PreviewRepository } from '@mailproof/persistence';
+import { PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
 import { PREVIEW_CLEANUP_SCHEDULER_ID } from '../../apps/scheduler/src/preview-cleanup.service';
 import { createTestAccount, openDatabase } from '../utils/database';
@@ -28,7 +28,7 @@ describe('anonymous preview cleanup', () => {
     const schedulers = await queues.scheduler.getJobSchedulers();
     expect(schedulers.filter((s) => s.key === PREVIEW_CLEANUP_SCHEDULER_ID)).toHaveLength(1);
 
-    const previews = new PreviewRepository(db);
+    const previews = new PreviewRepository(db, new ScreenshotRepository(db));
     const account = await createTestAccount(db, 'free');
     const base = { title: null, format: 'html' as const, clients: ['gmail-web'], source: '<p>x</p>' };
     // Expiring in a few seconds: no cleanup (the scheduler's own runs included) can delete it before then,

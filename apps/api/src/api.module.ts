@@ -24,6 +24,7 @@ import { PreviewsController } from './previews/previews.controller';
 import { PreviewsService } from './previews/previews.service';
 import { SharePageController } from './shares/share-page.controller';
 import { SharesController } from './shares/shares.controller';
+import { ScreenshotsController } from './screenshots/screenshots.controller';
 import { SharesService } from './shares/shares.service';
 import { KeysController } from './keys/keys.controller';
 import { MetricsController } from './metrics/metrics.controller';
@@ -53,6 +54,7 @@ export class ApiModule {
         ClientsController,
         PreviewsController,
         SharesController,
+        ScreenshotsController,
         SharePageController,
         DeliverabilityController,
         DomainsController,

@@ -128,6 +128,22 @@ export class EnvironmentVariables {
   @IsOptional() @IsString()
   CHROMIUM_PATH?: string;
 
+  /** Remote images in screenshots: fetched by worker-render through the SSRF guard (false: rendered without them). */
+  @Transform(toBool) @IsBoolean()
+  RENDER_IMAGES = true;
+
+  /** How long a preview that asked for screenshots waits for them after its analysis (absent past it; stored when done). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(60_000)
+  PREVIEW_RENDER_WAIT_MS = 3_000;
+
+  /** Time for one page in Chromium (loading with its images, measuring, the screenshot); past it that screenshot fails. */
+  @Transform(toInt) @IsInt() @Min(1_000) @Max(120_000)
+  RENDER_PAGE_TIMEOUT_MS = 15_000;
+
+  /** Screenshots stop at this many CSS px of height (the reports say which were cut). */
+  @Transform(toInt) @IsInt() @Min(500) @Max(30_000)
+  SCREENSHOT_MAX_HEIGHT_PX = 6_000;
+
   /** How long POST /api/preview waits for the worker before answering 503 with the preview id. */
   @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
   PREVIEW_BUDGET_MS = 10_000;

@@ -35,6 +35,8 @@ export class MailproofConfig {
     },
     readonly budgets: { roundTripMs: number },
     readonly chromiumPath: string | undefined,
+    /** worker-render's pages (docs/rendering.md) and how long a preview waits for its screenshots. */
+    readonly render: { images: boolean; waitMs: number; pageTimeoutMs: number; maxHeightPx: number },
     readonly previews: {
       budgetMs: number;
       anonymousTtlHours: number;
@@ -105,6 +107,7 @@ export class MailproofConfig {
       },
       { roundTripMs: e.ROUND_TRIP_BUDGET_MS },
       e.CHROMIUM_PATH,
+      { images: e.RENDER_IMAGES, waitMs: e.PREVIEW_RENDER_WAIT_MS, pageTimeoutMs: e.RENDER_PAGE_TIMEOUT_MS, maxHeightPx: e.SCREENSHOT_MAX_HEIGHT_PX },
       {
         budgetMs: e.PREVIEW_BUDGET_MS,
         anonymousTtlHours: e.ANONYMOUS_PREVIEW_TTL_HOURS,

@@ -1,4 +1,5 @@
 import type { PreviewAnalysis } from '@mailproof/engine';
+import type { MobileContrastReport, OverflowReport, VisualReport } from './rendered-reports';
 
 /** One SpamAssassin rule that fired. */
 export interface SpamAssassinRule {
@@ -36,11 +37,18 @@ export interface CheckedReports {
  * What the analysis stores for a preview, without the id: the engine's analysis with the worker's checked
  * reports in place of the engine's, and the compiled HTML for compiled formats (jsx, mjml, maizzle).
  */
-export type PreviewResultBody = Omit<PreviewAnalysis, 'spamReport' | 'imageReport'> & CheckedReports & { compiledHtml?: string };
+export type PreviewResultBody = Omit<PreviewAnalysis, 'spamReport' | 'imageReport' | 'overflowReport' | 'visualReport' | 'mobileContrast'> &
+  CheckedReports & {
+    compiledHtml?: string;
+    /** Measured by worker-render in the rendered pages; null until the preview is rendered. */
+    overflowReport: OverflowReport | null;
+    visualReport: VisualReport | null;
+    mobileContrast: MobileContrastReport | null;
+  };
 
 /**
  * The preview result of the API (POST /api/preview and GET /api/preview/:id, docs/previews.md): the id, the
  * stored analysis and, once rendering finished, the screenshots ("<clientId>-light|dark" to PNG URL).
  * The API DTO (OpenAPI), the analysis thread that stores it, the share page and the CLI read this type.
  */
-export type PreviewResult = { id: string; screenshots?: Record<string, string> } & PreviewResultBody;
+export type PreviewResult = { id: string; screenshots?: Record<string, string>; screenshotNotes?: string[] } & PreviewResultBody;

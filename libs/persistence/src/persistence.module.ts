@@ -8,11 +8,12 @@ import { DomainAuditRepository } from './repositories/domain-audit.repository';
 import { JobProbeRepository } from './repositories/job-probe.repository';
 import { PreviewRepository } from './repositories/preview.repository';
 import { ShareRepository } from './repositories/share.repository';
+import { ScreenshotRepository } from './repositories/screenshot.repository';
 import { GateRunRepository } from './repositories/gate-run.repository';
 import { MonitoredDomainRepository } from './repositories/monitored-domain.repository';
 import { runMigrationsLocked } from './run-migrations';
 
-const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository, GateRunRepository];
+const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository, GateRunRepository, ScreenshotRepository];
 
 /** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
 @Global()

@@ -36,6 +36,7 @@ const VALID: Record<JobName, unknown> = {
   'gate.import': { schemaVersion: 1, runId: 'gtr_1' },
   'links.resolve': { schemaVersion: 1, runId: 'gtr_1', deadline: 1_000 },
   'gate.verdict': { schemaVersion: 1, runId: 'gtr_1' },
+  'render.screenshots': { schemaVersion: 1, previewId: 'prv_abc', clients: null, modes: ['light', 'dark'] },
 };
 
 describe('ConsumerHost', () => {
@@ -82,7 +83,7 @@ describe('ConsumerHost', () => {
   });
 
   it('fails a job name it does not know as unrecoverable', async () => {
-    const consumer = new TestConsumer('render', [recordingHandler('probe.run', [])]);
+    const consumer = new TestConsumer('render', [recordingHandler('probe.run', []), recordingHandler('render.screenshots', [])]);
     await expect(consumer.process(fakeJob('render.everything', {}))).rejects.toThrow(new UnrecoverableError('render: unknown job render.everything'));
   });
 

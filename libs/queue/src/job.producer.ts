@@ -73,6 +73,12 @@ export class JobProducer implements OnModuleDestroy {
    * defaults).
    */
   async enqueueChain(requests: ReadonlyArray<JobRequest<JobName, unknown>>): Promise<Job> {
+    const steps = await this.enqueueChainSteps(requests);
+    return steps[steps.length - 1];
+  }
+
+  /** `enqueueChain`, returning every job of the chain in the order they run (to await an early step). */
+  async enqueueChainSteps(requests: ReadonlyArray<JobRequest<JobName, unknown>>): Promise<Job[]> {
     if (requests.length === 0) throw new Error('enqueueChain: no jobs');
     let child: FlowJob | undefined;
     for (const request of requests) {
@@ -87,7 +93,13 @@ export class JobProducer implements OnModuleDestroy {
       child = node;
     }
     const last = requests[requests.length - 1];
-    const adding = this.flows().add(child!).then((node) => node.job);
+    const adding = this.flows()
+      .add(child!)
+      .then((tree) => {
+        const lastFirst: Job[] = [];
+        for (let node: typeof tree | undefined = tree; node; node = node.children?.[0]) lastFirst.push(node.job);
+        return lastFirst.reverse();
+      });
     return this.bounded(last.queue, adding);
   }
 

@@ -9,6 +9,6 @@ export { EmailImageLoader, IMAGE_LIMITS } from './image-loader';
 export type { ImageLimits, LoadedImage } from './image-loader';
 export { renderEmail, renderedReports } from './render-email';
 export type { RenderEmailResult } from './render-email';
-export { contrastOfTexts, overflowReport, mobileContrast, visualReport } from './rendered-reports';
-export type { RenderedReports, OverflowReport, MobileContrastReport, VisualReport, ContrastFailure, PaintedShots } from './rendered-reports';
+export { contrastOfTexts, overflowReport, mobileContrast, visualReport, mergeRenderedReports } from './rendered-reports';
+export type { PaintedShots } from './rendered-reports';
 export type { PageMeasurements, MeasuredText } from './page-measurements';

@@ -1,7 +1,8 @@
 import type { ClientId, ClientRenderView } from '@mailproof/engine';
 import type { EmailImageLoader } from './image-loader';
 import { PaintError, type PaintedPage, type RenderPool } from './render-pool';
-import { mobileContrast, overflowReport, visualReport, type PaintedShots, type RenderedReports } from './rendered-reports';
+import type { RenderedReports } from '@mailproof/contracts';
+import { mobileContrast, overflowReport, visualReport, type PaintedShots } from './rendered-reports';
 import { planRenders, type RenderUnit, type ScreenshotMode, type ShotId } from './shot-plan';
 
 export interface RenderEmailResult {

@@ -2,61 +2,10 @@ import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import { getClient, type ClientId } from '@mailproof/engine';
 import { compositeOver, contrastRatio, displayedRatio, parseCssColor, WHITE, type Rgba } from '@mailproof/engine/reports/context/color-utils';
+import type { ContrastFailure, MobileContrastReport, OverflowReport, RenderedReports, StoredRenderedReports, VisualReport } from '@mailproof/contracts';
 import type { PaintedPage } from './render-pool';
 import type { MeasuredText } from './page-measurements';
 import type { RenderUnit, ScreenshotMode } from './shot-plan';
-
-/** `overflowReport`: does the page scroll sideways at the client's viewport, by how much, and because of what. */
-export interface OverflowReport {
-  clients: Array<{
-    clientId: ClientId;
-    viewportWidth: number;
-    scrollWidth: number;
-    /** CSS px the page is wider than the viewport (0: fits). */
-    overflowPx: number;
-    /** The widest elements past the right edge, with their line in the analyzed HTML. */
-    elements: Array<{ line: number | null; tag: string; right: number; width: number }>;
-  }>;
-  /** Clients whose page scrolls horizontally. */
-  overflowing: ClientId[];
-}
-
-export interface ContrastFailure {
-  line: number | null;
-  tag: string;
-  sample: string;
-  color: string;
-  background: string;
-  ratio: number;
-  /** 4.5 (normal text) or 3 (large: 24 px, or 18.66 px bold). */
-  required: number;
-}
-
-/** `mobileContrast`: text whose rendered colors fail WCAG AA on each mobile client, light and dark. */
-export interface MobileContrastReport {
-  clients: Array<{ clientId: ClientId; mode: ScreenshotMode; checked: number; failures: ContrastFailure[]; overImage: number }>;
-  /** Failures over every client and mode. */
-  failing: number;
-}
-
-/** `visualReport`: how far each client's light screenshot is from the reference client's of the same width. */
-export interface VisualReport {
-  references: { wide: ClientId | null; mobile: ClientId | null };
-  clients: Array<{
-    clientId: ClientId;
-    reference: ClientId;
-    /** Share of pixels that differ, 0-100 (two decimals). */
-    changedPercent: number;
-    /** Boxes (CSS px) around the rows that changed, largest first. */
-    regions: Array<{ x: number; y: number; width: number; height: number }>;
-  }>;
-}
-
-export interface RenderedReports {
-  overflowReport: OverflowReport | null;
-  mobileContrast: MobileContrastReport | null;
-  visualReport: VisualReport | null;
-}
 
 /** The unit (distinct page) and its painting behind each client's screenshot of one mode. */
 export type PaintedShots = Map<`${ClientId}-${ScreenshotMode}`, { unit: RenderUnit; page: PaintedPage }>;
@@ -229,4 +178,27 @@ export function visualReport(shots: PaintedShots, clients: readonly ClientId[]):
   }
   if (entries.length === 0) return null;
   return { references, clients: entries };
+}
+
+function mergeEntries<T extends { clientId: ClientId }>(current: readonly T[], next: readonly T[], key: (entry: T) => string): T[] {
+  const merged = new Map(current.map((entry) => [key(entry), entry]));
+  for (const entry of next) merged.set(key(entry), entry);
+  return [...merged.values()];
+}
+
+/**
+ * A later render of some clients replaces those clients' entries and keeps the others', so a preview
+ * rendered in parts ends with one report over every client painted.
+ */
+export function mergeRenderedReports(current: Partial<StoredRenderedReports> | null, next: StoredRenderedReports): StoredRenderedReports {
+  const overflowClients = mergeEntries(current?.overflowReport?.clients ?? [], next.overflowReport?.clients ?? [], (e) => e.clientId);
+  const contrastClients = mergeEntries(current?.mobileContrast?.clients ?? [], next.mobileContrast?.clients ?? [], (e) => `${e.clientId}-${e.mode}`);
+  const visualClients = mergeEntries(current?.visualReport?.clients ?? [], next.visualReport?.clients ?? [], (e) => e.clientId);
+  return {
+    overflowReport: overflowClients.length === 0 ? null : { clients: overflowClients, overflowing: overflowClients.filter((e) => e.overflowPx > 0).map((e) => e.clientId) },
+    mobileContrast: contrastClients.length === 0 ? null : { clients: contrastClients, failing: contrastClients.reduce((sum, e) => sum + e.failures.length, 0) },
+    visualReport:
+      visualClients.length === 0 ? null : { references: next.visualReport?.references ?? current?.visualReport?.references ?? { wide: null, mobile: null }, clients: visualClients },
+    screenshotNotes: next.screenshotNotes ?? current?.screenshotNotes ?? [],
+  };
 }

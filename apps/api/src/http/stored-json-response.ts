@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { constants, gzip } from 'node:zlib';
 import type { Request, Response } from 'express';
-import { decodePreviewResult } from '@mailproof/contracts';
+import { decodePreviewResult, type StoredRenderedReports } from '@mailproof/contracts';
 import type { PreviewEntity } from '@mailproof/persistence';
 
 const gzipAsync = promisify(gzip);
@@ -16,7 +16,7 @@ export interface JsonBody {
 }
 
 /** The parts of a stored preview the response is made of. */
-export type StoredPreview = Pick<PreviewEntity, 'result' | 'screenshots'>;
+export type StoredPreview = Pick<PreviewEntity, 'result' | 'screenshots' | 'renderedReports'>;
 
 /**
  * Sends a JSON body. A large plain body goes gzip-compressed (level 1, in the libuv thread pool) to a
@@ -37,16 +37,21 @@ export async function sendJsonBody(req: Request, res: Response, status: number, 
 /**
  * The preview response from the stored result (the complete response JSON, Brotli-compressed).
  * Clients that accept `br` get the stored bytes untouched; others get them decompressed. Only
- * when screenshots have arrived since is the JSON opened, to add them.
+ * when rendering has added screenshots and the rendered reports since is the JSON opened, to add them.
  */
 function storedPreviewBody(preview: StoredPreview, acceptsBrotli: boolean): JsonBody {
   const stored = preview.result ?? Buffer.alloc(0);
   const screenshots = preview.screenshots && Object.keys(preview.screenshots).length > 0 ? preview.screenshots : null;
-  if (!screenshots && acceptsBrotli) return { body: stored, contentEncoding: 'br' };
+  const rendered = (preview.renderedReports ?? null) as StoredRenderedReports | null;
+  if (!screenshots && !rendered && acceptsBrotli) return { body: stored, contentEncoding: 'br' };
   const json = decodePreviewResult(stored);
-  if (!screenshots) return { body: json };
+  if (!screenshots && !rendered) return { body: json };
   const object = JSON.parse(json.toString('utf8')) as Record<string, unknown>;
-  return { body: Buffer.from(JSON.stringify({ id: object.id, screenshots, ...object }), 'utf8') };
+  const renderedFields = rendered
+    ? { overflowReport: rendered.overflowReport ?? null, visualReport: rendered.visualReport ?? null, mobileContrast: rendered.mobileContrast ?? null }
+    : {};
+  const notes = rendered?.screenshotNotes?.length ? { screenshotNotes: rendered.screenshotNotes } : {};
+  return { body: Buffer.from(JSON.stringify({ id: object.id, ...(screenshots ? { screenshots } : {}), ...notes, ...object, ...renderedFields }), 'utf8') };
 }
 
 /** The preview response as plain JSON bytes (the share JSON splices its `share` into them). */

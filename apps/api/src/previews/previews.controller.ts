@@ -12,8 +12,8 @@ import type { Request, Response } from 'express';
 import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
 import { sendJsonBody, sendStoredPreview } from '../http/stored-json-response';
 import { ListPreviewsQuery } from './dto/list-previews.query';
-import { PreviewRequest } from './dto/preview.request';
-import { ClientScore, PreviewListResponse, PreviewResponse } from './dto/preview.response';
+import { PreviewRequest, ScreenshotsRequest } from './dto/preview.request';
+import { ClientScore, PreviewListResponse, PreviewResponse, ScreenshotsResponse } from './dto/preview.response';
 import { PreviewsService, type PreviewAnswer } from './previews.service';
 
 function sendPreview(req: Request, res: Response, answer: PreviewAnswer): Promise<void> {
@@ -51,6 +51,19 @@ export class PreviewsController {
   @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analyzed' })
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     await sendPreview(req, res, await this.previews.read(id, account));
+  }
+
+  @Post('preview/:id/screenshots')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Render screenshots of a stored preview (light/dark per client) and wait up to PREVIEW_RENDER_WAIT_MS. Anonymous previews: anyone with the id; account previews: that account.',
+  })
+  @ApiOkResponse({ type: ScreenshotsResponse })
+  @ApiResponse({ status: 400, description: 'unknown client ids or modes, or clients this preview did not analyze (validation_failed)' })
+  @ApiResponse({ status: 503, description: 'the preview is still being analyzed, or the queue is unavailable' })
+  captureScreenshots(@Param('id') id: string, @Body() body: ScreenshotsRequest, @CurrentAccount() account: AuthenticatedAccount | undefined) {
+    return this.previews.captureScreenshots(id, body, account);
   }
 
   @Get('previews')

@@ -1,18 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { previewAnalyzeJob, type PreviewJobResult } from '@mailproof/contracts';
+import { previewAnalyzeJob, RENDER_MODES, renderScreenshotsJob, type PreviewJobResult, type RenderMode, type RenderScreenshotsJobResult } from '@mailproof/contracts';
 import { CLIENT_IDS } from '@mailproof/engine';
 import { PreviewRepository, type PreviewEntity } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
-import type { PreviewRequest } from './dto/preview.request';
+import type { PreviewRequest, ScreenshotsRequest } from './dto/preview.request';
 
 /** A stored preview as the API answers it: analyzed, or still queued (problems are thrown). The controller encodes it. */
 export type PreviewAnswer = { status: 200; preview: PreviewEntity } | { status: 202; id: string };
 
 const QUEUE_UNAVAILABLE = 'Previews cannot be queued right now (Redis is unavailable); nothing was stored. Retry shortly.';
+const RENDER_UNAVAILABLE = 'Screenshots cannot be queued right now (Redis is unavailable). Retry shortly.';
+
+/** `POST /api/preview/:id/screenshots`: what is stored now and how this request's rendering went. */
+export interface ScreenshotsAnswer {
+  /** Every screenshot of the preview ("<clientId>-light|dark" to PNG URL), this request's and earlier ones. */
+  screenshots: Record<string, string>;
+  /** complete: every requested screenshot exists; partial: rendering ended with some failed; pending: still rendering. */
+  screenshotStatus: 'complete' | 'partial' | 'pending';
+  captured: string[];
+  failed: Array<{ id: string; reason: string }>;
+}
 
 /**
  * The event-driven preview: store the markup, enqueue `preview.analyze`, await the worker within
@@ -42,13 +53,22 @@ export class PreviewsService {
       source: request.html,
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
-    const job = await orQueueUnavailable(
-      this.jobs.enqueue(previewAnalyzeJob(preview.id)),
+    // With screenshots, rendering is the chain's second step: it starts when the analysis is stored.
+    const renderEvents = request.screenshots ? await orQueueUnavailable(this.queueEvents.getWithin('render', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE) : null;
+    const [job, renderJob] = await orQueueUnavailable(
+      request.screenshots
+        ? this.jobs.enqueueChainSteps([previewAnalyzeJob(preview.id), renderScreenshotsJob(preview.id, null, RENDER_MODES)])
+        : this.jobs.enqueue(previewAnalyzeJob(preview.id)).then((analysis) => [analysis]),
       QUEUE_UNAVAILABLE,
       () => this.previews.withdraw(preview.id),
     );
     const outcome = await awaitJob<PreviewJobResult>(job, events, this.config.previews.budgetMs - (Date.now() - started));
-    const stored = await this.previews.find(preview.id);
+    let stored = await this.previews.find(preview.id);
+    if (renderJob && renderEvents && stored?.status === 'completed') {
+      // Screenshots are present when rendering finished within the wait; otherwise absent, stored when done.
+      const rendered = await awaitJob(renderJob, renderEvents, this.config.render.waitMs);
+      if (rendered.status === 'completed') stored = (await this.previews.find(preview.id)) ?? stored;
+    }
     if (!stored || stored.status === 'queued') {
       throw new ProblemException(
         503,
@@ -83,6 +103,46 @@ export class PreviewsService {
       throw new ProblemException(500, 'internal_error', failure.message || 'The preview could not be analyzed.', { id: preview.id });
     }
     return { status: 200, preview };
+  }
+
+  /**
+   * Renders screenshots of a stored preview (anonymous: anyone with the id; account previews: that account)
+   * and waits up to PREVIEW_RENDER_WAIT_MS. Screenshots that exist already are not rendered again.
+   */
+  async captureScreenshots(id: string, request: ScreenshotsRequest, account: AuthenticatedAccount | undefined): Promise<ScreenshotsAnswer> {
+    const preview = await this.previews.find(id);
+    if (!preview || (preview.accountId !== null && preview.accountId !== account?.accountId)) {
+      throw new ProblemException(404, 'not_found', 'No preview with this id.');
+    }
+    if (preview.status === 'queued') {
+      throw new ProblemException(503, 'service_unavailable', 'The preview is still being analyzed; ask for screenshots once it is done.', { id, headers: { 'Retry-After': '2' } });
+    }
+    this.answer(preview);
+    const notAnalyzed = (request.clients ?? []).filter((client) => !preview.clients.includes(client));
+    if (notAnalyzed.length > 0) {
+      throw new ProblemException(400, 'validation_failed', 'The request is invalid; see errors.', {
+        errors: [{ field: 'clients', message: `not analyzed in this preview: ${notAnalyzed.join(', ')} (it has ${preview.clients.join(', ')})` }],
+      });
+    }
+    const modes: RenderMode[] = RENDER_MODES.filter((mode) => (request.modes ?? RENDER_MODES).includes(mode));
+    const clients = request.clients ?? preview.clients;
+    const requested = clients.flatMap((client) => modes.map((mode) => `${client}-${mode}`));
+    const existing = preview.screenshots ?? {};
+    if (requested.every((shot) => existing[shot])) return { screenshots: existing, screenshotStatus: 'complete', captured: requested, failed: [] };
+
+    const events = await orQueueUnavailable(this.queueEvents.getWithin('render', this.config.redis.commandTimeoutMs), RENDER_UNAVAILABLE);
+    const job = await orQueueUnavailable(this.jobs.enqueue(renderScreenshotsJob(id, request.clients ?? null, modes)), RENDER_UNAVAILABLE);
+    const outcome = await awaitJob<RenderScreenshotsJobResult>(job, events, this.config.render.waitMs);
+    const screenshots = (await this.previews.find(id))?.screenshots ?? existing;
+    const captured = requested.filter((shot) => screenshots[shot]);
+    const failed =
+      outcome.status === 'completed'
+        ? outcome.result.failed.filter((failure) => requested.includes(failure.id))
+        : outcome.status === 'failed'
+          ? requested.filter((shot) => !screenshots[shot]).map((shot) => ({ id: shot, reason: 'rendering failed; ask again to retry' }))
+          : [];
+    const screenshotStatus = captured.length === requested.length ? 'complete' : outcome.status === 'timeout' ? 'pending' : 'partial';
+    return { screenshots, screenshotStatus, captured, failed };
   }
 
   async list(accountId: string, page: number, pageSize: number) {

@@ -50,6 +50,10 @@ export class PreviewEntity {
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   screenshots: Record<string, string> | null;
 
+  /** overflowReport, visualReport and mobileContrast, measured by worker-render; merged into the result when read. */
+  @Column({ name: 'rendered_reports', type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
+  renderedReports: object | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type FindOptionsWhere } from 'typeorm';
 import { PreviewEntity } from '../entities/preview.entity';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
+import { ScreenshotRepository } from './screenshot.repository';
 
 export interface NewPreview {
   accountId: string | null;
@@ -22,14 +23,17 @@ export interface PreviewListItem {
 
 @Injectable()
 export class PreviewRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly screenshots: ScreenshotRepository,
+  ) {}
 
   private get repo() {
     return this.dataSource.getRepository(PreviewEntity);
   }
 
   async create(preview: NewPreview): Promise<PreviewEntity> {
-    const entity = this.repo.create({ ...preview, id: opaqueId('prv'), status: 'queued', result: null, failure: null, gateSummary: null, overallScore: null, screenshots: null, completedAt: null });
+    const entity = this.repo.create({ ...preview, id: opaqueId('prv'), status: 'queued', result: null, failure: null, gateSummary: null, overallScore: null, screenshots: null, renderedReports: null, completedAt: null });
     await this.repo.insert(entity);
     return entity;
   }
@@ -43,9 +47,14 @@ export class PreviewRepository {
     if (!OPAQUE_ID_PATTERN.test(id) || !id.startsWith('prv_')) return null;
     const preview = await this.repo.findOne({
       where: { id },
-      select: { id: true, accountId: true, title: true, format: true, clients: true, status: true, result: true, failure: true, overallScore: true, screenshots: true, createdAt: true, completedAt: true, expiresAt: true },
+      select: { id: true, accountId: true, title: true, format: true, clients: true, status: true, result: true, failure: true, overallScore: true, screenshots: true, renderedReports: true, createdAt: true, completedAt: true, expiresAt: true },
     });
     return preview && preview.expiresAt !== null && preview.expiresAt <= now ? null : preview;
+  }
+
+  /** What the render worker needs: the source, the stored result (for compiled formats' HTML) and the clients. */
+  async findForRender(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'status' | 'result'> | null> {
+    return this.repo.findOne({ where: { id }, select: { id: true, format: true, clients: true, source: true, status: true, result: true } });
   }
 
   /** What the worker needs: the source and whether a result exists already. */
@@ -95,11 +104,15 @@ export class PreviewRepository {
     };
   }
 
-  /** Deletes one of the account's previews (and its shares); false when there is none. */
+  /** Deletes one of the account's previews (and its shares and screenshots); false when there is none. */
   async deleteForAccount(accountId: string, id: string): Promise<boolean> {
     if (!OPAQUE_ID_PATTERN.test(id)) return false;
+    const hashes = await this.screenshots.hashesOf([id]);
     const result = await this.repo.delete({ id, accountId });
-    return (result.affected ?? 0) > 0;
+    const deleted = (result.affected ?? 0) > 0;
+    // PNGs no other preview shows go with it (content-addressed: another preview may show the same one).
+    if (deleted) await this.screenshots.deleteUnreferenced(hashes);
+    return deleted;
   }
 
   /**
@@ -110,9 +123,10 @@ export class PreviewRepository {
     await this.repo.delete({ id, status: 'queued' } as FindOptionsWhere<PreviewEntity>);
   }
 
-  /** Deletes anonymous previews whose time is up. */
+  /** Deletes anonymous previews whose time is up, and the screenshots no preview shows any more. */
   async deleteExpired(now = new Date()): Promise<number> {
     const result: [unknown, number] = await this.dataSource.query('DELETE FROM previews WHERE expires_at IS NOT NULL AND expires_at <= $1', [now]);
+    await this.screenshots.deleteUnreferenced();
     return result[1];
   }
 }

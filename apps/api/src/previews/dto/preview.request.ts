@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { RENDER_MODES, type RenderMode } from '@mailproof/contracts';
 import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
 import { OptionalClientIds } from '../../common/client-ids.validator';
 import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';
@@ -27,4 +28,24 @@ export class PreviewRequest {
   @IsString()
   @MaxLength(200)
   title?: string;
+
+  @ApiPropertyOptional({ default: false, description: 'Also render screenshots of every client, light and dark (waits up to PREVIEW_RENDER_WAIT_MS; absent when not done by then, stored when done).' })
+  @IsOptional()
+  @IsBoolean()
+  screenshots?: boolean;
+}
+
+/** `POST /api/preview/:id/screenshots`: which screenshots of a stored preview to render. */
+export class ScreenshotsRequest {
+  @OptionalClientIds("Clients to render; every client of the preview when omitted. Each must be one the preview analyzed.")
+  clients?: ClientId[];
+
+  @ApiPropertyOptional({ type: [String], enum: RENDER_MODES, default: RENDER_MODES, description: 'light, dark or both.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(RENDER_MODES.length)
+  @ArrayUnique()
+  @IsIn(RENDER_MODES, { each: true, message: 'each value in modes must be light or dark' })
+  modes?: RenderMode[];
 }

@@ -58,6 +58,8 @@ export class PreviewResponse implements PreviewResult {
   @ApiProperty({ type: Object, description: 'Per client id: { html, warnings }.' }) darkMode: PreviewResult['darkMode'];
   @ApiPropertyOptional({ type: Object, description: '"<clientId>-light|dark" to PNG URL; present when rendering finished in time.' })
   screenshots?: Record<string, string>;
+  @ApiPropertyOptional({ type: [String], description: 'Notes on the screenshots: cut at the height limit, images that stayed broken.' })
+  screenshotNotes?: string[];
   @ApiPropertyOptional({ type: String, description: 'The compiled HTML, for jsx, mjml and maizzle input.' }) compiledHtml?: string;
   @ApiProperty({ type: Object, nullable: true }) spamReport: PreviewResult['spamReport'];
   @ApiProperty({ type: Object, nullable: true }) sizeReport: PreviewResult['sizeReport'];
@@ -87,6 +89,20 @@ class PreviewListItem {
   @ApiProperty({ nullable: true, type: Number }) overallScore: number | null;
   @ApiProperty({ enum: ['queued', 'completed', 'failed'] }) status: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+class ScreenshotFailure {
+  @ApiProperty({ example: 'outlook-windows-legacy-dark' }) id: string;
+  @ApiProperty({ example: 'the page did not finish painting within 15000 ms' }) reason: string;
+}
+
+/** `POST /api/preview/:id/screenshots`. */
+export class ScreenshotsResponse {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'Every screenshot of the preview: "<clientId>-light|dark" to PNG URL.' })
+  screenshots: Record<string, string>;
+  @ApiProperty({ enum: ['complete', 'partial', 'pending'] }) screenshotStatus: 'complete' | 'partial' | 'pending';
+  @ApiProperty({ type: [String], description: 'Requested screenshots that exist now.' }) captured: string[];
+  @ApiProperty({ type: [ScreenshotFailure], description: 'Requested screenshots that failed, with the reason.' }) failed: ScreenshotFailure[];
 }
 
 export class PreviewListResponse {

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** One PNG by content: its SHA-256 (hex) is its name and its URL. */
+export interface StoredImage {
+  hash: string;
+  png: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * Where screenshots live. PostgreSQL by default (every replica reads it, no extra service); an object
+ * store can take its place behind the same three calls.
+ */
+export interface ScreenshotStore {
+  /** Stores images not stored yet (by hash); called inside the transaction that references them. */
+  putImages(images: readonly StoredImage[], manager?: EntityManager): Promise<void>;
+  getImage(hash: string): Promise<Buffer | null>;
+  /** Deletes the given images (all when omitted) that no preview references any more; returns how many. */
+  deleteUnreferenced(hashes?: readonly string[]): Promise<number>;
+}
+
+export interface AttachedShot {
+  shot: string;
+  hash: string;
+  truncated: boolean;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+@Injectable()
+export class ScreenshotRepository implements ScreenshotStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async putImages(images: readonly StoredImage[], manager: EntityManager = this.dataSource.manager): Promise<void> {
+    for (const image of images) {
+      await manager.query(
+        'INSERT INTO screenshot_images (hash, png, bytes, width, height) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO NOTHING',
+        [image.hash, image.png, image.png.length, image.width, image.height],
+      );
+    }
+  }
+
+  async getImage(hash: string): Promise<Buffer | null> {
+    if (!SHA256_HEX.test(hash)) return null;
+    const rows: Array<{ png: Buffer }> = await this.dataSource.query('SELECT png FROM screenshot_images WHERE hash = $1', [hash]);
+    return rows[0]?.png ?? null;
+  }
+
+  /**
+   * Stores a render's images and points the preview at them, with the URL map and the reports merged in
+   * one transaction: a reader sees all of a render or none of it. False when the preview is gone (deleted
+   * or expired while it was painted): then nothing is stored.
+   */
+  async attachToPreview(
+    previewId: string,
+    images: readonly StoredImage[],
+    shots: readonly AttachedShot[],
+    urls: Record<string, string>,
+    mergeReports: (current: Record<string, unknown> | null) => Record<string, unknown>,
+  ): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: Array<{ rendered_reports: Record<string, unknown> | null }> = await manager.query('SELECT rendered_reports FROM previews WHERE id = $1 FOR UPDATE', [previewId]);
+      if (rows.length === 0) return false;
+      await this.putImages(images, manager);
+      for (const shot of shots) {
+        await manager.query(
+          `INSERT INTO preview_screenshots (preview_id, shot, hash, truncated) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (preview_id, shot) DO UPDATE SET hash = EXCLUDED.hash, truncated = EXCLUDED.truncated, created_at = now()`,
+          [previewId, shot.shot, shot.hash, shot.truncated],
+        );
+      }
+      await manager.query(`UPDATE previews SET screenshots = COALESCE(screenshots, '{}'::jsonb) || $2::jsonb, rendered_reports = $3::jsonb WHERE id = $1`, [
+        previewId,
+        JSON.stringify(urls),
+        JSON.stringify(mergeReports(rows[0].rendered_reports)),
+      ]);
+      return true;
+    });
+  }
+
+  /** The images a preview shows (to delete the unreferenced ones once the preview is gone). */
+  async hashesOf(previewIds: readonly string[]): Promise<string[]> {
+    if (previewIds.length === 0) return [];
+    const rows: Array<{ hash: string }> = await this.dataSource.query('SELECT DISTINCT hash FROM preview_screenshots WHERE preview_id = ANY($1)', [previewIds]);
+    return rows.map((row) => row.hash);
+  }
+
+  async deleteUnreferenced(hashes?: readonly string[]): Promise<number> {
+    if (hashes && hashes.length === 0) return 0;
+    const unreferenced = 'NOT EXISTS (SELECT 1 FROM preview_screenshots s WHERE s.hash = screenshot_images.hash)';
+    try {
+      const result: [unknown, number] = hashes
+        ? await this.dataSource.query(`DELETE FROM screenshot_images WHERE hash = ANY($1) AND ${unreferenced}`, [hashes])
+        : await this.dataSource.query(`DELETE FROM screenshot_images WHERE ${unreferenced}`);
+      return result[1];
+    } catch (error) {
+      // A render referencing one of these images committed meanwhile (foreign key): it is in use again.
+      if ((error as { code?: string }).code === '23503') return 0;
+      throw error;
+    }
+  }
+}
