@@ -1,4 +1,7 @@
+import { createServer } from 'node:net';
+import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
+import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
 import { createTestAccount } from '../utils/database';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { describeWithUnbound, startDnsStack, type DnsStack } from '../utils/dns-stack';
@@ -75,8 +78,8 @@ describeWithUnbound('POST /api/deliverability', () => {
 
   it('answers a name whose DNS times out with skipped checks, not an error', async () => {
     const response = await post({ domain: 'slow.test' }).expect(200);
-    // Nothing answered: the 0 is no verdict on the domain, and the answer says so.
-    expect(response.body).toMatchObject({ score: 0, inconclusive: true });
+    // Nothing answered: no score (a 0 would read as a failing domain), and the answer says why.
+    expect(response.body).toMatchObject({ score: null, inconclusive: true });
     expect(Object.values(response.body.checks).map((check) => (check as { status: string }).status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip']);
   });
 
@@ -97,6 +100,42 @@ describeWithUnbound('POST /api/deliverability', () => {
     expect((await post({ domain: 'healthy.test', dkimSelectors: ['bad selector'] }).expect(400)).body.errors[0].field).toBe('dkimSelectors.0');
     await post({ domain: 'healthy.test', extra: true }).expect(400);
     await post({}).expect(400);
+  });
+
+  describe('when no DNS server answers at all', () => {
+    let downApi: RunningApi;
+    let downWorker: INestApplicationContext;
+    let downQueues: ReturnType<typeof openQueues>;
+
+    beforeAll(async () => {
+      // A loopback port that was just free: every DoH request is refused. Own queue prefix, so only this worker takes the jobs.
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const { port: free } = probe.address() as { port: number };
+          probe.close(() => resolve(free));
+        });
+      });
+      const downConfig = testConfig({ QUEUE_PREFIX: `${stack.config.queue.prefix}-dnsdown`, DNS_SERVERS: `127.0.0.1:${port}`, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 400, DNS_TRIES: 1, DELIVERABILITY_BUDGET_MS: 8_000 });
+      downQueues = openQueues(downConfig);
+      downWorker = await startWorkerDns(downConfig);
+      downApi = await startTestApi(downConfig);
+    });
+
+    afterAll(async () => {
+      await downApi?.close();
+      await downWorker?.close();
+      await downQueues?.closeAll();
+    });
+
+    it('answers 200 with every check skipped, score null and inconclusive: true', async () => {
+      // A name no other suite resolves, so no cached answer can stand in for the missing server.
+      const response = await request(downApi.url).post('/api/deliverability').set('x-api-key', account.key).send({ domain: 'nobody-answers.test' }).expect(200);
+      expect(response.body).toMatchObject({ domain: 'nobody-answers.test', score: null, inconclusive: true });
+      expect(Object.values(response.body.checks).map((check) => (check as { status: string }).status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip']);
+      expect(response.body.checks.mx.message).toMatch(/^MX not checked: /);
+      const rows = await stack.db.query('SELECT score, inconclusive FROM domain_audits WHERE domain = $1 AND account_id = $2', ['nobody-answers.test', account.accountId]);
+      expect(rows).toEqual([{ score: null, inconclusive: true }]);
+    });
   });
 
   describe('when no worker answers within the budget', () => {

@@ -9,17 +9,19 @@ describeWithUnbound('/api/domains', () => {
   let api: DnsStack['api'];
   let free: { accountId: string; key: string };
   let other: { accountId: string; key: string };
+  let outage: { accountId: string; key: string };
 
   beforeAll(async () => {
     stack = await startDnsStack({ DOMAIN_LIMIT_FREE: 3 });
     api = stack.api;
     free = await createTestAccount(stack.db, 'free');
     other = await createTestAccount(stack.db, 'pro');
+    outage = await createTestAccount(stack.db, 'pro');
   });
 
   afterAll(async () => {
     if (!stack) return;
-    await stack.db.query('DELETE FROM accounts WHERE id = ANY($1)', [[free.accountId, other.accountId]]);
+    await stack.db.query('DELETE FROM accounts WHERE id = ANY($1)', [[free.accountId, other.accountId, outage.accountId]]);
     await stack.stop();
   });
 
@@ -57,6 +59,7 @@ describeWithUnbound('/api/domains', () => {
     const history = await as(free.key).history(id).expect(200);
     expect(history.body.domain.id).toBe(id);
     expect(history.body.audits).toEqual([expect.objectContaining({ trigger: 'domain-added', score: 100, inconclusive: false })]);
+    expect(audited.domains[0].statusReason).toBeNull();
     expect(history.body.driftEvents).toEqual([]);
     await as(free.key).history(id, '?limit=0').expect(400);
   });
@@ -70,6 +73,21 @@ describeWithUnbound('/api/domains', () => {
     }, 'the first audit of null-mx.test', 15_000);
     expect(entry.score).toBeLessThan(80);
     expect(['degraded', 'failing']).toContain(entry.status);
+  });
+
+  it('keeps a domain whose DNS does not answer pending, without a score, and says why', async () => {
+    const created = await as(outage.key).post({ domain: 'slow.test' }).expect(201);
+    const entry = await waitFor(async () => {
+      const list = await as(outage.key).list().expect(200);
+      const found = list.body.domains.find((domain: { id: string }) => domain.id === created.body.id);
+      return found?.lastCheckedAt ? found : null;
+    }, 'the first audit of slow.test', 15_000);
+    expect(entry).toMatchObject({ status: 'pending', score: null, lastResult: null });
+    expect(entry.statusReason).toMatch(/inconclusive: no DNS lookup answered \(MX not checked: the DNS lookup timed out\); the domain stays pending/);
+    const history = await as(outage.key).history(created.body.id).expect(200);
+    expect(history.body.audits).toEqual([expect.objectContaining({ trigger: 'domain-added', score: null, inconclusive: true })]);
+    expect(history.body.audits[0].result.score).toBeNull();
+    expect(history.body.driftEvents).toEqual([]);
   });
 
   it('refuses a domain the account already monitors with 409 and the existing id', async () => {

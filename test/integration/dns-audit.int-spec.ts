@@ -62,12 +62,12 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
       const rows = await db.query('SELECT id, score, inconclusive, result FROM domain_audits WHERE job_id = $1', [id]);
       return rows.length > 0 ? rows : null;
     }, `the audit of ${domain}`, 20_000);
-    return row as { id: string; score: number; inconclusive: boolean; result: DeliverabilityResult };
+    return row as { id: string; score: number | null; inconclusive: boolean; result: DeliverabilityResult };
   }
   const rules = (result: DeliverabilityResult) => result.issues.map((issue) => issue.rule);
 
   it('audits every fixture over DoH and stores the result', async () => {
-    const domains = ['healthy.test', 'spf-eleven.test', 'two-spf.test', 'plus-all.test', 'no-dmarc.test', 'dmarc-none.test', 'weak-dkim.test', 'null-mx.test', 'no-bimi.test'];
+    const domains = ['healthy.test', 'spf-eleven.test', 'two-spf.test', 'plus-all.test', 'no-dmarc.test', 'dmarc-none.test', 'weak-dkim.test', 'null-mx.test', 'no-bimi.test', 'spf-macro.test', 'implicit-mx.test', 'dmarc-rua-only.test'];
     const results = Object.fromEntries(await Promise.all(domains.map(async (domain) => [domain, (await audit(domain)).result] as const)));
 
     expect(results['healthy.test']).toMatchObject({
@@ -86,6 +86,15 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
     expect(results['two-spf.test'].checks.spf.status).toBe('fail');
     expect(rules(results['two-spf.test'])).toContain('spf_multiple_records');
     expect(rules(results['plus-all.test'])).toContain('spf_pass_all');
+    // Issue 19: +all is valid SPF with a failing check; a macro's include is followed; implicit MX and rua-only DMARC.
+    expect(results['plus-all.test'].spf.valid).toBe(true);
+    expect(results['plus-all.test'].checks.spf.status).toBe('fail');
+    expect(results['spf-macro.test'].spf).toMatchObject({ valid: false, lookups: 11 });
+    expect(rules(results['spf-macro.test'])).toContain('spf_too_many_lookups');
+    expect(results['implicit-mx.test'].checks.mx.status).toBe('warn');
+    expect(rules(results['implicit-mx.test'])).toContain('mx_implicit');
+    expect(results['dmarc-rua-only.test'].dmarc).toMatchObject({ valid: true, policy: 'none' });
+    expect(results['dmarc-rua-only.test'].checks.dmarc.status).toBe('warn');
     expect(results['no-dmarc.test'].checks.dmarc.status).toBe('fail');
     expect(results['no-dmarc.test'].dmarc.valid).toBe(false);
     expect(results['dmarc-none.test'].checks.dmarc.status).toBe('warn');
@@ -103,6 +112,8 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
     expect(Object.values(row.result.checks).map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip']);
     expect(row.result.checks.mx.message).toMatch(/timed out/);
     expect(row.inconclusive).toBe(true);
+    expect(row.score).toBeNull();
+    expect(row.result.score).toBeNull();
   });
 
   it('caches answers in Redis for as long as their TTL says', async () => {

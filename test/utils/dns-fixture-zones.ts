@@ -21,8 +21,9 @@ export function healthyDomain(domain: string, dkimKey: string, overrides: Fixtur
 
 /**
  * The fixture zones of the issue: a healthy domain, SPF with 11 lookups, two SPF records, +all,
- * missing DMARC, p=none, a weak DKIM key, a null MX, a BIMI record; `slow.test` is delegated to a
- * server that never answers (the name that times out).
+ * missing DMARC, p=none, a weak DKIM key, a null MX, a BIMI record; issue 19's SPF macro hiding 11
+ * lookups, a domain with only an implicit MX and a DMARC record with rua= but no p=; `slow.test` is
+ * delegated to a server that never answers (the name that times out).
  */
 export function deliverabilityFixtures(): { records: FixtureZone; silentZones: string[] } {
   const strong = rsaDkimKey(2048);
@@ -43,6 +44,11 @@ export function deliverabilityFixtures(): { records: FixtureZone; silentZones: s
     ...healthyDomain('weak-dkim.test', strong, { 'selector1._domainkey.weak-dkim.test': {}, 'google._domainkey.weak-dkim.test': { TXT: [`v=DKIM1; p=${weak}`] } }),
     ...healthyDomain('null-mx.test', strong, { 'null-mx.test': { MX: [{ exchange: '', priority: 0 }], TXT: ['v=spf1 -all'] } }),
     ...healthyDomain('no-bimi.test', strong, { 'default._bimi.no-bimi.test': {} }),
+    // include:_spf.%{d} expands to _spf.spf-macro.test: 1 + 10 lookups.
+    ...withSpf('spf-macro.test', 'v=spf1 include:_spf.%{d} -all'),
+    '_spf.spf-macro.test': { TXT: [`v=spf1 ${Array.from({ length: 10 }, (_, i) => `a:i${i % 6}.eleven.test`).join(' ')} -all`] },
+    ...healthyDomain('implicit-mx.test', strong, { 'implicit-mx.test': { A: ['192.0.2.30'], TXT: ['v=spf1 a -all'] } }),
+    ...healthyDomain('dmarc-rua-only.test', strong, { '_dmarc.dmarc-rua-only.test': { TXT: ['v=DMARC1; rua=mailto:r@dmarc-rua-only.test'] } }),
   };
   return { records, silentZones: ['slow.test'] };
 }

@@ -24,7 +24,7 @@ describe('monitoredDomainChange (the dns-audit service decides drift and status;
     const result = await audit(new StaticZoneResolver(zone));
     const change = monitoredDomainChange(row(false), result, null);
     expect(change.driftEvents).toEqual([]);
-    expect(change.domain).toEqual({ lastCheckedAt: checkedAt, score: result.score, status: domainHealth(result.score), lastResult: { ...result, checkedAt: '2025-03-01T10:00:00.000Z' } });
+    expect(change.domain).toEqual({ lastCheckedAt: checkedAt, score: result.score, status: domainHealth(result.score as number), statusReason: null, lastResult: { ...result, checkedAt: '2025-03-01T10:00:00.000Z' } });
     expect(change.domain).not.toHaveProperty('lastDrift');
   });
 
@@ -34,7 +34,7 @@ describe('monitoredDomainChange (the dns-audit service decides drift and status;
     const change = monitoredDomainChange(row(false), result, previous);
     expect(change.driftEvents.map((e) => e.kind)).toEqual(expect.arrayContaining(['mx_hosts', 'dmarc_policy']));
     expect(change.domain.lastDrift).toEqual({ detectedAt: '2025-03-01T10:00:00.000Z', auditId: 'audit-2', events: change.driftEvents });
-    expect(change.domain.status).toBe(domainHealth(result.score));
+    expect(change.domain.status).toBe(domainHealth(result.score as number));
     expect(change.domain.score).toBe(result.score);
   });
 
@@ -45,11 +45,21 @@ describe('monitoredDomainChange (the dns-audit service decides drift and status;
     expect(change.domain).not.toHaveProperty('lastDrift');
   });
 
-  it('moves only lastCheckedAt for an inconclusive audit: an outage is neither drift nor a new status', async () => {
+  it('moves only lastCheckedAt and the reason for an inconclusive audit: an outage is neither drift nor a new status', async () => {
     const previous = await audit(new StaticZoneResolver(zone));
     const result = await audit(outage);
     expect(isInconclusive(result)).toBe(true);
-    expect(monitoredDomainChange(row(true), result, previous)).toEqual({ driftEvents: [], domain: { lastCheckedAt: checkedAt } });
+    expect(result.score).toBeNull();
+    const change = monitoredDomainChange(row(true), result, previous);
+    expect(change).toEqual({ driftEvents: [], domain: { lastCheckedAt: checkedAt, statusReason: expect.stringContaining('inconclusive') } });
+    expect(change.domain.statusReason).toMatch(/timed out.*last conclusive audit/);
+  });
+
+  it('keeps a domain never audited conclusively pending, and says so', async () => {
+    const change = monitoredDomainChange(row(true), await audit(outage), null);
+    expect(change.domain).not.toHaveProperty('status');
+    expect(change.domain).not.toHaveProperty('score');
+    expect(change.domain.statusReason).toMatch(/stays pending/);
   });
 
   it.each([

@@ -113,10 +113,15 @@ describe('auditDomain', () => {
       expect(result.checks.spf.status).toBe('fail');
     });
 
-    it('fails +all and a bare all, warns ?all and a missing all', async () => {
+    it('fails the check of +all and a bare all (valid SPF, a failing policy), warns ?all and a missing all', async () => {
       const withSpf = (spf: string) => healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: [spf] } });
-      expect((await audit(withSpf('v=spf1 mx +all'))).checks.spf.status).toBe('fail');
-      expect(rules(await audit(withSpf('v=spf1 mx all')))).toContain('spf_pass_all');
+      const plusAll = await audit(withSpf('v=spf1 mx +all'));
+      expect(plusAll.checks.spf.status).toBe('fail');
+      expect(plusAll.spf.valid).toBe(true);
+      expect(plusAll.checks.spf.message).toMatch(/\+all: it authorises every server.*valid SPF/);
+      const bareAll = await audit(withSpf('v=spf1 mx all'));
+      expect(rules(bareAll)).toContain('spf_pass_all');
+      expect(bareAll.spf.valid).toBe(true);
       const neutral = await audit(withSpf('v=spf1 mx ?all'));
       expect(neutral.checks.spf.status).toBe('warn');
       expect(rules(neutral)).toContain('spf_neutral_all');
@@ -234,11 +239,33 @@ describe('auditDomain', () => {
       expect(rules(await audit(withDmarc('v=DMARC1; p=quarantine; pct=20')))).toContain('dmarc_partial_pct');
     });
 
-    it('fails invalid policies and two records', async () => {
-      expect((await audit(withDmarc('v=DMARC1; p=maybe'))).checks.dmarc.status).toBe('fail');
-      expect((await audit(withDmarc('v=DMARC1; rua=mailto:x@good.test'))).checks.dmarc.status).toBe('fail');
+    it('fails invalid policies without a usable rua=, and two records', async () => {
+      const maybe = await audit(withDmarc('v=DMARC1; p=maybe'));
+      expect(maybe.checks.dmarc.status).toBe('fail');
+      expect(maybe.dmarc).toMatchObject({ valid: false, policy: '' });
+      expect((await audit(withDmarc('v=DMARC1; rua=ftp://x.good.test'))).checks.dmarc.status).toBe('fail');
       const two = { ...withDmarc(null), '_dmarc.good.test': { TXT: ['v=DMARC1; p=reject', 'v=DMARC1; p=none'] } };
       expect(rules(await audit(two))).toContain('dmarc_multiple_records');
+    });
+
+    it('reads a record without a usable p= but with a valid rua= as p=none (RFC 7489 6.6.3)', async () => {
+      for (const record of ['v=DMARC1; rua=mailto:x@good.test', 'v=DMARC1; p=maybe; rua=mailto:x@good.test', 'v=DMARC1; p=reject; sp=never; rua=mailto:x@good.test']) {
+        const result = await audit(withDmarc(record));
+        expect(result.dmarc).toMatchObject({ valid: true, policy: 'none' });
+        expect(result.checks.dmarc.status).toBe('warn');
+        expect(result.issues).toContainEqual(expect.objectContaining({ rule: 'dmarc_invalid_policy', severity: 'warning' }));
+      }
+    });
+
+    it('discards syntax errors in optional tags with a warning; the defaults apply (RFC 7489 6.3)', async () => {
+      for (const record of ['v=DMARC1; p=reject; pct=150; rua=mailto:x@good.test', 'v=DMARC1; p=reject; adkim=x; aspf=strict; rua=mailto:x@good.test', 'v=DMARC1; p=reject; nonsense; rua=mailto:x@good.test']) {
+        const result = await audit(withDmarc(record));
+        expect(result.dmarc).toMatchObject({ valid: true, policy: 'reject' });
+        expect(result.checks.dmarc.status).toBe('warn');
+        expect(result.issues.filter((issue) => issue.check === 'dmarc' && issue.severity === 'error')).toEqual([]);
+      }
+      // The policy still applies to all failing mail: a bad pct= is not a partial one.
+      expect(rules(await audit(withDmarc('v=DMARC1; p=reject; pct=abc; rua=mailto:x@good.test')))).not.toContain('dmarc_partial_pct');
     });
 
     it('inherits the parent policy through sp= for a subdomain', async () => {
@@ -267,6 +294,17 @@ describe('auditDomain', () => {
       const result = await audit(oneDead);
       expect(result.checks.mx.status).toBe('warn');
       expect(result.checks.mx.message).toMatch(/mx2\.good\.test/);
+    });
+
+    it('warns, not fails, a domain without MX that has an address record: its implicit MX (RFC 5321 5.1)', async () => {
+      const base = healthyZone()['good.test'] as { TXT: string[] };
+      for (const address of [{ A: ['192.0.2.20'] }, { AAAA: ['2001:db8::20'] }]) {
+        const result = await audit(healthyZone('good.test', { 'good.test': { TXT: base.TXT, ...address } }));
+        expect(result.checks.mx.status).toBe('warn');
+        expect(result.mx).toEqual({ valid: true, hosts: [] });
+        expect(result.issues).toContainEqual(expect.objectContaining({ rule: 'mx_implicit', severity: 'warning' }));
+        expect(rules(result)).not.toContain('mx_missing');
+      }
     });
 
     it('fails a domain that does not exist', async () => {
@@ -306,7 +344,7 @@ describe('auditDomain', () => {
       expect(scoreChecks({ mx: { status: 'skip', message: '' }, spf: pass, dkim: pass, dmarc: pass, bimi: { status: 'fail', message: '' } })).toBe(87);
       const skip = { status: 'skip' as const, message: '' };
       const all = { mx: skip, spf: skip, dkim: skip, dmarc: skip, bimi: skip };
-      expect(scoreChecks(all)).toBe(0);
+      expect(scoreChecks(all)).toBeNull();
       expect(isInconclusive({ checks: all })).toBe(true);
     });
 
@@ -320,6 +358,7 @@ describe('auditDomain', () => {
       const result = await audit(zone, 'slow.test');
       expect(Object.values(result.checks).map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip']);
       expect(isInconclusive(result)).toBe(true);
+      expect(result.score).toBeNull();
     });
   });
 });

@@ -13,8 +13,11 @@ export const DNS_CHECK_WEIGHTS: Record<DnsCheckName, number> = { mx: 25, spf: 25
 
 const STATUS_CREDIT = { pass: 1, warn: 0.5, fail: 0 } as const;
 
-/** pass = full weight, warn = half, fail = none; a skipped check leaves the denominator. 0 when all skipped. */
-export function scoreChecks(checks: Record<DnsCheckName, DnsCheck>): number {
+/**
+ * pass = full weight, warn = half, fail = none; a skipped check leaves the denominator. null when
+ * every check was skipped: no number is honest about a domain nobody could look up.
+ */
+export function scoreChecks(checks: Record<DnsCheckName, DnsCheck>): number | null {
   let earned = 0;
   let possible = 0;
   for (const name of DNS_CHECK_NAMES) {
@@ -23,7 +26,7 @@ export function scoreChecks(checks: Record<DnsCheckName, DnsCheck>): number {
     possible += DNS_CHECK_WEIGHTS[name];
     earned += DNS_CHECK_WEIGHTS[name] * STATUS_CREDIT[status];
   }
-  return possible === 0 ? 0 : Math.round((100 * earned) / possible);
+  return possible === 0 ? null : Math.round((100 * earned) / possible);
 }
 
 /** True when no record could be looked up: the audit says nothing about the domain. */

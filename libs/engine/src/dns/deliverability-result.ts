@@ -71,8 +71,8 @@ export interface BimiSummary {
 
 export interface DeliverabilityResult {
   domain: string;
-  /** 0-100, weighted by DNS_CHECK_WEIGHTS (MX 25, SPF 25, DKIM 20, DMARC 20, BIMI 10). */
-  score: number;
+  /** 0-100, weighted by DNS_CHECK_WEIGHTS (MX 25, SPF 25, DKIM 20, DMARC 20, BIMI 10); null when every check was skipped. */
+  score: number | null;
   spf: SpfSummary;
   dkim: DkimSummary;
   dmarc: DmarcSummary;

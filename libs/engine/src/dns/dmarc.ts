@@ -43,36 +43,54 @@ export async function evaluateDmarc(domain: string, resolver: DnsResolver): Prom
   }
 
   const inherited = found.name !== domain;
+  const at = `_dmarc.${found.name}`;
   const { tags, duplicates, malformed } = parseTagList(found.record);
   const issues: DnsIssue[] = [];
   const add = (rule: string, severity: DnsIssue['severity'], message: string) => issues.push({ check: 'dmarc', rule, severity, message });
-  if (duplicates.length > 0 || malformed.length > 0) add('dmarc_syntax', 'error', `The DMARC record at _dmarc.${found.name} has ${duplicates.length > 0 ? `a repeated tag ${duplicates[0]}=` : `a malformed part "${malformed[0]}"`}.`);
+  // RFC 7489 6.3: syntax errors in the rest of the record are discarded and the defaults apply.
+  for (const part of malformed) add('dmarc_syntax', 'warning', `The DMARC record at ${at} has a malformed part "${part}"; receivers ignore it.`);
+  for (const tag of duplicates) add('dmarc_syntax', 'warning', `The DMARC record at ${at} repeats ${tag}=; receivers may use either value.`);
 
+  const rua = tags.get('rua');
+  const ruaValid = rua !== undefined && rua.split(',').some((uri) => /^mailto:[^@\s]+@[^@\s]+/i.test(uri.trim()));
   const p = tags.get('p')?.toLowerCase();
   const sp = tags.get('sp')?.toLowerCase();
-  if (p === undefined || !POLICIES.has(p)) {
-    add('dmarc_invalid_policy', 'error', `The DMARC record at _dmarc.${found.name} needs p=none, p=quarantine or p=reject${p === undefined ? '' : ` (has p=${p})`}.`);
+  const pValid = p !== undefined && POLICIES.has(p);
+  const spValid = sp === undefined || POLICIES.has(sp);
+  // RFC 7489 6.6.3: without a valid p= (or with an invalid sp=) a record with a valid rua= acts as
+  // p=none; without one, receivers apply no DMARC at all.
+  let policy: string;
+  let usable = true;
+  if (!pValid || !spValid) {
+    const what = !pValid ? (p === undefined ? 'has no p= tag' : `has p=${p}, which is not none, quarantine or reject`) : `has sp=${sp}, which is not a policy`;
+    if (ruaValid) {
+      add('dmarc_invalid_policy', 'warning', `The DMARC record at ${at} ${what}: receivers act as if it said p=none (RFC 7489 6.6.3) and only send reports. Set p=quarantine or p=reject.`);
+      policy = 'none';
+    } else {
+      add('dmarc_invalid_policy', 'error', `The DMARC record at ${at} ${what} and has no valid rua=: receivers apply no DMARC policy at all (RFC 7489 6.6.3).`);
+      policy = '';
+      usable = false;
+    }
+  } else {
+    // A parent's record applies to this subdomain through sp= (falling back to p=).
+    policy = (inherited ? (sp ?? p) : p) as string;
   }
-  if (sp !== undefined && !POLICIES.has(sp)) add('dmarc_invalid_policy', 'error', `sp=${sp} in the DMARC record at _dmarc.${found.name} is not a policy.`);
-  // A parent's record applies to this subdomain through sp= (falling back to p=).
-  const policy = (inherited ? (sp && POLICIES.has(sp) ? sp : p) : p) ?? '';
   if (policy === 'none') {
     add('dmarc_policy_none', 'warning', `DMARC policy is p=none: receivers only report, they do not quarantine or reject spoofed mail.`);
   }
-  if (!inherited && POLICIES.has(p ?? '') && p !== 'none' && sp === 'none') {
+  if (!inherited && pValid && p !== 'none' && sp === 'none') {
     add('dmarc_subdomain_policy_none', 'info', `sp=none leaves subdomains of ${domain} unprotected.`);
   }
   const pctText = tags.get('pct');
   if (pctText !== undefined) {
     const pct = /^\d{1,3}$/.test(pctText) ? Number(pctText) : NaN;
-    if (!(pct >= 0 && pct <= 100)) add('dmarc_invalid_pct', 'error', `pct=${pctText} must be a whole number from 0 to 100.`);
-    else if (pct < 100 && policy !== 'none') add('dmarc_partial_pct', 'warning', `pct=${pct}: the policy applies to only ${pct}% of failing mail.`);
+    if (!(pct >= 0 && pct <= 100)) add('dmarc_invalid_pct', 'warning', `pct=${pctText} must be a whole number from 0 to 100; receivers ignore it and apply the policy to all failing mail.`);
+    else if (pct < 100 && policy !== 'none' && policy !== '') add('dmarc_partial_pct', 'warning', `pct=${pct}: the policy applies to only ${pct}% of failing mail.`);
   }
   for (const tag of ['adkim', 'aspf']) {
     const value = tags.get(tag)?.toLowerCase();
-    if (value !== undefined && value !== 'r' && value !== 's') add('dmarc_syntax', 'error', `${tag}=${value} must be r (relaxed) or s (strict).`);
+    if (value !== undefined && value !== 'r' && value !== 's') add('dmarc_syntax', 'warning', `${tag}=${value} must be r (relaxed) or s (strict); receivers ignore it and use relaxed alignment.`);
   }
-  const rua = tags.get('rua');
   if (rua === undefined || rua === '') {
     add('dmarc_no_reports', 'info', 'No rua= address: nobody receives the aggregate reports that show who sends as this domain.');
   } else if (!rua.split(',').every((uri) => /^mailto:[^@\s]+@[^@\s]+/i.test(uri.trim()))) {
@@ -81,6 +99,6 @@ export async function evaluateDmarc(domain: string, resolver: DnsResolver): Prom
   if (inherited) add('dmarc_inherited', 'info', `No record at _dmarc.${domain}; the policy of ${found.name} applies.`);
 
   const status = statusFromIssues(issues);
-  const summary: DmarcSummary = { valid: status !== 'fail', policy, record: found.record, foundAt: `_dmarc.${found.name}` };
+  const summary: DmarcSummary = { valid: usable, policy, record: found.record, foundAt: at };
   return { summary, check: { status, message: checkMessage(issues, `DMARC policy is p=${policy}${inherited ? ` (inherited from ${found.name})` : ''}.`) }, issues };
 }

@@ -1,6 +1,8 @@
 import type { CheckOutcome, DnsIssue, SpfSummary } from './deliverability-result';
 import { checkMessage, statusFromIssues } from './deliverability-result';
+import ipaddr from 'ipaddr.js';
 import { describeFailure, isVoid, type DnsLookup, type DnsResolver } from './dns-resolver.port';
+import { expandDomainSpec, isDomainSpec, isMacroString, isQueryableName } from './spf-macro';
 
 /** RFC 7208 section 4.6.4: at most 10 DNS-querying terms and 2 void lookups per evaluation. */
 export const SPF_MAX_LOOKUPS = 10;
@@ -11,58 +13,96 @@ const SPF_MAX_DEPTH = 10;
 /** Lookups counted before includes stop being followed: well past RFC 7208's 10, so the verdict is certain. */
 const SPF_COUNT_CAP = 30;
 
-const MECHANISMS = new Set(['all', 'include', 'a', 'mx', 'ptr', 'ip4', 'ip6', 'exists']);
+/** Mechanisms that query DNS, each counting one lookup; `redirect=` counts too (RFC 7208 4.6.4). */
 const LOOKUP_MECHANISMS = new Set(['include', 'a', 'mx', 'ptr', 'exists']);
+/** An `mx` whose name has more MX hosts than this is a permerror (RFC 7208 4.6.4). */
+export const SPF_MAX_MX_HOSTS = 10;
+
+/**
+ * Rules that make receivers return permerror for the whole record: `spf.valid` is false exactly
+ * when one of them is found. A weak policy (`+all`) is valid SPF and only fails the check.
+ */
+export const SPF_PERMERROR_RULES: ReadonlySet<string> = new Set([
+  'spf_missing',
+  'spf_multiple_records',
+  'spf_syntax',
+  'spf_include_invalid',
+  'spf_redirect_invalid',
+  'spf_include_loop',
+  'spf_too_many_lookups',
+  'spf_too_many_void_lookups',
+  'spf_mx_too_many_hosts',
+]);
 
 export function isSpfRecord(txt: string): boolean {
   return /^v=spf1(\s|$)/i.test(txt.trim());
 }
 
-interface SpfTerm {
-  kind: 'mechanism' | 'modifier';
-  qualifier: '+' | '-' | '~' | '?';
-  name: string;
-  /** Domain-spec or address after ':' (mechanisms) or '=' (modifiers); '' when absent. */
-  argument: string;
-  /** The CIDR suffix, e.g. '/24' or '//64'; '' when absent. */
-  cidr: string;
-  raw: string;
-}
+type SpfMechanism = 'all' | 'include' | 'a' | 'mx' | 'ptr' | 'ip4' | 'ip6' | 'exists';
 
-function parseTerm(raw: string): SpfTerm | null {
-  const modifier = /^([a-z][a-z0-9_.-]*)=(.*)$/i.exec(raw);
-  if (modifier) return { kind: 'modifier', qualifier: '+', name: modifier[1].toLowerCase(), argument: modifier[2], cidr: '', raw };
-  const mechanism = /^([+\-~?]?)([a-z][a-z0-9_.-]*)(?::([^/]*))?((?:\/\/?\d+){0,2})?$/i.exec(raw);
-  if (!mechanism) {
-    // ip6 addresses contain ':' themselves; parse them separately.
-    const ip6 = /^([+\-~?]?)ip6:([0-9a-f:.]+)((?:\/\d+)?)$/i.exec(raw);
-    if (!ip6) return null;
-    return { kind: 'mechanism', qualifier: (ip6[1] || '+') as SpfTerm['qualifier'], name: 'ip6', argument: ip6[2], cidr: ip6[3], raw };
-  }
-  return {
-    kind: 'mechanism',
-    qualifier: (mechanism[1] || '+') as SpfTerm['qualifier'],
-    name: mechanism[2].toLowerCase(),
-    argument: mechanism[3] ?? '',
-    cidr: mechanism[4] ?? '',
-    raw,
-  };
-}
+type SpfTerm =
+  | { kind: 'mechanism'; qualifier: '+' | '-' | '~' | '?'; name: SpfMechanism; /** domain-spec or address; '' when absent. */ argument: string; raw: string }
+  | { kind: 'modifier'; name: string; argument: string; raw: string };
+
+const CIDR4 = '(?:/(0|[1-9]\\d?))';
+const CIDR6 = '(?:/(0|[1-9]\\d{0,2}))';
+const DUAL_CIDR = new RegExp(`^(?::(.+?))?${CIDR4}?(?:/${CIDR6})?$`, 'i');
+const IP4_NETWORK = new RegExp(`^:([0-9.]+)${CIDR4}?$`);
+const IP6_NETWORK = new RegExp(`^:([0-9a-f:.]+)${CIDR6}?$`, 'i');
+const DEC_OCTET = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
 function isIpv4(text: string): boolean {
   const parts = text.split('.');
-  return parts.length === 4 && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255);
+  return parts.length === 4 && parts.every((part) => DEC_OCTET.test(part));
 }
 
-function isIpv6(text: string): boolean {
-  return /^[0-9a-f:.]+$/i.test(text) && text.includes(':') && (text.match(/::/g) ?? []).length <= 1;
-}
+const within = (value: string | undefined, max: number) => value === undefined || Number(value) <= max;
 
-function cidrValid(cidr: string, max4: number, max6: number): boolean {
-  if (cidr === '') return true;
-  const match = /^(?:\/(\d+))?(?:\/\/(\d+))?$/.exec(cidr);
-  if (!match) return false;
-  return (match[1] === undefined || Number(match[1]) <= max4) && (match[2] === undefined || Number(match[2]) <= max6);
+/**
+ * One term against the grammar of RFC 7208 section 12: a mechanism with what it may carry (a
+ * domain-spec, a CIDR length, an address) or a modifier whose value is a macro-string. A string
+ * is why the term is not valid.
+ */
+function parseTerm(raw: string): SpfTerm | string {
+  const modifier = /^([a-z][a-z0-9_.-]*)=(.*)$/i.exec(raw);
+  if (modifier) {
+    const name = modifier[1].toLowerCase();
+    const argument = modifier[2];
+    if ((name === 'redirect' || name === 'exp') ? !isDomainSpec(argument) : !isMacroString(argument)) return `"${raw}" has an invalid value`;
+    return { kind: 'modifier', name, argument, raw };
+  }
+  const mechanism = /^([+\-~?]?)([a-z][a-z0-9_.-]*)(.*)$/i.exec(raw);
+  if (!mechanism) return `"${raw}" is not a valid SPF term`;
+  const qualifier = (mechanism[1] || '+') as '+' | '-' | '~' | '?';
+  const name = mechanism[2].toLowerCase();
+  const rest = mechanism[3];
+  const term = (argument: string): SpfTerm => ({ kind: 'mechanism', qualifier, name: name as SpfMechanism, argument, raw });
+  switch (name) {
+    case 'all':
+      return rest === '' ? term('') : `"${raw}": all takes no argument`;
+    case 'include':
+    case 'exists':
+      return rest.startsWith(':') && isDomainSpec(rest.slice(1)) ? term(rest.slice(1)) : `"${raw}": ${name} needs a domain`;
+    case 'ptr':
+      if (rest === '') return term('');
+      return rest.startsWith(':') && isDomainSpec(rest.slice(1)) ? term(rest.slice(1)) : `"${raw}" is not a valid ptr term`;
+    case 'a':
+    case 'mx': {
+      const parts = DUAL_CIDR.exec(rest);
+      if (!parts || (parts[1] !== undefined && !isDomainSpec(parts[1])) || !within(parts[2], 32) || !within(parts[3], 128)) return `"${raw}" is not a valid ${name} term`;
+      return term(parts[1] ?? '');
+    }
+    case 'ip4': {
+      const parts = IP4_NETWORK.exec(rest);
+      return parts && isIpv4(parts[1]) && within(parts[2], 32) ? term(parts[1]) : `"${raw}" is not a valid IPv4 network`;
+    }
+    case 'ip6': {
+      const parts = IP6_NETWORK.exec(rest);
+      return parts && ipaddr.IPv6.isValid(parts[1]) && within(parts[2], 128) ? term(parts[1]) : `"${raw}" is not a valid IPv6 network`;
+    }
+    default:
+      return `"${raw}" is not an SPF mechanism`;
+  }
 }
 
 /** Extracts the single SPF record from a TXT answer set (or why there is not exactly one). */
@@ -80,7 +120,10 @@ class SpfWalk {
   /** TXT answers by name: a record included twice (a diamond) is evaluated, and counted, twice but read once. */
   private readonly txtAnswers = new Map<string, Promise<DnsLookup<string>>>();
 
-  constructor(private readonly resolver: DnsResolver) {}
+  constructor(
+    private readonly resolver: DnsResolver,
+    private readonly auditedDomain: string,
+  ) {}
 
   private issue(rule: string, severity: DnsIssue['severity'], message: string): void {
     if (!this.issues.some((existing) => existing.rule === rule && existing.message === message)) {
@@ -97,16 +140,29 @@ class SpfWalk {
   }
 
   /**
+   * The name a term queries: its domain-spec with macros expanded for this audit (the record's own
+   * domain when it has none), or null when it cannot be known without a message.
+   */
+  private target(term: { argument: string; raw: string }, domain: string): string | null {
+    if (term.argument === '') return domain;
+    const name = expandDomainSpec(term.argument, { domain, senderDomain: this.auditedDomain });
+    if (name === null) {
+      this.issue('spf_macro_not_followed', 'info', `"${term.raw}" in the SPF record of ${domain} depends on each message (sender, IP address or HELO); its lookup is counted but not followed.`);
+      return null;
+    }
+    if (!isQueryableName(name)) {
+      this.issue('spf_syntax', 'error', `"${term.raw}" in the SPF record of ${domain} names "${name}", which is not a valid domain: receivers return permerror.`);
+      return null;
+    }
+    return name;
+  }
+
+  /**
    * Follows include: or redirect= to the target's SPF record. Receivers evaluate every include each time
    * it is reached, so a record included from two places counts its lookups twice (RFC 7208 4.6.4); only a
    * record that includes one of its own ancestors is a loop.
    */
-  private async follow(target: string, via: 'include' | 'redirect', depth: number, ancestors: ReadonlySet<string>): Promise<void> {
-    if (target.includes('%')) {
-      this.issue('spf_macro_not_followed', 'info', `${via} ${target} uses a macro; its lookups are counted once but not followed.`);
-      return;
-    }
-    const name = target.toLowerCase().replace(/\.$/, '');
+  private async follow(name: string, via: 'include' | 'redirect', depth: number, ancestors: ReadonlySet<string>): Promise<void> {
     if (ancestors.has(name)) {
       this.issue('spf_include_loop', 'error', `${via} ${name} points back to a record that includes it (a loop): receivers return permerror.`);
       return;
@@ -135,90 +191,93 @@ class SpfWalk {
     await this.walk(name, picked.record, depth + 1, false, ancestors);
   }
 
+  /**
+   * Reads one record as a receiver evaluates it for a sender it does not list: every term up to
+   * `all`, then redirect= when there is no `all`. The whole record is checked against the grammar
+   * first, since a syntax error anywhere, even after `all`, is a permerror (RFC 7208 4.6).
+   */
   async walk(domain: string, record: string, depth: number, root: boolean, parents: ReadonlySet<string> = new Set()): Promise<{ all: SpfTerm | null }> {
     const ancestors = new Set(parents).add(domain);
-    const terms = record.trim().split(/\s+/).slice(1);
-    let all: SpfTerm | null = null;
-    let redirect: string | null = null;
-    const seenModifiers = new Set<string>();
-    const pending: Array<() => Promise<void>> = [];
-    for (const raw of terms) {
+    const terms: SpfTerm[] = [];
+    for (const raw of record.trim().split(/\s+/).slice(1)) {
       const term = parseTerm(raw);
-      if (!term || (term.kind === 'mechanism' && !MECHANISMS.has(term.name))) {
-        this.issue('spf_syntax', 'error', `"${raw}" in the SPF record of ${domain} is not a valid SPF term: receivers return permerror.`);
-        continue;
+      if (typeof term === 'string') this.issue('spf_syntax', 'error', `${term} in the SPF record of ${domain}: receivers return permerror.`);
+      else terms.push(term);
+    }
+    let all: SpfTerm | null = null;
+    let redirect: SpfTerm | null = null;
+    const seenModifiers = new Set<string>();
+    for (const term of terms) {
+      if (term.kind !== 'modifier') continue;
+      if ((term.name === 'redirect' || term.name === 'exp') && seenModifiers.has(term.name)) {
+        this.issue('spf_syntax', 'error', `The SPF record of ${domain} repeats ${term.name}=: receivers return permerror.`);
       }
-      if (term.kind === 'modifier') {
-        if ((term.name === 'redirect' || term.name === 'exp') && seenModifiers.has(term.name)) {
-          this.issue('spf_syntax', 'error', `The SPF record of ${domain} repeats ${term.name}=: receivers return permerror.`);
-        }
-        seenModifiers.add(term.name);
-        if (term.name === 'redirect') redirect = term.argument;
-        continue;
-      }
-      if (all) continue; // Terms after `all` are never evaluated.
+      seenModifiers.add(term.name);
+      if (term.name === 'redirect' && !redirect) redirect = term;
+    }
+    const pending: Array<() => Promise<void>> = [];
+    for (const term of terms) {
+      if (term.kind === 'modifier') continue;
+      if (all) break; // Terms after `all` are never evaluated (but were checked above).
       if (LOOKUP_MECHANISMS.has(term.name)) this.lookups++;
       switch (term.name) {
         case 'all':
           all = term;
           break;
-        case 'include':
-          if (!term.argument) this.issue('spf_syntax', 'error', `include without a domain in the SPF record of ${domain}.`);
-          else pending.push(() => this.follow(term.argument, 'include', depth, ancestors));
+        case 'include': {
+          const name = this.target(term, domain);
+          if (name !== null) pending.push(() => this.follow(name, 'include', depth, ancestors));
           break;
+        }
         case 'a':
         case 'exists': {
-          if (term.name === 'exists' && !term.argument) {
-            this.issue('spf_syntax', 'error', `exists without a domain in the SPF record of ${domain}.`);
-            break;
-          }
-          const target = term.argument || domain;
-          if (target.includes('%') || !this.canQuery()) break;
+          const name = this.target(term, domain);
+          if (name === null || !this.canQuery()) break;
           this.queries++;
           pending.push(async () => {
-            const [v4, v6] = await Promise.all([this.resolver.a(target), term.name === 'a' ? this.resolver.aaaa(target) : Promise.resolve(null)]);
+            const [v4, v6] = await Promise.all([this.resolver.a(name), term.name === 'a' ? this.resolver.aaaa(name) : Promise.resolve(null)]);
             if (isVoid(v4) && (v6 === null || isVoid(v6))) this.voidLookups++;
           });
           break;
         }
         case 'mx': {
-          const target = term.argument || domain;
-          if (target.includes('%') || !this.canQuery()) break;
+          const name = this.target(term, domain);
+          if (name === null || !this.canQuery()) break;
           this.queries++;
-          pending.push(async () => this.countVoid(await this.resolver.mx(target)));
+          pending.push(async () => {
+            const lookup = await this.resolver.mx(name);
+            this.countVoid(lookup);
+            if (lookup.status === 'ok' && lookup.records.length > SPF_MAX_MX_HOSTS) {
+              this.issue('spf_mx_too_many_hosts', 'error', `"${term.raw}" in the SPF record of ${domain}: ${name} has ${lookup.records.length} MX hosts; receivers look up at most ${SPF_MAX_MX_HOSTS} and return permerror (RFC 7208 4.6.4).`);
+            }
+          });
           break;
         }
         case 'ptr':
           this.issue('spf_ptr', 'warning', `The SPF record of ${domain} uses ptr, which RFC 7208 says not to use: it is slow and some receivers ignore it.`);
           break;
-        case 'ip4':
-          if (!isIpv4(term.argument) || !cidrValid(term.cidr, 32, 32)) {
-            this.issue('spf_syntax', 'error', `"${raw}" in the SPF record of ${domain} is not a valid IPv4 network.`);
-          }
-          break;
-        case 'ip6':
-          if (!isIpv6(term.argument) || !cidrValid(term.cidr, 128, 128)) {
-            this.issue('spf_syntax', 'error', `"${raw}" in the SPF record of ${domain} is not a valid IPv6 network.`);
-          }
-          break;
       }
     }
     // redirect= applies only when the record has no `all` (RFC 7208 6.1).
-    if (redirect !== null && !all) {
+    if (redirect && !all) {
       this.lookups++;
-      if (!redirect) this.issue('spf_syntax', 'error', `redirect= without a domain in the SPF record of ${domain}.`);
-      else pending.push(() => this.follow(redirect as string, 'redirect', depth, ancestors));
+      const name = this.target(redirect, domain);
+      if (name !== null) pending.push(() => this.follow(name, 'redirect', depth, ancestors));
     }
     // Sequential, in record order, so the walk and its findings are deterministic.
     for (const step of pending) await step();
-    if (root && !all && redirect === null) {
+    if (root && !all && !redirect) {
       this.issue('spf_no_all', 'warning', `The SPF record of ${domain} ends without an "all" mechanism: mail from unlisted servers gets a neutral result. End it with -all or ~all.`);
     }
     return { all };
   }
 }
 
-/** Evaluates the SPF record of `domain`: one record, valid syntax, lookup limits, the `all` policy. */
+/**
+ * Evaluates the SPF record of `domain` as a receiver would for a server it does not list: one
+ * record, valid syntax, lookup limits (`valid` says whether receivers get a permerror), then the
+ * policy of its `all` (which fails the check, not the record).
+ */
 export async function evaluateSpf(domain: string, resolver: DnsResolver): Promise<CheckOutcome<SpfSummary>> {
   const empty: SpfSummary = { valid: false, record: '', lookups: 0, voidLookups: 0 };
   const lookup = await resolver.txt(domain);
@@ -233,11 +292,11 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
         : { check: 'spf', rule: 'spf_missing', severity: 'error', message: `${domain} has no SPF record (a TXT record starting with v=spf1).` };
     return { summary: empty, check: { status: 'fail', message: issue.message }, issues: [issue] };
   }
-  const walk = new SpfWalk(resolver);
+  const walk = new SpfWalk(resolver, domain);
   const { all } = await walk.walk(domain, picked.record, 0, true);
-  if (all) {
+  if (all?.kind === 'mechanism') {
     if (all.qualifier === '+') {
-      walk.issues.push({ check: 'spf', rule: 'spf_pass_all', severity: 'error', message: `The SPF record of ${domain} ends with +all: it authorises every server on the internet to send as ${domain}.` });
+      walk.issues.push({ check: 'spf', rule: 'spf_pass_all', severity: 'error', message: `The SPF record of ${domain} ends with ${all.raw}: it authorises every server on the internet to send as ${domain}. The record is valid SPF; the policy is the problem. End it with -all or ~all.` });
     } else if (all.qualifier === '?') {
       walk.issues.push({ check: 'spf', rule: 'spf_neutral_all', severity: 'warning', message: `The SPF record of ${domain} ends with ?all (neutral): it does not tell receivers to reject anything. Use -all or ~all.` });
     }
@@ -259,7 +318,8 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
     });
   }
   const status = statusFromIssues(walk.issues);
-  const summary: SpfSummary = { valid: status !== 'fail', record: picked.record, lookups: walk.lookups, voidLookups: walk.voidLookups };
+  const valid = !walk.issues.some((issue) => SPF_PERMERROR_RULES.has(issue.rule));
+  const summary: SpfSummary = { valid, record: picked.record, lookups: walk.lookups, voidLookups: walk.voidLookups };
   const message = checkMessage(walk.issues, `SPF record is valid and needs ${walk.lookups} of ${SPF_MAX_LOOKUPS} DNS lookups.`);
   return { summary, check: { status, message }, issues: walk.issues };
 }

@@ -27,8 +27,9 @@ export class DomainAuditEntity {
   @Column({ name: 'window_key', type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
   windowKey: string | null;
 
-  @Column({ type: 'integer' })
-  score: number;
+  /** null when the audit is inconclusive. */
+  @Column({ type: 'integer', nullable: true })
+  score: number | null;
 
   /** Every record was skipped (resolver outage): says nothing about the domain. */
   @Column({ type: 'boolean' })

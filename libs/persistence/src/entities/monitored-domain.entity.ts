@@ -24,6 +24,10 @@ export class MonitoredDomainEntity {
   @Column({ type: 'integer', nullable: true })
   score: number | null;
 
+  /** Why the status is what it is when the last audit could not say (no DNS lookup answered); null otherwise. */
+  @Column({ name: 'status_reason', type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
+  statusReason: string | null;
+
   @Column({ name: 'last_checked_at', type: 'timestamptz', nullable: true })
   lastCheckedAt: Date | null;
 

@@ -11,7 +11,7 @@ export interface NewDomainAudit {
   domain: string;
   trigger: string;
   windowKey: string | null;
-  score: number;
+  score: number | null;
   inconclusive: boolean;
   result: Record<string, unknown>;
   checkedAt: Date;
@@ -26,7 +26,7 @@ export interface NewDriftEvent {
 }
 
 /** The monitored domain's columns an audit may set. */
-export type MonitoredDomainUpdate = Partial<Pick<MonitoredDomainEntity, 'lastCheckedAt' | 'score' | 'status' | 'lastResult' | 'lastDrift'>>;
+export type MonitoredDomainUpdate = Partial<Pick<MonitoredDomainEntity, 'lastCheckedAt' | 'score' | 'status' | 'statusReason' | 'lastResult' | 'lastDrift'>>;
 
 /** What storing an audit changes besides its own row, decided by the caller and written as given. */
 export interface MonitoredDomainChange {

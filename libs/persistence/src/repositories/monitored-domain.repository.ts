@@ -32,7 +32,7 @@ export class MonitoredDomainRepository {
       if (existing) return { status: 'duplicate', domain: existing };
       const count = await repository.countBy({ accountId });
       if (count >= limit) return { status: 'limit_reached', limit };
-      const created = await repository.save(repository.create({ accountId, domain, dkimSelectors, status: 'pending', score: null, lastCheckedAt: null, lastResult: null, lastDrift: null }));
+      const created = await repository.save(repository.create({ accountId, domain, dkimSelectors, status: 'pending', statusReason: null, score: null, lastCheckedAt: null, lastResult: null, lastDrift: null }));
       return { status: 'created', domain: created };
     });
   }

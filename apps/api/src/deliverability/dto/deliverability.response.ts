@@ -23,7 +23,7 @@ class DnsIssueResponse {
 /** A DNS audit: domain, score and the SPF, DKIM, DMARC, MX and BIMI summaries, plus a status and message per check and the issues found. */
 export class DeliverabilityResponse {
   @ApiProperty() domain: string;
-  @ApiProperty({ minimum: 0, maximum: 100 }) score: number;
+  @ApiProperty({ minimum: 0, maximum: 100, nullable: true, type: Number, description: 'null when the audit is inconclusive (no lookup answered).' }) score: number | null;
   @ApiProperty({ example: { valid: true, record: 'v=spf1 include:_spf.example.net -all', lookups: 3, voidLookups: 0 } })
   spf: { valid: boolean; record: string; lookups: number; voidLookups: number };
   @ApiProperty({ example: { valid: true, selector: 'selector1', keys: [{ selector: 'selector1', keyType: 'rsa', bits: 2048, revoked: false, testing: false }] } })
@@ -35,6 +35,6 @@ export class DeliverabilityResponse {
   @ApiProperty() checks: DnsChecksResponse;
   @ApiProperty({ type: [DnsIssueResponse] }) issues: DnsIssueResponse[];
   @ApiProperty({ description: 'When the audit ran (ISO 8601).' }) checkedAt: string;
-  @ApiProperty({ description: 'True when no lookup answered (every check skipped): the score of 0 then says nothing about the domain; retry later.' })
+  @ApiProperty({ description: 'True when no lookup answered (every check skipped): score is then null, since no number says anything about the domain; retry later.' })
   inconclusive: boolean;
 }

@@ -9,6 +9,12 @@ export class MonitoredDomainResponse {
   @ApiProperty({ nullable: true, type: Number, description: 'DNS health score of the last conclusive audit.' }) score: number | null;
   @ApiProperty({ enum: ['pending', 'healthy', 'degraded', 'failing'], description: 'pending until the first audit; then healthy >= 80, degraded >= 50, failing below.' })
   status: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Why the status did not move when the last audit got no DNS answers (it stays pending, or keeps the last conclusive status); null after a conclusive audit.',
+  })
+  statusReason: string | null;
   @ApiProperty({ nullable: true, type: String }) lastCheckedAt: string | null;
   @ApiProperty({ nullable: true, type: Object, description: 'The last conclusive audit result (POST /api/deliverability shape).' }) lastResult: Record<string, unknown> | null;
   @ApiProperty({ nullable: true, type: Object, description: '{ detectedAt, auditId, events } of the latest audit that found drift.' }) lastDrift: Record<string, unknown> | null;
@@ -21,6 +27,7 @@ export class MonitoredDomainResponse {
       dkimSelectors: entity.dkimSelectors,
       score: entity.score,
       status: entity.status,
+      statusReason: entity.statusReason,
       lastCheckedAt: entity.lastCheckedAt?.toISOString() ?? null,
       lastResult: entity.lastResult,
       lastDrift: entity.lastDrift,
@@ -38,7 +45,7 @@ export class DomainAuditResponse {
   @ApiProperty() id: string;
   @ApiProperty({ enum: ['domain-added', 'schedule'] }) trigger: string;
   @ApiProperty() checkedAt: string;
-  @ApiProperty() score: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'null when the audit is inconclusive.' }) score: number | null;
   @ApiProperty({ description: 'Every lookup failed: the audit says nothing about the domain and moved nothing.' }) inconclusive: boolean;
   @ApiProperty({ type: Object }) result: Record<string, unknown>;
 
