@@ -7,6 +7,7 @@ import { registerGateCommand } from './commands/gate.command';
 import { registerKeyCommands } from './commands/key.command';
 import { registerLintCommand } from './commands/lint.command';
 import { registerMigrateCommand } from './commands/migrate.command';
+import { registerScreenshotsCommand } from './commands/screenshots.command';
 
 import { version } from '../../../package.json';
 
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerAnalyzeCommand(program);
   registerLintCommand(program);
   registerGateCommand(program);
+  registerScreenshotsCommand(program);
   registerClientsCommand(program);
   registerMigrateCommand(program);
   registerAccountCommands(program);

@@ -4,12 +4,16 @@ export interface PageMeasurements {
   viewportWidth: number;
   /** The page's full width: more than the viewport means it scrolls sideways. */
   scrollWidth: number;
-  /** The page's full height in CSS px. */
+  /** The page's full height in CSS px (at least the viewport's). */
   scrollHeight: number;
+  /** The height of the email itself: the root element's box, or what overflows it (the screenshot's height). */
+  contentHeight: number;
   /** Elements whose box ends past the viewport's right edge, widest first (at most 20). */
   overflowing: Array<{ line: number | null; tag: string; right: number; width: number }>;
   /** Visible elements with text of their own: the colors a reader sees. */
   texts: MeasuredText[];
+  /** The color the page paints behind everything (white, or dark where the email opts into a dark color-scheme). */
+  canvas: string;
   /** Elements looked at (a page with more is measured in part). */
   elementsMeasured: number;
   elementsTotal: number;
@@ -45,6 +49,8 @@ export function measurePage(args: { lineAttribute: string; maxElements: number; 
   const viewportWidth = window.innerWidth;
   const scrollWidth = Math.max(root.scrollWidth, body ? body.scrollWidth : 0);
   const scrollHeight = Math.max(root.scrollHeight, body ? body.scrollHeight : 0);
+  const rootBox = root.getBoundingClientRect();
+  const contentHeight = Math.max(rootBox.bottom + window.scrollY, body ? body.scrollHeight : 0);
   const all = body ? body.getElementsByTagName('*') : document.getElementsByTagName('*');
   const count = Math.min(all.length, args.maxElements);
   const lineOf = (element: Element): number | null => {
@@ -91,7 +97,14 @@ export function measurePage(args: { lineAttribute: string; maxElements: number; 
     });
   }
   overflowing.sort((a, b) => b.right - a.right);
-  return { viewportWidth, scrollWidth, scrollHeight, overflowing: overflowing.slice(0, 20), texts, elementsMeasured: count, elementsTotal: all.length };
+  // The system color Canvas as this page uses it (a `color-scheme: dark` email under a dark scheme gets a
+  // dark canvas): read from a probe element that is removed at once, before anything is painted.
+  const probe = document.createElement('div');
+  probe.style.backgroundColor = 'Canvas';
+  (body ?? root).appendChild(probe);
+  const canvas = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  return { viewportWidth, scrollWidth, scrollHeight, contentHeight, overflowing: overflowing.slice(0, 20), texts, canvas, elementsMeasured: count, elementsTotal: all.length };
 }
 
 export const MEASURE_ARGS = { maxElements: MAX_MEASURED_ELEMENTS, maxTexts: MAX_TEXTS };

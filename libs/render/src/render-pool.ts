@@ -145,7 +145,7 @@ export class RenderPool {
     };
     await page.goto(RENDER_PAGE_URL, { waitUntil: 'load', timeout: this.options.pageTimeoutMs });
     const measurements = await page.evaluate(measurePage, { lineAttribute: LINE_ATTRIBUTE, ...MEASURE_ARGS });
-    const cssHeight = Math.max(1, Math.ceil(measurements.scrollHeight));
+    const cssHeight = Math.max(1, Math.ceil(measurements.contentHeight));
     const height = Math.min(cssHeight, this.options.maxHeightPx);
     const png = Buffer.from(
       await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: unit.width, height }, captureBeyondViewport: true, optimizeForSpeed: true }),

@@ -44,7 +44,8 @@ const hex = (color: Rgba): string =>
   `#${[color.r, color.g, color.b].map((channel) => Math.round(channel * 255).toString(16).padStart(2, '0')).join('')}`;
 
 /** WCAG AA per text measured in the page: the text color (its alpha and the elements' opacity) over what is painted behind it. */
-export function contrastOfTexts(texts: readonly MeasuredText[]): { checked: number; failures: ContrastFailure[]; overImage: number } {
+export function contrastOfTexts(texts: readonly MeasuredText[], canvasColor = 'rgb(255, 255, 255)'): { checked: number; failures: ContrastFailure[]; overImage: number } {
+  const canvas = parseCssColor(canvasColor) ?? WHITE;
   const failures: ContrastFailure[] = [];
   let checked = 0;
   let overImage = 0;
@@ -56,7 +57,7 @@ export function contrastOfTexts(texts: readonly MeasuredText[]): { checked: numb
     }
     const parsed = parseCssColor(text.color);
     if (!parsed) continue;
-    const background = backgroundOf(text, WHITE);
+    const background = backgroundOf(text, canvas.alpha < 1 ? compositeOver(canvas, WHITE) : canvas);
     const foreground = compositeOver({ ...parsed, alpha: parsed.alpha * Math.min(1, Math.max(0, text.opacity)), luminance: undefined }, background);
     checked++;
     const ratio = contrastRatio(foreground, background);
@@ -72,7 +73,7 @@ export function mobileContrast(shots: PaintedShots, clients: readonly ClientId[]
     if (getClient(clientId).category !== 'mobile') continue;
     for (const mode of modes) {
       const shot = shots.get(`${clientId}-${mode}`);
-      if (shot) entries.push({ clientId, mode, ...contrastOfTexts(shot.page.measurements.texts) });
+      if (shot) entries.push({ clientId, mode, ...contrastOfTexts(shot.page.measurements.texts, shot.page.measurements.canvas) });
     }
   }
   if (entries.length === 0) return null;

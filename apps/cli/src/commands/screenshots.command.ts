@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Option, type Command } from 'commander';
+import { RENDER_MODES, type RenderMode } from '@mailproof/contracts';
+import { renderClientViews } from '@mailproof/engine';
+import { compileEmail } from '@mailproof/sandbox';
+import { DEFAULT_CHROMIUM_PATH, EmailImageLoader, RENDER_POOL_DEFAULTS, renderEmail, renderedReports, RenderPool } from '@mailproof/render';
+import { SsrfGuard } from '@mailproof/net-guard';
+import { clientsOption, formatOption } from './analyze.command';
+import { CliError, describeInputError, UsageError } from './cli-errors';
+import { withCompilers } from './email-analysis';
+import { parseClientsOption, readEmailInput } from './email-input';
+import type { CompileFormat } from '@mailproof/engine/compile';
+
+interface ScreenshotsOptions {
+  out: string;
+  format?: CompileFormat;
+  clients?: string;
+  modes?: string;
+  images?: boolean;
+  json?: boolean;
+}
+
+/**
+ * `mailproof screenshots FILE --out DIR`: the render worker's code in this process: each client's light and
+ * dark view painted in the local Chromium (CHROMIUM_PATH or /usr/bin/chromium), PNGs written to DIR with the
+ * reports measured in the pages (reports.json). Remote images come through the same SSRF guard unless --no-images.
+ */
+export function registerScreenshotsCommand(program: Command): void {
+  program
+    .command('screenshots')
+    .description('render an email as each client shows it, light and dark, into PNG files (needs Chromium installed)')
+    .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx or .mjml; `-` reads stdin')
+    .requiredOption('--out <dir>', 'folder for the PNGs and reports.json (created if missing)')
+    .addOption(formatOption())
+    .addOption(clientsOption())
+    .addOption(new Option('--modes <modes>', 'light, dark or light,dark').default('light,dark'))
+    .option('--no-images', 'render without remote images')
+    .option('--json', 'print what was written as JSON')
+    .action(async (file: string, options: ScreenshotsOptions) => {
+      const clients = parseClientsOption(options.clients);
+      const modes = parseModes(options.modes ?? 'light,dark');
+      const chromiumPath = process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
+      if (!existsSync(chromiumPath)) throw new CliError(`Chromium is not installed at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH).`);
+      const input = await readEmailInput(file, options.format);
+      const html = await withCompilers(async () => {
+        try {
+          return (await compileEmail(input.source, input.format)).html;
+        } catch (error) {
+          throw describeInputError(input.label, error);
+        }
+      });
+      const views = renderClientViews(html, { clients });
+      const pool = await RenderPool.launch({ chromiumPath, concurrency: 2, ...RENDER_POOL_DEFAULTS });
+      const guard = options.images === false ? null : new SsrfGuard();
+      try {
+        const result = await renderEmail(pool, views, modes, new EmailImageLoader(guard));
+        await mkdir(options.out, { recursive: true });
+        const written: Record<string, string> = {};
+        for (const [id, { page }] of result.painted) {
+          const path = join(options.out, `${id}.png`);
+          await writeFile(path, page.png);
+          written[id] = path;
+        }
+        const reports = { ...renderedReports(result.painted, views.map((view) => view.clientId), modes), screenshotNotes: result.notes, failed: result.failed };
+        await writeFile(join(options.out, 'reports.json'), `${JSON.stringify(reports, null, 2)}\n`);
+        if (options.json) {
+          console.log(JSON.stringify({ screenshots: written, distinctPages: result.units.length, ...reports }));
+        } else {
+          console.log(`${Object.keys(written).length} screenshot(s) from ${result.units.length} distinct page(s) written to ${options.out}`);
+          for (const note of result.notes) console.log(`note: ${note}`);
+          for (const failure of result.failed) console.log(`failed: ${failure.id}: ${failure.reason}`);
+          const overflowing = reports.overflowReport?.overflowing ?? [];
+          if (overflowing.length > 0) console.log(`scrolls sideways in: ${overflowing.join(', ')}`);
+          if (reports.mobileContrast) console.log(`mobile contrast failures: ${reports.mobileContrast.failing}`);
+        }
+        if (result.failed.length > 0) process.exitCode = 1;
+      } finally {
+        await pool.close();
+        await guard?.close();
+      }
+    });
+}
+
+function parseModes(value: string): RenderMode[] {
+  const modes = value.split(',').map((mode) => mode.trim()).filter(Boolean);
+  const unknown = modes.filter((mode) => !(RENDER_MODES as readonly string[]).includes(mode));
+  if (modes.length === 0 || unknown.length > 0) throw new UsageError(`--modes takes light, dark or light,dark (not ${value}).`);
+  return RENDER_MODES.filter((mode) => modes.includes(mode));
+}
