@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Browser } from 'puppeteer-core';
 import type { DataSource } from 'typeorm';
@@ -54,6 +55,25 @@ describe('sharing previews and the public share page', () => {
     const share = await request(api.url).post('/api/share').set('x-api-key', key).send({ previewId: preview.body.id }).expect(201);
     return { preview: preview.body, share: share.body };
   }
+
+  /**
+   * A newsletter of about 13 KB using what clients disagree on (flex, border-radius, background images,
+   * web fonts, a dark media query): many findings in every client, the case the grouping is for.
+   */
+  const newsletter = (): string => {
+    const section = (i: number) => `<tr><td class="section" style="padding:24px;border-radius:8px;background-image:url(https://img.mailproof-test.invalid/bg${i}.png);background-color:#f4f4f4">
+<div style="display:flex;gap:12px;justify-content:space-between"><h2 style="font-family:'Inter',Arial,sans-serif;font-size:20px;color:#1b1f24;margin:0">Story number ${i}</h2>
+<span style="box-shadow:0 1px 2px #cccccc;border-radius:12px;padding:2px 8px;color:#333333">New</span></div>
+<p style="font-size:16px;line-height:24px;color:#333333;max-width:520px">This is paragraph ${i} of the newsletter. It tells readers about the features we shipped this month, with enough words to look like real copy and fill a typical section of an email.</p>
+<a href="https://acme.test/story/${i}" style="display:inline-block;padding:10px 16px;border-radius:6px;background:#0b5fff;color:#ffffff;text-decoration:none">Read story ${i}</a></td></tr>`;
+    const body = Array.from({ length: 14 }, (_, i) => section(i + 1)).join('\n');
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Newsletter</title><meta name="color-scheme" content="light dark">
+<style>@import url(https://fonts.mailproof-test.invalid/inter.css); @font-face { font-family: Inter; src: url(https://fonts.mailproof-test.invalid/inter.woff2); }
+.section { transition: opacity .2s; } @media (prefers-color-scheme: dark) { .section { background-color: #1b1f24 !important; } h2 { color: #ffffff !important; } }
+@media (max-width: 600px) { .section { padding: 12px !important; } }</style></head>
+<body style="margin:0;background:#ffffff"><table role="presentation" width="600" align="center" style="margin:0 auto">${body}</table>
+<p style="font-size:12px;color:#555555">Acme Inc, 1600 Market Street, San Francisco, CA 94103. <a href="https://acme.test/unsubscribe">Unsubscribe</a></p></body></html>`;
+  };
 
   it('creates shr_ links under PUBLIC_BASE_URL: 7 days for free accounts, no expiry for Pro', async () => {
     const freeShare = (await sharedPreview(free.key, hostileEmail(api.url))).share;
@@ -114,6 +134,102 @@ describe('sharing previews and the public share page', () => {
     // Outside the frames, the email's script never appears as markup.
     const outsideFrames = page.text.replace(/<iframe[^>]*>/g, '');
     expect(outsideFrames).not.toContain('<script>console.log');
+  });
+
+  it('lists each finding once with its clients as chips, severities folding, and stays a few screens long', async () => {
+    const html = newsletter();
+    expect(Buffer.byteLength(html)).toBeGreaterThan(12_000);
+    expect(Buffer.byteLength(html)).toBeLessThan(15_000);
+    const { preview, share } = await sharedPreview(pro.key, html);
+    const findings = preview.cssReport as Array<{ severity: string; property: string; client: string }>;
+    const groups = new Set(findings.map((f) => `${f.severity}|${f.property}`));
+    expect(findings.length).toBeGreaterThan(groups.size * 3);
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    try {
+      await page.goto(`${api.url}/share/${share.id}`, { waitUntil: 'networkidle0' });
+      const entries = await page.$$eval('.finding', (items) =>
+        items.map((item) => ({
+          severity: item.closest('details.severity')?.querySelector('h3')?.className.replace('sev-', ''),
+          property: item.querySelector('strong')?.textContent,
+          chips: item.querySelectorAll('.chips li').length,
+          count: item.querySelector('.count')?.textContent,
+        })),
+      );
+      // One entry per severity and property, its chips the clients concerned, the count beside it.
+      expect(entries).toHaveLength(groups.size);
+      for (const entry of entries) {
+        const clients = new Set(findings.filter((f) => f.severity === entry.severity && f.property === entry.property).map((f) => f.client));
+        expect(entry.chips).toBe(clients.size);
+        expect(entry.count).toContain(`${clients.size} of 21 clients`);
+      }
+      const headings = await page.$$eval('details.severity', (sections) => sections.map((d) => ({ open: (d as HTMLDetailsElement).open, title: d.querySelector('summary')?.textContent })));
+      expect(headings.map((h) => h.title)).toEqual([expect.stringMatching(/^Errors \(\d+\)$/), expect.stringMatching(/^Warnings \(\d+\)$/), expect.stringMatching(/^Notes \(\d+\)$/)]);
+      expect(headings[2].open).toBe(false);
+      // A few screens, not tens of thousands of pixels (the iframes are 560 px each, side by side).
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      expect(height).toBeLessThan(900 * 6);
+      // The notes fold and unfold from the keyboard.
+      await page.focus('details.severity:nth-of-type(3) > summary');
+      await page.keyboard.press('Enter');
+      expect(await page.$eval('details.severity:nth-of-type(3)', (d) => (d as HTMLDetailsElement).open)).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('opens on a client whose dark view differs, and ?client=&mode= selects a view (unknown values fall back)', async () => {
+    const { preview, share } = await sharedPreview(pro.key, hostileEmail(api.url));
+    const transforms = preview.transforms as Array<{ clientId: string; html: string }>;
+    const darkMode = preview.darkMode as Record<string, { html: string }>;
+    const firstDiffering = transforms.find((t) => darkMode[t.clientId].html !== t.html)!.clientId;
+    expect(firstDiffering).not.toBe(transforms[0].clientId);
+    const selectedOf = (text: string) => /<option value="([^"]+)" selected>/.exec(text)?.[1];
+    const plain = await request(api.url).get(`/share/${share.id}`).expect(200);
+    expect(selectedOf(plain.text)).toBe(firstDiffering);
+    expect(plain.text).toContain('data-mode="both"');
+    const chosen = await request(api.url).get(`/share/${share.id}?client=outlook-windows-legacy&mode=dark`).expect(200);
+    expect(selectedOf(chosen.text)).toBe('outlook-windows-legacy');
+    expect(chosen.text).toContain(`data-client="outlook-windows-legacy" data-mode="dark"`);
+    expect(chosen.text).toContain('<button type="button" data-mode="dark" aria-pressed="true">');
+    const unknown = await request(api.url).get(`/share/${share.id}?client=nope&mode=sepia`).expect(200);
+    expect(selectedOf(unknown.text)).toBe(firstDiffering);
+    expect(unknown.text).toContain('data-mode="both"');
+    const icon = await request(api.url).get('/share/assets/favicon.svg').expect(200);
+    expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(plain.text).toContain('<link rel="icon" type="image/svg+xml" href="/share/assets/favicon.svg">');
+  });
+
+  it('shows screenshots light and dark side by side per client when the preview has them', async () => {
+    const { preview, share } = await sharedPreview(pro.key, hostileEmail(api.url));
+    await db.query('UPDATE previews SET screenshots = $2 WHERE id = $1', [preview.id, JSON.stringify({ 'gmail-web-light': '/shots/g-l.png', 'gmail-web-dark': '/shots/g-d.png' })]);
+    const page = await request(api.url).get(`/share/${share.id}`).expect(200);
+    expect(page.text).toContain('<h2 id="shots-title">Screenshots</h2>');
+    expect(page.text).toContain('<img src="/shots/g-l.png" alt="Gmail in light mode (screenshot)"');
+    expect(page.text).toContain('<img src="/shots/g-d.png" alt="Gmail in dark mode (screenshot)"');
+  });
+
+  it('has no accessibility violation that axe-core finds in real Chromium', async () => {
+    const { share } = await sharedPreview(pro.key, newsletter());
+    const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const page = await browser.newPage();
+    try {
+      for (const query of ['', '?client=outlook-windows-legacy&mode=dark']) {
+        await page.goto(`${api.url}/share/${share.id}${query}`, { waitUntil: 'networkidle0' });
+        // Unfold everything so that folded content is checked too.
+        await page.$$eval('details', (all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+        await page.evaluate(axeSource);
+        // The frames hold the email under test, not the page: axe checks the page around them.
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ html: string }> }> }> } }).axe;
+          const result = await axe.run(document, { iframes: false, resultTypes: ['violations'] });
+          return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 80)).join(' | ')}`);
+        });
+        expect(violations).toEqual([]);
+      }
+    } finally {
+      await page.close();
+    }
   });
 
   it('works in real Chromium: picker and light/dark toggle switch the view, the email script never runs, no request leaves the service', async () => {

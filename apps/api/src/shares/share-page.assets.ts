@@ -12,7 +12,7 @@ export const SHARE_PAGE_SCRIPT = `(() => {
   const lightFrame = document.getElementById('frame-light');
   const darkFrame = document.getElementById('frame-dark');
   const status = document.getElementById('viewer-status');
-  const modeButtons = Array.from(document.querySelectorAll('[data-mode]'));
+  const modeButtons = Array.from(document.querySelectorAll('button[data-mode]'));
   const loaded = new Map();
 
   async function load(clientId) {
@@ -42,12 +42,24 @@ export const SHARE_PAGE_SCRIPT = `(() => {
     }
   }
 
+  // The address keeps the view (?client=&mode=), so a copied link opens the same one.
+  function remember() {
+    const url = new URL(window.location.href);
+    url.searchParams.set('client', root.getAttribute('data-client'));
+    url.searchParams.set('mode', root.getAttribute('data-mode'));
+    window.history.replaceState(null, '', url.pathname + url.search);
+  }
+
   function setMode(mode) {
     root.setAttribute('data-mode', mode);
     for (const button of modeButtons) button.setAttribute('aria-pressed', String(button.getAttribute('data-mode') === mode));
+    remember();
   }
 
-  picker.addEventListener('change', () => showClient(picker.value));
+  picker.addEventListener('change', async () => {
+    await showClient(picker.value);
+    remember();
+  });
   for (const button of modeButtons) button.addEventListener('click', () => setMode(button.getAttribute('data-mode')));
   root.setAttribute('data-ready', 'true');
 })();
@@ -76,14 +88,28 @@ select, button { font: inherit; padding: .4rem .6rem; border: 1px solid var(--li
 button[aria-pressed="true"] { background: var(--ink); color: #fff; border-color: var(--ink); }
 .frames { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
 .frames figure { margin: 0; } .frames figcaption { font-size: .9rem; color: var(--muted); margin-bottom: .25rem; }
-iframe { width: 100%; height: 640px; border: 1px solid var(--line); border-radius: .4rem; background: #fff; }
+iframe { width: 100%; height: 560px; border: 1px solid var(--line); border-radius: .4rem; background: #fff; }
 .frame-dark iframe { background: #121212; }
 [data-mode="light"] .frame-dark, [data-mode="dark"] .frame-light { display: none; }
 [data-mode="light"] .frames, [data-mode="dark"] .frames { grid-template-columns: 1fr; }
 @media (max-width: 800px) { .frames { grid-template-columns: 1fr; } iframe { height: 520px; } }
-.findings li { margin-bottom: .75rem; } .findings ul { padding-left: 1.25rem; }
-.badge { display: inline-block; font-size: .8rem; padding: 0 .4rem; border: 1px solid var(--line); border-radius: 1rem; margin: 0 .2rem .2rem 0; background: #f6f8fa; }
 .sev-error { color: var(--bad); } .sev-warning { color: var(--warn); } .sev-info { color: var(--muted); }
 pre { background: #f6f8fa; padding: .5rem; overflow-x: auto; font-size: .85rem; border-radius: .3rem; }
-.shots { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 1rem; } .shots img { width: 100%; border: 1px solid var(--line); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.score { margin: 0; }
+details > summary { cursor: pointer; }
+details.severity > summary { list-style-position: outside; margin-left: 1rem; }
+details.severity > summary h3 { display: inline; }
+.count { color: var(--muted); font-weight: 400; font-size: .9rem; }
+.finding-list { list-style: none; padding: 0; margin: .5rem 0 1rem; }
+.finding { border-top: 1px solid var(--line); padding: .6rem 0; }
+.finding p { margin: .2rem 0; }
+.chips { list-style: none; padding: 0; margin: .3rem 0; display: flex; flex-wrap: wrap; gap: .25rem; }
+.chips li { font-size: .8rem; padding: 0 .45rem; border: 1px solid var(--line); border-radius: 1rem; background: #f6f8fa; }
+.shot-pair h3 { margin: 1rem 0 .5rem; }
+.shots { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; } .shots figure { margin: 0; } .shots img { width: 100%; border: 1px solid var(--line); }
+`;
+
+/** A small envelope with a check mark, in the page's ink and accent colors. */
+export const SHARE_PAGE_FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="6" width="28" height="20" rx="3" fill="#1b1f24"/><path d="M4 9l12 9 12-9" fill="none" stroke="#ffffff" stroke-width="2"/><circle cx="25" cy="23" r="6" fill="#1a7f37"/><path d="M22 23l2 2 4-4" fill="none" stroke="#ffffff" stroke-width="2"/></svg>
 `;

@@ -1,8 +1,8 @@
-import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { buildProblem, sendProblem } from '../problems/problem-response';
-import { SHARE_PAGE_SCRIPT, SHARE_PAGE_STYLES } from './share-page.assets';
+import { SHARE_PAGE_FAVICON, SHARE_PAGE_SCRIPT, SHARE_PAGE_STYLES } from './share-page.assets';
 import { clientView, renderNotFoundPage, renderSharePage } from './share-page.view';
 import { SharesService } from './shares.service';
 
@@ -54,15 +54,25 @@ export class SharePageController {
     return SHARE_PAGE_STYLES;
   }
 
+  @Get('assets/favicon.svg')
+  @Header('Content-Type', 'image/svg+xml')
+  @Header('Cache-Control', 'public, max-age=86400')
+  @Header('X-Content-Type-Options', 'nosniff')
+  favicon(): string {
+    return SHARE_PAGE_FAVICON;
+  }
+
+  /** `?client=<id>&mode=both|light|dark` opens that view; unknown values fall back to the defaults (a link is a hint, not a request to refuse). */
   @Get(':id')
-  async page(@Param('id') id: string, @Res() res: Response): Promise<void> {
+  async page(@Param('id') id: string, @Query('client') client: unknown, @Query('mode') mode: unknown, @Res() res: Response): Promise<void> {
     pageHeaders(res);
     const found = await this.shares.findLive(id);
     if (!found) {
       res.status(404).type('text/html; charset=utf-8').send(renderNotFoundPage());
       return;
     }
-    res.status(200).type('text/html; charset=utf-8').send(renderSharePage(found.share, found.preview));
+    const view = { client: typeof client === 'string' ? client : undefined, mode: typeof mode === 'string' ? mode : undefined };
+    res.status(200).type('text/html; charset=utf-8').send(renderSharePage(found.share, found.preview, view));
   }
 
   @Get(':id/clients/:clientId')

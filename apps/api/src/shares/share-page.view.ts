@@ -21,6 +21,7 @@ function layout(title: string, body: string, extraHead = ''): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${e(title)}</title>
+<link rel="icon" type="image/svg+xml" href="/share/assets/favicon.svg">
 <link rel="stylesheet" href="/share/assets/share.css">
 ${extraHead}
 </head>
@@ -31,95 +32,172 @@ ${body}
 </html>`;
 }
 
-/** One finding per (severity, property, message) with the clients it applies to, so 21 clients do not mean 21 copies. */
-function groupFindings(findings: CssFinding[]) {
-  const groups = new Map<string, CssFinding & { clients: string[] }>();
+const SEVERITIES = ['error', 'warning', 'info'] as const;
+type FindingSeverity = (typeof SEVERITIES)[number];
+
+/** One entry per severity and property across clients: the message and fix once, the clients as chips. */
+export interface FindingGroup {
+  severity: FindingSeverity;
+  property: string;
+  /** The message with the client's name put in general terms, as most clients share it. */
+  message: string;
+  suggestion: string;
+  fix: CssFinding['fix'];
+  clients: string[];
+  /** Clients whose own message says more than the shared one (caniemail's notes), with that message. */
+  notes: Array<{ client: string; message: string }>;
+  occurrences: number;
+}
+
+/** The message as it reads for every client: the client's own name becomes "these clients". */
+function generalMessage(finding: CssFinding): string {
+  const name = CLIENT_NAMES.get(finding.client);
+  return name ? finding.message.split(name).join('these clients') : finding.message;
+}
+
+export function groupFindings(findings: readonly CssFinding[]): FindingGroup[] {
+  const groups = new Map<string, FindingGroup>();
   for (const finding of findings) {
-    const key = `${finding.severity}\u0000${finding.property}\u0000${finding.message}`;
+    const key = `${finding.severity}\u0000${finding.property}`;
+    const message = generalMessage(finding);
     const group = groups.get(key);
-    if (group) group.clients.push(finding.client);
-    else groups.set(key, { ...finding, clients: [finding.client] });
+    if (!group) {
+      groups.set(key, { severity: finding.severity, property: finding.property, message, suggestion: finding.suggestion, fix: finding.fix, clients: [finding.client], notes: [], occurrences: finding.occurrences });
+      continue;
+    }
+    if (!group.clients.includes(finding.client)) group.clients.push(finding.client);
+    if (message !== group.message) group.notes.push({ client: finding.client, message: finding.message });
+    group.fix ??= finding.fix;
+    group.occurrences = Math.max(group.occurrences, finding.occurrences);
   }
-  return [...groups.values()];
+  // Most clients first within a severity: what affects the most readers leads.
+  return [...groups.values()].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.clients.length - a.clients.length || (a.property < b.property ? -1 : 1));
 }
 
-function findingsSection(findings: CssFinding[]): string {
+function clientChips(clients: readonly string[]): string {
+  return `<ul class="chips" aria-label="Clients">${clients.map((c) => `<li>${e(CLIENT_NAMES.get(c) ?? c)}</li>`).join('')}</ul>`;
+}
+
+function findingItem(group: FindingGroup, clientCount: number): string {
+  const uses = group.occurrences > 1 ? `, used ${group.occurrences} times` : '';
+  const fix = group.fix
+    ? `<details><summary>Fix: ${e(group.fix.description)}</summary><p>Before (${e(group.fix.language)}):</p><pre tabindex="0"><code>${e(group.fix.before)}</code></pre><p>After:</p><pre tabindex="0"><code>${e(group.fix.after)}</code></pre></details>`
+    : '';
+  const notes =
+    group.notes.length > 0
+      ? `<details><summary>Notes for ${group.notes.length} client${group.notes.length === 1 ? '' : 's'}</summary><ul>${group.notes.map((n) => `<li>${e(n.message)}</li>`).join('')}</ul></details>`
+      : '';
+  return `<li class="finding"><p class="finding-head"><strong>${e(group.property)}</strong> <span class="count">${group.clients.length} of ${clientCount} clients${uses}</span></p>
+<p>${e(group.message)}</p>
+${clientChips(group.clients)}
+${group.suggestion ? `<p class="meta">Suggestion: ${e(group.suggestion)}</p>` : ''}${fix}${notes}</li>`;
+}
+
+function findingsSection(findings: readonly CssFinding[], clientCount: number): string {
   const grouped = groupFindings(findings);
-  const sections = (['error', 'warning', 'info'] as const).map((severity) => {
-    const items = grouped.filter((f) => f.severity === severity);
-    if (items.length === 0) return `<h3 class="sev-${severity}">${SEVERITY_TITLES[severity]} (0)</h3><p>None.</p>`;
-    const list = items
-      .map(
-        (f) => `<li><strong>${e(f.property)}</strong>: ${e(f.message)}
-<div>${f.clients.map((c) => `<span class="badge">${e(CLIENT_NAMES.get(c) ?? c)}</span>`).join('')}</div>
-${f.suggestion ? `<div>Suggestion: ${e(f.suggestion)}</div>` : ''}
-${
-  f.fix
-    ? `<details><summary>Fix: ${e(f.fix.description)}</summary><p>Before (${e(f.fix.language)}):</p><pre><code>${e(f.fix.before)}</code></pre><p>After:</p><pre><code>${e(f.fix.after)}</code></pre></details>`
-    : ''
-}</li>`,
-      )
-      .join('\n');
-    return `<h3 class="sev-${severity}">${SEVERITY_TITLES[severity]} (${items.length})</h3><ul>${list}</ul>`;
+  const sections = SEVERITIES.map((severity) => {
+    const items = grouped.filter((g) => g.severity === severity);
+    // Errors and warnings open; notes start folded (they change nothing a reader sees).
+    const open = severity !== 'info' && items.length > 0 ? ' open' : '';
+    const body = items.length === 0 ? '<p>None.</p>' : `<ul class="finding-list">${items.map((g) => findingItem(g, clientCount)).join('\n')}</ul>`;
+    return `<details class="severity"${open}><summary><h3 class="sev-${severity}">${SEVERITY_TITLES[severity]} <span class="count">(${items.length})</span></h3></summary>${body}</details>`;
   });
-  return `<section aria-labelledby="findings-title" class="findings"><h2 id="findings-title">Findings</h2><div class="card">${sections.join('\n')}</div></section>`;
+  return `<section aria-labelledby="findings-title" class="findings"><h2 id="findings-title">Findings</h2><p class="meta">${grouped.length} finding${grouped.length === 1 ? '' : 's'} across ${clientCount} clients, each listed once with the clients it concerns.</p><div class="card">${sections.join('\n')}</div></section>`;
 }
 
-export function renderSharePage(share: ShareEntity, preview: PreviewEntity): string {
+/**
+ * Rendered screenshots, light and dark side by side per client, when the preview has them
+ * (`screenshots`: { "<client>-light": url, "<client>-dark": url }).
+ */
+function screenshotsSection(screenshots: Record<string, string> | null | undefined, clients: readonly string[]): string {
+  if (!screenshots || Object.keys(screenshots).length === 0) return '';
+  const figures = clients
+    .filter((id) => screenshots[`${id}-light`] || screenshots[`${id}-dark`])
+    .map((id) => {
+      const name = CLIENT_NAMES.get(id) ?? id;
+      const shot = (mode: 'light' | 'dark') => {
+        const url = screenshots[`${id}-${mode}`];
+        return url ? `<figure><img src="${e(url)}" alt="${e(name)} in ${mode} mode (screenshot)" loading="lazy"><figcaption>${mode === 'light' ? 'Light' : 'Dark'}</figcaption></figure>` : '';
+      };
+      return `<div class="shot-pair"><h3>${e(name)}</h3><div class="shots">${shot('light')}${shot('dark')}</div></div>`;
+    })
+    .join('\n');
+  return figures ? `<section aria-labelledby="shots-title"><h2 id="shots-title">Screenshots</h2>${figures}</section>` : '';
+}
+
+export type ViewMode = 'both' | 'light' | 'dark';
+const MODES: readonly ViewMode[] = ['both', 'light', 'dark'];
+const MODE_LABELS: Record<ViewMode, string> = { both: 'Side by side', light: 'Light', dark: 'Dark' };
+
+/** What `?client=&mode=` asks for; unknown values fall back to the defaults. */
+export interface ViewRequest {
+  client?: string;
+  mode?: string;
+}
+
+/** The first client whose dark view differs from its light one (else the first client): the picker opens on it. */
+function defaultClient(analysis: StoredAnalysis, clients: readonly string[]): string {
+  const differs = analysis.transforms.find((t) => {
+    const dark = analysis.darkMode[t.clientId]?.html;
+    return dark !== undefined && dark !== '' && dark !== t.html;
+  });
+  return differs?.clientId ?? clients[0];
+}
+
+export function renderSharePage(share: ShareEntity, preview: PreviewEntity, request: ViewRequest = {}): string {
   const title = preview.title ? `${preview.title}: Mailproof preview` : 'Shared Mailproof preview';
   if (preview.status !== 'completed' || !preview.result) {
     const message = preview.status === 'queued' ? 'This email is still being analyzed. The page refreshes by itself.' : 'This email could not be analyzed.';
     return layout(title, `<main id="main"><h1>${e(title)}</h1><p role="status">${e(message)}</p></main>`, preview.status === 'queued' ? '<meta http-equiv="refresh" content="5">' : '');
   }
   const analysis: StoredAnalysis = parsePreviewResult(preview.result);
-  const clients = analysis.transforms.map((t) => t.clientId);
-  const first = clients[0];
+  const clients: string[] = analysis.transforms.map((t) => t.clientId);
+  const selected = request.client && clients.includes(request.client) ? request.client : defaultClient(analysis, clients);
+  const mode: ViewMode = MODES.includes(request.mode as ViewMode) ? (request.mode as ViewMode) : 'both';
+  const selectedName = CLIENT_NAMES.get(selected) ?? selected;
   const rows = clients
     .map((id) => {
       const s = analysis.compatibilityScores[id];
       return `<tr><th scope="row">${e(CLIENT_NAMES.get(id) ?? id)}</th><td class="num ${scoreClass(s.score)}">${s.score}</td><td class="num">${s.errors}</td><td class="num">${s.warnings}</td><td class="num">${s.info}</td></tr>`;
     })
     .join('\n');
-  const options = clients.map((id) => `<option value="${e(id)}"${id === first ? ' selected' : ''}>${e(CLIENT_NAMES.get(id) ?? id)}</option>`).join('');
-  const firstLight = analysis.transforms[0]?.html ?? '';
-  const firstDark = analysis.darkMode[first]?.html ?? '';
-  const shots = preview.screenshots && Object.keys(preview.screenshots).length > 0
-    ? `<section aria-labelledby="shots-title"><h2 id="shots-title">Screenshots</h2><div class="shots">${Object.entries(preview.screenshots)
-        .map(([key, url]) => `<figure><img src="${e(url)}" alt="Screenshot: ${e(key)}" loading="lazy"><figcaption>${e(key)}</figcaption></figure>`)
-        .join('')}</div></section>`
-    : '';
+  const lowest = clients.reduce((worst, id) => (analysis.compatibilityScores[id].score < analysis.compatibilityScores[worst].score ? id : worst), clients[0]);
+  const options = clients.map((id) => `<option value="${e(id)}"${id === selected ? ' selected' : ''}>${e(CLIENT_NAMES.get(id) ?? id)}</option>`).join('');
+  const light = analysis.transforms.find((t) => t.clientId === selected)?.html ?? '';
+  const dark = analysis.darkMode[selected]?.html ?? '';
+  const modeButtons = MODES.map((m) => `<button type="button" data-mode="${m}" aria-pressed="${m === mode}">${MODE_LABELS[m]}</button>`).join('\n');
   const expiry = share.expiresAt ? `This link expires on ${e(share.expiresAt.toISOString().slice(0, 10))}.` : 'This link does not expire.';
   const body = `<header>
 <div><h1>${e(preview.title ?? 'Shared email preview')}</h1><p class="meta">Analyzed ${e(preview.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC for ${clients.length} email clients. ${expiry}</p></div>
-<div class="score ${scoreClass(analysis.overallScore)}" aria-label="Overall score ${analysis.overallScore} out of 100">${analysis.overallScore}<span class="meta">/100</span></div>
+<p class="score ${scoreClass(analysis.overallScore)}"><span class="visually-hidden">Overall score </span>${analysis.overallScore}<span class="meta">/100</span></p>
 </header>
-<main id="main" data-share-id="${e(share.id)}" data-client="${e(first)}" data-mode="both">
+<main id="main" data-share-id="${e(share.id)}" data-client="${e(selected)}" data-mode="${mode}">
 <section aria-labelledby="viewer-title">
 <h2 id="viewer-title">How each client shows it</h2>
 <div class="controls">
 <label for="client-picker">Client</label>
 <select id="client-picker" name="client">${options}</select>
 <div role="group" aria-label="Color mode">
-<button type="button" data-mode="both" aria-pressed="true">Side by side</button>
-<button type="button" data-mode="light" aria-pressed="false">Light</button>
-<button type="button" data-mode="dark" aria-pressed="false">Dark</button>
+${modeButtons}
 </div>
-<span id="viewer-status" role="status" aria-live="polite">Showing ${e(CLIENT_NAMES.get(first) ?? first)}</span>
+<span id="viewer-status" role="status" aria-live="polite">Showing ${e(selectedName)}</span>
 </div>
-<p class="meta">Email markup runs in sandboxed frames: no scripts, no forms, and remote images are not loaded.</p>
+<p class="meta">Email markup runs in sandboxed frames: no scripts, no forms, and remote images are not loaded. The address of this page keeps the client and mode, so a link can point at one view.</p>
 <div class="frames">
-<figure class="frame-light"><figcaption>Light mode</figcaption><iframe id="frame-light" sandbox="" referrerpolicy="no-referrer" loading="lazy" title="${e(CLIENT_NAMES.get(first) ?? first)} in light mode" srcdoc="${e(firstLight)}"></iframe></figure>
-<figure class="frame-dark"><figcaption>Dark mode</figcaption><iframe id="frame-dark" sandbox="" referrerpolicy="no-referrer" loading="lazy" title="${e(CLIENT_NAMES.get(first) ?? first)} in dark mode" srcdoc="${e(firstDark)}"></iframe></figure>
+<figure class="frame-light"><figcaption>Light mode</figcaption><iframe id="frame-light" sandbox="" referrerpolicy="no-referrer" loading="lazy" title="${e(selectedName)} in light mode" srcdoc="${e(light)}"></iframe></figure>
+<figure class="frame-dark"><figcaption>Dark mode</figcaption><iframe id="frame-dark" sandbox="" referrerpolicy="no-referrer" loading="lazy" title="${e(selectedName)} in dark mode" srcdoc="${e(dark)}"></iframe></figure>
 </div>
 </section>
+${screenshotsSection(preview.screenshots, clients)}
+${findingsSection(analysis.cssReport, clients.length)}
 <section aria-labelledby="scores-title">
 <h2 id="scores-title">Scores per client</h2>
-<div class="card table-scroll"><table><caption class="meta">Score 0-100: minus 10 per distinct error property, minus 3 per distinct warning property.</caption>
+<details class="card"><summary>${clients.length} clients; lowest: ${e(CLIENT_NAMES.get(lowest) ?? lowest)} with ${analysis.compatibilityScores[lowest].score}</summary>
+<div class="table-scroll" tabindex="0" role="region" aria-label="Score table (scrolls sideways on small screens)">
+<table><caption class="meta">Score 0-100: minus 10 per distinct error property, minus 3 per distinct warning property.</caption>
 <thead><tr><th scope="col">Client</th><th scope="col" class="num">Score</th><th scope="col" class="num">Errors</th><th scope="col" class="num">Warnings</th><th scope="col" class="num">Notes</th></tr></thead>
-<tbody>${rows}</tbody></table></div>
+<tbody>${rows}</tbody></table></div></details>
 </section>
-${findingsSection(analysis.cssReport)}
-${shots}
 </main>
 <footer class="meta">Checked by Mailproof.</footer>
 <script src="/share/assets/share.js" defer></script>`;

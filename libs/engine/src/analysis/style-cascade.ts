@@ -81,7 +81,8 @@ export function computeStyleCascade(parsed: ParsedEmail, selectors: SelectorCach
 
 /**
  * Matches rules outside the top-level cascade (inside `@media` blocks, or rules a document variant
- * re-evaluates) with the same selector engine. `orderOf` gives each rule's source order.
+ * re-evaluates) with the same selector engine. `orderOf` gives each rule's source order; `selectorOf`
+ * may stand a rewritten selector in for the rule's own (the reports' link states).
  */
 export function matchRules(
   parsed: ParsedEmail,
@@ -89,11 +90,12 @@ export function matchRules(
   rules: Iterable<Rule>,
   orderOf: (rule: Rule) => number,
   context: MatchContext = parsed.matchContext,
+  selectorOf: (rule: Rule) => string = (rule) => rule.selector,
 ): Map<HtmlElement, MatchedRule[]> {
   const matches = new Map<HtmlElement, MatchedRule[]>();
   for (const rule of rules) {
     const declarations = rule.nodes.filter((d): d is Declaration => d.type === 'decl');
-    for (const selector of selectors.list(rule.selector)) {
+    for (const selector of selectors.list(selectorOf(rule))) {
       if (!selector.matchable) continue;
       const entry: MatchedRule = { rule, declarations, specificity: selector.specificity, order: orderOf(rule) };
       for (const element of candidates(parsed, selector)) {

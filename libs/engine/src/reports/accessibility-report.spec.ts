@@ -43,6 +43,27 @@ describe('accessibilityReport', () => {
     expect(rules(a11y('<table><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>£3</td></tr></table>').issues)).toEqual([]);
   });
 
+  it('gives no role="presentation" advice for a table axe-core would call data (issue 19)', () => {
+    const layout = (table: string) => rules(a11y(table).issues).includes('layout-table-missing-role');
+    // Header-ish markup: a caption, a <thead>, scope, a summary.
+    expect(layout('<table><caption>Orders</caption><tr><td>Tea</td><td>£3</td></tr></table>')).toBe(false);
+    expect(layout('<table><thead><tr><td>Item</td><td>Price</td></tr></thead><tr><td>Tea</td><td>£3</td></tr></table>')).toBe(false);
+    expect(layout('<table><tr><td scope="col">Item</td></tr><tr><td>Tea</td></tr></table>')).toBe(false);
+    // A regular grid: bordered cells (inline or from <style>), or rows painted differently.
+    expect(layout('<table><tr><td style="border-top:1px solid #eeeeee">Tea</td><td>£3</td></tr><tr><td>Cake</td><td>£4</td></tr></table>')).toBe(false);
+    expect(rules(a11y('<table class="items"><tr><td>Tea</td><td>£3</td></tr><tr><td>Cake</td><td>£4</td></tr></table>', { head: '<style>.items td { border-bottom: 1px solid #dddddd }</style>' }).issues)).not.toContain('layout-table-missing-role');
+    expect(layout('<table><tr bgcolor="#f5f5f5"><td>Tea</td><td>£3</td></tr><tr><td>Cake</td><td>£4</td></tr></table>')).toBe(false);
+    expect(layout('<table><tr><td>a</td><td>b</td><td>c</td><td>d</td><td>e</td></tr><tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td></tr></table>')).toBe(false);
+    // Layout: one column, nested tables, a border of style none, a full-width table of few cells.
+    expect(layout('<table><tr><td>Header</td></tr><tr><td>Body</td></tr></table>')).toBe(true);
+    expect(layout('<table><tr><td style="border:0 none">A</td><td>B</td></tr><tr><td>C</td><td>D</td></tr></table>')).toBe(true);
+    expect(layout('<table><tr><td><table role="presentation"><tr><td>Inner</td></tr></table></td><td>B</td></tr><tr><td>C</td><td>D</td></tr></table>')).toBe(true);
+    // Twelve plain cells: data inside a 600px column, layout when it spans the whole window.
+    const rows = '<tr><td>1</td><td>2</td><td>3</td></tr>'.repeat(4);
+    expect(layout(`<table role="presentation" width="600"><tr><td><table width="100%">${rows}</table></td></tr></table>`)).toBe(false);
+    expect(layout(`<table width="100%">${rows}</table>`)).toBe(true);
+  });
+
   it('flags skipped heading levels', () => {
     expect(rules(a11y('<h1>Title</h1><h3>Sub</h3>').issues)).toEqual(['heading-skip']);
     expect(rules(a11y('<h1>Title</h1><h2>Sub</h2><h3>Detail</h3><h2>Next</h2>').issues)).toEqual([]);
@@ -58,6 +79,44 @@ describe('accessibilityReport', () => {
     expect(lowContrast.ratio).toBeCloseTo(2.85, 1);
     const ok = a11y('<table role="presentation" bgcolor="#000000"><tr><td style="color:#ffffff">White on black</td></tr></table>');
     expect(ok.issues).toEqual([]);
+  });
+
+  it('blends translucent text over the background behind it, not over the inherited text color (issue 19)', () => {
+    const lowContrast = (body: string) => a11y(body).issues.filter((issue) => issue.rule === 'low-contrast') as unknown as Array<{ color: string; background: string }>;
+    // rgba(0,0,0,.4) on white paints #999999 (2.85:1); blended over the inherited #222222 it would pass.
+    expect(lowContrast('<p style="color:rgba(0,0,0,.4)">Faint caption</p>')).toEqual([expect.objectContaining({ color: '#999999', background: '#ffffff' })]);
+    // Inherited as it is: a child over another background blends over that one.
+    expect(lowContrast('<div style="color:rgba(255,255,255,.4)"><p style="background:#000000">White at 40% on black</p></div>')).toEqual([expect.objectContaining({ color: '#666666', background: '#000000' })]);
+    expect(lowContrast('<div style="background:#000000"><p style="color:rgba(255,255,255,.9)">Nearly white on black</p></div>')).toEqual([]);
+  });
+
+  it('lets a:link and other link rules in <style> color the link; :visited never matches a fresh profile (issue 19)', () => {
+    const linkIssues = (head: string) => a11y('<p><a href="https://acme.test/shop">Visit the shop</a></p>', { head }).issues.filter((issue) => issue.rule === 'low-contrast' && issue.message.includes('Visit the shop'));
+    expect(linkIssues('<style>a:link { color: #bbbbbb; }</style>')).toEqual([expect.objectContaining({ color: '#bbbbbb' })]);
+    expect(linkIssues('<style>a:any-link { color: #bbbbbb; }</style>')).toHaveLength(1);
+    expect(linkIssues('<style>p a { color: #bbbbbb; }</style>')).toHaveLength(1);
+    // Link blue passes on white; a rule for visited links only changes nothing.
+    expect(linkIssues('<style>a:visited { color: #bbbbbb; }</style>')).toEqual([]);
+    // Specificity and order as written: the later, equally specific rule wins.
+    expect(linkIssues('<style>a:link { color: #bbbbbb; } a[href] { color: #111111; }</style>')).toEqual([]);
+    expect(linkIssues('<style>@media screen { a:link, a:visited { color: #bbbbbb; } }</style>')).toHaveLength(1);
+  });
+
+  it('resolves var() and light-dark() as a browser does: the variable wins, an unknown one leaves the property unset (issue 19)', () => {
+    const lowContrast = (body: string, head: string) => a11y(body, { head }).issues.filter((issue) => issue.rule === 'low-contrast');
+    const themed = '<style>:root { --brand-bg: #1a1a1a; --brand-fg: #ffffff; } .card { background-color: #ffffff; background-color: var(--brand-bg); color: var(--brand-fg); }</style>';
+    // White on the variable's dark background: no white-on-white error.
+    expect(lowContrast('<div class="card"><p>Card text</p></div>', themed)).toEqual([]);
+    expect(lowContrast('<div style="--soft: #cccccc"><p style="color: var(--soft)">Soft grey</p></div>', '')).toEqual([expect.objectContaining({ color: '#cccccc' })]);
+    expect(lowContrast('<p style="color: var(--missing, #dddddd)">Fallback grey</p>', '')).toEqual([expect.objectContaining({ color: '#dddddd' })]);
+    // No such variable and no fallback: color is unset and inherits the body's #222222.
+    expect(lowContrast('<p style="color:#eeeeee; color: var(--missing)">Inherits</p>', '')).toEqual([]);
+    expect(lowContrast('<p style="background-color: light-dark(#0000ff, #00ff00); color:#000000">Blue in light</p>', '')).toEqual([expect.objectContaining({ background: '#0000ff' })]);
+  });
+
+  it('leaves text of punctuation only out of contrast, as axe-core does', () => {
+    expect(a11y('<p style="color:#aaaaaa">|</p><p style="color:#aaaaaa">--🙂</p>').issues.filter((issue) => issue.rule === 'low-contrast')).toEqual([]);
+    expect(a11y('<p style="color:#aaaaaa">A</p>').issues.filter((issue) => issue.rule === 'low-contrast')).toHaveLength(1);
   });
 
   it('compares the exact ratio with WCAG\'s threshold, never a rounded one', () => {

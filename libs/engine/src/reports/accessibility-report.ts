@@ -4,6 +4,7 @@
  */
 import { HtmlElement, childrenOf, getAttribute, parentElement } from '../parse/dom';
 import { checkContrast } from './context/contrast-check';
+import { isDataTable } from './context/data-table';
 import { isGenericLinkText } from './link-report';
 import type { ReportContext } from './context/report-context';
 import { hasDescendant, textContent } from './context/report-document';
@@ -128,9 +129,8 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
   for (const table of doc.byTag('table')) {
     const role = getAttribute(table, 'role');
     if (role === 'presentation' || role === 'none' || styles.hiddenReason(table) !== null) continue;
-    const isDataTable =
-      childrenOf(table).length > 0 && (hasDescendant(table, 'th', 'table') || hasDescendant(table, 'caption', 'table') || getAttribute(table, 'summary') !== undefined);
-    if (isDataTable) continue;
+    // A data table keeps its semantics: only layout tables get the advice.
+    if (isDataTable(table, styles)) continue;
     issues.push({
       rule: 'layout-table-missing-role',
       severity: 'info',

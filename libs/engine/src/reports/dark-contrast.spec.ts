@@ -1,4 +1,5 @@
 import { analyzeEmail } from '../analyze-email';
+import { getClientSupport } from '../clients/client-support';
 import type { ClientId } from '../clients/email-client';
 import { parseCssColor, luminanceOf } from './context/color-utils';
 import type { DarkContrastReport } from './dark-contrast';
@@ -90,6 +91,30 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     expect(report.clients['gmail-ios'].issues).toEqual([]);
     expect(report.clients.thunderbird.issues).toEqual([]);
     expect(report.clients['outlook-windows-legacy'].issues).toEqual([expect.objectContaining({ severity: 'error', text: 'Fallback color for Outlook' })]);
+  });
+
+  it('resolves var() per client from caniemail: the variable where custom properties work, the previous declaration elsewhere (issue 19)', () => {
+    const html = '<html><head><style>:root { --ink: #111111; }</style></head><body style="background:#ffffff"><p style="color:#999999; color:var(--ink)">Ink from a variable</p></body></html>';
+    const clients: ClientId[] = ['gmail-web', 'apple-mail-macos'];
+    const levels = clients.map((client) => getClientSupport('css-variables', client).level);
+    // The two clients must disagree for this test to mean anything.
+    expect(new Set(levels).size).toBe(2);
+    const report = darkContrast(html, clients);
+    clients.forEach((client, i) => {
+      // #999999 on white fails; the variable's #111111 passes.
+      expect(report.clients[client].issues.length).toBe(levels[i] === 'unsupported' ? 1 : 0);
+    });
+  });
+
+  it("resolves light-dark() to its dark value only where the client honours the email's dark scheme and supports it (issue 19)", () => {
+    const html = (meta: string) =>
+      `<html><head>${meta}<style>@media (prefers-color-scheme: dark) { .unused { color: #ffffff } }</style></head><body style="background:#ffffff"><p style="color:#000000; background-color:light-dark(#ffffff, #000000)">Black text on a light-dark background</p></body></html>`;
+    expect(getClientSupport('css-function-light-dark', 'apple-mail-macos').level).toBe('supported');
+    const optedIn = darkContrast(html('<meta name="color-scheme" content="light dark">'), ['apple-mail-macos', 'gmail-web']);
+    expect(optedIn.clients['apple-mail-macos'].issues).toEqual([expect.objectContaining({ color: '#000000', background: '#000000' })]);
+    expect(optedIn.clients['gmail-web'].issues).toEqual([]);
+    // Without a dark color scheme the light value applies even in dark mode.
+    expect(darkContrast(html(''), ['apple-mail-macos']).clients['apple-mail-macos'].issues).toEqual([]);
   });
 
   it('lists at most 100 issues per client and counts the rest', () => {

@@ -29,6 +29,13 @@ describe('spamReport', () => {
     expect(rules.map((trigger) => trigger.message)).toEqual(expect.arrayContaining([expect.stringContaining('act now'), expect.stringContaining('vous avez gagne'), expect.stringContaining('oferta exclusiva'), expect.stringContaining('jetzt kaufen')]));
   });
 
+  it('reads a var() background behind white text as the variable, not as white-on-white hidden text (issue 19)', () => {
+    const banner = '<div class="banner"><p style="color:#ffffff">Our spring collection has arrived in every store near you.</p></div>';
+    expect(triggered(`${CLEAN}${banner}`, { head: '<style>:root { --brand: #123456; } .banner { background-color: var(--brand); }</style>' })).not.toContain('hidden-text');
+    // Semi-transparent white over white is still white-on-white.
+    expect(triggered(`${CLEAN}<p style="color:rgba(255,255,255,.95)">This sentence is painted almost exactly like the page behind it.</p>`)).toContain('hidden-text');
+  });
+
   it('flags hidden text but not the preheader or media-query copies', () => {
     const stuffing = '<div style="display:none">cheap watches cheap watches cheap watches cheap watches</div>';
     expect(triggered(`${CLEAN}${stuffing}`)).toContain('hidden-text');

@@ -485,9 +485,9 @@ function isTrackingRedirect(link: EmailLink): boolean {
 
 /** Text painted in (nearly) its background color: contrast under 1.1:1. */
 function isSameColorAsBackground(context: ReportContext, index: number): boolean {
-  const background = context.light.backgroundAt(index);
-  if (!background) return false;
-  const foreground = context.light.textColorAt(index);
+  const painted = context.light.paintedTextAt(index);
+  if (!painted) return false;
+  const { foreground, background } = painted;
   // Cheap pre-check: visibly different channels cannot be under 1.1:1; culori decides the close calls.
   const channelGap = Math.max(Math.abs(foreground.r - background.color.r), Math.abs(foreground.g - background.color.g), Math.abs(foreground.b - background.color.b));
   if (channelGap > 0.25) return false;

@@ -10,6 +10,7 @@ import { MatchedRule, matchRules } from '../../analysis/style-cascade';
 import type { ColorRole } from '../../dark-mode/color-inversion';
 import { MatchContext } from '../../parse/css-selector';
 import { HtmlElement, getAttribute } from '../../parse/dom';
+import { resolveLightDark, substituteVariables } from './css-functions';
 import { BLACK, LINK_BLUE, WHITE, compositeOver, isLowerCaseImageValue, parseCssColor, splitCssValue, type Rgba } from './color-utils';
 import { perElement, type ElementIndex } from './report-document';
 import { COLOR_PROPERTIES, colorHintProperty, type ReportStyles } from './report-styles';
@@ -161,6 +162,30 @@ export class ColorCascade {
     const body = this.styles.doc.body;
     if (!body) return false;
     return this.entriesOf(body, false).some((entry) => entry.origin === 'rule' && entry.topLevel && (entry.property === 'background' || entry.property === 'background-color'));
+  }
+
+  private darkScheme: boolean | undefined;
+
+  /**
+   * Whether the email opts into a dark color scheme (`<meta name="color-scheme">` or a `color-scheme`
+   * declaration naming dark), without which `light-dark()` picks its light value even in dark mode.
+   */
+  darkSchemeDeclared(): boolean {
+    if (this.darkScheme !== undefined) return this.darkScheme;
+    const { parsed } = this.styles.doc;
+    const names = (value: string | undefined): boolean => value !== undefined && /\bdark\b/i.test(value) && !/\bonly\s+light\b/i.test(value);
+    let declared = (parsed.elementsByTag.get('meta') ?? []).some((meta) => getAttribute(meta, 'name')?.toLowerCase() === 'color-scheme' && names(getAttribute(meta, 'content')));
+    if (!declared) declared = this.styles.sheet.rules.some((rule) => rule.declarations.some((d) => d.property === 'color-scheme' && names(d.value)));
+    if (!declared) {
+      for (const style of parsed.inlineStyles.values()) {
+        if (style.declarations.some((d) => d.property === 'color-scheme' && names(d.value))) {
+          declared = true;
+          break;
+        }
+      }
+    }
+    this.darkScheme = declared;
+    return declared;
   }
 
   /** Every drop mask some entry built so far carries (variants differing only elsewhere paint alike). */
@@ -324,13 +349,25 @@ export class VariantColors {
       this.declaredCache[index] = shared[index];
       return shared[index]!;
     }
-    declared = this.compute(element, entries);
+    declared = this.compute(element, index, entries);
     if (shared) shared[index] = declared;
     this.declaredCache[index] = declared;
     return declared;
   }
 
-  private compute(element: HtmlElement, entries: readonly ColorEntry[]): DeclaredColors {
+  /**
+   * The entry's value with `var()` and `light-dark()` resolved as this variant computes them (a client
+   * that lacks either drops the whole declaration through its mask, so the previous one wins there).
+   * Null when a variable resolves to nothing: the declaration is invalid at computed-value time.
+   */
+  private resolveFunctions(value: string, index: number): string | null {
+    const darkRules = this.variant.darkRules;
+    const styles = this.cascade.styles;
+    const substituted = substituteVariables(value, (name) => styles.customProperty(index, name, darkRules)?.toLowerCase());
+    return substituted === null ? null : resolveLightDark(substituted, darkRules && this.cascade.darkSchemeDeclared());
+  }
+
+  private compute(element: HtmlElement, index: number, entries: readonly ColorEntry[]): DeclaredColors {
     const declared: DeclaredColors = { color: undefined, backgroundColor: undefined, backgroundImage: undefined };
     let canvas = this.needsCanvas(element, entries);
     const recolor = this.variant.recolor;
@@ -343,7 +380,13 @@ export class VariantColors {
       }
       if (this.dropped(entry)) continue;
       const role = roleOf(entry.property);
-      const value = recolor && role ? this.cascade.recolor(recolor, entry.value, role) : entry.value;
+      let value = entry.value;
+      if (value.includes('var(') || value.includes('light-dark(')) {
+        const resolved = this.resolveFunctions(value, index);
+        // Unset: color inherits, backgrounds fall back to their initial values.
+        value = resolved ?? (entry.property === 'color' ? 'inherit' : entry.property === 'background-image' ? 'none' : 'transparent');
+      }
+      if (recolor && role && value !== 'inherit') value = this.cascade.recolor(recolor, value, role);
       if (entry.property === 'color') declared.color = value;
       else if (entry.property === 'background-color') declared.backgroundColor = value;
       else if (entry.property === 'background-image') declared.backgroundImage = value;
@@ -377,6 +420,18 @@ export class VariantColors {
     return this.relevant === null || this.relevant[index] === 1 ? index : this.parents[index];
   }
 
+  /**
+   * The text color as painted over the background resolved behind it: a translucent color blended over
+   * that background. Null when the background cannot be known (an image or gradient behind the text).
+   */
+  paintedTextAt(index: number): { foreground: Rgba; background: ResolvedBackground; declared: Rgba } | null {
+    const background = this.backgroundAt(index);
+    if (!background) return null;
+    const declared = this.textColorAt(index);
+    return { foreground: compositeOver(declared, background.color), background, declared };
+  }
+
+  /** The element's computed text color, translucent colors kept translucent. */
   textColorAt(index: number): Rgba {
     const at = this.chainStart(index);
     return at === -1 ? BLACK : this.index.resolveDown(this, this.textCache, at, BLACK, VariantColors.computeTextColor, this.parents);
@@ -386,8 +441,9 @@ export class VariantColors {
   private static computeTextColor(colors: VariantColors, current: number, inherited: Rgba): Rgba {
     const declared = colors.declared(current).color;
     if (declared !== undefined && declared !== 'inherit' && declared !== 'currentcolor') {
-      const parsed = parseCssColor(declared);
-      return parsed ? compositeOver(parsed, inherited) : inherited;
+      // A translucent color is inherited as it is and blended over the background behind the text when
+      // painted (paintedTextAt), as a browser does, never over the parent's text color.
+      return parseCssColor(declared) ?? inherited;
     }
     // Links do not inherit their color: the user agent paints them blue unless the author says otherwise.
     const currentElement = colors.index.elements[current];

@@ -27,6 +27,8 @@ export interface TextRun {
   /** WCAG's large text, where 3:1 suffices. */
   large: boolean;
   fontSizePx: number;
+  /** Not only punctuation or emoji (isReadableText): contrast is checked. */
+  readable: boolean;
 }
 
 const NOT_READ_AS_TEXT: ReadonlySet<string> = new Set(['noscript', 'title']);
@@ -36,6 +38,18 @@ const BLANK = /^\s+$/;
 const ASCII_BLANK = /^[ \t\r\n\f]+$/;
 /** A character that survives stripInvisible and collapseWhitespace. */
 const SHOWS = new RegExp(`[^\\s${INVISIBLE_CHARACTERS}]`);
+
+/**
+ * Punctuation (axe-core's list) and emoji. WCAG's contrast rule is about text people read: axe-core's
+ * color-contrast leaves out an element whose own text, collapsed and trimmed, is nothing once these are
+ * removed ("|", "-", "★"; but ", ," keeps the space between the commas, as in axe).
+ */
+const NOT_READ_CHARACTERS = /[\u2000-\u206F\u2E00-\u2E7F\u3000-\u3004\u3008-\u3020\u3030\u3036-\u3037\u303D-\u303F\u30FB\uFE10-\uFE1F\uFE30-\uFE4F\uFE50-\uFE6F\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF65\\'!"#$%&\xa3\xa2\xa5\xa7\u20ac()*+,\-./:;<=>?@[\]^_`{|}~\xb1\p{Extended_Pictographic}\uFE0F]/gu;
+
+/** Whether a run's text (collapsed and trimmed) has something to read besides punctuation and emoji. */
+export function isReadableText(text: string): boolean {
+  return text.replace(NOT_READ_CHARACTERS, '') !== '';
+}
 
 /** Kinds of VisibleBody entries. */
 export const BODY_OPEN = 0;
@@ -140,7 +154,7 @@ export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { ru
     const runText = collapseWhitespace(stripInvisible(ownText));
     if (!runText) continue;
     const fontSizePx = styles.fontSizeAt(element);
-    runs.push({ element: index.elements[element], index: element, text: runText, fontSizePx, large: fontSizePx >= 24 || (fontSizePx >= 18.66 && styles.isBoldAt(element)) });
+    runs.push({ element: index.elements[element], index: element, text: runText, fontSizePx, readable: isReadableText(runText), large: fontSizePx >= 24 || (fontSizePx >= 18.66 && styles.isBoldAt(element)) });
   }
   return { runs, text, body: { kinds, refs, closeAt } };
 }
@@ -159,12 +173,12 @@ export class ContrastIssues {
   /** The run's issue in a variant's colors, or null when it passes or cannot be measured. */
   check(colors: VariantColors, run: TextRun, runIndex: number): ContrastIssue | null {
     // Sub-2px text is a spacer or preheader trick, reported as hidden text elsewhere.
-    if (run.fontSizePx < 2) return null;
-    const background = colors.backgroundAt(run.index);
-    if (!background) return null;
-    const foreground = colors.textColorAt(run.index);
+    if (run.fontSizePx < 2 || !run.readable) return null;
+    const painted = colors.paintedTextAt(run.index);
+    if (!painted) return null;
+    const { foreground, background } = painted;
     // Fully transparent text is invisible text, not low contrast.
-    if (foreground.alpha === 0) return null;
+    if (painted.declared.alpha === 0) return null;
     const ratio = contrastRatio(foreground, background.color);
     const required = run.large ? 3 : 4.5;
     if (ratio >= required) return null;

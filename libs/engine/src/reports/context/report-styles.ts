@@ -4,8 +4,9 @@
  * presentational attributes (`bgcolor`, `<font size>`, `hidden`). Only the properties the reports ask
  * about are cascaded, and every result is memoised per element, so asking about every text stays linear.
  */
+import type { Rule } from 'postcss';
 import { MatchedRule, SelectorCache, StyleCascade, matchRules } from '../../analysis/style-cascade';
-import { compareSpecificity } from '../../parse/css-selector';
+import { compareSpecificity, splitSelectorList } from '../../parse/css-selector';
 import type { CssDeclaration } from '../../parse/css-syntax';
 import { HtmlElement, getAttribute } from '../../parse/dom';
 import { isImageValue, parseCssColor, splitCssValue } from './color-utils';
@@ -23,7 +24,7 @@ const INVISIBLE_TAGS = new Set(['head', 'script', 'style', 'template']);
 /** The properties the reports read; everything else is skipped while cascading. */
 const CASCADED = new Set([
   'background', 'background-color', 'background-image', 'font', 'font-size', 'font-weight', 'display', 'visibility',
-  'opacity', 'overflow', 'max-height', 'height', 'width', 'color',
+  'opacity', 'overflow', 'max-height', 'height', 'width', 'max-width', 'color',
 ]);
 
 /** Cascaded values of the properties the reports read, lower-cased (a fixed shape: one per element). */
@@ -38,6 +39,7 @@ export class DeclaredStyle {
   opacity: string | undefined = undefined;
   overflow: string | undefined = undefined;
   'max-height': string | undefined = undefined;
+  'max-width': string | undefined = undefined;
   height: string | undefined = undefined;
   width: string | undefined = undefined;
 }
@@ -133,6 +135,7 @@ function assign(target: DeclaredStyle, property: CascadedProperty, value: string
     case 'opacity': target.opacity = value; break;
     case 'overflow': target.overflow = value; break;
     case 'max-height': target['max-height'] = value; break;
+    case 'max-width': target['max-width'] = value; break;
     case 'height': target.height = value; break;
     case 'width': target.width = value; break;
   }
@@ -209,6 +212,30 @@ function declarationFlagBits(declarations: readonly ReportDeclaration[]): number
   return bits;
 }
 
+const LINK_STATE_TEST = /:(?:any-)?link(?![\w-])/i;
+const LINK_STATES = /:(?:any-)?link(?![\w-])/gi;
+const VISITED = /:visited(?![\w-])/i;
+
+/**
+ * The selectors of a list that name a link state, as an unvisited link in a fresh profile matches them
+ * (what a browser, and axe in it, paints): `:link` and `:any-link` become `[href]` (the same specificity),
+ * selectors with `:visited` are left out (they never match). Null when no selector of the list names a
+ * link state. The shared cascade keeps such selectors unmatched, as an inliner keeps them in `<style>`.
+ */
+export function linkStateSelector(selectorText: string): string | null {
+  if (!LINK_STATE_TEST.test(selectorText)) return null;
+  const parts = splitSelectorList(selectorText)
+    .filter((part) => LINK_STATE_TEST.test(part) && !VISITED.test(part))
+    .map((part) => part.replace(LINK_STATES, '[href]'));
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** A rule's selector with its link-state selectors added in their matchable form. */
+function withLinkStates(rule: Rule): string {
+  const linkStates = linkStateSelector(rule.selector);
+  return linkStates === null ? rule.selector : `${rule.selector}, ${linkStates}`;
+}
+
 export class ReportStyles {
   private readonly declaredCache: Array<DeclaredStyle | undefined>;
   private readonly rulesCache: Array<readonly SheetRule[] | undefined>;
@@ -220,6 +247,7 @@ export class ReportStyles {
   private readonly elements: readonly HtmlElement[];
   private staticMediaMatches: Map<HtmlElement, MatchedRule[]> | undefined;
   private darkMediaMatches: Map<HtmlElement, MatchedRule[]> | undefined;
+  private linkStateMatches: Map<HtmlElement, MatchedRule[]> | undefined;
 
   constructor(
     readonly doc: ReportDocument,
@@ -254,7 +282,23 @@ export class ReportStyles {
   private matchMedia(select: (rule: SheetRule) => boolean): Map<HtmlElement, MatchedRule[]> {
     const rules = this.sheet.rules.filter((rule) => rule.conditional && select(rule)).map((rule) => rule.rule);
     if (rules.length === 0) return new Map();
-    return matchRules(this.doc.parsed, this.selectors, rules, (rule) => this.sheet.byRule.get(rule)?.order ?? 0);
+    return matchRules(this.doc.parsed, this.selectors, rules, (rule) => this.sheet.byRule.get(rule)?.order ?? 0, this.doc.parsed.matchContext, withLinkStates);
+  }
+
+  /** Top-level rules' link-state selectors (`a:link`), which the engine's cascade leaves unmatched. */
+  private linkStates(): Map<HtmlElement, MatchedRule[]> {
+    if (this.linkStateMatches) return this.linkStateMatches;
+    const selectorOf = new Map<Rule, string>();
+    for (const rule of this.sheet.rules) {
+      if (!rule.topLevel || rule.ancestors.length > 0) continue;
+      const selector = linkStateSelector(rule.selectorText);
+      if (selector !== null) selectorOf.set(rule.rule, selector);
+    }
+    this.linkStateMatches =
+      selectorOf.size === 0
+        ? new Map()
+        : matchRules(this.doc.parsed, this.selectors, selectorOf.keys(), (rule) => this.sheet.byRule.get(rule)?.order ?? 0, this.doc.parsed.matchContext, (rule) => selectorOf.get(rule) ?? '');
+    return this.linkStateMatches;
   }
 
   private staticMedia(): Map<HtmlElement, MatchedRule[]> {
@@ -272,7 +316,8 @@ export class ReportStyles {
     const top = this.cascade.matches.get(element);
     const media = this.staticMedia().get(element);
     const dark = darkRules ? this.darkMedia().get(element) : undefined;
-    if (!media && !dark && !extra) {
+    const links = this.linkStates().get(element);
+    if (!media && !dark && !extra && !links) {
       if (!top) return NO_RULES;
       const rules: SheetRule[] = [];
       for (const match of top) {
@@ -281,7 +326,7 @@ export class ReportStyles {
       }
       return rules;
     }
-    const lists = [media, dark, extra].filter((list): list is MatchedRule[] => list !== undefined && list.length > 0);
+    const lists = [media, dark, extra, links].filter((list): list is MatchedRule[] => list !== undefined && list.length > 0);
     const entries: Array<{ match: MatchedRule; rule: SheetRule }> = [];
     for (const list of [top ?? [], ...lists]) {
       for (const match of list) {
@@ -305,6 +350,38 @@ export class ReportStyles {
       this.rulesCache[index] = rules;
     }
     return rules;
+  }
+
+  private readonly customCache = new Map<string, string | null>();
+
+  /**
+   * The value of a custom property (name lower-cased) at the element: its own cascaded declaration, else
+   * its nearest ancestor's (custom properties inherit). `darkRules` adds the email's dark rules.
+   */
+  customProperty(index: number, name: string, darkRules: boolean): string | undefined {
+    const key = `${index}|${darkRules ? 1 : 0}|${name}`;
+    const known = this.customCache.get(key);
+    if (known !== undefined) return known ?? undefined;
+    let found: string | null = null;
+    const parents = this.doc.index.parent;
+    for (let current = index; current !== -1 && found === null; current = parents[current]) found = this.ownCustomProperty(current, name, darkRules);
+    this.customCache.set(key, found);
+    return found ?? undefined;
+  }
+
+  private ownCustomProperty(index: number, name: string, darkRules: boolean): string | null {
+    const element = this.elements[index];
+    const found: { normal: string | null; important: string | null } = { normal: null, important: null };
+    const lists: Array<readonly ReportDeclaration[]> = this.matchedRulesFor(element, darkRules).map((rule) => rule.declarations);
+    lists.push(this.inlineDeclarations(element));
+    for (const list of lists) {
+      for (const d of list) {
+        if (d.property.length !== name.length || d.property.toLowerCase() !== name) continue;
+        if (d.important) found.important = d.value;
+        else found.normal = d.value;
+      }
+    }
+    return found.important ?? found.normal;
   }
 
   /** Whether some `prefers-color-scheme: dark` rule matches the element. */
@@ -389,6 +466,7 @@ export class ReportStyles {
     };
     this.cascade.matches.forEach(markMatched);
     this.staticMedia().forEach(markMatched);
+    this.linkStates().forEach(markMatched);
     // Presentational attributes: `hidden`, `background`, `<font size>` (parse5 lower-cases attribute names).
     const elements = index.elements;
     for (let i = 0; i < elements.length; i++) {

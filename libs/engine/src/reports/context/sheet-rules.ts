@@ -62,9 +62,13 @@ export function normaliseDeclaration(declaration: Declaration): SheetDeclaration
  */
 const REPORTED_PROPERTIES = new Set([
   'background', 'background-color', 'background-image', 'color', 'font', 'font-size', 'font-weight', 'font-family',
-  'line-height', 'display', 'visibility', 'opacity', 'overflow', 'max-height', 'height', 'width', 'border-radius',
+  'line-height', 'display', 'visibility', 'opacity', 'overflow', 'max-height', 'max-width', 'height', 'width', 'border-radius',
   'padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'margin', 'margin-top', 'margin-right',
-  'margin-bottom', 'margin-left', 'gap', 'row-gap', 'column-gap',
+  'margin-bottom', 'margin-left', 'gap', 'row-gap', 'column-gap', 'color-scheme',
+  // Cell borders, for the data-table heuristic.
+  'border', 'border-top', 'border-right', 'border-bottom', 'border-left', 'border-width', 'border-style',
+  'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
+  'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style',
 ]);
 
 export function collectSheetRules(parsed: ParsedEmail): SheetRules {
@@ -86,7 +90,8 @@ export function collectSheetRules(parsed: ParsedEmail): SheetRules {
         for (const child of node.nodes) {
           if (child.type === 'decl') {
             const property = child.prop.toLowerCase();
-            if (REPORTED_PROPERTIES.has(property)) declarations.push({ property, value: child.value.trim(), important: child.important === true, node: child });
+            // Custom properties too: colors written as var() resolve through them.
+            if (REPORTED_PROPERTIES.has(property) || property.startsWith('--')) declarations.push({ property, value: child.value.trim(), important: child.important === true, node: child });
           } else if (child.type === 'rule' || child.type === 'atrule') childRules = true;
         }
         const entry: SheetRule = {

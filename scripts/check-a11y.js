@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+/**
+ * npm run check:a11y — the accessibility report against axe-core (the reference nobody here wrote), run in
+ * Debian's Chromium through puppeteer-core over every HTML file of ../shared/corpus/html (or the folder
+ * given as the first argument). Every network request of the page is blocked.
+ *
+ * Matching is by source position: before the page is loaded, every start tag of the email gets a
+ * `data-mp-src="line:column"` attribute inserted right after its tag name (the rest of the markup stays
+ * byte for byte), the position parse5 gives, which is the one the engine reports. An axe node maps to the
+ * attribute of its element; document-level rules (lang, title) match per email.
+ *
+ * Per mapped rule it prints TP / FP / FN, precision and recall over elements. Elements axe could not decide
+ * ("incomplete": text over an image, pseudo-elements) count in neither direction and are printed apart. The
+ * layout-table rule has no axe rule of its own: its reference is axe's data-table heuristic
+ * (axe.commons.table.isDataTable) on every visible table without role="presentation"/"none". Images the
+ * engine classifies as tracking pixels or spacers are left out of image-alt on purpose and counted apart.
+ * Method and figures: docs/accuracy.md. The engine's TypeScript is bundled on the fly with esbuild.
+ */
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { buildSync } = require('esbuild');
+const { parse } = require('parse5');
+const puppeteer = require('puppeteer-core');
+
+const root = path.resolve(__dirname, '..');
+const corpusDir = path.resolve(process.argv.slice(2).find((arg) => !arg.startsWith('--')) || path.join(root, '..', 'shared', 'corpus', 'html'));
+const verbose = process.argv.includes('--verbose') || process.env.CHECK_VERBOSE === '1';
+
+if (!fs.existsSync(corpusDir)) {
+  console.log(`check:a11y: no corpus at ${corpusDir}; nothing to check.`);
+  process.exit(0);
+}
+
+/** axe rule → the engine's rule; `document` rules are matched per email, the others per element. */
+const MAPPED = [
+  { axe: 'color-contrast', engine: 'low-contrast' },
+  { axe: 'image-alt', engine: 'img-missing-alt' },
+  { axe: 'link-name', engine: 'link-no-accessible-name' },
+  { axe: 'button-name', engine: 'button-no-accessible-name' },
+  { axe: 'heading-order', engine: 'heading-skip' },
+  { axe: 'html-has-lang', engine: 'missing-lang', document: true },
+  { axe: 'html-lang-valid', engine: 'invalid-lang', document: true },
+  { axe: 'document-title', engine: 'missing-title', document: true },
+  { axe: 'data-table heuristic', engine: 'layout-table-missing-role' },
+];
+const AXE_RULES = MAPPED.filter((rule) => !rule.axe.includes(' ')).map((rule) => rule.axe);
+
+/** Inserts data-mp-src="line:column" into every start tag written in the source (implied tags have none). */
+function markPositions(html) {
+  const document = parse(html, { sourceCodeLocationInfo: true });
+  const inserts = [];
+  const visit = (node) => {
+    const start = node.sourceCodeLocation && (node.sourceCodeLocation.startTag || (node.tagName ? null : undefined));
+    if (node.tagName && start) inserts.push({ offset: start.startOffset + 1 + node.tagName.length, text: ` data-mp-src="${start.startLine}:${start.startCol}"` });
+    for (const child of node.childNodes || []) visit(child);
+    if (node.content) visit(node.content);
+  };
+  visit(document);
+  inserts.sort((a, b) => b.offset - a.offset);
+  let marked = html;
+  for (const insert of inserts) marked = marked.slice(0, insert.offset) + insert.text + marked.slice(insert.offset);
+  return marked;
+}
+
+/** Runs in the page: axe's results by rule as source positions, and the data-table heuristic per table. */
+async function axeInPage(rules) {
+  const position = (target) => {
+    if (!Array.isArray(target) || target.length !== 1 || typeof target[0] !== 'string') return null;
+    const element = document.querySelector(target[0]);
+    return element ? element.getAttribute('data-mp-src') : null;
+  };
+  const result = await window.axe.run(document, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations', 'incomplete'] });
+  const byRule = {};
+  for (const kind of ['violations', 'incomplete']) {
+    for (const rule of result[kind]) {
+      const entry = (byRule[rule.id] ??= { violations: [], incomplete: [] });
+      for (const node of rule.nodes) entry[kind].push({ at: position(node.target), html: node.html.slice(0, 120), summary: (node.failureSummary || '').slice(0, 160) });
+    }
+  }
+  // The heuristic needs axe's virtual tree.
+  window.axe.setup(document);
+  const layoutTables = [];
+  for (const table of document.querySelectorAll('table')) {
+    const role = (table.getAttribute('role') || '').trim().toLowerCase();
+    if (role === 'presentation' || role === 'none' || !window.axe.commons.dom.isVisibleToScreenReaders(table)) continue;
+    if (!window.axe.commons.table.isDataTable(table)) layoutTables.push(table.getAttribute('data-mp-src'));
+  }
+  window.axe.teardown();
+  byRule['data-table heuristic'] = { violations: layoutTables.map((at) => ({ at, html: '' })), incomplete: [] };
+  return byRule;
+}
+
+function bundleEngine() {
+  const outfile = path.join(root, 'node_modules', '.cache', 'check-a11y', `engine-${process.pid}.cjs`);
+  buildSync({ entryPoints: [path.join(root, 'libs/engine/src/index.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
+  const engine = require(outfile);
+  fs.rmSync(outfile, { force: true });
+  return engine;
+}
+
+async function main() {
+  const engine = bundleEngine();
+  const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  const axeVersion = require('axe-core/package.json').version;
+  const files = fs.readdirSync(corpusDir).filter((file) => file.endsWith('.html')).sort();
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailproof-check-a11y-'));
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    userDataDir,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  const totals = new Map(MAPPED.map((rule) => [rule.engine, { tp: 0, fp: 0, fn: 0, undecided: 0, trackingFn: 0 }]));
+  const differences = [];
+  let blocked = 0;
+  try {
+    for (const file of files) {
+      const html = fs.readFileSync(path.join(corpusDir, file), 'utf8');
+      const analysis = engine.analyzeEmail(html, { format: 'html' });
+      const page = await browser.newPage();
+      await page.setViewport({ width: 1024, height: 768 });
+      await page.setRequestInterception(true);
+      page.on('request', (request) => {
+        blocked++;
+        request.abort().catch(() => undefined);
+      });
+      await page.setContent(markPositions(html), { waitUntil: 'load', timeout: 30_000 });
+      await page.evaluate(axeSource);
+      const byRule = await page.evaluate(axeInPage, AXE_RULES);
+      await page.close();
+      // Images the engine counts as tracking pixels or spacers (1×1, zero-sized or hidden) get no alt advice.
+      const trackingPixels = new Set(analysis.imageReport.images.filter((image) => image.isTrackingPixel).map((image) => `${image.line}:${image.column}`));
+      for (const rule of MAPPED) {
+        const counts = totals.get(rule.engine);
+        const reference = byRule[rule.axe] ?? { violations: [], incomplete: [] };
+        const found = analysis.accessibilityReport.issues.filter((issue) => issue.rule === rule.engine);
+        if (rule.document) {
+          const expected = reference.violations.length > 0;
+          const reported = found.length > 0;
+          if (expected && reported) counts.tp++;
+          else if (reported) counts.fp++;
+          else if (expected) counts.fn++;
+          if (expected !== reported) differences.push(`${file} ${rule.engine}: ${reported ? 'reported, axe passes' : `missed (${reference.violations[0].summary})`}`);
+          continue;
+        }
+        const expected = new Map(reference.violations.filter((node) => node.at).map((node) => [node.at, node]));
+        const undecided = new Set(reference.incomplete.map((node) => node.at).filter(Boolean));
+        const reported = new Map(found.map((issue) => [`${issue.line}:${issue.column}`, issue]));
+        for (const [at, issue] of reported) {
+          if (expected.has(at)) counts.tp++;
+          else if (undecided.has(at)) counts.undecided++;
+          else {
+            counts.fp++;
+            differences.push(`${file} ${rule.engine} FP at ${at}: ${issue.message}`);
+          }
+        }
+        for (const [at, node] of expected) {
+          if (reported.has(at)) continue;
+          if (rule.axe === 'image-alt' && trackingPixels.has(at)) {
+            counts.trackingFn++;
+            continue;
+          }
+          counts.fn++;
+          differences.push(`${file} ${rule.engine} FN at ${at}: ${node.html} ${node.summary ?? ''}`.trim());
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+
+  const ratio = (part, whole) => (whole === 0 ? '-' : (part / whole).toFixed(3));
+  console.log(`check:a11y: ${files.length} emails, axe-core ${axeVersion} in ${await chromiumVersion()}, ${blocked} network requests blocked`);
+  console.log(`${'engine rule'.padEnd(28)}${'axe reference'.padEnd(24)}${'TP'.padStart(6)}${'FP'.padStart(6)}${'FN'.padStart(6)}${'prec.'.padStart(8)}${'recall'.padStart(8)}  notes`);
+  for (const rule of MAPPED) {
+    const c = totals.get(rule.engine);
+    const notes = [rule.document ? 'per email' : 'per element'];
+    if (c.undecided) notes.push(`${c.undecided} on elements axe left undecided`);
+    if (c.trackingFn) notes.push(`${c.trackingFn} tracking pixels/spacers not reported (documented)`);
+    console.log(`${rule.engine.padEnd(28)}${rule.axe.padEnd(24)}${String(c.tp).padStart(6)}${String(c.fp).padStart(6)}${String(c.fn).padStart(6)}${ratio(c.tp, c.tp + c.fp).padStart(8)}${ratio(c.tp, c.tp + c.fn).padStart(8)}  ${notes.join('; ')}`);
+  }
+  if (verbose) for (const line of differences) console.log(`  ${line}`);
+  else if (differences.length) console.log(`${differences.length} differences (--verbose lists them)`);
+}
+
+async function chromiumVersion() {
+  try {
+    return require('node:child_process').execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'Chromium';
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
