@@ -3,6 +3,7 @@ import puppeteer from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
 import { LINE_ATTRIBUTE } from '@mailproof/engine';
 import { chromiumLaunchOptions, RENDER_PAGE_URL } from './chromium';
+import { ReusedPageBrowser } from './reused-page-browser';
 import type { EmailImageLoader } from './image-loader';
 import { MEASURE_ARGS, measurePage, type PageMeasurements } from './page-measurements';
 import type { RenderUnit } from './shot-plan';
@@ -73,10 +74,11 @@ export class RenderPool {
   static async launch(options: RenderPoolOptions): Promise<RenderPool> {
     const cluster: Cluster<{ job: number }, PaintedPage> = await Cluster.launch({
       puppeteer,
-      concurrency: Cluster.CONCURRENCY_BROWSER,
+      concurrency: ReusedPageBrowser,
       maxConcurrency: options.concurrency,
       puppeteerOptions: chromiumLaunchOptions(options.chromiumPath),
-      timeout: options.pageTimeoutMs,
+      // The page's own limit (paintOn) fires first and replaces the page; this one is a backstop.
+      timeout: options.pageTimeoutMs + 10_000,
       retryLimit: 0,
       monitor: false,
     });
@@ -114,35 +116,69 @@ export class RenderPool {
     await this.cluster.close();
   }
 
+  /** How each page routes its requests: set up once per page, pointed at the current job's email. */
+  private readonly routes = new WeakMap<Page, { current: PaintJob | null; served: boolean }>();
+
   private async paintOn(page: Page, jobNumber: number): Promise<PaintedPage> {
     const job = this.jobs.get(jobNumber);
     if (!job) throw new PaintError('the page was withdrawn');
-    const { unit, images } = job;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PaintError(`the page did not finish painting within ${this.options.pageTimeoutMs} ms`)), this.options.pageTimeoutMs);
+    });
+    try {
+      return await Promise.race([this.paintPage(page, job), limit]);
+    } catch (error) {
+      // Whatever the page was doing (a layout that never ends) goes with it: the next job gets a fresh page.
+      void page.close().catch(() => undefined);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      const route = this.routes.get(page);
+      if (route) route.current = null;
+    }
+  }
+
+  private async preparePage(page: Page): Promise<{ current: PaintJob | null; served: boolean }> {
+    let route = this.routes.get(page);
+    if (route) return route;
+    const created: { current: PaintJob | null; served: boolean } = { current: null, served: false };
+    route = created;
+    this.routes.set(page, created);
     await page.setJavaScriptEnabled(false);
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      void this.route(page, created, request).catch(() => undefined);
+    });
+    return created;
+  }
+
+  private async route(page: Page, route: { current: PaintJob | null; served: boolean }, request: HTTPRequest): Promise<void> {
+    const url = request.url();
+    const job = route.current;
+    if (job && !route.served && url === RENDER_PAGE_URL && request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      route.served = true;
+      return request.respond({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': PAGE_CSP }, body: job.unit.html });
+    }
+    // A later navigation of the page (<meta http-equiv=refresh>, a <base>-relative redirect) is answered
+    // with 204, which browsers never commit: the email stays on screen and nothing leaves the browser.
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) return request.respond({ status: 204, body: '' });
+    // Images (img, srcset, CSS backgrounds, SVG <image>, video posters) come through the SSRF guard;
+    // everything else (styles, fonts, frames, objects, media, prefetches, navigations, file:) is refused.
+    if (job && request.resourceType() === 'image' && /^https?:\/\//i.test(url)) {
+      const image = await job.images.load(url);
+      if (image.ok) return request.respond({ status: 200, contentType: image.contentType, body: image.body });
+    }
+    return request.abort('blockedbyclient');
+  }
+
+  private async paintPage(page: Page, job: PaintJob): Promise<PaintedPage> {
+    const { unit } = job;
+    const route = await this.preparePage(page);
     await page.setViewport({ width: unit.width, height: 800, deviceScaleFactor: unit.deviceScaleFactor });
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: unit.colorScheme }]);
-    await page.setRequestInterception(true);
-    let served = false;
-    page.on('request', (request) => {
-      void route(request).catch(() => undefined);
-    });
-    const route = async (request: HTTPRequest): Promise<void> => {
-      const url = request.url();
-      if (!served && url === RENDER_PAGE_URL && request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-        served = true;
-        return request.respond({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': PAGE_CSP }, body: unit.html });
-      }
-      // A later navigation of the page (<meta http-equiv=refresh>, a <base>-relative redirect) is answered
-      // with 204, which browsers never commit: the email stays on screen and nothing leaves the browser.
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) return request.respond({ status: 204, body: '' });
-      // Images (img, srcset, CSS backgrounds, SVG <image>, video posters) come through the SSRF guard;
-      // everything else (styles, fonts, frames, objects, media, prefetches, navigations, file:) is refused.
-      if (request.resourceType() === 'image' && /^https?:\/\//i.test(url)) {
-        const image = await images.load(url);
-        if (image.ok) return request.respond({ status: 200, contentType: image.contentType, body: image.body });
-      }
-      return request.abort('blockedbyclient');
-    };
+    route.current = job;
+    route.served = false;
     await page.goto(RENDER_PAGE_URL, { waitUntil: 'load', timeout: this.options.pageTimeoutMs });
     const measurements = await page.evaluate(measurePage, { lineAttribute: LINE_ATTRIBUTE, ...MEASURE_ARGS });
     const cssHeight = Math.max(1, Math.ceil(measurements.contentHeight));

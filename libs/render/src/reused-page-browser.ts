@@ -1,0 +1,57 @@
+import type { Browser, Page } from 'puppeteer-core';
+import ConcurrencyImplementation, { type JobInstance, type WorkerInstance } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
+
+/** A page is replaced after this many paintings, so that nothing a renderer keeps can grow without bound. */
+export const PAGES_BEFORE_RECYCLE = 100;
+const NEW_PAGE_TIMEOUT_MS = 10_000;
+
+/**
+ * puppeteer-cluster's concurrency model for the render worker: one browser per worker slot (as
+ * CONCURRENCY_BROWSER: one page in front per browser, a crash takes one slot down) whose single page is
+ * reused for job after job. A new incognito context per page costs a renderer process start (~150 ms on
+ * this machine kind, 5x that under load): most of a screenshot's price. Pages hold no state between
+ * emails that matters (JavaScript off, no network, no storage); a page is replaced every
+ * PAGES_BEFORE_RECYCLE paintings, when the RenderPool closes it after a time-out, and with its browser when
+ * that browser dies (the cluster then calls `repair`, which relaunches it).
+ */
+export class ReusedPageBrowser extends ConcurrencyImplementation {
+  async init(): Promise<void> {
+    // Browsers are launched per worker slot (workerInstance).
+  }
+
+  async close(): Promise<void> {
+    // Each worker slot closes its own browser.
+  }
+
+  async workerInstance(): Promise<WorkerInstance> {
+    let browser: Browser = await this.puppeteer.launch(this.options);
+    let page: Page | null = null;
+    let uses = 0;
+    return {
+      jobInstance: async (): Promise<JobInstance> => {
+        // A dead browser throws here; the cluster's worker then calls repair() and asks again.
+        if (!browser.connected) throw new Error('the browser has disconnected');
+        if (!page || page.isClosed() || uses >= PAGES_BEFORE_RECYCLE) {
+          await page?.close().catch(() => undefined);
+          page = await withTimeout(browser.newPage(), NEW_PAGE_TIMEOUT_MS);
+          uses = 0;
+        }
+        uses++;
+        return { resources: { page } as JobInstance['resources'], close: async () => undefined };
+      },
+      close: async () => {
+        await browser.close().catch(() => undefined);
+      },
+      repair: async () => {
+        await withTimeout(browser.close(), 5_000).catch(() => browser.process()?.kill('SIGKILL'));
+        page = null;
+        browser = await this.puppeteer.launch(this.options);
+      },
+    };
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+}
