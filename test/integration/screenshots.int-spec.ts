@@ -178,6 +178,12 @@ describe('screenshots through the render worker', () => {
     const url = first.body.screenshots['aol-light'] as string;
     // Same markup, same pixels: both previews show one stored PNG.
     expect(second.body.screenshots['aol-light']).toBe(url);
+    // The share page shows the screenshots and the rendered reports.
+    const share = await request(api.url).post('/api/share').set('x-api-key', owner.key).send({ previewId: first.body.id }).expect(201);
+    const page = await request(api.url).get(new URL(share.body.url).pathname).expect(200);
+    expect(page.text).toContain(`<img src="${url}"`);
+    expect(page.text).toContain('Measured in the rendered pages');
+    expect(page.text).toContain('No client scrolls sideways');
     await request(api.url).delete(`/api/preview/${first.body.id}`).set('x-api-key', owner.key).expect(204);
     expect((await fetchPng(url)).status).toBe(200);
     await request(api.url).delete(`/api/preview/${second.body.id}`).set('x-api-key', owner.key).expect(204);

@@ -1,4 +1,4 @@
-import { parsePreviewResult, type PreviewResult } from '@mailproof/contracts';
+import { parsePreviewResult, type PreviewResult, type StoredRenderedReports } from '@mailproof/contracts';
 import { EMAIL_CLIENTS, type CssFinding } from '@mailproof/engine';
 import type { PreviewEntity, ShareEntity } from '@mailproof/persistence';
 import { escapeHtml as e } from './html-escape';
@@ -125,6 +125,46 @@ function screenshotsSection(screenshots: Record<string, string> | null | undefin
   return figures ? `<section aria-labelledby="shots-title"><h2 id="shots-title">Screenshots</h2>${figures}</section>` : '';
 }
 
+/** The reports measured in the rendered pages (docs/rendering.md), when the preview was rendered. */
+function renderedReportsSection(reports: StoredRenderedReports | null): string {
+  if (!reports) return '';
+  const name = (id: string) => e(CLIENT_NAMES.get(id) ?? id);
+  const items: string[] = [];
+  const overflow = reports.overflowReport;
+  if (overflow) {
+    const wide = overflow.clients.filter((c) => c.overflowPx > 0);
+    items.push(
+      wide.length === 0
+        ? `<li>No client scrolls sideways (${overflow.clients.length} checked).</li>`
+        : `<li>Scrolls sideways in ${wide.length} of ${overflow.clients.length} clients:<ul>${wide
+            .map((c) => `<li>${name(c.clientId)}: ${c.overflowPx} px wider than its ${c.viewportWidth} px screen${c.elements[0] ? `; widest: &lt;${e(c.elements[0].tag)}&gt;${c.elements[0].line ? ` at line ${c.elements[0].line}` : ''}` : ''}</li>`)
+            .join('')}</ul></li>`,
+    );
+  }
+  const contrast = reports.mobileContrast;
+  if (contrast) {
+    const failing = contrast.clients.filter((c) => c.failures.length > 0);
+    items.push(
+      failing.length === 0
+        ? `<li>All measured text passes WCAG AA contrast on mobile clients, light and dark.</li>`
+        : `<li>Low contrast on mobile:<ul>${failing
+            .map((c) => `<li>${name(c.clientId)} (${c.mode}): ${c.failures.length} text${c.failures.length === 1 ? '' : 's'}, e.g. “${e(c.failures[0].sample)}” ${c.failures[0].ratio}:1${c.failures[0].line ? ` at line ${c.failures[0].line}` : ''}</li>`)
+            .join('')}</ul></li>`,
+    );
+  }
+  const visual = reports.visualReport;
+  if (visual) {
+    const different = visual.clients.filter((c) => c.changedPercent >= 1).sort((a, b) => b.changedPercent - a.changedPercent);
+    items.push(
+      different.length === 0
+        ? `<li>Every client looks like its reference (under 1% of pixels differ).</li>`
+        : `<li>Looks different from its reference:<ul>${different.map((c) => `<li>${name(c.clientId)}: ${c.changedPercent}% of pixels differ from ${name(c.reference)}</li>`).join('')}</ul></li>`,
+    );
+  }
+  for (const note of reports.screenshotNotes ?? []) items.push(`<li>${e(note)}</li>`);
+  return items.length === 0 ? '' : `<section aria-labelledby="rendered-title"><h2 id="rendered-title">Measured in the rendered pages</h2><ul class="card">${items.join('')}</ul></section>`;
+}
+
 export type ViewMode = 'both' | 'light' | 'dark';
 const MODES: readonly ViewMode[] = ['both', 'light', 'dark'];
 const MODE_LABELS: Record<ViewMode, string> = { both: 'Side by side', light: 'Light', dark: 'Dark' };
@@ -189,6 +229,7 @@ ${modeButtons}
 </div>
 </section>
 ${screenshotsSection(preview.screenshots, clients)}
+${renderedReportsSection(preview.renderedReports as StoredRenderedReports | null)}
 ${findingsSection(analysis.cssReport, clients.length)}
 <section aria-labelledby="scores-title">
 <h2 id="scores-title">Scores per client</h2>
