@@ -10,5 +10,6 @@ export * from './jobs/drift-sweep.job';
 export * from './jobs/preview.job';
 export * from './jobs/preview-cleanup.job';
 export * from './jobs/gate.job';
+export * from './jobs/webhook.job';
 export * from './preview-result.codec';
 export * from './preview-result';

@@ -11,3 +11,4 @@ export * from './random-id';
 export * from './repositories/preview.repository';
 export * from './repositories/share.repository';
 export * from './repositories/gate-run.repository';
+export * from './repositories/webhook.repository';

@@ -10,9 +10,10 @@ import { PreviewRepository } from './repositories/preview.repository';
 import { ShareRepository } from './repositories/share.repository';
 import { GateRunRepository } from './repositories/gate-run.repository';
 import { MonitoredDomainRepository } from './repositories/monitored-domain.repository';
+import { WebhookRepository } from './repositories/webhook.repository';
 import { runMigrationsLocked } from './run-migrations';
 
-const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository, GateRunRepository];
+const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository, GateRunRepository, WebhookRepository];
 
 /** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
 @Global()

@@ -17,6 +17,16 @@ import { checkPayloadEnvelope, type PayloadCheck } from './job-request';
 import { checkPreviewCleanupPayload, PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from './preview-cleanup.job';
 import { checkPreviewPayload, PREVIEW_JOB, type PreviewJobPayload, type PreviewJobResult } from './preview.job';
 import { checkProbePayload, PROBE_JOB, type ProbeJobPayload, type ProbeJobResult } from './probe.job';
+import {
+  checkWebhookDeliverPayload,
+  checkWebhookRelayPayload,
+  WEBHOOK_DELIVER_JOB,
+  WEBHOOK_RELAY_JOB,
+  type WebhookDeliverJobPayload,
+  type WebhookDeliverJobResult,
+  type WebhookRelayJobPayload,
+  type WebhookRelayJobResult,
+} from './webhook.job';
 
 /**
  * The typed job map: every job name with the queues it may run on and its payload/result
@@ -31,6 +41,8 @@ export interface JobMap {
   'gate.import': { payload: GateRunJobPayload; result: GateImportJobResult };
   'links.resolve': { payload: LinksResolveJobPayload; result: LinksResolveJobResult };
   'gate.verdict': { payload: GateRunJobPayload; result: GateVerdictJobResult };
+  'webhook.deliver': { payload: WebhookDeliverJobPayload; result: WebhookDeliverJobResult };
+  'webhook-relay.run': { payload: WebhookRelayJobPayload; result: WebhookRelayJobResult };
 }
 export type JobName = keyof JobMap;
 export type JobPayload<N extends JobName> = JobMap[N]['payload'];
@@ -52,6 +64,8 @@ export const JOB_DEFINITIONS: { [N in JobName]: JobDefinition } = {
   [GATE_IMPORT_JOB.name]: { queues: GATE_IMPORT_JOB.queues, schemaVersion: GATE_IMPORT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
   [LINKS_RESOLVE_JOB.name]: { queues: LINKS_RESOLVE_JOB.queues, schemaVersion: LINKS_RESOLVE_JOB.schemaVersion, checkPayload: checkLinksResolvePayload },
   [GATE_VERDICT_JOB.name]: { queues: GATE_VERDICT_JOB.queues, schemaVersion: GATE_VERDICT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
+  [WEBHOOK_DELIVER_JOB.name]: { queues: WEBHOOK_DELIVER_JOB.queues, schemaVersion: WEBHOOK_DELIVER_JOB.schemaVersion, checkPayload: checkWebhookDeliverPayload },
+  [WEBHOOK_RELAY_JOB.name]: { queues: WEBHOOK_RELAY_JOB.queues, schemaVersion: WEBHOOK_RELAY_JOB.schemaVersion, checkPayload: checkWebhookRelayPayload },
 };
 
 /** The jobs that may run on a queue: a consumer of the queue must handle every one. */
