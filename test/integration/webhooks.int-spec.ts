@@ -4,7 +4,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
-import { migrateDatabase } from '@mailproof/persistence';
+import { migrateDatabase, WebhookRepository } from '@mailproof/persistence';
 import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { startAppProcess, type AppProcess } from '../utils/app-process';
@@ -35,6 +35,7 @@ describe('webhooks', () => {
   let api: RunningApi;
   let worker: AppProcess;
   let key: string;
+  let accountId: string;
   let otherKey: string;
   let receiver: http.Server;
   let base = '';
@@ -85,6 +86,7 @@ describe('webhooks', () => {
       DNS_TIMEOUT_MS: '2000',
       DNS_TRIES: '2',
       DOMAIN_AUDIT_INTERVAL: '2s',
+      WEBHOOK_RELAY_EVERY_SECONDS: '1',
       MIGRATE_ON_START: 'false',
     };
     config = testConfig(env);
@@ -94,7 +96,7 @@ describe('webhooks', () => {
     db = await openDatabase(config);
     api = await startTestApi(config);
     worker = await startWorkerDns(env);
-    key = (await createTestAccount(db, 'pro')).key;
+    ({ key, accountId } = await createTestAccount(db, 'pro'));
     otherKey = (await createTestAccount(db, 'free')).key;
   }, 60_000);
 
@@ -308,6 +310,29 @@ describe('webhooks', () => {
     expect(new Set(tries.map((item) => item.headers['webhook-id']))).toEqual(new Set([delivery.eventId]));
     const rows = await db.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [created.id]);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('sends deliveries whose producer died before queueing them: the scheduler\'s relay queues them', async () => {
+    const created = await endpoint('/relayed', ['gate.failed']);
+    // What a worker leaves behind when it dies between its commit and the enqueue: rows, no job.
+    const [deliveryId] = await new WebhookRepository(db).recordEventNow({
+      accountId,
+      type: 'gate.failed',
+      sourceKey: `gate.failed/relay-test-${Date.now()}`,
+      occurredAt: new Date(),
+      data: { runId: 'gtr_relay' },
+    }, created.id);
+    expect(await queues.webhook.getJob(`webhook.deliver-${deliveryId}`)).toBeUndefined();
+    const scheduler = await startScheduler(config);
+    try {
+      const delivery = await deliveryOf(created.id, deliveryId);
+      expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, eventType: 'gate.failed' });
+    } finally {
+      await scheduler.close();
+    }
+    const got = receipts.filter((item) => item.path === '/relayed');
+    expect(got).toHaveLength(1);
+    expect(verify(created.secret, got[0])).toMatchObject({ type: 'gate.failed', data: { runId: 'gtr_relay' } });
   });
 
   it('turns a drift the scheduler records into exactly one domain.drift delivery per endpoint', async () => {
