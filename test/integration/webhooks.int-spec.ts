@@ -74,10 +74,12 @@ describe('webhooks', () => {
     });
     env = {
       SSRF_ALLOWED_ADDRESSES: '127.0.0.1',
-      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_ATTEMPTS: '4',
       WEBHOOK_BACKOFF_MS: '200',
       WEBHOOK_DISABLE_AFTER: '2',
+      // Every test adds endpoints to one account.
+      WEBHOOK_ENDPOINT_LIMIT: '40',
       WORKER_LOCK_DURATION_MS: '3000',
       WORKER_STALLED_INTERVAL_MS: '1000',
       DNS_SERVERS: unbound.dohServer,
@@ -130,12 +132,12 @@ describe('webhooks', () => {
     return res.body.deliveryId;
   }
 
-  async function deliveryOf(endpointId: string, deliveryId: string, settled = true) {
+  async function deliveryOf(endpointId: string, deliveryId: string, settled = true, timeoutMs = 20_000) {
     return waitFor(async () => {
       const res = await request(api.url).get(`/api/webhooks/${endpointId}/deliveries`).set(auth(key));
       const delivery = res.body.deliveries.find((item: { id: string }) => item.id === deliveryId);
       return delivery && (!settled || delivery.status !== 'pending') ? delivery : null;
-    }, `delivery ${deliveryId}`, 20_000);
+    }, `delivery ${deliveryId}`, timeoutMs);
   }
 
   const verify = (secret: string, receipt: Receipt) =>
@@ -288,7 +290,7 @@ describe('webhooks', () => {
       await production.stop('SIGTERM');
       worker = await startWorkerDns(env);
     }
-  });
+  }, 120_000);
 
   it('loses no event when the delivering worker is killed with SIGKILL', async () => {
     const created = await endpoint('/kill');
@@ -303,14 +305,15 @@ describe('webhooks', () => {
     await worker.exited;
     worker = await startWorkerDns(env);
     // The job's lock expires and the new worker takes it again (stalled-job check).
-    const delivery = await deliveryOf(created.id, deliveryId);
+    const delivery = await deliveryOf(created.id, deliveryId, true, 60_000);
     expect(delivery.status).toBe('delivered');
+    // The killed attempt and at least one more (a busy machine may time one out), all of the one event.
     const tries = receipts.filter((item) => item.path === '/kill');
-    expect(tries).toHaveLength(2);
+    expect(tries.length).toBeGreaterThanOrEqual(2);
     expect(new Set(tries.map((item) => item.headers['webhook-id']))).toEqual(new Set([delivery.eventId]));
     const rows = await db.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [created.id]);
     expect(rows[0].n).toBe(1);
-  });
+  }, 120_000);
 
   it('sends deliveries whose producer died before queueing them: the scheduler\'s relay queues them', async () => {
     const created = await endpoint('/relayed', ['gate.failed']);
