@@ -170,6 +170,17 @@ describe('webhooks', () => {
       if (field) expect(res.body.errors.map((error: { field: string }) => error.field)).toContain(field);
     });
 
+    it('refuses an endpoint past WEBHOOK_ENDPOINT_LIMIT with 403 forbidden and the limit', async () => {
+      const { key: fresh } = await createTestAccount(db, 'free');
+      const limit = config.webhooks.endpointLimit;
+      for (let i = 0; i < limit; i++) expect((await createEndpoint({ url: `https://hooks.mailproof.invalid/${i}`, events: ['gate.failed'] }, fresh)).status).toBe(201);
+      const refused = await createEndpoint({ url: 'https://hooks.mailproof.invalid/one-more', events: ['gate.failed'] }, fresh);
+      expect(refused.status).toBe(403);
+      expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(refused.body).toMatchObject({ code: 'forbidden', limit });
+      expect((await request(api.url).get('/api/webhooks').set(auth(fresh))).body.webhooks).toHaveLength(limit);
+    });
+
     it('needs a key on every route (401), and another account\'s endpoint is 404', async () => {
       const created = await endpoint('/ok');
       for (const res of [
