@@ -38,7 +38,7 @@ describe('the all-in-one launcher', () => {
       const db = await openDatabase(config);
       const { key } = await createTestAccount(db, 'free').finally(() => db.destroy());
       expect(Object.keys(ready.body.details).sort()).toEqual(
-        ['postgres', 'queue:dns-audit', 'queue:gate', 'queue:link-check', 'queue:preview', 'queue:render', 'queue:scheduler', 'redis'].sort(),
+        ['postgres', 'queue:dns-audit', 'queue:gate', 'queue:link-check', 'queue:preview', 'queue:render', 'queue:scheduler', 'queue:webhook', 'redis'].sort(),
       );
       for (const queue of ['preview', 'render', 'dns-audit', 'scheduler']) {
         const response = await request(url).post('/api/diagnostics/round-trip').set('x-api-key', key).send({ queue }).expect(200);

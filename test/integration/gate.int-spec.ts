@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
+import { WebhookRepository } from '@mailproof/persistence';
 import type { AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase } from '../utils/database';
@@ -33,6 +34,7 @@ describe('POST /api/gate', () => {
   let db: DataSource;
   let worker: AppProcess;
   let pro: string;
+  let proAccountId: string;
   let free: string;
   let site: http.Server;
   let siteUrl = '';
@@ -54,7 +56,7 @@ describe('POST /api/gate', () => {
     db = await openDatabase(config);
     api = await startTestApi(config);
     worker = await startWorker();
-    pro = (await createTestAccount(db, 'pro')).key;
+    ({ key: pro, accountId: proAccountId } = await createTestAccount(db, 'pro'));
     free = (await createTestAccount(db, 'free')).key;
   }, 60_000);
 
@@ -161,6 +163,39 @@ describe('POST /api/gate', () => {
       expect(res.body.code).toBe('compile_failed');
       expect(res.body.line).toBe(2);
       expect(res.body.runId).toMatch(/^gtr_/);
+    });
+  });
+
+  describe('webhook events (docs/webhooks.md)', () => {
+    it('records one gate.failed or gate.passed delivery per subscribed endpoint with the verdict, and queues it', async () => {
+      const webhooks = new WebhookRepository(db);
+      // Stored directly: this suite runs no worker-dns, so the deliveries stay queued; the webhooks suite sends them.
+      const add = async (events: string[]) => {
+        const outcome = await webhooks.addEndpoint(proAccountId, 'https://hooks.example.com/in', events, 'whsec_dGVzdA==', 10);
+        if (outcome.status !== 'created') throw new Error('endpoint not created');
+        return outcome.endpoint.id;
+      };
+      const onFailure = await add(['gate.failed']);
+      const onPass = await add(['gate.passed', 'domain.drift']);
+      try {
+        const failed = await gate({ html: WORSE, threshold: 100 });
+        const passed = await gate({ html: CLEAN });
+        expect([failed.body.passed, passed.body.passed]).toEqual([false, true]);
+        const rows: Array<{ id: string; endpoint_id: string; type: string; payload: { type: string; data: Record<string, unknown> } }> = await db.query(
+          `SELECT d.id, d.endpoint_id, e.type, e.payload FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+            WHERE d.endpoint_id = ANY($1) ORDER BY e.type`,
+          [[onFailure, onPass]],
+        );
+        expect(rows.map((row) => [row.type, row.endpoint_id])).toEqual([
+          ['gate.failed', onFailure],
+          ['gate.passed', onPass],
+        ]);
+        expect(rows[0].payload).toMatchObject({ type: 'gate.failed', data: { runId: failed.body.runId, passed: false, overallScore: failed.body.overallScore, failures: failed.body.failures } });
+        expect(rows[1].payload).toMatchObject({ type: 'gate.passed', data: { runId: passed.body.runId, previewId: passed.body.previewId, passed: true } });
+        for (const row of rows) expect(await queues.webhook.getJob(`webhook.deliver-${row.id}`)).toBeDefined();
+      } finally {
+        await db.query('DELETE FROM webhook_endpoints WHERE id = ANY($1)', [[onFailure, onPass]]);
+      }
     });
   });
 

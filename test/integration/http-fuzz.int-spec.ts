@@ -156,6 +156,11 @@ const bodiesByRoute: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     // Link resolution stays off: the fuzz suite must not fetch anything.
     resolveLinks: fc.constantFrom(false, 'yes', undefined),
   }),
+  // `.invalid` never resolves and 10/8 is refused: no generated endpoint can receive a delivery.
+  '/api/webhooks': fc.record({
+    url: field(fc.constantFrom('https://hooks.mailproof.invalid/in', 'http://10.0.0.1/', 'ftp://x/', 'http://localhost/', 'not a url', 'https://hooks.mailproof.invalid:8443/')),
+    events: field(fc.array(fc.oneof(fc.constantFrom('domain.drift', 'domain.status_changed', 'gate.failed', 'gate.passed'), fc.string({ maxLength: 20 })), { maxLength: 6 })),
+  }),
   '/api/mcp': fc.record({ jsonrpc: field(fc.constant('2.0')), id: anyValue, method: field(fc.constantFrom('tools/list', 'tools/call', 'initialize')), params: anyValue }),
 };
 

@@ -33,8 +33,10 @@ describe('migrations under the advisory lock', () => {
     try {
       const rows = await client.query('SELECT name FROM migrations ORDER BY id');
       expect(rows.rows.map((r) => r.name)).toEqual(MIGRATIONS.map((m) => m.name));
-      const tables = await client.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('previews', 'api_keys', 'accounts')");
-      expect(tables.rows[0].n).toBe(3);
+      const tables = await client.query(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('previews', 'api_keys', 'accounts', 'webhook_endpoints', 'webhook_events', 'webhook_deliveries')",
+      );
+      expect(tables.rows[0].n).toBe(6);
     } finally {
       await client.end();
     }

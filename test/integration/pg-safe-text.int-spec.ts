@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { AccountsRepository, DomainAuditRepository, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
+import { AccountsRepository, DomainAuditRepository, PreviewRepository, ScreenshotRepository, WebhookRepository } from '@mailproof/persistence';
 import { openDatabase } from '../utils/database';
 import { testConfig } from '../utils/test-config';
 
@@ -33,7 +33,7 @@ describe('text from outside is storable in every text and jsonb column (real Pos
   });
 
   it('stores a DNS audit whose TXT records and keys hold NUL', async () => {
-    const audits = new DomainAuditRepository(db);
+    const audits = new DomainAuditRepository(db, new WebhookRepository(db));
     const jobId = `nul-audit-${Date.now()}`;
     const outcome = await audits.record(
       {

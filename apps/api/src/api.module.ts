@@ -31,6 +31,8 @@ import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { ProblemDetailsFilter } from './problems/problem-details.filter';
 import { validationProblem } from './problems/validation-problem.factory';
+import { WebhooksController } from './webhooks/webhooks.controller';
+import { WebhooksService } from './webhooks/webhooks.service';
 
 /** The HTTP API. Built from a config object so tests and the all-in-one launcher can pass their own. */
 @Module({})
@@ -59,6 +61,7 @@ export class ApiModule {
         DeliverabilityController,
         DomainsController,
         GateController,
+        WebhooksController,
       ],
       providers: [
         MetricsService,
@@ -68,6 +71,7 @@ export class ApiModule {
         DeliverabilityService,
         DomainsService,
         GateService,
+        WebhooksService,
         ApiKeyAuthenticator,
         RateLimiterService,
         UsageRecorder,

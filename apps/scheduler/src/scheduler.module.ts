@@ -8,15 +8,17 @@ import { PreviewCleanupService } from './preview-cleanup.service';
 import { DriftSweepHandler } from './drift-sweep.handler';
 import { PreviewCleanupHandler } from './preview-cleanup.handler';
 import { SchedulerProcessor } from './scheduler.processor';
+import { WebhookRelayHandler } from './webhook-relay.handler';
+import { WebhookRelayService } from './webhook-relay.service';
 
-/** The scheduler app: no HTTP; owns the drift-sweep and preview-cleanup job schedulers and consumes the `scheduler` queue. */
+/** The scheduler app: no HTTP; owns the drift-sweep, preview-cleanup and webhook-relay job schedulers and consumes the `scheduler` queue. */
 @Module({})
 export class SchedulerAppModule {
   static forRoot(config: MailproofConfig): DynamicModule {
     return {
       module: SchedulerAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'scheduler'), PersistenceModule, QueueModule],
-      providers: [SchedulerProcessor, DriftSweepHandler, PreviewCleanupHandler, DriftSweepService, DriftScheduleService, PreviewCleanupService],
+      providers: [SchedulerProcessor, DriftSweepHandler, PreviewCleanupHandler, DriftSweepService, DriftScheduleService, PreviewCleanupService, WebhookRelayHandler, WebhookRelayService],
     };
   }
 }

@@ -2,19 +2,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DnsAuditJobPayload, DnsAuditJobResult } from '@mailproof/contracts';
 import { auditDomain, isInconclusive, type DeliverabilityResult, type DnsResolver } from '@mailproof/engine/dns';
 import { DomainAuditRepository } from '@mailproof/persistence';
+import { WebhookQueue } from '@mailproof/queue';
 import { DNS_RESOLVER } from './dns-resolver.token';
+import { domainWebhookEvents } from './domain-webhook-events';
 import { monitoredDomainChange } from './monitored-domain-change';
 
 /**
  * Runs one audit and stores it with what it changes on a monitored domain (monitoredDomainChange:
- * drift, score, status). Idempotent: a redelivered job finds the row its job id wrote; a
- * second job for a window that already has an audit does no DNS work at all.
+ * drift, score, status) and the webhook events that causes, queued once the audit is committed.
+ * Idempotent: a redelivered job finds the row its job id wrote; a second job for a window that already
+ * has an audit does no DNS work at all.
  */
 @Injectable()
 export class DnsAuditService {
   constructor(
     @Inject(DNS_RESOLVER) private readonly resolver: DnsResolver,
     private readonly audits: DomainAuditRepository,
+    private readonly webhooks: WebhookQueue,
   ) {}
 
   async run(jobId: string, payload: DnsAuditJobPayload): Promise<DnsAuditJobResult> {
@@ -37,8 +41,12 @@ export class DnsAuditService {
         result: result as unknown as Record<string, unknown>,
         checkedAt: new Date(),
       },
-      (stored, previous) => monitoredDomainChange(stored, result, previous ? (previous.result as unknown as DeliverabilityResult) : null),
+      (stored, previous, domain) => {
+        const change = monitoredDomainChange(stored, result, previous ? (previous.result as unknown as DeliverabilityResult) : null);
+        return { ...change, webhookEvents: domainWebhookEvents(domain, stored, change) };
+      },
     );
+    await this.webhooks.queueDeliveries(outcome.webhookDeliveries);
     return { auditId: outcome.audit?.id ?? null, domain: payload.domain, score: outcome.audit ? outcome.audit.score : null, driftEvents: outcome.driftEvents };
   }
 }

@@ -281,6 +281,34 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(0) @Max(100_000)
   DOMAIN_LIMIT_PRO = 50;
+
+  /** webhook.deliver jobs at once per worker-dns process (network waits, each bounded by WEBHOOK_TIMEOUT_MS). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  WORKER_WEBHOOK_CONCURRENCY = 8;
+
+  /** One delivery attempt (connect, send, status and the capped body) must finish within this. */
+  @Transform(toInt) @IsInt() @Min(500) @Max(30_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** Attempts per delivery; with WEBHOOK_BACKOFF_MS 10 s, 14 attempts span about 22.75 hours (docs/webhooks.md). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(30)
+  WEBHOOK_ATTEMPTS = 14;
+
+  /** Wait before the second attempt; each further wait doubles. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  WEBHOOK_BACKOFF_MS = 10_000;
+
+  /** An endpoint is disabled after this many deliveries in a row failed for good (every attempt). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000)
+  WEBHOOK_DISABLE_AFTER = 3;
+
+  /** Webhook endpoints per account. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000)
+  WEBHOOK_ENDPOINT_LIMIT = 10;
+
+  /** How often the scheduler queues deliveries that were stored but never queued (a producer died in between). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(3_600)
+  WEBHOOK_RELAY_EVERY_SECONDS = 60;
 }
 
 export type Environment = EnvironmentVariables;

@@ -70,6 +70,8 @@ export class MailproofConfig {
     readonly gate: { budgetMs: number; linksBudgetMs: number; linkCacheSeconds: number },
     /** Addresses server-side fetches may reach although not public (tests only; empty in production). */
     readonly netGuard: { allowedAddresses: string[] },
+    /** Webhook delivery: per-attempt timeout, retry schedule, disabling rule (docs/webhooks.md). */
+    readonly webhooks: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; disableAfter: number; endpointLimit: number; relayEveryMs: number },
   ) {}
 
   /** What a BullMQ consumer needs: its concurrency plus the shared lock settings. */
@@ -137,6 +139,15 @@ export class MailproofConfig {
       },
       { budgetMs: e.GATE_BUDGET_MS, linksBudgetMs: e.GATE_LINKS_BUDGET_MS, linkCacheSeconds: e.LINK_CHECK_CACHE_SECONDS },
       { allowedAddresses: (e.SSRF_ALLOWED_ADDRESSES ?? '').split(',').map((address) => address.trim()).filter(Boolean) },
+      {
+        concurrency: e.WORKER_WEBHOOK_CONCURRENCY,
+        timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+        attempts: e.WEBHOOK_ATTEMPTS,
+        backoffMs: e.WEBHOOK_BACKOFF_MS,
+        disableAfter: e.WEBHOOK_DISABLE_AFTER,
+        endpointLimit: e.WEBHOOK_ENDPOINT_LIMIT,
+        relayEveryMs: e.WEBHOOK_RELAY_EVERY_SECONDS * 1_000,
+      },
     );
   }
 }

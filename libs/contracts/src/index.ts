@@ -11,6 +11,7 @@ export * from './jobs/preview.job';
 export * from './jobs/preview-cleanup.job';
 export * from './jobs/gate.job';
 export * from './jobs/render.job';
+export * from './jobs/webhook.job';
 export * from './preview-result.codec';
 export * from './preview-result';
 export * from './rendered-reports';

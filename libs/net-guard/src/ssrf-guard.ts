@@ -50,7 +50,14 @@ export interface GuardedStream extends GuardedResponse {
 }
 
 export interface GuardedRequestOptions {
-  method?: 'HEAD' | 'GET';
+  method?: 'HEAD' | 'GET' | 'POST';
+  /** The request body (POST: webhook deliveries). */
+  body?: string;
+  /**
+   * false: a 3xx is the final answer, its Location never requested (webhook deliveries must not be
+   * steered elsewhere). Default true: redirects are followed, each hop checked again.
+   */
+  followRedirects?: boolean;
   /** Aborts every hop and the final body; the request rejects with the signal's reason. */
   signal?: AbortSignal;
   headers?: Record<string, string>;
@@ -163,7 +170,7 @@ export class SsrfGuard {
     for (let hop = 0; ; hop++) {
       const response = await this.hop(url, options);
       const location = response.headers.location;
-      if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
+      if (options.followRedirects !== false && response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
         // Never read a redirect's body: a hostile server could stream forever.
         discard(response.body);
         if (hop >= maxRedirects) throw new SsrfRefusedError('too-many-redirects', url.href, `more than ${maxRedirects} redirects`);
@@ -187,6 +194,7 @@ export class SsrfGuard {
     try {
       const response = await request(url, {
         method: options.method ?? 'HEAD',
+        body: options.body,
         dispatcher: this.dispatcher,
         signal: controller.signal,
         headers: { 'user-agent': 'Mailproof/1 (+link and image checks)', ...options.headers },

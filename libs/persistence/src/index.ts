@@ -12,3 +12,4 @@ export * from './repositories/preview.repository';
 export * from './repositories/share.repository';
 export * from './repositories/gate-run.repository';
 export * from './repositories/screenshot.repository';
+export * from './repositories/webhook.repository';

@@ -11,9 +11,10 @@ import { ShareRepository } from './repositories/share.repository';
 import { ScreenshotRepository } from './repositories/screenshot.repository';
 import { GateRunRepository } from './repositories/gate-run.repository';
 import { MonitoredDomainRepository } from './repositories/monitored-domain.repository';
+import { WebhookRepository } from './repositories/webhook.repository';
 import { runMigrationsLocked } from './run-migrations';
 
-const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository, GateRunRepository, ScreenshotRepository];
+const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository, GateRunRepository, ScreenshotRepository, WebhookRepository];
 
 /** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
 @Global()

@@ -3,6 +3,7 @@ import { Global, Module } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { ENQUEUE_DEADLINE_MS, JobProducer } from './job.producer';
 import { QueueEventsRegistry } from './queue-events.registry';
+import { WebhookQueue } from './webhook.queue';
 import { bullQueues } from './queue.module';
 import { requestPathRedisOptions } from './redis-connection';
 
@@ -19,8 +20,9 @@ import { requestPathRedisOptions } from './redis-connection';
   providers: [
     JobProducer,
     QueueEventsRegistry,
+    WebhookQueue,
     { provide: ENQUEUE_DEADLINE_MS, inject: [MailproofConfig], useFactory: (config: MailproofConfig) => config.redis.commandTimeoutMs },
   ],
-  exports: [BullModule, JobProducer, QueueEventsRegistry],
+  exports: [BullModule, JobProducer, QueueEventsRegistry, WebhookQueue],
 })
 export class ApiQueueModule {}

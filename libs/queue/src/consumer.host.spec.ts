@@ -37,6 +37,8 @@ const VALID: Record<JobName, unknown> = {
   'links.resolve': { schemaVersion: 1, runId: 'gtr_1', deadline: 1_000 },
   'gate.verdict': { schemaVersion: 1, runId: 'gtr_1' },
   'render.screenshots': { schemaVersion: 1, previewId: 'prv_abc', clients: null, modes: ['light', 'dark'] },
+  'webhook.deliver': { schemaVersion: 1, deliveryId: '5b0c3f3e-8a59-4d8e-9a53-5d5f0f6c2d11' },
+  'webhook-relay.run': { schemaVersion: 1 },
 };
 
 describe('ConsumerHost', () => {
@@ -104,7 +106,7 @@ describe('ConsumerHost', () => {
   it('gives each handler the moment its job was meant to run (added + delay) and its id', async () => {
     const contexts: unknown[] = [];
     const handler: JobHandler = { jobName: 'drift-sweep.run', handle: async (_p, context) => (contexts.push(context), {} as never) };
-    const consumer = new TestConsumer('scheduler', [recordingHandler('probe.run', []), handler, recordingHandler('preview-cleanup.run', [])]);
+    const consumer = new TestConsumer('scheduler', [recordingHandler('probe.run', []), handler, recordingHandler('preview-cleanup.run', []), recordingHandler('webhook-relay.run', [])]);
     await consumer.process(fakeJob('drift-sweep.run', VALID['drift-sweep.run'], { timestamp: 5_000, opts: { delay: 250 } } as Partial<Job>));
     expect(contexts).toEqual([{ id: 'job-1', queue: 'scheduler', scheduledFor: 5_250 }]);
   });

@@ -14,3 +14,4 @@ export * from './repeating-job';
 export * from './api-queue.module';
 export * from './deadline';
 export * from './queue-unavailable.error';
+export * from './webhook.queue';

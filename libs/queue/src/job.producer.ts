@@ -24,9 +24,10 @@ export class JobProducer implements OnModuleDestroy {
     @InjectQueue('scheduler') scheduler: Queue,
     @InjectQueue('gate') gate: Queue,
     @InjectQueue('link-check') linkCheck: Queue,
+    @InjectQueue('webhook') webhook: Queue,
     @Optional() @Inject(ENQUEUE_DEADLINE_MS) private readonly deadlineMs?: number,
   ) {
-    this.queues = { preview, render, 'dns-audit': dnsAudit, scheduler, gate, 'link-check': linkCheck };
+    this.queues = { preview, render, 'dns-audit': dnsAudit, scheduler, gate, 'link-check': linkCheck, webhook };
     // BullMQ adds a 'closing' listener per pending command; many concurrent requests are normal here.
     for (const queue of Object.values(this.queues)) queue.setMaxListeners(1_000);
   }
@@ -140,5 +141,8 @@ function checkRequest(request: JobRequest<string, unknown>): void {
 }
 
 function jobOptions(request: JobRequest<string, unknown>): JobsOptions {
-  return request.priority === undefined ? { jobId: request.jobId } : { jobId: request.jobId, priority: request.priority };
+  const options: JobsOptions = { jobId: request.jobId };
+  if (request.priority !== undefined) options.priority = request.priority;
+  if (request.retry) Object.assign(options, { attempts: request.retry.attempts, backoff: { type: 'exponential', delay: request.retry.backoffMs } });
+  return options;
 }

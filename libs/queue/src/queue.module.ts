@@ -6,6 +6,7 @@ import { QUEUE_NAMES } from '@mailproof/contracts';
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { JobProducer } from './job.producer';
 import { QueueEventsRegistry } from './queue-events.registry';
+import { WebhookQueue } from './webhook.queue';
 import { redisOptionsFromUrl } from './redis-connection';
 
 /** The BullMQ root (connection, prefix, job defaults) and the four queues, over the given connection. */
@@ -23,7 +24,7 @@ export function bullQueues(connection: (config: MailproofConfig) => RedisOptions
 @Global()
 @Module({
   imports: bullQueues((config) => redisOptionsFromUrl(config.redis.url)),
-  providers: [JobProducer, QueueEventsRegistry],
-  exports: [BullModule, JobProducer, QueueEventsRegistry],
+  providers: [JobProducer, QueueEventsRegistry, WebhookQueue],
+  exports: [BullModule, JobProducer, QueueEventsRegistry, WebhookQueue],
 })
 export class QueueModule {}

@@ -12,7 +12,7 @@ import {
 import { gateResultOf, gateSnapshot, gateVerdict, type GateResult, type GateSnapshot, type GateSummary } from '@mailproof/engine';
 import { importEmailFromUrl, resolveLinks, SsrfGuard, UrlImportError, type LinkResolution } from '@mailproof/net-guard';
 import { GateRunRepository, PreviewRepository, type GateRunDecision, type GateRunEntity, type StoredBaseline } from '@mailproof/persistence';
-import type { FinalFailureCause } from '@mailproof/queue';
+import { WebhookQueue, type FinalFailureCause } from '@mailproof/queue';
 import { RedisLinkCheckCache } from './redis-link-check.cache';
 
 
@@ -30,6 +30,7 @@ export class GateRunService {
     private readonly runs: GateRunRepository,
     private readonly previews: PreviewRepository,
     private readonly linkCache: RedisLinkCheckCache,
+    private readonly webhooks: WebhookQueue,
   ) {
     this.guard = new SsrfGuard({ allowedAddresses: config.netGuard.allowedAddresses });
   }
@@ -78,7 +79,8 @@ export class GateRunService {
       return { runId, status: 'failed', passed: null };
     }
     const result = gateResultOf(JSON.parse(preview.gateSummary) as GateSummary);
-    const decided = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result));
+    const { run: decided, webhookDeliveries } = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result));
+    await this.webhooks.queueDeliveries(webhookDeliveries);
     return { runId, status: decided.status === 'completed' ? 'completed' : 'failed', passed: decided.passed };
   }
 
@@ -139,7 +141,18 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
     unchecked: (resolution?.unchecked ?? []).map(({ url, reason }) => ({ url, reason })),
   };
   const moves = run.ref !== null && (options.updateBaseline === 'always' || (options.updateBaseline === 'on-pass' && verdict.passed));
+  const type = verdict.passed ? 'gate.passed' : 'gate.failed';
   return {
+    webhookEvents: [
+      {
+        accountId: run.accountId,
+        type,
+        sourceKey: `${type}/${run.id}`,
+        // The repository stamps the verdict's completion time.
+        occurredAt: new Date(),
+        data: { runId: run.id, ref: run.ref, previewId: run.previewId, passed: verdict.passed, overallScore: verdict.overallScore, worstClient: verdict.worstClient, failures: verdict.failures },
+      },
+    ],
     verdict: {
       passed: verdict.passed,
       overallScore: verdict.overallScore,

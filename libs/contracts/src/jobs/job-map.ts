@@ -18,6 +18,16 @@ import { checkPreviewCleanupPayload, PREVIEW_CLEANUP_JOB, type PreviewCleanupJob
 import { checkPreviewPayload, PREVIEW_JOB, type PreviewJobPayload, type PreviewJobResult } from './preview.job';
 import { checkProbePayload, PROBE_JOB, type ProbeJobPayload, type ProbeJobResult } from './probe.job';
 import { checkRenderScreenshotsPayload, RENDER_SCREENSHOTS_JOB, type RenderScreenshotsJobPayload, type RenderScreenshotsJobResult } from './render.job';
+import {
+  checkWebhookDeliverPayload,
+  checkWebhookRelayPayload,
+  WEBHOOK_DELIVER_JOB,
+  WEBHOOK_RELAY_JOB,
+  type WebhookDeliverJobPayload,
+  type WebhookDeliverJobResult,
+  type WebhookRelayJobPayload,
+  type WebhookRelayJobResult,
+} from './webhook.job';
 
 /**
  * The typed job map: every job name with the queues it may run on and its payload/result
@@ -33,6 +43,8 @@ export interface JobMap {
   'links.resolve': { payload: LinksResolveJobPayload; result: LinksResolveJobResult };
   'gate.verdict': { payload: GateRunJobPayload; result: GateVerdictJobResult };
   'render.screenshots': { payload: RenderScreenshotsJobPayload; result: RenderScreenshotsJobResult };
+  'webhook.deliver': { payload: WebhookDeliverJobPayload; result: WebhookDeliverJobResult };
+  'webhook-relay.run': { payload: WebhookRelayJobPayload; result: WebhookRelayJobResult };
 }
 export type JobName = keyof JobMap;
 export type JobPayload<N extends JobName> = JobMap[N]['payload'];
@@ -55,6 +67,8 @@ export const JOB_DEFINITIONS: { [N in JobName]: JobDefinition } = {
   [LINKS_RESOLVE_JOB.name]: { queues: LINKS_RESOLVE_JOB.queues, schemaVersion: LINKS_RESOLVE_JOB.schemaVersion, checkPayload: checkLinksResolvePayload },
   [GATE_VERDICT_JOB.name]: { queues: GATE_VERDICT_JOB.queues, schemaVersion: GATE_VERDICT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
   [RENDER_SCREENSHOTS_JOB.name]: { queues: RENDER_SCREENSHOTS_JOB.queues, schemaVersion: RENDER_SCREENSHOTS_JOB.schemaVersion, checkPayload: checkRenderScreenshotsPayload },
+  [WEBHOOK_DELIVER_JOB.name]: { queues: WEBHOOK_DELIVER_JOB.queues, schemaVersion: WEBHOOK_DELIVER_JOB.schemaVersion, checkPayload: checkWebhookDeliverPayload },
+  [WEBHOOK_RELAY_JOB.name]: { queues: WEBHOOK_RELAY_JOB.queues, schemaVersion: WEBHOOK_RELAY_JOB.schemaVersion, checkPayload: checkWebhookRelayPayload },
 };
 
 /** The jobs that may run on a queue: a consumer of the queue must handle every one. */

@@ -12,6 +12,8 @@ export interface JobRequest<N extends string = string, P = unknown> {
   jobId: string;
   /** BullMQ priority (lower runs first; absent runs before every prioritised job). */
   priority?: number;
+  /** This job's retry schedule instead of the defaults (3 attempts from 1 s): attempts, and the first backoff, doubled each time. */
+  retry?: { attempts: number; backoffMs: number };
 }
 
 /** A reason the data is not a valid payload of the job, or undefined when it is. */

@@ -9,8 +9,9 @@ import { GateBaselineEntity } from './gate-baseline.entity';
 import { GateRunEntity } from './gate-run.entity';
 import { ShareEntity } from './share.entity';
 import { UsageCounterEntity } from './usage-counter.entity';
+import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity } from './webhook.entity';
 
-export const ENTITIES = [JobProbeEntity, AccountEntity, ApiKeyEntity, UsageCounterEntity, MonitoredDomainEntity, DomainAuditEntity, DriftEventEntity, PreviewEntity, ShareEntity, GateRunEntity, GateBaselineEntity];
+export const ENTITIES = [JobProbeEntity, AccountEntity, ApiKeyEntity, UsageCounterEntity, MonitoredDomainEntity, DomainAuditEntity, DriftEventEntity, PreviewEntity, ShareEntity, GateRunEntity, GateBaselineEntity, WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity];
 export * from './account.entity';
 export * from './api-key.entity';
 export * from './job-probe.entity';
@@ -22,3 +23,4 @@ export * from './preview.entity';
 export * from './share.entity';
 export * from './gate-run.entity';
 export * from './gate-baseline.entity';
+export * from './webhook.entity';

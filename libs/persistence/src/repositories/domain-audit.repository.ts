@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DomainAuditEntity } from '../entities/domain-audit.entity';
 import { DriftEventEntity } from '../entities/drift-event.entity';
-import { MonitoredDomainEntity } from '../entities/monitored-domain.entity';
+import { MonitoredDomainEntity, type MonitoredDomainStatus } from '../entities/monitored-domain.entity';
+import { WebhookRepository, type NewWebhookEvent } from './webhook.repository';
 
 export interface NewDomainAudit {
   jobId: string;
@@ -33,21 +34,35 @@ export interface MonitoredDomainChange {
   /** Stored as this audit's drift events against `previous`, detected at the audit's checkedAt. */
   driftEvents: NewDriftEvent[];
   domain: MonitoredDomainUpdate;
+  /** Webhook events to record with the audit (drift, status change), in the same transaction. */
+  webhookEvents?: NewWebhookEvent[];
+}
+
+/** The monitored domain as it was before this audit, read under its lock. */
+export interface LockedMonitoredDomain {
+  id: string;
+  accountId: string;
+  domain: string;
+  status: MonitoredDomainStatus;
 }
 
 /**
  * Decides a monitored domain's change from the audit just stored and the domain's latest conclusive
  * audit before it (null when there is none). Called inside the transaction, under the domain's lock.
  */
-export type DecideDomainChange = (stored: DomainAuditEntity, previous: DomainAuditEntity | null) => MonitoredDomainChange;
+export type DecideDomainChange = (stored: DomainAuditEntity, previous: DomainAuditEntity | null, domain: LockedMonitoredDomain) => MonitoredDomainChange;
 
+/** `webhookDeliveries`: the deliveries the audit's webhook events created, for the caller to queue after the commit. */
 export type RecordAuditOutcome =
-  | { status: 'stored' | 'already_stored'; audit: DomainAuditEntity; driftEvents: number }
-  | { status: 'window_taken' | 'domain_gone'; audit: null; driftEvents: 0 };
+  | { status: 'stored' | 'already_stored'; audit: DomainAuditEntity; driftEvents: number; webhookDeliveries: string[] }
+  | { status: 'window_taken' | 'domain_gone'; audit: null; driftEvents: 0; webhookDeliveries: [] };
 
 @Injectable()
 export class DomainAuditRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly webhooks: WebhookRepository,
+  ) {}
 
   findByJobId(jobId: string): Promise<DomainAuditEntity | null> {
     return this.dataSource.getRepository(DomainAuditEntity).findOneBy({ jobId });
@@ -73,22 +88,27 @@ export class DomainAuditRepository {
    */
   async record(audit: NewDomainAudit, decide: DecideDomainChange): Promise<RecordAuditOutcome> {
     return this.dataSource.transaction(async (manager) => {
+      let locked: LockedMonitoredDomain | null = null;
       if (audit.monitoredDomainId) {
-        const locked = await manager.query('SELECT id FROM monitored_domains WHERE id = $1 FOR UPDATE', [audit.monitoredDomainId]);
-        if (locked.length === 0) return { status: 'domain_gone', audit: null, driftEvents: 0 };
+        const rows: Array<{ id: string; account_id: string; domain: string; status: MonitoredDomainStatus }> = await manager.query(
+          'SELECT id, account_id, domain, status FROM monitored_domains WHERE id = $1 FOR UPDATE',
+          [audit.monitoredDomainId],
+        );
+        if (rows.length === 0) return { status: 'domain_gone', audit: null, driftEvents: 0, webhookDeliveries: [] };
+        locked = { id: rows[0].id, accountId: rows[0].account_id, domain: rows[0].domain, status: rows[0].status };
       }
       const audits = manager.getRepository(DomainAuditEntity);
       const existing = await audits.findOneBy({ jobId: audit.jobId });
-      if (existing) return { status: 'already_stored', audit: existing, driftEvents: 0 };
+      if (existing) return { status: 'already_stored', audit: existing, driftEvents: 0, webhookDeliveries: [] };
       if (audit.monitoredDomainId && audit.windowKey && (await audits.countBy({ monitoredDomainId: audit.monitoredDomainId, windowKey: audit.windowKey })) > 0) {
-        return { status: 'window_taken', audit: null, driftEvents: 0 };
+        return { status: 'window_taken', audit: null, driftEvents: 0, webhookDeliveries: [] };
       }
       const monitoredDomainId = audit.monitoredDomainId;
       const previous = monitoredDomainId ? await this.previousConclusive(manager, monitoredDomainId) : null;
       const stored = await audits.save(audits.create(audit));
-      if (!monitoredDomainId) return { status: 'stored', audit: stored, driftEvents: 0 };
+      if (!monitoredDomainId || !locked) return { status: 'stored', audit: stored, driftEvents: 0, webhookDeliveries: [] };
 
-      const change = decide(stored, previous);
+      const change = decide(stored, previous, locked);
       if (change.driftEvents.length > 0) {
         const drift = manager.getRepository(DriftEventEntity);
         await drift.save(
@@ -97,7 +117,9 @@ export class DomainAuditRepository {
       }
       // jsonb columns defeat TypeORM's deep-partial typing; MonitoredDomainUpdate types the shape.
       await manager.getRepository(MonitoredDomainEntity).update({ id: monitoredDomainId }, change.domain as never);
-      return { status: 'stored', audit: stored, driftEvents: change.driftEvents.length };
+      const webhookDeliveries: string[] = [];
+      for (const event of change.webhookEvents ?? []) webhookDeliveries.push(...(await this.webhooks.recordEvent(manager, event)));
+      return { status: 'stored', audit: stored, driftEvents: change.driftEvents.length, webhookDeliveries };
     });
   }
 

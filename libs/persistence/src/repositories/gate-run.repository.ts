@@ -5,6 +5,7 @@ import { GateBaselineEntity } from '../entities/gate-baseline.entity';
 import { GateRunEntity } from '../entities/gate-run.entity';
 import { pgSafe } from '../pg-safe-text';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
+import { WebhookRepository, type NewWebhookEvent } from './webhook.repository';
 
 export interface NewGateRun {
   accountId: string;
@@ -38,11 +39,22 @@ export interface GateRunDecision {
   overallScore: number | null;
   /** The snapshot that becomes the ref's baseline, or null to leave the baseline as it is. */
   newBaseline: Record<string, unknown> | null;
+  /** Webhook events recorded with the verdict (gate.failed / gate.passed), in the same transaction. */
+  webhookEvents?: NewWebhookEvent[];
+}
+
+/** The run as decided, and the webhook deliveries its verdict created (to queue after the commit). */
+export interface DecidedGateRun {
+  run: GateRunEntity;
+  webhookDeliveries: string[];
 }
 
 @Injectable()
 export class GateRunRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly webhooks: WebhookRepository,
+  ) {}
 
   private get runs() {
     return this.dataSource.getRepository(GateRunEntity);
@@ -108,11 +120,11 @@ export class GateRunRepository {
    * move is lost. `decide` gets the stored baseline and returns the verdict and the baseline move; it
    * is not called for a run that is no longer running (a redelivered step), whose row is returned.
    */
-  async decide(id: string, decide: (run: GateRunEntity, baseline: StoredBaseline | null) => Promise<GateRunDecision> | GateRunDecision): Promise<GateRunEntity> {
+  async decide(id: string, decide: (run: GateRunEntity, baseline: StoredBaseline | null) => Promise<GateRunDecision> | GateRunDecision): Promise<DecidedGateRun> {
     return this.dataSource.transaction(async (manager) => {
       const run = await manager.getRepository(GateRunEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!run) throw new Error(`gate run ${id} does not exist`);
-      if (run.status !== 'running') return run;
+      if (run.status !== 'running') return { run, webhookDeliveries: [] };
       if (run.ref !== null) await lockRef(manager, run.accountId, run.ref);
       const baseline = run.ref === null ? null : await readBaseline(manager, run.accountId, run.ref);
       const decision = await decide(run, baseline);
@@ -130,7 +142,9 @@ export class GateRunRepository {
           [run.accountId, run.ref, id, JSON.stringify(pgSafe(decision.newBaseline)), completedAt],
         );
       }
-      return run;
+      const webhookDeliveries: string[] = [];
+      for (const event of decision.webhookEvents ?? []) webhookDeliveries.push(...(await this.webhooks.recordEvent(manager, { ...event, occurredAt: completedAt })));
+      return { run, webhookDeliveries };
     });
   }
 

@@ -1,13 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { RecentItemsQuery } from '../../common/recent-items.query';
 
-export class DomainHistoryQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50, description: 'Most recent audits and drift events to return.' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-}
+/** `?limit=`: the most recent audits and drift events to return. */
+export class DomainHistoryQuery extends RecentItemsQuery {}
