@@ -252,6 +252,8 @@ const path: fc.Arbitrary<string> = fc
       fc.constantFrom('/api/clients', '/api/clients/properties', '/health/live', '/health/ready', '/metrics', '/api/gate', '/api/mcp', '/', '/api', '/share/assets/share.js', '/share/assets/share.css'),
       fc.constantFrom('/api/gate/runs', '/api/gate/runs?ref=a%20b', '/api/gate/runs?page=0', '/api/gate/runs?pageSize=1000', '/api/gate/runs/gtr_x', '/api/gate/runs/%00'),
       idSegment.map((id) => `/api/preview/${id}`),
+      idSegment.map((id) => `/api/preview/${id}/screenshots`),
+      idSegment.map((id) => `/screenshots/${id}.png`),
       idSegment.map((id) => `/api/keys/${id}`),
       idSegment.map((id) => `/api/domains/${id}`),
       idSegment.map((id) => `/api/domains/${id}/history`),
