@@ -178,6 +178,9 @@ describe('screenshots through the render worker', () => {
     const url = first.body.screenshots['aol-light'] as string;
     // Same markup, same pixels: both previews show one stored PNG.
     expect(second.body.screenshots['aol-light']).toBe(url);
+    // A share page shows up to 42 screenshots at once: fetching them is never rate-limited.
+    const limit = config.rateLimits.perWindow.anonymous;
+    for (let i = 0; i <= limit; i++) expect((await fetchPng(url)).status).toBe(200);
     // The share page shows the screenshots and the rendered reports.
     const share = await request(api.url).post('/api/share').set('x-api-key', owner.key).send({ previewId: first.body.id }).expect(201);
     const page = await request(api.url).get(new URL(share.body.url).pathname).expect(200);

@@ -7,8 +7,11 @@ import { RateLimiterService } from './rate-limiter.service';
 import { UsageRecorder } from './usage-recorder.service';
 import type { AuthenticatedRequest } from './request-identity';
 
-/** Paths that are neither rate-limited nor counted: probes, scrapes and the share page's static assets. */
-const EXEMPT = /^\/(health\/|metrics$|share\/assets\/)/;
+/**
+ * Paths that are neither rate-limited nor counted: probes, scrapes, the share page's static assets and
+ * screenshots (immutable by name; a share page shows up to 42 of them at once, past the anonymous limit).
+ */
+const EXEMPT = /^\/(health\/|metrics$|share\/assets\/|screenshots\/)/;
 
 export function usageKindOf(path: string): UsageKind {
   if (/^\/api\/previews?(\/|$)/.test(path)) return 'preview';
