@@ -178,9 +178,18 @@ describe('screenshots through the render worker', () => {
     const url = first.body.screenshots['aol-light'] as string;
     // Same markup, same pixels: both previews show one stored PNG.
     expect(second.body.screenshots['aol-light']).toBe(url);
-    // A share page shows up to 42 screenshots at once: fetching them is never rate-limited.
-    const limit = config.rateLimits.perWindow.anonymous;
-    for (let i = 0; i <= limit; i++) expect((await fetchPng(url)).status).toBe(200);
+    // A share page shows up to 42 screenshots at once: fetching them is never rate-limited (an API whose
+    // anonymous limit is 5 a minute serves the PNG 10 times, and refuses its 6th call of a limited route).
+    const strict = await startTestApi(testConfig({ QUEUE_PREFIX: `${config.queue.prefix}-strict`, RATE_LIMIT_ANONYMOUS: 5 }));
+    try {
+      const path = new URL(url).pathname;
+      for (let i = 0; i < 10; i++) await request(strict.url).get(path).expect(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await request(strict.url).get('/api/clients')).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await strict.close();
+    }
     // The share page shows the screenshots and the rendered reports.
     const share = await request(api.url).post('/api/share').set('x-api-key', owner.key).send({ previewId: first.body.id }).expect(201);
     const page = await request(api.url).get(new URL(share.body.url).pathname).expect(200);
