@@ -26,6 +26,8 @@ import { SharePageController } from './shares/share-page.controller';
 import { SharesController } from './shares/shares.controller';
 import { SharesService } from './shares/shares.service';
 import { KeysController } from './keys/keys.controller';
+import { McpController } from './mcp/mcp.controller';
+import { McpToolsService } from './mcp/mcp-tools.service';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { ProblemDetailsFilter } from './problems/problem-details.filter';
@@ -57,6 +59,7 @@ export class ApiModule {
         DeliverabilityController,
         DomainsController,
         GateController,
+        McpController,
       ],
       providers: [
         MetricsService,
@@ -66,6 +69,7 @@ export class ApiModule {
         DeliverabilityService,
         DomainsService,
         GateService,
+        McpToolsService,
         ApiKeyAuthenticator,
         RateLimiterService,
         UsageRecorder,

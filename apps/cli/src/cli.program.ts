@@ -6,6 +6,7 @@ import { registerClientsCommand } from './commands/clients.command';
 import { registerGateCommand } from './commands/gate.command';
 import { registerKeyCommands } from './commands/key.command';
 import { registerLintCommand } from './commands/lint.command';
+import { registerMcpCommand } from './commands/mcp.command';
 import { registerMigrateCommand } from './commands/migrate.command';
 
 import { version } from '../../../package.json';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerLintCommand(program);
   registerGateCommand(program);
   registerClientsCommand(program);
+  registerMcpCommand(program);
   registerMigrateCommand(program);
   registerAccountCommands(program);
   registerKeyCommands(program);
