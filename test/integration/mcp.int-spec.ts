@@ -23,6 +23,18 @@ import { startWorkerPreview } from '../utils/worker-preview';
  * process (previews and the gate), worker-dns in-process against a resolver that does not answer
  * (every DNS audit is inconclusive, on both paths alike), PostgreSQL and Redis.
  */
+interface OpenApiSchema {
+  type?: string;
+  properties?: Record<string, OpenApiSchema>;
+  required?: string[];
+  items?: OpenApiSchema;
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+}
+
 describe('POST /api/mcp', () => {
   const config = testConfig({ DNS_SERVERS: '127.0.0.1:9', DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 300, DNS_TRIES: 1, GATE_BUDGET_MS: 15_000, PREVIEW_BUDGET_MS: 15_000 });
   const queues = openQueues(config);
@@ -86,6 +98,34 @@ describe('POST /api/mcp', () => {
       }
       const analyze = tools.find((tool) => tool.name === 'analyze_email')!;
       expect((analyze.inputSchema.properties as Record<string, { items?: { enum?: string[] } }>).clients.items?.enum).toContain('outlook-windows-legacy');
+    });
+
+    it('gives each tool the fields, enums, limits and defaults of the HTTP request it wraps (the OpenAPI document)', async () => {
+      const openapi = (await request(api.url).get('/api/openapi.json').expect(200)).body as { components: { schemas: Record<string, OpenApiSchema> } };
+      const { tools } = await client.listTools();
+      const inputOf = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema as OpenApiSchema;
+      const pairs: Array<[string, string, string[]]> = [
+        ['preview_email', 'PreviewRequest', []],
+        ['analyze_email', 'PreviewRequest', ['detail']],
+        ['audit_email', 'PreviewRequest', []],
+        ['gate_email', 'GateRequest', []],
+        ['check_deliverability', 'DeliverabilityRequest', []],
+        ['share_preview', 'CreateShareRequest', []],
+      ];
+      for (const [tool, dto, toolOnly] of pairs) {
+        const http = openapi.components.schemas[dto];
+        const input = inputOf(tool);
+        expect([tool, Object.keys(input.properties ?? {}).filter((name) => !toolOnly.includes(name)).sort()]).toEqual([tool, Object.keys(http.properties ?? {}).sort()]);
+        expect([tool, [...(input.required ?? [])].sort()]).toEqual([tool, [...(http.required ?? [])].sort()]);
+        for (const [name, property] of Object.entries(http.properties ?? {})) {
+          const mine = input.properties![name];
+          for (const keyword of ['enum', 'default', 'minimum', 'maximum', 'maxLength'] as const) {
+            if (property[keyword] !== undefined) expect([tool, name, keyword, mine[keyword]]).toEqual([tool, name, keyword, property[keyword]]);
+          }
+          if (property.items?.enum) expect([tool, name, mine.items?.enum]).toEqual([tool, name, property.items.enum]);
+          expect([tool, name, mine.type]).toEqual([tool, name, property.type]);
+        }
+      }
     });
 
     it('lists the prompts and fills one in', async () => {

@@ -94,7 +94,7 @@ export const TOOL_INPUTS = {
     html: markup('The email (HTML, JSX, MJML or Maizzle), at most 500 KB. Exactly one of html and url.'),
     url: { type: 'string', minLength: 1, maxLength: 2048, description: 'A "view in browser" link to import the email from (http/https, public addresses, at most 500 KB). Exactly one of html and url.' },
     format: FORMAT,
-    ref: { type: 'string', pattern: GATE_REF_PATTERN.source, description: 'Stable name of the email (1-200 letters, digits and ._/-:@); omit to skip regression checking.' },
+    ref: { type: 'string', maxLength: 200, pattern: GATE_REF_PATTERN.source, description: 'Stable name of the email (1-200 letters, digits and ._/-:@); omit to skip regression checking.' },
     threshold: { type: 'number', minimum: 0, maximum: 100, default: GATE_DEFAULT_THRESHOLD, description: 'A client scoring below it fails the threshold check.' },
     checks: {
       type: 'array',
