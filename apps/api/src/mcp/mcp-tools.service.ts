@@ -24,6 +24,7 @@ import type { PreviewRequest } from '../previews/dto/preview.request';
 import { PreviewsService } from '../previews/previews.service';
 import { ProblemException } from '../problems/problem.exception';
 import { SharesService } from '../shares/shares.service';
+import { scoresAndFindings } from './stored-findings';
 
 import { version } from '../../../../package.json';
 
@@ -88,23 +89,31 @@ export class McpToolsService {
 
   private handlersFor(account: AuthenticatedAccount): ToolHandlers {
     const preview = (args: EmailArguments) => asTool(() => this.analyzedPreview(args, account));
+    const parsed = async (args: EmailArguments) => {
+      const { id, json } = await preview(args);
+      return { id, result: JSON.parse(json) as AnalysisLike };
+    };
+    const findings = async (args: EmailArguments) => {
+      const { id, json, overallScore } = await preview(args);
+      return { previewId: id, result: scoresAndFindings(json, overallScore) };
+    };
     return {
-      preview_email: async (args) => (await preview(args as unknown as EmailArguments)).result,
+      preview_email: async (args) => (await parsed(args as unknown as EmailArguments)).result,
       analyze_email: async (args) => {
-        const { id, result } = await preview(args as unknown as EmailArguments);
-        return { ...analyzeEmailResult(result, id, (args.detail as AnalysisDetail | undefined) ?? 'summary') };
+        const { previewId, result } = await findings(args as unknown as EmailArguments);
+        return { ...analyzeEmailResult(result, previewId, (args.detail as AnalysisDetail | undefined) ?? 'summary') };
       },
       audit_email: async (args) => {
-        const { id, result } = await preview(args as unknown as EmailArguments);
+        const { id, result } = await parsed(args as unknown as EmailArguments);
         return auditEmailResult(result, id);
       },
       diff_emails: async (args) => {
         const shared = { format: args.format as EmailFormat | undefined, clients: args.clients as ClientId[] | undefined };
         const [before, after] = await Promise.all([
-          preview({ ...shared, html: args.before as string, title: 'diff_emails: before' }),
-          preview({ ...shared, html: args.after as string, title: 'diff_emails: after' }),
+          findings({ ...shared, html: args.before as string, title: 'diff_emails: before' }),
+          findings({ ...shared, html: args.after as string, title: 'diff_emails: after' }),
         ]);
-        return { ...diffEmailsResult({ result: before.result, previewId: before.id }, { result: after.result, previewId: after.id }) };
+        return { ...diffEmailsResult(before, after) };
       },
       gate_email: (args) => {
         if (account.plan !== 'pro') {
@@ -123,13 +132,12 @@ export class McpToolsService {
     };
   }
 
-  /** POST /api/preview's work for this account; the stored result, parsed (with screenshots when they arrived). */
-  private async analyzedPreview(args: EmailArguments, account: AuthenticatedAccount): Promise<{ id: string; result: AnalysisLike }> {
+  /** POST /api/preview's work for this account: the stored result as JSON text (with screenshots when they arrived). */
+  private async analyzedPreview(args: EmailArguments, account: AuthenticatedAccount): Promise<{ id: string; json: string; overallScore: number | null }> {
     const request: PreviewRequest = { html: args.html, format: args.format, clients: args.clients, title: args.title };
     const answer = await this.previews.create(request, account);
     // create() answers a completed preview or throws (a preview still queued after the budget is a 503).
     if (answer.status !== 200) throw new ToolFailure('service_unavailable', 'The preview is still being analyzed; retry shortly.', { previewId: answer.id });
-    const result = JSON.parse(storedPreviewJson(answer.preview).toString('utf8')) as AnalysisLike & { id: string };
-    return { id: result.id, result };
+    return { id: answer.preview.id, json: storedPreviewJson(answer.preview).toString('utf8'), overallScore: answer.preview.overallScore };
   }
 }
