@@ -345,20 +345,38 @@ describe('POST /api/mcp', () => {
       expect(res.headers['mcp-session-id']).toBeUndefined();
     });
 
-    it('refuses a JSON-RPC batch with -32600', async () => {
+    it('refuses a JSON-RPC batch: 400 problem+json with the JSON-RPC code -32600', async () => {
       const res = await rpc(JSON.stringify([JSON.parse(listTools), { ...JSON.parse(listTools), id: 2 }]));
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body).toMatchObject({ code: 'validation_failed', jsonrpcCode: -32600, errors: [{ field: 'body' }] });
     });
 
-    it('answers JSON that is not a JSON-RPC message with a JSON-RPC error, and text that is not JSON with invalid_json', async () => {
+    it('refuses JSON that is no JSON-RPC message (-32700), text that is no JSON (invalid_json) and no body at all (415), as problem+json', async () => {
       const notRpc = await rpc(JSON.stringify({ hello: 'world' }));
       expect(notRpc.status).toBe(400);
-      expect(notRpc.body.error.code).toBe(-32700);
+      expect(notRpc.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(notRpc.body).toMatchObject({ code: 'validation_failed', jsonrpcCode: -32700 });
       const notJson = await rpc('{"jsonrpc": "2.0", "id": 1,');
       expect(notJson.status).toBe(400);
       expect(notJson.body.code).toBe('invalid_json');
-      expect(JSON.stringify(notJson.body)).not.toMatch(/\n\s+at /);
+      const empty = await request(api.url).post('/api/mcp').set('x-api-key', pro.key).set('Accept', 'application/json, text/event-stream');
+      expect(empty.status).toBe(415);
+      expect(empty.body.code).toBe('unsupported_media_type');
+      for (const body of [notRpc.body, notJson.body, empty.body]) expect(JSON.stringify(body)).not.toMatch(/\n\s+at /);
+    });
+
+    it('needs Accept: application/json, text/event-stream, as the transport says (406 not_acceptable)', async () => {
+      const res = await request(api.url).post('/api/mcp').set('x-api-key', pro.key).set('Content-Type', 'application/json').send(listTools);
+      expect(res.status).toBe(406);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.code).toBe('not_acceptable');
+    });
+
+    it('answers a notification with 202 and no body', async () => {
+      const res = await rpc(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      expect(res.status).toBe(202);
+      expect(res.text ?? '').toBe('');
     });
 
     it('answers GET and DELETE with 405 and Allow: POST (no event stream, no session)', async () => {
