@@ -37,6 +37,8 @@ const INSTRUCTIONS =
   'Client ids come from list_clients. Markup is at most 500 KB.';
 
 const validator = new ArgumentValidator();
+/** What tools/list answers: the same for every server, made once. */
+let listedTools: ReturnType<typeof listedTool>[] | undefined;
 
 function invalidArguments(tool: string, errors: FieldError[]): ProtocolError {
   const list = errors.map((error) => `${error.field}: ${error.message}`).join('; ');
@@ -74,7 +76,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     { name: 'mailproof', title: 'Mailproof', version: options.version },
     { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: options.instructions ? `${INSTRUCTIONS} ${options.instructions}` : INSTRUCTIONS },
   );
-  const tools = TOOLS.map(listedTool);
+  const tools = (listedTools ??= TOOLS.map(listedTool));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 

@@ -109,10 +109,12 @@ export class McpToolsService {
       },
       diff_emails: async (args) => {
         const shared = { format: args.format as EmailFormat | undefined, clients: args.clients as ClientId[] | undefined };
-        const [before, after] = await Promise.all([
-          findings({ ...shared, html: args.before as string, title: 'diff_emails: before' }),
-          findings({ ...shared, html: args.after as string, title: 'diff_emails: after' }),
-        ]);
+        // A failure says which version it is about (the two have the same kind of problems).
+        const side = (name: 'before' | 'after') =>
+          findings({ ...shared, html: args[name] as string, title: `diff_emails: ${name}` }).catch((error: unknown) => {
+            throw error instanceof ToolFailure ? new ToolFailure(error.code, `${name}: ${error.message}`, { ...error.details, argument: name }) : error;
+          });
+        const [before, after] = await Promise.all([side('before'), side('after')]);
         return { ...diffEmailsResult(before, after) };
       },
       gate_email: (args) => {
