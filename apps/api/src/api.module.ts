@@ -27,6 +27,8 @@ import { SharesController } from './shares/shares.controller';
 import { ScreenshotsController } from './screenshots/screenshots.controller';
 import { SharesService } from './shares/shares.service';
 import { KeysController } from './keys/keys.controller';
+import { McpController } from './mcp/mcp.controller';
+import { McpToolsService } from './mcp/mcp-tools.service';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { ProblemDetailsFilter } from './problems/problem-details.filter';
@@ -62,6 +64,7 @@ export class ApiModule {
         DomainsController,
         GateController,
         WebhooksController,
+        McpController,
       ],
       providers: [
         MetricsService,
@@ -72,6 +75,7 @@ export class ApiModule {
         DomainsService,
         GateService,
         WebhooksService,
+        McpToolsService,
         ApiKeyAuthenticator,
         RateLimiterService,
         UsageRecorder,

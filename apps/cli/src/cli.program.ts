@@ -6,6 +6,7 @@ import { registerClientsCommand } from './commands/clients.command';
 import { registerGateCommand } from './commands/gate.command';
 import { registerKeyCommands } from './commands/key.command';
 import { registerLintCommand } from './commands/lint.command';
+import { registerMcpCommand } from './commands/mcp.command';
 import { registerMigrateCommand } from './commands/migrate.command';
 import { registerScreenshotsCommand } from './commands/screenshots.command';
 
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerGateCommand(program);
   registerScreenshotsCommand(program);
   registerClientsCommand(program);
+  registerMcpCommand(program);
   registerMigrateCommand(program);
   registerAccountCommands(program);
   registerKeyCommands(program);

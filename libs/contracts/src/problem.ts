@@ -10,6 +10,7 @@ export const PROBLEM_CODES = [
   'forbidden',
   'not_found',
   'method_not_allowed',
+  'not_acceptable',
   'request_timeout',
   'conflict',
   'headers_too_large',

@@ -18,6 +18,8 @@ export { listTrackedFeatures, getTrackedFeature } from './analysis/feature-catal
 export type { TrackedFeature, FeatureKind } from './analysis/feature-catalogue';
 
 export type { CssFinding, Severity } from './analysis/css-finding';
+export { groupFindings, countBySeverity } from './analysis/finding-groups';
+export type { FindingGroup } from './analysis/finding-groups';
 export type { CodeFix, EmailFormat } from './fixes/code-fix';
 export { EMAIL_FORMATS } from './fixes/code-fix';
 export { scoreClients, overallScore } from './scores/compatibility-score';

@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { ClientId, EmailFormat } from '@mailproof/engine';
+import {
+  analyzeEmailResult,
+  auditEmailResult,
+  clientSummaries,
+  createMcpServer,
+  diffEmailsResult,
+  ToolFailure,
+  type AnalysisDetail,
+  type AnalysisLike,
+  type ToolHandler,
+  type ToolHandlers,
+} from '@mailproof/mcp';
+import { disposeCompilers } from '@mailproof/sandbox';
+import { CliError } from './cli-errors';
+import { analyzeEmailInput } from './email-analysis';
+import { RemoteTools, remoteServerFromEnv, type RemoteServer } from './mcp-remote';
+
+import { version } from '../../../../package.json';
+
+/** The tools that need a server: everything that stores, audits DNS or reads the account. */
+const REMOTE_TOOLS = ['preview_email', 'gate_email', 'check_deliverability', 'share_preview', 'list_domains'] as const;
+
+const LOCAL_PROBLEM_CODES: Record<string, string> = { compile: 'compile_failed', limit: 'payload_too_large', usage: 'validation_failed' };
+
+/** One email compiled and analyzed in this process, as `mailproof analyze` does; problems become tool failures. */
+async function analyzeLocally(source: string, field: string, format: EmailFormat | undefined, clients: ClientId[] | undefined): Promise<AnalysisLike> {
+  try {
+    const { analysis } = await analyzeEmailInput({ path: field, label: field, source, format: format ?? 'html', detectedBy: 'option' }, clients);
+    return analysis as unknown as AnalysisLike;
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    throw new ToolFailure(LOCAL_PROBLEM_CODES[error.kind] ?? 'internal_error', error.message, { ...error.position });
+  }
+}
+
+function notConfigured(missing: string[]): ToolHandler {
+  return (async () => {
+    throw new ToolFailure(
+      'server_not_configured',
+      `This tool runs on a Mailproof server: set ${missing.join(' and ')} in the environment of \`mailproof mcp\` ` +
+        '(MAILPROOF_API_URL=https://your-mailproof-server, MAILPROOF_API_KEY=mp_live_...). analyze_email, audit_email, diff_emails and list_clients work without one.',
+    );
+  }) as ToolHandler;
+}
+
+/**
+ * `mailproof mcp`: the MCP tools over stdio for a local assistant. analyze_email, audit_email,
+ * diff_emails and list_clients run in this process (no server, database or network); the others go
+ * to the server in MAILPROOF_API_URL with MAILPROOF_API_KEY and say so when those are unset.
+ * stdout carries the protocol only: nothing else may be printed there.
+ */
+export function registerMcpCommand(program: Command): void {
+  program
+    .command('mcp')
+    .description('serve the Mailproof tools to an AI assistant over stdio (Model Context Protocol; docs/mcp.md)')
+    .action(async () => {
+      const remoteServer = remoteServerFromEnv(process.env);
+      const remote = 'missing' in remoteServer ? null : new RemoteTools(remoteServer, version);
+      const remoteHandler = (name: (typeof REMOTE_TOOLS)[number]): ToolHandler =>
+        remote ? (args) => remote.call(name, args) : notConfigured((remoteServer as { missing: string[] }).missing);
+
+      const handlers: ToolHandlers = {
+        analyze_email: async (args) => {
+          const result = await analyzeLocally(args.html as string, 'html', args.format as EmailFormat, args.clients as ClientId[]);
+          return { ...analyzeEmailResult(result, null, (args.detail as AnalysisDetail | undefined) ?? 'summary') };
+        },
+        audit_email: async (args) => auditEmailResult(await analyzeLocally(args.html as string, 'html', args.format as EmailFormat, args.clients as ClientId[]), null),
+        diff_emails: async (args) => {
+          const before = await analyzeLocally(args.before as string, 'before', args.format as EmailFormat, args.clients as ClientId[]);
+          const after = await analyzeLocally(args.after as string, 'after', args.format as EmailFormat, args.clients as ClientId[]);
+          return { ...diffEmailsResult({ result: before, previewId: null }, { result: after, previewId: null }) };
+        },
+        list_clients: async () => ({ clients: clientSummaries() }),
+        preview_email: remoteHandler('preview_email'),
+        gate_email: remoteHandler('gate_email'),
+        check_deliverability: remoteHandler('check_deliverability'),
+        share_preview: remoteHandler('share_preview'),
+        list_domains: remoteHandler('list_domains'),
+      };
+
+      const server = createMcpServer({
+        version,
+        handlers,
+        instructions: remote
+          ? `analyze_email, audit_email, diff_emails and list_clients run on this machine; the other tools call ${(remoteServer as RemoteServer).apiUrl}.`
+          : 'analyze_email, audit_email, diff_emails and list_clients run on this machine; the other tools need MAILPROOF_API_URL and MAILPROOF_API_KEY.',
+        onUnexpectedError: (tool, error) => process.stderr.write(`mailproof mcp: ${tool}: ${error instanceof Error ? error.message : String(error)}\n`),
+      });
+      const transport = new StdioServerTransport();
+      // The assistant ends the session by closing stdin: release the compilers and the server connection so the process exits.
+      const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+      process.stdin.once('end', () => void transport.close());
+      await server.connect(transport);
+      await closed;
+      await remote?.close();
+      await disposeCompilers();
+    });
+}

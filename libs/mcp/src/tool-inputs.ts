@@ -1,0 +1,142 @@
+/**
+ * The input schema of every MCP tool, as JSON Schema. Each matches the HTTP request it wraps field by
+ * field (same limits, client ids, formats and defaults); a parity test in the API compares them with
+ * the OpenAPI schemas of the request DTOs, so a field added to one and not the other fails there.
+ * Fields shared by several tools are written once below: a new email field (say, a `files` map of
+ * local imports) goes into EMAIL_FIELDS and every email tool has it.
+ */
+import { CLIENT_IDS, EMAIL_FORMATS, ENGINE_LIMITS, GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
+import { GATE_REF_PATTERN, UPDATE_BASELINE_MODES } from '@mailproof/contracts';
+
+/** A JSON Schema object (the subset the catalogue uses); `maxUtf8Bytes` is ours, checked after the schema. */
+export interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  enum?: readonly (string | number)[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  pattern?: string;
+  default?: unknown;
+  maxUtf8Bytes?: number;
+  [keyword: string]: unknown;
+}
+
+/** Markup is at most 500 KB counted as UTF-8 bytes: the HTTP limit on `html`. */
+export const MAX_MARKUP_BYTES = ENGINE_LIMITS.maxInputBytes;
+
+function markup(description: string): JsonSchema {
+  return { type: 'string', minLength: 1, maxUtf8Bytes: MAX_MARKUP_BYTES, description };
+}
+
+const CLIENTS: JsonSchema = {
+  type: 'array',
+  items: { type: 'string', enum: CLIENT_IDS },
+  minItems: 1,
+  maxItems: CLIENT_IDS.length,
+  uniqueItems: true,
+  description: `Client ids to analyze; all ${CLIENT_IDS.length} when omitted (list_clients lists them).`,
+};
+
+const FORMAT: JsonSchema = {
+  type: 'string',
+  enum: EMAIL_FORMATS,
+  default: 'html',
+  description: 'Input format: html, jsx (React Email), mjml or maizzle. Selects framework-native fix snippets.',
+};
+
+/** The email and how to read it: the fields POST /api/preview and POST /api/gate share. */
+export const EMAIL_FIELDS = {
+  html: markup('Email markup: HTML, React Email JSX, MJML or Maizzle; at most 500 KB (UTF-8 bytes).'),
+  format: FORMAT,
+  clients: CLIENTS,
+} satisfies Record<string, JsonSchema>;
+
+const TITLE: JsonSchema = { type: 'string', maxLength: 200, description: 'Title of the preview saved to your account.' };
+
+function object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+/** How much of the grouped findings analyze_email returns. */
+export const ANALYSIS_DETAILS = ['summary', 'full'] as const;
+export type AnalysisDetail = (typeof ANALYSIS_DETAILS)[number];
+
+export const TOOL_INPUTS = {
+  /** POST /api/preview, exactly. */
+  preview_email: object({ ...EMAIL_FIELDS, title: TITLE }, ['html']),
+  /** POST /api/preview, answered as findings grouped across clients. */
+  analyze_email: object(
+    {
+      ...EMAIL_FIELDS,
+      title: TITLE,
+      detail: {
+        type: 'string',
+        enum: ANALYSIS_DETAILS,
+        default: 'summary',
+        description: 'summary: errors and warnings, one line per problem across clients; full: every severity with messages and fix snippets.',
+      },
+    },
+    ['html'],
+  ),
+  /** POST /api/preview, answered as the quality reports. */
+  audit_email: object({ ...EMAIL_FIELDS, title: TITLE }, ['html']),
+  /** POST /api/gate, exactly; the service checks that exactly one of html and url is given. */
+  gate_email: object({
+    html: markup('The email (HTML, JSX, MJML or Maizzle), at most 500 KB. Exactly one of html and url.'),
+    url: { type: 'string', minLength: 1, maxLength: 2048, description: 'A "view in browser" link to import the email from (http/https, public addresses, at most 500 KB). Exactly one of html and url.' },
+    format: FORMAT,
+    ref: { type: 'string', maxLength: 200, pattern: GATE_REF_PATTERN.source, description: 'Stable name of the email (1-200 letters, digits and ._/-:@); omit to skip regression checking.' },
+    threshold: { type: 'number', minimum: 0, maximum: 100, default: GATE_DEFAULT_THRESHOLD, description: 'A client scoring below it fails the threshold check.' },
+    checks: {
+      type: 'array',
+      items: { type: 'string', enum: GATE_CHECK_FAMILIES },
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Check families to run; all three when omitted.',
+    },
+    clients: CLIENTS,
+    failOnError: { type: 'boolean', default: true, description: 'Whether a client with errors fails the gate.' },
+    updateBaseline: { type: 'string', enum: UPDATE_BASELINE_MODES, default: 'on-pass', description: 'When the stored baseline of ref moves to this version.' },
+    resolveLinks: { type: 'boolean', default: false, description: 'Fetch each link (at most 25, within 10 s) to check that it resolves.' },
+  }),
+  /** POST /api/deliverability, exactly. */
+  check_deliverability: object(
+    {
+      domain: { type: 'string', maxLength: 1000, description: 'Domain to audit; a pasted URL or address is reduced to its domain.' },
+      dkimSelectors: {
+        type: 'array',
+        items: { type: 'string', maxLength: 127 },
+        maxItems: 20,
+        description: 'DKIM selectors to probe before the common ones (at most 20).',
+      },
+    },
+    ['domain'],
+  ),
+  /** GET /api/clients. */
+  list_clients: object({}),
+  /** Two previews (POST /api/preview each) compared with the gate's regression diff. */
+  diff_emails: object(
+    {
+      before: markup('The earlier version of the email; at most 500 KB.'),
+      after: markup('The new version of the email; at most 500 KB.'),
+      format: FORMAT,
+      clients: CLIENTS,
+    },
+    ['before', 'after'],
+  ),
+  /** POST /api/share, exactly. */
+  share_preview: object({ previewId: { type: 'string', maxLength: 100, description: 'The previewId of a preview_email, analyze_email, audit_email or gate_email result.' } }, ['previewId']),
+  /** GET /api/domains. */
+  list_domains: object({}),
+} satisfies Record<string, JsonSchema>;
+
+export type ToolName = keyof typeof TOOL_INPUTS;
