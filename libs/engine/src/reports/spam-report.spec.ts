@@ -197,5 +197,10 @@ describe('spamReport on what legitimate mail does (issue 19)', () => {
   it('counts pictures, not icons, against the text', () => {
     const icons = ['facebook', 'twitter', 'instagram'].map((name) => `<img src="https://acme.test/${name}.png" width="24" height="24" alt="${name}">`).join('');
     expect(triggered(`<p>Our spring collection is here, with new colors for every room of the house and garden.</p>${icons}`)).toEqual([]);
+    const social = ['facebook', 'instagram'].map((name) => `<a href="https://${name}.com/acme"><img src="https://cdn.acme.test/x7_icons_0${name.length}.gif" alt="${name}"></a>`).join('');
+    const spacer = '<img src="https://cdn.acme.test/ab_transparent.png" class="force-width-gmail">';
+    expect(triggered(`<p>Our spring collection is here, with new colors for every room of the house and garden.</p>${social}${spacer}`)).toEqual([]);
+    const pictures = ['<img src="https://cdn.acme.test/sofa.jpg" alt="A green sofa">', '<img src="https://cdn.acme.test/lamp.jpg" alt="A brass lamp">'].join('');
+    expect(triggered(`<p>Our spring collection is here, with new colors for every room of the house and garden.</p>${pictures}`)).toContain('high-image-ratio');
   });
 });

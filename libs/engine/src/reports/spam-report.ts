@@ -589,8 +589,13 @@ function sortTriggers(triggers: SpamTrigger[]): SpamTrigger[] {
   return triggers.sort((a, b) => b.weight - a.weight || (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) || (a.column ?? 0) - (b.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) || (a.message < b.message ? -1 : 1));
 }
 
+/** Social-network and icon images by their alt text or file name, when no size is declared. */
+const ICON_NAME = /(?:^|[^a-z])(?:facebook|twitter|instagram|linkedin|youtube|pinterest|tiktok|google\+|rss|icons?|social|spacer|transparent|blank)(?:[^a-z]|$)/i;
+
+/** An icon (social links, bullets) or a spacer: it takes no room from the text. */
 function isIcon(image: EmailImage): boolean {
-  return image.width !== null && image.width <= ICON_PX && (image.height === null || image.height <= ICON_PX);
+  if (image.width !== null && image.width <= ICON_PX && (image.height === null || image.height <= ICON_PX)) return true;
+  return image.width === null && (ICON_NAME.test(image.alt ?? '') || ICON_NAME.test(image.src.slice(image.src.lastIndexOf('/') + 1)));
 }
 
 function isTrackingRedirect(link: EmailLink): boolean {
