@@ -7,28 +7,15 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const Module = require('node:module');
-const esbuild = require('esbuild');
+const { installTypeScriptLoader, ROOT: root } = require('./lib/ts-require');
 
-const root = path.resolve(__dirname, '..');
 const corpusDir = path.resolve(process.argv[2] || path.join(root, '..', 'shared', 'corpus'));
 const LIMIT_MS = 2000;
 // The sandbox's own time limit, kept under LIMIT_MS so a runaway template is stopped in time.
 const SANDBOX_TIMEOUT_MS = 1700;
 const FORMATS = { html: 'html', jsx: 'jsx', mjml: 'mjml', maizzle: 'maizzle' };
 
-// Minimal TypeScript loader: the project's path aliases plus an esbuild transform for .ts files.
-const resolveFilename = Module._resolveFilename;
-Module._resolveFilename = function (request, ...rest) {
-  const alias = /^@mailproof\/([a-z-]+)(\/.*)?$/.exec(request);
-  if (alias) request = path.join(root, 'libs', alias[1], 'src', alias[2] || '');
-  return resolveFilename.call(this, request, ...rest);
-};
-require.extensions['.ts'] = (module, filename) => {
-  const source = fs.readFileSync(filename, 'utf8');
-  const { code } = esbuild.transformSync(source, { loader: 'ts', format: 'cjs', target: 'node20', sourcefile: filename });
-  module._compile(code, filename);
-};
+installTypeScriptLoader();
 
 async function main() {
   if (!fs.existsSync(corpusDir)) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { parentElement } from './dom';
 import { parseEmail } from './parse-email';
+import { textContent as reportText } from '../reports/context/report-document';
 
 /** The parent numbers as a second walk would find them: each element's parent element's position in `elements`. */
 function parentsFromTheTree(html: string): number[] {
@@ -52,5 +53,14 @@ describe('parseEmail element parents', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('textContent of the reports', () => {
+  it('never returns the CSS of a <style> or the code of a <script>, even asked for the element itself', () => {
+    const parsed = parseEmail('<body><style>p { color: red }</style><script>var a = 1;</script><p>Hi</p></body>');
+    expect(reportText(parsed.elementsByTag.get('style')![0])).toBe('');
+    expect(reportText(parsed.elementsByTag.get('script')![0])).toBe('');
+    expect(reportText(parsed.elementsByTag.get('body')![0]).trim()).toBe('Hi');
   });
 });

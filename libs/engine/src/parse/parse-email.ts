@@ -16,6 +16,7 @@ import {
   isElement,
 } from './dom';
 import { MatchContext, SelectorLimitCrossed, selectorLimitCrossed } from './css-selector';
+import { MaskedTemplateTag, blankTemplateTags, findPrologueTemplateTags } from './template-prologue';
 
 export interface EmailStyleSheet {
   element: HtmlElement;
@@ -59,7 +60,14 @@ export interface SkippedRule extends SelectorLimitCrossed {
  * `parseEmail`; nothing in it is mutated afterwards.
  */
 export interface ParsedEmail {
+  /** The markup as submitted; every position refers to it. */
   source: string;
+  /**
+   * Template tags in front of the doctype or between head elements, which the parse read as blanks so that
+   * they cannot push the head into the body (template-prologue.ts); in source order. The template report
+   * reads them with the text.
+   */
+  prologueTemplateTags: readonly MaskedTemplateTag[];
   byteLength: number;
   document: HtmlDocument;
   /** Every element in document order (template contents included). */
@@ -156,13 +164,15 @@ export function assertInputSize(html: string): number {
 }
 
 /**
- * Parses an email once: parse5 (the WHATWG algorithm browsers use) with source positions, every
+ * Parses an email once: parse5 (the WHATWG algorithm browsers use) with source positions (template tags
+ * in front of the head blanked, see template-prologue.ts), every
  * `<style>` block and `style` attribute through postcss-safe-parser, conditional comments, and
  * id/class/tag indexes for selector matching. Throws EngineLimitError past the bounds of limits.ts.
  */
 export function parseEmail(html: string): ParsedEmail {
   const byteLength = assertInputSize(html);
-  const document = parse(html, { sourceCodeLocationInfo: true });
+  const prologueTemplateTags = findPrologueTemplateTags(html);
+  const document = parse(prologueTemplateTags.length > 0 ? blankTemplateTags(html, prologueTemplateTags) : html, { sourceCodeLocationInfo: true });
 
   const elements: HtmlElement[] = [];
   const elementParents: number[] = [];
@@ -261,6 +271,7 @@ export function parseEmail(html: string): ParsedEmail {
 
   return {
     source: html,
+    prologueTemplateTags,
     byteLength,
     document,
     elements,

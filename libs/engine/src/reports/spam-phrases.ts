@@ -32,6 +32,16 @@ export const SPAM_PHRASES: readonly string[] = [
   'u heeft gewonnen', 'je hebt gewonnen', 'exclusieve aanbieding', 'snel geld', 'nu kopen', 'laatste kans',
 ];
 
+/** Single words filters watch for, which senders of spam split with zero-width characters to hide them. */
+export const WATCHED_WORDS: ReadonlySet<string> = new Set([
+  'viagra', 'cialis', 'levitra', 'pharmacy', 'pills', 'meds', 'casino', 'poker', 'lottery', 'jackpot', 'winner', 'prize',
+  'free', 'cash', 'money', 'bonus', 'credit', 'loan', 'loans', 'debt', 'mortgage', 'bitcoin', 'crypto', 'investment',
+  'profit', 'income', 'earn', 'rich', 'million', 'offer', 'discount', 'cheap', 'sale', 'deal', 'gift', 'refund',
+  'inheritance', 'urgent', 'guaranteed', 'verify', 'password', 'account', 'suspended', 'bank', 'paypal', 'invoice',
+  'payment', 'click', 'unsubscribe', 'sex', 'dating', 'singles', 'weight', 'diet', 'replica', 'rolex', 'gratis',
+  'kostenlos', 'gratuit', 'gewinn', 'gagnant',
+]);
+
 /** Words of unsubscribe and preference links. */
 export const UNSUBSCRIBE_PHRASES: readonly string[] = [
   'unsubscribe', 'opt out', 'opt-out', 'optout', 'manage preferences', 'email preferences', 'subscription preferences',
@@ -64,12 +74,28 @@ export const TRANSACTIONAL_PHRASES: readonly string[] = [
 export const STREET_WORDS: ReadonlySet<string> = new Set([
   'street', 'st', 'avenue', 'ave', 'road', 'rd', 'boulevard', 'blvd', 'lane', 'ln', 'drive', 'dr', 'way', 'suite',
   'ste', 'court', 'ct', 'place', 'pl', 'square', 'sq', 'parkway', 'pkwy', 'highway', 'hwy', 'floor', 'fl', 'plaza',
-  'terrace', 'crescent', 'close', 'row', 'circle', 'broadway',
+  'terrace', 'crescent', 'close', 'row', 'circle', 'broadway', 'loop', 'trail', 'alley', 'pike', 'mews', 'wharf',
   'strasse', 'str', 'weg', 'platz', 'allee', 'gasse', 'ring', 'damm', 'ufer', 'chaussee',
   'rue', 'avenue', 'boulevard', 'bd', 'chemin', 'allee', 'impasse', 'quai', 'place',
   'calle', 'avenida', 'av', 'paseo', 'plaza', 'carrer', 'rua', 'travessa', 'largo', 'via', 'viale', 'piazza', 'corso',
   'straat', 'laan', 'plein', 'gracht', 'kade', 'singel', 'dijk',
 ]);
+
+/** Street words written before the street's name, with the number after it ("Via Roma 1", "Calle Mayor 5", "Suite 200"). */
+export const STREET_PREFIX_WORDS: ReadonlySet<string> = new Set([
+  'via', 'viale', 'piazza', 'piazzale', 'corso', 'vicolo', 'strada', 'calle', 'avenida', 'av', 'avda', 'paseo', 'plaza',
+  'carrer', 'rua', 'travessa', 'largo', 'praca', 'rue', 'avenue', 'boulevard', 'bd', 'chemin', 'allee', 'impasse', 'quai',
+  'ul', 'ulica', 'suite', 'ste',
+]);
+
+/**
+ * Merge tags that ESPs replace with the sender's postal address (lower case, as found in the text):
+ * Mailchimp, SendGrid, Klaviyo, HubSpot, ActiveCampaign.
+ */
+export const ADDRESS_MERGE_TAGS: readonly string[] = [
+  '*|list:address', '*|html:list_address', '*|list_address', '[sender_address]', '{{sender_address}}', '{{ sender_address }}',
+  'organization.address', 'organization.full_address', 'company_street_address', '%sender-info',
+];
 
 export const PO_BOX_PHRASES: readonly string[] = ['po box', 'p o box', 'post office box', 'postfach', 'boite postale', 'apartado', 'caixa postal', 'casella postale', 'postbus'];
 

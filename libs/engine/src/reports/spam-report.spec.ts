@@ -60,7 +60,8 @@ describe('spamReport', () => {
   it('flags image-only and image-heavy mail', () => {
     const images = (n: number) => Array.from({ length: n }, (_, i) => `<img src="https://acme.test/${i}.jpg" alt="Offer ${i}" width="600">`).join('');
     expect(triggered(images(3))).toContain('image-only');
-    expect(triggered(`<p>Our spring collection is here, with new colors for every room.</p>${images(4)}`)).toContain('high-image-ratio');
+    const unsized = (n: number) => Array.from({ length: n }, (_, i) => `<img src="https://acme.test/${i}.jpg" alt="Offer ${i}">`).join('');
+    expect(triggered(`<p>Our spring collection is here, with new colors for every room.</p>${unsized(4)}`)).toContain('high-image-ratio');
   });
 
   it('requires an unsubscribe link and a postal address in marketing mail, not in transactional mail', () => {
@@ -90,9 +91,9 @@ describe('spamReport', () => {
     const shortener = report.triggers.filter((trigger) => trigger.rule === 'url-shortener');
     expect(shortener).toHaveLength(5);
     expect(shortener.reduce((sum, trigger) => sum + trigger.weight, 0)).toBe(2 * SPAM_WEIGHTS['url-shortener']);
-    expect(report.score).toBe(80);
+    expect(report.score).toBe(100 - 2 * SPAM_WEIGHTS['url-shortener']);
     expect(report.level).toBe('low');
-    const bad = spam('<p>Dear customer, please act.</p><script></script><div style="display:none">hidden hidden hidden hidden hidden words</div><a href="http://10.0.0.1/">www.bank.com</a>', { footer: '' });
+    const bad = spam('<p>Dear friend, act now.</p><script></script><div style="display:none">hidden hidden hidden hidden hidden words</div><a href="http://10.0.0.1/">www.bank.com</a>', { footer: '' });
     expect(bad.level).toBe('high');
   });
 });
@@ -120,5 +121,93 @@ describe('spam text measures on ASCII text', () => {
       { numRuns: 500 },
     );
     expect(tokens("Risk-free: 100% OFF, don't wait")).toEqual(['risk', 'free', '100%', 'off', 'don', 't', 'wait']);
+  });
+});
+
+describe('spamReport on what legitimate mail does (issue 19)', () => {
+  const weightOf = (report: ReturnType<typeof spam>, rule: string): number => report.triggers.filter((trigger) => trigger.rule === rule).reduce((sum, trigger) => sum + trigger.weight, 0);
+
+  it('never reads the CSS of a <style> as text: not in the body, not as the preheader, not behind template syntax', () => {
+    const css = '<style>.button { background-color: #0b0c0c; color: #ffffff; padding: 12px 24px; } .footer p { font-size: 12px; }</style>';
+    expect(triggered(`${css}${CLEAN}`)).toEqual([]);
+    const preheader = '<div style="display:none">Your March update: exports, calendar and more</div>';
+    expect(triggered(`${css}${preheader}${CLEAN}`)).toEqual([]);
+    const jinja = `{% if complete_html %}\n${email(CLEAN, { head: css })}\n{% endif %}`;
+    expect(reports(jinja).spamReport.triggers).toEqual([]);
+    const handlebars = `{{#if fullPage}}{{> header}}\n${email(CLEAN, { head: css })}{{/if}}`;
+    expect(reports(handlebars).spamReport.triggers).toEqual([]);
+  });
+
+  it('finds ordinary postal addresses in several countries', () => {
+    const unsubscribe = '<a href="https://acme.test/unsubscribe">Unsubscribe</a>';
+    const addresses = [
+      'Acme Inc. 123 Van Ness, San Francisco 94102',
+      'Acme, 1 Infinite Loop, Cupertino, CA 95014',
+      'Acme GmbH, Unter den Linden 77, 10117 Berlin',
+      'Acme S.r.l., Via Roma 1, 00184 Roma',
+      'Acme S.L., Calle Mayor 5, 28013 Madrid',
+      'Acme B.V., Herengracht 100, 1015 BS Amsterdam',
+      'Acme Ltd, 10 Downing Street, London SW1A 2AA',
+      'Acme Canada, 150 Elgin, Ottawa ON K1A 0B1',
+      'Acme Pty Ltd, Level 5, Sydney NSW 2000',
+      'Acme KK, 〒100-0001 Tokyo',
+      'Our mailing address is: *|HTML:LIST_ADDRESS_HTML|*',
+      '[Sender_Name] [Sender_Address], [Sender_City]',
+    ];
+    for (const address of addresses) expect([address, triggered(CLEAN, { footer: `<p>${address}. ${unsubscribe}</p>` })]).toEqual([address, []]);
+    // Numbers alone are not an address.
+    const noAddress = ['Order 1042 ships in 3 days, 2 boxes.', 'Join 12000 readers, 200 Agents and 1200 happy Clients.', 'Call us on 555 1234 today.'];
+    for (const text of noAddress) expect([text, triggered(CLEAN, { footer: `<p>${text} ${unsubscribe}</p>` })]).toEqual([text, ['missing-physical-address']]);
+  });
+
+  it('does not call a link deceptive when its text is the destination site own name', () => {
+    expect(triggered(`${CLEAN}<p><a href="https://www.gov.uk">GOV.UK</a> <a href="https://shop.acme.test/spring">acme.test</a> <a href="https://acme.test">www.acme.test</a></p>`)).toEqual([]);
+    expect(triggered(`${CLEAN}<p><a href="https://gov.uk.evil.test/login">GOV.UK</a></p>`)).toContain('deceptive-link');
+    expect(triggered(`${CLEAN}<p><a href="https://paypal.com.evil.test/">paypal.com</a></p>`)).toContain('deceptive-link');
+  });
+
+  it('takes a zero-width joiner that stops auto-linking for what it is, and still flags hidden words', () => {
+    expect(triggered(`${CLEAN}<p>Shipped aug 2&zwnj;8, 201&zwnj;6 to your addr&zwnj;ess: Land&zwnj;mark, St&zwnj;ate, Coun&zwnj;try.</p>`)).not.toContain('obfuscated-text');
+    expect(triggered(`${CLEAN}<p>Cheap V\u200Biagra</p>`)).toContain('obfuscated-text');
+    expect(triggered(`${CLEAN}<p>F\u200CR\u200CE\u200CE gift</p>`)).toContain('obfuscated-text');
+  });
+
+  it('weighs fifteen spam phrases more than five, each further phrase less, within a bound', () => {
+    const phrases = ['act now', 'risk free', 'no credit check', 'click below', 'order now', 'cash bonus', 'no obligation', 'once in a lifetime', 'dear friend', 'lose weight', 'wire transfer', 'work from home', 'extra income', 'free gift', 'best price', 'apply now', 'call now', 'buy now', 'free money', 'earn money', 'viagra', 'casino', 'miracle', 'lowest price', 'get paid'];
+    const withPhrases = (count: number) => spam(`${CLEAN}<p>${phrases.slice(0, count).join('. ')}.</p>`);
+    const five = weightOf(withPhrases(5), 'spam-phrase');
+    const fifteen = weightOf(withPhrases(15), 'spam-phrase');
+    const all = weightOf(withPhrases(25), 'spam-phrase');
+    expect(five).toBe(15);
+    expect(fifteen).toBeGreaterThan(five);
+    expect(fifteen - weightOf(withPhrases(10), 'spam-phrase')).toBeLessThan(weightOf(withPhrases(10), 'spam-phrase') - five);
+    expect(all).toBe(35);
+  });
+
+  it('reads spam phrases in hidden text too, and a hidden "preheader" only up to what an inbox shows', () => {
+    expect(weightOf(spam(`${CLEAN}<div style="display:none">act now, risk free, no credit check</div>`), 'spam-phrase')).toBe(9);
+    const stuffing = 'cheap pills and replica watches at the lowest price online today '.repeat(6);
+    expect(triggered(`<div style="display:none">${stuffing}</div>${CLEAN}`)).toContain('hidden-text');
+    expect(triggered(`<div style="display:none">Your March update: exports, calendar and more</div>${CLEAN}`)).not.toContain('hidden-text');
+    // React Email's preview padding: zero-width and directional marks.
+    expect(triggered(`<div style="display:none">Log in with this magic link<div>${'\u200C\u200B\u200D\u200E\u200F\uFEFF'.repeat(40)}</div></div>${CLEAN}`)).toEqual([]);
+  });
+
+  it('flags an email that is one large image and a few words, at medium risk at least', () => {
+    const report = spam('<a href="https://acme.test/sale"><img src="https://acme.test/sale.jpg" width="600" height="900" alt=""></a><p>Shop the spring sale now.</p>');
+    expect(report.triggers.map((trigger) => trigger.rule)).toContain('image-only');
+    expect(report.level).not.toBe('low');
+    // A logo above a short note is not an image email.
+    expect(triggered('<img src="https://acme.test/logo.png" width="120" height="40" alt="Acme"><p>Your export of March is ready: download it from the reports page within seven days. Thank you for using Acme, and see you soon.</p>')).toEqual([]);
+  });
+
+  it('counts pictures, not icons, against the text', () => {
+    const icons = ['facebook', 'twitter', 'instagram'].map((name) => `<img src="https://acme.test/${name}.png" width="24" height="24" alt="${name}">`).join('');
+    expect(triggered(`<p>Our spring collection is here, with new colors for every room of the house and garden.</p>${icons}`)).toEqual([]);
+    const social = ['facebook', 'instagram'].map((name) => `<a href="https://${name}.com/acme"><img src="https://cdn.acme.test/x7_icons_0${name.length}.gif" alt="${name}"></a>`).join('');
+    const spacer = '<img src="https://cdn.acme.test/ab_transparent.png" class="force-width-gmail">';
+    expect(triggered(`<p>Our spring collection is here, with new colors for every room of the house and garden.</p>${social}${spacer}`)).toEqual([]);
+    const pictures = ['<img src="https://cdn.acme.test/sofa.jpg" alt="A green sofa">', '<img src="https://cdn.acme.test/lamp.jpg" alt="A brass lamp">'].join('');
+    expect(triggered(`<p>Our spring collection is here, with new colors for every room of the house and garden.</p>${pictures}`)).toContain('high-image-ratio');
   });
 });

@@ -5,15 +5,15 @@
  */
 import { HtmlElement, childrenOf, getAttribute, isText, parentElement } from '../parse/dom';
 import { contrastRatio } from './context/color-utils';
-import type { EmailLink, ReportContext } from './context/report-context';
+import type { EmailImage, EmailLink, ReportContext } from './context/report-context';
 import { ownText, textContent } from './context/report-document';
 import type { ReportIssue, ReportSeverity } from './context/report-issue';
 import {
   COMMON_TLDS, PO_BOX_PHRASES, SPAM_PHRASES, STREET_WORDS, SUSPICIOUS_TLDS, TRANSACTIONAL_PHRASES, UNSUBSCRIBE_HREF_MARKERS,
-  UNSUBSCRIBE_PHRASES, US_STATES,
+  UNSUBSCRIBE_PHRASES, US_STATES, WATCHED_WORDS, ADDRESS_MERGE_TAGS, STREET_PREFIX_WORDS,
 } from './spam-phrases';
 import { mediaApplies } from './context/report-styles';
-import { collapseWhitespace, foldForMatching, isAscii, shorten, stripInvisible } from './context/text-utils';
+import { INVISIBLE_CHARACTERS, collapseWhitespace, foldForMatching, isAscii, shorten, stripInvisible } from './context/text-utils';
 import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './context/url-utils';
 
 export interface SpamTrigger extends ReportIssue {
@@ -39,15 +39,15 @@ export const SPAM_WEIGHTS = {
   'spam-phrase': 3,
   'hidden-text': 20,
   'obfuscated-text': 10,
-  'url-shortener': 10,
-  'image-only': 20,
+  'url-shortener': 5,
+  'image-only': 35,
   'high-image-ratio': 10,
   'deceptive-link': 15,
   'raw-ip-link': 15,
   'executable-link': 15,
   'suspicious-tld': 3,
-  'missing-unsubscribe': 15,
-  'missing-physical-address': 8,
+  'missing-unsubscribe': 10,
+  'missing-physical-address': 5,
   'script-tag': 10,
   'form-tag': 5,
   'embedded-content': 5,
@@ -57,17 +57,35 @@ type SpamRule = keyof typeof SPAM_WEIGHTS;
 
 /** How many occurrences of a per-item rule count towards the score. */
 const RULE_CAPS: Partial<Record<SpamRule, number>> = {
-  'spam-phrase': 5, 'url-shortener': 2, 'deceptive-link': 2, 'raw-ip-link': 2, 'executable-link': 2, 'suspicious-tld': 2,
+  'url-shortener': 2, 'deceptive-link': 2, 'raw-ip-link': 2, 'executable-link': 2, 'suspicious-tld': 2,
 };
+/**
+ * Graded rules: the weight of the first, second, … occurrence (later ones weigh 0). Filters add a score
+ * per phrase, so fifteen phrases weigh more than five; each further phrase adds less, as one phrase in a long
+ * email is common and a wall of them is not.
+ */
+const RULE_STEPS: Partial<Record<SpamRule, readonly number[]>> = {
+  'spam-phrase': [3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+};
+/** Declared size (px) up to which an image is an icon (social links, bullets), not a picture. */
+const ICON_PX = 64;
+/** Declared width or height (px) from which an image fills a phone screen's width: the email's message is in it. */
+const LARGE_IMAGE_PX = 300;
+/** Words under which an email with a large image reads as an image with a caption (a footer is about 20 to 40 words). */
+const IMAGE_CAPTION_WORDS = 60;
 const EXECUTABLE_EXTENSIONS = ['.exe', '.scr', '.bat', '.cmd', '.msi', '.jar', '.vbs', '.apk', '.ps1', '.dmg', '.pif', '.hta'];
-/** A word of 1-5 digits (and one letter, "12a"), between white space or commas. */
-const NUMBER_WORD = /(?:^|[\s,])(\d{1,5}(?:[a-z]|-\d{4})?)(?=$|[\s,])/gi;
+/** A word of 1-5 digits (and one letter, "12a"), between white space or commas, or ending a sentence ("94102."). */
+const NUMBER_WORD = /(?:^|[\s,])(\d{1,5}(?:[a-z]|-\d{4})?)(?=$|[\s,]|[.;:](?:\s|$))/gi;
 const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff]/;
-const ZERO_WIDTH_IN_WORD = /(?<=[A-Za-z])[\u200b\u200c\u200d\u2060\ufeff](?=[A-Za-z])/g;
+/** A Latin word with zero-width characters inside it ("V\u200biagra", "Addr\u200cess"). */
+const WORD_SPLIT_BY_ZERO_WIDTH = /[A-Za-z]+(?:[\u200b\u200c\u200d\u2060\ufeff]+[A-Za-z]+)+/g;
+const ZERO_WIDTH_GLOBAL = /[\u200b\u200c\u200d\u2060\ufeff]/g;
 /** Where a punctuation run might be: the exact run rule below only looks inside these. */
 const PUNCTUATION_CANDIDATE = /[!?$€]{3,}/g;
 /** A character left after stripping invisible characters and collapsing white space: the text is not empty then. */
-const SHOWS = /[^\s\u200B\u200C\u200D\u2060\uFEFF\u034F\u00AD\u180E\u115F\u1160\u3164\u2800]/;
+const SHOWS = new RegExp(`[^\\s${INVISIBLE_CHARACTERS}]`);
+/** Characters of a hidden preheader that count as preheader: more than any inbox list shows (docs/reports.md, inboxPreview). */
+const PREHEADER_ALLOWANCE = 200;
 const PREHEADER_NAMES = ['preheader', 'preview', 'previewtext', 'preview-text', 'preview_text', 'hidden-preheader', 'snippet'];
 
 const TOKEN = /[\p{L}\p{N}%$€£]+/gu;
@@ -234,6 +252,16 @@ function domainsInText(text: string): string[] {
   return domains;
 }
 
+/**
+ * Whether a web address shown in link text names the link's own site: the same registrable domain, or
+ * one name under the other ("GOV.UK" for www.gov.uk, where gov.uk is itself a public suffix and the
+ * approximate registrable domain of www.gov.uk is the whole host).
+ */
+function sameSite(shown: string, host: string, hostDomain: string): boolean {
+  if (registrableDomain(shown) === hostDomain || shown === host) return true;
+  return host.endsWith(`.${shown}`) || shown.endsWith(`.${host}`);
+}
+
 function linkMatchesUnsubscribe(link: EmailLink): boolean {
   const href = link.href.toLowerCase();
   if (UNSUBSCRIBE_HREF_MARKERS.some((marker) => href.includes(marker))) return true;
@@ -267,10 +295,53 @@ function lastWordBefore(text: string, to: number, from: number): string | undefi
   return start === end ? undefined : text.slice(start, end);
 }
 
-/** Whether the body shows a postal address: an <address> element, a PO box, a street line or a postcode. */
+/** Capitalised words (a name), as street and city names are written. */
+const NAME = String.raw`\p{Lu}[\p{L}.'’-]*`;
+/** Before a postcode: "123 Van Ness, San Francisco " (house number, street name, comma, city name). */
+const STREET_AND_CITY_BEFORE = new RegExp(String.raw`(?:^|[\s,])\d{1,5}[a-z]?,?\s+(?:${NAME}\s+){0,4}${NAME},\s*(?:${NAME}\s+){0,3}${NAME},?\s*$`, 'u');
+/** Before a postcode: a house number ("Unter den Linden 77, " then "10117 Berlin"). */
+const HOUSE_NUMBER_BEFORE = /(?:^|[\s,])\d{1,5}[a-z]?,?\s+$/i;
+/** After a postcode: a city name ("10117 Berlin"). */
+const CITY_AFTER = /^\s+\p{Lu}\p{Ll}/u;
+/**
+ * Postcodes whose shape alone says "address": UK ("SW1A 1AA"), Dutch with its city ("1015 CJ Amsterdam"),
+ * Canadian ("K1A 0B1"), Australian state and postcode ("NSW 2000"), Japanese ("〒100-0001").
+ */
+const POSTCODE = new RegExp(
+  [
+    String.raw`\b[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2}\b`,
+    String.raw`\b[1-9]\d{3} ?[A-Z]{2}\s+\p{Lu}\p{Ll}+`,
+    String.raw`\b[ABCEGHJ-NPRSTVXY]\d[A-Z] ?\d[A-Z]\d\b`,
+    String.raw`\b(?:NSW|VIC|QLD|TAS|SA|WA|ACT|NT)\s+\d{4}\b`,
+    String.raw`〒\s?\d{3}-?\d{4}`,
+  ].join('|'),
+  'u',
+);
+
+/** Whether one of the four words before `to` is a street word that comes before the name ("Via Roma 1", "Calle Mayor 5"), capitalised. */
+function streetWordPrecedes(text: string, to: number): boolean {
+  let end = to;
+  for (let count = 0; count < 4; count++) {
+    const word = lastWordBefore(text, end, Math.max(0, end - 80));
+    if (!word) return false;
+    if (/^\p{Lu}/u.test(word) && STREET_PREFIX_WORDS.has(foldForMatching(word).replace(/[.]/g, ''))) return true;
+    end = text.lastIndexOf(word, end - 1);
+    if (end <= 0) return false;
+  }
+  return false;
+}
+
+/**
+ * Whether the body shows a postal address: an <address> element, a PO box, an ESP's address merge tag, a
+ * street line ("1600 Amphitheatre Parkway", "Hauptstraße 5", "Via Roma 1"), a street and city before a
+ * postcode ("123 Van Ness, San Francisco 94102"), a house number before postcode and city ("Unter den
+ * Linden 77, 10117 Berlin"), a US state and ZIP, or a postcode of a recognisable shape.
+ */
 export function hasPhysicalAddress(context: ReportContext, visibleText: string, visibleTokens: readonly string[] = tokens(visibleText)): boolean {
   if (context.doc.byTag('address').length > 0) return true;
   if (findPhrases(visibleTokens, PO_BOX_INDEX).length > 0) return true;
+  const lower = visibleText.toLowerCase();
+  if (ADDRESS_MERGE_TAGS.some((tag) => lower.includes(tag))) return true;
   // Every pattern below is anchored on a number word (a word is delimited by white space or commas):
   // look only around those, instead of splitting and folding the whole text.
   const STREET_SUFFIXES = ['strasse', 'str', 'weg', 'platz', 'allee', 'gasse', 'straat', 'laan', 'plein', 'gracht', 'kade'];
@@ -287,11 +358,35 @@ export function hasPhysicalAddress(context: ReportContext, visibleText: string, 
     // "Hauptstraße 5", "Keizersgracht 123": a street name ending in a street word, then the number.
     const bare = foldForMatching(previous).replace(/[.\u00b7]/g, '');
     if (houseNumber && STREET_SUFFIXES.some((suffix) => bare.endsWith(suffix) && bare.length > suffix.length)) return true;
-    // "CA 94043" (US state + ZIP).
-    if (/^\d{5}(?:-\d{4})?$/.test(number) && US_STATES.has(previous.replace(/[.,]/g, ''))) return true;
+    // "Via Roma 1", "Calle Mayor 5", "Avenue Louise 54".
+    if (houseNumber && streetWordPrecedes(visibleText, start)) return true;
+    if (/^\d{4,5}(?:-\d{4})?$/.test(number)) {
+      // "CA 94043" (US state + ZIP).
+      if (US_STATES.has(previous.replace(/[.,]/g, ''))) return true;
+      const before = visibleText.slice(Math.max(0, start - 100), start);
+      // "123 Van Ness, San Francisco 94102".
+      if (STREET_AND_CITY_BEFORE.test(before)) return true;
+      // "Unter den Linden 77, 10117 Berlin".
+      if (HOUSE_NUMBER_BEFORE.test(before) && CITY_AFTER.test(visibleText.slice(end, end + 40))) return true;
+    }
   }
-  // UK postcodes: "SW1A 1AA", "EC1A1BB".
-  return /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2}\b/.test(visibleText);
+  return POSTCODE.test(visibleText);
+}
+
+/**
+ * Words that zero-width characters split to hide them from filters: a word a filter watches ("V\u200biagra",
+ * "fr\u200bee"), or one split letter by letter ("F\u200cR\u200cE\u200cE"). One joiner inside an ordinary word is
+ * how senders stop phones from turning addresses and dates into links ("Addr&zwnj;ess", "St&zwnj;ate"): not
+ * obfuscation. Returns the joined words, in text order.
+ */
+export function obfuscatedWords(text: string): string[] {
+  const words: string[] = [];
+  for (const [split] of text.matchAll(WORD_SPLIT_BY_ZERO_WIDTH)) {
+    const word = split.replace(ZERO_WIDTH_GLOBAL, '').toLowerCase();
+    const splits = split.length - word.length;
+    if (splits >= 2 || WATCHED_WORDS.has(word)) words.push(word);
+  }
+  return words;
 }
 
 /** Selectors that a width media query reveals: mobile-only or desktop-only copies are hidden inline and shown there. */
@@ -330,8 +425,9 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   const add = (rule: SpamRule, severity: ReportSeverity, message: string, where: Partial<ReportIssue> = {}, weightOverride?: number): void => {
     const seen = counts.get(rule) ?? 0;
     counts.set(rule, seen + 1);
+    const steps = RULE_STEPS[rule];
     const cap = RULE_CAPS[rule] ?? 1;
-    const weight = weightOverride ?? (seen < cap ? SPAM_WEIGHTS[rule] : 0);
+    const weight = weightOverride ?? (steps ? (steps[seen] ?? 0) : seen < cap ? SPAM_WEIGHTS[rule] : 0);
     triggers.push({ rule, severity, weight, message, ...where });
   };
   const visibleText = context.visibleText;
@@ -365,12 +461,8 @@ export function buildSpamReport(context: ReportContext): SpamReport {
       longestRun = Math.max(longestRun, run);
     }
   }
-  if (longestRun >= 3 || exclamations > Math.max(3, punctuated.length / 400)) {
+  if (longestRun >= 3 || exclamations > Math.max(5, punctuated.length / 200)) {
     add('excessive-punctuation', 'warning', `${exclamations} exclamation marks${longestRun >= 3 ? ` and a run of ${longestRun} !, ? or currency symbols` : ''}; filters score stacked punctuation as spam.`);
-  }
-
-  for (const phrase of findPhrases(subjectTokens.concat(['\u0000'], bodyTokens), SPAM_INDEX)) {
-    add('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`);
   }
 
   // Hidden text: text a reader never sees but a filter reads. The preheader and responsive copies are legitimate.
@@ -382,14 +474,21 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   let firstHidden: HtmlElement | null = null;
   for (let i = bodyIndex + 1; i <= bodyEnd; i++) {
     const element = index.elements[i];
-    if (styles.hiddenAt(i) !== null && SHOWS.test(textContent(element))) {
-      firstHidden = element;
-      break;
+    if (styles.hiddenAt(i) !== null) {
+      if (SHOWS.test(textContent(element))) {
+        firstHidden = element;
+        break;
+      }
+      // Hidden and without text (a <style> in the body, an empty spacer): neither preheader nor visible text.
+      i = index.end[i];
+      continue;
     }
     if (childrenOf(element).some((child) => isText(child) && SHOWS.test(child.value))) break;
   }
   let hiddenChars = 0;
   let firstHiddenIndex = -1;
+  /** Text of every hidden subtree, the preheader's included: filters read it like the rest. */
+  let hiddenText = '';
   const noteHidden = (at: number, length: number): void => {
     hiddenChars += length;
     if (firstHiddenIndex === -1 || at < firstHiddenIndex) firstHiddenIndex = at;
@@ -400,9 +499,13 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     const element = index.elements[i];
     const root = i;
     i = index.end[i];
-    if (isPreheader(element, firstHidden) || respondsToMediaQuery(element, revealedSelectors)) continue;
-    const text = collapseWhitespace(stripInvisible(textContent(element)));
-    if (text.length >= 20) noteHidden(root, text.length);
+    const content = textContent(element);
+    if (SHOWS.test(content)) hiddenText += ` ${content}`;
+    if (respondsToMediaQuery(element, revealedSelectors)) continue;
+    const text = collapseWhitespace(stripInvisible(content));
+    // A preheader shows in the inbox list, up to what a list shows; text beyond that only a filter reads.
+    const hidden = isPreheader(element, firstHidden) ? text.length - PREHEADER_ALLOWANCE : text.length;
+    if (hidden >= 20) noteHidden(root, hidden);
   }
   // Visible elements whose own text is tiny or painted in the background color (the text runs are exactly those with text).
   for (const run of context.textRuns) {
@@ -416,17 +519,28 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, doc.at(firstHiddenElement));
   }
 
-  // Zero-width characters between two Latin letters ("V\u200biagra"); most text has none at all.
-  let obfuscated = 0;
-  if (ZERO_WIDTH.test(visibleText)) for (const _match of visibleText.matchAll(ZERO_WIDTH_IN_WORD)) obfuscated++;
-  if (obfuscated > 0) add('obfuscated-text', 'warning', `${obfuscated} zero-width characters split words; filters read this as an attempt to hide words from them.`);
+  // The subject, the body and the hidden text are one token stream here, as a filter reads them.
+  const phraseTokens = hiddenText === '' ? subjectTokens.concat(['\u0000'], bodyTokens) : subjectTokens.concat(['\u0000'], bodyTokens, ['\u0000'], tokens(hiddenText));
+  for (const phrase of findPhrases(phraseTokens, SPAM_INDEX)) {
+    add('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`);
+  }
+
+  const obfuscated = ZERO_WIDTH.test(visibleText) ? obfuscatedWords(visibleText) : [];
+  if (obfuscated.length > 0) {
+    add('obfuscated-text', 'warning', `Zero-width characters split ${obfuscated.length === 1 ? 'the word' : 'words such as'} "${obfuscated[0]}"; filters read this as an attempt to hide words from them.`);
+  }
 
   const contentImages = context.images.filter((image) => !image.isTrackingPixel && !image.hidden && image.kind === 'img');
   const words = bodyTokens.length;
-  if (contentImages.length > 0 && words < 20) {
+  const largeImages = contentImages.filter((image) => (image.width ?? 0) >= LARGE_IMAGE_PX || (image.height ?? 0) >= LARGE_IMAGE_PX).length;
+  if (contentImages.length > 0 && (words < 20 || (largeImages > 0 && words < IMAGE_CAPTION_WORDS))) {
     add('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`);
-  } else if (contentImages.length >= 2 && visibleText.length / contentImages.length < 150) {
-    add('high-image-ratio', 'warning', `${contentImages.length} images for ${visibleText.length} characters of text; keep at least about 60% text.`);
+  } else {
+    // Icons (social links, bullets) take no room from the text: only pictures count against it.
+    const pictures = contentImages.filter((image) => !isIcon(image)).length;
+    if (pictures >= 2 && visibleText.length / pictures < 150) {
+      add('high-image-ratio', 'warning', `${pictures} images for ${visibleText.length} characters of text; keep at least about 60% text.`);
+    }
   }
 
   for (const link of context.links) {
@@ -443,7 +557,7 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     // Deceptive: the text shows one site, the href goes to another (click-tracking redirects excepted).
     if (!isIpHost(host) && !hostMatches(host, TRACKING_DOMAINS) && !(classified.url && isTrackedUrl(classified.url) && !classified.url.search)) {
       const hrefDomain = registrableDomain(host);
-      const shown = domainsInText(link.text).find((domain) => registrableDomain(domain) !== hrefDomain);
+      const shown = domainsInText(link.text).find((domain) => !sameSite(domain, host, hrefDomain));
       if (shown && !isTrackingRedirect(link)) {
         add('deceptive-link', 'error', `The link text shows ${shown} but the link goes to ${host}; this is the classic phishing pattern.`, where);
       }
@@ -473,6 +587,15 @@ export function buildSpamReport(context: ReportContext): SpamReport {
 
 function sortTriggers(triggers: SpamTrigger[]): SpamTrigger[] {
   return triggers.sort((a, b) => b.weight - a.weight || (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) || (a.column ?? 0) - (b.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) || (a.message < b.message ? -1 : 1));
+}
+
+/** Social-network and icon images by their alt text or file name, when no size is declared. */
+const ICON_NAME = /(?:^|[^a-z])(?:facebook|twitter|instagram|linkedin|youtube|pinterest|tiktok|google\+|rss|icons?|social|spacer|transparent|blank)(?:[^a-z]|$)/i;
+
+/** An icon (social links, bullets) or a spacer: it takes no room from the text. */
+function isIcon(image: EmailImage): boolean {
+  if (image.width !== null && image.width <= ICON_PX && (image.height === null || image.height <= ICON_PX)) return true;
+  return image.width === null && (ICON_NAME.test(image.alt ?? '') || ICON_NAME.test(image.src.slice(image.src.lastIndexOf('/') + 1)));
 }
 
 function isTrackingRedirect(link: EmailLink): boolean {

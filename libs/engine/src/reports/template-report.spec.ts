@@ -78,3 +78,12 @@ describe('templateReport', () => {
     expect(result.unclosed.length).toBeGreaterThan(0);
   }, 20_000);
 });
+
+describe('templateReport on template syntax in front of the head', () => {
+  it('reports a block opened before <!doctype> and closed after </html> as balanced, with its line', () => {
+    const html = `{% if complete_html %}\n${email('<p>Hello {{ name }}</p>')}\n{% endif %}`;
+    const report = reports(html).templateReport;
+    expect(rules(report.issues)).not.toContain('unbalanced-template-block');
+    expect(report.tags.find((tag) => tag.tag === '{% if complete_html %}')).toMatchObject({ line: 1, column: 1, location: 'text' });
+  });
+});

@@ -367,7 +367,15 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
     }
   };
 
+  // Tags the parse blanked in front of the head (parse/template-prologue.ts), read where they stand in the source.
+  const prologue = doc.parsed.prologueTemplateTags;
+  let nextPrologueTag = 0;
   for (const element of doc.parsed.elements) {
+    const elementStart = nextPrologueTag < prologue.length ? startOffsetOf(element) : -1;
+    while (nextPrologueTag < prologue.length && elementStart !== -1 && prologue[nextPrologueTag].offset < elementStart) {
+      const tag = prologue[nextPrologueTag++];
+      record(tag.text, tag.offset, 'text');
+    }
     for (const attr of element.attrs) {
       if (!mayHold(attr.value, 'attribute')) continue;
       record(attr.value, attributeOffset(element, attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name), 'attribute');
@@ -381,6 +389,7 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
       }
     }
   }
+  for (const tag of prologue.slice(nextPrologueTag)) record(tag.text, tag.offset, 'text');
   for (const open of blockStack) {
     blockProblems.push({
       rule: 'unbalanced-template-block',

@@ -56,12 +56,16 @@ export const BLOCK_TAGS: ReadonlySet<string> = new Set([
 ]);
 
 const NON_TEXT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'template', 'noscript', 'head', 'title']);
+/** Elements whose content is code, never text: not even when asked for their own text content. */
+const CODE_TAGS: ReadonlySet<string> = new Set(['script', 'style']);
 
 /**
  * Text under an element in document order. `skip` prunes subtrees (hidden elements); block-level
- * boundaries become a space so words of adjacent cells do not run together.
+ * boundaries become a space so words of adjacent cells do not run together. The CSS of a `<style>` and the
+ * code of a `<script>` are never text, wherever they stand (a `<style>` in the body is common).
  */
 export function textContent(element: HtmlElement, skip?: (element: HtmlElement) => boolean): string {
+  if (CODE_TAGS.has(element.tagName)) return '';
   let text = '';
   const stack: HtmlNode[] = [];
   const children = childrenOf(element);

@@ -1,14 +1,14 @@
 /** Text helpers shared by the reports. Every pattern here is linear: no nested quantifiers. */
 
-/** Characters that render as nothing; preheader padding and obfuscation use them. */
-const INVISIBLE = new Set(['\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u034F', '\u00AD', '\u180E', '\u115F', '\u1160', '\u3164', '\u2800']);
+/** Characters that render as nothing (the directional marks included); preheader padding and obfuscation use them. */
+const INVISIBLE = new Set(['\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u2060', '\uFEFF', '\u034F', '\u00AD', '\u180E', '\u115F', '\u1160', '\u3164', '\u2800']);
 
 export function isInvisibleChar(char: string): boolean {
   return INVISIBLE.has(char);
 }
 
 /** The same characters, for a regular expression's character class. */
-export const INVISIBLE_CHARACTERS = '\\u200B\\u200C\\u200D\\u2060\\uFEFF\\u034F\\u00AD\\u180E\\u115F\\u1160\\u3164\\u2800';
+export const INVISIBLE_CHARACTERS = '\\u200B\\u200C\\u200D\\u200E\\u200F\\u2060\\uFEFF\\u034F\\u00AD\\u180E\\u115F\\u1160\\u3164\\u2800';
 const ANY_INVISIBLE = new RegExp(`[${INVISIBLE_CHARACTERS}]`);
 const ALL_INVISIBLE = new RegExp(ANY_INVISIBLE.source, 'g');
 
