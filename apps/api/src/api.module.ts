@@ -26,6 +26,16 @@ import { SharePageController } from './shares/share-page.controller';
 import { SharesController } from './shares/shares.controller';
 import { SharesService } from './shares/shares.service';
 import { KeysController } from './keys/keys.controller';
+import { KeysService } from './keys/keys.service';
+import { DashboardAuthenticator } from './auth/dashboard-authenticator';
+import { DashboardSessionStore } from './auth/dashboard-session.store';
+import { DashboardAssetsController } from './dashboard/dashboard-assets.controller';
+import { DomainPagesController } from './dashboard/domain-pages.controller';
+import { GatePagesController } from './dashboard/gate-pages.controller';
+import { KeyPagesController } from './dashboard/key-pages.controller';
+import { OverviewPageController } from './dashboard/overview-page.controller';
+import { PreviewPagesController } from './dashboard/preview-pages.controller';
+import { SignInController } from './dashboard/sign-in.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { ProblemDetailsFilter } from './problems/problem-details.filter';
@@ -57,6 +67,14 @@ export class ApiModule {
         DeliverabilityController,
         DomainsController,
         GateController,
+        // The dashboard (/app): server-rendered pages over the same services (docs/dashboard.md).
+        DashboardAssetsController,
+        SignInController,
+        OverviewPageController,
+        PreviewPagesController,
+        GatePagesController,
+        DomainPagesController,
+        KeyPagesController,
       ],
       providers: [
         MetricsService,
@@ -66,7 +84,10 @@ export class ApiModule {
         DeliverabilityService,
         DomainsService,
         GateService,
+        KeysService,
         ApiKeyAuthenticator,
+        DashboardSessionStore,
+        DashboardAuthenticator,
         RateLimiterService,
         UsageRecorder,
         AccessMiddleware,

@@ -3,12 +3,15 @@ import type { NextFunction, Response } from 'express';
 import type { UsageKind } from '@mailproof/persistence';
 import { buildProblem, sendProblem } from '../problems/problem-response';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
+import { DashboardAuthenticator } from './dashboard-authenticator';
 import { RateLimiterService } from './rate-limiter.service';
 import { UsageRecorder } from './usage-recorder.service';
 import type { AuthenticatedRequest } from './request-identity';
 
-/** Paths that are neither rate-limited nor counted: probes, scrapes and the share page's static assets. */
-const EXEMPT = /^\/(health\/|metrics$|share\/assets\/)/;
+/** Paths that are neither rate-limited nor counted: probes, scrapes and the static assets of the share page and dashboard. */
+const EXEMPT = /^\/(health\/|metrics$|share\/assets\/|app\/assets\/)/;
+/** The dashboard: identified by its session cookie, rate-limited like the API, not counted as key usage. */
+export const DASHBOARD_PATH = /^\/app(\/|$)/;
 
 export function usageKindOf(path: string): UsageKind {
   if (/^\/api\/previews?(\/|$)/.test(path)) return 'preview';
@@ -29,6 +32,7 @@ export class AccessMiddleware {
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly rateLimiter: RateLimiterService,
     private readonly usage: UsageRecorder,
+    private readonly dashboard: DashboardAuthenticator,
   ) {}
 
   readonly handle = (req: AuthenticatedRequest, res: Response, next: NextFunction): void => {
@@ -40,7 +44,15 @@ export class AccessMiddleware {
   };
 
   private async run(req: AuthenticatedRequest, res: Response): Promise<boolean> {
-    const identity = await this.authenticator.identify(req.headers);
+    const dashboard = DASHBOARD_PATH.test(req.path);
+    let identity;
+    if (dashboard) {
+      const found = await this.dashboard.identify(req);
+      identity = found.identity;
+      req.dashboardSession = found.session;
+    } else {
+      identity = await this.authenticator.identify(req.headers);
+    }
     req.identity = identity;
     const decision = identity.account
       ? await this.rateLimiter.consume(identity.account.plan, `account:${identity.account.accountId}`)
@@ -59,7 +71,7 @@ export class AccessMiddleware {
       );
       return false;
     }
-    if (identity.account) this.usage.record(identity.account.keyId, usageKindOf(req.path));
+    if (identity.account && !dashboard) this.usage.record(identity.account.keyId, usageKindOf(req.path));
     return true;
   }
 }

@@ -71,7 +71,27 @@ export function renderSharePage(share: ShareEntity, preview: PreviewEntity): str
     const message = preview.status === 'queued' ? 'This email is still being analyzed. The page refreshes by itself.' : 'This email could not be analyzed.';
     return layout(title, `<main id="main"><h1>${e(title)}</h1><p role="status">${e(message)}</p></main>`, preview.status === 'queued' ? '<meta http-equiv="refresh" content="5">' : '');
   }
-  const analysis: StoredAnalysis = parsePreviewResult(preview.result);
+  const report = previewReport(preview, preview.result, `/share/${encodeURIComponent(share.id)}/clients`);
+  const expiry = share.expiresAt ? `This link expires on ${e(share.expiresAt.toISOString().slice(0, 10))}.` : 'This link does not expire.';
+  const body = `<header>
+<div><h1>${e(preview.title ?? 'Shared email preview')}</h1><p class="meta">Analyzed ${e(preview.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC for ${report.clientCount} email clients. ${expiry}</p></div>
+${report.score}
+</header>
+<main id="main" data-share-id="${e(share.id)}" ${report.rootAttributes}>
+${report.sections}
+</main>
+<footer class="meta">Checked by Mailproof.</footer>
+<script src="/share/assets/share.js" defer></script>`;
+  return layout(title, body);
+}
+
+/**
+ * What the share page shows of an analyzed preview, for the share page and the dashboard's preview
+ * page: the overall score, the client viewer (its script fetches `${clientsUrl}/<clientId>`), scores
+ * per client, findings and screenshots. `rootAttributes` go on the element that holds `sections`.
+ */
+export function previewReport(preview: Pick<PreviewEntity, 'screenshots'>, result: Buffer, clientsUrl: string) {
+  const analysis: StoredAnalysis = parsePreviewResult(result);
   const clients = analysis.transforms.map((t) => t.clientId);
   const first = clients[0];
   const rows = clients
@@ -83,18 +103,7 @@ export function renderSharePage(share: ShareEntity, preview: PreviewEntity): str
   const options = clients.map((id) => `<option value="${e(id)}"${id === first ? ' selected' : ''}>${e(CLIENT_NAMES.get(id) ?? id)}</option>`).join('');
   const firstLight = analysis.transforms[0]?.html ?? '';
   const firstDark = analysis.darkMode[first]?.html ?? '';
-  const shots = preview.screenshots && Object.keys(preview.screenshots).length > 0
-    ? `<section aria-labelledby="shots-title"><h2 id="shots-title">Screenshots</h2><div class="shots">${Object.entries(preview.screenshots)
-        .map(([key, url]) => `<figure><img src="${e(url)}" alt="Screenshot: ${e(key)}" loading="lazy"><figcaption>${e(key)}</figcaption></figure>`)
-        .join('')}</div></section>`
-    : '';
-  const expiry = share.expiresAt ? `This link expires on ${e(share.expiresAt.toISOString().slice(0, 10))}.` : 'This link does not expire.';
-  const body = `<header>
-<div><h1>${e(preview.title ?? 'Shared email preview')}</h1><p class="meta">Analyzed ${e(preview.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC for ${clients.length} email clients. ${expiry}</p></div>
-<div class="score ${scoreClass(analysis.overallScore)}" aria-label="Overall score ${analysis.overallScore} out of 100">${analysis.overallScore}<span class="meta">/100</span></div>
-</header>
-<main id="main" data-share-id="${e(share.id)}" data-client="${e(first)}" data-mode="both">
-<section aria-labelledby="viewer-title">
+  const sections = `<section aria-labelledby="viewer-title">
 <h2 id="viewer-title">How each client shows it</h2>
 <div class="controls">
 <label for="client-picker">Client</label>
@@ -119,11 +128,31 @@ export function renderSharePage(share: ShareEntity, preview: PreviewEntity): str
 <tbody>${rows}</tbody></table></div>
 </section>
 ${findingsSection(analysis.cssReport)}
-${shots}
-</main>
-<footer class="meta">Checked by Mailproof.</footer>
-<script src="/share/assets/share.js" defer></script>`;
-  return layout(title, body);
+${screenshotsSection(preview.screenshots)}`;
+  return {
+    clientCount: clients.length,
+    score: `<div class="score ${scoreClass(analysis.overallScore)}" aria-label="Overall score ${analysis.overallScore} out of 100">${analysis.overallScore}<span class="meta">/100</span></div>`,
+    rootAttributes: `data-clients-url="${e(clientsUrl)}" data-client="${e(first)}" data-mode="both"`,
+    sections,
+  };
+}
+
+/** The stored screenshots, one image per client and color mode (`{ "<client>-light": url, "<client>-dark": url }`). */
+function screenshotsSection(screenshots: Record<string, string> | null): string {
+  if (!screenshots || Object.keys(screenshots).length === 0) return '';
+  const figures = Object.entries(screenshots)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, url]) => `<figure><img src="${e(url)}" alt="Screenshot: ${e(screenshotLabel(key))}" loading="lazy"><figcaption>${e(screenshotLabel(key))}</figcaption></figure>`)
+    .join('');
+  return `<section aria-labelledby="shots-title"><h2 id="shots-title">Screenshots</h2><div class="shots">${figures}</div></section>`;
+}
+
+/** "gmail-web-dark" as "Gmail (web), dark mode". */
+function screenshotLabel(key: string): string {
+  const mode = /-(light|dark)$/.exec(key)?.[1];
+  const client = mode ? key.slice(0, -mode.length - 1) : key;
+  const name = CLIENT_NAMES.get(client) ?? client;
+  return mode ? `${name}, ${mode} mode` : name;
 }
 
 export function renderNotFoundPage(): string {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type FindOptionsWhere } from 'typeorm';
+import { DataSource, ILike, type FindOptionsOrder, type FindOptionsWhere } from 'typeorm';
 import { PreviewEntity } from '../entities/preview.entity';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
 
@@ -10,6 +10,29 @@ export interface NewPreview {
   clients: string[];
   source: string;
   expiresAt: Date | null;
+}
+
+/** How a list of saved previews is ordered: by creation time or by overall score (unscored last when descending). */
+export const PREVIEW_SORTS = ['date-desc', 'date-asc', 'score-desc', 'score-asc'] as const;
+export type PreviewSort = (typeof PREVIEW_SORTS)[number];
+
+export interface PreviewListOptions {
+  /** A part of the title, matched case-insensitively (pg_trgm index). */
+  titleContains?: string;
+  sort?: PreviewSort;
+}
+
+/** Each order ends on the id, so pages never overlap; score orders match previews_account_score_idx. */
+const ORDERS: Record<PreviewSort, FindOptionsOrder<PreviewEntity>> = {
+  'date-desc': { createdAt: 'DESC', id: 'ASC' },
+  'date-asc': { createdAt: 'ASC', id: 'DESC' },
+  'score-desc': { overallScore: { direction: 'DESC', nulls: 'LAST' }, createdAt: 'DESC', id: 'ASC' },
+  'score-asc': { overallScore: { direction: 'ASC', nulls: 'FIRST' }, createdAt: 'ASC', id: 'DESC' },
+};
+
+/** LIKE's wildcards in user text are literal characters. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 export interface PreviewListItem {
@@ -81,11 +104,12 @@ export class PreviewRepository {
     return this.repo.findOne({ where: { id }, select: { id: true, status: true, failure: true, gateSummary: true } });
   }
 
-  async listForAccount(accountId: string, page: number, pageSize: number): Promise<{ items: PreviewListItem[]; total: number }> {
+  async listForAccount(accountId: string, page: number, pageSize: number, options: PreviewListOptions = {}): Promise<{ items: PreviewListItem[]; total: number }> {
+    const title = options.titleContains?.trim();
     const [rows, total] = await this.repo.findAndCount({
-      where: { accountId },
+      where: title ? { accountId, title: ILike(`%${likeLiteral(title)}%`) } : { accountId },
       select: { id: true, title: true, overallScore: true, status: true, createdAt: true },
-      order: { createdAt: 'DESC', id: 'ASC' },
+      order: ORDERS[options.sort ?? 'date-desc'],
       skip: (page - 1) * pageSize,
       take: pageSize,
     });
