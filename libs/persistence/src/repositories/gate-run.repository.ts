@@ -85,13 +85,20 @@ export class GateRunRepository {
 
   /** The account's runs, newest first, optionally of one ref. */
   async list(accountId: string, ref: string | undefined, page: number, pageSize: number): Promise<{ items: GateRunListItem[]; total: number }> {
-    const [rows, total] = await this.runs.findAndCount({
-      where: ref === undefined ? { accountId } : { accountId, ref },
-      select: { id: true, ref: true, status: true, passed: true, overallScore: true, previewId: true, verdict: true, createdAt: true, completedAt: true },
-      order: { createdAt: 'DESC', id: 'ASC' },
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-    });
+    const [rows, [{ total }]] = await Promise.all([
+      this.runs.find({
+        where: ref === undefined ? { accountId } : { accountId, ref },
+        select: { id: true, ref: true, status: true, passed: true, overallScore: true, previewId: true, verdict: true, createdAt: true, completedAt: true },
+        order: { createdAt: 'DESC', id: 'ASC' },
+        skip: (page - 1) * pageSize,
+        take: pageSize,
+      }),
+      // count(*), not the ORM's count(DISTINCT id), which sorts every run of the account.
+      this.dataSource.query(
+        ref === undefined ? 'SELECT count(*)::int AS total FROM gate_runs WHERE account_id = $1' : 'SELECT count(*)::int AS total FROM gate_runs WHERE account_id = $1 AND ref = $2',
+        ref === undefined ? [accountId] : [accountId, ref],
+      ) as Promise<Array<{ total: number }>>,
+    ]);
     return {
       total,
       items: rows.map((row) => ({
