@@ -249,7 +249,12 @@ describe('the dashboard (/app)', () => {
         return result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) }));
       });
       expect({ name, violations }).toEqual({ name, violations: [] });
-      if (SCREENSHOT_DIR) await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) as `${string}.png`, fullPage: true });
+      if (SCREENSHOT_DIR) {
+        await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) as `${string}.png`, fullPage: true });
+        await page.setViewport({ width: 1280, height: 900, deviceScaleFactor: 1 });
+        await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-wide.png`) as `${string}.png`, fullPage: true });
+        await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 1 });
+      }
     }
 
     async function go(path: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccountsRepository } from '@mailproof/persistence';
+import { ProblemException } from '../problems/problem.exception';
 import { readCookie, SESSION_COOKIE } from './dashboard-cookies';
 import { DashboardSessionStore, type DashboardSession } from './dashboard-session.store';
 import type { RequestIdentity } from './request-identity';
@@ -24,7 +25,9 @@ export class DashboardAuthenticator {
 
   async identify(req: Request): Promise<DashboardIdentity> {
     const sessionId = readCookie(req, SESSION_COOKIE);
-    const session = await this.sessions.find(sessionId);
+    const session = await this.sessions.find(sessionId).catch(() => {
+      throw new ProblemException(503, 'service_unavailable', 'Dashboard sessions cannot be read right now (Redis is unavailable). Retry shortly.', { headers: { 'Retry-After': '5' } });
+    });
     if (!session || !sessionId) return { identity: { credentials: 'none' } };
     const key = await this.accounts.findActiveKeyById(session.keyId);
     if (!key || key.accountId !== session.accountId) {

@@ -53,6 +53,8 @@ body { background: #f6f8fa; }
 .sign-out { margin-left: auto; }
 main { max-width: 1100px; }
 h1 { margin: .5rem 0 1rem; }
+.report-head { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: 1rem; }
+.report-head h1 { margin-bottom: .25rem; }
 .notice { background: #ddf4e4; border: 1px solid #a6dcb5; padding: .5rem .75rem; border-radius: .4rem; }
 .error { background: #fde7e5; border: 1px solid #f0b4ae; padding: .5rem .75rem; border-radius: .4rem; color: #7a1b12; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 1rem; }
@@ -74,7 +76,7 @@ button.danger { color: var(--bad); border-color: var(--bad); }
 .searchbar label { margin-top: 0; }
 .pager { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin: 1rem 0; }
 .chart { margin: .5rem 0 1rem; }
-.chart svg { width: 100%; max-width: 720px; height: auto; background: #fff; border: 1px solid var(--line); border-radius: .4rem; font-size: 15px; }
+.chart svg { width: 100%; max-width: 600px; height: auto; background: #fff; border: 1px solid var(--line); border-radius: .4rem; font-size: 13px; }
 .chart text { fill: #57606a; }
 .chart .grid { stroke: #d0d7de; stroke-width: 1; }
 .chart .series { fill: none; stroke: #0b5fff; stroke-width: 2; }
@@ -86,9 +88,10 @@ button.danger { color: var(--bad); border-color: var(--bad); }
 .keybox { display: flex; gap: .5rem; flex-wrap: wrap; }
 .keybox input { flex: 1 1 16rem; font-family: ui-monospace, monospace; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-th[scope=row] { overflow-wrap: anywhere; }
+.title { overflow-wrap: anywhere; min-width: 8rem; }
 td.num, th.num, .pill { white-space: nowrap; }
 @media (max-width: 600px) {
+  .topbar nav { flex-basis: 100%; }
   main { padding: .75rem; }
   .hide-narrow { display: none; }
   table { font-size: .85rem; }

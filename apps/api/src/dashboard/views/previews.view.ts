@@ -21,7 +21,7 @@ export interface PreviewListView {
 
 export function previewRows(previews: PreviewListItem[]): SafeHtml {
   return html`${previews.map(
-    (p) => html`<tr><th scope="row"><a href="/app/previews/${p.id}">${p.title ?? 'Untitled preview'}</a></th><td class="num">${scoreBadge(p.overallScore)}</td><td class="hide-narrow">${p.status}</td><td>${when(p.createdAt)}</td></tr>`,
+    (p) => html`<tr><th scope="row" class="title"><a href="/app/previews/${p.id}">${p.title ?? 'Untitled preview'}</a></th><td class="num">${scoreBadge(p.overallScore)}</td><td class="hide-narrow">${p.status}</td><td>${when(p.createdAt)}</td></tr>`,
   )}`;
 }
 

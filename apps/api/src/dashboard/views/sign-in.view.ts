@@ -7,7 +7,7 @@ export function signInPage(csrfToken: string, error?: string): string {
     { path: '/app/sign-in' },
     html`<h1>Sign in to Mailproof</h1>
 <div class="card">
-<p>Accounts have no passwords: sign in with one of your API keys. The key stays on the server; your browser gets a session that ends when you sign out, after a while, or when the key is revoked.</p>
+<p>Accounts have no passwords: sign in with one of your API keys. The key is checked once and not kept; your browser gets a session that ends when you sign out, after a while, or when the key is revoked.</p>
 ${error && html`<p class="error" role="alert">${error}</p>`}
 <form method="post" action="/app/sign-in">
 <input type="hidden" name="_csrf" value="${csrfToken}">
