@@ -275,6 +275,23 @@ describe('the dashboard (/app)', () => {
       expect(await page.$eval('h1', (h) => h.textContent)).toBe('Overview');
     });
 
+    it('shows a markup that does not compile in the form again, with the compiler\'s message', async () => {
+      await go('/app/previews/new');
+      await page.type('#title', 'Broken JSX');
+      await page.$eval('#markup', (el) => ((el as HTMLTextAreaElement).value = 'export default function Email() { return <div>; }'));
+      await page.click('input[name=format][value=jsx]');
+      await submit('form[action="/app/previews/new"] button[type=submit]');
+      expect(new URL(page.url()).pathname).toBe('/app/previews/new');
+      expect(await page.$eval('[role=alert]', (el) => el.textContent)).toMatch(/\(line 1, column \d+\)/);
+      // What was typed is kept.
+      expect(await page.$eval('#title', (el) => (el as HTMLInputElement).value)).toBe('Broken JSX');
+      expect(await page.$eval('input[name=format][value=jsx]', (el) => (el as HTMLInputElement).checked)).toBe(true);
+      await check('preview-new-error');
+      await go('/app/previews/prv_000000000000000000000000');
+      expect(await page.$eval('h1', (h) => h.textContent)).toBe('Not found');
+      await check('not-found');
+    });
+
     it('creates a preview with a title, finds it by searching, opens it and shares it', async () => {
       await go('/app/previews/new');
       await check('preview-new');
@@ -289,6 +306,7 @@ describe('the dashboard (/app)', () => {
       const previewPath = new URL(page.url()).pathname;
 
       await go('/app/previews');
+      await check('previews');
       // htmx swaps the results in place as one types (the page is not reloaded: the marker survives).
       await page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
       await page.type('#q', 'spring LAUNCH');

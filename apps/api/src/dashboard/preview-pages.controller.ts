@@ -63,7 +63,11 @@ export class PreviewPagesController {
       // Still queued (budget spent): the preview exists, and its page says so and can be reloaded.
       const queuedId = error instanceof ProblemException && typeof error.extensions.id === 'string' ? error.extensions.id : undefined;
       if (queuedId && problem.status === 503) return res.redirect(303, `/app/previews/${encodeURIComponent(queuedId)}`);
-      sendPage(res, problem.status, newPreviewPage(pageContext(req), form, formErrors(problem.detail, problem.errors)));
+      // A compile failure names where: the same line and column the API's 422 carries.
+      const line = error instanceof ProblemException ? error.extensions.line : undefined;
+      const column = error instanceof ProblemException ? error.extensions.column : undefined;
+      const where = typeof line === 'number' ? ` (line ${line}${typeof column === 'number' ? `, column ${column}` : ''})` : '';
+      sendPage(res, problem.status, newPreviewPage(pageContext(req), form, formErrors(problem.detail + where, problem.errors)));
     }
   }
 
