@@ -29,6 +29,16 @@ import { SharesService } from './shares/shares.service';
 import { KeysController } from './keys/keys.controller';
 import { McpController } from './mcp/mcp.controller';
 import { McpToolsService } from './mcp/mcp-tools.service';
+import { KeysService } from './keys/keys.service';
+import { DashboardAuthenticator } from './auth/dashboard-authenticator';
+import { DashboardSessionStore } from './auth/dashboard-session.store';
+import { DashboardAssetsController } from './dashboard/dashboard-assets.controller';
+import { DomainPagesController } from './dashboard/domain-pages.controller';
+import { GatePagesController } from './dashboard/gate-pages.controller';
+import { KeyPagesController } from './dashboard/key-pages.controller';
+import { OverviewPageController } from './dashboard/overview-page.controller';
+import { PreviewPagesController } from './dashboard/preview-pages.controller';
+import { SignInController } from './dashboard/sign-in.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { ProblemDetailsFilter } from './problems/problem-details.filter';
@@ -65,6 +75,14 @@ export class ApiModule {
         GateController,
         WebhooksController,
         McpController,
+        // The dashboard (/app): server-rendered pages over the same services (docs/dashboard.md).
+        DashboardAssetsController,
+        SignInController,
+        OverviewPageController,
+        PreviewPagesController,
+        GatePagesController,
+        DomainPagesController,
+        KeyPagesController,
       ],
       providers: [
         MetricsService,
@@ -76,7 +94,10 @@ export class ApiModule {
         GateService,
         WebhooksService,
         McpToolsService,
+        KeysService,
         ApiKeyAuthenticator,
+        DashboardSessionStore,
+        DashboardAuthenticator,
         RateLimiterService,
         UsageRecorder,
         AccessMiddleware,

@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { MailproofConfig } from '@mailproof/config';
 import { ApiModule } from './api.module';
 import { AccessMiddleware } from './auth/access.middleware';
+import { dashboardGate } from './dashboard/dashboard-gate.middleware';
 import { installJsonBodyParsing } from './http/body-parsing';
 import { configureHttpServer, requireHostHeader } from './http/server-limits';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
@@ -38,6 +39,8 @@ export async function createApiApp(
   // accessLayer: false exists only so the auth benchmark can measure the layer's cost.
   if (options.accessLayer !== false) app.use(app.get(AccessMiddleware).handle);
   installJsonBodyParsing(app, config.http.bodyLimitBytes);
+  // The dashboard's sign-in redirect and CSRF check need the identity and the parsed form.
+  app.use(dashboardGate);
 
   const document = SwaggerModule.createDocument(
     app,

@@ -229,6 +229,14 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(50) @Max(5_000)
   RATE_LIMIT_REDIS_TIMEOUT_MS = 500;
 
+  /** How long a dashboard session lives after sign-in (it ends earlier on sign-out or when its key is revoked). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(720)
+  DASHBOARD_SESSION_TTL_HOURS = 12;
+
+  /** Dashboard sign-in attempts per client IP per 15 minutes (successful or not). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  DASHBOARD_SIGN_IN_LIMIT = 10;
+
   /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is trusted (empty: trust none). */
   @IsOptional() @Matches(/^[\d.:a-fA-F/, ]*$/, { message: 'must be a comma-separated list of IP addresses or CIDRs' })
   TRUSTED_PROXIES?: string;

@@ -55,6 +55,7 @@ export class MailproofConfig {
       redisTimeoutMs: number;
       trustedProxies: string[];
     },
+    readonly dashboard: { sessionTtlSeconds: number; signInLimit: number },
     readonly deliverability: {
       dnsServers: string[];
       dnsProtocol: 'https' | 'http';
@@ -126,6 +127,7 @@ export class MailproofConfig {
         redisTimeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
         trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       },
+      { sessionTtlSeconds: e.DASHBOARD_SESSION_TTL_HOURS * 3600, signInLimit: e.DASHBOARD_SIGN_IN_LIMIT },
       {
         dnsServers: e.DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean),
         dnsProtocol: e.DNS_PROTOCOL,

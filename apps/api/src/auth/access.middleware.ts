@@ -3,15 +3,19 @@ import type { NextFunction, Response } from 'express';
 import type { UsageKind } from '@mailproof/persistence';
 import { buildProblem, sendProblem } from '../problems/problem-response';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
+import { DashboardAuthenticator } from './dashboard-authenticator';
 import { RateLimiterService } from './rate-limiter.service';
 import { UsageRecorder } from './usage-recorder.service';
 import type { AuthenticatedRequest } from './request-identity';
 
 /**
- * Paths that are neither rate-limited nor counted: probes, scrapes, the share page's static assets and
- * screenshots (immutable by name; a share page shows up to 42 of them at once, past the anonymous limit).
+ * Paths that are neither rate-limited nor counted: probes, scrapes, the static assets of the share page and
+ * dashboard, and screenshots (immutable by name; a share page shows up to 42 of them at once, past the
+ * anonymous limit).
  */
-const EXEMPT = /^\/(health\/|metrics$|share\/assets\/|screenshots\/)/;
+const EXEMPT = /^\/(health\/|metrics$|share\/assets\/|app\/assets\/|screenshots\/)/;
+/** The dashboard: identified by its session cookie, rate-limited like the API, not counted as key usage. */
+export const DASHBOARD_PATH = /^\/app(\/|$)/;
 
 export function usageKindOf(path: string): UsageKind {
   if (/^\/api\/previews?(\/|$)/.test(path)) return 'preview';
@@ -32,6 +36,7 @@ export class AccessMiddleware {
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly rateLimiter: RateLimiterService,
     private readonly usage: UsageRecorder,
+    private readonly dashboard: DashboardAuthenticator,
   ) {}
 
   readonly handle = (req: AuthenticatedRequest, res: Response, next: NextFunction): void => {
@@ -43,7 +48,15 @@ export class AccessMiddleware {
   };
 
   private async run(req: AuthenticatedRequest, res: Response): Promise<boolean> {
-    const identity = await this.authenticator.identify(req.headers);
+    const dashboard = DASHBOARD_PATH.test(req.path);
+    let identity;
+    if (dashboard) {
+      const found = await this.dashboard.identify(req);
+      identity = found.identity;
+      req.dashboardSession = found.session;
+    } else {
+      identity = await this.authenticator.identify(req.headers);
+    }
     req.identity = identity;
     const decision = identity.account
       ? await this.rateLimiter.consume(identity.account.plan, `account:${identity.account.accountId}`)
@@ -62,7 +75,7 @@ export class AccessMiddleware {
       );
       return false;
     }
-    if (identity.account) this.usage.record(identity.account.keyId, usageKindOf(req.path));
+    if (identity.account && !dashboard) this.usage.record(identity.account.keyId, usageKindOf(req.path));
     return true;
   }
 }

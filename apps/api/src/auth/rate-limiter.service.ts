@@ -7,6 +7,8 @@ import { requestPathRedisOptions } from '@mailproof/queue';
 
 export type RateLimitTier = 'anonymous' | Plan;
 
+const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
@@ -30,31 +32,41 @@ export class RateLimiterService implements OnModuleDestroy {
   private readonly logger = new Logger('RateLimit');
   private readonly redis: Redis;
   private readonly limiters: Record<RateLimitTier, RateLimiterRedis>;
+  private readonly signIn: RateLimiterRedis;
 
   constructor(private readonly config: MailproofConfig) {
     // Fail fast while Redis is down or silent, so the in-memory fallback answers instead of requests waiting.
     this.redis = new Redis({ ...requestPathRedisOptions(config.rateLimits.redisUrl, config.rateLimits.redisTimeoutMs), lazyConnect: false });
     this.redis.on('error', (error) => this.logger.warn(`rate-limit redis: ${error.message}`));
     const duration = config.rateLimits.windowSeconds;
-    const make = (tier: RateLimitTier) => {
-      const points = config.rateLimits.perWindow[tier];
-      return new RateLimiterRedis({
+    const make = (name: string, points: number, seconds = duration) =>
+      new RateLimiterRedis({
         storeClient: this.redis,
-        keyPrefix: `${config.queue.prefix}:rl:${tier}`,
+        keyPrefix: `${config.queue.prefix}:rl:${name}`,
         points,
-        duration,
+        duration: seconds,
         // Not connected: straight to the in-memory limiter, without sending anything.
         rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl-mem-${tier}`, points, duration }),
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl-mem-${name}`, points, duration: seconds }),
       });
-    };
-    this.limiters = { anonymous: make('anonymous'), free: make('free'), pro: make('pro') };
+    const tier = (name: RateLimitTier) => make(name, config.rateLimits.perWindow[name]);
+    this.limiters = { anonymous: tier('anonymous'), free: tier('free'), pro: tier('pro') };
+    // Guessing keys through the dashboard's sign-in form: a small budget per IP over a long window.
+    this.signIn = make('dashboard-sign-in', config.dashboard.signInLimit, SIGN_IN_WINDOW_SECONDS);
   }
 
   async consume(tier: RateLimitTier, subject: string): Promise<RateLimitDecision> {
-    const limit = this.config.rateLimits.perWindow[tier];
+    return this.consumeFrom(this.limiters[tier], this.config.rateLimits.perWindow[tier], subject);
+  }
+
+  /** One dashboard sign-in attempt of this client (DASHBOARD_SIGN_IN_LIMIT per 15 minutes). */
+  consumeSignIn(clientIp: string): Promise<RateLimitDecision> {
+    return this.consumeFrom(this.signIn, this.config.dashboard.signInLimit, `ip:${clientIp}`);
+  }
+
+  private async consumeFrom(limiter: RateLimiterRedis, limit: number, subject: string): Promise<RateLimitDecision> {
     try {
-      const res = await this.limiters[tier].consume(subject);
+      const res = await limiter.consume(subject);
       return { allowed: true, limit, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {

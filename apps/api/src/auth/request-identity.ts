@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { AuthenticatedAccount } from './auth.decorators';
+import type { DashboardSession } from './dashboard-session.store';
 
 /**
  * Who is calling, as the access middleware found it before routing:
@@ -12,4 +13,5 @@ export interface RequestIdentity {
   credentials: 'valid' | 'invalid' | 'none';
 }
 
-export type AuthenticatedRequest = Request & { identity?: RequestIdentity };
+/** `dashboardSession`: set on /app requests with a live session (its id and CSRF token). */
+export type AuthenticatedRequest = Request & { identity?: RequestIdentity; dashboardSession?: DashboardSession & { sessionId: string } };

@@ -66,6 +66,15 @@ export class DomainsService {
     return { domain: MonitoredDomainResponse.from(domain), audits: audits.map(DomainAuditResponse.from), driftEvents: driftEvents.map(DriftEventResponse.from) };
   }
 
+  /** A domain with its lowest score per day over `days` and its latest drift events (the dashboard's domain page). */
+  async timeline(account: AuthenticatedAccount, id: string, days: number, driftLimit = DEFAULT_HISTORY_LIMIT) {
+    const domain = await this.domains.findForAccount(id, account.accountId);
+    if (!domain) throw notFound();
+    const since = new Date(Date.now() - days * 86_400_000);
+    const [scores, driftEvents] = await Promise.all([this.audits.dailyScores(domain.id, since), this.audits.driftEvents(domain.id, driftLimit)]);
+    return { domain: MonitoredDomainResponse.from(domain), dailyScores: scores, driftEvents: driftEvents.map(DriftEventResponse.from) };
+  }
+
   async remove(account: AuthenticatedAccount, id: string): Promise<void> {
     if (!(await this.domains.removeForAccount(id, account.accountId))) throw notFound();
   }

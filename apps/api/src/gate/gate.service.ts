@@ -86,6 +86,16 @@ export class GateService {
     return { ...summary, failure: run.failure };
   }
 
+  /** The account's refs with their latest run (the dashboard's gate overview). */
+  refs(account: AuthenticatedAccount, limit: number) {
+    return this.runs.latestPerRef(account.accountId, limit);
+  }
+
+  /** A ref's latest runs, oldest first, for its score plot. */
+  scoreHistory(account: AuthenticatedAccount, ref: string, limit: number) {
+    return this.runs.scoreHistory(account.accountId, ref, limit);
+  }
+
   async list(account: AuthenticatedAccount, ref: string | undefined, page: number, pageSize: number) {
     const { items, total } = await this.runs.list(account.accountId, ref, page, pageSize);
     return { runs: items, page, pageSize, total };

@@ -23,6 +23,7 @@ li { margin: 0.4rem 0; }
 <h1>Mailproof</h1>
 <p class="lead">Checks an email against 21 email clients before you send it, audits sending domains' DNS, and gates CI pipelines.</p>
 <ul>
+<li><a href="/app">The dashboard</a>: sign in with an API key to see your previews, gate runs, domains and keys</li>
 <li><a href="/api/docs">API documentation</a> (Swagger UI; try <code>POST /api/preview</code> without a key), or the <a href="/api/openapi.json">OpenAPI document</a></li>
 <li><a href="/api/clients">The 21 email clients</a> and <a href="/api/clients/properties">the CSS properties they support</a></li>
 <li><a href="/health/ready">Readiness</a>: PostgreSQL, Redis and a worker on every queue</li>

@@ -7,6 +7,9 @@ import { parseJsonBody } from './json-body';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+/** The dashboard's HTML forms post url-encoded fields; everything else takes JSON only. */
+const FORM_PATHS = /^\/app\//;
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -83,7 +86,8 @@ export function installJsonBodyParsing(app: INestApplication, limitBytes: number
     }
     const contentType = req.headers['content-type'] ?? '';
     const json = JSON_TYPE.test(contentType);
-    if (!json) {
+    const form = !json && FORM_TYPE.test(contentType) && FORM_PATHS.test(req.path);
+    if (!json && !form) {
       if (BODY_METHODS.has(req.method)) {
         return refuseUnread(req, res, unsupported('Send the body as JSON with Content-Type: application/json.'));
       }
@@ -104,6 +108,12 @@ export function installJsonBodyParsing(app: INestApplication, limitBytes: number
       if (bytes === 'too_large') {
         return refuseUnread(req, res, buildProblem(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`));
       }
+      if (form) {
+        const fields = parseFormBody(bytes);
+        if (!fields) return sendProblem(res, buildProblem(400, 'validation_failed', 'The form body is not valid UTF-8.', { instance: req.path, errors: [{ field: 'body', message: 'must be UTF-8' }] }));
+        req.body = fields;
+        return next();
+      }
       const outcome = parseJsonBody(bytes);
       if (outcome.ok) {
         req.body = outcome.value;
@@ -115,4 +125,25 @@ export function installJsonBodyParsing(app: INestApplication, limitBytes: number
       sendProblem(res, buildProblem(400, 'validation_failed', 'The request is invalid; see errors.', { instance: req.path, errors: outcome.errors }));
     }, next);
   });
+}
+
+/**
+ * An url-encoded form as a prototype-free object: a field given once is a string, a repeated one
+ * (checkboxes) an array. Null when the bytes are not UTF-8.
+ */
+export function parseFormBody(bytes: Buffer): Record<string, string | string[]> | null {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    const clean = value.replace(/\u0000/g, '');
+    const existing = fields[name];
+    if (existing === undefined) fields[name] = clean;
+    else fields[name] = Array.isArray(existing) ? [...existing, clean] : [existing, clean];
+  }
+  return fields;
 }

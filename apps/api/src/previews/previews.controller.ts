@@ -68,10 +68,10 @@ export class PreviewsController {
 
   @Get('previews')
   @Authenticated()
-  @ApiOperation({ summary: "The account's saved previews, newest first." })
+  @ApiOperation({ summary: "The account's saved previews, newest first unless sorted otherwise; q finds a part of the title." })
   @ApiOkResponse({ type: PreviewListResponse })
   list(@CurrentAccount() account: AuthenticatedAccount, @Query() query: ListPreviewsQuery) {
-    return this.previews.list(account.accountId, query.page ?? 1, query.pageSize ?? 20);
+    return this.previews.list(account.accountId, query.page ?? 1, query.pageSize ?? 20, { titleContains: query.q, sort: query.sort });
   }
 
   @Delete('preview/:id')

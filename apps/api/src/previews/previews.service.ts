@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { previewAnalyzeJob, RENDER_MODES, renderScreenshotsJob, type PreviewJobResult, type RenderMode, type RenderScreenshotsJobResult } from '@mailproof/contracts';
 import { CLIENT_IDS } from '@mailproof/engine';
-import { PreviewRepository, type PreviewEntity } from '@mailproof/persistence';
+import { PreviewRepository, type PreviewEntity, type PreviewListOptions } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
 import { orQueueUnavailable } from '../common/queue-unavailable';
@@ -91,6 +91,12 @@ export class PreviewsService {
     return this.answer(preview);
   }
 
+  /** One of the account's saved previews (never an anonymous one), or null. */
+  async findOwned(id: string, account: AuthenticatedAccount): Promise<PreviewEntity | null> {
+    const preview = await this.previews.find(id);
+    return preview && preview.accountId === account.accountId ? preview : null;
+  }
+
   answer(preview: PreviewEntity): PreviewAnswer {
     if (preview.status === 'queued') return { status: 202, id: preview.id };
     if (preview.status === 'failed') {
@@ -145,8 +151,8 @@ export class PreviewsService {
     return { screenshots, screenshotStatus, captured, failed };
   }
 
-  async list(accountId: string, page: number, pageSize: number) {
-    const { items, total } = await this.previews.listForAccount(accountId, page, pageSize);
+  async list(accountId: string, page: number, pageSize: number, options: PreviewListOptions = {}) {
+    const { items, total } = await this.previews.listForAccount(accountId, page, pageSize, options);
     return { previews: items, page, pageSize, total };
   }
 

@@ -5,9 +5,9 @@
  */
 export const SHARE_PAGE_SCRIPT = `(() => {
   'use strict';
-  const root = document.querySelector('[data-share-id]');
+  const root = document.querySelector('[data-clients-url]');
   if (!root) return;
-  const shareId = root.getAttribute('data-share-id');
+  const clientsUrl = root.getAttribute('data-clients-url');
   const picker = document.getElementById('client-picker');
   const lightFrame = document.getElementById('frame-light');
   const darkFrame = document.getElementById('frame-dark');
@@ -17,9 +17,9 @@ export const SHARE_PAGE_SCRIPT = `(() => {
 
   async function load(clientId) {
     if (!loaded.has(clientId)) {
-      const response = await fetch('/share/' + encodeURIComponent(shareId) + '/clients/' + encodeURIComponent(clientId), {
+      const response = await fetch(clientsUrl + '/' + encodeURIComponent(clientId), {
         headers: { accept: 'application/json' },
-        credentials: 'omit',
+        credentials: 'same-origin',
       });
       if (!response.ok) throw new Error('HTTP ' + response.status);
       loaded.set(clientId, await response.json());

@@ -190,7 +190,28 @@ export function renderSharePage(share: ShareEntity, preview: PreviewEntity, requ
     const message = preview.status === 'queued' ? 'This email is still being analyzed. The page refreshes by itself.' : 'This email could not be analyzed.';
     return layout(title, `<main id="main"><h1>${e(title)}</h1><p role="status">${e(message)}</p></main>`, preview.status === 'queued' ? '<meta http-equiv="refresh" content="5">' : '');
   }
-  const analysis: StoredAnalysis = parsePreviewResult(preview.result);
+  const report = previewReport(preview, preview.result, `/share/${encodeURIComponent(share.id)}/clients`, request);
+  const expiry = share.expiresAt ? `This link expires on ${e(share.expiresAt.toISOString().slice(0, 10))}.` : 'This link does not expire.';
+  const body = `<header>
+<div><h1>${e(preview.title ?? 'Shared email preview')}</h1><p class="meta">Analyzed ${e(preview.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC for ${report.clientCount} email clients. ${expiry}</p></div>
+${report.score}
+</header>
+<main id="main" data-share-id="${e(share.id)}" ${report.rootAttributes}>
+${report.sections}
+</main>
+<footer class="meta">Checked by Mailproof.</footer>
+<script src="/share/assets/share.js" defer></script>`;
+  return layout(title, body);
+}
+
+/**
+ * What the share page shows of an analyzed preview, for the share page and the dashboard's preview page:
+ * the overall score, the client viewer (its script fetches `${clientsUrl}/<clientId>`), screenshots and
+ * what was measured in the rendered pages, findings and scores per client. `rootAttributes` go on the
+ * element that holds `sections`; `request` (`?client=&mode=`) selects the view the page opens on.
+ */
+export function previewReport(preview: Pick<PreviewEntity, 'screenshots' | 'renderedReports'>, result: Buffer, clientsUrl: string, request: ViewRequest = {}) {
+  const analysis: StoredAnalysis = parsePreviewResult(result);
   const clients: string[] = analysis.transforms.map((t) => t.clientId);
   const selected = request.client && clients.includes(request.client) ? request.client : defaultClient(analysis, clients);
   const mode: ViewMode = MODES.includes(request.mode as ViewMode) ? (request.mode as ViewMode) : 'both';
@@ -206,43 +227,13 @@ export function renderSharePage(share: ShareEntity, preview: PreviewEntity, requ
   const light = analysis.transforms.find((t) => t.clientId === selected)?.html ?? '';
   const dark = analysis.darkMode[selected]?.html ?? '';
   const modeButtons = MODES.map((m) => `<button type="button" data-mode="${m}" aria-pressed="${m === mode}">${MODE_LABELS[m]}</button>`).join('\n');
-  const expiry = share.expiresAt ? `This link expires on ${e(share.expiresAt.toISOString().slice(0, 10))}.` : 'This link does not expire.';
-  const body = `<header>
-<div><h1>${e(preview.title ?? 'Shared email preview')}</h1><p class="meta">Analyzed ${e(preview.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC for ${clients.length} email clients. ${expiry}</p></div>
-<p class="score ${scoreClass(analysis.overallScore)}"><span class="visually-hidden">Overall score </span>${analysis.overallScore}<span class="meta">/100</span></p>
-</header>
-<main id="main" data-share-id="${e(share.id)}" data-client="${e(selected)}" data-mode="${mode}">
-<section aria-labelledby="viewer-title">
-<h2 id="viewer-title">How each client shows it</h2>
-<div class="controls">
-<label for="client-picker">Client</label>
-<select id="client-picker" name="client">${options}</select>
-<div role="group" aria-label="Color mode">
-${modeButtons}
-</div>
-<span id="viewer-status" role="status" aria-live="polite">Showing ${e(selectedName)}</span>
-</div>
-<p class="meta">Email markup runs in sandboxed frames: no scripts, no forms, and remote images are not loaded. The address of this page keeps the client and mode, so a link can point at one view.</p>
-<div class="frames">
-<figure class="frame-light"><figcaption>Light mode</figcaption><iframe id="frame-light" sandbox="" referrerpolicy="no-referrer" loading="lazy" title="${e(selectedName)} in light mode" srcdoc="${e(light)}"></iframe></figure>
-<figure class="frame-dark"><figcaption>Dark mode</figcaption><iframe id="frame-dark" sandbox="" referrerpolicy="no-referrer" loading="lazy" title="${e(selectedName)} in dark mode" srcdoc="${e(dark)}"></iframe></figure>
-</div>
-</section>
-${screenshotsSection(preview.screenshots, clients)}
-${renderedReportsSection(preview.renderedReports as StoredRenderedReports | null)}
-${findingsSection(analysis.cssReport, clients.length)}
-<section aria-labelledby="scores-title">
-<h2 id="scores-title">Scores per client</h2>
-<details class="card"><summary>${clients.length} clients; lowest: ${e(CLIENT_NAMES.get(lowest) ?? lowest)} with ${analysis.compatibilityScores[lowest].score}</summary>
-<div class="table-scroll" tabindex="0" role="region" aria-label="Score table (scrolls sideways on small screens)">
-<table><caption class="meta">Score 0-100: minus 10 per distinct error property, minus 3 per distinct warning property.</caption>
-<thead><tr><th scope="col">Client</th><th scope="col" class="num">Score</th><th scope="col" class="num">Errors</th><th scope="col" class="num">Warnings</th><th scope="col" class="num">Notes</th></tr></thead>
-<tbody>${rows}</tbody></table></div></details>
-</section>
-</main>
-<footer class="meta">Checked by Mailproof.</footer>
-<script src="/share/assets/share.js" defer></script>`;
-  return layout(title, body);
+  const sections = ``;
+  return {
+    clientCount: clients.length,
+    score: `<p class="score ${scoreClass(analysis.overallScore)}"><span class="visually-hidden">Overall score </span>${analysis.overallScore}<span class="meta">/100</span></p>`,
+    rootAttributes: `data-clients-url="${e(clientsUrl)}" data-client="${e(selected)}" data-mode="${mode}"`,
+    sections,
+  };
 }
 
 export function renderNotFoundPage(): string {

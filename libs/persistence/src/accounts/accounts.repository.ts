@@ -132,6 +132,17 @@ export class AccountsRepository {
     return row ? { keyId: row.id, accountId: row.account_id, plan: row.plan, keyHash: row.key_hash } : null;
   }
 
+  /** The key when it is still active, with its account's current plan (a dashboard session checks this on every request). */
+  async findActiveKeyById(keyId: string): Promise<Omit<ActiveKey, 'keyHash'> | null> {
+    if (!UUID.test(keyId)) return null;
+    const rows: Array<{ id: string; account_id: string; plan: Plan }> = await this.dataSource.query(
+      `SELECT k.id, k.account_id, a.plan FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = $1 AND k.revoked_at IS NULL`,
+      [keyId],
+    );
+    const row = rows[0];
+    return row ? { keyId: row.id, accountId: row.account_id, plan: row.plan } : null;
+  }
+
   /** Revokes an active key of this account; false when there is none (unknown, revoked, or another account's). */
   async revokeKey(accountId: string, keyId: string): Promise<boolean> {
     if (!UUID.test(keyId)) return false;

@@ -6,6 +6,7 @@ import { CreateGate1764028800000 } from './1764028800000-create-gate';
 import { AddPreviewGateSummary1764032400000 } from './1764032400000-add-preview-gate-summary';
 import { CreateScreenshots1764100000000 } from './1764100000000-create-screenshots';
 import { InconclusiveDnsAudits1764115200000 } from './1764115200000-inconclusive-dns-audits';
+import { AddDashboardIndexes1764115260000 } from './1764115260000-add-dashboard-indexes';
 import { CreateWebhooks1764118800000 } from './1764118800000-create-webhooks';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
@@ -18,5 +19,6 @@ export const MIGRATIONS = [
   AddPreviewGateSummary1764032400000,
   CreateScreenshots1764100000000,
   InconclusiveDnsAudits1764115200000,
+  AddDashboardIndexes1764115260000,
   CreateWebhooks1764118800000,
 ];

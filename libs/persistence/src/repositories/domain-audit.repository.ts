@@ -76,6 +76,20 @@ export class DomainAuditRepository {
     return this.dataSource.getRepository(DomainAuditEntity).find({ where: { monitoredDomainId }, order: { checkedAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
+  /**
+   * The lowest conclusive score of each day since `since`, oldest first: a year of 6-hourly audits
+   * is 365 points, read from domain_audits_history_idx without the audits' results.
+   */
+  async dailyScores(monitoredDomainId: string, since: Date): Promise<Array<{ day: Date; score: number }>> {
+    const rows: Array<{ day: Date; score: number }> = await this.dataSource.query(
+      `SELECT date_trunc('day', checked_at) AS day, min(score)::int AS score FROM domain_audits
+       WHERE monitored_domain_id = $1 AND checked_at >= $2 AND NOT inconclusive
+       GROUP BY 1 ORDER BY 1`,
+      [monitoredDomainId, since],
+    );
+    return rows;
+  }
+
   driftEvents(monitoredDomainId: string, limit: number): Promise<DriftEventEntity[]> {
     return this.dataSource.getRepository(DriftEventEntity).find({ where: { monitoredDomainId }, order: { detectedAt: 'DESC', kind: 'ASC', check: 'ASC' }, take: limit });
   }

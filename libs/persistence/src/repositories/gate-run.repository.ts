@@ -26,6 +26,24 @@ export interface GateRunListItem {
   completedAt: string | null;
 }
 
+/** A ref and its latest run: one row of the gate runs overview. */
+export interface GateRefSummary {
+  ref: string;
+  latestRunId: string;
+  status: GateRunEntity['status'];
+  passed: boolean | null;
+  overallScore: number | null;
+  createdAt: string;
+}
+
+export interface GateScorePoint {
+  runId: string;
+  status: GateRunEntity['status'];
+  passed: boolean | null;
+  overallScore: number | null;
+  createdAt: Date;
+}
+
 export interface StoredBaseline {
   runId: string;
   snapshot: Record<string, unknown>;
@@ -79,13 +97,20 @@ export class GateRunRepository {
 
   /** The account's runs, newest first, optionally of one ref. */
   async list(accountId: string, ref: string | undefined, page: number, pageSize: number): Promise<{ items: GateRunListItem[]; total: number }> {
-    const [rows, total] = await this.runs.findAndCount({
-      where: ref === undefined ? { accountId } : { accountId, ref },
-      select: { id: true, ref: true, status: true, passed: true, overallScore: true, previewId: true, verdict: true, createdAt: true, completedAt: true },
-      order: { createdAt: 'DESC', id: 'ASC' },
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-    });
+    const [rows, [{ total }]] = await Promise.all([
+      this.runs.find({
+        where: ref === undefined ? { accountId } : { accountId, ref },
+        select: { id: true, ref: true, status: true, passed: true, overallScore: true, previewId: true, verdict: true, createdAt: true, completedAt: true },
+        order: { createdAt: 'DESC', id: 'ASC' },
+        skip: (page - 1) * pageSize,
+        take: pageSize,
+      }),
+      // count(*), not the ORM's count(DISTINCT id), which sorts every run of the account.
+      this.dataSource.query(
+        ref === undefined ? 'SELECT count(*)::int AS total FROM gate_runs WHERE account_id = $1' : 'SELECT count(*)::int AS total FROM gate_runs WHERE account_id = $1 AND ref = $2',
+        ref === undefined ? [accountId] : [accountId, ref],
+      ) as Promise<Array<{ total: number }>>,
+    ]);
     return {
       total,
       items: rows.map((row) => ({
@@ -100,6 +125,42 @@ export class GateRunRepository {
         completedAt: row.completedAt?.toISOString() ?? null,
       })),
     };
+  }
+
+  /**
+   * The account's refs with their latest run, most recently run first. A loose index scan over
+   * gate_runs_account_ref_created_idx: one index probe per ref, however many runs each has.
+   */
+  async latestPerRef(accountId: string, limit: number): Promise<GateRefSummary[]> {
+    const rows: Array<{ ref: string; id: string; status: GateRunEntity['status']; passed: boolean | null; overall_score: number | null; created_at: Date }> =
+      await this.dataSource.query(
+        `WITH RECURSIVE refs(ref) AS (
+           (SELECT ref FROM gate_runs WHERE account_id = $1 AND ref IS NOT NULL ORDER BY ref LIMIT 1)
+           UNION ALL
+           SELECT (SELECT g.ref FROM gate_runs g WHERE g.account_id = $1 AND g.ref > refs.ref ORDER BY g.ref LIMIT 1) FROM refs WHERE refs.ref IS NOT NULL
+         )
+         SELECT refs.ref, last.id, last.status, last.passed, last.overall_score, last.created_at
+         FROM refs CROSS JOIN LATERAL (
+           SELECT id, status, passed, overall_score, created_at FROM gate_runs g
+           WHERE g.account_id = $1 AND g.ref = refs.ref ORDER BY g.created_at DESC LIMIT 1
+         ) last
+         WHERE refs.ref IS NOT NULL
+         ORDER BY last.created_at DESC, refs.ref
+         LIMIT $2`,
+        [accountId, limit],
+      );
+    return rows.map((r) => ({ ref: r.ref, latestRunId: r.id, status: r.status, passed: r.passed, overallScore: r.overall_score, createdAt: r.created_at.toISOString() }));
+  }
+
+  /** The latest `limit` runs of a ref, oldest first, without their verdicts: what a score plot needs. */
+  async scoreHistory(accountId: string, ref: string, limit: number): Promise<GateScorePoint[]> {
+    const rows = await this.runs.find({
+      where: { accountId, ref },
+      select: { id: true, status: true, passed: true, overallScore: true, createdAt: true },
+      order: { createdAt: 'DESC', id: 'ASC' },
+      take: limit,
+    });
+    return rows.reverse().map((r) => ({ runId: r.id, status: r.status, passed: r.passed, overallScore: r.overallScore, createdAt: r.createdAt }));
   }
 
   /** Link resolution's findings, kept for the verdict step (a redelivery overwrites them with its own). */

@@ -1,0 +1,120 @@
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { PREVIEW_SORTS, type PreviewSort } from '@mailproof/persistence';
+import { Authenticated } from '../auth/auth.decorators';
+import { UsageRecorder } from '../auth/usage-recorder.service';
+import { PreviewRequest } from '../previews/dto/preview.request';
+import { PreviewsService } from '../previews/previews.service';
+import { ProblemException } from '../problems/problem.exception';
+import { clientView } from '../shares/share-page.view';
+import { SharesService } from '../shares/shares.service';
+import { accountOf, formErrors, pageContext, pageNumber, problemMessage, sendNotFound, sendPage, text, validateForm } from './dashboard-http';
+import { previewDetailPage } from './views/preview-detail.view';
+import { newPreviewPage, previewListPage, type NewPreviewForm } from './views/previews.view';
+
+const PAGE_SIZE = 20;
+
+function asList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
+}
+
+/** Saved previews: list and search, create, open, share, delete; all through PreviewsService and SharesService. */
+@ApiExcludeController()
+@Authenticated()
+@Controller('app/previews')
+export class PreviewPagesController {
+  constructor(
+    private readonly previews: PreviewsService,
+    private readonly shares: SharesService,
+    private readonly usage: UsageRecorder,
+  ) {}
+
+  @Get()
+  async list(@Req() req: Request, @Res() res: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    const q = (text(query.q, 200) ?? '').trim();
+    const sort: PreviewSort = PREVIEW_SORTS.includes(query.sort as PreviewSort) ? (query.sort as PreviewSort) : 'date-desc';
+    const page = pageNumber(query.page);
+    const result = await this.previews.list(accountOf(req).accountId, page, PAGE_SIZE, { titleContains: q || undefined, sort });
+    sendPage(res, 200, previewListPage(pageContext(req), { previews: result.previews, page, pageSize: PAGE_SIZE, total: result.total, q, sort }));
+  }
+
+  @Get('new')
+  form(@Req() req: Request, @Res() res: Response): void {
+    sendPage(res, 200, newPreviewPage(pageContext(req), { title: '', html: '', format: 'html', clients: [] }));
+  }
+
+  /** The same PreviewsService.create as POST /api/preview: stored, queued, awaited within PREVIEW_BUDGET_MS. */
+  @Post('new')
+  async create(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const form: NewPreviewForm = { title: text(body.title, 200) ?? '', html: text(body.html, 2_000_000) ?? '', format: text(body.format, 20) ?? 'html', clients: asList(body.clients) };
+    const fields = { html: form.html, format: form.format, title: form.title.trim() || undefined, clients: form.clients.length > 0 ? form.clients : undefined };
+    const checked = await validateForm(PreviewRequest, fields);
+    if ('errors' in checked) return sendPage(res, 400, newPreviewPage(pageContext(req), form, formErrors(checked.detail, checked.errors)));
+    try {
+      const account = accountOf(req);
+      // An analysis from the dashboard counts for the session's key like one over HTTP (page views do not).
+      this.usage.record(account.keyId, 'preview');
+      const answer = await this.previews.create(checked.value, account);
+      const id = answer.status === 200 ? answer.preview.id : answer.id;
+      res.redirect(303, `/app/previews/${encodeURIComponent(id)}`);
+    } catch (error) {
+      const problem = problemMessage(error);
+      // Still queued (budget spent): the preview exists, and its page says so and can be reloaded.
+      const queuedId = error instanceof ProblemException && typeof error.extensions.id === 'string' ? error.extensions.id : undefined;
+      if (queuedId && problem.status === 503) return res.redirect(303, `/app/previews/${encodeURIComponent(queuedId)}`);
+      // A compile failure names where: the same line and column the API's 422 carries.
+      const line = error instanceof ProblemException ? error.extensions.line : undefined;
+      const column = error instanceof ProblemException ? error.extensions.column : undefined;
+      const where = typeof line === 'number' ? ` (line ${line}${typeof column === 'number' ? `, column ${column}` : ''})` : '';
+      sendPage(res, problem.status, newPreviewPage(pageContext(req), form, formErrors(problem.detail + where, problem.errors)));
+    }
+  }
+
+  @Get(':id')
+  async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Query('share') shareId: unknown): Promise<void> {
+    const preview = await this.previews.findOwned(id, accountOf(req));
+    if (!preview) return sendNotFound(req, res, 'No saved preview with this id in your account.');
+    let failure: string | undefined;
+    try {
+      this.previews.answer(preview);
+    } catch (error) {
+      failure = problemMessage(error).detail;
+    }
+    const share = typeof shareId === 'string' ? await this.shares.findLive(shareId) : null;
+    const shareUrl = share && share.preview.id === preview.id ? this.shares.urlOf(share.share.id) : undefined;
+    sendPage(res, 200, previewDetailPage(pageContext(req), { preview, shareUrl, failure }), { inlineStyles: true });
+  }
+
+  /** One client's markup for the viewer's picker (the share page's script fetches it). */
+  @Get(':id/clients/:clientId')
+  async client(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Param('clientId') clientId: string): Promise<void> {
+    const preview = await this.previews.findOwned(id, accountOf(req));
+    const view = preview ? clientView(preview, clientId) : null;
+    if (!view) throw new ProblemException(404, 'not_found', 'No such client view of your preview.');
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(200).json(view);
+  }
+
+  @Post(':id/share')
+  async share(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    try {
+      const share = await this.shares.create(accountOf(req), id);
+      res.redirect(303, `/app/previews/${encodeURIComponent(id)}?share=${encodeURIComponent(share.id)}&done=shared`);
+    } catch (error) {
+      if (problemMessage(error).status === 404) return sendNotFound(req, res, 'No saved preview with this id in your account.');
+      throw error;
+    }
+  }
+
+  @Post(':id/delete')
+  async remove(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    try {
+      await this.previews.delete(accountOf(req).accountId, id);
+      res.redirect(303, '/app/previews?done=preview-deleted');
+    } catch (error) {
+      if (problemMessage(error).status === 404) return sendNotFound(req, res, 'No saved preview with this id in your account.');
+      throw error;
+    }
+  }
+}
