@@ -39,6 +39,7 @@ describe('mailproof mcp over stdio, without a server', () => {
       'diff_emails',
       'share_preview',
       'list_domains',
+      'capture_screenshots',
     ]);
     expect((await client.listPrompts()).prompts).toHaveLength(3);
     expect((await client.listResources()).resources[0].uri).toBe('mailproof://clients');
@@ -73,13 +74,14 @@ describe('mailproof mcp over stdio, without a server', () => {
   });
 
   it('says which variables to set for the tools that need a server', async () => {
-    for (const name of ['preview_email', 'gate_email', 'check_deliverability', 'share_preview', 'list_domains']) {
+    for (const name of ['preview_email', 'gate_email', 'check_deliverability', 'share_preview', 'list_domains', 'capture_screenshots']) {
       const args: Record<string, Record<string, unknown>> = {
         preview_email: { html: CLEAN_EMAIL },
         gate_email: { html: CLEAN_EMAIL },
         check_deliverability: { domain: 'example.org' },
         share_preview: { previewId: 'prv_x' },
         list_domains: {},
+        capture_screenshots: { previewId: 'prv_x' },
       };
       const result = await client.callTool({ name, arguments: args[name] });
       expect(result.isError).toBe(true);

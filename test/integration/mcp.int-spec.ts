@@ -10,12 +10,12 @@ import { TOOL_NAMES, TOOL_OUTPUTS, type ToolName } from '@mailproof/mcp';
 import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
 import { BROKEN_JSX, CLEAN_EMAIL, WORSE_EMAIL } from '../fixtures/mcp/emails';
 import { startTestApi, type RunningApi } from '../utils/api-server';
-import type { AppProcess } from '../utils/app-process';
 import { createTestAccount, openDatabase } from '../utils/database';
 import { connectMcp, textOf } from '../utils/mcp-client';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
+import { startAppProcess, type AppProcess } from '../utils/app-process';
 import { startWorkerPreview } from '../utils/worker-preview';
 
 /**
@@ -42,6 +42,7 @@ describe('POST /api/mcp', () => {
   let api: RunningApi;
   let db: DataSource;
   let worker: AppProcess;
+  let renderWorker: AppProcess;
   let dnsWorker: INestApplicationContext;
   let pro: { accountId: string; key: string; keyId: string };
   let free: { accountId: string; key: string; keyId: string };
@@ -52,6 +53,8 @@ describe('POST /api/mcp', () => {
     db = await openDatabase(config);
     api = await startTestApi(config);
     worker = await startWorkerPreview(config, queues, {}, ['preview', 'gate', 'link-check']);
+    renderWorker = startAppProcess('worker-render', { QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false', RENDER_IMAGES: 'false' });
+    await waitFor(async () => (await queues.render.getWorkersCount()) > 0, 'the worker-render process to consume render', 30_000);
     dnsWorker = await startWorkerDns(config);
     pro = await createTestAccount(db, 'pro');
     free = await createTestAccount(db, 'free');
@@ -63,6 +66,7 @@ describe('POST /api/mcp', () => {
     await client?.close();
     await freeClient?.close();
     await worker?.stop('SIGKILL');
+    await renderWorker?.stop();
     await dnsWorker?.close();
     await api?.close();
     await queues.closeAll();
@@ -104,20 +108,30 @@ describe('POST /api/mcp', () => {
       const openapi = (await request(api.url).get('/api/openapi.json').expect(200)).body as { components: { schemas: Record<string, OpenApiSchema> } };
       const { tools } = await client.listTools();
       const inputOf = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema as OpenApiSchema;
-      const pairs: Array<[string, string, string[]]> = [
-        ['preview_email', 'PreviewRequest', []],
-        ['analyze_email', 'PreviewRequest', ['detail']],
-        ['audit_email', 'PreviewRequest', []],
-        ['gate_email', 'GateRequest', []],
-        ['check_deliverability', 'DeliverabilityRequest', []],
-        ['share_preview', 'CreateShareRequest', []],
+      // [tool, request DTO, fields only the tool has, fields only HTTP has]: analyze and audit answer findings
+      // and reports, so rendering (`screenshots`) is preview_email's and capture_screenshots' business;
+      // capture_screenshots takes the path's id as `previewId`.
+      const pairs: Array<[string, string, string[], string[]]> = [
+        ['preview_email', 'PreviewRequest', [], []],
+        ['analyze_email', 'PreviewRequest', ['detail'], ['screenshots']],
+        ['audit_email', 'PreviewRequest', [], ['screenshots']],
+        ['gate_email', 'GateRequest', [], []],
+        ['check_deliverability', 'DeliverabilityRequest', [], []],
+        ['share_preview', 'CreateShareRequest', [], []],
+        ['capture_screenshots', 'ScreenshotsRequest', ['previewId'], []],
       ];
-      for (const [tool, dto, toolOnly] of pairs) {
+      for (const [tool, dto, toolOnly, httpOnly] of pairs) {
         const http = openapi.components.schemas[dto];
         const input = inputOf(tool);
-        expect([tool, Object.keys(input.properties ?? {}).filter((name) => !toolOnly.includes(name)).sort()]).toEqual([tool, Object.keys(http.properties ?? {}).sort()]);
-        expect([tool, [...(input.required ?? [])].sort()]).toEqual([tool, [...(http.required ?? [])].sort()]);
+        expect([tool, Object.keys(input.properties ?? {}).filter((name) => !toolOnly.includes(name)).sort()]).toEqual([
+          tool,
+          Object.keys(http.properties ?? {})
+            .filter((name) => !httpOnly.includes(name))
+            .sort(),
+        ]);
+        expect([tool, [...(input.required ?? [])].filter((name) => !toolOnly.includes(name)).sort()]).toEqual([tool, [...(http.required ?? [])].sort()]);
         for (const [name, property] of Object.entries(http.properties ?? {})) {
+          if (httpOnly.includes(name)) continue;
           const mine = input.properties![name];
           for (const keyword of ['enum', 'default', 'minimum', 'maximum', 'maxLength'] as const) {
             if (property[keyword] !== undefined) expect([tool, name, keyword, mine[keyword]]).toEqual([tool, name, keyword, property[keyword]]);
@@ -229,6 +243,18 @@ describe('POST /api/mcp', () => {
       expect(Object.keys(share).sort()).toEqual(Object.keys(viaHttp).sort());
       const shared = await request(api.url).get(`/api/share/${share.id as string}`).expect(200);
       expect(shared.body.id).toBe(analysis.previewId);
+    });
+
+    it('capture_screenshots renders a saved preview, as POST /api/preview/:id/screenshots does', async () => {
+      const analysis = await call('analyze_email', { html: CLEAN_EMAIL, clients: ['gmail-web', 'apple-mail-ios'] });
+      const shots = await call('capture_screenshots', { previewId: analysis.previewId, clients: ['gmail-web'], modes: ['light'] });
+      expect(shots).toMatchObject({ screenshotStatus: 'complete', captured: ['gmail-web-light'], failed: [] });
+      expect((shots.screenshots as Record<string, string>)['gmail-web-light']).toMatch(/\/screenshots\/[0-9a-f]{64}\.png$/);
+      const viaHttp = (await http('post', `/api/preview/${analysis.previewId as string}/screenshots`).send({ clients: ['gmail-web'], modes: ['light'] }).expect(200)).body;
+      expect(viaHttp).toEqual(shots);
+      const notAnalyzed = await client.callTool({ name: 'capture_screenshots', arguments: { previewId: analysis.previewId, clients: ['aol'] } });
+      expect(notAnalyzed.isError).toBe(true);
+      expect(textOf(notAnalyzed)).toMatchObject({ code: 'validation_failed' });
     });
 
     it('check_deliverability answers what POST /api/deliverability answers', async () => {

@@ -74,6 +74,12 @@ const TEXTS: Record<ToolName, ToolText> = {
     description: 'Creates a public link to a saved preview (the previewId of another tool\'s result). Free plan links expire after 7 days; Pro links do not.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
+  capture_screenshots: {
+    title: 'Screenshots of a preview',
+    description:
+      'Renders a saved preview (the previewId of another tool\'s result) in headless Chromium as each client shows it, light and dark, and returns the PNG URLs. Waits a few seconds; screenshotStatus pending means they are still rendering (call again). Afterwards the preview also has overflowReport, mobileContrast and visualReport.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
   list_domains: {
     title: 'List monitored sending domains',
     description: "The account's monitored sending domains with their DNS health (score, status, last check) and the plan's domain limit.",

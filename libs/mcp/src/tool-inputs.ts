@@ -6,7 +6,7 @@
  * local imports) goes into EMAIL_FIELDS and every email tool has it.
  */
 import { CLIENT_IDS, EMAIL_FORMATS, ENGINE_LIMITS, GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
-import { GATE_REF_PATTERN, UPDATE_BASELINE_MODES } from '@mailproof/contracts';
+import { GATE_REF_PATTERN, RENDER_MODES, UPDATE_BASELINE_MODES } from '@mailproof/contracts';
 
 /** A JSON Schema object (the subset the catalogue uses); `maxUtf8Bytes` is ours, checked after the schema. */
 export interface JsonSchema {
@@ -72,7 +72,18 @@ export type AnalysisDetail = (typeof ANALYSIS_DETAILS)[number];
 
 export const TOOL_INPUTS = {
   /** POST /api/preview, exactly. */
-  preview_email: object({ ...EMAIL_FIELDS, title: TITLE }, ['html']),
+  preview_email: object(
+    {
+      ...EMAIL_FIELDS,
+      title: TITLE,
+      screenshots: {
+        type: 'boolean',
+        default: false,
+        description: 'Also render screenshots of every client, light and dark (waits a few seconds; absent when not done by then; capture_screenshots asks again).',
+      },
+    },
+    ['html'],
+  ),
   /** POST /api/preview, answered as findings grouped across clients. */
   analyze_email: object(
     {
@@ -137,6 +148,23 @@ export const TOOL_INPUTS = {
   share_preview: object({ previewId: { type: 'string', maxLength: 100, description: 'The previewId of a preview_email, analyze_email, audit_email or gate_email result.' } }, ['previewId']),
   /** GET /api/domains. */
   list_domains: object({}),
+  /** POST /api/preview/:id/screenshots: the path's id as `previewId`, then the body. */
+  capture_screenshots: object(
+    {
+      previewId: { type: 'string', maxLength: 100, description: 'The previewId of a preview_email, analyze_email, audit_email or gate_email result.' },
+      clients: { ...CLIENTS, description: 'Clients to render; every client of the preview when omitted. Each must be one the preview analyzed.' },
+      modes: {
+        type: 'array',
+        items: { type: 'string', enum: RENDER_MODES },
+        minItems: 1,
+        maxItems: RENDER_MODES.length,
+        uniqueItems: true,
+        default: [...RENDER_MODES],
+        description: 'light, dark or both.',
+      },
+    },
+    ['previewId'],
+  ),
 } satisfies Record<string, JsonSchema>;
 
 export type ToolName = keyof typeof TOOL_INPUTS;

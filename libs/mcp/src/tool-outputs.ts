@@ -145,6 +145,12 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
     summary: object({ improved: array(string), regressed: array(string), unchanged: array(string), added: array(string), removed: array(string), meanDelta: number }),
   }),
   share_preview: object({ id: string, url: string, expiresAt: nullableString }),
+  capture_screenshots: object({
+    screenshots: { type: 'object', additionalProperties: string, description: '"<clientId>-light|dark" to PNG URL: every screenshot of the preview.' },
+    screenshotStatus: { type: 'string', enum: ['complete', 'partial', 'pending'] },
+    captured: array(string),
+    failed: array(object({ id: string, reason: string })),
+  }),
   list_domains: object({
     domains: array(
       object(

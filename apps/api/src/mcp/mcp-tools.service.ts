@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { EmailFormat, ClientId } from '@mailproof/engine';
+import type { RenderMode } from '@mailproof/contracts';
 import {
   analyzeEmailResult,
   auditEmailResult,
@@ -58,6 +59,7 @@ interface EmailArguments {
   format?: EmailFormat;
   clients?: ClientId[];
   title?: string;
+  screenshots?: boolean;
 }
 
 /**
@@ -129,6 +131,10 @@ export class McpToolsService {
           return { ...audit };
         }),
       share_preview: (args) => asTool(async () => ({ ...(await this.shares.create(account, args.previewId as string)) })),
+      capture_screenshots: (args) =>
+        asTool(async () => ({
+          ...(await this.previews.captureScreenshots(args.previewId as string, { clients: args.clients as ClientId[] | undefined, modes: args.modes as RenderMode[] | undefined }, account)),
+        })),
       list_domains: () => asTool(async () => ({ ...(await this.domains.list(account)) })),
       list_clients: async () => ({ clients: clientSummaries() }),
     };
@@ -136,7 +142,7 @@ export class McpToolsService {
 
   /** POST /api/preview's work for this account: the stored result as JSON text (with screenshots when they arrived). */
   private async analyzedPreview(args: EmailArguments, account: AuthenticatedAccount): Promise<{ id: string; json: string; overallScore: number | null }> {
-    const request: PreviewRequest = { html: args.html, format: args.format, clients: args.clients, title: args.title };
+    const request: PreviewRequest = { html: args.html, format: args.format, clients: args.clients, title: args.title, screenshots: args.screenshots };
     const answer = await this.previews.create(request, account);
     // create() answers a completed preview or throws (a preview still queued after the budget is a 503).
     if (answer.status !== 200) throw new ToolFailure('service_unavailable', 'The preview is still being analyzed; retry shortly.', { previewId: answer.id });

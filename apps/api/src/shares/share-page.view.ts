@@ -227,7 +227,33 @@ export function previewReport(preview: Pick<PreviewEntity, 'screenshots' | 'rend
   const light = analysis.transforms.find((t) => t.clientId === selected)?.html ?? '';
   const dark = analysis.darkMode[selected]?.html ?? '';
   const modeButtons = MODES.map((m) => `<button type="button" data-mode="${m}" aria-pressed="${m === mode}">${MODE_LABELS[m]}</button>`).join('\n');
-  const sections = ``;
+  const sections = `<section aria-labelledby="viewer-title">
+<h2 id="viewer-title">How each client shows it</h2>
+<div class="controls">
+<label for="client-picker">Client</label>
+<select id="client-picker" name="client">${options}</select>
+<div role="group" aria-label="Color mode">
+${modeButtons}
+</div>
+<span id="viewer-status" role="status" aria-live="polite">Showing ${e(selectedName)}</span>
+</div>
+<p class="meta">Email markup runs in sandboxed frames: no scripts, no forms, and remote images are not loaded. The address of this page keeps the client and mode, so a link can point at one view.</p>
+<div class="frames">
+<figure class="frame-light"><figcaption>Light mode</figcaption><iframe id="frame-light" sandbox="" referrerpolicy="no-referrer" loading="lazy" title="${e(selectedName)} in light mode" srcdoc="${e(light)}"></iframe></figure>
+<figure class="frame-dark"><figcaption>Dark mode</figcaption><iframe id="frame-dark" sandbox="" referrerpolicy="no-referrer" loading="lazy" title="${e(selectedName)} in dark mode" srcdoc="${e(dark)}"></iframe></figure>
+</div>
+</section>
+${screenshotsSection(preview.screenshots, clients)}
+${renderedReportsSection(preview.renderedReports as StoredRenderedReports | null)}
+${findingsSection(analysis.cssReport, clients.length)}
+<section aria-labelledby="scores-title">
+<h2 id="scores-title">Scores per client</h2>
+<details class="card"><summary>${clients.length} clients; lowest: ${e(CLIENT_NAMES.get(lowest) ?? lowest)} with ${analysis.compatibilityScores[lowest].score}</summary>
+<div class="table-scroll" tabindex="0" role="region" aria-label="Score table (scrolls sideways on small screens)">
+<table><caption class="meta">Score 0-100: minus 10 per distinct error property, minus 3 per distinct warning property.</caption>
+<thead><tr><th scope="col">Client</th><th scope="col" class="num">Score</th><th scope="col" class="num">Errors</th><th scope="col" class="num">Warnings</th><th scope="col" class="num">Notes</th></tr></thead>
+<tbody>${rows}</tbody></table></div></details>
+</section>`;
   return {
     clientCount: clients.length,
     score: `<p class="score ${scoreClass(analysis.overallScore)}"><span class="visually-hidden">Overall score </span>${analysis.overallScore}<span class="meta">/100</span></p>`,

@@ -21,7 +21,7 @@ import { RemoteTools, remoteServerFromEnv, type RemoteServer } from './mcp-remot
 import { version } from '../../../../package.json';
 
 /** The tools that need a server: everything that stores, audits DNS or reads the account. */
-const REMOTE_TOOLS = ['preview_email', 'gate_email', 'check_deliverability', 'share_preview', 'list_domains'] as const;
+const REMOTE_TOOLS = ['preview_email', 'gate_email', 'check_deliverability', 'share_preview', 'list_domains', 'capture_screenshots'] as const;
 
 const LOCAL_PROBLEM_CODES: Record<string, string> = { compile: 'compile_failed', limit: 'payload_too_large', usage: 'validation_failed' };
 
@@ -78,6 +78,7 @@ export function registerMcpCommand(program: Command): void {
         gate_email: remoteHandler('gate_email'),
         check_deliverability: remoteHandler('check_deliverability'),
         share_preview: remoteHandler('share_preview'),
+        capture_screenshots: remoteHandler('capture_screenshots'),
         list_domains: remoteHandler('list_domains'),
       };
 
