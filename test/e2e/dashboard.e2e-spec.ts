@@ -33,7 +33,7 @@ function csrfIn(text: string): string {
 describe('the dashboard (/app)', () => {
   // Sign-in attempts are limited per client IP; X-Forwarded-For from loopback is believed, so each
   // test signs in from an address of its own and the limit test cannot starve the others.
-  const config = testConfig({ PREVIEW_BUDGET_MS: 15_000, GATE_BUDGET_MS: 15_000, TRUSTED_PROXIES: '127.0.0.1', DASHBOARD_SIGN_IN_LIMIT: 5 });
+  const config = testConfig({ PREVIEW_BUDGET_MS: 15_000, GATE_BUDGET_MS: 15_000, TRUSTED_PROXIES: '127.0.0.1', DASHBOARD_SIGN_IN_LIMIT: 5, PREVIEW_RENDER_WAIT_MS: 500 });
   const queues = openQueues(config);
   let api: RunningApi;
   let worker: INestApplicationContext;
@@ -348,7 +348,15 @@ describe('the dashboard (/app)', () => {
       await db.query('UPDATE previews SET screenshots = $2 WHERE id = $1', [created.body.id, JSON.stringify({ 'gmail-web-light': pixel, 'gmail-web-dark': pixel })]);
       await go(`/app/previews/${created.body.id}`);
       const alts = await page.$$eval('.shots img', (imgs) => imgs.map((img) => img.getAttribute('alt')));
-      expect(alts).toEqual(['Screenshot: Gmail, dark mode', 'Screenshot: Gmail, light mode']);
+      expect(alts).toEqual(['Gmail in light mode (screenshot)', 'Gmail in dark mode (screenshot)']);
+    });
+
+    it('renders screenshots on request from the preview page (queued for worker-render; this suite runs none, so they are pending)', async () => {
+      const created = await request(api.url).post('/api/preview').set('x-api-key', pro.key).send({ title: 'Render me', html: EMAIL, clients: ['gmail-web'] }).expect(200);
+      await go(`/app/previews/${created.body.id}`);
+      await submit(`form[action="/app/previews/${created.body.id}/screenshots"] button`);
+      expect(new URL(page.url()).searchParams.get('done')).toBe('screenshots-pending');
+      expect(await page.$eval('.notice', (notice) => notice.textContent)).toContain('still rendering');
     });
 
     it('shows gate runs per ref with their scores over time and each run\'s failures', async () => {

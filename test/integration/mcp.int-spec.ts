@@ -252,9 +252,10 @@ describe('POST /api/mcp', () => {
       expect((shots.screenshots as Record<string, string>)['gmail-web-light']).toMatch(/\/screenshots\/[0-9a-f]{64}\.png$/);
       const viaHttp = (await http('post', `/api/preview/${analysis.previewId as string}/screenshots`).send({ clients: ['gmail-web'], modes: ['light'] }).expect(200)).body;
       expect(viaHttp).toEqual(shots);
-      const notAnalyzed = await client.callTool({ name: 'capture_screenshots', arguments: { previewId: analysis.previewId, clients: ['aol'] } });
-      expect(notAnalyzed.isError).toBe(true);
-      expect(textOf(notAnalyzed)).toMatchObject({ code: 'validation_failed' });
+      // A client the preview did not analyze is a bad argument: a protocol error naming the field.
+      const notAnalyzed = await client.callTool({ name: 'capture_screenshots', arguments: { previewId: analysis.previewId, clients: ['aol'] } }).catch((error: { code: number; message: string }) => error);
+      expect(notAnalyzed).toMatchObject({ code: -32602 });
+      expect((notAnalyzed as { message: string }).message).toContain('clients: not analyzed in this preview: aol');
     });
 
     it('check_deliverability answers what POST /api/deliverability answers', async () => {

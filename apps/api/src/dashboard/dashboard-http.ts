@@ -42,6 +42,9 @@ const NOTICES: Record<string, string> = {
   'domain-removed': 'The domain was removed.',
   'key-revoked': 'The key was revoked.',
   shared: 'Share link created.',
+  'screenshots-complete': 'Screenshots rendered.',
+  'screenshots-partial': 'Some screenshots could not be rendered; the others are below.',
+  'screenshots-pending': 'Screenshots are still rendering; reload in a few seconds.',
 };
 
 export function pageContext(req: Request): PageContext {

@@ -107,6 +107,18 @@ export class PreviewPagesController {
     }
   }
 
+  /** Renders every client light and dark (POST /api/preview/:id/screenshots' work) and comes back to the page. */
+  @Post(':id/screenshots')
+  async screenshots(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    try {
+      const answer = await this.previews.captureScreenshots(id, {}, accountOf(req));
+      res.redirect(303, `/app/previews/${encodeURIComponent(id)}?done=screenshots-${answer.screenshotStatus}`);
+    } catch (error) {
+      if (problemMessage(error).status === 404) return sendNotFound(req, res, 'No saved preview with this id in your account.');
+      throw error;
+    }
+  }
+
   @Post(':id/delete')
   async remove(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     try {

@@ -17,6 +17,7 @@ export function previewDetailPage(context: PageContext, view: PreviewDetailView)
   const report = preview.status === 'completed' && preview.result ? previewReport(preview, preview.result, `/app/previews/${encodeURIComponent(preview.id)}/clients`) : null;
   const actions = html`<div class="actions">
 <form method="post" action="/app/previews/${preview.id}/share" class="inline">${csrfField(context.csrfToken)}<button type="submit">Share</button></form>
+${preview.status === 'completed' ? html`<form method="post" action="/app/previews/${preview.id}/screenshots" class="inline">${csrfField(context.csrfToken)}<button type="submit">${preview.screenshots && Object.keys(preview.screenshots).length > 0 ? 'Render missing screenshots' : 'Render screenshots'}</button></form>` : ''}
 <form method="post" action="/app/previews/${preview.id}/delete" class="inline" data-confirm="Delete this preview and its share links?">${csrfField(context.csrfToken)}<button type="submit" class="danger">Delete</button></form>
 </div>`;
   const share = view.shareUrl
