@@ -11,7 +11,7 @@ const XHTML_DOCTYPE =
 
 /** A React Email template: transpiled on the host, rendered in a fresh isolate with time and memory limits. */
 export async function compileJsx(source: string, options?: CompileOptions): Promise<CompileResult> {
-  const code = await transpileJsx(source);
+  const code = await transpileJsx(source, options?.files);
   const image = await getJsxSnapshot();
   const input = JSON.stringify({ code, props: options?.props ?? null });
   let outcome;

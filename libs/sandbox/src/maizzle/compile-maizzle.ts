@@ -22,7 +22,7 @@ export async function compileMaizzle(source: string, options?: CompileOptions): 
   const startedAt = Date.now();
   const frontMatter = parseMaizzleFrontMatter(source);
   const image = await getMaizzleSnapshot();
-  const input = JSON.stringify({ template: frontMatter.body, page: frontMatter.data, lineOffset: frontMatter.bodyLineOffset });
+  const input = JSON.stringify({ template: frontMatter.body, page: frontMatter.data, lineOffset: frontMatter.bodyLineOffset, files: options?.files ?? {} });
   let expanded;
   try {
     expanded = await runInIsolate<ExpandedTemplate>({ image, entry: '__mailproofExpandMaizzle', input, limits });

@@ -1,6 +1,8 @@
+import type { SourceFiles } from '@mailproof/engine/compile';
+
 /** Messages between the host and a compile worker thread. Plain data only. */
 export type CompileWorkerTask =
-  | { kind: 'mjml'; source: string; validation: 'strict' | 'soft' }
+  | { kind: 'mjml'; source: string; validation: 'strict' | 'soft'; files?: SourceFiles }
   | { kind: 'maizzle-css'; html: string; config: MaizzleCssConfig }
   | { kind: 'warm' };
 
