@@ -12,3 +12,4 @@ export * from './jobs/preview-cleanup.job';
 export * from './jobs/gate.job';
 export * from './preview-result.codec';
 export * from './preview-result';
+export * from './source-files';

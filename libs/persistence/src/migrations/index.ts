@@ -4,6 +4,7 @@ import { CreateDeliverability1763769800000 } from './1763769800000-create-delive
 import { CreatePreviews1763769900000 } from './1763769900000-create-previews';
 import { CreateGate1764028800000 } from './1764028800000-create-gate';
 import { AddPreviewGateSummary1764032400000 } from './1764032400000-add-preview-gate-summary';
+import { AddPreviewFiles1764072000000 } from './1764072000000-add-preview-files';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
-export const MIGRATIONS = [CreateJobProbes1763769600000, CreateAccounts1763769700000, CreateDeliverability1763769800000, CreatePreviews1763769900000, CreateGate1764028800000, AddPreviewGateSummary1764032400000];
+export const MIGRATIONS = [CreateJobProbes1763769600000, CreateAccounts1763769700000, CreateDeliverability1763769800000, CreatePreviews1763769900000, CreateGate1764028800000, AddPreviewGateSummary1764032400000, AddPreviewFiles1764072000000];
