@@ -51,7 +51,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
         {
           previewId,
           html: compiled.html,
-          options: { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings },
+          options: { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings, sourcePositions: compiled.sourcePositions },
           includeCompiledHtml: preview.format !== 'html',
         },
         (inputs) => this.checks.complete(previewId, compiled.html, inputs),

@@ -14,3 +14,5 @@ export {
   utf8Length,
 } from './source-files';
 export type { SourceFiles, SourceFilesProblem } from './source-files';
+export { placeFindingsInSource, sourcePositionAt } from './source-positions';
+export type { SourcePosition } from './source-positions';

@@ -3,6 +3,8 @@ import { CompileError, findSourceFile, sourceDirectory, type SourceFiles } from 
 import { isAllowedJsxImport } from './jsx-allowed-imports';
 
 const ALLOWED_IMPORTS_SUMMARY = 'react, react/jsx-runtime, @react-email/components, @react-email/*, react-email, and relative imports of the files sent with the email';
+/** The template's own file name in esbuild's output (its jsxDEV positions name it). */
+export const JSX_ENTRY_FILE = 'email.tsx';
 /** The namespace of modules read from the request's `files`; esbuild never resolves them on disk. */
 const FILES_NAMESPACE = 'mailproof-files';
 /** What a bundler tries after a relative specifier, in the order TypeScript projects expect. */
@@ -44,13 +46,16 @@ function importsFromAllowListAndFiles(files: SourceFiles): esbuild.Plugin {
 export async function transpileJsx(source: string, files: SourceFiles = {}): Promise<string> {
   try {
     const result = await esbuild.build({
-      stdin: { contents: source, loader: 'tsx', sourcefile: 'email.tsx' },
+      stdin: { contents: source, loader: 'tsx', sourcefile: JSX_ENTRY_FILE },
       bundle: true,
       write: false,
       format: 'cjs',
       platform: 'neutral',
       target: 'es2022',
       jsx: 'automatic',
+      // jsxDEV calls carry each element's position ({ fileName, lineNumber, columnNumber }); the isolate's
+      // jsxDEV marks the template's own elements with it (source-markers.ts).
+      jsxDev: true,
       // Never read a tsconfig or package.json from the server's disk.
       tsconfigRaw: '{}',
       supported: { 'dynamic-import': false },

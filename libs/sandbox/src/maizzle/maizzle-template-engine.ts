@@ -7,6 +7,7 @@
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
 import { findSourceFile, sourceDirectory, SOURCE_FILES_LIMITS, type SourceFiles } from '@mailproof/engine/compile/source-files';
+import { sourceMarkerAttribute } from '../source-markers';
 import { BUILT_IN_COMPONENTS, BUILT_IN_LAYOUTS, builtInName } from './maizzle-built-ins';
 
 interface ExpandRequest {
@@ -106,6 +107,14 @@ class Expander {
       else high = mid - 1;
     }
     return low + 1 + this.lineOffset;
+  }
+
+  /** The template's own elements carry their position (source-markers.ts); project files' elements do not. */
+  private sourceMarker(element: Element): string {
+    if (this.fileStack.length > 0 || element.type !== 'tag' || element.startIndex === null || element.startIndex === undefined) return '';
+    const line = this.lineOf(element)!;
+    const column = element.startIndex - this.lineStarts[line - 1 - this.lineOffset] + 1;
+    return sourceMarkerAttribute(line, column);
   }
 
   private warn(message: string, line?: number): void {
@@ -282,7 +291,7 @@ class Expander {
         return this.renderComponent(element, element.attribs.src ?? '', scope, slot, true);
     }
     if (name.startsWith('x-')) return this.renderComponent(element, name.slice(2), scope, slot, false);
-    const attributes = this.renderAttributes(element, scope);
+    const attributes = this.renderAttributes(element, scope) + this.sourceMarker(element);
     if (VOID_ELEMENTS.has(name)) return `<${name}${attributes}>`;
     return `<${name}${attributes}>${this.renderNodes(element.children, scope, slot)}</${name}>`;
   }

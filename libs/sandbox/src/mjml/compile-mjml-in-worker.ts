@@ -1,7 +1,8 @@
 import mjml2html from 'mjml';
 import type { SourceFiles } from '@mailproof/engine/compile';
 import type { CompileWorkerResponse, WorkerWarning } from '../worker/compile-worker-protocol';
-import { EMAIL_FILE, expandMjmlIncludes, type ExpandedMjml, type LineOrigin } from './expand-mjml-includes';
+import { sourceMarkerClass, takeSourceMarkers } from '../source-markers';
+import { EMAIL_FILE, expandMjmlIncludes, markMjmlSource, type ExpandedMjml, type LineOrigin } from './expand-mjml-includes';
 
 type MjmlOutcome = Omit<Extract<CompileWorkerResponse, { ok: true }>, 'id'> | Omit<Extract<CompileWorkerResponse, { ok: false }>, 'id'>;
 
@@ -26,7 +27,7 @@ export async function compileMjmlInWorker(source: string, validation: 'strict' |
   }
   const place = (issue: MjmlValidationIssue): WorkerWarning => placeIssue(issue, expanded.origins);
   try {
-    const result = await mjml2html(expanded.mjml, {
+    const result = await mjml2html(markMjmlSource(expanded, sourceMarkerClass), {
       validationLevel: 'soft',
       ignoreIncludes: true,
       useMjmlConfigOptions: false,
@@ -40,7 +41,8 @@ export async function compileMjmlInWorker(source: string, validation: 'strict' |
       const more = problems.length > 1 ? ` (and ${problems.length - 1} more validation error${problems.length > 2 ? 's' : ''})` : '';
       return { ok: false, message: `${first.message}${more}`, line: first.line };
     }
-    return { ok: true, html: result.html, warnings: problems };
+    const { html, sourcePositions } = takeSourceMarkers(result.html);
+    return { ok: true, html, warnings: problems, sourcePositions };
   } catch (error) {
     const issues = (error as { errors?: MjmlValidationIssue[] }).errors;
     if (Array.isArray(issues) && issues.length > 0) return { ok: false, ...place(issues[0]) };

@@ -15,5 +15,5 @@ export async function compileMjml(source: string, options?: CompileOptions): Pro
     throw error;
   }
   if (!response.ok) throw new CompileError({ message: response.message, line: response.line, column: response.column, format: 'mjml' });
-  return { html: response.html, warnings: response.warnings };
+  return { html: response.html, warnings: response.warnings, sourcePositions: response.sourcePositions ?? [] };
 }

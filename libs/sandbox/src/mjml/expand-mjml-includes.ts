@@ -197,3 +197,43 @@ class MappedText {
     this.origins.splice(lineIndex + 1, 0, ...otherOrigins, this.origins[lineIndex]);
   }
 }
+
+/** Body components that take `css-class` and put it on the element they render. */
+const MARKABLE_COMPONENT = /<(mj-(?:body|section|column|group|wrapper|hero|text|button|image|divider|spacer|table|social|navbar))(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/gi;
+
+/**
+ * Gives each body component written in the email itself a `css-class` marker with its source position
+ * (source-markers.ts), so findings on the HTML MJML renders for it point back to it. Components from
+ * included files are not marked (their findings fall to the enclosing marked element). Lines do not move.
+ */
+export function markMjmlSource(expanded: ExpandedMjml, sourceMarkerClass: (line: number, column: number) => string): string {
+  const text = expanded.mjml;
+  const bodyStart = text.search(/<mj-body[\s>]/i);
+  if (bodyStart < 0) return text;
+  const comments = [...text.matchAll(COMMENT)].map((match) => [match.index!, match.index! + match[0].length] as const);
+  let out = '';
+  let cursor = 0;
+  let line = 1;
+  let lineStart = 0;
+  let scanned = 0;
+  for (const match of text.matchAll(MARKABLE_COMPONENT)) {
+    const index = match.index!;
+    if (index < bodyStart || comments.some(([start, end]) => index >= start && index < end)) continue;
+    for (; scanned < index; scanned++) {
+      if (text.charCodeAt(scanned) === 10) {
+        line++;
+        lineStart = scanned + 1;
+      }
+    }
+    const origin = expanded.origins[line - 1];
+    if (!origin || origin.file !== EMAIL_FILE) continue;
+    const token = sourceMarkerClass(origin.line, index - lineStart + 1);
+    const [, name, attributes, selfClosing] = match;
+    const withClass = /\bcss-class\s*=\s*"/i.test(attributes)
+      ? attributes.replace(/\bcss-class\s*=\s*"([^"]*)"/i, (_whole, value: string) => `css-class="${value ? `${value} ` : ''}${token}"`)
+      : `${attributes} css-class="${token}"`;
+    out += `${text.slice(cursor, index)}<${name}${withClass}${selfClosing}>`;
+    cursor = index + match[0].length;
+  }
+  return out + text.slice(cursor);
+}

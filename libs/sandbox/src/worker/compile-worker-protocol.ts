@@ -1,4 +1,4 @@
-import type { SourceFiles } from '@mailproof/engine/compile';
+import type { SourceFiles, SourcePosition } from '@mailproof/engine/compile';
 
 /** Messages between the host and a compile worker thread. Plain data only. */
 export type CompileWorkerTask =
@@ -23,5 +23,5 @@ export interface WorkerWarning {
 }
 
 export type CompileWorkerResponse =
-  | { id: number; ok: true; html: string; warnings: WorkerWarning[] }
+  | { id: number; ok: true; html: string; warnings: WorkerWarning[]; sourcePositions?: SourcePosition[] }
   | { id: number; ok: false; message: string; line?: number; column?: number };
