@@ -92,6 +92,15 @@ describe('files beside html (POST /api/preview, POST /api/gate)', () => {
     expect(missing.body).toMatchObject({ code: 'compile_failed', line: 2, column: 24, detail: expect.stringContaining('Import of "../ui/Footer" is not among the files') });
   });
 
+  it('places findings in the submitted source, with the compiled position beside them', async () => {
+    const source = RECEIPT.replace('      <Text>Thanks for your order.</Text>', "      <Text style={{ display: 'flex' }}>Thanks for your order.</Text>");
+    const response = await preview({ html: source, format: 'jsx', files: { '../ui/Footer.tsx': FOOTER }, clients: ['outlook-windows-legacy'] }).expect(200);
+    const flex = response.body.cssReport.find((finding: { property: string }) => finding.property === 'display:flex');
+    expect(flex).toMatchObject({ line: 7, column: 7, compiledLine: 1, compiledColumn: expect.any(Number) });
+    // The compiled position is the style attribute that holds it, in compiledHtml.
+    expect(response.body.compiledHtml.slice(flex.compiledColumn - 1)).toMatch(/^style="[^"]*display:flex/);
+  });
+
   it('answers bad files with 400 naming the field, and files over the total with 413', async () => {
     const badKey = await preview({ html: RECEIPT, format: 'jsx', files: { '/etc/passwd': 'x' } }).expect(400);
     expect(badKey.headers['content-type']).toMatch(/^application\/problem\+json/);

@@ -17,6 +17,7 @@ const VML_COVERED_LABELS: Record<string, readonly string[]> = {
   image: ['background-image', 'background'],
   shadow: ['box-shadow'],
 };
+const TRACKED_LABELS: ReadonlySet<string> = new Set([...MSO_COVERED_LABELS, ...Object.values(VML_COVERED_LABELS).flat()]);
 /** What Word reads and never shows: document settings (`<xml>` islands, `<o:…>`), styles, `<noscript>`, metadata. */
 const NON_MARKUP = /<xml\b[\s\S]*?<\/xml\s*>|<noscript\b[\s\S]*?<\/noscript\s*>|<style\b[\s\S]*?<\/style\s*>|<\/?(?:o:[\w-]+|meta|link|title|noscript|xml)\b[^>]*>/gi;
 
@@ -97,44 +98,32 @@ export class WordEngineFallbacks {
     if (rootIndex === undefined || this.coveredRoots.has(key)) return;
     this.coveredRoots.add(key);
     covered[rootIndex] = true;
-    // Elements are numbered depth first, so a subtree is the run of numbers after its root whose parent chain reaches it.
-    for (let i = rootIndex + 1; i < count; i++) {
-      const parent = parsed.elementParents[i];
-      if (parent === rootIndex || (parent > rootIndex && isDescendantMarked(parsed, i, rootIndex))) covered[i] = true;
-      else break;
-    }
+    // Elements are numbered depth first: the subtree is the run after its root whose parents are the root or
+    // inside the run; the first element whose parent comes before the root is outside it.
+    for (let i = rootIndex + 1; i < count && parsed.elementParents[i] >= rootIndex; i++) covered[i] = true;
   }
 
   private indexUses(parsed: ParsedEmail, uses: FeatureUses): void {
-    const tracked = (label: string) => MSO_COVERED_LABELS.has(label) || Object.values(VML_COVERED_LABELS).some((labels) => labels.includes(label));
+    const record = (label: string, index: number) => {
+      if (!TRACKED_LABELS.has(label)) return;
+      const list = this.labelElements.get(label);
+      if (!list) this.labelElements.set(label, [index]);
+      else if (list[list.length - 1] !== index) list.push(index);
+    };
     parsed.elements.forEach((element, index) => {
-      const labels = new Set<string>();
-      for (const use of uses.elementUses.get(element) ?? []) labels.add(use.label);
-      for (const declaration of parsed.inlineStyles.get(element)?.declarations ?? []) {
-        for (const use of uses.inlineDeclarationUses.get(declaration) ?? []) labels.add(use.label);
-      }
-      for (const label of labels) {
-        if (!tracked(label)) continue;
-        const list = this.labelElements.get(label);
-        if (list) list.push(index);
-        else this.labelElements.set(label, [index]);
-      }
+      const elementUses = uses.elementUses.get(element);
+      if (elementUses) for (const use of elementUses) record(use.label, index);
+      const inline = parsed.inlineStyles.get(element);
+      if (!inline) return;
+      for (const declaration of inline.declarations) for (const use of uses.inlineDeclarationUses.get(declaration) ?? []) record(use.label, index);
     });
-    for (const nodeUses of uses.cssNodeUses.values()) for (const use of nodeUses) if (tracked(use.label)) this.labelsInSheets.add(use.label);
+    for (const nodeUses of uses.cssNodeUses.values()) for (const use of nodeUses) if (TRACKED_LABELS.has(use.label)) this.labelsInSheets.add(use.label);
   }
 }
 
 function isInHead(element: HtmlElement): boolean {
   for (let node: HtmlElement | null = element; node; node = node.parentNode && isElement(node.parentNode) ? node.parentNode : null) {
     if (node.tagName === 'head') return true;
-  }
-  return false;
-}
-
-/** Whether element `index` lies below `rootIndex`, following parent numbers (each smaller than its child's). */
-function isDescendantMarked(parsed: ParsedEmail, index: number, rootIndex: number): boolean {
-  for (let parent = parsed.elementParents[index]; parent >= rootIndex; parent = parsed.elementParents[parent]) {
-    if (parent === rootIndex) return true;
   }
   return false;
 }
