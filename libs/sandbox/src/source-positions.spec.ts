@@ -35,7 +35,7 @@ export default function Sale() {
     expect(compiled.html.indexOf('display:flex')).toBeGreaterThan(finding!.compiledColumn! - 1);
   });
 
-  it('mjml: a finding on a component points at the MJML tag (its line and column)', async () => {
+  it('mjml: a finding points at the MJML tag, or at the HTML element written inside it', async () => {
     const source = `<mjml>
   <mj-body>
     <mj-section>
@@ -49,7 +49,11 @@ export default function Sale() {
   </mj-body>
 </mjml>`;
     const { compiled, finding } = await wordEngineFinding(source, 'mjml', 'display:flex');
-    expect(finding).toMatchObject({ line: 6, column: 9, compiledLine: expect.any(Number) });
+    // The <p> inside <mj-text> is the author's own element (line 7); MJML copies it as written.
+    expect(finding).toMatchObject({ line: 7, column: 11, compiledLine: expect.any(Number) });
+    // A property MJML renders for a component points at the component.
+    const radius = await wordEngineFinding(source.replace('<mj-section>', '<mj-section border-radius="8px">'), 'mjml', 'border-radius');
+    expect(radius.finding).toMatchObject({ line: 3, column: 5 });
     expect(compiled.html).toContain('class="promo"');
     expect(compiled.html).not.toContain('mailproof-src');
     expect(compiled.warnings).toEqual([]);

@@ -1,7 +1,7 @@
 import mjml2html from 'mjml';
 import type { SourceFiles } from '@mailproof/engine/compile';
 import type { CompileWorkerResponse, WorkerWarning } from '../worker/compile-worker-protocol';
-import { sourceMarkerClass, takeSourceMarkers } from '../source-markers';
+import { sourceMarkerAttribute, sourceMarkerClass, takeSourceMarkers } from '../source-markers';
 import { EMAIL_FILE, expandMjmlIncludes, markMjmlSource, type ExpandedMjml, type LineOrigin } from './expand-mjml-includes';
 
 type MjmlOutcome = Omit<Extract<CompileWorkerResponse, { ok: true }>, 'id'> | Omit<Extract<CompileWorkerResponse, { ok: false }>, 'id'>;
@@ -27,7 +27,7 @@ export async function compileMjmlInWorker(source: string, validation: 'strict' |
   }
   const place = (issue: MjmlValidationIssue): WorkerWarning => placeIssue(issue, expanded.origins);
   try {
-    const result = await mjml2html(markMjmlSource(expanded, sourceMarkerClass), {
+    const result = await mjml2html(markMjmlSource(expanded, sourceMarkerClass, sourceMarkerAttribute), {
       validationLevel: 'soft',
       ignoreIncludes: true,
       useMjmlConfigOptions: false,

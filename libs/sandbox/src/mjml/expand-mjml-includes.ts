@@ -198,15 +198,23 @@ class MappedText {
   }
 }
 
-/** Body components that take `css-class` and put it on the element they render. */
-const MARKABLE_COMPONENT = /<(mj-(?:body|section|column|group|wrapper|hero|text|button|image|divider|spacer|table|social|navbar))(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/gi;
+/**
+ * Body components that take `css-class` and put it on the element they render; or a plain HTML start tag
+ * (inside `<mj-text>`, `<mj-button>`, `<mj-table>`, `<mj-raw>`, whose content MJML copies as written).
+ */
+const MARKABLE_TAG = /<(mj-(?:body|section|column|group|wrapper|hero|text|button|image|divider|spacer|table|social|navbar))(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|<([a-z][a-z0-9]*)(?=[\s/>])/gi;
 
 /**
- * Gives each body component written in the email itself a `css-class` marker with its source position
- * (source-markers.ts), so findings on the HTML MJML renders for it point back to it. Components from
- * included files are not marked (their findings fall to the enclosing marked element). Lines do not move.
+ * Gives each body component written in the email itself a `css-class` marker with its source position,
+ * and each HTML element in their content a marker attribute (source-markers.ts), so findings on the HTML
+ * MJML renders point back to them. Tags from included files are not marked (their findings fall to the
+ * enclosing marked element). Lines do not move.
  */
-export function markMjmlSource(expanded: ExpandedMjml, sourceMarkerClass: (line: number, column: number) => string): string {
+export function markMjmlSource(
+  expanded: ExpandedMjml,
+  sourceMarkerClass: (line: number, column: number) => string,
+  sourceMarkerAttribute: (line: number, column: number) => string,
+): string {
   const text = expanded.mjml;
   const bodyStart = text.search(/<mj-body[\s>]/i);
   if (bodyStart < 0) return text;
@@ -216,7 +224,7 @@ export function markMjmlSource(expanded: ExpandedMjml, sourceMarkerClass: (line:
   let line = 1;
   let lineStart = 0;
   let scanned = 0;
-  for (const match of text.matchAll(MARKABLE_COMPONENT)) {
+  for (const match of text.matchAll(MARKABLE_TAG)) {
     const index = match.index!;
     if (index < bodyStart || comments.some(([start, end]) => index >= start && index < end)) continue;
     for (; scanned < index; scanned++) {
@@ -227,8 +235,14 @@ export function markMjmlSource(expanded: ExpandedMjml, sourceMarkerClass: (line:
     }
     const origin = expanded.origins[line - 1];
     if (!origin || origin.file !== EMAIL_FILE) continue;
-    const token = sourceMarkerClass(origin.line, index - lineStart + 1);
-    const [, name, attributes, selfClosing] = match;
+    const column = index - lineStart + 1;
+    const [, name, attributes, selfClosing, htmlTag] = match;
+    if (htmlTag) {
+      out += `${text.slice(cursor, index)}<${htmlTag}${sourceMarkerAttribute(origin.line, column)}`;
+      cursor = index + 1 + htmlTag.length;
+      continue;
+    }
+    const token = sourceMarkerClass(origin.line, column);
     const withClass = /\bcss-class\s*=\s*"/i.test(attributes)
       ? attributes.replace(/\bcss-class\s*=\s*"([^"]*)"/i, (_whole, value: string) => `css-class="${value ? `${value} ` : ''}${token}"`)
       : `${attributes} css-class="${token}"`;
