@@ -116,6 +116,14 @@ describe('files beside html (POST /api/preview, POST /api/gate)', () => {
     expect(tooLarge.body).toMatchObject({ code: 'payload_too_large', errors: [{ field: 'files', message: 'html and files are 600000 bytes together; the limit is 512000' }] });
   });
 
+  it('documents files and mjmlValidation in OpenAPI for both requests', async () => {
+    const { components } = (await request(api.url).get('/api/openapi.json').expect(200)).body;
+    for (const name of ['PreviewRequest', 'GateRequest']) {
+      expect(components.schemas[name].properties.files).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
+      expect(components.schemas[name].properties.mjmlValidation).toMatchObject({ enum: ['soft', 'strict'], default: 'soft' });
+    }
+  });
+
   it('the gate compiles html with its files; files with url are refused', async () => {
     const gate = (body: Record<string, unknown>) => request(api.url).post('/api/gate').set('Authorization', `Bearer ${pro}`).send(body);
     const verdict = await gate({ html: RECEIPT, format: 'jsx', files: { '../ui/Footer.tsx': FOOTER }, checks: ['compatibility'], threshold: 0, failOnError: false }).expect(200);
