@@ -43,7 +43,8 @@ export async function readLocalImports(emailPath: string, source: string, format
 }
 
 class ProjectReader {
-  readonly files: SourceFiles = {};
+  /** No prototype: a file named `__proto__` stays a file name. */
+  readonly files: SourceFiles = Object.create(null) as SourceFiles;
   private root = '';
   private readonly emailFolder: string;
   private totalBytes: number;

@@ -58,8 +58,11 @@ describe('checkSourceFiles', () => {
     expect(checkSourceFiles(many)).toEqual([{ status: 413, message: `files holds ${SOURCE_FILES_LIMITS.maxFiles + 1} files; the limit is ${SOURCE_FILES_LIMITS.maxFiles}` }]);
   });
 
-  it('normalises keys', () => {
-    expect(normalizeSourceFiles({ './a/../b.tsx': 'x' })).toEqual({ 'b.tsx': 'x' });
+  it('normalises keys, keeping __proto__ a file name', () => {
+    expect({ ...normalizeSourceFiles({ './a/../b.tsx': 'x' }) }).toEqual({ 'b.tsx': 'x' });
+    const files = normalizeSourceFiles(JSON.parse('{"__proto__": "p", "a.tsx": "a"}'));
+    expect(Object.keys(files).sort()).toEqual(['__proto__', 'a.tsx']);
+    expect(findSourceFile(files, '', '__proto__')).toBe('__proto__');
   });
 
   it('counts UTF-8 bytes as Buffer does', () => {

@@ -99,7 +99,8 @@ export function checkSourceFiles(files: unknown, otherBytes = 0): SourceFilesPro
 
 /** The map with normalised keys; call after checkSourceFiles found no problem. */
 export function normalizeSourceFiles(files: SourceFiles | undefined): SourceFiles {
-  const normalized: SourceFiles = {};
+  // No prototype: a key such as `__proto__` stays a file name.
+  const normalized: SourceFiles = Object.create(null) as SourceFiles;
   for (const [path, source] of Object.entries(files ?? {})) {
     const key = normalizeSourcePath(path);
     if (key !== null) normalized[key] = source;
