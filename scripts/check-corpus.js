@@ -4,8 +4,14 @@
  * first argument) with @mailproof/sandbox and checks that each one compiles, or fails with a
  * CompileError, within 2 s. Prints a row per file and a summary per format; exits 1 on any violation.
  * Runs the TypeScript sources directly (esbuild transform on require), so no build step is needed.
+ *
+ * Each template is compiled twice: alone, and with its local imports. MANIFEST.tsv says where each
+ * corpus file sat in its source repository; the files of one repository are laid out at those paths
+ * in a temporary folder (deleted at the end), and the CLI's own reader (apps/cli local-imports.ts)
+ * collects what each template imports from there, as `mailproof analyze` does in a real project.
  */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { installTypeScriptLoader, ROOT: root } = require('./lib/ts-require');
 
@@ -23,6 +29,7 @@ async function main() {
     process.exit(2);
   }
   const { compileEmail, disposeCompilers, warmCompilers, CompileError } = require(path.join(root, 'libs/sandbox/src/index.ts'));
+  const projects = layOutProjects(corpusDir);
   const warmStart = Date.now();
   await warmCompilers();
   console.log(`warm-up (snapshots + compile worker): ${Date.now() - warmStart} ms`);
@@ -31,44 +38,102 @@ async function main() {
   for (const folder of Object.keys(FORMATS)) {
     const dir = path.join(corpusDir, folder);
     if (!fs.existsSync(dir)) continue;
-    const stats = (summary[folder] = { files: 0, compiled: 0, compileErrors: 0, times: [] });
+    const stats = (summary[folder] = { files: 0, compiled: 0, compileErrors: 0, withImports: 0, importedFiles: 0, times: [] });
     for (const file of fs.readdirSync(dir).sort()) {
       const source = fs.readFileSync(path.join(dir, file), 'utf8');
-      const started = process.hrtime.bigint();
-      let outcome;
-      try {
-        const result = await compileEmail(source, FORMATS[folder], { timeoutMs: SANDBOX_TIMEOUT_MS });
-        outcome = `ok (${result.html.length} chars, ${result.warnings.length} warnings)`;
-        stats.compiled++;
-      } catch (error) {
-        if (error instanceof CompileError) {
-          outcome = `CompileError${error.line ? ` line ${error.line}` : ''}: ${error.message.slice(0, 110)}`;
-          stats.compileErrors++;
-        } else {
-          outcome = `NOT A CompileError: ${error && error.message}`;
-          violations.push(`${folder}/${file}: ${outcome}`);
+      const compileOnce = async (label, files) => {
+        const started = process.hrtime.bigint();
+        let outcome;
+        let ok = false;
+        try {
+          const result = await compileEmail(source, FORMATS[folder], { timeoutMs: SANDBOX_TIMEOUT_MS, files });
+          outcome = `ok (${result.html.length} chars, ${result.warnings.length} warnings)`;
+          ok = true;
+        } catch (error) {
+          if (error instanceof CompileError) {
+            outcome = `CompileError${error.line ? ` line ${error.line}` : ''}: ${error.message.slice(0, 110)}`;
+          } else {
+            outcome = `NOT A CompileError: ${error && error.message}`;
+            violations.push(`${label}: ${outcome}`);
+          }
         }
-      }
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        if (ms > LIMIT_MS) violations.push(`${label}: took ${ms.toFixed(0)} ms (limit ${LIMIT_MS})`);
+        console.log(`${label}\t${ms.toFixed(1)} ms\t${outcome}`);
+        return { ok, ms };
+      };
+      const alone = await compileOnce(`${folder}/${file}`);
       stats.files++;
-      stats.times.push(ms);
-      if (ms > LIMIT_MS) violations.push(`${folder}/${file}: took ${ms.toFixed(0)} ms (limit ${LIMIT_MS})`);
-      console.log(`${folder}/${file}\t${ms.toFixed(1)} ms\t${outcome}`);
+      stats.times.push(alone.ms);
+      if (alone.ok) stats.compiled++;
+      else stats.compileErrors++;
+      const files = await projects.importsOf(`${folder}/${file}`, source, FORMATS[folder]);
+      const count = Object.keys(files).length;
+      stats.importedFiles += count;
+      if (count === 0) {
+        if (alone.ok) stats.withImports++;
+        continue;
+      }
+      const withImports = await compileOnce(`${folder}/${file} + ${count} imported file${count === 1 ? '' : 's'} (${Object.keys(files).join(', ')})`, files);
+      if (withImports.ok) stats.withImports++;
     }
   }
-  console.log('\nformat\tfiles\tcompiled\tCompileError\tmedian ms\tmax ms');
+  console.log('\nformat\tfiles\tcompiled\tCompileError\twith imports\timports found\tmedian ms\tmax ms');
   for (const [folder, stats] of Object.entries(summary)) {
     const sorted = [...stats.times].sort((a, b) => a - b);
     const median = sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : 0;
     const max = sorted.length ? sorted[sorted.length - 1] : 0;
-    console.log(`${folder}\t${stats.files}\t${stats.compiled}\t${stats.compileErrors}\t${median.toFixed(1)}\t${max.toFixed(1)}`);
+    console.log(`${folder}\t${stats.files}\t${stats.compiled}\t${stats.compileErrors}\t${stats.withImports}\t${stats.importedFiles}\t${median.toFixed(1)}\t${max.toFixed(1)}`);
   }
+  const totals = Object.values(summary).reduce((sum, stats) => ({ files: sum.files + stats.files, alone: sum.alone + stats.compiled, withImports: sum.withImports + stats.withImports }), { files: 0, alone: 0, withImports: 0 });
+  console.log(`\ncompiled: ${totals.alone} of ${totals.files} alone, ${totals.withImports} of ${totals.files} with their imports from the corpus`);
+  projects.dispose();
   await disposeCompilers();
   if (violations.length) {
     console.error(`\n${violations.length} violation(s):\n${violations.join('\n')}`);
     process.exit(1);
   }
   console.log('\nevery corpus file compiled or failed with a CompileError within 2 s');
+}
+
+/**
+ * The corpus as its source repositories laid them out: every MANIFEST.tsv row copied to
+ * <temp>/<repository>/<path_in_repository>, with a package.json marking each repository's root (the CLI
+ * reads imports only inside a project). Without a manifest, the corpus folder is one project.
+ */
+function layOutProjects(corpus) {
+  const { readLocalImports } = require(path.join(root, 'apps/cli/src/commands/local-imports.ts'));
+  const manifest = path.join(corpus, 'MANIFEST.tsv');
+  const placed = new Map();
+  let temp;
+  if (fs.existsSync(manifest)) {
+    temp = fs.mkdtempSync(path.join(os.tmpdir(), 'mailproof-corpus-projects-'));
+    const [header, ...rows] = fs.readFileSync(manifest, 'utf8').split('\n').filter((line) => line.trim() !== '');
+    const column = Object.fromEntries(header.split('\t').map((name, index) => [name, index]));
+    for (const row of rows) {
+      const cells = row.split('\t');
+      const repository = cells[column.source_repository].replace(/^https?:\/\//, '').replace(/[^\w.-]+/g, '_');
+      const target = path.join(temp, repository, cells[column.path_in_repository]);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(path.join(corpus, cells[column.file]), target);
+      fs.writeFileSync(path.join(temp, repository, 'package.json'), '{}');
+      placed.set(cells[column.file], target);
+    }
+  }
+  return {
+    async importsOf(relativeFile, source, format) {
+      const location = placed.get(relativeFile) ?? path.join(corpus, relativeFile);
+      try {
+        return await readLocalImports(location, source, format);
+      } catch (error) {
+        console.log(`${relativeFile}\timports not collected: ${error.message}`);
+        return {};
+      }
+    },
+    dispose() {
+      if (temp) fs.rmSync(temp, { recursive: true, force: true });
+    },
+  };
 }
 
 main().catch((error) => {

@@ -5,12 +5,14 @@ import { join } from 'node:path';
 // snapshots cannot load inside jest's process, a child process is fine).
 const ROOT = join(__dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'cli');
+/** An email project written for these tests: emails importing local components, partials and layouts. */
+const PROJECT = join(ROOT, 'test', 'fixtures', 'projects', 'acme-emails');
 // Unreachable services: analysis must never need them.
 const OFFLINE_ENV = { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none', REDIS_URL: 'redis://127.0.0.1:9' };
 
-function mailproof(args: string[], stdin?: string) {
+function mailproof(args: string[], stdin?: string, cwd = FIXTURES) {
   const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'mailproof.js'), ...args], {
-    cwd: FIXTURES,
+    cwd,
     env: OFFLINE_ENV,
     encoding: 'utf8',
     input: stdin,
@@ -134,15 +136,44 @@ describe('mailproof analyze', () => {
   });
 
   it('reports compile errors with their line, without a stack trace', () => {
-    const mjml = mailproof(['analyze', 'invalid-attribute.mjml']);
+    const mjml = mailproof(['analyze', 'invalid-attribute.mjml', '--mjml-validation', 'strict']);
     expect(mjml.code).toBe(1);
     expect(mjml.stderr).toContain('mailproof: invalid-attribute.mjml: cannot compile mjml at line 5: <mj-text>: Attribute font-size has invalid value: huge');
     expectNoStackTrace(mjml.stderr);
 
     const jsx = mailproof(['analyze', 'local-import.tsx']);
     expect(jsx.code).toBe(1);
-    expect(jsx.stderr).toContain('local-import.tsx: cannot compile jsx at line 2, column 24: Import of "./footer" is not allowed.');
+    expect(jsx.stderr).toContain('local-import.tsx: cannot compile jsx at line 2, column 24: Import of "./footer" is not among the files sent with the email');
     expectNoStackTrace(jsx.stderr);
+  });
+
+  it("reports MJML validation as warnings with their line by default (MJML's soft level)", () => {
+    const result = mailproof(['analyze', 'invalid-attribute.mjml', '--json']);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(output.input.compileWarnings).toEqual([{ line: 5, message: expect.stringContaining('<mj-text>: Attribute font-size has invalid value: huge') }]);
+    expect(output.templateReport.issues).toContainEqual(expect.objectContaining({ rule: 'mjml-validation', severity: 'warning', line: 5 }));
+  });
+
+  it("compiles an email with its local imports, read from its project folder", () => {
+    const inProject = (args: string[]) => mailproof(args, undefined, PROJECT);
+    const jsx = inProject(['analyze', 'emails/welcome.tsx', '--json']);
+    expect(jsx.stderr).toBe('');
+    const jsxOutput = JSON.parse(jsx.stdout);
+    expect(jsxOutput.compiledHtml).toContain('data-brand="Acme Rockets"');
+    expect(jsxOutput.compiledHtml).toMatch(/color:rgb\(11,95,255\)/);
+
+    const mjml = JSON.parse(inProject(['analyze', 'emails/newsletter.mjml', '--json']).stdout);
+    expect(mjml.compiledHtml).toContain('Acme Monthly');
+    expect(mjml.input.compileWarnings).toEqual([{ line: 6, message: expect.stringContaining('font-size has invalid value: 13') }]);
+
+    const maizzle = JSON.parse(inProject(['analyze', 'emails/receipt.maizzle.html', '--json']).stdout);
+    expect(maizzle.compiledHtml).toContain('class="acme-layout"');
+    expect(maizzle.compiledHtml).toContain('Acme Rockets, 1 Launch Way');
+
+    const missing = inProject(['lint', 'emails/missing-import.tsx']);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout + missing.stderr).toMatch(/line 2, column 24: Import of "\.\.\/components\/Footer" is not among the files/);
   });
 
   it('turns engine limits into a clear message with exit 1', () => {
@@ -189,7 +220,7 @@ describe('mailproof lint', () => {
   });
 
   it('exits 1 when a file cannot be compiled or read, and still reports the others', () => {
-    const result = mailproof(['lint', 'invalid-attribute.mjml', 'clean.html', 'missing.html', '--json']);
+    const result = mailproof(['lint', 'invalid-attribute.mjml', 'clean.html', 'missing.html', '--json', '--mjml-validation', 'strict']);
     expect(result.code).toBe(1);
     const output = JSON.parse(result.stdout);
     expect(output.files[0]).toEqual({

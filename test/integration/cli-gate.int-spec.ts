@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,8 @@ import { startWorkerPreview } from '../utils/worker-preview';
  */
 const ROOT = join(__dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'mailproof.js');
+/** An email project written for these tests: emails importing local components, partials and layouts. */
+const PROJECT = join(ROOT, 'test', 'fixtures', 'projects', 'acme-emails');
 
 const CLEAN = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Receipt</title></head>
 <body style="margin:0"><table role="presentation" width="600" cellpadding="0" cellspacing="0"><tr>
@@ -502,6 +504,31 @@ describe('mailproof gate', () => {
       expect(JSON.parse(lenient.stdout).files[0].verdict).toMatchObject({ passed: true, checks: ['compatibility'], failures: [] });
     });
 
+    it("sends an email's local imports from its project folder as files, and --mjml-validation", async () => {
+      const result = await mailproof(['gate', 'emails/welcome.tsx', 'emails/newsletter.mjml', '--no-ref', '--mjml-validation', 'strict'], { cwd: PROJECT, env });
+      expect(result.code).toBe(0);
+      const [jsx, mjml] = fake.requests.map((request) => request.body as { files?: Record<string, string>; mjmlValidation?: string });
+      expect(Object.keys(jsx.files ?? {}).sort()).toEqual(['../components/Banner.tsx', '../components/brand.js', '../tailwind.config.js']);
+      expect(jsx.files!['../components/brand.js']).toBe(readFileSync(join(PROJECT, 'components', 'brand.js'), 'utf8'));
+      expect(jsx.mjmlValidation).toBe('strict');
+      expect(mjml.files).toEqual({ '../partials/header.mjml': readFileSync(join(PROJECT, 'partials', 'header.mjml'), 'utf8') });
+    });
+
+    it('never reads an import from outside the project folder', async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'mailproof-gate-outside-'));
+      try {
+        mkdirSync(join(outside, 'project', 'emails'), { recursive: true });
+        writeFileSync(join(outside, 'project', 'package.json'), '{}');
+        writeFileSync(join(outside, 'secret.tsx'), 'export const secret = "do not send";');
+        writeFileSync(join(outside, 'project', 'emails', 'e.tsx'), "import { secret } from '../../secret';\nexport default () => <p>{secret}</p>;\n");
+        const result = await mailproof(['gate', 'emails/e.tsx', '--no-ref'], { cwd: join(outside, 'project'), env });
+        expect(result.code).toBe(0);
+        expect(fake.requests[0].body).not.toHaveProperty('files');
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
+    });
+
     it('an email that does not compile is exit 2 with the compiler position', async () => {
       const result = await gate(['emails/broken.tsx', '--local', '--json'], await offline());
       expect(result.code).toBe(2);
@@ -554,6 +581,17 @@ describe('mailproof gate', () => {
       expect(second.stdout).toMatch(/ {2}- \[worse-than-baseline\] new error in outlook-windows-legacy: /);
       expect(second.stdout).toMatch(new RegExp(`  baseline: ref ${ref.replace(/[/]/g, '\\/')}, compared with the version stored \\d{4}-\\d\\d-\\d\\dT`));
       expect(second.stdout).toMatch(/ {2}run \S+, preview \S+\n/);
+
+      // A React Email template with local components and a Tailwind config, compiled by the worker from files.
+      const withImports = await mailproof(['gate', 'emails/welcome.tsx', '--no-ref', '--json', '--checks', 'compatibility', '--threshold', '0', '--no-fail-on-error'], {
+        cwd: PROJECT,
+        env: { ...env, MAILPROOF_API_URL: api.url, MAILPROOF_API_KEY: pro },
+      });
+      expect(withImports.stderr).toBe('');
+      expect(JSON.parse(withImports.stdout).files[0]).toMatchObject({ outcome: 'passed', format: 'jsx' });
+      const missing = await mailproof(['gate', 'emails/missing-import.tsx', '--no-ref', '--json'], { cwd: PROJECT, env: { ...env, MAILPROOF_API_URL: api.url, MAILPROOF_API_KEY: pro } });
+      expect(missing.code).toBe(2);
+      expect(JSON.parse(missing.stdout).files[0].error.message).toMatch(/^HTTP 422 compile_failed: Import of "\.\.\/components\/Footer" is not among the files.* \(line 2, column 24\)$/);
 
       const onFree = await real(['emails/welcome.html', '--no-ref'], free);
       expect(onFree.code).toBe(2);

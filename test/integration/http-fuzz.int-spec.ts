@@ -124,6 +124,17 @@ const field = <T>(valid: fc.Arbitrary<T>, validWeight = 3) =>
 
 const clientsField = field(fc.uniqueArray(fc.constantFrom(...CLIENT_IDS), { minLength: 0, maxLength: 6 }), 2);
 
+/** `files`: relative paths and hostile ones (absolute, backslash, URL, too many `..`), sources of any size or type. */
+const filesField = field(
+  fc.dictionary(
+    fc.oneof(fc.constantFrom('ui/Button.tsx', '../partials/header.mjml', './a/../b.html', '/etc/passwd', 'a\\b.tsx', 'https://x.test/a.tsx', '', `${'../'.repeat(9)}x`), fc.string({ maxLength: 12 })),
+    fc.oneof({ arbitrary: fc.string({ maxLength: 40 }), weight: 6 }, { arbitrary: hugeString, weight: 1 }, { arbitrary: anyValue, weight: 1 }),
+    { maxKeys: 4 },
+  ),
+  1,
+);
+const mjmlValidationField = field(fc.constantFrom('soft', 'strict', 'lenient'), 1);
+
 const bodiesByRoute: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   '/api/preview': fc.record({
     // Valid markup is rare: a valid preview costs the worker real analysis time.
@@ -131,6 +142,8 @@ const bodiesByRoute: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     format: field(fc.constantFrom(...FORMATS)),
     clients: clientsField,
     title: field(fc.string({ maxLength: 210 })),
+    files: filesField,
+    mjmlValidation: mjmlValidationField,
   }),
   '/api/keys': fc.record({ name: field(fc.string({ maxLength: 110 })) }),
   '/api/domains': fc.record({
@@ -155,6 +168,8 @@ const bodiesByRoute: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     updateBaseline: field(fc.constantFrom('on-pass', 'always', 'never', 'sometimes')),
     // Link resolution stays off: the fuzz suite must not fetch anything.
     resolveLinks: fc.constantFrom(false, 'yes', undefined),
+    files: filesField,
+    mjmlValidation: mjmlValidationField,
   }),
   // `.invalid` never resolves and 10/8 is refused: no generated endpoint can receive a delivery.
   '/api/webhooks': fc.record({

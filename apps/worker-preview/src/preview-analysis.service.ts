@@ -44,14 +44,14 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     if (preview.status !== 'queued') return { previewId, status: preview.status };
 
     try {
-      const compiled = await compileEmail(preview.source, preview.format);
+      const compiled = await compileEmail(preview.source, preview.format, { files: preview.files ?? undefined, mjmlValidation: preview.mjmlValidation ?? undefined });
       // SpamAssassin and image weights run while the thread waits: bounded in time, and their failures are
       // notes, never a failed preview.
       const outcome = await this.pool.run(
         {
           previewId,
           html: compiled.html,
-          options: { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings },
+          options: { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings, sourcePositions: compiled.sourcePositions },
           includeCompiledHtml: preview.format !== 'html',
         },
         (inputs) => this.checks.complete(previewId, compiled.html, inputs),

@@ -15,3 +15,4 @@ export * from './jobs/webhook.job';
 export * from './preview-result.codec';
 export * from './preview-result';
 export * from './rendered-reports';
+export * from './source-files';

@@ -1,4 +1,5 @@
 import { collectFeatures } from './analysis/collect-features';
+import { placeFindingsInSource } from './compile/source-positions';
 import { buildCssReport } from './analysis/css-report';
 import { SelectorCache, computeStyleCascade } from './analysis/style-cascade';
 import { CLIENT_IDS, ClientId } from './clients/email-client';
@@ -136,12 +137,14 @@ export function analyzeParsedEmail(
   parsed: ParsedEmail,
   format: EmailFormat,
   clients: readonly ClientId[],
-  options: Pick<AnalyzeEmailOptions, 'compileWarnings' | 'reports'> = {},
+  options: Pick<AnalyzeEmailOptions, 'compileWarnings' | 'reports' | 'sourcePositions'> = {},
 ): PreviewAnalysis {
   const selectors = new SelectorCache();
   const features = collectFeatures(parsed, selectors);
   const cascade = computeStyleCascade(parsed, selectors);
-  const cssReport = buildCssReport({ parsed, hits: features.hits, cascade, format, clients });
+  const compiledReport = buildCssReport({ parsed, hits: features.hits, cascade, format, clients, uses: features });
+  // A compiled template's findings point into the author's source where the element came from one.
+  const cssReport = options.sourcePositions ? placeFindingsInSource(compiledReport, parsed.source, options.sourcePositions) : compiledReport;
   const compatibilityScores = scoreClients(cssReport, clients);
 
   const transformContext = new TransformContext(parsed, features, cascade);

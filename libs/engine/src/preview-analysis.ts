@@ -1,6 +1,7 @@
 import { CssFinding } from './analysis/css-finding';
 import { ClientId } from './clients/email-client';
 import type { CompileWarning } from './compile/compile-format';
+import type { SourcePosition } from './compile/source-positions';
 import { EmailFormat } from './fixes/code-fix';
 import type { AccessibilityReport } from './reports/accessibility-report';
 import type { DarkContrastReport } from './reports/dark-contrast';
@@ -23,6 +24,8 @@ export interface AnalyzeEmailOptions {
   clients?: readonly ClientId[];
   /** Warnings of the framework compiler (MJML validation), listed in the template report. */
   compileWarnings?: readonly CompileWarning[];
+  /** Where the compiled elements came from in the template's source: cssReport positions are placed there. */
+  sourcePositions?: readonly SourcePosition[];
   /**
    * Build the quality reports (default true). False leaves them null: for callers that need only the
    * compatibility analysis, and for the benchmark, which measures the reports' cost as the difference.

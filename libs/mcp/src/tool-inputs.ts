@@ -6,7 +6,7 @@
  * local imports) goes into EMAIL_FIELDS and every email tool has it.
  */
 import { CLIENT_IDS, EMAIL_FORMATS, ENGINE_LIMITS, GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
-import { GATE_REF_PATTERN, RENDER_MODES, UPDATE_BASELINE_MODES } from '@mailproof/contracts';
+import { GATE_REF_PATTERN, RENDER_MODES, SOURCE_FILES_LIMITS, UPDATE_BASELINE_MODES } from '@mailproof/contracts';
 
 /** A JSON Schema object (the subset the catalogue uses); `maxUtf8Bytes` is ours, checked after the schema. */
 export interface JsonSchema {
@@ -53,11 +53,30 @@ const FORMAT: JsonSchema = {
   description: 'Input format: html, jsx (React Email), mjml or maizzle. Selects framework-native fix snippets.',
 };
 
+/** `files`: the email's local imports (HTTP: OptionalSourceFiles); paths and sizes are checked by the service as HTTP checks them. */
+const FILES: JsonSchema = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  maxProperties: SOURCE_FILES_LIMITS.maxFiles,
+  description:
+    'Local files the email imports, keyed by their path relative to the email: JSX components and Tailwind config, MJML mj-include, Maizzle layouts and components. ' +
+    `Imports resolve only inside this map. At most ${SOURCE_FILES_LIMITS.maxFiles} files; html and files together at most ${SOURCE_FILES_LIMITS.maxTotalBytes} bytes (UTF-8).`,
+};
+
+const MJML_VALIDATION: JsonSchema = {
+  type: 'string',
+  enum: ['soft', 'strict'],
+  default: 'soft',
+  description: 'MJML validation: soft reports problems as warning findings with their line; strict refuses the email at the first.',
+};
+
 /** The email and how to read it: the fields POST /api/preview and POST /api/gate share. */
 export const EMAIL_FIELDS = {
   html: markup('Email markup: HTML, React Email JSX, MJML or Maizzle; at most 500 KB (UTF-8 bytes).'),
   format: FORMAT,
   clients: CLIENTS,
+  files: FILES,
+  mjmlValidation: MJML_VALIDATION,
 } satisfies Record<string, JsonSchema>;
 
 const TITLE: JsonSchema = { type: 'string', maxLength: 200, description: 'Title of the preview saved to your account.' };
@@ -105,6 +124,8 @@ export const TOOL_INPUTS = {
     html: markup('The email (HTML, JSX, MJML or Maizzle), at most 500 KB. Exactly one of html and url.'),
     url: { type: 'string', minLength: 1, maxLength: 2048, description: 'A "view in browser" link to import the email from (http/https, public addresses, at most 500 KB). Exactly one of html and url.' },
     format: FORMAT,
+    files: { ...FILES, description: `${FILES.description} Not with url.` },
+    mjmlValidation: MJML_VALIDATION,
     ref: { type: 'string', maxLength: 200, pattern: GATE_REF_PATTERN.source, description: 'Stable name of the email (1-200 letters, digits and ._/-:@); omit to skip regression checking.' },
     threshold: { type: 'number', minimum: 0, maximum: 100, default: GATE_DEFAULT_THRESHOLD, description: 'A client scoring below it fails the threshold check.' },
     checks: {

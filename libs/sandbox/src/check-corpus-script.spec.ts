@@ -24,5 +24,7 @@ describe('scripts/check-corpus.js (snapshot path, plain Node)', () => {
     expect(run.stdout).toMatch(/maizzle\/main\.html\t[\d.]+ ms\tok/);
     expect(run.stdout).toMatch(/maizzle\/loop\.html\t[\d.]+ ms\tCompileError/);
     expect(run.stdout).toMatch(/mjml\/malformed\.mjml\t[\d.]+ ms\tCompileError/);
+    // Every template is compiled alone and with its local imports (none in this fixture corpus).
+    expect(run.stdout).toMatch(/^compiled: 5 of 7 alone, 5 of 7 with their imports from the corpus$/m);
   });
 });

@@ -1,4 +1,4 @@
-import { CompileError, isCompileFormat } from '@mailproof/engine/compile';
+import { CompileError, checkSourceFiles, isCompileFormat, normalizeSourceFiles } from '@mailproof/engine/compile';
 import type { CompileFormat, CompileResult } from '@mailproof/engine/compile';
 import { COMPILE_LIMITS, type CompileOptions } from './compile-limits';
 import { sharedCompileProcessPool } from './process/shared-compile-process-pool';
@@ -17,6 +17,9 @@ export async function compileEmail(source: string, format: CompileFormat, option
   if (bytes > COMPILE_LIMITS.maxSourceBytes) {
     throw new CompileError({ message: `The source is ${bytes} bytes; the limit is ${COMPILE_LIMITS.maxSourceBytes}`, format });
   }
+  const problems = checkSourceFiles(options?.files, bytes);
+  if (problems.length > 0) throw new CompileError({ message: problems.map((problem) => problem.message).join('; '), format });
   if (format === 'html') return { html: source, warnings: [] };
-  return sharedCompileProcessPool().compile(source, format, options);
+  const files = normalizeSourceFiles(options?.files);
+  return sharedCompileProcessPool().compile(source, format, { ...options, files });
 }

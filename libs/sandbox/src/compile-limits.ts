@@ -1,3 +1,5 @@
+import type { SourceFiles } from '@mailproof/engine/compile';
+
 /** Hard limits for compiling untrusted templates. Callers may lower them, never raise them. */
 export const COMPILE_LIMITS = {
   /** Same bound as the API's 500 KB limit on html. */
@@ -19,8 +21,13 @@ export interface CompileOptions {
   memoryLimitMb?: number;
   /** jsx: props for the default export; defaults to the component's `PreviewProps`. JSON-serialisable. */
   props?: Record<string, unknown>;
-  /** mjml: 'strict' (default) turns validation errors into a CompileError; 'soft' returns them as warnings. */
+  /** mjml: 'soft' (default, as MJML's own CLI) returns validation problems as warnings; 'strict' makes the first a CompileError. */
   mjmlValidation?: 'strict' | 'soft';
+  /**
+   * The files the email imports, keyed by path relative to the email's folder (see source-files.ts).
+   * Imports resolve only inside this map; nothing is read from disk. Counted with the source against maxSourceBytes.
+   */
+  files?: SourceFiles;
 }
 
 export interface ResolvedLimits {

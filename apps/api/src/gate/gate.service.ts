@@ -54,6 +54,8 @@ export class GateService {
       clients: options.clients,
       // A URL's email arrives with gate.import, which fills the source before the analysis runs.
       source: request.html ?? '',
+      files: request.files ?? null,
+      mjmlValidation: request.mjmlValidation ?? null,
       expiresAt: null,
     });
     const run = await this.runs.create({ accountId: account.accountId, ref: request.ref ?? null, request: { ...options }, previewId: preview.id });
@@ -113,6 +115,11 @@ export function gateRunOptions(request: GateRequest): GateRunOptions {
         { field: 'html', message },
         { field: 'url', message },
       ],
+    });
+  }
+  if (hasUrl && request.files !== undefined) {
+    throw new ProblemException(400, 'validation_failed', 'The request is invalid; see errors.', {
+      errors: [{ field: 'files', message: 'files go with html; an email imported from url is compiled as it is fetched' }],
     });
   }
   if (hasUrl) checkUrlScheme(request.url!);

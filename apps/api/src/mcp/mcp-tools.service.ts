@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { EmailFormat, ClientId } from '@mailproof/engine';
-import type { RenderMode } from '@mailproof/contracts';
+import { checkSourceFiles, type RenderMode } from '@mailproof/contracts';
 import {
   analyzeEmailResult,
   auditEmailResult,
@@ -60,6 +60,19 @@ interface EmailArguments {
   clients?: ClientId[];
   title?: string;
   screenshots?: boolean;
+  files?: Record<string, string>;
+  mjmlValidation?: 'soft' | 'strict';
+}
+
+/** The checks the HTTP DTOs run on `files` (OptionalSourceFiles): a 400 or 413 naming the field. */
+function checkFilesArgument(files: unknown, html: unknown): void {
+  if (files === undefined) return;
+  const problems = checkSourceFiles(files, typeof html === 'string' ? Buffer.byteLength(html, 'utf8') : 0);
+  if (problems.length === 0) return;
+  const status = problems.some((problem) => problem.status === 413) ? 413 : 400;
+  throw new ProblemException(status, status === 413 ? 'payload_too_large' : 'validation_failed', problems[0].message, {
+    errors: problems.map((problem) => ({ field: 'files', message: problem.message })),
+  });
 }
 
 /**
@@ -123,7 +136,10 @@ export class McpToolsService {
         if (account.plan !== 'pro') {
           return Promise.reject(new ToolFailure('plan_required', 'gate_email needs a key on the Pro plan (as POST /api/gate does).', { status: 403, requiredPlan: 'pro' }));
         }
-        return asTool(() => this.gate.run(args as GateRequest, account));
+        return asTool(async () => {
+          checkFilesArgument(args.files, args.html);
+          return this.gate.run(args as GateRequest, account);
+        });
       },
       check_deliverability: (args) =>
         asTool(async () => {
@@ -142,7 +158,16 @@ export class McpToolsService {
 
   /** POST /api/preview's work for this account: the stored result as JSON text (with screenshots when they arrived). */
   private async analyzedPreview(args: EmailArguments, account: AuthenticatedAccount): Promise<{ id: string; json: string; overallScore: number | null }> {
-    const request: PreviewRequest = { html: args.html, format: args.format, clients: args.clients, title: args.title, screenshots: args.screenshots };
+    checkFilesArgument(args.files, args.html);
+    const request: PreviewRequest = {
+      html: args.html,
+      format: args.format,
+      clients: args.clients,
+      title: args.title,
+      screenshots: args.screenshots,
+      files: args.files,
+      mjmlValidation: args.mjmlValidation,
+    };
     const answer = await this.previews.create(request, account);
     // create() answers a completed preview or throws (a preview still queued after the budget is a 503).
     if (answer.status !== 200) throw new ToolFailure('service_unavailable', 'The preview is still being analyzed; retry shortly.', { previewId: answer.id });

@@ -51,6 +51,8 @@ export class PreviewsService {
       format: request.format ?? 'html',
       clients: request.clients ?? [...CLIENT_IDS],
       source: request.html,
+      files: request.files ?? null,
+      mjmlValidation: request.mjmlValidation ?? null,
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
     // With screenshots, rendering is the chain's second step: it starts when the analysis is stored.

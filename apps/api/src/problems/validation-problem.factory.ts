@@ -1,5 +1,6 @@
 import type { ValidationError } from 'class-validator';
 import type { FieldError } from '@mailproof/contracts';
+import { SOURCE_FILES_SIZE_CONSTRAINT } from '../common/source-files.validator';
 import { ProblemException } from './problem.exception';
 
 /** Flattens class-validator errors into `errors: [{ field, message }]` with dotted field paths. */
@@ -21,7 +22,7 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
 
 export function validationProblem(errors: ValidationError[]): ProblemException {
   const flat = flattenValidationErrors(errors);
-  const tooLarge = errors.some((e) => e.constraints && 'maxUtf8Bytes' in e.constraints);
+  const tooLarge = errors.some((e) => e.constraints && ('maxUtf8Bytes' in e.constraints || SOURCE_FILES_SIZE_CONSTRAINT in e.constraints));
   if (tooLarge) {
     return new ProblemException(413, 'payload_too_large', flat.map((e) => `${e.field}: ${e.message}`).join('; '), { errors: flat });
   }

@@ -3,12 +3,13 @@ import type { PreviewResultBody } from '@mailproof/contracts';
 import { getClient, type ClientId } from '@mailproof/engine';
 import { COMPILE_FORMATS, type CompileFormat, type CompileWarning } from '@mailproof/engine/compile';
 import { analyzeEmailInput, countBySeverity, groupFindings, withCompilers, type AnalyzedEmail } from './email-analysis';
-import { parseClientsOption, readEmailInput, type FormatDetectedBy } from './email-input';
+import { parseClientsOption, readEmailInput, type FormatDetectedBy, type MjmlValidation } from './email-input';
 import { printTable } from './output';
 import { describeInput, formatCompileWarnings, formatFindingGroups, plural, positionNote } from './report-format';
 
 interface AnalyzeOptions {
   format?: CompileFormat;
+  mjmlValidation?: MjmlValidation;
   clients?: string;
   json?: boolean;
 }
@@ -28,6 +29,11 @@ export function formatOption(): Option {
   return new Option('--format <format>', 'input format; default: from the file name (see docs/cli.md)').choices(COMPILE_FORMATS);
 }
 
+/** `--mjml-validation`: MJML's own levels; soft (MJML's default) reports problems as warnings. */
+export function mjmlValidationOption(): Option {
+  return new Option('--mjml-validation <level>', 'MJML validation: soft reports problems as warnings (default), strict refuses the email at the first').choices(['soft', 'strict']);
+}
+
 export function clientsOption(): Option {
   return new Option('--clients <ids>', 'comma-separated client ids to analyze (default: all 21; see `mailproof clients`)');
 }
@@ -39,15 +45,21 @@ export function registerAnalyzeCommand(program: Command): void {
     .description('compile and analyze one email against the email clients, in this process (no server needed)')
     .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx or .mjml; `-` reads stdin')
     .addOption(formatOption())
+    .addOption(mjmlValidationOption())
     .addOption(clientsOption())
     .option('--json', 'print the whole analysis as JSON')
     .action(async (file: string, options: AnalyzeOptions) => {
       const clients = parseClientsOption(options.clients);
-      const input = await readEmailInput(file, options.format);
+      const input = await readEmailInput(file, options.format, options.mjmlValidation);
       const result = await withCompilers(() => analyzeEmailInput(input, clients));
       if (options.json) {
-        const { analysis, compileWarnings } = result;
-        const printed: AnalyzeJson = { input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings }, ...analysis };
+        const { analysis, compileWarnings, compiledHtml } = result;
+        const printed: AnalyzeJson = {
+          input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings },
+          ...analysis,
+          // As the API: the compiled HTML for templates, which findings' positions refer to.
+          ...(input.format !== 'html' ? { compiledHtml } : {}),
+        };
         console.log(JSON.stringify(printed));
       } else {
         printAnalysisSummary(result);

@@ -7,15 +7,17 @@ import type { EmailInput } from './email-input';
 export interface AnalyzedEmail {
   input: EmailInput;
   compileWarnings: CompileWarning[];
+  /** The HTML the analysis ran on (the source itself for html input). */
+  compiledHtml: string;
   analysis: PreviewAnalysis;
 }
 
 /** Compiles one email in-process (sandboxed, as the preview worker does) and analyses the HTML. */
 export async function analyzeEmailInput(input: EmailInput, clients: readonly ClientId[] | undefined): Promise<AnalyzedEmail> {
   try {
-    const compiled = await compileEmail(input.source, input.format);
-    const analysis = analyzeEmail(compiled.html, { format: input.format, clients });
-    return { input, compileWarnings: compiled.warnings, analysis };
+    const compiled = await compileEmail(input.source, input.format, { files: input.files, mjmlValidation: input.mjmlValidation });
+    const analysis = analyzeEmail(compiled.html, { format: input.format, clients, compileWarnings: compiled.warnings, sourcePositions: compiled.sourcePositions });
+    return { input, compileWarnings: compiled.warnings, compiledHtml: compiled.html, analysis };
   } catch (error) {
     throw describeInputError(input.label, error);
   }

@@ -1,9 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { resolveClients, type ClientId } from '@mailproof/engine';
-import { COMPILE_FORMATS, type CompileFormat } from '@mailproof/engine/compile';
+import { COMPILE_FORMATS, type CompileFormat, type SourceFiles } from '@mailproof/engine/compile';
 import { COMPILE_LIMITS } from '@mailproof/sandbox';
 import { CliError, UsageError } from './cli-errors';
+import { readLocalImports } from './local-imports';
 
 /** The path that means "read the email from standard input". */
 export const STDIN_PATH = '-';
@@ -19,7 +20,13 @@ export interface EmailInput {
   source: string;
   format: CompileFormat;
   detectedBy: FormatDetectedBy;
+  /** The local files it imports, keyed relative to its folder (local-imports.ts); none for stdin and html. */
+  files: SourceFiles;
+  /** `--mjml-validation`: MJML's own default (soft) when unset. */
+  mjmlValidation?: MjmlValidation;
 }
+
+export type MjmlValidation = 'soft' | 'strict';
 
 /**
  * What the path alone says about the format. `.html`/`.htm` and stdin still need a look at the content,
@@ -81,12 +88,14 @@ function looksLikeJsx(source: string): boolean {
   return /^\s*import\s[^;]*\bfrom\s*['"]/m.test(source) || /^\s*export\s+default\b/m.test(source);
 }
 
-/** Reads one email (a file, or stdin for `-`) and decides its format. */
-export async function readEmailInput(path: string, formatOption: CompileFormat | undefined): Promise<EmailInput> {
+/** Reads one email (a file, or stdin for `-`), decides its format and reads its local imports (files only). */
+export async function readEmailInput(path: string, formatOption: CompileFormat | undefined, mjmlValidation?: MjmlValidation): Promise<EmailInput> {
   const plan = planFormat(path, formatOption);
   const label = path === STDIN_PATH ? 'stdin' : path;
   const source = path === STDIN_PATH ? await readStdin() : await readEmailFile(path);
-  return { path, label, source, ...settleFormat(plan, source) };
+  const settled = settleFormat(plan, source);
+  const files = path === STDIN_PATH ? {} : await readLocalImports(path, source, settled.format);
+  return { path, label, source, ...settled, files, ...(mjmlValidation ? { mjmlValidation } : {}) };
 }
 
 // Anything larger is refused by the compiler anyway; checking first avoids reading a huge file into memory.

@@ -7,6 +7,9 @@
 export interface GateRequestBody {
   html: string;
   format: string;
+  /** The email's local imports, keyed relative to it (omitted when it has none). */
+  files?: Record<string, string>;
+  mjmlValidation?: 'soft' | 'strict';
   ref?: string;
   threshold?: number;
   checks?: string[];

@@ -2,10 +2,10 @@ import { relative, resolve, sep } from 'node:path';
 import { Option, type Command } from 'commander';
 import { GATE_CHECK_FAMILIES, type ClientId, type GateCheckFamily } from '@mailproof/engine';
 import type { CompileFormat } from '@mailproof/engine/compile';
-import { clientsOption, formatOption } from './analyze.command';
+import { clientsOption, formatOption, mjmlValidationOption } from './analyze.command';
 import { CliError, UsageError, describeInputError } from './cli-errors';
 import { withCompilers } from './email-analysis';
-import { STDIN_PATH, parseClientsOption, planFormat, readEmailInput, type EmailInput } from './email-input';
+import { STDIN_PATH, parseClientsOption, planFormat, readEmailInput, type EmailInput, type MjmlValidation } from './email-input';
 import { callGate, type GateRequestBody, type RetryNotice, type RetryPolicy, RETRY_AFTER_CAP_MS } from './gate-client';
 import { LOCAL_CHECKS, localGate } from './gate-local';
 import {
@@ -31,6 +31,7 @@ interface GateOptions {
   updateBaseline?: 'on-pass' | 'always' | 'never';
   failOnError: boolean;
   format?: CompileFormat;
+  mjmlValidation?: MjmlValidation;
   json?: boolean;
   local?: boolean;
   retries: string;
@@ -51,6 +52,7 @@ interface GateRun {
   apiKey: string;
   fixedRef: string | false | undefined;
   format: CompileFormat | undefined;
+  mjmlValidation: MjmlValidation | undefined;
   clients: ClientId[] | undefined;
   checks: GateCheckFamily[] | undefined;
   threshold: number | undefined;
@@ -80,6 +82,7 @@ export function registerGateCommand(program: Command): void {
     .addOption(new Option('--update-baseline <when>', 'when the stored baseline moves (server default on-pass)').choices(['on-pass', 'always', 'never']))
     .option('--no-fail-on-error', 'a client with errors does not fail the gate by itself')
     .addOption(formatOption())
+    .addOption(mjmlValidationOption())
     .option('--json', 'print { files, summary, exitCode } as JSON')
     .option('--local', 'no server: compatibility and content checks in this process (no baselines, no link fetching)')
     .option('--retries <n>', `retries after a 429, a 5xx or a network failure, 0-${MAX_RETRIES}`, '2')
@@ -149,6 +152,7 @@ function prepareRun(files: string[], options: GateOptions): GateRun {
     apiKey: apiKey.trim(),
     fixedRef: options.ref,
     format: options.format,
+    mjmlValidation: options.mjmlValidation,
     clients,
     checks,
     threshold,
@@ -223,7 +227,7 @@ async function gateFile(file: string, run: GateRun): Promise<GateFileResult> {
   const ref = refFor(file, run);
   let input: EmailInput;
   try {
-    input = await readEmailInput(file, run.format);
+    input = await readEmailInput(file, run.format, run.mjmlValidation);
   } catch (error) {
     if (error instanceof CliError && error.kind === 'usage') throw error;
     return { file, format: null, ref, outcome: 'error', error: fileError(error, file) };
@@ -237,7 +241,11 @@ async function gateFile(file: string, run: GateRun): Promise<GateFileResult> {
     }
   }
 
-  const body: GateRequestBody = { html: input.source, format: input.format, ...(ref ? { ref } : {}), ...run.shared };
+  const compileInputs = {
+    ...(Object.keys(input.files).length > 0 ? { files: input.files } : {}),
+    ...(input.mjmlValidation ? { mjmlValidation: input.mjmlValidation } : {}),
+  };
+  const body: GateRequestBody = { html: input.source, format: input.format, ...compileInputs, ...(ref ? { ref } : {}), ...run.shared };
   const onRetry = (notice: RetryNotice) => console.error(`mailproof: ${input.label}: ${describeRetry(notice)}`);
   const result = await callGate(run.apiUrl, run.apiKey, body, run.policy, onRetry);
   const after = result.attempts > 1 ? ` (after ${result.attempts} attempts)` : '';

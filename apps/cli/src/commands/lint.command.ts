@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { CLIENT_IDS, type CssFinding, type Severity } from '@mailproof/engine';
 import type { CompileFormat, CompileWarning } from '@mailproof/engine/compile';
 import { CliError, EXIT_CODES, UsageError, describeInputError } from './cli-errors';
-import { clientsOption, formatOption } from './analyze.command';
+import { clientsOption, formatOption, mjmlValidationOption } from './analyze.command';
 import { analyzeEmailInput, countBySeverity, groupFindings, withCompilers, type FindingGroup } from './email-analysis';
-import { STDIN_PATH, parseClientsOption, planFormat, readEmailInput, type EmailInput, type FormatDetectedBy } from './email-input';
+import { STDIN_PATH, parseClientsOption, planFormat, readEmailInput, type EmailInput, type FormatDetectedBy, type MjmlValidation } from './email-input';
 import { describeInput, formatCompileWarnings, formatFindingGroups, plural, positionNote } from './report-format';
 
 interface LintOptions {
   format?: CompileFormat;
+  mjmlValidation?: MjmlValidation;
   clients?: string;
   failOnWarning?: boolean;
   json?: boolean;
@@ -47,6 +48,7 @@ export function registerLintCommand(program: Command): void {
     .description('check emails and exit non-zero on errors (or warnings with --fail-on-warning); for CI')
     .argument('<files...>', 'emails to check (.html, .htm, .maizzle.html, .jsx, .tsx, .mjml); `-` reads stdin')
     .addOption(formatOption())
+    .addOption(mjmlValidationOption())
     .addOption(clientsOption())
     .option('--fail-on-warning', 'exit 2 when there are warnings but no errors')
     .option('--json', 'print { files, summary, exitCode } as JSON')
@@ -58,7 +60,7 @@ export function registerLintCommand(program: Command): void {
 
       const results = await withCompilers(async () => {
         const linted: LintResult[] = [];
-        for (const file of files) linted.push(await lintFile(file, options.format, clients));
+        for (const file of files) linted.push(await lintFile(file, options.format, clients, options.mjmlValidation));
         return linted;
       });
       const exitCode = lintExitCode(results, options.failOnWarning === true);
@@ -68,10 +70,15 @@ export function registerLintCommand(program: Command): void {
     });
 }
 
-async function lintFile(file: string, format: CompileFormat | undefined, clients: Parameters<typeof analyzeEmailInput>[1]): Promise<LintResult> {
+async function lintFile(
+  file: string,
+  format: CompileFormat | undefined,
+  clients: Parameters<typeof analyzeEmailInput>[1],
+  mjmlValidation: MjmlValidation | undefined,
+): Promise<LintResult> {
   let input: EmailInput | undefined;
   try {
-    input = await readEmailInput(file, format);
+    input = await readEmailInput(file, format, mjmlValidation);
     const { analysis, compileWarnings } = await analyzeEmailInput(input, clients);
     const problems = groupFindings(analysis.cssReport);
     return {

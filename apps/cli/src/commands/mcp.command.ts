@@ -26,9 +26,15 @@ const REMOTE_TOOLS = ['preview_email', 'gate_email', 'check_deliverability', 'sh
 const LOCAL_PROBLEM_CODES: Record<string, string> = { compile: 'compile_failed', limit: 'payload_too_large', usage: 'validation_failed' };
 
 /** One email compiled and analyzed in this process, as `mailproof analyze` does; problems become tool failures. */
-async function analyzeLocally(source: string, field: string, format: EmailFormat | undefined, clients: ClientId[] | undefined): Promise<AnalysisLike> {
+async function analyzeLocally(
+  source: string,
+  field: string,
+  format: EmailFormat | undefined,
+  clients: ClientId[] | undefined,
+  local: { files?: Record<string, string>; mjmlValidation?: 'soft' | 'strict' } = {},
+): Promise<AnalysisLike> {
   try {
-    const { analysis } = await analyzeEmailInput({ path: field, label: field, source, format: format ?? 'html', detectedBy: 'option' }, clients);
+    const { analysis } = await analyzeEmailInput({ path: field, label: field, source, format: format ?? 'html', detectedBy: 'option', files: local.files ?? {}, mjmlValidation: local.mjmlValidation }, clients);
     return analysis as unknown as AnalysisLike;
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
@@ -64,10 +70,10 @@ export function registerMcpCommand(program: Command): void {
 
       const handlers: ToolHandlers = {
         analyze_email: async (args) => {
-          const result = await analyzeLocally(args.html as string, 'html', args.format as EmailFormat, args.clients as ClientId[]);
+          const result = await analyzeLocally(args.html as string, 'html', args.format as EmailFormat, args.clients as ClientId[], args as never);
           return { ...analyzeEmailResult(result, null, (args.detail as AnalysisDetail | undefined) ?? 'summary') };
         },
-        audit_email: async (args) => auditEmailResult(await analyzeLocally(args.html as string, 'html', args.format as EmailFormat, args.clients as ClientId[]), null),
+        audit_email: async (args) => auditEmailResult(await analyzeLocally(args.html as string, 'html', args.format as EmailFormat, args.clients as ClientId[], args as never), null),
         diff_emails: async (args) => {
           const before = await analyzeLocally(args.before as string, 'before', args.format as EmailFormat, args.clients as ClientId[]);
           const after = await analyzeLocally(args.after as string, 'after', args.format as EmailFormat, args.clients as ClientId[]);

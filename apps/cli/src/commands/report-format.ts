@@ -25,7 +25,7 @@ export function describeInput(input: Pick<EmailInput, 'label' | 'format' | 'dete
 
 /** Finding positions point into the compiled HTML, which only matches the source for html. */
 export function positionNote(input: Pick<EmailInput, 'format'>): string {
-  return input.format === 'html' ? '' : ' (lines refer to the compiled HTML)';
+  return input.format === 'html' ? '' : ' (lines refer to the source; --json also gives compiledLine/compiledColumn)';
 }
 
 /** Aligned rows: position, severity, property, rule, clients; the suggestion on the next line. */

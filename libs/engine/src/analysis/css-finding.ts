@@ -14,9 +14,15 @@ export interface CssFinding {
   message: string;
   suggestion: string;
   fix?: CodeFix;
-  /** Position of the first use in the submitted markup (1-based), when known. */
+  /**
+   * Position of the first use in the submitted markup (1-based), when known. For jsx, mjml and maizzle
+   * input: in the author's source, where the compiled element came from a source element.
+   */
   line?: number;
   column?: number;
+  /** jsx, mjml and maizzle input: the first use's position in `compiledHtml` (1-based). */
+  compiledLine?: number;
+  compiledColumn?: number;
   /** Stable rule id: the caniemail slug, or `unknown-property`. */
   rule: string;
   /** How many times the email uses it. */

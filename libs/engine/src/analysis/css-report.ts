@@ -7,6 +7,7 @@ import { ParsedEmail } from '../parse/parse-email';
 import { FeatureHit } from './collect-features';
 import { CssFinding, SEVERITY_ORDER, Severity } from './css-finding';
 import { StyleCascade } from './style-cascade';
+import { WordEngineFallbacks, type FeatureUses } from './word-engine-fallbacks';
 
 const WORD_ENGINE: ClientId = 'outlook-windows-legacy';
 const GMAIL_CLIENTS: ReadonlySet<ClientId> = new Set(['gmail-web', 'gmail-android', 'gmail-ios']);
@@ -21,19 +22,6 @@ const HARMLESS_WHEN_IGNORED = new Set([
   'html-meta-color-scheme', 'html-doctype', 'html-comments', 'css-comments', 'css-color-scheme', 'html-role', 'html-lang',
   'html-aria-describedby', 'html-aria-hidden', 'html-aria-label', 'html-aria-labelledby', 'html-aria-live', 'html-loading-attribute',
 ]);
-/** Findings an MSO ghost table fallback covers in the Word engine. */
-const MSO_COVERED_LABELS = new Set([
-  'display:flex', 'display:grid', 'max-width', 'min-width', 'gap', 'row-gap', 'column-gap', 'flex-direction', 'flex-wrap', 'justify-content',
-  'align-items', 'float', '@media', 'display', 'width', 'box-sizing',
-]);
-/** Findings a VML shape covers in the Word engine, by VML element. */
-const VML_COVERED_LABELS: Record<string, readonly string[]> = {
-  roundrect: ['border-radius', 'border-top-left-radius', 'border-top-right-radius', 'border-bottom-left-radius', 'border-bottom-right-radius', 'background-color'],
-  rect: ['background-image', 'background', 'background-size', 'background-position', 'background-repeat', 'linear-gradient()', 'radial-gradient()'],
-  fill: ['background-image', 'background', 'background-size', 'background-position', 'background-repeat', 'linear-gradient()', 'radial-gradient()'],
-  image: ['background-image', 'background'],
-  shadow: ['box-shadow'],
-};
 
 export interface CssReportContext {
   parsed: ParsedEmail;
@@ -41,12 +29,8 @@ export interface CssReportContext {
   cascade: StyleCascade;
   format: EmailFormat;
   clients: readonly ClientId[];
-}
-
-function coveredInWordEngine(label: string, parsed: ParsedEmail): string | undefined {
-  for (const shape of parsed.vmlShapes) if (VML_COVERED_LABELS[shape]?.includes(label)) return `a VML <v:${shape}> fallback`;
-  if (parsed.msoConditionals.length > 0 && MSO_COVERED_LABELS.has(label)) return 'an MSO conditional (<!--[if mso]>) fallback';
-  return undefined;
+  /** Which elements use which feature: Outlook fallbacks cover only the findings of the elements they wrap. */
+  uses: FeatureUses;
 }
 
 function sentence(notes: readonly string[]): string {
@@ -65,6 +49,7 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
   const findings: CssFinding[] = [];
   const relying = cascade.elementsRelyingOnStyle.length;
   const wanted = new Set(context.clients);
+  let fallbacks: WordEngineFallbacks | undefined;
   for (const client of EMAIL_CLIENTS) {
     if (!wanted.has(client.id)) continue;
     const clientIndex = CLIENT_IDS.indexOf(client.id);
@@ -96,7 +81,8 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
           if (isStyle && relying > 0) message += ` ${relying} element(s) rely on class or id rules that have no inline fallback.`;
         }
         if (client.id === WORD_ENGINE && severity !== 'info') {
-          const fallback = coveredInWordEngine(hit.label, parsed);
+          fallbacks ??= new WordEngineFallbacks(parsed, context.uses);
+          const fallback = fallbacks.coverage(hit.label);
           if (fallback) {
             severity = 'info';
             message += ` The email has ${fallback} that ${client.name} uses instead.`;

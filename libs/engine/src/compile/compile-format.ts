@@ -1,3 +1,5 @@
+import type { SourcePosition } from './source-positions';
+
 /** The input formats Mailproof compiles to HTML before analyzing. */
 export const COMPILE_FORMATS = ['html', 'jsx', 'mjml', 'maizzle'] as const;
 
@@ -17,4 +19,6 @@ export interface CompileWarning {
 export interface CompileResult {
   html: string;
   warnings: CompileWarning[];
+  /** jsx, mjml and maizzle: where the compiled elements came from in the source (source-positions.ts), sorted by start. */
+  sourcePositions?: SourcePosition[];
 }

@@ -180,7 +180,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   // Comments: dropped where unsupported; the Word engine reads its conditional comments.
   if (wordEngine) {
     plan.dropNotMsoRanges = parsed.notMsoRanges.length > 0;
-    for (const conditional of parsed.msoConditionals) plan.comments.set(conditional.comment, conditional.content);
+    for (const conditional of parsed.msoConditionals) plan.comments.set(conditional.comment, wordVisibleMarkup(conditional.content));
     if (parsed.msoConditionals.length > 0) tally.add('info', 'conditional comments', () => `${name} renders ${plural(parsed.msoConditionals.length, '<!--[if mso]> block')} and skips <!--[if !mso]> content.`);
   } else if (unsupported('html-comments', clientIndex) && parsed.comments.length > 0) {
     for (const comment of parsed.comments) plan.comments.set(comment, '');
@@ -259,4 +259,14 @@ export function transformForClient(context: TransformContext, client: ClientId):
   }
 
   return { client, plan, styles, warnings: tally.list() };
+}
+
+/**
+ * A conditional block as Word shows it: `<noscript>` and `<xml>` islands (OfficeDocumentSettings,
+ * `<o:PixelsPerInch>96`) are hidden by Word; left in the view, a browser would print their text ("96"
+ * at the top of the email).
+ */
+export function wordVisibleMarkup(content: string): string {
+  if (!/<(xml|noscript)\b/i.test(content)) return content;
+  return content.replace(/<noscript\b[\s\S]*?<\/noscript\s*>/gi, '').replace(/<xml\b[\s\S]*?<\/xml\s*>/gi, '');
 }

@@ -29,6 +29,14 @@ export class PreviewEntity {
   @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   source: string;
 
+  /** The files the source imports, `{ "<path relative to the email>": "<source>" }`; null when none were sent. */
+  @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
+  files: Record<string, string> | null;
+
+  /** MJML validation asked for; null is MJML's default, soft. */
+  @Column({ name: 'mjml_validation', type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
+  mjmlValidation: 'soft' | 'strict' | null;
+
   @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   status: PreviewStatus;
 

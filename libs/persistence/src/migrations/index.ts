@@ -8,6 +8,7 @@ import { CreateScreenshots1764100000000 } from './1764100000000-create-screensho
 import { InconclusiveDnsAudits1764115200000 } from './1764115200000-inconclusive-dns-audits';
 import { AddDashboardIndexes1764115260000 } from './1764115260000-add-dashboard-indexes';
 import { CreateWebhooks1764118800000 } from './1764118800000-create-webhooks';
+import { AddPreviewFiles1764122400000 } from './1764122400000-add-preview-files';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   InconclusiveDnsAudits1764115200000,
   AddDashboardIndexes1764115260000,
   CreateWebhooks1764118800000,
+  AddPreviewFiles1764122400000,
 ];

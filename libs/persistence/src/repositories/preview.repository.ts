@@ -10,6 +10,9 @@ export interface NewPreview {
   format: PreviewEntity['format'];
   clients: string[];
   source: string;
+  /** The files the source imports; omitted or null when none were sent. */
+  files?: Record<string, string> | null;
+  mjmlValidation?: 'soft' | 'strict' | null;
   expiresAt: Date | null;
 }
 
@@ -56,7 +59,7 @@ export class PreviewRepository {
   }
 
   async create(preview: NewPreview): Promise<PreviewEntity> {
-    const entity = this.repo.create({ ...preview, id: opaqueId('prv'), status: 'queued', result: null, failure: null, gateSummary: null, overallScore: null, screenshots: null, renderedReports: null, completedAt: null });
+    const entity = this.repo.create({ ...preview, files: preview.files ?? null, mjmlValidation: preview.mjmlValidation ?? null, id: opaqueId('prv'), status: 'queued', result: null, failure: null, gateSummary: null, overallScore: null, screenshots: null, renderedReports: null, completedAt: null });
     await this.repo.insert(entity);
     return entity;
   }
@@ -81,8 +84,8 @@ export class PreviewRepository {
   }
 
   /** What the worker needs: the source and whether a result exists already. */
-  async findForAnalysis(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'status'> | null> {
-    return this.repo.findOne({ where: { id }, select: { id: true, format: true, clients: true, source: true, status: true } });
+  async findForAnalysis(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'files' | 'mjmlValidation' | 'status'> | null> {
+    return this.repo.findOne({ where: { id }, select: { id: true, format: true, clients: true, source: true, files: true, mjmlValidation: true, status: true } });
   }
 
   /**

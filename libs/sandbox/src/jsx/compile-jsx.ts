@@ -3,6 +3,7 @@ import type { CompileResult } from '@mailproof/engine/compile';
 import { resolveLimits, type CompileOptions } from '../compile-limits';
 import { IsolateFailure, runInIsolate } from '../isolate/run-in-isolate';
 import { getJsxSnapshot } from './jsx-snapshot';
+import { takeSourceMarkers } from '../source-markers';
 import { transpileJsx } from './transpile-jsx';
 
 // What @react-email/render prepends; renderToStaticMarkup emits no doctype.
@@ -11,7 +12,7 @@ const XHTML_DOCTYPE =
 
 /** A React Email template: transpiled on the host, rendered in a fresh isolate with time and memory limits. */
 export async function compileJsx(source: string, options?: CompileOptions): Promise<CompileResult> {
-  const code = await transpileJsx(source);
+  const code = await transpileJsx(source, options?.files);
   const image = await getJsxSnapshot();
   const input = JSON.stringify({ code, props: options?.props ?? null });
   let outcome;
@@ -24,7 +25,8 @@ export async function compileJsx(source: string, options?: CompileOptions): Prom
     throw new CompileError({ message: error instanceof Error ? error.message : String(error), format: 'jsx' });
   }
   if (!outcome.ok) throw new CompileError({ message: outcome.message, format: 'jsx', line: outcome.line, column: outcome.column });
-  return { html: `${XHTML_DOCTYPE}${stripImagePreloadLinks(outcome.value)}`, warnings: [] };
+  const { html, sourcePositions } = takeSourceMarkers(`${XHTML_DOCTYPE}${stripImagePreloadLinks(outcome.value)}`);
+  return { html, warnings: [], sourcePositions };
 }
 
 // React 19 adds <link rel="preload" as="image"> for every <img>; @react-email/render strips them too.

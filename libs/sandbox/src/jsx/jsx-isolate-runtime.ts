@@ -1,4 +1,6 @@
+import { SOURCE_MARKER_ATTRIBUTE } from '../source-markers';
 import { LAZY_REACT_EMAIL_PACKAGES, REACT_EMAIL_PACKAGES } from './jsx-allowed-imports';
+import { JSX_ENTRY_FILE } from './transpile-jsx';
 
 /**
  * Isolate-side code, part of the trusted snapshot. Defines `__mailproofRenderJsx(input)`: evaluates the
@@ -35,13 +37,24 @@ export function jsxIsolateRuntimeSource(): string {
       },
     });
   }
+  // Elements written in the template itself carry their source position as a marker attribute; a component
+  // that spreads its props onto its element (React Email's do) passes it on. Imported files are not marked.
+  function markedJsxDev(type, props, key, isStaticChildren, source) {
+    var runtime = lib.modules['react/jsx-runtime'];
+    if (source && source.fileName === ${JSON.stringify(JSX_ENTRY_FILE)} && type !== runtime.Fragment && props && typeof props === 'object' && !(${JSON.stringify(SOURCE_MARKER_ATTRIBUTE)} in props)) {
+      props = Object.assign({}, props);
+      props[${JSON.stringify(SOURCE_MARKER_ATTRIBUTE)}] = source.lineNumber + ':' + source.columnNumber;
+    }
+    return isStaticChildren ? runtime.jsxs(type, props, key) : runtime.jsx(type, props, key);
+  }
+  var devRuntime;
   function makeRequire() {
     var components;
     return function require(specifier) {
       switch (specifier) {
         case 'react': return lib.modules.react;
-        case 'react/jsx-runtime':
-        case 'react/jsx-dev-runtime': return lib.modules['react/jsx-runtime'];
+        case 'react/jsx-runtime': return lib.modules['react/jsx-runtime'];
+        case 'react/jsx-dev-runtime': return devRuntime || (devRuntime = { Fragment: lib.modules['react/jsx-runtime'].Fragment, jsxDEV: markedJsxDev });
         case '@react-email/components':
         case 'react-email': return components || (components = componentsNamespace());
       }

@@ -101,7 +101,7 @@ describe('maizzle', () => {
   it('warns about components it cannot resolve and keeps their content', async () => {
     const result = await compileEmail('<div>\n  <x-header>Top</x-header>\n</div>', 'maizzle');
     expect(result.html).toContain('Top');
-    expect(result.warnings).toEqual([{ message: expect.stringMatching(/<x-header> is not a built-in component/), line: 2 }]);
+    expect(result.warnings).toEqual([{ message: expect.stringMatching(/<x-header> is neither among the files sent with the email nor a built-in component/), line: 2 }]);
   });
 
   it('reports expression errors with the line in the original source (front matter counted)', async () => {

@@ -4,6 +4,7 @@ import { resolveLimits, type CompileOptions } from '../compile-limits';
 import { IsolateFailure, runInIsolate } from '../isolate/run-in-isolate';
 import { CompileWorkerFailure } from '../worker/compile-worker-pool';
 import { sharedCompileWorkerPool } from '../worker/shared-compile-worker-pool';
+import { takeSourceMarkers } from '../source-markers';
 import { parseMaizzleFrontMatter } from './maizzle-front-matter';
 import { getMaizzleSnapshot } from './maizzle-snapshot';
 
@@ -22,7 +23,7 @@ export async function compileMaizzle(source: string, options?: CompileOptions): 
   const startedAt = Date.now();
   const frontMatter = parseMaizzleFrontMatter(source);
   const image = await getMaizzleSnapshot();
-  const input = JSON.stringify({ template: frontMatter.body, page: frontMatter.data, lineOffset: frontMatter.bodyLineOffset });
+  const input = JSON.stringify({ template: frontMatter.body, page: frontMatter.data, lineOffset: frontMatter.bodyLineOffset, files: options?.files ?? {} });
   let expanded;
   try {
     expanded = await runInIsolate<ExpandedTemplate>({ image, entry: '__mailproofExpandMaizzle', input, limits });
@@ -41,5 +42,6 @@ export async function compileMaizzle(source: string, options?: CompileOptions): 
     throw error;
   }
   if (!styled.ok) throw new CompileError({ message: styled.message, line: styled.line, column: styled.column, format: 'maizzle' });
-  return { html: styled.html, warnings: [...expanded.value.warnings, ...styled.warnings] };
+  const { html, sourcePositions } = takeSourceMarkers(styled.html);
+  return { html, warnings: [...expanded.value.warnings, ...styled.warnings], sourcePositions };
 }

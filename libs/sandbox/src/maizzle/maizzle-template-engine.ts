@@ -6,6 +6,8 @@
  */
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
+import { findSourceFile, sourceDirectory, SOURCE_FILES_LIMITS, type SourceFiles } from '@mailproof/engine/compile/source-files';
+import { sourceMarkerAttribute } from '../source-markers';
 import { BUILT_IN_COMPONENTS, BUILT_IN_LAYOUTS, builtInName } from './maizzle-built-ins';
 
 interface ExpandRequest {
@@ -13,7 +15,14 @@ interface ExpandRequest {
   page: Record<string, unknown>;
   /** Lines taken by the front matter, added to every reported line. */
   lineOffset: number;
+  /** The project's layouts and components, keyed by path relative to the template's folder. */
+  files?: SourceFiles;
 }
+
+/** Where Maizzle 5 looks for `<x-name>` components, under the project root. */
+const COMPONENT_FOLDERS = ['components', 'layouts', 'emails', 'src/components', 'src/layouts', 'src/templates'];
+/** Components and layouts nested inside each other, at most (a component that uses itself stops here). */
+const MAX_FILE_DEPTH = 20;
 
 interface Warning {
   message: string;
@@ -26,6 +35,8 @@ class TemplateError extends Error {
   constructor(
     message: string,
     readonly line?: number,
+    /** The message already names the project file it happened in. */
+    readonly inNamedFile = false,
   ) {
     super(message);
   }
@@ -48,9 +59,13 @@ class Expander {
   private readonly stackToken = `\u0000stack:${Math.random().toString(36).slice(2)}:`;
   private lineStarts: number[] = [];
   private lineOffset = 0;
+  private files: SourceFiles = {};
+  /** The project files being rendered, innermost last (empty while rendering the template itself). */
+  private readonly fileStack: string[] = [];
 
   expand(request: ExpandRequest): { html: string; warnings: Warning[] } {
     this.lineOffset = request.lineOffset;
+    this.files = request.files ?? {};
     const scope: Scope = { page: request.page };
     const nodes = this.parse(request.template, true);
     const extendsElement = nodes.find((node): node is Element => node.type === 'tag' && node.name === 'extends');
@@ -80,6 +95,8 @@ class Expander {
   }
 
   private lineOf(node: { startIndex: number | null } | undefined, extra = 0): number | undefined {
+    // Lines of project files are named in the message instead (renderProjectFile).
+    if (this.fileStack.length > 0) return undefined;
     if (!node || node.startIndex === null || node.startIndex === undefined) return undefined;
     const index = node.startIndex + extra;
     let low = 0;
@@ -92,6 +109,14 @@ class Expander {
     return low + 1 + this.lineOffset;
   }
 
+  /** The template's own elements carry their position (source-markers.ts); project files' elements do not. */
+  private sourceMarker(element: Element): string {
+    if (this.fileStack.length > 0 || element.type !== 'tag' || element.startIndex === null || element.startIndex === undefined) return '';
+    const line = this.lineOf(element)!;
+    const column = element.startIndex - this.lineStarts[line - 1 - this.lineOffset] + 1;
+    return sourceMarkerAttribute(line, column);
+  }
+
   private warn(message: string, line?: number): void {
     if (this.warnings.length >= MAX_WARNINGS || this.warned.has(message)) return;
     this.warned.add(message);
@@ -100,10 +125,11 @@ class Expander {
 
   private renderExtends(element: Element, scope: Scope): string {
     const src = element.attribs.src ?? '';
-    const name = builtInName(src, 'layouts');
-    if (!name) {
+    const file = this.projectFileBySrc(src);
+    const name = file === undefined ? builtInName(src, 'layouts') : undefined;
+    if (file === undefined && !name) {
       throw new TemplateError(
-        `Layout "${src}" cannot be resolved: Mailproof never reads files; the built-in layouts are ${Object.keys(BUILT_IN_LAYOUTS).map((n) => `"${n}"`).join(', ')}`,
+        `Layout "${src}" cannot be resolved: it is not among the files sent with the email, and the built-in layouts are ${Object.keys(BUILT_IN_LAYOUTS).map((n) => `"${n}"`).join(', ')}`,
         this.lineOf(element),
       );
     }
@@ -114,7 +140,59 @@ class Expander {
       }
     }
     const content = blocks.get('template') ?? blocks.get('content') ?? this.renderNodes(element.children, scope, undefined);
-    return this.renderNodes(this.parse(BUILT_IN_LAYOUTS[name], false), scope, { content, blocks });
+    if (file !== undefined) return this.renderProjectFile(file, element, scope, { content, blocks });
+    return this.renderNodes(this.parse(BUILT_IN_LAYOUTS[name!], false), scope, { content, blocks });
+  }
+
+  /**
+   * `<extends src>` and `<component src>` name a path from the project root, which Mailproof does not
+   * know: the path is tried from the current file's folder, then from each folder above it.
+   */
+  private projectFileBySrc(src: string): string | undefined {
+    const trimmed = src.trim();
+    if (trimmed === '') return undefined;
+    for (const folder of this.ancestorFolders()) {
+      const key = findSourceFile(this.files, folder, trimmed, ['', '.html']);
+      if (key !== undefined) return key;
+    }
+    return undefined;
+  }
+
+  /** `<x-name>` / `<x-folder.name>`: `name.html` in Maizzle's component folders, from the template's folder upwards. */
+  private projectFileByTag(reference: string): string | undefined {
+    const path = reference.split('.').join('/');
+    for (const folder of this.ancestorFolders()) {
+      for (const componentFolder of COMPONENT_FOLDERS) {
+        const key = findSourceFile(this.files, folder, `${componentFolder}/${path}`, ['.html', '/index.html']);
+        if (key !== undefined) return key;
+      }
+    }
+    return undefined;
+  }
+
+  private ancestorFolders(): string[] {
+    const current = this.fileStack.length > 0 ? sourceDirectory(this.fileStack[this.fileStack.length - 1]) : '';
+    const folders = [current];
+    for (let i = 1; i <= SOURCE_FILES_LIMITS.maxParentSegments; i++) folders.push(`${current ? `${current}/` : ''}${'../'.repeat(i).slice(0, -1)}`);
+    return folders;
+  }
+
+  /** A layout or component from the project's files; a problem inside it names the file, at the line of the tag that used it. */
+  private renderProjectFile(file: string, element: Element, scope: Scope, slot: Slot): string {
+    if (this.fileStack.length >= MAX_FILE_DEPTH) {
+      throw new TemplateError(`${file}: components and layouts nest more than ${MAX_FILE_DEPTH} deep (does a component use itself?)`, this.lineOf(element), true);
+    }
+    const line = this.lineOf(element);
+    this.fileStack.push(file);
+    try {
+      return this.renderNodes(this.parse(this.files[file], false), scope, slot);
+    } catch (error) {
+      // Named by the innermost file it happened in, placed at the line of the email's own tag.
+      if (error instanceof TemplateError) throw new TemplateError(error.inNamedFile ? error.message : `${file}: ${error.message}`, line, true);
+      throw error;
+    } finally {
+      this.fileStack.pop();
+    }
   }
 
   private renderNodes(nodes: ChildNode[], scope: Scope, slot: Slot | undefined): string {
@@ -213,7 +291,7 @@ class Expander {
         return this.renderComponent(element, element.attribs.src ?? '', scope, slot, true);
     }
     if (name.startsWith('x-')) return this.renderComponent(element, name.slice(2), scope, slot, false);
-    const attributes = this.renderAttributes(element, scope);
+    const attributes = this.renderAttributes(element, scope) + this.sourceMarker(element);
     if (VOID_ELEMENTS.has(name)) return `<${name}${attributes}>`;
     return `<${name}${attributes}>${this.renderNodes(element.children, scope, slot)}</${name}>`;
   }
@@ -285,28 +363,42 @@ class Expander {
   }
 
   private renderComponent(element: Element, reference: string, scope: Scope, slot: Slot | undefined, explicitSrc: boolean): string {
-    const name = explicitSrc ? builtInName(reference, 'components') : Object.prototype.hasOwnProperty.call(BUILT_IN_COMPONENTS, reference) ? reference : undefined;
+    const file = explicitSrc ? this.projectFileBySrc(reference) : this.projectFileByTag(reference);
+    const name =
+      file !== undefined
+        ? undefined
+        : explicitSrc
+          ? builtInName(reference, 'components')
+          : Object.prototype.hasOwnProperty.call(BUILT_IN_COMPONENTS, reference)
+            ? reference
+            : undefined;
     const content = this.renderNodes(element.children, scope, slot);
+    if (file !== undefined) return this.renderProjectFile(file, element, { page: scope.page, props: this.componentProps(element, scope) }, { content });
     if (name === 'main' || (!name && !explicitSrc && reference === 'main')) {
       return this.renderNodes(this.parse(BUILT_IN_LAYOUTS.main, false), scope, { content });
     }
     if (!name) {
       if (explicitSrc) {
         throw new TemplateError(
-          `Component "${reference}" cannot be resolved: Mailproof never reads files; the built-in components are ${Object.keys(BUILT_IN_COMPONENTS).join(', ')}`,
+          `Component "${reference}" cannot be resolved: it is not among the files sent with the email, and the built-in components are ${Object.keys(BUILT_IN_COMPONENTS).join(', ')}`,
           this.lineOf(element),
         );
       }
-      this.warn(`<x-${reference}> is not a built-in component; its content was kept without it`, this.lineOf(element));
+      this.warn(`<x-${reference}> is neither among the files sent with the email nor a built-in component; its content was kept without it`, this.lineOf(element));
       return content;
     }
+    return this.renderNodes(this.parse(BUILT_IN_COMPONENTS[name], false), { page: scope.page, props: this.componentProps(element, scope) }, { content });
+  }
+
+  /** A component's attributes become `props.*`; `:attr="expr"` passes the evaluated value. */
+  private componentProps(element: Element, scope: Scope): Scope {
     const props: Scope = {};
     for (const [attribute, value] of Object.entries(element.attribs)) {
       if (attribute === 'src') continue;
       if (attribute.startsWith(':')) props[attribute.slice(1)] = this.evaluate(value, scope, element);
       else props[attribute] = this.interpolate(value, scope, element, false);
     }
-    return this.renderNodes(this.parse(BUILT_IN_COMPONENTS[name], false), { page: scope.page, props }, { content });
+    return props;
   }
 
   private fillStacks(html: string): string {

@@ -1,5 +1,8 @@
 import mjml2html from 'mjml';
+import type { SourceFiles } from '@mailproof/engine/compile';
 import type { CompileWorkerResponse, WorkerWarning } from '../worker/compile-worker-protocol';
+import { sourceMarkerAttribute, sourceMarkerClass, takeSourceMarkers } from '../source-markers';
+import { EMAIL_FILE, expandMjmlIncludes, markMjmlSource, type ExpandedMjml, type LineOrigin } from './expand-mjml-includes';
 
 type MjmlOutcome = Omit<Extract<CompileWorkerResponse, { ok: true }>, 'id'> | Omit<Extract<CompileWorkerResponse, { ok: false }>, 'id'>;
 
@@ -10,13 +13,21 @@ interface MjmlValidationIssue {
 }
 
 /**
- * Runs inside the compile worker. Includes stay off (`ignoreIncludes`), `.mjmlconfig` is never read,
- * and messages are built from `message`/`line` only: `formattedMessage` names the server's folder.
+ * Runs inside the compile worker. `<mj-include>` is expanded from `files` first (expand-mjml-includes.ts),
+ * so MJML's own include reading stays off (`ignoreIncludes`), `.mjmlconfig` is never read, and messages
+ * are built from `message`/`line` only: `formattedMessage` names the server's folder. Validation lines
+ * are mapped back to the email (or named in the included file).
  */
-export async function compileMjmlInWorker(source: string, validation: 'strict' | 'soft'): Promise<MjmlOutcome> {
-  const warnings: WorkerWarning[] = includeWarnings(source);
+export async function compileMjmlInWorker(source: string, validation: 'strict' | 'soft', files: SourceFiles = {}): Promise<MjmlOutcome> {
+  let expanded: ExpandedMjml;
   try {
-    const result = await mjml2html(source, {
+    expanded = expandMjmlIncludes(source, files);
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  const place = (issue: MjmlValidationIssue): WorkerWarning => placeIssue(issue, expanded.origins);
+  try {
+    const result = await mjml2html(markMjmlSource(expanded, sourceMarkerClass, sourceMarkerAttribute), {
       validationLevel: 'soft',
       ignoreIncludes: true,
       useMjmlConfigOptions: false,
@@ -24,38 +35,27 @@ export async function compileMjmlInWorker(source: string, validation: 'strict' |
       minify: false,
       beautify: false,
     } as Parameters<typeof mjml2html>[1]);
-    const issues = (result.errors ?? []) as MjmlValidationIssue[];
-    if (issues.length > 0 && validation === 'strict') {
-      const first = issues[0];
-      const more = issues.length > 1 ? ` (and ${issues.length - 1} more validation error${issues.length > 2 ? 's' : ''})` : '';
-      return { ok: false, message: `${describeIssue(first)}${more}`, line: first.line };
+    const problems: WorkerWarning[] = [...expanded.problems, ...((result.errors ?? []) as MjmlValidationIssue[]).map(place)].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    if (problems.length > 0 && validation === 'strict') {
+      const first = problems[0];
+      const more = problems.length > 1 ? ` (and ${problems.length - 1} more validation error${problems.length > 2 ? 's' : ''})` : '';
+      return { ok: false, message: `${first.message}${more}`, line: first.line };
     }
-    for (const issue of issues) warnings.push({ message: describeIssue(issue), line: issue.line });
-    return { ok: true, html: result.html, warnings };
+    const { html, sourcePositions } = takeSourceMarkers(result.html);
+    return { ok: true, html, warnings: problems, sourcePositions };
   } catch (error) {
     const issues = (error as { errors?: MjmlValidationIssue[] }).errors;
-    if (Array.isArray(issues) && issues.length > 0) return { ok: false, message: describeIssue(issues[0]), line: issues[0].line };
+    if (Array.isArray(issues) && issues.length > 0) return { ok: false, ...place(issues[0]) };
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 }
 
-function describeIssue(issue: MjmlValidationIssue): string {
+/** MJML's line is in the expanded document: report it in the email, naming the included file when it is one. */
+function placeIssue(issue: MjmlValidationIssue, origins: readonly LineOrigin[]): WorkerWarning {
   const where = issue.tagName ? `<${issue.tagName}>: ` : '';
-  return `${where}${issue.message ?? 'Invalid MJML'}`;
-}
-
-// mj-include is ignored (never read from disk); say so, so a missing section is not a mystery.
-function includeWarnings(source: string): WorkerWarning[] {
-  const warnings: WorkerWarning[] = [];
-  const pattern = /<mj-include\b/gi;
-  for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
-    warnings.push({ message: '<mj-include> is not supported: the included file was not read', line: lineAt(source, match.index) });
-  }
-  return warnings;
-}
-
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  const message = `${where}${issue.message ?? 'Invalid MJML'}`;
+  const origin = issue.line !== undefined ? origins[issue.line - 1] : undefined;
+  if (!origin) return { message, line: issue.line };
+  if (origin.file === EMAIL_FILE) return { message, line: origin.line };
+  return { message: `${origin.file} line ${origin.line}: ${message}`, line: origin.siteLine };
 }

@@ -1,6 +1,8 @@
+import type { SourceFiles, SourcePosition } from '@mailproof/engine/compile';
+
 /** Messages between the host and a compile worker thread. Plain data only. */
 export type CompileWorkerTask =
-  | { kind: 'mjml'; source: string; validation: 'strict' | 'soft' }
+  | { kind: 'mjml'; source: string; validation: 'strict' | 'soft'; files?: SourceFiles }
   | { kind: 'maizzle-css'; html: string; config: MaizzleCssConfig }
   | { kind: 'warm' };
 
@@ -21,5 +23,5 @@ export interface WorkerWarning {
 }
 
 export type CompileWorkerResponse =
-  | { id: number; ok: true; html: string; warnings: WorkerWarning[] }
+  | { id: number; ok: true; html: string; warnings: WorkerWarning[]; sourcePositions?: SourcePosition[] }
   | { id: number; ok: false; message: string; line?: number; column?: number };

@@ -24,7 +24,7 @@ async function handle(request: CompileWorkerRequest): Promise<CompileWorkerRespo
   try {
     switch (task.kind) {
       case 'mjml':
-        return { id, ...(await compileMjmlInWorker(task.source, task.validation)) };
+        return { id, ...(await compileMjmlInWorker(task.source, task.validation, task.files)) };
       case 'maizzle-css':
         return { id, ...(await compileMaizzleCssInWorker(task.html, task.config)) };
       case 'warm':

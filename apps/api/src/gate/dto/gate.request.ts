@@ -18,6 +18,7 @@ import { GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD, GATE_REF_PATTERN, UPDATE_B
 import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
 import { OptionalClientIds } from '../../common/client-ids.validator';
 import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';
+import { OptionalMjmlValidation, OptionalSourceFiles } from '../../common/source-files.validator';
 import { MAX_MARKUP_BYTES } from '../../previews/dto/preview.request';
 
 /** POST /api/gate: exactly one of html and url (checked by the service, which names both fields). */
@@ -28,6 +29,12 @@ export class GateRequest {
   @IsNotEmpty()
   @MaxUtf8Bytes(MAX_MARKUP_BYTES)
   html?: string;
+
+  @OptionalSourceFiles()
+  files?: Record<string, string>;
+
+  @OptionalMjmlValidation()
+  mjmlValidation?: 'soft' | 'strict';
 
   @ApiPropertyOptional({ description: 'A "view in browser" link to import the email from (http/https, public addresses, at most 500 KB).' })
   @IsOptional()

@@ -4,6 +4,7 @@ import { RENDER_MODES, type RenderMode } from '@mailproof/contracts';
 import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
 import { OptionalClientIds } from '../../common/client-ids.validator';
 import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';
+import { OptionalMjmlValidation, OptionalSourceFiles } from '../../common/source-files.validator';
 
 /** 500 KB of markup, counted as UTF-8 bytes. */
 export const MAX_MARKUP_BYTES = 512_000;
@@ -14,6 +15,12 @@ export class PreviewRequest {
   @IsNotEmpty()
   @MaxUtf8Bytes(MAX_MARKUP_BYTES)
   html: string;
+
+  @OptionalSourceFiles()
+  files?: Record<string, string>;
+
+  @OptionalMjmlValidation()
+  mjmlValidation?: 'soft' | 'strict';
 
   @ApiPropertyOptional({ enum: EMAIL_FORMATS, default: 'html', description: 'Input format; selects framework-native fix snippets.' })
   @IsOptional()

@@ -31,8 +31,11 @@ class CssFinding implements EngineCssFinding {
   @ApiProperty() message: string;
   @ApiProperty() suggestion: string;
   @ApiPropertyOptional({ type: CodeFix }) fix?: CodeFix;
-  @ApiPropertyOptional() line?: number;
+  @ApiPropertyOptional({ description: 'Position of the first use (1-based); for jsx, mjml and maizzle input, in the submitted source where the compiled element came from a source element.' })
+  line?: number;
   @ApiPropertyOptional() column?: number;
+  @ApiPropertyOptional({ description: 'jsx, mjml and maizzle input: the position in compiledHtml (1-based).' }) compiledLine?: number;
+  @ApiPropertyOptional() compiledColumn?: number;
   @ApiProperty({ description: 'Stable rule id: the caniemail slug, or `unknown-property`.' }) rule: string;
   @ApiProperty({ description: 'How many times the email uses it.' }) occurrences: number;
 }
