@@ -4,7 +4,7 @@ import { MailproofConfig } from '@mailproof/config';
 import { ENQUEUE_DEADLINE_MS, JobProducer } from './job.producer';
 import { QueueEventsRegistry } from './queue-events.registry';
 import { bullQueues } from './queue.module';
-import { requestPathRedisOptions } from './redis-connection';
+import { bullConnection, requestPathRedisOptions } from './redis-connection';
 
 /**
  * QueueModule for the API: the same queues, producer and events, but the queues' connection fails
@@ -15,7 +15,7 @@ import { requestPathRedisOptions } from './redis-connection';
  */
 @Global()
 @Module({
-  imports: bullQueues((config) => requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs)),
+  imports: bullQueues((config) => bullConnection(config.redis, requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs))),
   providers: [
     JobProducer,
     QueueEventsRegistry,
