@@ -1,4 +1,4 @@
-// One jest config, four projects (see docs/testing.md). testTimeout must sit at the root:
+// One jest config, five projects (see docs/testing.md). testTimeout must sit at the root:
 // jest silently ignores it inside a projects[] entry.
 const aliases = {};
 for (const lib of ['engine', 'contracts', 'persistence', 'queue', 'config', 'sandbox', 'net-guard', 'render', 'mcp']) {
@@ -33,6 +33,13 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'],
+      setupFiles: ['<rootDir>/test/utils/test-env.ts'],
+      globalSetup: '<rootDir>/test/utils/global-setup.js',
+    },
+    {
+      ...shared,
+      displayName: 'scale',
+      testMatch: ['<rootDir>/test/scale/**/*.scale-spec.ts'],
       setupFiles: ['<rootDir>/test/utils/test-env.ts'],
       globalSetup: '<rootDir>/test/utils/global-setup.js',
     },

@@ -11,16 +11,7 @@ const path = require('node:path');
 const tasks = require('./lib/tasks');
 
 async function main() {
-  tasks.loadDotEnv();
-  process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/mailproof_test';
-  process.env.REDIS_URL ||= 'redis://127.0.0.1:6379';
-  process.env.PUPPETEER_SKIP_DOWNLOAD = '1';
-  tasks.ensureDependencies();
-  tasks.build();
-  // ts-jest only transpiles (isolatedModules), so the types of tests and code are checked here.
-  tasks.run(require('node:path').join(tasks.BIN, 'tsc'), ['--noEmit', '-p', 'tsconfig.spec.json']);
-  await tasks.ensureServices(process.env.DATABASE_URL, process.env.REDIS_URL);
-  await tasks.ensureDatabase(process.env.DATABASE_URL);
+  await tasks.prepareTestRun({ typecheck: true });
 
   const extra = process.argv.slice(2);
   const passes = [

@@ -130,4 +130,22 @@ async function ensureDatabase(databaseUrl) {
   }
 }
 
-module.exports = { ROOT, BIN, run, loadDotEnv, ensureDependencies, build, ensureServices, ensureDatabase };
+/**
+ * What every test command does before jest: test defaults for the stores, dependencies installed, a
+ * fresh build (the suites start the built apps), optionally the type-check, the stores answering and
+ * the test database created.
+ */
+async function prepareTestRun({ typecheck = false } = {}) {
+  loadDotEnv();
+  process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/mailproof_test';
+  process.env.REDIS_URL ||= 'redis://127.0.0.1:6379';
+  process.env.PUPPETEER_SKIP_DOWNLOAD = '1';
+  ensureDependencies();
+  build();
+  // ts-jest only transpiles (isolatedModules), so the types of tests and code are checked here.
+  if (typecheck) run(path.join(BIN, 'tsc'), ['--noEmit', '-p', 'tsconfig.spec.json']);
+  await ensureServices(process.env.DATABASE_URL, process.env.REDIS_URL);
+  await ensureDatabase(process.env.DATABASE_URL);
+}
+
+module.exports = { ROOT, BIN, run, loadDotEnv, ensureDependencies, build, ensureServices, ensureDatabase, prepareTestRun };

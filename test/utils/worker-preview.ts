@@ -14,11 +14,16 @@ export async function startWorkerPreview(
   env: Record<string, string> = {},
   consumes: QueueName[] = ['preview'],
 ): Promise<AppProcess> {
-  const worker = startAppProcess('worker-preview', { QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false', ...env });
+  const worker = startAppProcess('worker-preview', { QUEUE_PREFIX: queuePrefixVariable(config), MIGRATE_ON_START: 'false', ...env });
   await waitFor(
     async () => (await Promise.all(consumes.map((queue) => queues[queue].getWorkers()))).every((workers) => workers.length >= 1),
     `a worker-preview process to consume ${consumes.join(', ')}`,
     30_000,
   );
   return worker;
+}
+
+/** QUEUE_PREFIX that gives a process the same prefix as `config` (on a Redis Cluster the config wraps it in a hash tag). */
+export function queuePrefixVariable(config: MailproofConfig): string {
+  return config.queue.prefix.replace(/^\{(.*)\}$/, '$1');
 }

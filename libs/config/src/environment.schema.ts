@@ -85,6 +85,16 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(50) @Max(10_000)
   REDIS_COMMAND_TIMEOUT_MS = 1_000;
 
+  /**
+   * Seed nodes of a Redis Cluster, `host:port` separated by commas. Set, every Redis client is an
+   * ioredis Cluster over these nodes (REDIS_URL then supplies only the user, password and TLS, and must
+   * name database 0), and the key prefix becomes the hash tag `{QUEUE_PREFIX}`. docs/operations.md.
+   */
+  @IsOptional() @Matches(/^(\[[\da-fA-F:]+\]|[^\s,:[\]]+):\d{1,5}(,(\[[\da-fA-F:]+\]|[^\s,:[\]]+):\d{1,5})*$/, {
+    message: 'must be host:port pairs separated by commas, such as 10.0.0.1:7000,10.0.0.2:7000',
+  })
+  REDIS_CLUSTER_NODES?: string;
+
   /** Redis key prefix of every BullMQ queue; tests give each jest worker its own. */
   @IsString() @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'must be 1-40 letters, digits, _ or -' })
   QUEUE_PREFIX = 'mailproof';

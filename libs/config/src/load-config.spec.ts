@@ -42,6 +42,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_KEY_CACHE_TTL_MS: '60000' })).toThrow(/API_KEY_CACHE_TTL_MS/);
   });
 
+  it('reads a Redis Cluster from REDIS_CLUSTER_NODES and makes the key prefix a hash tag', () => {
+    const single = loadConfig({ QUEUE_PREFIX: 'mp' });
+    expect(single.redis.clusterNodes).toEqual([]);
+    expect(single.queue.prefix).toBe('mp');
+    const cluster = loadConfig({ QUEUE_PREFIX: 'mp', REDIS_URL: 'redis://:secret@10.0.0.1:7000', REDIS_CLUSTER_NODES: '10.0.0.1:7000,[fd00::2]:7001' });
+    expect(cluster.redis.clusterNodes).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'fd00::2', port: 7001 },
+    ]);
+    expect(cluster.queue.prefix).toBe('{mp}');
+    expect(cluster.rateLimits.redis).toEqual({ url: 'redis://:secret@10.0.0.1:7000', clusterNodes: cluster.redis.clusterNodes });
+    // A rate limiter of its own is a single Redis.
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000', RATE_LIMIT_REDIS_URL: 'redis://10.0.0.9:6379' }).rateLimits.redis.clusterNodes).toEqual([]);
+  });
+
+  it('refuses cluster nodes without ports, and a REDIS_URL naming another database than 0 on a cluster', () => {
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1' })).toThrow(/REDIS_CLUSTER_NODES: must be host:port pairs/);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_URL: 'redis://10.0.0.1:7000/3' })).toThrow(/REDIS_URL: must name database 0/);
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_URL: 'redis://10.0.0.1:7000/0' }).redis.clusterNodes).toHaveLength(1);
+  });
+
   it('strips a trailing slash from PUBLIC_BASE_URL and splits TRUSTED_PROXIES', () => {
     const config = loadConfig({ PUBLIC_BASE_URL: 'https://mailproof.example.com/', TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16' });
     expect(config.http.publicBaseUrl).toBe('https://mailproof.example.com');

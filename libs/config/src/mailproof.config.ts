@@ -1,5 +1,11 @@
 import type { EnvironmentVariables } from './environment.schema';
 
+/** Where a Redis is: a single server at `url`, or a Redis Cluster seeded by `clusterNodes` (with `url`'s credentials and TLS). */
+export interface RedisTarget {
+  url: string;
+  clusterNodes: Array<{ host: string; port: number }>;
+}
+
 /** The typed, grouped view of the environment that the apps inject (inject the class itself). */
 export class MailproofConfig {
   private constructor(
@@ -16,8 +22,12 @@ export class MailproofConfig {
     },
     readonly logging: { level: EnvironmentVariables['LOG_LEVEL'] },
     readonly database: { url: string; retryAttempts: number; poolSize: number; migrateOnStart: boolean },
-    /** commandTimeoutMs: the deadline of a Redis command waited on inside a request (never on blocking worker connections). */
-    readonly redis: { url: string; commandTimeoutMs: number },
+    /**
+     * commandTimeoutMs: the deadline of a Redis command waited on inside a request (never on blocking worker connections).
+     * clusterNodes: the seed nodes of a Redis Cluster (empty: a single Redis at `url`).
+     */
+    readonly redis: RedisTarget & { commandTimeoutMs: number },
+    /** Every Redis key starts with it; on a Redis Cluster it is a hash tag (`{mailproof}`) so a queue's keys share one slot. */
     readonly queue: { prefix: string },
     readonly workers: {
       previewConcurrency: number;
@@ -50,7 +60,8 @@ export class MailproofConfig {
     readonly rateLimits: {
       windowSeconds: number;
       perWindow: { anonymous: number; free: number; pro: number };
-      redisUrl: string;
+      /** The rate limiter's own Redis (RATE_LIMIT_REDIS_URL: always a single Redis), else the shared one. */
+      redis: RedisTarget;
       /** Past this, one rate-limit command gives way to the in-memory limiter. */
       redisTimeoutMs: number;
       trustedProxies: string[];
@@ -81,6 +92,7 @@ export class MailproofConfig {
   }
 
   static fromEnvironment(e: EnvironmentVariables): MailproofConfig {
+    const clusterNodes = (e.REDIS_CLUSTER_NODES ?? '').split(',').filter(Boolean).map(parseHostPort);
     return new MailproofConfig(
       e.NODE_ENV,
       {
@@ -93,8 +105,8 @@ export class MailproofConfig {
       },
       { level: e.LOG_LEVEL },
       { url: e.DATABASE_URL, retryAttempts: e.DATABASE_RETRY_ATTEMPTS, poolSize: e.DATABASE_POOL_SIZE, migrateOnStart: e.MIGRATE_ON_START },
-      { url: e.REDIS_URL, commandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS },
-      { prefix: e.QUEUE_PREFIX },
+      { url: e.REDIS_URL, clusterNodes, commandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS },
+      { prefix: clusterNodes.length > 0 ? `{${e.QUEUE_PREFIX}}` : e.QUEUE_PREFIX },
       {
         previewConcurrency: e.WORKER_PREVIEW_CONCURRENCY,
         previewThreads: e.WORKER_PREVIEW_THREADS,
@@ -123,7 +135,7 @@ export class MailproofConfig {
       {
         windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
         perWindow: { anonymous: e.RATE_LIMIT_ANONYMOUS, free: e.RATE_LIMIT_FREE, pro: e.RATE_LIMIT_PRO },
-        redisUrl: e.RATE_LIMIT_REDIS_URL ?? e.REDIS_URL,
+        redis: e.RATE_LIMIT_REDIS_URL ? { url: e.RATE_LIMIT_REDIS_URL, clusterNodes: [] } : { url: e.REDIS_URL, clusterNodes },
         redisTimeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
         trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       },

@@ -5,7 +5,7 @@ import { ENQUEUE_DEADLINE_MS, JobProducer } from './job.producer';
 import { QueueEventsRegistry } from './queue-events.registry';
 import { WebhookQueue } from './webhook.queue';
 import { bullQueues } from './queue.module';
-import { requestPathRedisOptions } from './redis-connection';
+import { bullConnection, requestPathRedisOptions } from './redis-connection';
 
 /**
  * QueueModule for the API: the same queues, producer and events, but the queues' connection fails
@@ -16,7 +16,7 @@ import { requestPathRedisOptions } from './redis-connection';
  */
 @Global()
 @Module({
-  imports: bullQueues((config) => requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs)),
+  imports: bullQueues((config) => bullConnection(config.redis, requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs))),
   providers: [
     JobProducer,
     QueueEventsRegistry,

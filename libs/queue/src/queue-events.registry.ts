@@ -4,7 +4,7 @@ import { MailproofConfig } from '@mailproof/config';
 import type { QueueName } from '@mailproof/contracts';
 import { withDeadline } from './deadline';
 import { QueueUnavailableError } from './queue-unavailable.error';
-import { redisOptionsFromUrl } from './redis-connection';
+import { bullConnection, redisOptionsFromUrl } from './redis-connection';
 
 /**
  * One long-lived QueueEvents per queue per process, created on first use. Request handlers
@@ -22,7 +22,7 @@ export class QueueEventsRegistry implements OnModuleDestroy {
     let pending = this.events.get(queue);
     if (!pending) {
       const events = new QueueEvents(queue, {
-        connection: redisOptionsFromUrl(this.config.redis.url),
+        connection: bullConnection(this.config.redis, redisOptionsFromUrl(this.config.redis.url)),
         prefix: this.config.queue.prefix,
       });
       events.on('error', (error) => this.logger.warn(`queue events ${queue}: ${error.message}`));

@@ -7,7 +7,7 @@ import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { JobProducer } from './job.producer';
 import { QueueEventsRegistry } from './queue-events.registry';
 import { WebhookQueue } from './webhook.queue';
-import { redisOptionsFromUrl } from './redis-connection';
+import { bullConnection, redisOptionsFromUrl } from './redis-connection';
 
 /** The BullMQ root (connection, prefix, job defaults) and the four queues, over the given connection. */
 export function bullQueues(connection: (config: MailproofConfig) => RedisOptions) {
@@ -23,7 +23,7 @@ export function bullQueues(connection: (config: MailproofConfig) => RedisOptions
 /** BullMQ wiring shared by the worker apps: connection, prefix, the four queues, producer and events. */
 @Global()
 @Module({
-  imports: bullQueues((config) => redisOptionsFromUrl(config.redis.url)),
+  imports: bullQueues((config) => bullConnection(config.redis, redisOptionsFromUrl(config.redis.url))),
   providers: [JobProducer, QueueEventsRegistry, WebhookQueue],
   exports: [BullModule, JobProducer, QueueEventsRegistry, WebhookQueue],
 })

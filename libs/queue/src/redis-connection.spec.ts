@@ -1,4 +1,5 @@
-import { reconnectDelayMs, redisOptionsFromUrl, requestPathRedisOptions } from './redis-connection';
+import { Cluster, Redis } from 'ioredis';
+import { bullConnection, createRedisClient, reconnectDelayMs, redisOptionsFromUrl, requestPathRedisOptions } from './redis-connection';
 
 describe('redisOptionsFromUrl', () => {
   it('reads host, port, credentials, database and TLS', () => {
@@ -38,5 +39,28 @@ describe('requestPathRedisOptions', () => {
       maxRetriesPerRequest: 0,
       retryStrategy: reconnectDelayMs,
     });
+  });
+});
+
+describe('createRedisClient and bullConnection', () => {
+  const single = { url: 'redis://127.0.0.1:6379', clusterNodes: [] };
+  const cluster = { url: 'redis://:secret@127.0.0.1:7000', clusterNodes: [{ host: '127.0.0.1', port: 7000 }] };
+
+  it('makes a plain client for a single Redis and leaves BullMQ options as they are', () => {
+    const options = { ...requestPathRedisOptions(single.url, 500), lazyConnect: true };
+    const client = createRedisClient(single, options);
+    expect(client).toBeInstanceOf(Redis);
+    client.disconnect();
+    expect(bullConnection(single, options)).toBe(options);
+  });
+
+  it('makes a Cluster for cluster nodes, with the per-node options and the fail-fast behaviour kept', () => {
+    const client = createRedisClient(cluster, { ...requestPathRedisOptions(cluster.url, 500), lazyConnect: true }) as Cluster;
+    expect(client).toBeInstanceOf(Cluster);
+    expect(client.options.enableOfflineQueue).toBe(false);
+    expect(client.options.redisOptions).toMatchObject({ password: 'secret', commandTimeout: 500, maxRetriesPerRequest: 0 });
+    expect(client.options.redisOptions).not.toHaveProperty('host');
+    client.disconnect();
+    expect(bullConnection(cluster, redisOptionsFromUrl(cluster.url))).toMatchObject({ mailproofClusterNodes: cluster.clusterNodes });
   });
 });

@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
 import { MailproofConfig } from '@mailproof/config';
-import { requestPathRedisOptions } from '@mailproof/queue';
+import { createRedisClient, requestPathRedisOptions, type RedisClient } from '@mailproof/queue';
 
 export interface DashboardSession {
   accountId: string;
@@ -27,11 +26,12 @@ function digest(sessionId: string): string {
 @Injectable()
 export class DashboardSessionStore implements OnModuleDestroy {
   private readonly logger = new Logger('DashboardSessions');
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly ttl: number;
 
   constructor(private readonly config: MailproofConfig) {
-    this.redis = new Redis({ ...requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs), lazyConnect: false });
+    // From the one Redis factory, so the sessions live on a Redis Cluster too (docs/operations.md).
+    this.redis = createRedisClient(config.redis, { ...requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs), lazyConnect: false });
     this.redis.on('error', (error) => this.logger.warn(`session redis: ${error.message}`));
     this.ttl = config.dashboard.sessionTtlSeconds;
   }

@@ -1,9 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { MailproofConfig } from '@mailproof/config';
 import type { Plan } from '@mailproof/persistence';
-import { requestPathRedisOptions } from '@mailproof/queue';
+import { createRedisClient, type RedisClient, requestPathRedisOptions } from '@mailproof/queue';
 
 export type RateLimitTier = 'anonymous' | Plan;
 
@@ -30,13 +29,13 @@ export interface RateLimitDecision {
 @Injectable()
 export class RateLimiterService implements OnModuleDestroy {
   private readonly logger = new Logger('RateLimit');
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly limiters: Record<RateLimitTier, RateLimiterRedis>;
   private readonly signIn: RateLimiterRedis;
 
   constructor(private readonly config: MailproofConfig) {
     // Fail fast while Redis is down or silent, so the in-memory fallback answers instead of requests waiting.
-    this.redis = new Redis({ ...requestPathRedisOptions(config.rateLimits.redisUrl, config.rateLimits.redisTimeoutMs), lazyConnect: false });
+    this.redis = createRedisClient(config.rateLimits.redis, { ...requestPathRedisOptions(config.rateLimits.redis.url, config.rateLimits.redisTimeoutMs), lazyConnect: false });
     this.redis.on('error', (error) => this.logger.warn(`rate-limit redis: ${error.message}`));
     const duration = config.rateLimits.windowSeconds;
     const make = (name: string, points: number, seconds = duration) =>

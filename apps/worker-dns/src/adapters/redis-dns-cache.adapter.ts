@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from '@mailproof/queue';
 
 /** What tangerine stores per query: the decoded DNS packet plus its own ttl/expires bookkeeping. */
 interface CachedPacket {
@@ -16,7 +16,7 @@ interface CachedPacket {
  */
 export class RedisDnsCacheAdapter {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keyPrefix: string,
     private readonly maxTtlSeconds: number,
     private readonly negativeTtlSeconds: number,

@@ -1,9 +1,8 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import Tangerine from 'tangerine';
 import { MailproofConfig } from '@mailproof/config';
 import type { DnsFailureReason, DnsLookup, DnsResolver, MxRecord } from '@mailproof/engine/dns';
-import { requestPathRedisOptions } from '@mailproof/queue';
+import { createRedisClient, type RedisClient, requestPathRedisOptions } from '@mailproof/queue';
 import { Http2RequestAdapter } from './http2-request.adapter';
 import { RedisDnsCacheAdapter } from './redis-dns-cache.adapter';
 
@@ -27,7 +26,7 @@ const FAILURES: Record<string, DnsFailureReason> = {
 export class TangerineResolver implements DnsResolver, OnApplicationShutdown {
   private readonly logger = new Logger('TangerineResolver');
   private readonly http = new Http2RequestAdapter();
-  private readonly redis: Redis | null;
+  private readonly redis: RedisClient | null;
   private readonly cache: RedisDnsCacheAdapter | null;
   private readonly tangerine: Tangerine;
   private readonly deadlineMs: number;
@@ -36,7 +35,7 @@ export class TangerineResolver implements DnsResolver, OnApplicationShutdown {
     const settings = config.deliverability;
     if (settings.cacheMaxTtlSeconds > 0) {
       // A cache must never hold a lookup up: refused, a miss at once; silent (frozen), a miss after REDIS_COMMAND_TIMEOUT_MS.
-      this.redis = new Redis({ ...requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs), lazyConnect: false });
+      this.redis = createRedisClient(config.redis, { ...requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs), lazyConnect: false });
       this.redis.on('error', (error) => this.logger.warn(`DNS cache Redis: ${error.message}`));
       this.cache = new RedisDnsCacheAdapter(this.redis, `${config.queue.prefix}:dns-cache:`, settings.cacheMaxTtlSeconds, settings.cacheNegativeTtlSeconds);
     } else {

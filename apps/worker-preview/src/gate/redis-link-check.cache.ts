@@ -1,9 +1,8 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import Redis from 'ioredis';
 import { MailproofConfig } from '@mailproof/config';
 import type { LinkCheck, LinkCheckCache } from '@mailproof/net-guard';
-import { requestPathRedisOptions } from '@mailproof/queue';
+import { createRedisClient, type RedisClient, requestPathRedisOptions } from '@mailproof/queue';
 
 /**
  * Link statuses cached in Redis for LINK_CHECK_CACHE_SECONDS, shared by every worker replica, so a CI
@@ -12,14 +11,14 @@ import { requestPathRedisOptions } from '@mailproof/queue';
  */
 @Injectable()
 export class RedisLinkCheckCache implements LinkCheckCache, OnModuleDestroy {
-  private readonly redis: Redis | null;
+  private readonly redis: RedisClient | null;
   private readonly prefix: string;
   private readonly ttlSeconds: number;
 
   constructor(config: MailproofConfig) {
     this.ttlSeconds = config.gate.linkCacheSeconds;
     this.prefix = `${config.queue.prefix}:link-check:`;
-    this.redis = this.ttlSeconds > 0 ? new Redis(requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs)) : null;
+    this.redis = this.ttlSeconds > 0 ? createRedisClient(config.redis, requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs)) : null;
     this.redis?.on('error', () => undefined);
   }
 

@@ -1,4 +1,5 @@
-import ivm from 'isolated-vm';
+import type IsolatedVm from 'isolated-vm';
+import ivm from './isolated-vm';
 
 export interface IsolateScript {
   code: string;
@@ -13,7 +14,7 @@ export interface IsolateScript {
  */
 export interface IsolateImage {
   scripts: IsolateScript[];
-  snapshot?: ivm.ExternalCopy<ArrayBuffer>;
+  snapshot?: IsolatedVm.ExternalCopy<ArrayBuffer>;
 }
 
 export function snapshotsEnabled(): boolean {

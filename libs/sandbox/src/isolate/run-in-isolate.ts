@@ -1,4 +1,5 @@
-import ivm from 'isolated-vm';
+import type IsolatedVm from 'isolated-vm';
+import ivm from './isolated-vm';
 import type { ResolvedLimits } from '../compile-limits';
 import type { IsolateImage } from './isolate-image';
 
@@ -85,7 +86,7 @@ function parseOutcome<T>(raw: string): IsolateOutcome<T> {
 
 function classifyFailure(
   error: unknown,
-  state: { watchdogFired: boolean; isolate: ivm.Isolate; startedAt: number; timeoutMs: number },
+  state: { watchdogFired: boolean; isolate: IsolatedVm.Isolate; startedAt: number; timeoutMs: number },
 ): IsolateFailure | Error {
   const message = error instanceof Error ? error.message : String(error);
   if (/memory limit/i.test(message)) return new IsolateFailure('memory', 'memory limit exceeded');
