@@ -218,8 +218,8 @@ describe('POST /api/preview and reading previews back', () => {
     expect(document.paths['/api/preview/{id}'].get.responses['200'].content['application/json'].schema).toEqual(ok);
     const schema: { properties: Record<string, unknown>; required: string[] } = document.components.schemas[String(ok.$ref).replace('#/components/schemas/', '')];
     const documented = Object.keys(schema.properties);
-    // Only these may be missing: screenshots come with the render worker, compiledHtml with compiled formats.
-    expect(documented.filter((key) => !schema.required.includes(key)).sort()).toEqual(['compiledHtml', 'screenshots']);
+    // Only these may be missing: screenshots and their notes come with rendering, compiledHtml with compiled formats.
+    expect(documented.filter((key) => !schema.required.includes(key)).sort()).toEqual(['compiledHtml', 'screenshotNotes', 'screenshots']);
 
     const response = await request(api.url).post('/api/preview').send(body).expect(200);
     const [row] = await db.query(`SELECT result FROM previews WHERE id = $1`, [response.body.id]);
