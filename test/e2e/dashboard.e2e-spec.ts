@@ -240,6 +240,12 @@ describe('the dashboard (/app)', () => {
       // The form checks like POST /api/webhooks: no event is a 400 with the field named.
       const refused = await request(api.url).post('/app/webhooks').set('Cookie', cookie).type('form').send({ _csrf: csrf, url: 'https://hooks.example.com/x' }).expect(400);
       expect(refused.text).toContain('<strong>events</strong>');
+      // And the SSRF guard's rules: a private address is a 400 shown on the form, which keeps what was typed.
+      const declined = await request(api.url).post('/app/webhooks').set('Cookie', cookie).type('form').send({ _csrf: csrf, url: 'http://10.0.0.7/hook', events: 'gate.failed' }).expect(400);
+      expect(declined.text).toContain('Webhooks are not sent to this URL');
+      expect(declined.text).toContain('value="http://10.0.0.7/hook"');
+      expect(declined.text).toMatch(/value="gate\.failed" checked/);
+      expect(declined.text).not.toMatch(/value="domain\.drift" checked/);
       await request(api.url).get(`/api/webhooks/${theirs.id}`).set('x-api-key', other.key).expect(200);
     });
   });
