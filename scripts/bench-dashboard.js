@@ -3,10 +3,11 @@
 // `api` and `worker-preview` run as separate processes (built dist). One real preview is analyzed
 // through the API; its stored result is copied into 10,000 saved previews (titles, scores and dates
 // vary), and the account gets 50 monitored domains with a year of audits every 6 hours (73,000) and
-// drift events, and 5,000 gate runs over 20 refs. Signed in through the sign-in form, autocannon
-// then requests each page with 4 connections for BENCH_SECONDS (5) and reports p50/p95 of the
-// response time (loopback: server time plus queueing at 4 connections), and the API process's CPU
-// time per request, which the machine's other load hardly changes. Target: p95 <= 50 ms per page.
+// drift events, 5,000 gate runs over 20 refs, and 10 webhook endpoints with a delivery of each of
+// 5,000 events (50,000). Signed in through the sign-in form, autocannon then requests each page with
+// 4 connections for BENCH_SECONDS (5) and reports p50/p95 of the response time (loopback: server
+// time plus queueing at 4 connections), and the API process's CPU time per request, which the
+// machine's other load hardly changes. Target: p95 <= 50 ms per page.
 'use strict';
 const { createHash } = require('node:crypto');
 const { spawnSync } = require('node:child_process');
@@ -21,6 +22,8 @@ const DOMAINS = 50;
 const AUDITS_PER_DOMAIN = 365 * 4;
 const GATE_RUNS = 5_000;
 const REFS = 20;
+const WEBHOOK_ENDPOINTS = 10;
+const WEBHOOK_EVENTS = 5_000;
 
 function createProKey(env) {
   const result = spawnSync(process.execPath, [path.join(tasks.ROOT, 'bin', 'mailproof.js'), 'account', 'create', '--name', `bench-dashboard-${process.pid}`, '--plan', 'pro'], { env, encoding: 'utf8' });
@@ -81,10 +84,33 @@ async function seed(db, key, previewId) {
      FROM generate_series(1, $2::int) AS n`,
     [accountId, GATE_RUNS, REFS],
   );
+  // 10 webhook endpoints (the default limit; two disabled), each with a delivery of every one of 5,000 events.
+  await db.query(
+    `INSERT INTO webhook_endpoints (account_id, url, events, secret, status, disabled_reason, disabled_at, consecutive_failures, created_at)
+     SELECT $1, 'https://hooks.bench-dashboard.example/endpoint-' || n, ARRAY['domain.drift','domain.status_changed','gate.failed'], 'whsec_' || md5(n::text),
+            CASE WHEN n <= 2 THEN 'disabled' ELSE 'enabled' END, CASE WHEN n <= 2 THEN 'HTTP 503 on 20 deliveries in a row' END, CASE WHEN n <= 2 THEN now() END,
+            CASE WHEN n <= 2 THEN 20 ELSE 0 END, now() - make_interval(days => n)
+     FROM generate_series(1, $2::int) AS n`,
+    [accountId, WEBHOOK_ENDPOINTS],
+  );
+  await db.query(
+    `INSERT INTO webhook_events (id, account_id, type, source_key, payload, created_at)
+     SELECT 'msg_bench' || $1::text || lpad(n::text, 6, '0'), $1::uuid, 'domain.drift', 'bench/' || $1::text || '/' || n, '{"type":"domain.drift","data":{}}'::jsonb, now() - make_interval(mins => n * 100)
+     FROM generate_series(1, $2::int) AS n`,
+    [accountId, WEBHOOK_EVENTS],
+  );
+  await db.query(
+    `INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, last_status, last_error, last_attempt_at, delivered_at, created_at)
+     SELECT w.id, e.id, CASE WHEN w.status = 'disabled' THEN 'failed' ELSE 'delivered' END, CASE WHEN w.status = 'disabled' THEN 12 ELSE 1 END,
+            CASE WHEN w.status = 'disabled' THEN 503 ELSE 200 END, CASE WHEN w.status = 'disabled' THEN 'answered 503' END, e.created_at, CASE WHEN w.status = 'enabled' THEN e.created_at END, e.created_at
+     FROM webhook_endpoints w JOIN webhook_events e ON e.account_id = w.account_id WHERE w.account_id = $1`,
+    [accountId],
+  );
   // What autovacuum does to tables in steady use: statistics, and visibility maps for index-only scans.
-  await db.query('VACUUM ANALYZE previews, domain_audits, drift_events, gate_runs, monitored_domains');
+  await db.query('VACUUM ANALYZE previews, domain_audits, drift_events, gate_runs, monitored_domains, webhook_endpoints, webhook_events, webhook_deliveries');
   const [domain] = (await db.query('SELECT id FROM monitored_domains WHERE account_id = $1 ORDER BY domain LIMIT 1', [accountId])).rows;
-  return { accountId, domainId: domain.id };
+  const [endpoint] = (await db.query(`SELECT id FROM webhook_endpoints WHERE account_id = $1 AND status = 'enabled' ORDER BY created_at LIMIT 1`, [accountId])).rows;
+  return { accountId, domainId: domain.id, webhookId: endpoint.id };
 }
 
 /** One preview analyzed by the worker (its first analyses may outlast the budget: then poll for it). */
@@ -162,8 +188,8 @@ async function main() {
     const seeding = Date.now();
     const seeded = await seed(db, key, previewId);
     accountId = seeded.accountId;
-    const { domainId } = seeded;
-    console.log(`seeded ${PREVIEWS} previews (result of ${email.name}), ${DOMAINS} domains x ${AUDITS_PER_DOMAIN} audits, ${GATE_RUNS} gate runs over ${REFS} refs in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
+    const { domainId, webhookId } = seeded;
+    console.log(`seeded ${PREVIEWS} previews (result of ${email.name}), ${DOMAINS} domains x ${AUDITS_PER_DOMAIN} audits, ${GATE_RUNS} gate runs over ${REFS} refs, ${WEBHOOK_ENDPOINTS} webhook endpoints x ${WEBHOOK_EVENTS} deliveries in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
     const cookie = await signIn(url, key);
     const pages = [
       ['overview', '/app'],
@@ -179,6 +205,8 @@ async function main() {
       ['domains', '/app/domains'],
       ['domain', `/app/domains/${domainId}`],
       ['keys', '/app/keys'],
+      ['webhooks', '/app/webhooks'],
+      ['webhook', `/app/webhooks/${webhookId}`],
     ];
     console.log(`${CONNECTIONS} connections, ${SECONDS} s per page, target p95 <= 50 ms`);
     for (const [name, pagePath, nextPath] of pages) {

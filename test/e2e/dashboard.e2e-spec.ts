@@ -1,16 +1,21 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { mkdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
+import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { AccountsRepository } from '@mailproof/persistence';
+import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
 import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { launchChromium } from '../utils/chromium';
 import { createTestAccount, openDatabase } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
+import { waitFor } from '../utils/wait';
 
 const EMAIL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spring</title>
 <style>.box { color: #222222; background-color: #fafafa; border-radius: 8px; display: flex; }</style></head>
@@ -33,7 +38,15 @@ function csrfIn(text: string): string {
 describe('the dashboard (/app)', () => {
   // Sign-in attempts are limited per client IP; X-Forwarded-For from loopback is believed, so each
   // test signs in from an address of its own and the limit test cannot starve the others.
-  const config = testConfig({ PREVIEW_BUDGET_MS: 15_000, GATE_BUDGET_MS: 15_000, TRUSTED_PROXIES: '127.0.0.1', DASHBOARD_SIGN_IN_LIMIT: 5, PREVIEW_RENDER_WAIT_MS: 500 });
+  // SSRF_ALLOWED_ADDRESSES: the webhooks test's loopback receiver (test settings only; refused in production).
+  const config = testConfig({
+    PREVIEW_BUDGET_MS: 15_000,
+    GATE_BUDGET_MS: 15_000,
+    TRUSTED_PROXIES: '127.0.0.1',
+    DASHBOARD_SIGN_IN_LIMIT: 5,
+    PREVIEW_RENDER_WAIT_MS: 500,
+    SSRF_ALLOWED_ADDRESSES: '127.0.0.1',
+  });
   const queues = openQueues(config);
   let api: RunningApi;
   let worker: INestApplicationContext;
@@ -214,6 +227,27 @@ describe('the dashboard (/app)', () => {
       await request(api.url).post(`/app/previews/${preview.id}/delete`).set('Cookie', cookie).type('form').send({ _csrf: csrf }).expect(404);
       await request(api.url).get(`/api/preview/${preview.id}`).set('x-api-key', other.key).expect(200);
     });
+
+    it("does not show, test or delete another account's webhook endpoint", async () => {
+      const other = await createTestAccount(db, 'free');
+      const theirs = (await request(api.url).post('/api/webhooks').set('x-api-key', other.key).send({ url: 'https://hooks.example.com/theirs', events: ['gate.failed'] }).expect(201)).body;
+      const { cookie, csrf } = await signIn(pro.key);
+      await request(api.url).get(`/app/webhooks/${theirs.id}`).set('Cookie', cookie).expect(404);
+      for (const action of ['test', 'enable', 'delete']) {
+        await request(api.url).post(`/app/webhooks/${theirs.id}/${action}`).set('Cookie', cookie).type('form').send({ _csrf: csrf }).expect(404);
+      }
+      expect((await request(api.url).get('/app/webhooks').set('Cookie', cookie).expect(200)).text).not.toContain('hooks.example.com/theirs');
+      // The form checks like POST /api/webhooks: no event is a 400 with the field named.
+      const refused = await request(api.url).post('/app/webhooks').set('Cookie', cookie).type('form').send({ _csrf: csrf, url: 'https://hooks.example.com/x' }).expect(400);
+      expect(refused.text).toContain('<strong>events</strong>');
+      // And the SSRF guard's rules: a private address is a 400 shown on the form, which keeps what was typed.
+      const declined = await request(api.url).post('/app/webhooks').set('Cookie', cookie).type('form').send({ _csrf: csrf, url: 'http://10.0.0.7/hook', events: 'gate.failed' }).expect(400);
+      expect(declined.text).toContain('Webhooks are not sent to this URL');
+      expect(declined.text).toContain('value="http://10.0.0.7/hook"');
+      expect(declined.text).toMatch(/value="gate\.failed" checked/);
+      expect(declined.text).not.toMatch(/value="domain\.drift" checked/);
+      await request(api.url).get(`/api/webhooks/${theirs.id}`).set('x-api-key', other.key).expect(200);
+    });
   });
 
   describe('in Chromium at 390 px', () => {
@@ -379,6 +413,100 @@ describe('the dashboard (/app)', () => {
       await check('gate-run');
     });
 
+    it('registers a webhook (secret shown once), sends a test event and lists its delivery; shows, enables and deletes a disabled endpoint', async () => {
+      const receipts: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+      const receiver = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk) => (body += String(chunk)));
+        req.on('end', () => {
+          receipts.push({ headers: req.headers, body });
+          res.writeHead(200).end('ok');
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/mailproof-hook`;
+      // The delivering worker (worker-dns), started for this test only: it also consumes dns-audit
+      // jobs, and the domain test below needs its first audit left unrun.
+      const dnsWorker = await startWorkerDns(config);
+      try {
+        await go('/app/webhooks');
+        expect(await page.$$eval('input[name=events]:checked', (boxes) => boxes.map((b) => (b as HTMLInputElement).value))).toEqual(['domain.drift', 'domain.status_changed', 'gate.failed']);
+        await page.type('#webhook-url', hookUrl);
+        await page.click('input[name=events][value="gate.passed"]');
+        await submit('form[action="/app/webhooks"] button[type=submit]');
+        const secret = await page.$eval('#new-secret', (input) => (input as HTMLInputElement).value);
+        expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+        expect(await page.$('button[data-copy-target="new-secret"]')).not.toBeNull();
+        await check('webhooks-created');
+
+        // Shown once: the list no longer carries it.
+        await go('/app/webhooks');
+        expect(await page.$('#new-secret')).toBeNull();
+        expect(await page.content()).not.toContain(secret);
+        const row = await page.$eval('tbody tr', (tr) => tr.textContent ?? '');
+        expect(row).toContain(hookUrl);
+        expect(row).toContain('domain.drift, domain.status_changed, gate.failed, gate.passed');
+        expect(row).toContain('enabled');
+        await check('webhooks');
+
+        await submit(`tbody a[href^="/app/webhooks/"]`);
+        const endpointPath = new URL(page.url()).pathname;
+        expect(await page.$eval('#deliveries-title + p', (p) => p.textContent)).toBe('No deliveries yet.');
+        await submit(`form[action="${endpointPath}/test"] button`);
+        expect(new URL(page.url()).searchParams.get('done')).toBe('webhook-test-queued');
+        expect(await page.$$eval('#deliveries-title + .card tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([expect.stringContaining('webhook.test')]);
+
+        // The worker delivers it, signed with the secret the page showed.
+        await waitFor(() => receipts.length >= 1, 'the test event at the receiver', 20_000);
+        const receipt = receipts[0];
+        const verified = new Webhook(secret).verify(receipt.body, {
+          'webhook-id': String(receipt.headers['webhook-id']),
+          'webhook-timestamp': String(receipt.headers['webhook-timestamp']),
+          'webhook-signature': String(receipt.headers['webhook-signature']),
+        });
+        expect(verified).toMatchObject({ type: 'webhook.test', data: { endpointId: endpointPath.split('/').pop() } });
+        const delivered = await waitFor(
+          async () => {
+            await go(endpointPath);
+            const cells = await page.$$eval('#deliveries-title + .card tbody tr:first-child td', (tds) => tds.map((td) => (td as HTMLElement).innerText.trim().replace(/\s+/g, ' ')));
+            return cells[1]?.startsWith('delivered') ? cells : null;
+          },
+          'the delivery to show as delivered',
+          20_000,
+          250,
+        );
+        expect(delivered).toEqual([expect.stringMatching(/^webhook\.test \d{4}-\d\d-\d\d \d\d:\d\d UTC$/), 'delivered 1 attempt', 'HTTP 200']);
+        await check('webhook');
+      } finally {
+        await dnsWorker.close();
+        await new Promise((resolve) => receiver.close(resolve));
+      }
+      expect(receipts).toHaveLength(1);
+
+      // Disabled (as the worker disables an endpoint that keeps failing): the reason, as text, and Enable instead of a test.
+      const endpointPath = new URL(page.url()).pathname;
+      const reason = '<b>HTTP 503</b> on 20 deliveries in a row';
+      await db.query(`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, disabled_at = now() WHERE id = $1`, [endpointPath.split('/').pop(), reason]);
+      await go(endpointPath);
+      expect(await page.$eval('p.error', (p) => p.textContent)).toContain(reason);
+      expect(await page.$(`form[action="${endpointPath}/test"]`)).toBeNull();
+      await check('webhook-disabled');
+      await go('/app/webhooks');
+      expect(await page.$eval('tbody tr', (tr) => tr.textContent)).toContain(reason);
+      await go(endpointPath);
+      await submit(`form[action="${endpointPath}/enable"] button`);
+      expect(new URL(page.url()).searchParams.get('done')).toBe('webhook-enabled');
+      expect(await page.$('p.error')).toBeNull();
+      expect(await page.$(`form[action="${endpointPath}/test"]`)).not.toBeNull();
+
+      await submit(`form[action="${endpointPath}/delete"] button`);
+      expect(new URL(page.url()).pathname).toBe('/app/webhooks');
+      expect(await page.$eval('.notice', (notice) => notice.textContent)).toBe('The webhook endpoint was deleted.');
+      expect(await page.$('tbody tr')).toBeNull();
+      await go(endpointPath);
+      expect(await page.$eval('h1', (h) => h.textContent)).toBe('Not found');
+    });
+
     it('adds a domain and shows its score history plot and drift timeline', async () => {
       await go('/app/domains');
       await page.type('#domain', 'news.dashboard-test.example');
@@ -430,7 +558,7 @@ describe('the dashboard (/app)', () => {
       expect(new URL(page.url()).pathname).toBe('/app/sign-in');
       // The new key still works, for the API and for a new session.
       await request(api.url).get('/api/keys').set('x-api-key', newKey).expect(200);
-      expect(visited).toEqual(expect.arrayContaining(['sign-in', 'overview', 'previews-search', 'preview', 'preview-new', 'gate', 'gate-ref', 'gate-run', 'domains', 'domain', 'keys']));
+      expect(visited).toEqual(expect.arrayContaining(['sign-in', 'overview', 'previews-search', 'preview', 'preview-new', 'gate', 'gate-ref', 'gate-run', 'domains', 'domain', 'keys', 'webhooks', 'webhook']));
     });
   });
 });

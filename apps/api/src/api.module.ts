@@ -39,6 +39,7 @@ import { KeyPagesController } from './dashboard/key-pages.controller';
 import { OverviewPageController } from './dashboard/overview-page.controller';
 import { PreviewPagesController } from './dashboard/preview-pages.controller';
 import { SignInController } from './dashboard/sign-in.controller';
+import { WebhookPagesController } from './dashboard/webhook-pages.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { ProblemDetailsFilter } from './problems/problem-details.filter';
@@ -83,6 +84,7 @@ export class ApiModule {
         GatePagesController,
         DomainPagesController,
         KeyPagesController,
+        WebhookPagesController,
       ],
       providers: [
         MetricsService,

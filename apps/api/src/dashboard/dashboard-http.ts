@@ -45,6 +45,9 @@ const NOTICES: Record<string, string> = {
   'screenshots-complete': 'Screenshots rendered.',
   'screenshots-partial': 'Some screenshots could not be rendered; the others are below.',
   'screenshots-pending': 'Screenshots are still rendering; reload in a few seconds.',
+  'webhook-test-queued': 'Test event queued; its delivery is listed below (reload to follow it).',
+  'webhook-enabled': 'The endpoint was enabled again.',
+  'webhook-deleted': 'The webhook endpoint was deleted.',
 };
 
 export function pageContext(req: Request): PageContext {
@@ -93,6 +96,11 @@ export function formErrors(detail: string | undefined, errors: FieldError[] = []
 
 export function text(value: unknown, max = 1000): string | undefined {
   return typeof value === 'string' ? value.slice(0, max) : undefined;
+}
+
+/** A form field that may repeat (checkboxes): one value arrives as a string, several as an array. */
+export function asList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
 }
 
 export function pageNumber(value: unknown): number {

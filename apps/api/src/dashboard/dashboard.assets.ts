@@ -66,6 +66,9 @@ label { font-weight: 600; display: block; margin: .75rem 0 .25rem; }
 fieldset { border: 1px solid var(--line); border-radius: .4rem; margin: .75rem 0; }
 fieldset label { display: inline-flex; align-items: center; gap: .3rem; font-weight: 400; margin: .2rem .75rem .2rem 0; }
 legend { font-weight: 600; }
+.checks { min-width: 0; }
+.checks label { display: flex; align-items: flex-start; gap: .4rem; margin: .35rem 0; overflow-wrap: anywhere; }
+.checks input { margin-top: .3rem; }
 input[type=text], input[type=password], input[type=search], textarea, select { font: inherit; width: 100%; padding: .45rem .6rem; border: 1px solid #8c959f; border-radius: .4rem; background: #fff; color: var(--ink); }
 textarea { min-height: 14rem; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
 button.primary { background: var(--accent); color: #fff; border-color: var(--accent); }

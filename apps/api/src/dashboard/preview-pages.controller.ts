@@ -9,15 +9,11 @@ import { PreviewsService } from '../previews/previews.service';
 import { ProblemException } from '../problems/problem.exception';
 import { clientView } from '../shares/share-page.view';
 import { SharesService } from '../shares/shares.service';
-import { accountOf, formErrors, pageContext, pageNumber, problemMessage, sendNotFound, sendPage, text, validateForm } from './dashboard-http';
+import { accountOf, asList, formErrors, pageContext, pageNumber, problemMessage, sendNotFound, sendPage, text, validateForm } from './dashboard-http';
 import { previewDetailPage } from './views/preview-detail.view';
 import { newPreviewPage, previewListPage, type NewPreviewForm } from './views/previews.view';
 
 const PAGE_SIZE = 20;
-
-function asList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
-}
 
 /** Saved previews: list and search, create, open, share, delete; all through PreviewsService and SharesService. */
 @ApiExcludeController()

@@ -5,10 +5,7 @@ export interface NavItem {
   label: string;
 }
 
-/**
- * The dashboard's navigation, in order. A page of another feature (e.g. webhooks) adds its entry
- * here: one line, between Keys and the sign-out button.
- */
+/** The dashboard's navigation, in order. A new page adds its entry here: one line. */
 export const NAV_ITEMS: NavItem[] = [
   { href: '/app', label: 'Overview' },
   { href: '/app/previews', label: 'Previews' },
@@ -16,6 +13,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/app/gate', label: 'Gate runs' },
   { href: '/app/domains', label: 'Domains' },
   { href: '/app/keys', label: 'Keys' },
+  { href: '/app/webhooks', label: 'Webhooks' },
 ];
 
 export interface PageContext {
