@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
@@ -27,6 +28,15 @@ const DARK_BOX_EMAIL = `<!doctype html>
 </body></html>`;
 
 const SHOT_URL = /^http:\/\/[^/]+\/screenshots\/([0-9a-f]{64})\.png$/;
+
+/** Direct children of a process, with their command names. */
+function childProcessesOf(parent: number): Array<{ pid: number; command: string }> {
+  return execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, ppid]) => Number(ppid) === parent)
+    .map(([pid, , command]) => ({ pid: Number(pid), command: command ?? '' }));
+}
 
 describe('screenshots through the render worker', () => {
   let images: Awaited<ReturnType<typeof startRecordingServer>>;
@@ -147,6 +157,26 @@ describe('screenshots through the render worker', () => {
     }, 'the screenshots to be stored', 60_000, 250);
     expect(stored.overflowReport.clients[0].clientId).toBe('yahoo-mail');
   });
+
+  it('completes a render job whose Chromium is killed in the middle of it (the browser is relaunched)', async () => {
+    // A page that takes a while to lay out, so the kill lands while it is painted.
+    const heavy = `<!doctype html><html><body>${'<p>cell'.repeat(60_000)}</body></html>`;
+    const created = await request(impatientApi.url).post('/api/preview').send({ html: heavy, clients: ['apple-mail-macos'] }).expect(200);
+    const answer = await request(impatientApi.url).post(`/api/preview/${created.body.id}/screenshots`).send({ modes: ['light'] }).expect(200);
+    expect(answer.body.screenshotStatus).toBe('pending');
+    const browsers = await waitFor(() => {
+      const pids = childProcessesOf(renderWorker.child.pid!).filter((child) => /chrom/.test(child.command)).map((child) => child.pid);
+      return pids.length > 0 ? pids : null;
+    }, 'the worker-render process to run Chromium');
+    for (const pid of browsers) process.kill(pid, 'SIGKILL');
+    const stored = await waitFor(async () => {
+      const body = (await request(api.url).get(`/api/preview/${created.body.id}`).expect(200)).body;
+      return body.screenshots?.['apple-mail-macos-light'] ? body : null;
+    }, 'the screenshot to be stored after the relaunch', 90_000, 250);
+    expect(stored.screenshots['apple-mail-macos-light']).toMatch(SHOT_URL);
+    // The worker itself never died.
+    expect(renderWorker.child.exitCode).toBeNull();
+  }, 120_000);
 
   it('refuses bad requests with problem+json', async () => {
     const created = await request(api.url).post('/api/preview').send({ html: '<p>hello</p>', clients: ['gmail-web'] }).expect(200);

@@ -3,7 +3,7 @@ import puppeteer from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
 import { LINE_ATTRIBUTE } from '@mailproof/engine';
 import { chromiumLaunchOptions, RENDER_PAGE_URL } from './chromium';
-import { ReusedPageBrowser } from './reused-page-browser';
+import { retirePage, ReusedPageBrowser } from './reused-page-browser';
 import type { EmailImageLoader } from './image-loader';
 import { MEASURE_ARGS, measurePage, type PageMeasurements } from './page-measurements';
 import type { RenderUnit } from './shot-plan';
@@ -130,6 +130,7 @@ export class RenderPool {
       return await Promise.race([this.paintPage(page, job), limit]);
     } catch (error) {
       // Whatever the page was doing (a layout that never ends) goes with it: the next job gets a fresh page.
+      retirePage(page);
       void page.close().catch(() => undefined);
       throw error;
     } finally {

@@ -5,6 +5,14 @@ import ConcurrencyImplementation, { type JobInstance, type WorkerInstance } from
 export const PAGES_BEFORE_RECYCLE = 100;
 const NEW_PAGE_TIMEOUT_MS = 10_000;
 
+/** Pages that must not paint again (timed out: whatever they were doing goes with them). */
+const retiredPages = new WeakSet<Page>();
+
+/** Marks a page as done: the next job of its slot gets a new page, even while this one is still closing. */
+export function retirePage(page: Page): void {
+  retiredPages.add(page);
+}
+
 /**
  * puppeteer-cluster's concurrency model for the render worker: one browser per worker slot (as
  * CONCURRENCY_BROWSER: one page in front per browser, a crash takes one slot down) whose single page is
@@ -31,7 +39,7 @@ export class ReusedPageBrowser extends ConcurrencyImplementation {
       jobInstance: async (): Promise<JobInstance> => {
         // A dead browser throws here; the cluster's worker then calls repair() and asks again.
         if (!browser.connected) throw new Error('the browser has disconnected');
-        if (!page || page.isClosed() || uses >= PAGES_BEFORE_RECYCLE) {
+        if (!page || page.isClosed() || retiredPages.has(page) || uses >= PAGES_BEFORE_RECYCLE) {
           await page?.close().catch(() => undefined);
           page = await withTimeout(browser.newPage(), NEW_PAGE_TIMEOUT_MS);
           uses = 0;
