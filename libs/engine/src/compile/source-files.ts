@@ -1,3 +1,4 @@
+import { utf8Length } from '../parse/utf8-length';
 /**
  * The files an email imports (JSX components and Tailwind config, MJML `mj-include`, Maizzle components
  * and layouts), sent beside the email as `files: { "<relative path>": "<source>" }`. Keys are POSIX
@@ -108,24 +109,8 @@ export function normalizeSourceFiles(files: SourceFiles | undefined): SourceFile
   return normalized;
 }
 
-/** UTF-8 length without Buffer, so the isolate and browsers can run this module too. */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+export { utf8Length } from '../parse/utf8-length';
 
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
 
 /**
  * The key of `specifier` imported from the folder `fromDirectory`, trying each suffix in order

@@ -1,4 +1,5 @@
 import { parse } from 'parse5';
+import { utf8Length } from './utf8-length';
 import type { Root, Rule } from 'postcss';
 import { EngineLimitError } from '../errors';
 import { ENGINE_LIMITS } from '../limits';
@@ -113,20 +114,8 @@ export function elementNumber(element: HtmlElement): number | undefined {
   return (element as NumberedElement)[ELEMENT_NUMBER];
 }
 
-/** UTF-8 byte length without allocating the encoded buffer for large inputs. */
-export function utf8ByteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+/** UTF-8 byte length of the markup (utf8-length.ts); the name the engine's public API has always had. */
+export const utf8ByteLength = utf8Length;
 
 const MSO_CONDITIONAL = /^\[if\s+([^\]]*)\]>([\s\S]*)<!\[endif\]\s*$/i;
 const NOT_MSO_START = /^\[if\s+!\s*mso[^\]]*\]><!\s*$/i;

@@ -110,22 +110,4 @@ export function isAscii(text: string): boolean {
   return !NON_ASCII.test(text);
 }
 
-/** UTF-8 byte length without allocating an encoded copy (the HTML can be 500 KB). */
-export function utf8Length(text: string): number {
-  // ASCII (most CSS) is one byte per character: one native scan instead of a loop.
-  if (isAscii(text)) return text.length;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+export { utf8Length } from '../../parse/utf8-length';
