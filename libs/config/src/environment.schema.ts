@@ -127,6 +127,10 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(500) @Max(600_000)
   WORKER_STALLED_INTERVAL_MS = 30_000;
 
+  /** While PostgreSQL is unavailable, a job that failed for it is put back (no attempt spent) while it is younger than this; 0 turns it off. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(86_400_000)
+  WORKER_STORE_RETRY_MS = 600_000;
+
   /** How long a worker waits for active jobs on SIGTERM before exiting (unfinished jobs go back to the queue). */
   @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
   SHUTDOWN_GRACE_MS = 25_000;

@@ -42,6 +42,7 @@ export class MailproofConfig {
       shutdownGraceMs: number;
       lockDurationMs: number;
       stalledIntervalMs: number;
+      storeRetryMs: number;
     },
     readonly budgets: { roundTripMs: number },
     readonly chromiumPath: string | undefined,
@@ -87,8 +88,8 @@ export class MailproofConfig {
   ) {}
 
   /** What a BullMQ consumer needs: its concurrency plus the shared lock settings. */
-  consumerSettings(concurrency: number): { concurrency: number; lockDurationMs: number; stalledIntervalMs: number } {
-    return { concurrency, lockDurationMs: this.workers.lockDurationMs, stalledIntervalMs: this.workers.stalledIntervalMs };
+  consumerSettings(concurrency: number): { concurrency: number; lockDurationMs: number; stalledIntervalMs: number; storeRetryMs: number } {
+    return { concurrency, lockDurationMs: this.workers.lockDurationMs, stalledIntervalMs: this.workers.stalledIntervalMs, storeRetryMs: this.workers.storeRetryMs };
   }
 
   static fromEnvironment(e: EnvironmentVariables): MailproofConfig {
@@ -119,6 +120,7 @@ export class MailproofConfig {
         shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
         lockDurationMs: e.WORKER_LOCK_DURATION_MS,
         stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
+        storeRetryMs: e.WORKER_STORE_RETRY_MS,
       },
       { roundTripMs: e.ROUND_TRIP_BUDGET_MS },
       e.CHROMIUM_PATH,

@@ -1,14 +1,14 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { JOB_DEFINITIONS, QUEUE_NAMES, jobsOfQueue, type JobName, type QueueName } from '@mailproof/contracts';
-import { ConsumerHost } from './consumer.host';
+import { ConsumerHost, storeRetryDelayMs, type ConsumerSettings } from './consumer.host';
 import type { JobHandler } from './job-handler';
 
 const settings = { concurrency: 1, lockDurationMs: 30_000, stalledIntervalMs: 30_000 };
 
 /** A dispatcher with recording handlers: the code under test is the dispatch, not the handlers. */
 class TestConsumer extends ConsumerHost {
-  constructor(queue: QueueName, handlers: JobHandler[]) {
-    super(queue, settings, handlers);
+  constructor(queue: QueueName, handlers: JobHandler[], overrides: Partial<ConsumerSettings> = {}) {
+    super(queue, { ...settings, ...overrides }, handlers);
   }
 }
 
@@ -109,5 +109,49 @@ describe('ConsumerHost', () => {
     const consumer = new TestConsumer('scheduler', [recordingHandler('probe.run', []), handler, recordingHandler('preview-cleanup.run', []), recordingHandler('webhook-relay.run', [])]);
     await consumer.process(fakeJob('drift-sweep.run', VALID['drift-sweep.run'], { timestamp: 5_000, opts: { delay: 250 } } as Partial<Job>));
     expect(contexts).toEqual([{ id: 'job-1', queue: 'scheduler', scheduledFor: 5_250 }]);
+  });
+
+  describe('while the store is unavailable', () => {
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    const setUp = (error: () => Error) => {
+      const recorded: string[] = [];
+      const handler: JobHandler = { jobName: 'preview.analyze', handle: () => Promise.reject(error()), onFinalFailure: async (_p, cause) => void recorded.push(cause) };
+      const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), handler], { storeRetryMs: 60_000 });
+      return { consumer, recorded };
+    };
+    const delayedJob = (overrides: Partial<Job>) => {
+      const delays: number[] = [];
+      const job = fakeJob('preview.analyze', VALID['preview.analyze'], {
+        timestamp: Date.now(),
+        attemptsMade: 2,
+        attemptsStarted: 3,
+        moveToDelayed: async (at: number) => void delays.push(at - Date.now()),
+        ...overrides,
+      } as Partial<Job>);
+      return { job, delays };
+    };
+
+    it('puts the job back to wait (no attempt spent, no failure recorded) even on its last attempt', async () => {
+      const { consumer, recorded } = setUp(refused);
+      const { job, delays } = delayedJob({});
+      await expect(consumer.process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
+      expect(delays).toHaveLength(1);
+      expect(delays[0]).toBeGreaterThan(1_000);
+      expect(delays[0]).toBeLessThanOrEqual(2_000);
+      expect(recorded).toEqual([]);
+    });
+
+    it('stops putting it back once the job is older than storeRetryMs, and never for other errors', async () => {
+      const old = setUp(refused);
+      await expect(old.consumer.process(delayedJob({ timestamp: Date.now() - 61_000 }).job, 'token')).rejects.toThrow('ECONNREFUSED');
+      expect(old.recorded).toEqual(['failed']);
+      const other = setUp(() => Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' }));
+      await expect(other.consumer.process(delayedJob({}).job, 'token')).rejects.toThrow('duplicate key');
+      expect(other.recorded).toEqual(['failed']);
+    });
+
+    it('waits 500 ms doubling to at most 5 s between tries', () => {
+      expect([1, 2, 3, 4, 5, 6, 10].map(storeRetryDelayMs)).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000, 5_000]);
+    });
   });
 });

@@ -1,8 +1,9 @@
 import { WorkerHost } from '@nestjs/bullmq';
 import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { isJobName, jobsOfQueue, JOB_DEFINITIONS, payloadProblem, type JobName, type QueueName } from '@mailproof/contracts';
 import type { FinalFailureCause, JobContext, JobHandler } from './job-handler';
+import { isStoreUnavailable } from './store-unavailable';
 
 export interface ConsumerSettings {
   concurrency: number;
@@ -10,6 +11,16 @@ export interface ConsumerSettings {
   lockDurationMs: number;
   /** How often workers look for jobs whose lock expired (stalled) and put them back. */
   stalledIntervalMs: number;
+  /**
+   * While PostgreSQL is unavailable, a job that failed for that reason is put back to wait (no attempt
+   * spent) as long as it is younger than this; then it takes its normal attempts. 0: never put back.
+   */
+  storeRetryMs?: number;
+}
+
+/** The waits between a job's tries while the store is unavailable: 500 ms doubling to at most 5 s. */
+export function storeRetryDelayMs(triesSoFar: number): number {
+  return Math.min(500 * 2 ** Math.max(0, triesSoFar - 1), 5_000);
 }
 
 /**
@@ -74,7 +85,7 @@ export abstract class ConsumerHost extends WorkerHost implements OnApplicationBo
     void worker.run().catch((error: unknown) => this.logger.error(`worker stopped: ${String(error)}`));
   }
 
-  async process(job: Job): Promise<unknown> {
+  async process(job: Job, token?: string): Promise<unknown> {
     const handler = this.handlers.get(job.name);
     if (!handler || !isJobName(job.name)) throw new UnrecoverableError(`${this.queue}: unknown job ${job.name}`);
     const problem = payloadProblem(job.name, job.data);
@@ -83,11 +94,23 @@ export abstract class ConsumerHost extends WorkerHost implements OnApplicationBo
     try {
       return await handler.handle(job.data as never, context);
     } catch (error) {
+      if (token && this.putBackWhileStoreIsDown(job, error)) {
+        const delay = storeRetryDelayMs(job.attemptsStarted);
+        this.logger.warn(`job ${job.id} (${job.name}): the store is unavailable (${error instanceof Error ? error.message : String(error)}); retried in ${delay} ms`);
+        // skipAttempt: the job keeps all of its attempts for faults of its own.
+        await job.moveToDelayed(Date.now() + delay, token);
+        throw new DelayedError();
+      }
       // The last attempt: the failure is recorded before BullMQ reports it, so a waiting request reads it.
       const final = error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (final) await this.recordFinalFailure(job, 'failed');
       throw error;
     }
+  }
+
+  private putBackWhileStoreIsDown(job: Job, error: unknown): boolean {
+    const window = this.settings.storeRetryMs ?? 0;
+    return window > 0 && !(error instanceof UnrecoverableError) && isStoreUnavailable(error) && Date.now() - job.timestamp < window;
   }
 
   private async recordFinalFailure(job: Job, cause: FinalFailureCause): Promise<void> {

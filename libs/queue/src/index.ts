@@ -15,3 +15,4 @@ export * from './api-queue.module';
 export * from './deadline';
 export * from './queue-unavailable.error';
 export * from './webhook.queue';
+export * from './store-unavailable';

@@ -50,6 +50,22 @@ describe('ProblemDetailsFilter', () => {
     expect(sent.body).not.toMatch(/ECONNREFUSED|\/srv|secret|at /);
   });
 
+  it('answers PostgreSQL being unavailable with 503 service_unavailable and Retry-After, nothing leaked', () => {
+    jest.spyOn((filter as unknown as { logger: { warn: () => void } }).logger, 'warn').mockImplementation(() => undefined);
+    for (const error of [
+      Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      new Error('Connection terminated unexpectedly'),
+    ]) {
+      const { host, sent, json } = fakeHost();
+      filter.catch(error, host);
+      expect(sent.status).toBe(503);
+      expect(sent.headers['Retry-After']).toBe('5');
+      expect(json()).toMatchObject({ code: 'service_unavailable', status: 503, detail: 'The database is unavailable; retry shortly.', requestId: 'req-123' });
+      expect(sent.body).not.toMatch(/ECONNREFUSED|10\.0\.0\.5|administrator|terminated/);
+    }
+  });
+
   it('keeps the stable code, extensions and headers of a ProblemException', () => {
     const { host, sent, json } = fakeHost();
     filter.catch(new ProblemException(429, 'rate_limited', 'slow down', { headers: { 'Retry-After': '7' }, limit: 3 }), host);

@@ -1,8 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { ProblemDetails } from '@mailproof/contracts';
+import { isStoreUnavailable } from '@mailproof/queue';
 import { ProblemException } from './problem.exception';
 import { buildProblem, defaultCodeFor, sendProblem } from './problem-response';
+
+/** Seconds a client should wait before retrying while PostgreSQL is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The one exception filter of the API. Every error leaves as application/problem+json with a
@@ -33,6 +37,12 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       }
       if (status >= 500) return this.internal(exception, res, context, status);
       return sendProblem(res, buildProblem(status, defaultCodeFor(status), this.clientMessage(exception), context));
+    }
+    if (isStoreUnavailable(exception)) {
+      // PostgreSQL refused, dropped the connection or is shutting down/starting: a dependency is down, not a bug.
+      this.logger.warn({ requestId: context.requestId }, `the database is unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+      const problem = buildProblem(503, 'service_unavailable', 'The database is unavailable; retry shortly.', context);
+      return sendProblem(res, problem, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
     }
     return this.internal(exception, res, context, 500);
   }
