@@ -43,8 +43,36 @@ export function closeOnSignal(apps: () => INestApplicationContext[], graceMs: nu
   process.once('SIGINT', shutdown);
 }
 
+/**
+ * A Redis command that was in flight when its connection dropped (Redis restarted or stopped): ioredis
+ * rejects it with MaxRetriesPerRequestError on the request-path clients (maxRetriesPerRequest: 0), or
+ * "Connection is closed.". Whoever sent it has had its answer (a 503, a retry); a copy of the rejection
+ * that no one awaits (BullMQ and ioredis chain some internally) must not end the process.
+ */
+export function isLostRedisCommand(reason: unknown): boolean {
+  if (!(reason instanceof Error)) return false;
+  return reason.name === 'MaxRetriesPerRequestError' || reason.message === 'Connection is closed.';
+}
+
+/**
+ * Unhandled rejections: a lost Redis command is logged and the process serves on (found by
+ * test/scale/store-restarts.scale-spec.ts: the API died when Redis restarted under load); anything
+ * else ends the process as Node does by default, since its state is unknown.
+ */
+export function installRejectionPolicy(log: (message: string) => void = (message) => console.error(message)): void {
+  process.on('unhandledRejection', (reason) => {
+    if (isLostRedisCommand(reason)) {
+      log(`a Redis command was lost with its connection (${(reason as Error).message}); serving on`);
+      return;
+    }
+    console.error(reason);
+    process.exit(1);
+  });
+}
+
 /** The whole main() of a single-app process: validate config, start, close gracefully on signals. */
 export function runApp(start: (config: MailproofConfig) => Promise<INestApplicationContext>): void {
+  installRejectionPolicy();
   (async () => {
     const config = loadConfig();
     const app = await start(config);
