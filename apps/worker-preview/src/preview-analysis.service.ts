@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { CompileError } from '@mailproof/engine/compile';
 import type { ClientId } from '@mailproof/engine';
 import type { PreviewJobResult } from '@mailproof/contracts';
-import { PreviewRepository } from '@mailproof/persistence';
+import { GateRunRepository, PreviewRepository } from '@mailproof/persistence';
 import { MailproofConfig } from '@mailproof/config';
 import type { FinalFailureCause } from '@mailproof/queue';
 import { compileEmail, configureCompilers, disposeCompilers, warmCompilers } from '@mailproof/sandbox';
@@ -23,6 +23,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     private readonly checks: PreviewChecksService,
     private readonly pool: AnalysisPool,
     private readonly config: MailproofConfig,
+    private readonly gateRuns: GateRunRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -86,5 +87,9 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
         ? 'The analysis stopped its worker twice (crashed or froze) and was not tried again.'
         : 'The analysis failed on every attempt.';
     await this.previews.storeOutcome(previewId, { failure: { code: 'internal_error', message } });
+    // A gate run's analysis: the steps after it are failed by BullMQ (failParentOnFailure) without ever
+    // running, so nothing else would end the run; it is ended here, or it would stay running for good.
+    const ended = await this.gateRuns.failForPreview(previewId, { code: 'internal_error', message });
+    if (ended > 0) this.logger.warn(`preview ${previewId} failed for good (${cause}); its gate run failed with it`);
   }
 }

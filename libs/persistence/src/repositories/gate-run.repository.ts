@@ -174,6 +174,12 @@ export class GateRunRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Ends the running run(s) of a preview whose analysis failed for good; returns how many. */
+  async failForPreview(previewId: string, failure: NonNullable<GateRunEntity['failure']>): Promise<number> {
+    const result = await this.runs.update({ previewId, status: 'running' }, { status: 'failed', failure, completedAt: new Date() });
+    return result.affected ?? 0;
+  }
+
   /**
    * Decides a run in one transaction: the run row is locked, and so is its ref (a transaction-scoped
    * advisory lock on account + ref), so two runs of one ref at the same moment take turns: the second
