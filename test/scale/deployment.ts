@@ -46,9 +46,9 @@ export class Deployment {
     return this;
   }
 
-  /** One more replica of `kind`, started and ready. */
-  async add(kind: string): Promise<Replica> {
-    const env = { ...this.env, QUEUE_PREFIX: queuePrefixVariable(this.config), MIGRATE_ON_START: 'false' };
+  /** One more replica of `kind`, started and ready; `extraEnv` goes on top of the deployment's env for this replica. */
+  async add(kind: string, extraEnv: Record<string, string> = {}): Promise<Replica> {
+    const env = { ...this.env, ...extraEnv, QUEUE_PREFIX: queuePrefixVariable(this.config), MIGRATE_ON_START: 'false' };
     if (kind === 'api') {
       const port = await freePort();
       const process = startAppProcess('api', { ...env, PORT: String(port), HOST: '127.0.0.1' });
