@@ -88,8 +88,14 @@ export class MailproofConfig {
   ) {}
 
   /** What a BullMQ consumer needs: its concurrency plus the shared lock settings. */
-  consumerSettings(concurrency: number): { concurrency: number; lockDurationMs: number; stalledIntervalMs: number; storeRetryMs: number } {
-    return { concurrency, lockDurationMs: this.workers.lockDurationMs, stalledIntervalMs: this.workers.stalledIntervalMs, storeRetryMs: this.workers.storeRetryMs };
+  consumerSettings(concurrency: number): { concurrency: number; lockDurationMs: number; stalledIntervalMs: number; storeRetryMs: number; databaseUrl: string } {
+    return {
+      concurrency,
+      lockDurationMs: this.workers.lockDurationMs,
+      stalledIntervalMs: this.workers.stalledIntervalMs,
+      storeRetryMs: this.workers.storeRetryMs,
+      databaseUrl: this.database.url,
+    };
   }
 
   static fromEnvironment(e: EnvironmentVariables): MailproofConfig {

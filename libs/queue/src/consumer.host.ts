@@ -3,7 +3,7 @@ import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { isJobName, jobsOfQueue, JOB_DEFINITIONS, payloadProblem, type JobName, type QueueName } from '@mailproof/contracts';
 import type { FinalFailureCause, JobContext, JobHandler } from './job-handler';
-import { isStoreUnavailable } from './store-unavailable';
+import { databasePortOf, isStoreUnavailable } from './store-unavailable';
 
 export interface ConsumerSettings {
   concurrency: number;
@@ -16,6 +16,8 @@ export interface ConsumerSettings {
    * spent) as long as it is younger than this; then it takes its normal attempts. 0: never put back.
    */
   storeRetryMs?: number;
+  /** The database's URL: a refused connection to another port (spamd, a link) is not a store outage. */
+  databaseUrl?: string;
 }
 
 /** The waits between a job's tries while the store is unavailable: 500 ms doubling to at most 5 s. */
@@ -110,7 +112,8 @@ export abstract class ConsumerHost extends WorkerHost implements OnApplicationBo
 
   private putBackWhileStoreIsDown(job: Job, error: unknown): boolean {
     const window = this.settings.storeRetryMs ?? 0;
-    return window > 0 && !(error instanceof UnrecoverableError) && isStoreUnavailable(error) && Date.now() - job.timestamp < window;
+    const databasePort = this.settings.databaseUrl === undefined ? undefined : databasePortOf(this.settings.databaseUrl);
+    return window > 0 && !(error instanceof UnrecoverableError) && isStoreUnavailable(error, databasePort) && Date.now() - job.timestamp < window;
   }
 
   private async recordFinalFailure(job: Job, cause: FinalFailureCause): Promise<void> {

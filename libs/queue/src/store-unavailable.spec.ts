@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { isStoreUnavailable } from './store-unavailable';
+import { databasePortOf, isStoreUnavailable } from './store-unavailable';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -25,5 +25,23 @@ describe('isStoreUnavailable', () => {
     ['nothing', undefined],
   ])('false for %s', (_name, error) => {
     expect(isStoreUnavailable(error)).toBe(false);
+  });
+
+  it('with the database port known, counts a refused connection only when it is that port', () => {
+    const refused = (port: number) => Object.assign(new Error(`connect ECONNREFUSED 127.0.0.1:${port}`), { code: 'ECONNREFUSED', port });
+    expect(isStoreUnavailable(refused(5432), 5432)).toBe(true);
+    // spamd (783) or a link's server down is that step's fault, not the store's.
+    expect(isStoreUnavailable(refused(783), 5432)).toBe(false);
+    expect(isStoreUnavailable(new Error('spam check failed', { cause: refused(783) }), 5432)).toBe(false);
+    // A socket error without a port (a connection cut mid-query) still counts.
+    expect(isStoreUnavailable(withCode('read ECONNRESET', 'ECONNRESET'), 5432)).toBe(true);
+    // SQLSTATEs never carry a port.
+    expect(isStoreUnavailable(withCode('the database system is starting up', '57P03'), 5432)).toBe(true);
+  });
+
+  it('reads the database port from the URL', () => {
+    expect(databasePortOf('postgres://postgres@127.0.0.1:5433/test')).toBe(5433);
+    expect(databasePortOf('postgres://postgres@db/test')).toBe(5432);
+    expect(databasePortOf('not a url')).toBeUndefined();
   });
 });

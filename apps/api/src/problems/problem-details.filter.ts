@@ -1,7 +1,8 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { ProblemDetails } from '@mailproof/contracts';
-import { isStoreUnavailable } from '@mailproof/queue';
+import { MailproofConfig } from '@mailproof/config';
+import { databasePortOf, isStoreUnavailable } from '@mailproof/queue';
 import { ProblemException } from './problem.exception';
 import { buildProblem, defaultCodeFor, sendProblem } from './problem-response';
 
@@ -15,6 +16,11 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+  private readonly databasePort?: number;
+
+  constructor(@Optional() config?: MailproofConfig) {
+    this.databasePort = config ? databasePortOf(config.database.url) : undefined;
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -38,7 +44,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       if (status >= 500) return this.internal(exception, res, context, status);
       return sendProblem(res, buildProblem(status, defaultCodeFor(status), this.clientMessage(exception), context));
     }
-    if (isStoreUnavailable(exception)) {
+    if (isStoreUnavailable(exception, this.databasePort)) {
       // PostgreSQL refused, dropped the connection or is shutting down/starting: a dependency is down, not a bug.
       this.logger.warn({ requestId: context.requestId }, `the database is unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
       const problem = buildProblem(503, 'service_unavailable', 'The database is unavailable; retry shortly.', context);
