@@ -47,11 +47,11 @@ function allStats(): ProcStat[] {
 
 /**
  * CPU ms used so far by each root process with all its live descendants (worker-preview's compile
- * processes, worker-render's Chromium), keyed by root pid, plus the PostgreSQL and Redis servers under
+ * processes, worker-render's Chromium), keyed by root pid, plus the PostgreSQL processes (by pid) under
  * `postgres` (the backends connected to `database` when given: "postgres: user database host(port) state")
  * and `redis` (the whole server: every client's work, other tests' included).
  */
-export function treeCpuMs(rootPids: number[], database?: string): { perPid: Map<number, number>; postgres: number; redis: number } {
+export function treeCpuMs(rootPids: number[], database?: string): { perPid: Map<number, number>; postgres: Map<number, number>; redis: number } {
   const stats = allStats();
   const children = new Map<number, ProcStat[]>();
   for (const stat of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
@@ -59,7 +59,7 @@ export function treeCpuMs(rootPids: number[], database?: string): { perPid: Map<
   const tree = (pid: number): number => (byPid.get(pid)?.cpuMs ?? 0) + (children.get(pid) ?? []).reduce((sum, child) => sum + tree(child.pid), 0);
   return {
     perPid: new Map(rootPids.filter((pid) => byPid.has(pid)).map((pid) => [pid, tree(pid)])),
-    postgres: stats.filter((stat) => stat.comm === 'postgres' && (!database || servesDatabase(stat.pid, database))).reduce((sum, stat) => sum + stat.cpuMs, 0),
+    postgres: new Map(stats.filter((stat) => stat.comm === 'postgres' && (!database || servesDatabase(stat.pid, database))).map((stat) => [stat.pid, stat.cpuMs])),
     redis: stats.filter((stat) => stat.comm === 'redis-server').reduce((sum, stat) => sum + stat.cpuMs, 0),
   };
 }
@@ -82,21 +82,29 @@ export const CORES = cpus().length;
  * `database`: count only the PostgreSQL backends connected to it (the server may serve other tests).
  */
 export function cpuMeter(roots: () => Record<string, number[]>, database?: string) {
+  // Per process: its CPU at its first and its last sample. A process that appears mid-phase (a replica
+  // joining, a new database connection) counts from 0; one that ends keeps what it used until its last sample.
   const kindOf = new Map<number, string>();
   const first = new Map<number, number>();
   const last = new Map<number, number>();
-  let stores: { postgres: number; redis: number } | undefined;
-  let storesFirst: { postgres: number; redis: number } | undefined;
+  let redisFirst: number | undefined;
+  let redisLast = 0;
+  let sampled = false;
+  const note = (pid: number, kind: string, ms: number) => {
+    kindOf.set(pid, kind);
+    if (!first.has(pid)) first.set(pid, sampled ? 0 : ms);
+    last.set(pid, ms);
+  };
   const sample = () => {
-    for (const [kind, pids] of Object.entries(roots())) for (const pid of pids) kindOf.set(pid, kind);
-    const { perPid, postgres, redis } = treeCpuMs([...kindOf.keys()], database);
-    for (const [pid, ms] of perPid) {
-      // A replica that joins during the phase counts from 0: all its CPU (start-up included) is the phase's.
-      if (!first.has(pid)) first.set(pid, stores === undefined ? ms : 0);
-      last.set(pid, ms);
-    }
-    stores = { postgres, redis };
-    storesFirst ??= stores;
+    const pids = roots();
+    const rootPids = Object.values(pids).flat();
+    for (const [kind, list] of Object.entries(pids)) for (const pid of list) kindOf.set(pid, kind);
+    const { perPid, postgres, redis } = treeCpuMs([...new Set([...rootPids, ...[...kindOf].filter(([, kind]) => kind !== 'postgres').map(([pid]) => pid)])], database);
+    for (const [pid, ms] of perPid) note(pid, kindOf.get(pid)!, ms);
+    for (const [pid, ms] of postgres) note(pid, 'postgres', ms);
+    redisFirst ??= redis;
+    redisLast = redis;
+    sampled = true;
   };
   sample();
   const machineBefore = machineCpu();
@@ -110,8 +118,7 @@ export function cpuMeter(roots: () => Record<string, number[]>, database?: strin
       const seconds = (Date.now() - started) / 1000;
       const used: Record<string, number> = {};
       for (const [pid, kind] of kindOf) used[kind] = (used[kind] ?? 0) + Math.max(0, (last.get(pid) ?? 0) - (first.get(pid) ?? 0));
-      used.postgres = stores!.postgres - storesFirst!.postgres;
-      used.redis = stores!.redis - storesFirst!.redis;
+      used.redis = redisLast - (redisFirst ?? redisLast);
       const ours = Object.values(used).reduce((sum, ms) => sum + ms, 0);
       const perRequest = (ms: number) => Math.round((ms / Math.max(1, requests)) * 10) / 10;
       return {

@@ -64,6 +64,10 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
       // One Chromium per worker-render (2 cores), painting no remote images.
       WORKER_RENDER_CONCURRENCY: '1',
       RENDER_IMAGES: 'false',
+      // The longest budgets: on a machine busy with other work an answer can take longer than the defaults
+      // (10 s, 4 s), and the documented 503 (nothing lost) would be miscounted by the exact checks here.
+      PREVIEW_BUDGET_MS: '60000',
+      GATE_BUDGET_MS: '60000',
       DNS_SERVERS: unbound.dohServer,
       DNS_PROTOCOL: 'http',
       DNS_TIMEOUT_MS: '400',
@@ -314,9 +318,12 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
       const other = results.reduce((sum, result) => sum + Object.entries(result.statusCodeStats ?? {}).filter(([status]) => status !== '200').reduce((s, [, v]) => s + v.count, 0), 0);
       const perSecond = Math.round((ok / seconds) * 10) / 10;
       const meanLatencyMs = Math.round(results.reduce((sum, result) => sum + result.latency.average, 0) / results.length);
+      const statuses: Record<string, number> = {};
+      for (const result of results) for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
       return {
         ok,
         other,
+        statuses,
         errors: results.reduce((sum, result) => sum + result.errors, 0),
         perSecond,
         meanLatencyMs,
@@ -351,7 +358,7 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     // No process died under the load (the one stopped aside): a dead replica's last output says why.
     const dead = deployment.replicas.filter((replica) => replica !== leaving && (replica.process.child.exitCode !== null || replica.process.child.signalCode !== null));
     expect(dead.map((replica) => `${replica.kind} exited ${replica.process.child.exitCode ?? replica.process.child.signalCode}: ${replica.process.output().slice(-1_500)}`)).toEqual([]);
-    for (const result of [two, whileJoining, three, whileStopping]) expect({ other: result.other, errors: result.errors }).toEqual({ other: 0, errors: 0 });
+    for (const result of [two, whileJoining, three, whileStopping]) expect({ statuses: result.statuses, errors: result.errors }).toEqual({ statuses: { 200: result.ok }, errors: 0 });
     expect(exit).toBe(0);
     // Every 200 is one stored preview: nothing lost, nothing stored twice.
     expect(await previewRows(account.accountId)).toBe(two.ok + whileJoining.ok + three.ok + whileStopping.ok);
