@@ -45,15 +45,19 @@ function emails() {
   return { source: dir === corpus ? `../shared/corpus/html (${files.length} emails)` : `test/fixtures/cli (${files.length} emails, corpus absent)`, list: files.map((file) => fs.readFileSync(path.join(dir, file), 'utf8')) };
 }
 
-/** RSS (kB) of a process, and of it with all its descendants (compile processes, Chromium), from /proc. */
+/**
+ * RSS (kB) of a process, of it with all its descendants (compile processes, Chromium), and its thread count
+ * (worker-preview's analysis threads, each with its own heap, come and go: piscina's idle timeout), from /proc.
+ */
 function rss(pid) {
-  const read = (p) => {
+  const status = (p) => {
     try {
-      return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      return fs.readFileSync(`/proc/${p}/status`, 'utf8');
     } catch {
-      return 0;
+      return '';
     }
   };
+  const read = (p) => Number(/VmRSS:\s+(\d+)/.exec(status(p))?.[1] ?? 0);
   const parents = new Map();
   for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
     try {
@@ -63,7 +67,7 @@ function rss(pid) {
     } catch {}
   }
   const tree = (p) => read(p) + (parents.get(p) ?? []).reduce((sum, child) => sum + tree(child), 0);
-  return { own: read(pid), tree: tree(pid) };
+  return { own: read(pid), tree: tree(pid), threads: Number(/Threads:\s+(\d+)/.exec(status(pid))?.[1] ?? 0) };
 }
 
 /** Least-squares slope of ys over 0..n-1. */
@@ -136,7 +140,8 @@ async function main() {
     for (const kind of WORKERS) apps.push(startApp(kind, { ...env, MIGRATE_ON_START: 'false' }, logDir));
     for (const app of apps) app.child.once('exit', (code, signal) => exits.push(`${app.kind} (pid ${app.child.pid}) exited ${code ?? signal}; log ${app.log}`));
     const urls = ports.map((port) => `http://127.0.0.1:${port}`);
-    await waitReady(urls[0], ['preview', 'gate', 'render', 'dns-audit', 'webhook', 'scheduler']);
+    // Generous: six processes starting at once on a busy machine.
+    await waitReady(urls[0], ['preview', 'gate', 'render', 'dns-audit', 'webhook', 'scheduler'], 180_000);
     for (const url of urls.slice(1)) await waitLive(url);
 
     const key = createProKey(env, 'soak');
@@ -292,7 +297,7 @@ async function main() {
       const samples = rssSamples.filter((sample) => sample.at >= from && sample.at <= to);
       return processes().map((p) => {
         const of = samples.map((sample) => sample.values.find((v) => v.pid === p.pid)).filter(Boolean);
-        return { ...p, own: median(of.map((v) => v.own)), tree: median(of.map((v) => v.tree)) };
+        return { ...p, own: median(of.map((v) => v.own)), tree: median(of.map((v) => v.tree)), threads: median(of.map((v) => v.threads)) };
       });
     };
     const steadyEnd = steadyStart + MINUTES * 60_000;
@@ -305,11 +310,11 @@ async function main() {
     let memoryOver = false;
     console.log('\nRSS at the start and the end of the steady part (medians of the first and the last minute; own, and with children: compile processes, Chromium), target < 10% growth:');
     for (const start of rssStart) {
-      const end = rssEnd.find((p) => p.pid === start.pid) ?? { own: 0, tree: 0 };
+      const end = rssEnd.find((p) => p.pid === start.pid) ?? { own: 0, tree: 0, threads: 0 };
       const growth = ((end.own - start.own) / start.own) * 100;
       const treeGrowth = ((end.tree - start.tree) / start.tree) * 100;
       if (growth >= 10) memoryOver = true;
-      console.log(`  ${start.name.padEnd(22)} ${mb(start.own).padStart(9)} -> ${mb(end.own).padStart(9)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${growth >= 10 ? ' OVER TARGET' : ''};  with children ${mb(start.tree)} -> ${mb(end.tree)} (${treeGrowth >= 0 ? '+' : ''}${treeGrowth.toFixed(1)}%)`);
+      console.log(`  ${start.name.padEnd(22)} ${mb(start.own).padStart(9)} -> ${mb(end.own).padStart(9)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${growth >= 10 ? ' OVER TARGET' : ''};  with children ${mb(start.tree)} -> ${mb(end.tree)} (${treeGrowth >= 0 ? '+' : ''}${treeGrowth.toFixed(1)}%); threads ${start.threads} -> ${end.threads}`);
     }
     console.log('\np95 per route per minute (ms), least-squares slope (ms per minute, and as % of the mean p95 per minute), target: no upward trend:');
     console.log(`  ${'route'.padEnd(32)} ${Array.from({ length: MINUTES }, (_, m) => `m${m + 1}`.padStart(7)).join('')}   slope`);
@@ -340,12 +345,12 @@ async function main() {
 }
 
 async function waitLive(url) {
-  for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
+  for (const until = Date.now() + 180_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
     try {
       if ((await fetch(`${url}/health/live`)).ok) return;
     } catch {}
   }
-  throw new Error(`${url} did not answer within 60 s`);
+  throw new Error(`${url} did not answer within 180 s`);
 }
 
 async function obliterateQueues(env) {
