@@ -10,10 +10,7 @@
 // machine's other load hardly changes. Target: p95 <= 50 ms per page.
 'use strict';
 const { createHash } = require('node:crypto');
-const { spawnSync } = require('node:child_process');
-const path = require('node:path');
-const tasks = require('./lib/tasks');
-const { prepareBenchmark, medianEmail, freePort, percentile, waitReady, startServices } = require('./lib/bench-service');
+const { prepareBenchmark, medianEmail, freePort, percentile, waitReady, startServices, createProKey, signIn } = require('./lib/bench-service');
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const CONNECTIONS = 4;
@@ -24,13 +21,6 @@ const GATE_RUNS = 5_000;
 const REFS = 20;
 const WEBHOOK_ENDPOINTS = 10;
 const WEBHOOK_EVENTS = 5_000;
-
-function createProKey(env) {
-  const result = spawnSync(process.execPath, [path.join(tasks.ROOT, 'bin', 'mailproof.js'), 'account', 'create', '--name', `bench-dashboard-${process.pid}`, '--plan', 'pro'], { env, encoding: 'utf8' });
-  const key = /mp_live_[0-9A-Za-z]+/.exec(result.stdout ?? '')?.[0];
-  if (!key) throw new Error(`could not create a pro account: ${result.stderr || result.stdout}`);
-  return key;
-}
 
 /** A deliverability result of realistic size for the domains' last_result and the audits. */
 function auditResult(domain, score) {
@@ -133,22 +123,6 @@ async function analyzedPreview(url, key, html) {
   throw new Error('the seed preview was not analyzed within a minute');
 }
 
-/** Signs in through the form, as a browser does, and returns the session cookie. */
-async function signIn(url, key) {
-  const form = await fetch(`${url}/app/sign-in`);
-  const formCookie = form.headers.getSetCookie().find((c) => c.startsWith('mp_sign_in='))?.split(';')[0];
-  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
-  const res = await fetch(`${url}/app/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: formCookie },
-    body: new URLSearchParams({ _csrf: token, key }).toString(),
-  });
-  const session = res.headers.getSetCookie().find((c) => c.startsWith('mp_session='));
-  if (res.status !== 303 || !session) throw new Error(`sign-in answered ${res.status}`);
-  return session.split(';')[0];
-}
-
 /** CPU time (user + system, ms) of one process so far, from /proc (Linux): what a page costs the API whatever the machine's load. */
 function processCpuMs(pid) {
   try {
@@ -182,7 +156,7 @@ async function main() {
   let accountId = null;
   try {
     await waitReady(url, ['preview']);
-    const key = createProKey(env);
+    const key = createProKey(env, 'bench-dashboard');
     const email = medianEmail();
     const previewId = await analyzedPreview(url, key, email.html);
     const seeding = Date.now();

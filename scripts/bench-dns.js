@@ -2,13 +2,12 @@
 // npm run bench:dns — DNS audit latency (uncached and cached, p50/p95) and a drift sweep of 1,000
 // monitored domains, against unbound on loopback (DoH over h2c), PostgreSQL and Redis.
 // Targets (issue 7): cached audit p50 <= 5 ms; the 1,000-domain sweep done in <= 30 s.
-// Runs the built apps (npm run build first is done here); the unbound helper is bundled with esbuild.
+// Runs the built apps (npm run build first is done here); the unbound helper is bundled with esbuild (scripts/lib/test-helpers.js).
 'use strict';
 require('reflect-metadata');
 const path = require('node:path');
-const fs = require('node:fs');
-const { buildSync } = require('esbuild');
 const tasks = require('./lib/tasks');
+const { loadDnsFixtures } = require('./lib/test-helpers');
 
 const root = path.resolve(__dirname, '..');
 const DOMAINS = Number(process.env.BENCH_DNS_DOMAINS || 1000);
@@ -20,23 +19,12 @@ function percentile(values, p) {
 }
 const ms = (value) => `${value.toFixed(1)} ms`;
 
-function loadTestHelpers() {
-  const outfile = path.join(root, 'node_modules', '.cache', 'bench-dns', `helpers-${process.pid}.cjs`);
-  fs.mkdirSync(path.dirname(outfile), { recursive: true });
-  fs.writeFileSync(`${outfile}.ts`, "export * from '../../../test/utils/unbound-server';\nexport * from '../../../test/utils/dns-fixture-zones';\n");
-  buildSync({ entryPoints: [`${outfile}.ts`], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
-  const helpers = require(outfile);
-  fs.rmSync(outfile, { force: true });
-  fs.rmSync(`${outfile}.ts`, { force: true });
-  return helpers;
-}
-
 async function main() {
   tasks.loadDotEnv();
   process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/mailproof_test';
   process.env.REDIS_URL ||= 'redis://127.0.0.1:6379';
   process.env.LOG_LEVEL = 'silent';
-  const { UnboundServer, unboundAvailable, healthyDomain, rsaDkimKey } = loadTestHelpers();
+  const { UnboundServer, unboundAvailable, healthyDomain, rsaDkimKey } = loadDnsFixtures();
   if (!unboundAvailable()) {
     console.log('bench:dns: unbound is not installed (apt-get install -y unbound); nothing to measure.');
     return;

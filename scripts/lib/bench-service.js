@@ -164,4 +164,28 @@ function serviceCpuMs(pids) {
   }
 }
 
-module.exports = { serviceCpuMs, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };
+/** A pro account (through the CLI) named `<name>-<pid>`; its API key. */
+function createProKey(env, name) {
+  const result = require('node:child_process').spawnSync(process.execPath, [path.join(tasks.ROOT, 'bin', 'mailproof.js'), 'account', 'create', '--name', `${name}-${process.pid}`, '--plan', 'pro'], { env, encoding: 'utf8' });
+  const key = /mp_live_[0-9A-Za-z]+/.exec(result.stdout ?? '')?.[0];
+  if (!key) throw new Error(`could not create a pro account: ${result.stderr || result.stdout}`);
+  return key;
+}
+
+/** Signs in through the form, as a browser does, and returns the session cookie. */
+async function signIn(url, key) {
+  const form = await fetch(`${url}/app/sign-in`);
+  const formCookie = form.headers.getSetCookie().find((c) => c.startsWith('mp_sign_in='))?.split(';')[0];
+  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
+  const res = await fetch(`${url}/app/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: formCookie },
+    body: new URLSearchParams({ _csrf: token, key }).toString(),
+  });
+  const session = res.headers.getSetCookie().find((c) => c.startsWith('mp_session='));
+  if (res.status !== 303 || !session) throw new Error(`sign-in answered ${res.status}`);
+  return session.split(';')[0];
+}
+
+module.exports = { createProKey, signIn, serviceCpuMs, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };

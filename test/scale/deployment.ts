@@ -13,7 +13,8 @@ import { queuePrefixVariable } from '../utils/worker-preview';
 export const APP_QUEUES: Record<string, QueueName[]> = {
   'worker-preview': ['preview', 'gate', 'link-check'],
   'worker-render': ['render'],
-  'worker-dns': ['dns-audit'],
+  // worker-dns also delivers webhooks (docs/webhooks.md).
+  'worker-dns': ['dns-audit', 'webhook'],
   scheduler: ['scheduler'],
 };
 
@@ -38,10 +39,13 @@ export class Deployment {
     private readonly env: Record<string, string> = {},
   ) {}
 
-  /** Starts `shape` (app kind -> count), APIs first, and waits until every replica serves or consumes. */
-  async start(shape: Record<string, number>): Promise<this> {
+  /**
+   * Starts `shape` (app kind -> count), APIs first, and waits until every replica serves or consumes.
+   * `envByKind` adds variables for the replicas of one kind (on top of the deployment's).
+   */
+  async start(shape: Record<string, number>, envByKind: Record<string, Record<string, string>> = {}): Promise<this> {
     for (const [kind, count] of Object.entries(shape).sort(([a], [b]) => Number(b === 'api') - Number(a === 'api'))) {
-      for (let i = 0; i < count; i++) await this.add(kind);
+      for (let i = 0; i < count; i++) await this.add(kind, envByKind[kind]);
     }
     return this;
   }
@@ -81,9 +85,29 @@ export class Deployment {
     return this.of('api').map((replica) => replica.url!);
   }
 
-  /** Stops one replica (SIGTERM: a graceful shutdown) and resolves with its exit code or signal. */
-  stop(replica: Replica, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
-    return replica.process.stop(signal);
+  /** The running replicas' process ids per kind (for CPU figures from /proc: test/scale/proc-stats.ts). */
+  pidsByKind(): Record<string, number[]> {
+    const pids: Record<string, number[]> = {};
+    for (const replica of this.replicas.filter((r) => r.process.child.exitCode === null && r.process.child.signalCode === null)) {
+      (pids[replica.kind] ??= []).push(replica.process.child.pid!);
+    }
+    return pids;
+  }
+
+  /**
+   * Stops one replica (SIGTERM: a graceful shutdown) and resolves with its exit code or signal. `graceMs`:
+   * how long it may take before SIGKILL (default the app process's 20 s; the apps' own SHUTDOWN_GRACE_MS is 25 s).
+   */
+  async stop(replica: Replica, signal: NodeJS.Signals = 'SIGTERM', graceMs?: number): Promise<number | string> {
+    if (graceMs === undefined) return replica.process.stop(signal);
+    const { child, exited } = replica.process;
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async stopAll(): Promise<void> {

@@ -1,0 +1,372 @@
+#!/usr/bin/env node
+// npm run soak: the deployment under mixed traffic for SOAK_MINUTES (10) at half of its measured capacity
+// (docs/benchmarks.md, "The soak"). Not part of CI or `npm test`.
+//
+// Starts the built apps as separate processes (SOAK_APIS APIs, one worker-preview, worker-render,
+// worker-dns and scheduler) over PostgreSQL and Redis, unbound on loopback for the DNS audits (the
+// fixture zones of test/utils/dns-fixture-zones.ts) and a loopback webhook receiver for the gates'
+// events. Traffic: previews of corpus emails (../shared/corpus/html, else the project's fixtures), a few
+// of them with screenshots (one client), gates, DNS audits, shares created and share pages read,
+// dashboard pages with a signed-in session, five monitored domains audited by the scheduler every minute.
+//
+// 1. Capacity: SOAK_CONNECTIONS (8) closed loops run the mix for SOAK_CAPACITY_SECONDS (30); the mix's
+//    requests per second is the capacity (or take it from SOAK_CAPACITY and skip this).
+// 2. Warm-up: SOAK_WARMUP_SECONDS (60) of open-loop traffic at half the capacity (SOAK_LOAD, 0.5).
+// 3. Steady: SOAK_MINUTES at that rate. Printed: each process's RSS at the start and the end (medians of
+//    the first and the last minute's 10 s samples; target < 10% growth), p95 per route per minute with its least-squares slope (target: no upward trend), and
+//    errors per route (target 0: any status other than the route's success, a network error, a request
+//    shed because SOAK_MAX_IN_FLIGHT were already waiting, a process that exited).
+// Exit code 1 when there were errors or a process's RSS grew by 10% or more.
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const http = require('node:http');
+const tasks = require('./lib/tasks');
+const { prepareBenchmark, freePort, percentile, waitReady, createProKey, signIn } = require('./lib/bench-service');
+const { loadDnsFixtures } = require('./lib/test-helpers');
+
+const MINUTES = Number(process.env.SOAK_MINUTES || 10);
+const WARMUP_SECONDS = Number(process.env.SOAK_WARMUP_SECONDS || 60);
+const CAPACITY_SECONDS = Number(process.env.SOAK_CAPACITY_SECONDS || 30);
+const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS || 8);
+const LOAD = Number(process.env.SOAK_LOAD || 0.5);
+const APIS = Number(process.env.SOAK_APIS || 1);
+const MAX_IN_FLIGHT = Number(process.env.SOAK_MAX_IN_FLIGHT || 64);
+const WORKERS = ['worker-preview', 'worker-render', 'worker-dns', 'scheduler'];
+const DOMAINS = ['healthy.test', 'dmarc-none.test', 'no-bimi.test', 'weak-dkim.test', 'two-spf.test', 'spf-macro.test', 'null-mx.test', 'implicit-mx.test'];
+
+/** The emails previewed: every corpus HTML email (or the fixtures), cycled through. */
+function emails() {
+  const corpus = path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
+  const dir = fs.existsSync(corpus) ? corpus : path.join(tasks.ROOT, 'test', 'fixtures', 'cli');
+  const files = fs.readdirSync(dir).filter((file) => file.endsWith('.html') && !file.includes('maizzle') && !file.includes('front-matter'));
+  return { source: dir === corpus ? `../shared/corpus/html (${files.length} emails)` : `test/fixtures/cli (${files.length} emails, corpus absent)`, list: files.map((file) => fs.readFileSync(path.join(dir, file), 'utf8')) };
+}
+
+/**
+ * RSS (kB) of a process, of it with all its descendants (compile processes, Chromium), and its thread count
+ * (worker-preview's analysis threads, each with its own heap, come and go: piscina's idle timeout), from /proc.
+ */
+function rss(pid) {
+  const status = (p) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/status`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const read = (p) => Number(/VmRSS:\s+(\d+)/.exec(status(p))?.[1] ?? 0);
+  const parents = new Map();
+  for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {}
+  }
+  const tree = (p) => read(p) + (parents.get(p) ?? []).reduce((sum, child) => sum + tree(child), 0);
+  return { own: read(pid), tree: tree(pid), threads: Number(/Threads:\s+(\d+)/.exec(status(pid))?.[1] ?? 0) };
+}
+
+/** Least-squares slope of ys over 0..n-1. */
+function slope(ys) {
+  const points = ys.map((y, x) => [x, y]).filter(([, y]) => Number.isFinite(y));
+  if (points.length < 2) return NaN;
+  const mx = points.reduce((s, [x]) => s + x, 0) / points.length;
+  const my = points.reduce((s, [, y]) => s + y, 0) / points.length;
+  const num = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const den = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  return num / den;
+}
+
+function startApp(kind, env, logDir, extra = {}) {
+  const log = fs.openSync(path.join(logDir, `${kind}-${Object.keys(extra).length ? extra.PORT : 'worker'}.log`), 'a');
+  const child = spawn(process.execPath, [path.join(tasks.ROOT, 'dist', 'apps', kind, 'src', 'main.js')], { env: { ...env, ...extra }, stdio: ['ignore', log, log] });
+  return { kind, child, log: path.join(logDir, `${kind}-${Object.keys(extra).length ? extra.PORT : 'worker'}.log`) };
+}
+
+async function stopApps(apps) {
+  const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
+  // APIs first (no new work), then the workers finish what they hold.
+  for (const group of [apps.filter((a) => a.kind === 'api'), apps.filter((a) => a.kind !== 'api')]) {
+    for (const app of group) app.child.kill('SIGTERM');
+    const killer = setTimeout(() => group.forEach((app) => app.child.kill('SIGKILL')), 20_000);
+    await Promise.all(group.map((app) => exited(app.child)));
+    clearTimeout(killer);
+  }
+}
+
+async function main() {
+  const { UnboundServer, unboundAvailable, deliverabilityFixtures } = loadDnsFixtures();
+  const withDns = unboundAvailable();
+  const unbound = withDns ? await UnboundServer.start(deliverabilityFixtures()) : null;
+  let hooks = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      hooks++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const env = await prepareBenchmark('soak', {
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PRO: '1000000',
+    DASHBOARD_SIGN_IN_LIMIT: '1000',
+    DOMAIN_AUDIT_INTERVAL: '1m',
+    WORKER_RENDER_CONCURRENCY: '1',
+    RENDER_IMAGES: 'false',
+    SSRF_ALLOWED_ADDRESSES: '127.0.0.1',
+    ...(unbound ? { DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: '2000', DNS_TRIES: '2' } : {}),
+  });
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailproof-soak-'));
+  const apps = [];
+  const { Client } = require('pg');
+  const db = new Client({ connectionString: env.DATABASE_URL });
+  await db.connect();
+  let accountId = null;
+  const exits = [];
+  try {
+    // The first API migrates; everything else starts on the migrated database.
+    const ports = [];
+    for (let i = 0; i < APIS; i++) {
+      const port = await freePort();
+      ports.push(port);
+      apps.push(startApp('api', { ...env, MIGRATE_ON_START: i === 0 ? 'true' : 'false' }, logDir, { PORT: String(port), HOST: '127.0.0.1' }));
+      if (i === 0) await waitLive(`http://127.0.0.1:${port}`);
+    }
+    for (const kind of WORKERS) apps.push(startApp(kind, { ...env, MIGRATE_ON_START: 'false' }, logDir));
+    for (const app of apps) app.child.once('exit', (code, signal) => exits.push(`${app.kind} (pid ${app.child.pid}) exited ${code ?? signal}; log ${app.log}`));
+    const urls = ports.map((port) => `http://127.0.0.1:${port}`);
+    // Generous: six processes starting at once on a busy machine.
+    await waitReady(urls[0], ['preview', 'gate', 'render', 'dns-audit', 'webhook', 'scheduler'], 180_000);
+    for (const url of urls.slice(1)) await waitLive(url);
+
+    const key = createProKey(env, 'soak');
+    accountId = (await db.query('SELECT account_id FROM api_keys WHERE key_hash = $1', [require('node:crypto').createHash('sha256').update(key).digest()])).rows[0].account_id;
+    const cookie = await signIn(urls[0], key);
+    const mail = emails();
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const post = (url, route, body) => fetch(`${url}${route}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const hook = await post(urls[0], '/api/webhooks', { url: `http://127.0.0.1:${receiver.address().port}/hooks`, events: ['gate.failed', 'gate.passed', 'domain.drift', 'domain.status_changed'] });
+    if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${await hook.text()}`);
+    if (unbound) for (const domain of DOMAINS.slice(0, 5)) await post(urls[0], '/api/domains', { domain });
+    // Ids the reads pick from: recent previews and shares (kept short: the newest 50).
+    const previewIds = [];
+    const shareIds = [];
+    const remember = (list, id) => {
+      list.push(id);
+      if (list.length > 50) list.shift();
+    };
+    const pick = (list) => list[Math.floor(Math.random() * list.length)];
+    let n = 0;
+    let apiTurn = 0;
+    const nextUrl = () => urls[apiTurn++ % urls.length];
+    const nextEmail = () => mail.list[n++ % mail.list.length];
+    const json = async (res) => (res.status === 200 || res.status === 201 ? res.json() : { status: res.status, text: (await res.text()).slice(0, 200) });
+
+    // The mix: [route, weight, request], each request resolving to the response (checked against `ok`).
+    const page = (pathOf) => async () => fetch(`${nextUrl()}${pathOf()}`, { headers: { cookie }, redirect: 'manual' });
+    const mix = [
+      ['POST /api/preview', 30, 200, async () => {
+        const res = await post(nextUrl(), '/api/preview', { html: nextEmail(), title: `soak ${n}` });
+        const body = await json(res);
+        if (body.id) remember(previewIds, body.id);
+        return res.status;
+      }],
+      ['POST /api/preview screenshots', 2, 200, async () => (await post(nextUrl(), '/api/preview', { html: nextEmail(), clients: ['gmail-web'], screenshots: true }).then(async (res) => (await res.arrayBuffer(), res))).status],
+      ['POST /api/gate', 8, 200, async () => (await post(nextUrl(), '/api/gate', { html: nextEmail(), ref: `soak/${n % 5}` }).then(async (res) => (await res.arrayBuffer(), res))).status],
+      ...(unbound ? [['POST /api/deliverability', 10, 200, async () => (await post(nextUrl(), '/api/deliverability', { domain: pick(DOMAINS) }).then(async (res) => (await res.arrayBuffer(), res))).status]] : []),
+      ['POST /api/share', 4, 201, async () => {
+        if (previewIds.length === 0) return 201;
+        const res = await post(nextUrl(), '/api/share', { previewId: pick(previewIds) });
+        const body = await json(res);
+        if (body.id) remember(shareIds, body.id);
+        return res.status;
+      }],
+      ['GET /share/:id', 16, 200, async () => (shareIds.length === 0 ? 200 : (await fetch(`${nextUrl()}/share/${pick(shareIds)}`).then(async (res) => (await res.arrayBuffer(), res))).status)],
+      ['GET /app', 6, 200, () => page(() => '/app')().then(async (res) => (await res.arrayBuffer(), res.status))],
+      ['GET /app/previews', 6, 200, () => page(() => '/app/previews')().then(async (res) => (await res.arrayBuffer(), res.status))],
+      ['GET /app/previews/:id', 6, 200, () => (previewIds.length === 0 ? 200 : page(() => `/app/previews/${pick(previewIds)}`)().then(async (res) => (await res.arrayBuffer(), res.status)))],
+      ['GET /app/domains', 6, 200, () => page(() => '/app/domains')().then(async (res) => (await res.arrayBuffer(), res.status))],
+      ['GET /app/gate', 6, 200, () => page(() => '/app/gate')().then(async (res) => (await res.arrayBuffer(), res.status))],
+    ];
+    // A fixed interleaving (weights as counts, spread out), so every stretch of traffic has the same mix.
+    const total = mix.reduce((sum, [, weight]) => sum + weight, 0);
+    const order = mix.flatMap((entry) => Array.from({ length: entry[1] }, (_, i) => ({ entry, at: (i + 0.5) / entry[1] }))).sort((a, b) => a.at - b.at).map(({ entry }) => entry);
+    let turn = 0;
+
+    /** One request of the mix: route, latency, and error (null when it answered the route's success). */
+    const one = async () => {
+      const [route, , ok, send] = order[turn++ % order.length];
+      const started = performance.now();
+      try {
+        const status = await send();
+        return { route, ms: performance.now() - started, error: status === ok ? null : `HTTP ${status}` };
+      } catch (error) {
+        return { route, ms: performance.now() - started, error: error.cause?.code ?? error.message };
+      }
+    };
+
+    // 1. Capacity: closed loops, a request as soon as the last one ended.
+    let capacity = Number(process.env.SOAK_CAPACITY || 0);
+    if (!capacity) {
+      let done = 0;
+      const failed = [];
+      const until = Date.now() + CAPACITY_SECONDS * 1000;
+      const started = Date.now();
+      await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+        while (Date.now() < until) {
+          const result = await one();
+          if (result.error) failed.push(`${result.route}: ${result.error}`);
+          else done++;
+        }
+      }));
+      capacity = done / ((Date.now() - started) / 1000);
+      console.log(`capacity: ${capacity.toFixed(2)} requests/s of the mix (${CONNECTIONS} closed loops, ${CAPACITY_SECONDS} s, ${failed.length} errors${failed.length ? `: ${[...new Set(failed)].slice(0, 5).join('; ')}` : ''})`);
+    } else console.log(`capacity: ${capacity} requests/s (SOAK_CAPACITY)`);
+    const rate = capacity * LOAD;
+    console.log(`load: ${rate.toFixed(2)} requests/s (${LOAD} of capacity), open loop; mix of ${total}: ${mix.map(([route, weight]) => `${route} ${weight}`).join(', ')}; emails: ${mail.source}`);
+
+    // 2 and 3. Open loop at `rate`: warm-up, then the steady part, minute by minute.
+    const perMinute = new Map(); // route -> [minute -> latencies]
+    const errors = new Map(); // route -> { count, samples }
+    let inFlight = 0;
+    let shed = 0;
+    let steadyStart = Infinity;
+    const record = (result, at) => {
+      if (at < steadyStart) return;
+      const minute = Math.floor((at - steadyStart) / 60_000);
+      if (minute >= MINUTES) return;
+      if (result.error) {
+        const entry = errors.get(result.route) ?? { count: 0, samples: new Set() };
+        entry.count++;
+        if (entry.samples.size < 3) entry.samples.add(result.error);
+        errors.set(result.route, entry);
+        return;
+      }
+      const minutes = perMinute.get(result.route) ?? Array.from({ length: MINUTES }, () => []);
+      minutes[minute].push(result.ms);
+      perMinute.set(result.route, minutes);
+    };
+    const pending = new Set();
+    const runFor = async (seconds) => {
+      const started = Date.now();
+      for (let i = 0; Date.now() - started < seconds * 1000; i++) {
+        const due = started + (i * 1000) / rate;
+        if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+        if (Date.now() - started >= seconds * 1000) break;
+        if (inFlight >= MAX_IN_FLIGHT) {
+          if (Date.now() >= steadyStart) shed++;
+          continue;
+        }
+        const at = Date.now();
+        inFlight++;
+        const request = one().then((result) => {
+          inFlight--;
+          record(result, at);
+        });
+        pending.add(request);
+        request.finally(() => pending.delete(request));
+      }
+    };
+    const processes = () => apps.map((app) => ({ name: `${app.kind} ${app.child.pid}`, pid: app.child.pid }));
+    console.log(`warm-up: ${WARMUP_SECONDS} s`);
+    await runFor(WARMUP_SECONDS);
+    // RSS sampled every 10 s; "start" and "end" are the medians of the first and the last minute's samples
+    // (one reading may catch a process just before or after a garbage collection).
+    const rssSamples = [];
+    const sampleRss = () => rssSamples.push({ at: Date.now(), values: processes().map((p) => ({ ...p, ...rss(p.pid) })) });
+    const exitsBefore = exits.length;
+    steadyStart = Date.now();
+    sampleRss();
+    const rssTimer = setInterval(sampleRss, 10_000);
+    console.log(`steady: ${MINUTES} min from ${new Date(steadyStart).toISOString()}`);
+    for (let minute = 0; minute < MINUTES; minute++) {
+      await runFor(60);
+      const counts = [...perMinute.values()].reduce((sum, minutes) => sum + minutes[minute].length, 0);
+      const errs = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
+      console.log(`  minute ${minute + 1}: ${counts} answered, ${errs} errors so far, ${shed} shed so far, ${inFlight} in flight`);
+    }
+    sampleRss();
+    clearInterval(rssTimer);
+    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const rssOver = (from, to) => {
+      const samples = rssSamples.filter((sample) => sample.at >= from && sample.at <= to);
+      return processes().map((p) => {
+        const of = samples.map((sample) => sample.values.find((v) => v.pid === p.pid)).filter(Boolean);
+        return { ...p, own: median(of.map((v) => v.own)), tree: median(of.map((v) => v.tree)), threads: median(of.map((v) => v.threads)) };
+      });
+    };
+    const steadyEnd = steadyStart + MINUTES * 60_000;
+    const rssStart = rssOver(steadyStart, steadyStart + 60_000);
+    const rssEnd = rssOver(steadyEnd - 60_000, Infinity);
+    await Promise.all([...pending]);
+
+    // The report.
+    const mb = (kb) => `${(kb / 1024).toFixed(1)} MB`;
+    let memoryOver = false;
+    console.log('\nRSS at the start and the end of the steady part (medians of the first and the last minute; own, and with children: compile processes, Chromium), target < 10% growth:');
+    for (const start of rssStart) {
+      const end = rssEnd.find((p) => p.pid === start.pid) ?? { own: 0, tree: 0, threads: 0 };
+      const growth = ((end.own - start.own) / start.own) * 100;
+      const treeGrowth = ((end.tree - start.tree) / start.tree) * 100;
+      if (growth >= 10) memoryOver = true;
+      console.log(`  ${start.name.padEnd(22)} ${mb(start.own).padStart(9)} -> ${mb(end.own).padStart(9)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${growth >= 10 ? ' OVER TARGET' : ''};  with children ${mb(start.tree)} -> ${mb(end.tree)} (${treeGrowth >= 0 ? '+' : ''}${treeGrowth.toFixed(1)}%); threads ${start.threads} -> ${end.threads}`);
+    }
+    console.log('\np95 per route per minute (ms), least-squares slope (ms per minute, and as % of the mean p95 per minute), target: no upward trend:');
+    console.log(`  ${'route'.padEnd(32)} ${Array.from({ length: MINUTES }, (_, m) => `m${m + 1}`.padStart(7)).join('')}   slope`);
+    for (const [route] of mix) {
+      const minutes = perMinute.get(route) ?? [];
+      const p95s = minutes.map((latencies) => (latencies.length ? percentile([...latencies].sort((a, b) => a - b), 95) : NaN));
+      const s = slope(p95s);
+      const mean = p95s.filter(Number.isFinite).reduce((sum, v, _, all) => sum + v / all.length, 0);
+      const count = minutes.reduce((sum, l) => sum + l.length, 0);
+      console.log(`  ${`${route} (${count})`.padEnd(32)} ${p95s.map((v) => (Number.isFinite(v) ? v.toFixed(0) : '-').padStart(7)).join('')}   ${Number.isFinite(s) ? `${s >= 0 ? '+' : ''}${s.toFixed(1)} (${((s / mean) * 100).toFixed(1)}%/min)` : '-'}`);
+    }
+    const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0) + shed + (exits.length - exitsBefore);
+    console.log(`\nerrors in the steady part (target 0): ${errorCount}`);
+    for (const [route, entry] of errors) console.log(`  ${route}: ${entry.count} (${[...entry.samples].join('; ')})`);
+    if (shed) console.log(`  shed (over ${MAX_IN_FLIGHT} in flight): ${shed}`);
+    for (const exit of exits) console.log(`  ${exit}`);
+    console.log(`webhook deliveries received: ${hooks}; process logs: ${logDir}`);
+    process.exitCode = errorCount > 0 || memoryOver ? 1 : 0;
+  } finally {
+    await stopApps(apps);
+    if (accountId) await db.query('DELETE FROM accounts WHERE id = $1', [accountId]).catch(() => undefined);
+    await db.query('DELETE FROM screenshot_images i WHERE NOT EXISTS (SELECT 1 FROM preview_screenshots s WHERE s.hash = i.hash)').catch(() => undefined);
+    await db.end();
+    await obliterateQueues(env);
+    await unbound?.stop();
+    receiver.close();
+  }
+}
+
+async function waitLive(url) {
+  for (const until = Date.now() + 180_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
+    try {
+      if ((await fetch(`${url}/health/live`)).ok) return;
+    } catch {}
+  }
+  throw new Error(`${url} did not answer within 180 s`);
+}
+
+async function obliterateQueues(env) {
+  const { Queue } = require('bullmq');
+  const { QUEUE_NAMES } = require(path.join(tasks.ROOT, 'dist', 'libs', 'contracts', 'src'));
+  const { loadConfig } = require(path.join(tasks.ROOT, 'dist', 'libs', 'config', 'src'));
+  const { bullConnection, redisOptionsFromUrl } = require(path.join(tasks.ROOT, 'dist', 'libs', 'queue', 'src'));
+  const config = loadConfig(env);
+  for (const name of QUEUE_NAMES) {
+    const queue = new Queue(name, { connection: bullConnection(config.redis, redisOptionsFromUrl(config.redis.url)), prefix: config.queue.prefix });
+    await queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(`soak: ${error.stack || error.message}`);
+  process.exit(1);
+});
