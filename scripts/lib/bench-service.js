@@ -31,7 +31,7 @@ function percentile(sorted, p) {
 }
 
 /** Waits until the API answers ready with a live worker on each of `queues`. */
-async function waitReady(url, queues = ['preview'], deadlineMs = 60_000) {
+async function waitReady(url, queues = ['preview'], deadlineMs = Number(process.env.BENCH_READY_MS ?? 180_000)) {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
     try {
