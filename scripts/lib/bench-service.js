@@ -31,7 +31,7 @@ function percentile(sorted, p) {
 }
 
 /** Waits until the API answers ready with a live worker on each of `queues`. */
-async function waitReady(url, queues = ['preview'], deadlineMs = 60_000) {
+async function waitReady(url, queues = ['preview'], deadlineMs = Number(process.env.BENCH_READY_MS ?? 180_000)) {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
     try {
@@ -47,6 +47,16 @@ async function waitReady(url, queues = ['preview'], deadlineMs = 60_000) {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`API and worker did not become ready (queues ${queues.join(', ')})`);
+}
+
+/**
+ * Engine-only with one thread per core (os.availableParallelism()), all at once: each thread as
+ * engineOnlyWindows, and the machine's ceiling is the sum of the threads' medians. `perThread` holds
+ * each thread's sorted windows.
+ */
+async function engineOnlyAllCores(html, count, milliseconds, threads = require('node:os').availableParallelism()) {
+  const perThread = await Promise.all(Array.from({ length: threads }, () => engineOnlyWindows(html, count, milliseconds)));
+  return { threads, total: perThread.reduce((sum, windows) => sum + windows[Math.floor(windows.length / 2)], 0), perThread };
 }
 
 /** Emails per second of the engine alone, per window (sorted), in a worker thread like the analysis pool's. */
@@ -95,7 +105,8 @@ function engineOnlyWindows(html, count, milliseconds) {
  */
 function startServices(env, port, nodeOptions = []) {
   const { spawn } = require('node:child_process');
-  const dist = path.join(tasks.ROOT, 'dist', 'apps');
+  // BENCH_DIST: another checkout's build, for an A/B comparison with the same benchmark code.
+  const dist = path.join(process.env.BENCH_DIST || path.join(tasks.ROOT, 'dist'), 'apps');
   const worker = spawn(process.execPath, [...nodeOptions, path.join(dist, 'worker-preview', 'src', 'main.js')], { env, stdio: 'ignore' });
   const api = spawn(process.execPath, [...nodeOptions, path.join(dist, 'api', 'src', 'main.js')], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
   const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
@@ -188,4 +199,124 @@ async function signIn(url, key) {
   return session.split(';')[0];
 }
 
-module.exports = { createProKey, signIn, serviceCpuMs, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };
+/** utime + stime (ms) of /proc/<path>/stat, or 0 when it is gone. */
+function statCpuMs(path) {
+  try {
+    const stat = require('node:fs').readFileSync(`/proc/${path}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Where the service's CPU goes, per part: the API process; worker-preview's main thread (event loop:
+ * BullMQ, PostgreSQL, the checks) and its other threads (analysis threads, V8's GC helpers, libuv);
+ * the PostgreSQL backends connected to the benchmark's database (not the server's shared background
+ * processes); the Redis server of REDIS_URL (shared with whatever else uses that server: `private`
+ * says whether the benchmark started it for itself); and this process, the load generator.
+ * `snapshot()` reads them all (Linux /proc; null elsewhere); `diff()` subtracts two snapshots.
+ */
+async function createCpuMeter(env, { api, worker }) {
+  const fs = require('node:fs');
+  if (!fs.existsSync('/proc/self/stat')) return null;
+  const { Client } = require(path.join(tasks.ROOT, 'node_modules', 'pg'));
+  const pg = new Client({ connectionString: env.DATABASE_URL });
+  await pg.connect();
+  const redisPort = String(new URL(env.REDIS_URL).port || 6379);
+  const redisPids = () =>
+    fs.readdirSync('/proc').filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+        return /redis-server$/.test(cmdline[0].split(' ')[0]) && cmdline.join(' ').includes(`:${redisPort}`);
+      } catch {
+        return false;
+      }
+    });
+  const threadsOf = (pid) => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return [];
+    }
+  };
+  const Redis = require(path.join(tasks.ROOT, 'node_modules', 'ioredis'));
+  const redis = new Redis(env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  /** Commands the Redis server has run, by command (INFO commandstats: the whole server, every database). */
+  const redisCommands = async () =>
+    Object.fromEntries(
+      [...(await redis.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, command, calls]) => [command, Number(calls)]),
+    );
+  const snapshot = async () => {
+    const { rows } = await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const [{ transactions }] = (await pg.query('SELECT xact_commit + xact_rollback AS transactions FROM pg_stat_database WHERE datname = current_database()')).rows;
+    const commands = await redisCommands();
+    const backends = Object.fromEntries(rows.map(({ pid }) => [pid, statCpuMs(String(pid))]));
+    const workerThreads = threadsOf(worker()).filter((tid) => tid !== String(worker()));
+    const self = process.cpuUsage();
+    return {
+      api: statCpuMs(String(api())),
+      workerMain: statCpuMs(`${worker()}/task/${worker()}`),
+      workerThreads: workerThreads.reduce((sum, tid) => sum + statCpuMs(`${worker()}/task/${tid}`), 0),
+      backends,
+      redis: redisPids().reduce((sum, pid) => sum + statCpuMs(pid), 0),
+      loadGenerator: (self.user + self.system) / 1000,
+      transactions: Number(transactions),
+      commands,
+    };
+  };
+  const diff = (before, after) => {
+    // A backend that connected during the run spent all its CPU in it; one that left took its figure along.
+    const postgres = Object.entries(after.backends).reduce((sum, [pid, ms]) => sum + ms - (before.backends[pid] ?? 0), 0);
+    const parts = {
+      api: after.api - before.api,
+      workerMain: after.workerMain - before.workerMain,
+      workerThreads: after.workerThreads - before.workerThreads,
+      postgres,
+      redis: after.redis - before.redis,
+      loadGenerator: after.loadGenerator - before.loadGenerator,
+    };
+    // The meter's own reads (a few per snapshot) are left in: they are nothing beside hundreds of previews.
+    const commands = Object.entries(after.commands)
+      .map(([command, calls]) => [command, calls - (before.commands[command] ?? 0)])
+      .filter(([, calls]) => calls > 0)
+      .sort((a, b) => b[1] - a[1]);
+    return {
+      ...parts,
+      total: Object.values(parts).reduce((sum, ms) => sum + ms, 0),
+      transactions: after.transactions - before.transactions,
+      redisCommands: commands.reduce((sum, [, calls]) => sum + calls, 0),
+      topCommands: commands.slice(0, 6),
+    };
+  };
+  /** The database's clock, to count the previews created from then on. */
+  const now = async () => (await pg.query('SELECT clock_timestamp() AS now')).rows[0].now;
+  /** How many previews were created since `since`, once none of them is still queued (at most 120 s). */
+  const previewsSince = async (since) => {
+    const until = Date.now() + 120_000;
+    for (;;) {
+      const { rows } = await pg.query("SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'queued')::int AS queued FROM previews WHERE created_at >= $1", [since]);
+      if (rows[0].queued === 0 || Date.now() > until) return rows[0].total;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  return { snapshot, diff, now, previewsSince, close: () => Promise.all([pg.end(), redis.quit()]) };
+}
+
+/** A redis-server of the benchmark's own on a free port (no persistence, as the shared one), and how to stop it. */
+async function startPrivateRedis() {
+  const { spawn } = require('node:child_process');
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const until = Date.now() + 10_000;
+  while (!(await new Promise((resolve) => net.connect(port, '127.0.0.1').once('connect', function () { this.end(); resolve(true); }).once('error', () => resolve(false))))) {
+    if (Date.now() > until) throw new Error('the private redis-server did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+module.exports = { createProKey, signIn, serviceCpuMs, createCpuMeter, startPrivateRedis, engineOnlyAllCores, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };

@@ -32,6 +32,41 @@ describe('text from outside is storable in every text and jsonb column (real Pos
     await db.query('DELETE FROM previews WHERE id = $1', [preview.id]);
   });
 
+  it("stores a preview's files and a result's gate summary holding NUL and lone surrogates, and reads them back as stored", async () => {
+    const previews = new PreviewRepository(db, new ScreenshotRepository(db));
+    const preview = await previews.create({
+      accountId: null,
+      title: null,
+      format: 'jsx',
+      clients: ['gmail-web', 'outlook-\u0000windows'],
+      source: 'export default () => null;',
+      files: { 'a\u0000.tsx': 'x\u0000y', 'b.tsx': '\udc00' },
+      mjmlValidation: null,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    expect(preview.createdAt).toBeInstanceOf(Date);
+    expect(await previews.findForAnalysis(preview.id)).toEqual({
+      id: preview.id,
+      format: 'jsx',
+      clients: ['gmail-web', 'outlook-windows'],
+      source: 'export default () => null;',
+      files: { 'a.tsx': 'xy', 'b.tsx': '\ufffd' },
+      mjmlValidation: null,
+      status: 'queued',
+    });
+    const storedResult = Buffer.from([0, 1, 2, 255]);
+    expect(await previews.storeOutcome(preview.id, { storedResult, overallScore: 77, gateSummary: '{"a":"\u0000"}' })).toBe(true);
+    // First writer wins: a second outcome changes nothing.
+    expect(await previews.storeOutcome(preview.id, { failure: { code: 'internal_error', message: 'late' } })).toBe(false);
+    const row = await previews.find(preview.id);
+    expect(row).toMatchObject({ id: preview.id, status: 'completed', overallScore: 77, failure: null, accountId: null, title: null, format: 'jsx', screenshots: null, renderedReports: null });
+    expect(row?.result?.equals(storedResult)).toBe(true);
+    expect(row?.createdAt.getTime()).toBe(preview.createdAt.getTime());
+    expect(row?.completedAt).toBeInstanceOf(Date);
+    expect((await previews.findGateSummary(preview.id))?.gateSummary).toBe('{"a":""}');
+    await db.query('DELETE FROM previews WHERE id = $1', [preview.id]);
+  });
+
   it('stores a DNS audit whose TXT records and keys hold NUL', async () => {
     const audits = new DomainAuditRepository(db, new WebhookRepository(db));
     const jobId = `nul-audit-${Date.now()}`;

@@ -42,6 +42,12 @@ describe('round trip through the real queue, worker process and database', () =>
     expect(rows).toEqual([{ queue: 'preview', worker_id: response.body.workerId }]);
     const job = await queues.preview.getJob(response.body.jobId);
     expect(await job?.getState()).toBe('completed');
+    // The API reads the durations of completed jobs in batches; this one shows in its metrics shortly after.
+    await waitFor(
+      async () => /mailproof_job_duration_seconds_count\{queue="preview",job="[^"]+"\} [1-9]/.test((await request(api.url).get('/metrics')).text),
+      'the job duration in the metrics',
+      30_000,
+    );
   });
 
   it('gives a clean 503 with the job id when no worker answers within the budget, and leaves the job queued', async () => {

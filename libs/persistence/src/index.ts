@@ -13,3 +13,4 @@ export * from './repositories/share.repository';
 export * from './repositories/gate-run.repository';
 export * from './repositories/screenshot.repository';
 export * from './repositories/webhook.repository';
+export * from './prepared-query';

@@ -16,28 +16,13 @@ export type AwaitedJob<R> =
  * replica died of it). Here every Redis error of the wait is caught and the events or the timer answer.
  */
 export function awaitJob<R>(job: Job, queueEvents: QueueEvents, budgetMs: number): Promise<AwaitedJob<R>> {
-  const jobId = String(job.id);
-  if (budgetMs <= 0) return Promise.resolve({ status: 'timeout', jobId });
-  const completedEvent = `completed:${jobId}`;
-  const failedEvent = `failed:${jobId}`;
-  return new Promise<AwaitedJob<R>>((resolve) => {
-    const finish = (answer: AwaitedJob<R>) => {
-      clearTimeout(timer);
-      queueEvents.off(completedEvent, onCompleted);
-      queueEvents.off(failedEvent, onFailed);
-      resolve(answer);
-    };
-    // QueueEvents has already parsed the return value.
-    const onCompleted = (args: { returnvalue: unknown }) => finish({ status: 'completed', result: args.returnvalue as R });
-    const onFailed = (args: { failedReason: string }) => finish({ status: 'failed', reason: args.failedReason });
-    const timer = setTimeout(() => finish({ status: 'timeout', jobId }), budgetMs);
-    queueEvents.on(completedEvent, onCompleted);
-    queueEvents.on(failedEvent, onFailed);
-    finishedAlready<R>(job, queueEvents).then(
-      (answer) => answer && finish(answer),
-      () => undefined, // Redis trouble: the events, or else the timer, answer.
-    );
-  });
+  const watch = watchJob<R>(queueEvents, String(job.id), budgetMs);
+  if (budgetMs <= 0) return watch.outcome;
+  finishedAlready<R>(job, queueEvents).then(
+    (answer) => answer && watch.settle(answer),
+    () => undefined, // Redis trouble: the events, or else the budget's timer, answer.
+  );
+  return watch.outcome;
 }
 
 /** The job's outcome when it finished before anyone listened; null while it is still to run. */
@@ -51,4 +36,43 @@ async function finishedAlready<R>(job: Job, queueEvents: QueueEvents): Promise<A
   const stored = await Job.fromId((job as unknown as { queue: Parameters<typeof Job.fromId>[0] }).queue, String(job.id));
   if (!stored) return null;
   return state === 'completed' ? { status: 'completed', result: stored.returnvalue as R } : { status: 'failed', reason: stored.failedReason };
+}
+
+/** A wait on a job that is about to be added: `outcome` settles as awaitJob's does; `cancel()` ends it (the add failed). */
+export interface JobWatch<R> {
+  outcome: Promise<AwaitedJob<R>>;
+  cancel(): void;
+  /** Ends the wait with an answer learnt another way (awaitJob's read of a job that finished already). */
+  settle(answer: AwaitedJob<R>): void;
+}
+
+/**
+ * awaitJob for a job not added yet, whose id is new (a fresh preview's analysis): its listeners are on
+ * `queueEvents` before the job exists, so no event of it can be missed and there is no need to ask
+ * Redis whether it finished already (awaitJob's extra round trip, one per preview). The budget counts
+ * from now; `queueEvents` must be ready (QueueEventsRegistry.getWithin).
+ */
+export function watchJob<R>(queueEvents: QueueEvents, jobId: string, budgetMs: number): JobWatch<R> {
+  let settle: (outcome: AwaitedJob<R>) => void = () => undefined;
+  const outcome = new Promise<AwaitedJob<R>>((resolve) => {
+    settle = resolve;
+  });
+  if (budgetMs <= 0) {
+    settle({ status: 'timeout', jobId });
+    return { outcome, cancel: () => undefined, settle: () => undefined };
+  }
+  const completedEvent = `completed:${jobId}`;
+  const failedEvent = `failed:${jobId}`;
+  const finish = (result: AwaitedJob<R>) => {
+    clearTimeout(timer);
+    queueEvents.removeListener(completedEvent, onCompleted);
+    queueEvents.removeListener(failedEvent, onFailed);
+    settle(result);
+  };
+  const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => finish({ status: 'completed', result: returnvalue as R });
+  const onFailed = ({ failedReason }: { failedReason: string }) => finish({ status: 'failed', reason: failedReason });
+  const timer = setTimeout(() => finish({ status: 'timeout', jobId }), budgetMs);
+  queueEvents.on(completedEvent as 'completed', onCompleted as never);
+  queueEvents.on(failedEvent as 'failed', onFailed as never);
+  return { outcome, cancel: () => finish({ status: 'timeout', jobId }), settle: finish };
 }

@@ -4,7 +4,7 @@ import { scoresAndFindings } from './stored-findings';
 
 /** A stored result as the preview worker writes it, read back as the API reads it. */
 function storedJson(html: string): { json: string; full: Record<string, unknown> } {
-  const json = decodePreviewResult(encodePreviewResult('prv_test', JSON.stringify(analyzeEmail(html, { format: 'html' })))).toString('utf8');
+  const json = decodePreviewResult(encodePreviewResult('prv_test', analyzeEmail(html, { format: 'html' }))).toString('utf8');
   return { json, full: JSON.parse(json) as Record<string, unknown> };
 }
 

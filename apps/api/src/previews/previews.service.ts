@@ -3,7 +3,8 @@ import { MailproofConfig } from '@mailproof/config';
 import { previewAnalyzeJob, RENDER_MODES, renderScreenshotsJob, type PreviewJobResult, type RenderMode, type RenderScreenshotsJobResult } from '@mailproof/contracts';
 import { CLIENT_IDS } from '@mailproof/engine';
 import { PreviewRepository, type PreviewEntity, type PreviewListOptions } from '@mailproof/persistence';
-import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
+import type { Job } from 'bullmq';
+import { JobProducer, QueueEventsRegistry, awaitJob, watchJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
@@ -57,14 +58,24 @@ export class PreviewsService {
     });
     // With screenshots, rendering is the chain's second step: it starts when the analysis is stored.
     const renderEvents = request.screenshots ? await orQueueUnavailable(this.queueEvents.getWithin('render', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE) : null;
-    const [job, renderJob] = await orQueueUnavailable(
-      request.screenshots
-        ? this.jobs.enqueueChainSteps([previewAnalyzeJob(preview.id), renderScreenshotsJob(preview.id, null, RENDER_MODES)])
-        : this.jobs.enqueue(previewAnalyzeJob(preview.id)).then((analysis) => [analysis]),
-      QUEUE_UNAVAILABLE,
-      () => this.previews.withdraw(preview.id),
-    );
-    const outcome = await awaitJob<PreviewJobResult>(job, events, this.config.previews.budgetMs - (Date.now() - started));
+    // The analysis is watched before it is added (its id is new): no round trip to ask whether it finished already.
+    const analysisJob = previewAnalyzeJob(preview.id);
+    const analysis = watchJob<PreviewJobResult>(events, analysisJob.jobId, this.config.previews.budgetMs - (Date.now() - started));
+    let renderJob: Job | undefined;
+    try {
+      const jobs: Job[] = await orQueueUnavailable<Job[]>(
+        request.screenshots
+          ? this.jobs.enqueueChainSteps([analysisJob, renderScreenshotsJob(preview.id, null, RENDER_MODES)])
+          : this.jobs.enqueue(analysisJob).then((job) => [job]),
+        QUEUE_UNAVAILABLE,
+        () => this.previews.withdraw(preview.id),
+      );
+      renderJob = jobs[1];
+    } catch (error) {
+      analysis.cancel();
+      throw error;
+    }
+    const outcome = await analysis.outcome;
     let stored = await this.previews.find(preview.id);
     if (renderJob && renderEvents && stored?.status === 'completed') {
       // Screenshots are present when rendering finished within the wait; otherwise absent, stored when done.

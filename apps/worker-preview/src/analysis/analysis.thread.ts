@@ -66,7 +66,7 @@ export default async function analyze(task: AnalysisTask, completeChecksInline?:
   return {
     kind: 'analysis',
     overallScore: analysis.overallScore,
-    storedResult: encodePreviewResult(task.previewId, JSON.stringify(result)),
+    storedResult: encodePreviewResult(task.previewId, result),
     gateSummary: JSON.stringify(gateSummary(result)),
   };
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, ILike, type FindOptionsOrder, type FindOptionsWhere } from 'typeorm';
 import { PreviewEntity } from '../entities/preview.entity';
+import { pgSafe } from '../pg-safe-text';
+import { preparedQuery } from '../prepared-query';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
 import { ScreenshotRepository } from './screenshot.repository';
 
@@ -58,9 +60,32 @@ export class PreviewRepository {
     return this.dataSource.getRepository(PreviewEntity);
   }
 
+  /*
+   * The statements every preview runs (create, find, findForAnalysis, storeOutcome) are prepared statements
+   * (preparedQuery), written out here rather than built by TypeORM on each call: values go through pgSafe
+   * as the entity's transformers would, and rows come back under the entity's property names.
+   */
+
   async create(preview: NewPreview): Promise<PreviewEntity> {
     const entity = this.repo.create({ ...preview, files: preview.files ?? null, mjmlValidation: preview.mjmlValidation ?? null, id: opaqueId('prv'), status: 'queued', result: null, failure: null, gateSummary: null, overallScore: null, screenshots: null, renderedReports: null, completedAt: null });
-    await this.repo.insert(entity);
+    const { rows } = await preparedQuery<{ createdAt: Date }>(
+      this.dataSource,
+      'previews.create',
+      `INSERT INTO previews (id, account_id, title, format, clients, source, files, mjml_validation, status, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9) RETURNING created_at AS "createdAt"`,
+      [
+        pgSafe(entity.id),
+        entity.accountId,
+        pgSafe(entity.title),
+        pgSafe(entity.format),
+        pgSafe(entity.clients),
+        pgSafe(entity.source),
+        entity.files === null ? null : JSON.stringify(pgSafe(entity.files)),
+        pgSafe(entity.mjmlValidation),
+        entity.expiresAt,
+      ],
+    );
+    entity.createdAt = rows[0].createdAt;
     return entity;
   }
 
@@ -71,10 +96,15 @@ export class PreviewRepository {
    */
   async find(id: string, now = new Date()): Promise<PreviewEntity | null> {
     if (!OPAQUE_ID_PATTERN.test(id) || !id.startsWith('prv_')) return null;
-    const preview = await this.repo.findOne({
-      where: { id },
-      select: { id: true, accountId: true, title: true, format: true, clients: true, status: true, result: true, failure: true, overallScore: true, screenshots: true, renderedReports: true, createdAt: true, completedAt: true, expiresAt: true },
-    });
+    const { rows } = await preparedQuery<PreviewEntity>(
+      this.dataSource,
+      'previews.find',
+      `SELECT id, account_id AS "accountId", title, format, clients, status, result, failure, overall_score AS "overallScore", screenshots,
+              rendered_reports AS "renderedReports", created_at AS "createdAt", completed_at AS "completedAt", expires_at AS "expiresAt"
+       FROM previews WHERE id = $1`,
+      [id],
+    );
+    const preview = rows[0] ? Object.assign(new PreviewEntity(), rows[0]) : null;
     return preview && preview.expiresAt !== null && preview.expiresAt <= now ? null : preview;
   }
 
@@ -85,7 +115,13 @@ export class PreviewRepository {
 
   /** What the worker needs: the source and whether a result exists already. */
   async findForAnalysis(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'files' | 'mjmlValidation' | 'status'> | null> {
-    return this.repo.findOne({ where: { id }, select: { id: true, format: true, clients: true, source: true, files: true, mjmlValidation: true, status: true } });
+    const { rows } = await preparedQuery<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'files' | 'mjmlValidation' | 'status'>>(
+      this.dataSource,
+      'previews.findForAnalysis',
+      'SELECT id, format, clients, source, files, mjml_validation AS "mjmlValidation", status FROM previews WHERE id = $1',
+      [pgSafe(id)],
+    );
+    return rows[0] ?? null;
   }
 
   /**
@@ -97,12 +133,21 @@ export class PreviewRepository {
     id: string,
     outcome: { storedResult: Buffer; overallScore: number; gateSummary?: string } | { failure: NonNullable<PreviewEntity['failure']> },
   ): Promise<boolean> {
-    const values =
+    const { rowCount } =
       'storedResult' in outcome
-        ? { status: 'completed' as const, result: outcome.storedResult, overallScore: outcome.overallScore, gateSummary: outcome.gateSummary ?? null, completedAt: new Date() }
-        : { status: 'failed' as const, failure: outcome.failure, completedAt: new Date() };
-    const result = await this.repo.update({ id, status: 'queued' } as FindOptionsWhere<PreviewEntity>, values);
-    return (result.affected ?? 0) > 0;
+        ? await preparedQuery(
+            this.dataSource,
+            'previews.storeResult',
+            `UPDATE previews SET status = 'completed', result = $2, overall_score = $3, gate_summary = $4, completed_at = $5 WHERE id = $1 AND status = 'queued'`,
+            [pgSafe(id), outcome.storedResult, outcome.overallScore, pgSafe(outcome.gateSummary ?? null), new Date()],
+          )
+        : await preparedQuery(
+            this.dataSource,
+            'previews.storeFailure',
+            `UPDATE previews SET status = 'failed', failure = $2, completed_at = $3 WHERE id = $1 AND status = 'queued'`,
+            [pgSafe(id), JSON.stringify(pgSafe(outcome.failure)), new Date()],
+          );
+    return (rowCount ?? 0) > 0;
   }
 
   /** The email a gate run imported from its URL, for a preview still waiting for it (a redelivery changes nothing). */
