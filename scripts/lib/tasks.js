@@ -28,12 +28,24 @@ function loadDotEnv() {
   }
 }
 
-/** Installs npm dependencies when node_modules is missing or older than the lockfile. */
+/**
+ * Installs npm dependencies when node_modules is missing, older than the lockfile, or was installed for
+ * another Node ABI (native modules, and which isolated-vm is installed, depend on the Node that ran npm:
+ * docs/dependencies.md). The ABI is noted in node_modules/.mailproof-node-abi; a node_modules without
+ * the note (installed by `npm ci` directly, as CI does) is taken as this Node's and noted.
+ */
 function ensureDependencies() {
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
   const lock = path.join(ROOT, 'package-lock.json');
-  const stale = !fs.existsSync(marker) || fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs + 1000;
-  if (!stale) return;
+  const abiNote = path.join(ROOT, 'node_modules', '.mailproof-node-abi');
+  const abi = process.versions.modules;
+  const otherNode = fs.existsSync(abiNote) && fs.readFileSync(abiNote, 'utf8').trim() !== abi;
+  const stale = !fs.existsSync(marker) || fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs + 1000 || otherNode;
+  if (!stale) {
+    if (!fs.existsSync(abiNote)) fs.writeFileSync(abiNote, `${abi}\n`);
+    return;
+  }
+  if (otherNode) console.log(`[mailproof] node_modules was installed for another Node; reinstalling for Node ${process.version}`);
   console.log('[mailproof] installing npm dependencies (npm ci)...');
   try {
     run('npm', ['ci', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
@@ -43,6 +55,7 @@ function ensureDependencies() {
     console.log('[mailproof] npm ci refused the lockfile; installing the locked versions with npm install');
     run('npm', ['install', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
   }
+  fs.writeFileSync(abiNote, `${abi}\n`);
 }
 
 /** Compiles apps, libs and the launcher to dist/ (incremental), then rewrites @mailproof/* aliases to relative paths. */
