@@ -36,7 +36,9 @@ interface OpenApiSchema {
 }
 
 describe('POST /api/mcp', () => {
-  const config = testConfig({ DNS_SERVERS: '127.0.0.1:9', DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 300, DNS_TRIES: 1, GATE_BUDGET_MS: 15_000, PREVIEW_BUDGET_MS: 15_000 });
+  // capture_screenshots waits for its render: the first one launches Chromium, which on a fresh machine's
+  // cold disk takes longer than the default 3 s wait (then the answer is a correct `pending`, not the test's point).
+  const config = testConfig({ DNS_SERVERS: '127.0.0.1:9', DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 300, DNS_TRIES: 1, GATE_BUDGET_MS: 15_000, PREVIEW_BUDGET_MS: 15_000, PREVIEW_RENDER_WAIT_MS: 20_000 });
   const queues = openQueues(config);
   const outputValidator = new AjvJsonSchemaValidator();
   let api: RunningApi;
