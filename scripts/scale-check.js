@@ -3,18 +3,15 @@
 // the built apps as separate processes), checks PostgreSQL and Redis, then runs jest's scale project.
 // Extra arguments go to jest (e.g. `npm run scale:check -- -t revoked`).
 'use strict';
-const { spawnSync } = require('node:child_process');
-const path = require('node:path');
 const tasks = require('./lib/tasks');
+const { runJestPass } = require('./lib/jest-run');
 
 async function main() {
   await tasks.prepareTestRun();
-  const result = spawnSync(path.join(tasks.BIN, 'jest'), ['--selectProjects', 'scale', '--runInBand', '--forceExit', ...process.argv.slice(2)], {
-    cwd: tasks.ROOT,
-    stdio: 'inherit',
-    env: process.env,
-  });
-  process.exit(result.status ?? 1);
+  const pass = runJestPass(['--selectProjects', 'scale', '--runInBand'], 'scale', process.argv.slice(2));
+  for (const failure of pass.failures) console.log(`failed: ${failure}`);
+  console.log(`scale tests: ${pass.passed} passed, ${pass.failed} failed, ${pass.skipped} skipped`);
+  process.exit(pass.status !== 0 || pass.runtimeErrors > 0 || pass.passed === 0 ? 1 : 0);
 }
 
 main().catch((error) => {

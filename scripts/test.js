@@ -4,11 +4,8 @@
 // engine + unit in parallel, integration + e2e one file at a time (they share the database).
 // Extra arguments go to both jest passes (e.g. `npm test -- -t round-trip`).
 'use strict';
-const { spawnSync } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const tasks = require('./lib/tasks');
+const { runJestPass } = require('./lib/jest-run');
 
 async function main() {
   await tasks.prepareTestRun({ typecheck: true });
@@ -19,25 +16,18 @@ async function main() {
     ['--selectProjects', 'integration', 'e2e', '--runInBand'],
   ];
   const totals = { passed: 0, failed: 0, skipped: 0 };
+  const failures = [];
   let exitCode = 0;
-  for (const [index, pass] of passes.entries()) {
-    const report = path.join(os.tmpdir(), `mailproof-jest-${process.pid}-${index}.json`);
-    const result = spawnSync(path.join(tasks.BIN, 'jest'), [...pass, '--forceExit', '--json', `--outputFile=${report}`, ...extra], {
-      cwd: tasks.ROOT,
-      stdio: 'inherit',
-      env: process.env,
-    });
-    if (result.status !== 0) exitCode = 1;
-    if (fs.existsSync(report)) {
-      const summary = JSON.parse(fs.readFileSync(report, 'utf8'));
-      totals.passed += summary.numPassedTests;
-      totals.failed += summary.numFailedTests;
-      totals.skipped += summary.numPendingTests + summary.numTodoTests;
-      if (summary.numRuntimeErrorTestSuites > 0) exitCode = 1;
-      fs.rmSync(report, { force: true });
-    }
+  for (const [index, args] of passes.entries()) {
+    const pass = runJestPass(args, String(index), extra);
+    if (pass.status !== 0 || pass.runtimeErrors > 0) exitCode = 1;
+    totals.passed += pass.passed;
+    totals.failed += pass.failed;
+    totals.skipped += pass.skipped;
+    failures.push(...pass.failures);
   }
   if (totals.passed === 0) exitCode = 1;
+  for (const failure of failures) console.log(`failed: ${failure}`);
   // The plain closing line CI reads.
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(exitCode);

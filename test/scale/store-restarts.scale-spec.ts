@@ -75,15 +75,29 @@ describe('PostgreSQL and Redis restarted under load', () => {
       const outputs = deployment.replicas.map((replica) => `--- ${replica.kind} (${replica.process.child.exitCode ?? replica.process.child.signalCode ?? 'running'}):\n${quiet(replica.process.output()).slice(-4_000)}`);
       const saved = join(tmpdir(), `mailproof-store-restarts-${Date.now()}.log`);
       writeFileSync(saved, deployment.replicas.map((replica) => `--- ${replica.kind}:\n${replica.process.output()}`).join('\n'));
-      throw new Error(`${error instanceof Error ? error.message : String(error)} (whole output: ${saved})\n${outputs.join('\n')}`);
+      const cause = error instanceof Error && error.cause ? ` (cause: ${String((error.cause as Error).message ?? error.cause)})` : '';
+      throw new Error(`${error instanceof Error ? error.message : String(error)}${cause} (whole output: ${saved})\n${outputs.join('\n')}`);
     }
   };
 
   const pids = () => deployment.replicas.map((replica) => `${replica.kind}:${replica.process.child.pid}:${replica.process.child.exitCode ?? replica.process.child.signalCode ?? 'running'}`);
 
+  /**
+   * The API's readiness. fetch shares its keep-alive sockets with the load's requests, and the API closes
+   * a connection it answered before reading the body (a 503 during the outage): a socket picked just as it
+   * closes fails with "fetch failed" although the API is fine. So a network error is tried again twice;
+   * a crashed API still fails here, and the PID check below would catch one that restarted.
+   */
   const ready = async () => {
-    const res = await fetch(`${apiUrl}/health/ready`, { signal: AbortSignal.timeout(5_000) });
-    return { status: res.status, body: (await res.json()) as { details?: Record<string, { status: string }> } };
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const res = await fetch(`${apiUrl}/health/ready`, { signal: AbortSignal.timeout(5_000) });
+        return { status: res.status, body: (await res.json()) as { details?: Record<string, { status: string }> } };
+      } catch (error) {
+        if (attempt >= 3 || (error as Error).name === 'TimeoutError') throw error;
+        await sleep(100);
+      }
+    }
   };
 
   /** Steady preview load by a Pro account (its rows are the account's: every one can be counted). */
@@ -127,7 +141,7 @@ describe('PostgreSQL and Redis restarted under load', () => {
     const stopAt = Date.now();
     await pg.stop();
     const downAt = Date.now();
-    const readiness = await ready();
+    const readiness = await orExplain(ready());
     await sleep(OUTAGE_MS);
     const resumeAt = Date.now();
     await pg.resume();
