@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite. Installs what is missing, builds (integration tests start the
 // built apps as real processes), checks PostgreSQL and Redis, then runs jest in two passes:
-// engine + unit in parallel, integration + e2e one file at a time (they share the database).
+// engine + unit in parallel, then integration + e2e on parallel workers, a database each.
 // Extra arguments go to both jest passes (e.g. `npm test -- -t round-trip`).
 'use strict';
 const tasks = require('./lib/tasks');
@@ -11,9 +11,12 @@ async function main() {
   await tasks.prepareTestRun({ typecheck: true });
 
   const extra = process.argv.slice(2);
+  // The integration and e2e files on MAILPROOF_TEST_WORKERS parallel workers (2: this machine's cores), each
+  // worker with a database of its own (test/utils/worker-database.js); 1 runs them one at a time.
+  const workers = Math.max(1, Number(process.env.MAILPROOF_TEST_WORKERS) || 2);
   const passes = [
     ['--selectProjects', 'engine', 'unit'],
-    ['--selectProjects', 'integration', 'e2e', '--runInBand'],
+    ['--selectProjects', 'integration', 'e2e', workers === 1 ? '--runInBand' : `--maxWorkers=${workers}`],
   ];
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const failures = [];

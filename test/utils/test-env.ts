@@ -1,6 +1,9 @@
 // Environment defaults for integration and e2e tests (jest setupFiles). CI may override any of them.
 process.env.NODE_ENV ??= 'test';
-process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/mailproof_test';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JS shared with global-setup.js
+const { databaseUrlForWorker } = require('./worker-database') as { databaseUrlForWorker: (url: string, worker?: string) => string };
+// Each parallel jest worker has a database of its own (worker-database.js).
+process.env.DATABASE_URL = databaseUrlForWorker(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mailproof_test', process.env.JEST_WORKER_ID);
 process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
 process.env.LOG_LEVEL ??= 'silent';
 process.env.DATABASE_RETRY_ATTEMPTS ??= '1';
