@@ -155,8 +155,9 @@ async function prepareTestRun({ typecheck = false } = {}) {
   process.env.PUPPETEER_SKIP_DOWNLOAD = '1';
   ensureDependencies();
   build();
-  // ts-jest only transpiles (isolatedModules), so the types of tests and code are checked here.
-  if (typecheck) run(path.join(BIN, 'tsc'), ['--noEmit', '-p', 'tsconfig.spec.json']);
+  // ts-jest only transpiles (isolatedModules), so the types of tests and code are checked here. CI's second
+  // pass (another Node, the same code and TypeScript) sets MAILPROOF_SKIP_TYPECHECK=1.
+  if (typecheck && process.env.MAILPROOF_SKIP_TYPECHECK !== '1') run(path.join(BIN, 'tsc'), ['--noEmit', '-p', 'tsconfig.spec.json']);
   await ensureServices(process.env.DATABASE_URL, process.env.REDIS_URL);
   await ensureDatabase(process.env.DATABASE_URL);
 }
