@@ -9,6 +9,42 @@ interface PgResult<T> {
 interface PgPoolClient {
   query<T>(config: { name: string; text: string; values: unknown[] }): Promise<PgResult<T>>;
   release(error?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+  removeListener(event: 'error', listener: (error: Error) => void): void;
+}
+
+interface PgPool {
+  connect(callback: (error: Error | undefined, client: PgPoolClient | undefined) => void): void;
+}
+
+/**
+ * A client taken from the pool, listening for its connection's errors the whole time it is out. node-postgres
+ * emits an error that arrives while no query runs (PostgreSQL ending the session: a restart's 57P01) as an
+ * 'error' event; the pool listens only while the client is idle, so an event between checkout and release
+ * would go unheard and end the process. It happened: PostgreSQL stopped under load sent its 57P01 in the
+ * same read as a query's ReadyForQuery, before the awaiting code could release the client, and the API died
+ * (test/scale/store-restarts). The listener is added inside the pool's callback, before the rest of that read
+ * is parsed; a client that lost its connection is released as broken, which closes it.
+ */
+function checkOut(pool: PgPool): Promise<{ client: PgPoolClient; release: (error?: Error) => void }> {
+  return new Promise((resolve, reject) => {
+    pool.connect((error, client) => {
+      if (error || !client) return reject(error ?? new Error('the connection pool gave no client'));
+      let lost: Error | undefined;
+      const onError = (connectionError: Error) => {
+        lost = connectionError;
+      };
+      client.on('error', onError);
+      resolve({
+        client,
+        release: (failure) => {
+          client.removeListener('error', onError);
+          const broken = failure ?? lost;
+          client.release(broken ?? undefined);
+        },
+      });
+    });
+  });
 }
 
 /**
@@ -21,16 +57,16 @@ interface PgPoolClient {
  * `QueryFailedError`, a pool that cannot connect throws the driver's error.
  */
 export async function preparedQuery<T>(dataSource: DataSource, name: string, text: string, values: unknown[]): Promise<PgResult<T>> {
-  const pool = (dataSource.driver as unknown as { master: { connect(): Promise<PgPoolClient> } }).master;
-  const client = await pool.connect();
+  const pool = (dataSource.driver as unknown as { master: PgPool }).master;
+  const { client, release } = await checkOut(pool);
   try {
     const result = await client.query<T>({ name, text, values });
-    client.release();
+    release();
     return result;
   } catch (error) {
     // As node-postgres's pool.query does: a connection a statement failed on is closed, not reused (it may be
     // broken: PostgreSQL restarted under it).
-    client.release(error instanceof Error ? error : true);
+    release(error instanceof Error ? error : new Error(String(error)));
     throw new QueryFailedError(text, values, error as Error);
   }
 }
