@@ -39,8 +39,7 @@ function checkOut(pool: PgPool): Promise<{ client: PgPoolClient; release: (error
         client,
         release: (failure) => {
           client.removeListener('error', onError);
-          const broken = failure ?? lost;
-          client.release(broken ?? undefined);
+          client.release(failure ?? lost);
         },
       });
     });
