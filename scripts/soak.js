@@ -13,7 +13,9 @@
 //    requests per second is the capacity (or take it from SOAK_CAPACITY and skip this).
 // 2. Warm-up: SOAK_WARMUP_SECONDS (60) of open-loop traffic at half the capacity (SOAK_LOAD, 0.5).
 // 3. Steady: SOAK_MINUTES at that rate. Printed: each process's RSS at the start and the end (medians of
-//    the first and the last minute's 10 s samples; target < 10% growth), p95 per route per minute with its least-squares slope (target: no upward trend), and
+//    the first and the last minute's 10 s samples; target < 10% growth), p95 per route per minute with its
+//    least-squares slope and 95% interval (target: no upward trend), each process's CPU per answered request
+//    per minute with the same slope (a per-request cost that grows), and
 //    errors per route (target 0: any status other than the route's success, a network error, a request
 //    shed because SOAK_MAX_IN_FLIGHT were already waiting, a process that exited).
 // Exit code 1 when there were errors or a process's RSS grew by 10% or more.
@@ -70,15 +72,45 @@ function rss(pid) {
   return { own: read(pid), tree: tree(pid), threads: Number(/Threads:\s+(\d+)/.exec(status(pid))?.[1] ?? 0) };
 }
 
-/** Least-squares slope of ys over 0..n-1. */
-function slope(ys) {
+/** Two-sided 95% quantiles of Student's t for 1-30 degrees of freedom (past 30: the normal's 1.96). */
+const T_95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+/**
+ * Least-squares slope of ys over 0..n-1 with its 95% confidence interval. A p95 of one minute rests on tens
+ * of requests, so it moves by tens of percent between minutes on its own; a slope says "rising" only when
+ * its interval lies above zero. With a dozen routes, one of them does so by chance in about every other
+ * run: a real trend is one that comes back run after run (docs/benchmarks.md, "The soak").
+ */
+function trend(ys) {
   const points = ys.map((y, x) => [x, y]).filter(([, y]) => Number.isFinite(y));
-  if (points.length < 2) return NaN;
-  const mx = points.reduce((s, [x]) => s + x, 0) / points.length;
-  const my = points.reduce((s, [, y]) => s + y, 0) / points.length;
-  const num = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
-  const den = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
-  return num / den;
+  const n = points.length;
+  if (n < 3) return { slope: NaN, low: NaN, high: NaN, mean: NaN };
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  const slope = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0) / sxx;
+  const residuals = points.reduce((s, [x, y]) => s + (y - my - slope * (x - mx)) ** 2, 0);
+  const margin = (T_95[n - 3] ?? 1.96) * Math.sqrt(residuals / (n - 2) / sxx);
+  return { slope, low: slope - margin, high: slope + margin, mean: my };
+}
+
+/** "+1.2 ms/min (+3.4%/min, 95%: -0.5..+7.1%/min)" and whether the whole interval is above zero. */
+function describeTrend(ys, unit) {
+  const t = trend(ys);
+  if (!Number.isFinite(t.slope)) return { text: '-', rising: false };
+  const pct = (v) => `${v >= 0 ? '+' : ''}${((v / t.mean) * 100).toFixed(1)}`;
+  return { text: `${t.slope >= 0 ? '+' : ''}${t.slope.toFixed(1)} ${unit}/min (${pct(t.slope)}%/min, 95%: ${pct(t.low)}..${pct(t.high)})`, rising: t.low > 0 };
+}
+
+/** CPU time (ms) a process and its threads have used (utime + stime from /proc; 10 ms ticks). */
+function cpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 function startApp(kind, env, logDir, extra = {}) {
@@ -296,8 +328,12 @@ async function main() {
     sampleRss();
     const rssTimer = setInterval(sampleRss, 10_000);
     console.log(`steady: ${MINUTES} min from ${new Date(steadyStart).toISOString()}`);
+    // CPU per process at each minute's start and end: a per-request cost that grows shows in the CPU per
+    // answered request, which sums hundreds of requests a minute, long before it shows in a p95.
+    const cpuAt = [processes().map((p) => cpuMs(p.pid))];
     for (let minute = 0; minute < MINUTES; minute++) {
       await runFor(60);
+      cpuAt.push(processes().map((p) => cpuMs(p.pid)));
       const counts = [...perMinute.values()].reduce((sum, minutes) => sum + minutes[minute].length, 0);
       const errs = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
       console.log(`  minute ${minute + 1}: ${counts} answered, ${errs} errors so far, ${shed} shed so far, ${inFlight} in flight`);
@@ -328,16 +364,28 @@ async function main() {
       if (growth >= 10) memoryOver = true;
       console.log(`  ${start.name.padEnd(22)} ${mb(start.own).padStart(9)} -> ${mb(end.own).padStart(9)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${growth >= 10 ? ' OVER TARGET' : ''};  with children ${mb(start.tree)} -> ${mb(end.tree)} (${treeGrowth >= 0 ? '+' : ''}${treeGrowth.toFixed(1)}%); threads ${start.threads} -> ${end.threads}`);
     }
-    console.log('\np95 per route per minute (ms), least-squares slope (ms per minute, and as % of the mean p95 per minute), target: no upward trend:');
-    console.log(`  ${'route'.padEnd(32)} ${Array.from({ length: MINUTES }, (_, m) => `m${m + 1}`.padStart(7)).join('')}   slope`);
+    const header = `  ${'route'.padEnd(32)} ${Array.from({ length: MINUTES }, (_, m) => `m${m + 1}`.padStart(7)).join('')}   least-squares slope`;
+    const rising = [];
+    console.log('\np95 per route per minute (ms), least-squares slope with its 95% interval, target: no upward trend (RISING: the whole interval above zero):');
+    console.log(header);
     for (const [route] of mix) {
       const minutes = perMinute.get(route) ?? [];
       const p95s = minutes.map((latencies) => (latencies.length ? percentile([...latencies].sort((a, b) => a - b), 95) : NaN));
-      const s = slope(p95s);
-      const mean = p95s.filter(Number.isFinite).reduce((sum, v, _, all) => sum + v / all.length, 0);
+      const t = describeTrend(p95s, 'ms');
+      if (t.rising) rising.push(`p95 of ${route}`);
       const count = minutes.reduce((sum, l) => sum + l.length, 0);
-      console.log(`  ${`${route} (${count})`.padEnd(32)} ${p95s.map((v) => (Number.isFinite(v) ? v.toFixed(0) : '-').padStart(7)).join('')}   ${Number.isFinite(s) ? `${s >= 0 ? '+' : ''}${s.toFixed(1)} (${((s / mean) * 100).toFixed(1)}%/min)` : '-'}`);
+      console.log(`  ${`${route} (${count})`.padEnd(32)} ${p95s.map((v) => (Number.isFinite(v) ? v.toFixed(0) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`);
     }
+    console.log('\nCPU per answered request per minute (ms: each process\'s CPU in the minute over all requests answered in it), same slope:');
+    console.log(header.replace('route', 'process'));
+    const answered = Array.from({ length: MINUTES }, (_, m) => [...perMinute.values()].reduce((sum, minutes) => sum + minutes[m].length, 0));
+    processes().forEach((p, i) => {
+      const perRequest = answered.map((count, m) => (cpuAt[m + 1][i] - cpuAt[m][i]) / count);
+      const t = describeTrend(perRequest, 'ms');
+      if (t.rising) rising.push(`CPU of ${p.name}`);
+      console.log(`  ${p.name.padEnd(32)} ${perRequest.map((v) => (Number.isFinite(v) ? v.toFixed(1) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`);
+    });
+    console.log(`\nrising (95% interval above zero): ${rising.length ? rising.join(', ') : 'none'}`);
     const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0) + shed + (exits.length - exitsBefore);
     console.log(`\nerrors in the steady part (target 0): ${errorCount}`);
     for (const [route, entry] of errors) console.log(`  ${route}: ${entry.count} (${[...entry.samples].join('; ')})`);

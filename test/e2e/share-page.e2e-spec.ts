@@ -117,6 +117,22 @@ describe('sharing previews and the public share page', () => {
     await request(api.url).get(`/api/share/${share.id}`).expect(404);
   });
 
+  it('answers 404 as soon as a viewed link expires or its preview is deleted (the kept analysis is never served on its own)', async () => {
+    // Viewed first, page and a client view, so each API has the analysis decoded and kept (PreviewAnalysisCache).
+    const expiring = await sharedPreview(free.key, hostileEmail(api.url));
+    const deleted = await sharedPreview(free.key, hostileEmail(api.url));
+    for (const { share } of [expiring, deleted]) {
+      expect((await request(api.url).get(`/share/${share.id}`).expect(200)).text).toContain('Hello from the shared email');
+      expect((await request(api.url).get(`/share/${share.id}/clients/gmail-web`).expect(200)).body).toMatchObject({ clientId: 'gmail-web', html: expect.stringContaining('Hello from the shared email') });
+    }
+    await db.query("UPDATE shares SET expires_at = now() - interval '1 minute' WHERE id = $1", [expiring.share.id]);
+    await request(api.url).delete(`/api/preview/${deleted.preview.id}`).set('x-api-key', free.key).expect(204);
+    for (const { share } of [expiring, deleted]) {
+      expect((await request(api.url).get(`/share/${share.id}`).expect(404)).text).toContain('does not exist or has expired');
+      await request(api.url).get(`/share/${share.id}/clients/gmail-web`).expect(404);
+    }
+  });
+
   it('sends a strict Content-Security-Policy and shows email markup only in sandboxed srcdoc frames', async () => {
     const { share } = await sharedPreview(pro.key, hostileEmail(api.url));
     const page = await request(api.url).get(`/share/${share.id}`).expect(200);

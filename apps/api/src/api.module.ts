@@ -25,6 +25,7 @@ import { PreviewsService } from './previews/previews.service';
 import { SharePageController } from './shares/share-page.controller';
 import { SharesController } from './shares/shares.controller';
 import { ScreenshotsController } from './screenshots/screenshots.controller';
+import { PreviewAnalysisCache } from './shares/preview-analysis.cache';
 import { SharesService } from './shares/shares.service';
 import { KeysController } from './keys/keys.controller';
 import { McpController } from './mcp/mcp.controller';
@@ -91,6 +92,7 @@ export class ApiModule {
         RoundTripService,
         PreviewsService,
         SharesService,
+        PreviewAnalysisCache,
         DeliverabilityService,
         DomainsService,
         GateService,

@@ -251,6 +251,10 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
   DASHBOARD_SIGN_IN_LIMIT = 10;
 
+  /** Memory (MB) each API keeps for the analyses that share pages and dashboard preview pages show (0: none kept). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(16_384)
+  PREVIEW_PAGE_CACHE_MB = 64;
+
   /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is trusted (empty: trust none). */
   @IsOptional() @Matches(/^[\d.:a-fA-F/, ]*$/, { message: 'must be a comma-separated list of IP addresses or CIDRs' })
   TRUSTED_PROXIES?: string;

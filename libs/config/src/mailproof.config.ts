@@ -67,7 +67,8 @@ export class MailproofConfig {
       redisTimeoutMs: number;
       trustedProxies: string[];
     },
-    readonly dashboard: { sessionTtlSeconds: number; signInLimit: number },
+    /** previewCacheBytes: the analyses kept for share pages and the dashboard's preview pages (PreviewAnalysisCache). */
+    readonly dashboard: { sessionTtlSeconds: number; signInLimit: number; previewCacheBytes: number },
     readonly deliverability: {
       dnsServers: string[];
       dnsProtocol: 'https' | 'http';
@@ -147,7 +148,7 @@ export class MailproofConfig {
         redisTimeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
         trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       },
-      { sessionTtlSeconds: e.DASHBOARD_SESSION_TTL_HOURS * 3600, signInLimit: e.DASHBOARD_SIGN_IN_LIMIT },
+      { sessionTtlSeconds: e.DASHBOARD_SESSION_TTL_HOURS * 3600, signInLimit: e.DASHBOARD_SIGN_IN_LIMIT, previewCacheBytes: e.PREVIEW_PAGE_CACHE_MB * 1024 * 1024 },
       {
         dnsServers: e.DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean),
         dnsProtocol: e.DNS_PROTOCOL,

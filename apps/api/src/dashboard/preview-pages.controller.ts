@@ -7,6 +7,7 @@ import { UsageRecorder } from '../auth/usage-recorder.service';
 import { PreviewRequest } from '../previews/dto/preview.request';
 import { PreviewsService } from '../previews/previews.service';
 import { ProblemException } from '../problems/problem.exception';
+import { PreviewAnalysisCache } from '../shares/preview-analysis.cache';
 import { clientView } from '../shares/share-page.view';
 import { SharesService } from '../shares/shares.service';
 import { accountOf, asList, formErrors, pageContext, pageNumber, problemMessage, sendNotFound, sendPage, text, validateForm } from './dashboard-http';
@@ -24,6 +25,7 @@ export class PreviewPagesController {
     private readonly previews: PreviewsService,
     private readonly shares: SharesService,
     private readonly usage: UsageRecorder,
+    private readonly analyses: PreviewAnalysisCache,
   ) {}
 
   @Get()
@@ -79,14 +81,15 @@ export class PreviewPagesController {
     }
     const share = typeof shareId === 'string' ? await this.shares.findLive(shareId) : null;
     const shareUrl = share && share.preview.id === preview.id ? this.shares.urlOf(share.share.id) : undefined;
-    sendPage(res, 200, previewDetailPage(pageContext(req), { preview, shareUrl, failure }), { inlineStyles: true });
+    sendPage(res, 200, previewDetailPage(pageContext(req), { preview, analysis: this.analyses.analysisOf(preview), shareUrl, failure }), { inlineStyles: true });
   }
 
   /** One client's markup for the viewer's picker (the share page's script fetches it). */
   @Get(':id/clients/:clientId')
   async client(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Param('clientId') clientId: string): Promise<void> {
     const preview = await this.previews.findOwned(id, accountOf(req));
-    const view = preview ? clientView(preview, clientId) : null;
+    const analysis = preview ? this.analyses.analysisOf(preview) : null;
+    const view = analysis ? clientView(analysis, clientId) : null;
     if (!view) throw new ProblemException(404, 'not_found', 'No such client view of your preview.');
     res.setHeader('Cache-Control', 'no-store');
     res.status(200).json(view);

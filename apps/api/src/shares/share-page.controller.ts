@@ -2,6 +2,7 @@ import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common'
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { buildProblem, sendProblem } from '../problems/problem-response';
+import { PreviewAnalysisCache } from './preview-analysis.cache';
 import { SHARE_PAGE_FAVICON, SHARE_PAGE_SCRIPT, SHARE_PAGE_STYLES } from './share-page.assets';
 import { clientView, renderNotFoundPage, renderSharePage } from './share-page.view';
 import { SharesService } from './shares.service';
@@ -36,7 +37,10 @@ function pageHeaders(res: Response): void {
 @ApiExcludeController()
 @Controller('share')
 export class SharePageController {
-  constructor(private readonly shares: SharesService) {}
+  constructor(
+    private readonly shares: SharesService,
+    private readonly analyses: PreviewAnalysisCache,
+  ) {}
 
   @Get('assets/share.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
@@ -72,7 +76,7 @@ export class SharePageController {
       return;
     }
     const view = { client: typeof client === 'string' ? client : undefined, mode: typeof mode === 'string' ? mode : undefined };
-    res.status(200).type('text/html; charset=utf-8').send(renderSharePage(found.share, found.preview, view));
+    res.status(200).type('text/html; charset=utf-8').send(renderSharePage(found.share, found.preview, this.analyses.analysisOf(found.preview), view));
   }
 
   @Get(':id/clients/:clientId')
@@ -80,7 +84,8 @@ export class SharePageController {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
     const found = await this.shares.findLive(id);
-    const view = found ? clientView(found.preview, clientId) : null;
+    const analysis = found ? this.analyses.analysisOf(found.preview) : null;
+    const view = analysis ? clientView(analysis, clientId) : null;
     if (!view) {
       sendProblem(res, buildProblem(404, 'not_found', 'No such shared client view.', { instance: req.path }));
       return;

@@ -1,10 +1,8 @@
-import { parsePreviewResult, type PreviewResult, type StoredRenderedReports } from '@mailproof/contracts';
+import type { StoredRenderedReports } from '@mailproof/contracts';
 import { EMAIL_CLIENTS, type CssFinding } from '@mailproof/engine';
 import type { PreviewEntity, ShareEntity } from '@mailproof/persistence';
 import { escapeHtml as e } from './html-escape';
-
-/** What the page reads of the stored preview result. */
-type StoredAnalysis = Pick<PreviewResult, 'overallScore' | 'compatibilityScores' | 'cssReport' | 'transforms' | 'darkMode'>;
+import type { StoredAnalysis } from './preview-analysis.cache';
 
 const CLIENT_NAMES = new Map(EMAIL_CLIENTS.map((c) => [c.id as string, c.name]));
 const SEVERITY_TITLES = { error: 'Errors', warning: 'Warnings', info: 'Notes' } as const;
@@ -184,13 +182,14 @@ function defaultClient(analysis: StoredAnalysis, clients: readonly string[]): st
   return differs?.clientId ?? clients[0];
 }
 
-export function renderSharePage(share: ShareEntity, preview: PreviewEntity, request: ViewRequest = {}): string {
+/** `analysis`: the preview's analysis (PreviewAnalysisCache), null while it is queued or when it failed. */
+export function renderSharePage(share: ShareEntity, preview: PreviewEntity, analysis: StoredAnalysis | null, request: ViewRequest = {}): string {
   const title = preview.title ? `${preview.title}: Mailproof preview` : 'Shared Mailproof preview';
-  if (preview.status !== 'completed' || !preview.result) {
+  if (!analysis) {
     const message = preview.status === 'queued' ? 'This email is still being analyzed. The page refreshes by itself.' : 'This email could not be analyzed.';
     return layout(title, `<main id="main"><h1>${e(title)}</h1><p role="status">${e(message)}</p></main>`, preview.status === 'queued' ? '<meta http-equiv="refresh" content="5">' : '');
   }
-  const report = previewReport(preview, preview.result, `/share/${encodeURIComponent(share.id)}/clients`, request);
+  const report = previewReport(preview, analysis, `/share/${encodeURIComponent(share.id)}/clients`, request);
   const expiry = share.expiresAt ? `This link expires on ${e(share.expiresAt.toISOString().slice(0, 10))}.` : 'This link does not expire.';
   const body = `<header>
 <div><h1>${e(preview.title ?? 'Shared email preview')}</h1><p class="meta">Analyzed ${e(preview.createdAt.toISOString().slice(0, 16).replace('T', ' '))} UTC for ${report.clientCount} email clients. ${expiry}</p></div>
@@ -210,8 +209,7 @@ ${report.sections}
  * what was measured in the rendered pages, findings and scores per client. `rootAttributes` go on the
  * element that holds `sections`; `request` (`?client=&mode=`) selects the view the page opens on.
  */
-export function previewReport(preview: Pick<PreviewEntity, 'screenshots' | 'renderedReports'>, result: Buffer, clientsUrl: string, request: ViewRequest = {}) {
-  const analysis: StoredAnalysis = parsePreviewResult(result);
+export function previewReport(preview: Pick<PreviewEntity, 'screenshots' | 'renderedReports'>, analysis: StoredAnalysis, clientsUrl: string, request: ViewRequest = {}) {
   const clients: string[] = analysis.transforms.map((t) => t.clientId);
   const selected = request.client && clients.includes(request.client) ? request.client : defaultClient(analysis, clients);
   const mode: ViewMode = MODES.includes(request.mode as ViewMode) ? (request.mode as ViewMode) : 'both';
@@ -269,10 +267,8 @@ export function renderNotFoundPage(): string {
   );
 }
 
-/** One client's markup and dark variant, for the picker. */
-export function clientView(preview: PreviewEntity, clientId: string) {
-  if (preview.status !== 'completed' || !preview.result) return null;
-  const analysis: StoredAnalysis = parsePreviewResult(preview.result);
+/** One client's markup and dark variant, for the picker; null for a client the analysis does not have. */
+export function clientView(analysis: StoredAnalysis, clientId: string) {
   const transform = analysis.transforms.find((t) => t.clientId === clientId);
   if (!transform) return null;
   return {

@@ -1,10 +1,13 @@
 import type { PreviewEntity } from '@mailproof/persistence';
+import type { StoredAnalysis } from '../../shares/preview-analysis.cache';
 import { previewReport } from '../../shares/share-page.view';
 import { html, raw } from './html';
 import { csrfField, page, when, type PageContext } from './layout';
 
 export interface PreviewDetailView {
   preview: PreviewEntity;
+  /** Its analysis (PreviewAnalysisCache), null while it is queued or when it failed. */
+  analysis: StoredAnalysis | null;
   /** A share link just created for it (shown with a copy button). */
   shareUrl?: string;
   /** Why the analysis failed, when it did. */
@@ -14,7 +17,7 @@ export interface PreviewDetailView {
 export function previewDetailPage(context: PageContext, view: PreviewDetailView): string {
   const { preview } = view;
   const title = preview.title ?? 'Untitled preview';
-  const report = preview.status === 'completed' && preview.result ? previewReport(preview, preview.result, `/app/previews/${encodeURIComponent(preview.id)}/clients`) : null;
+  const report = view.analysis ? previewReport(preview, view.analysis, `/app/previews/${encodeURIComponent(preview.id)}/clients`) : null;
   const actions = html`<div class="actions">
 <form method="post" action="/app/previews/${preview.id}/share" class="inline">${csrfField(context.csrfToken)}<button type="submit">Share</button></form>
 ${preview.status === 'completed' ? html`<form method="post" action="/app/previews/${preview.id}/screenshots" class="inline">${csrfField(context.csrfToken)}<button type="submit">${preview.screenshots && Object.keys(preview.screenshots).length > 0 ? 'Render missing screenshots' : 'Render screenshots'}</button></form>` : ''}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { MailproofConfig } from '@mailproof/config';
+import { decodePreviewResult, type PreviewResult } from '@mailproof/contracts';
+import type { PreviewEntity } from '@mailproof/persistence';
+
+/** What the share page, the dashboard's preview page and their client views read of a stored result. */
+export type StoredAnalysis = Pick<PreviewResult, 'overallScore' | 'compatibilityScores' | 'cssReport' | 'transforms' | 'darkMode'>;
+
+/**
+ * The analyses that share pages and the dashboard's preview pages show, decoded once and kept in the
+ * API's memory (least recently used first out, PREVIEW_PAGE_CACHE_MB in all).
+ *
+ * Why: a stored result is the whole analysis, 21 rewritten documents and 21 dark variants (~0.7 MB of
+ * JSON for a 13 KB email, 4.5 MB for a 90 KB one), and every page view and every client the viewer's
+ * picker opens decoded and parsed all of it: 4-47 ms per request on this machine depending on the email
+ * (docs/benchmarks.md, "The share page"). A share link is opened by the people it was sent to, each of
+ * whom may click through several clients, so the same result is read again and again.
+ *
+ * A completed preview's result never changes; the key still carries its completion time and stored size,
+ * so a result written again (a preview reanalysed) is never served from an older entry. Everything that
+ * does change (status, screenshots, rendered reports, a share's expiry or revocation) comes from the row
+ * read on each request, never from here.
+ */
+@Injectable()
+export class PreviewAnalysisCache {
+  private readonly entries: LRUCache<string, StoredAnalysis> | null;
+
+  constructor(config: MailproofConfig) {
+    const maxSize = config.dashboard.previewCacheBytes;
+    this.entries = maxSize > 0 ? new LRUCache<string, StoredAnalysis>({ maxSize }) : null;
+  }
+
+  /** The analysis of a completed preview (decoded now, or kept from an earlier request); null before it completed or when it failed. */
+  analysisOf(preview: Pick<PreviewEntity, 'id' | 'status' | 'completedAt' | 'result'>): StoredAnalysis | null {
+    if (preview.status !== 'completed' || !preview.result) return null;
+    const key = `${preview.id}:${preview.completedAt?.getTime() ?? 0}:${preview.result.length}`;
+    const kept = this.entries?.get(key);
+    if (kept) return kept;
+    const json = decodePreviewResult(preview.result);
+    const { overallScore, compatibilityScores, cssReport, transforms, darkMode } = JSON.parse(json.toString('utf8')) as PreviewResult;
+    const analysis: StoredAnalysis = { overallScore, compatibilityScores, cssReport, transforms, darkMode };
+    // Its size in memory, roughly: the JSON's bytes (the strings are most of it; one byte per character for
+    // most email markup). An analysis larger than the whole cache is not kept (lru-cache refuses it).
+    this.entries?.set(key, analysis, { size: Math.max(1, json.length) });
+    return analysis;
+  }
+
+  /** What is kept now: entries and their estimated bytes (tests and diagnostics). */
+  get usage(): { entries: number; bytes: number } {
+    return { entries: this.entries?.size ?? 0, bytes: this.entries?.calculatedSize ?? 0 };
+  }
+}
