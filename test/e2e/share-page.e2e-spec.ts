@@ -125,6 +125,10 @@ describe('sharing previews and the public share page', () => {
       expect((await request(api.url).get(`/share/${share.id}`).expect(200)).text).toContain('Hello from the shared email');
       expect((await request(api.url).get(`/share/${share.id}/clients/gmail-web`).expect(200)).body).toMatchObject({ clientId: 'gmail-web', html: expect.stringContaining('Hello from the shared email') });
     }
+    // Kept, and visible to operators: GET /metrics counts what this API holds.
+    const metrics = (await request(api.url).get('/metrics').expect(200)).text;
+    expect(Number(/^mailproof_preview_page_cache_entries (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
+    expect(Number(/^mailproof_preview_page_cache_bytes (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
     await db.query("UPDATE shares SET expires_at = now() - interval '1 minute' WHERE id = $1", [expiring.share.id]);
     await request(api.url).delete(`/api/preview/${deleted.preview.id}`).set('x-api-key', free.key).expect(204);
     for (const { share } of [expiring, deleted]) {

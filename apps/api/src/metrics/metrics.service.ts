@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { QUEUE_NAMES, type QueueName } from '@mailproof/contracts';
 import { JobProducer, QueueEventsRegistry } from '@mailproof/queue';
+import { PreviewAnalysisCache } from '../shares/preview-analysis.cache';
 
 /** How long completions gather before their durations are read in one round trip. */
 const COMPLETED_BATCH_MS = 500;
@@ -40,7 +41,24 @@ export class MetricsService implements OnModuleInit {
   constructor(
     private readonly jobs: JobProducer,
     private readonly queueEvents: QueueEventsRegistry,
+    analyses: PreviewAnalysisCache,
   ) {
+    new Gauge({
+      name: 'mailproof_preview_page_cache_bytes',
+      help: 'Estimated memory of the analyses this API keeps for share and preview pages (PREVIEW_PAGE_CACHE_MB).',
+      registers: [this.registry],
+      collect() {
+        this.set(analyses.usage.bytes);
+      },
+    });
+    new Gauge({
+      name: 'mailproof_preview_page_cache_entries',
+      help: 'Analyses this API keeps for share and preview pages.',
+      registers: [this.registry],
+      collect() {
+        this.set(analyses.usage.entries);
+      },
+    });
     const jobsProducer = this.jobs;
     new Gauge({
       name: 'mailproof_queue_jobs',
