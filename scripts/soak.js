@@ -78,8 +78,9 @@ const T_95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.
 /**
  * Least-squares slope of ys over 0..n-1 with its 95% confidence interval. A p95 of one minute rests on tens
  * of requests, so it moves by tens of percent between minutes on its own; a slope says "rising" only when
- * its interval lies above zero. With a dozen routes, one of them does so by chance in about every other
- * run: a real trend is one that comes back run after run (docs/benchmarks.md, "The soak").
+ * its interval lies above zero. Each series has a 2.5% chance of that with no trend at all; over 11 routes
+ * and 5 processes, about one run in three shows one such series by chance: a real trend is one that comes
+ * back run after run (docs/benchmarks.md, "The soak").
  */
 function trend(ys) {
   const points = ys.map((y, x) => [x, y]).filter(([, y]) => Number.isFinite(y));
