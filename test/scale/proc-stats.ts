@@ -136,3 +136,26 @@ export function cpuMeter(roots: () => Record<string, number[]>, database?: strin
     },
   };
 }
+
+/** Every live descendant of `pid` (children, their children, ...), from /proc. */
+export function descendantPids(pid: number): number[] {
+  const stats = allStats();
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const stat of stats) if (stat.ppid === parent && !found.includes(stat.pid)) (found.push(stat.pid), walk(stat.pid));
+  };
+  walk(pid);
+  return found;
+}
+
+/** Those of `pids` that still run (a zombie, dead and waiting to be reaped, does not). */
+export function stillRunning(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+      return false;
+    }
+  });
+}

@@ -9,6 +9,7 @@ import { testConfig } from '../utils/test-config';
 import { UnboundServer } from '../utils/unbound-server';
 import { sleep, waitFor } from '../utils/wait';
 import { Deployment } from './deployment';
+import { descendantPids, stillRunning } from './proc-stats';
 
 /**
  * kill -9 of each worker kind under load (docs/operations.md, "Outages"): built apps as separate
@@ -102,14 +103,20 @@ describe('kill -9 of each worker kind under load', () => {
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 
-  /** SIGKILL the one replica of `kind` once `ready` holds (work in flight), then start a replacement. */
+  /**
+   * SIGKILL the one replica of `kind` once `ready` holds (work in flight), then start a replacement. The
+   * killed process's own children (worker-render's Chromium, worker-preview's compile processes) must end
+   * with it: nothing may be left running with nobody to stop it.
+   */
   const killAndReplace = async (kind: string, ready: () => Promise<boolean>, env: Record<string, string> = {}) => {
     await waitFor(ready, `work in flight on ${kind}`, 60_000, 50);
     const [victim] = deployment.of(kind);
+    const children = descendantPids(victim.process.child.pid!);
     const killedAt = Date.now();
     const signal = await deployment.stop(victim, 'SIGKILL');
     const replacement = await deployment.add(kind, env);
-    return { signal, replacedAfterMs: Date.now() - killedAt, replacementPid: replacement.process.child.pid };
+    await waitFor(async () => stillRunning(children).length === 0, `the killed ${kind}'s ${children.length} child processes (pids ${children.join(', ')}) to end`, 15_000, 100);
+    return { signal, replacedAfterMs: Date.now() - killedAt, replacementPid: replacement.process.child.pid, childProcessesEnded: children.length };
   };
 
   const active = async (queue: keyof typeof queues & string) => ((await queues[queue as 'preview'].getActiveCount()) as number) > 0;

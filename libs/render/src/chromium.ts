@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { LaunchOptions } from 'puppeteer-core';
 
 /**
@@ -19,7 +23,7 @@ export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
  */
 export function chromiumLaunchOptions(executablePath: string | undefined): LaunchOptions {
   return {
-    executablePath: executablePath || DEFAULT_CHROMIUM_PATH,
+    executablePath: boundToParent(executablePath || DEFAULT_CHROMIUM_PATH),
     headless: true,
     // Puppeteer's own default flags plus ours; its `--enable-automation` etc. are harmless.
     args: [
@@ -48,4 +52,54 @@ export function chromiumLaunchOptions(executablePath: string | undefined): Launc
       '--disable-backgrounding-occluded-windows',
     ],
   };
+}
+
+/** util-linux's setpriv (Debian: essential, in every image): runs a program with a parent-death signal set. */
+const SETPRIV = '/usr/bin/setpriv';
+
+/**
+ * An executable that starts `chromium` with PR_SET_PDEATHSIG = SIGKILL, so the browser dies with the process
+ * that launched it. Puppeteer starts Chromium detached (its own process group) and can only close it while it
+ * runs: a render worker killed with SIGKILL (the OOM killer, `kill -9`, a crashed host process) left its two
+ * browsers, their crash handlers and renderers running with nobody to end them (seen after the scale harness's
+ * kill -9 of worker-render: 30 orphaned processes). With the signal set, the browser is killed with its
+ * parent and its own children follow it (they watch the browser's IPC channel); measured: nothing left.
+ *
+ * The wrapper is a two-line shell script in a directory of this user's own under the temporary directory
+ * (written once per Chromium path, replaced atomically, never followed through a link or a directory that
+ * others can write). Without setpriv (not Linux), or when that directory is not safely ours, or when the path
+ * does not exist (so puppeteer names it in its error), Chromium is started as it is.
+ */
+export function boundToParent(executablePath: string, baseDir = tmpdir()): string {
+  if (process.platform !== 'linux' || !existsSync(SETPRIV) || !existsSync(executablePath)) return executablePath;
+  try {
+    const uid = process.getuid?.() ?? -1;
+    const dir = join(baseDir, `mailproof-${uid}`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o022) !== 0) return executablePath;
+    const script = join(dir, `chromium-${createHash('sha256').update(executablePath).digest('hex').slice(0, 16)}.sh`);
+    const text = `#!/bin/sh\n# Written by Mailproof (libs/render/src/chromium.ts): Chromium dies with the process that starts it.\nexec ${SETPRIV} --pdeathsig KILL -- ${shellQuoted(executablePath)} "$@"\n`;
+    if (readIfFile(script) !== text) {
+      const next = `${script}.${process.pid}`;
+      writeFileSync(next, text, { mode: 0o700 });
+      renameSync(next, script);
+    }
+    return script;
+  } catch {
+    return executablePath;
+  }
+}
+
+function readIfFile(path: string): string | null {
+  try {
+    return lstatSync(path).isFile() ? readFileSync(path, 'utf8') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One shell word: single quotes, with each single quote closed, escaped and reopened. */
+function shellQuoted(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,6 +1,6 @@
 // Public API of @mailproof/render: screenshots of an email's client views in headless Chromium, and the
 // reports measured in the painted pages. Used by worker-render and the CLI (`mailproof screenshots`).
-export { chromiumLaunchOptions, DEFAULT_CHROMIUM_PATH, RENDER_PAGE_URL } from './chromium';
+export { boundToParent, chromiumLaunchOptions, DEFAULT_CHROMIUM_PATH, RENDER_PAGE_URL } from './chromium';
 export { planRenders, shotId, SCREENSHOT_MODES, VIEWPORTS } from './shot-plan';
 export type { RenderUnit, ScreenshotMode, ShotId } from './shot-plan';
 export { RenderPool, PaintError, RENDER_POOL_DEFAULTS } from './render-pool';
