@@ -26,7 +26,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const http = require('node:http');
 const tasks = require('./lib/tasks');
-const { prepareBenchmark, freePort, percentile, waitReady, createProKey, signIn } = require('./lib/bench-service');
+const { prepareBenchmark, freePort, percentile, waitReady, createProKey, signIn, statCpuMs } = require('./lib/bench-service');
 const { loadDnsFixtures } = require('./lib/test-helpers');
 
 const MINUTES = Number(process.env.SOAK_MINUTES || 10);
@@ -101,17 +101,6 @@ function describeTrend(ys, unit) {
   if (!Number.isFinite(t.slope)) return { text: '-', rising: false };
   const pct = (v) => `${v >= 0 ? '+' : ''}${((v / t.mean) * 100).toFixed(1)}`;
   return { text: `${t.slope >= 0 ? '+' : ''}${t.slope.toFixed(1)} ${unit}/min (${pct(t.slope)}%/min, 95%: ${pct(t.low)}..${pct(t.high)})`, rising: t.low > 0 };
-}
-
-/** CPU time (ms) a process and its threads have used (utime + stime from /proc; 10 ms ticks). */
-function cpuMs(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
 }
 
 function startApp(kind, env, logDir, extra = {}) {
@@ -334,10 +323,10 @@ async function main() {
     console.log(`steady: ${MINUTES} min from ${new Date(steadyStart).toISOString()}`);
     // CPU per process at each minute's start and end: a per-request cost that grows shows in the CPU per
     // answered request, which sums hundreds of requests a minute, long before it shows in a p95.
-    const cpuAt = [processes().map((p) => cpuMs(p.pid))];
+    const cpuAt = [processes().map((p) => statCpuMs(String(p.pid)))];
     for (let minute = 0; minute < MINUTES; minute++) {
       await runFor(60);
-      cpuAt.push(processes().map((p) => cpuMs(p.pid)));
+      cpuAt.push(processes().map((p) => statCpuMs(String(p.pid))));
       const counts = [...perMinute.values()].reduce((sum, minutes) => sum + minutes[minute].length, 0);
       const errs = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
       console.log(`  minute ${minute + 1}: ${counts} answered, ${errs} errors so far, ${shed} shed so far, ${inFlight} in flight`);

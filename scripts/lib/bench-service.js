@@ -319,4 +319,4 @@ async function startPrivateRedis() {
   return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
-module.exports = { createProKey, signIn, serviceCpuMs, createCpuMeter, startPrivateRedis, engineOnlyAllCores, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };
+module.exports = { createProKey, signIn, serviceCpuMs, statCpuMs, createCpuMeter, startPrivateRedis, engineOnlyAllCores, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };

@@ -11,6 +11,8 @@ interface ProcStat {
   pid: number;
   ppid: number;
   comm: string;
+  /** R, S, D, Z (a zombie: dead, waiting to be reaped), ... */
+  state: string;
   /** utime + stime + cutime + cstime, in ms: the process's threads and its children already reaped. */
   cpuMs: number;
 }
@@ -23,6 +25,7 @@ function readStat(pid: number | string): ProcStat | null {
       pid: Number(pid),
       ppid: Number(fields[1]),
       comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+      state: fields[0],
       cpuMs: (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS,
     };
   } catch {
@@ -151,11 +154,7 @@ export function descendantPids(pid: number): number[] {
 /** Those of `pids` that still run (a zombie, dead and waiting to be reaped, does not). */
 export function stillRunning(pids: number[]): number[] {
   return pids.filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-      return false;
-    }
+    const state = readStat(pid)?.state;
+    return state !== undefined && state !== 'Z';
   });
 }

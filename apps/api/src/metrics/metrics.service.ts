@@ -43,22 +43,17 @@ export class MetricsService implements OnModuleInit {
     private readonly queueEvents: QueueEventsRegistry,
     analyses: PreviewAnalysisCache,
   ) {
-    new Gauge({
-      name: 'mailproof_preview_page_cache_bytes',
-      help: 'Estimated memory of the analyses this API keeps for share and preview pages (PREVIEW_PAGE_CACHE_MB).',
-      registers: [this.registry],
-      collect() {
-        this.set(analyses.usage.bytes);
-      },
-    });
-    new Gauge({
-      name: 'mailproof_preview_page_cache_entries',
-      help: 'Analyses this API keeps for share and preview pages.',
-      registers: [this.registry],
-      collect() {
-        this.set(analyses.usage.entries);
-      },
-    });
+    const pageCache = { bytes: 'Estimated memory of the analyses this API keeps for share and preview pages (PREVIEW_PAGE_CACHE_MB).', entries: 'Analyses this API keeps for share and preview pages.' };
+    for (const [measure, help] of Object.entries(pageCache) as Array<[keyof typeof pageCache, string]>) {
+      new Gauge({
+        name: `mailproof_preview_page_cache_${measure}`,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(analyses.usage[measure]);
+        },
+      });
+    }
     const jobsProducer = this.jobs;
     new Gauge({
       name: 'mailproof_queue_jobs',

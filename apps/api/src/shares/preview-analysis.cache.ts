@@ -7,6 +7,9 @@ import type { PreviewEntity } from '@mailproof/persistence';
 /** What the share page, the dashboard's preview page and their client views read of a stored result. */
 export type StoredAnalysis = Pick<PreviewResult, 'overallScore' | 'compatibilityScores' | 'cssReport' | 'transforms' | 'darkMode'>;
 
+/** Heap bytes an analysis takes per byte of its JSON (measured: see `analysisOf`). */
+const HEAP_BYTES_PER_JSON_BYTE = 1.25;
+
 /**
  * The analyses that share pages and the dashboard's preview pages show, decoded once and kept in the
  * API's memory (least recently used first out, PREVIEW_PAGE_CACHE_MB in all).
@@ -22,9 +25,6 @@ export type StoredAnalysis = Pick<PreviewResult, 'overallScore' | 'compatibility
  * does change (status, screenshots, rendered reports, a share's expiry or revocation) comes from the row
  * read on each request, never from here.
  */
-/** Heap bytes an analysis takes per byte of its JSON (measured: see `analysisOf`). */
-const HEAP_BYTES_PER_JSON_BYTE = 1.25;
-
 @Injectable()
 export class PreviewAnalysisCache {
   private readonly entries: LRUCache<string, StoredAnalysis> | null;
