@@ -36,16 +36,20 @@ export class UsageRecorder implements OnModuleInit, OnModuleDestroy {
   }
 
   record(keyId: string, kind: UsageKind, now = new Date()): void {
-    const day = now.toISOString().slice(0, 10);
-    const slot = `${keyId}|${day}|${kind}`;
-    const entry = this.pending.get(slot);
-    if (entry) entry.count += 1;
-    else this.pending.set(slot, { keyId, day, kind, count: 1 });
+    this.add({ keyId, day: now.toISOString().slice(0, 10), kind, count: 1 });
     const last = this.lastTouchedAt.get(keyId) ?? 0;
     if (now.getTime() - last >= LAST_USED_EVERY_SECONDS * 1000) {
       this.lastTouchedAt.set(keyId, now.getTime());
       void this.rateLimiter.firstWithin(`last-used:${keyId}`, LAST_USED_EVERY_SECONDS).then((first) => first && this.touched.add(keyId));
     }
+  }
+
+  /** Adds `count` requests to the slot's pending count (requests recorded meanwhile are in the same slot). */
+  private add(counted: { keyId: string; day: string; kind: UsageKind; count: number }): void {
+    const slot = `${counted.keyId}|${counted.day}|${counted.kind}`;
+    const entry = this.pending.get(slot);
+    if (entry) entry.count += counted.count;
+    else this.pending.set(slot, { ...counted });
   }
 
   /** Writes what is pending (serialised: one flush at a time). Tests call it to read exact counts. */
@@ -63,10 +67,12 @@ export class UsageRecorder implements OnModuleInit, OnModuleDestroy {
     try {
       await this.accounts.addUsage(counts, touched);
     } catch (error) {
-      // Put them back; the next flush tries again.
-      for (const c of counts) this.record(c.keyId, c.kind, new Date(`${c.day}T12:00:00Z`));
+      // Put each slot back with its whole count (added to what was recorded during the write); the next
+      // flush tries again. A failed write stored nothing: it is one statement.
+      for (const counted of counts) this.add(counted);
       for (const keyId of touched) this.touched.add(keyId);
-      this.logger.warn(`usage not written yet: ${error instanceof Error ? error.message : String(error)}`);
+      const requests = counts.reduce((sum, counted) => sum + counted.count, 0);
+      this.logger.warn(`usage not written yet (${requests} requests kept for the next flush): ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 }
