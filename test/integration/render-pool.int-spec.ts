@@ -181,8 +181,10 @@ describe('render pool (real Chromium)', () => {
 <table width="700" style="width:700px"><tr><td>wide</td></tr></table>
 <p style="color:#bbbbbb">low contrast</p>
 <p style="color:#000000;display:flex">fine</p>
+<div style="width:400px;height:200px;background-image:linear-gradient(#ff0000,#ff0000)">&nbsp;</div>
 </body></html>`;
-    const clients = ['apple-mail-ios', 'gmail-ios', 'apple-mail-macos', 'gmail-web'] as const;
+    // Outlook Classic paints no CSS gradient: its red box stays white, the change the visual report must find.
+    const clients = ['apple-mail-ios', 'gmail-ios', 'apple-mail-macos', 'gmail-web', 'outlook-windows-legacy'] as const;
     const views = renderClientViews(email, { clients: [...clients] });
     const { painted } = await renderEmail(pool, views, ['light', 'dark'], noImages());
     const reports = renderedReports(painted, [...clients], ['light', 'dark']);
@@ -195,7 +197,18 @@ describe('render pool (real Chromium)', () => {
     expect(reports.mobileContrast!.clients.some((c) => c.clientId === 'apple-mail-macos')).toBe(false);
     const visual = reports.visualReport!;
     expect(visual.references).toEqual({ wide: 'apple-mail-macos', mobile: 'apple-mail-ios' });
-    for (const entry of visual.clients) expect(entry.changedPercent).toBeGreaterThanOrEqual(0);
+    const visualOf = (clientId: string) => visual.clients.find((entry) => entry.clientId === clientId);
+    // Clients given the same markup are the same render: 0% without a pixel compared.
+    expect(visualOf('gmail-web')).toEqual({ clientId: 'gmail-web', reference: 'apple-mail-macos', changedPercent: 0, regions: [] });
+    expect(visualOf('gmail-ios')).toMatchObject({ reference: 'apple-mail-ios', changedPercent: 0, regions: [] });
+    // The missing red box: a changed share above 0 and a region around the whole 400 x 200 px box.
+    const outlook = visualOf('outlook-windows-legacy')!;
+    expect(outlook).toMatchObject({ reference: 'apple-mail-macos' });
+    expect(outlook.changedPercent).toBeGreaterThan(0);
+    expect(outlook.regions).toContainEqual(expect.objectContaining({ x: 0, width: 400 }));
+    const box = outlook.regions.find((region) => region.width === 400)!;
+    expect(box.height).toBeGreaterThanOrEqual(200);
+    expect(visual.clients.map((entry) => entry.clientId).sort()).toEqual(['gmail-ios', 'gmail-web', 'outlook-windows-legacy']);
   });
 
   it('relaunches a browser killed in the middle of a page and paints the page again', async () => {
