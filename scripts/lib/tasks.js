@@ -9,8 +9,20 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 
+/** Thrown when a step is stopped at the deadline of the run it belongs to (MAILPROOF_TEST_BUDGET_SECONDS). */
+class BudgetExceeded extends Error {}
+
+/**
+ * Runs a command to its end; `options.deadline` (ms since the epoch) stops it there with SIGKILL and throws
+ * BudgetExceeded naming the command, so a hung build or install ends the run with a line that says so.
+ */
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: options.quiet ? 'pipe' : 'inherit', env: { ...process.env, ...options.env } });
+  const timeout = options.deadline === undefined ? undefined : Math.max(1, options.deadline - Date.now());
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: options.quiet ? 'pipe' : 'inherit', env: { ...process.env, ...options.env }, timeout, killSignal: 'SIGKILL' });
+  if (result.error && result.error.code === 'ETIMEDOUT') {
+    throw new BudgetExceeded(`STOPPED AT THE TIME BUDGET: ${path.basename(command)} ${args.join(' ')} was stopped after ${Math.round((Date.now() - started) / 1000)} s`);
+  }
   if (result.status !== 0) {
     if (options.quiet) process.stderr.write(String(result.stdout ?? '') + String(result.stderr ?? ''));
     throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
@@ -34,7 +46,7 @@ function loadDotEnv() {
  * docs/dependencies.md). The ABI is noted in node_modules/.mailproof-node-abi; a node_modules without
  * the note (installed by `npm ci` directly, as CI does) is taken as this Node's and noted.
  */
-function ensureDependencies() {
+function ensureDependencies(deadline) {
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
   const lock = path.join(ROOT, 'package-lock.json');
   const abiNote = path.join(ROOT, 'node_modules', '.mailproof-node-abi');
@@ -48,12 +60,13 @@ function ensureDependencies() {
   if (otherNode) console.log(`[mailproof] node_modules was installed for another Node; reinstalling for Node ${process.version}`);
   console.log('[mailproof] installing npm dependencies (npm ci)...');
   try {
-    run('npm', ['ci', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
-  } catch {
+    run('npm', ['ci', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' }, deadline });
+  } catch (error) {
+    if (error instanceof BudgetExceeded) throw error;
     // A lockfile that leaves out other platforms' optional packages is refused by npm 11.19 (see
     // .ci/run); `npm install` installs the same locked versions.
     console.log('[mailproof] npm ci refused the lockfile; installing the locked versions with npm install');
-    run('npm', ['install', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' } });
+    run('npm', ['install', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' }, deadline });
   }
   fs.writeFileSync(abiNote, `${abi}\n`);
 }
@@ -148,18 +161,18 @@ async function ensureDatabase(databaseUrl) {
  * fresh build (the suites start the built apps), optionally the type-check, the stores answering and
  * the test database created.
  */
-async function prepareTestRun({ typecheck = false } = {}) {
+async function prepareTestRun({ typecheck = false, deadline } = {}) {
   loadDotEnv();
   process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/mailproof_test';
   process.env.REDIS_URL ||= 'redis://127.0.0.1:6379';
   process.env.PUPPETEER_SKIP_DOWNLOAD = '1';
-  ensureDependencies();
-  build();
+  ensureDependencies(deadline);
+  build({ deadline });
   // ts-jest only transpiles (isolatedModules), so the types of tests and code are checked here. CI's second
   // pass (another Node, the same code and TypeScript) sets MAILPROOF_SKIP_TYPECHECK=1.
-  if (typecheck && process.env.MAILPROOF_SKIP_TYPECHECK !== '1') run(path.join(BIN, 'tsc'), ['--noEmit', '-p', 'tsconfig.spec.json']);
+  if (typecheck && process.env.MAILPROOF_SKIP_TYPECHECK !== '1') run(path.join(BIN, 'tsc'), ['--noEmit', '-p', 'tsconfig.spec.json'], { deadline });
   await ensureServices(process.env.DATABASE_URL, process.env.REDIS_URL);
   await ensureDatabase(process.env.DATABASE_URL);
 }
 
-module.exports = { ROOT, BIN, run, loadDotEnv, ensureDependencies, build, ensureServices, ensureDatabase, prepareTestRun };
+module.exports = { ROOT, BIN, BudgetExceeded, run, loadDotEnv, ensureDependencies, build, ensureServices, ensureDatabase, prepareTestRun };
