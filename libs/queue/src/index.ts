@@ -13,6 +13,7 @@ export * from './job-handler';
 export * from './repeating-job';
 export * from './api-queue.module';
 export * from './deadline';
+export * from './failure-log';
 export * from './queue-unavailable.error';
 export * from './webhook.queue';
 export * from './store-unavailable';

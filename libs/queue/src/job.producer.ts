@@ -1,8 +1,9 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { FlowProducer, type FlowJob, type Job, type JobsOptions, type Queue } from 'bullmq';
 import { JOB_DEFINITIONS, payloadProblem, type JobName, type JobPayload, type JobRequest, type JobResult, type QueueName } from '@mailproof/contracts';
 import { withDeadline } from './deadline';
+import { FailureLog } from './failure-log';
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { QueueUnavailableError } from './queue-unavailable.error';
 
@@ -16,6 +17,7 @@ export type TypedJob<N extends JobName> = Job<JobPayload<N>, JobResult<N>, N>;
 export class JobProducer implements OnModuleDestroy {
   private readonly queues: Record<QueueName, Queue>;
   private flowProducer: FlowProducer | undefined;
+  private readonly flowErrors = new FailureLog('job flows (Redis)', new Logger('JobProducer'));
 
   constructor(
     @InjectQueue('preview') preview: Queue,
@@ -97,6 +99,7 @@ export class JobProducer implements OnModuleDestroy {
     const adding = this.flows()
       .add(child!)
       .then((tree) => {
+        this.flowErrors.succeeded();
         const lastFirst: Job[] = [];
         for (let node: typeof tree | undefined = tree; node; node = node.children?.[0]) lastFirst.push(node.job);
         return lastFirst.reverse();
@@ -113,7 +116,8 @@ export class JobProducer implements OnModuleDestroy {
     if (!this.flowProducer) {
       const { connection, prefix } = this.queues.gate.opts;
       this.flowProducer = new FlowProducer({ connection, prefix });
-      this.flowProducer.on('error', () => undefined);
+      // Its connection's errors: the add that meets one fails with QueueUnavailableError; the outage is logged once.
+      this.flowProducer.on('error', (error) => this.flowErrors.failed(error));
     }
     return this.flowProducer;
   }

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { MailproofConfig } from '@mailproof/config';
 import type { Plan } from '@mailproof/persistence';
-import { createRedisClient, type RedisClient, requestPathRedisOptions } from '@mailproof/queue';
+import { createRedisClient, FailureLog, type RedisClient, requestPathRedisOptions } from '@mailproof/queue';
 
 export type RateLimitTier = 'anonymous' | Plan;
 
@@ -32,6 +32,7 @@ export class RateLimiterService implements OnModuleDestroy {
   private readonly redis: RedisClient;
   private readonly limiters: Record<RateLimitTier, RateLimiterRedis>;
   private readonly signIn: RateLimiterRedis;
+  private readonly markers = new FailureLog('shared marker (Redis SET NX)', this.logger);
 
   constructor(private readonly config: MailproofConfig) {
     // Fail fast while Redis is down or silent, so the in-memory fallback answers instead of requests waiting.
@@ -79,11 +80,9 @@ export class RateLimiterService implements OnModuleDestroy {
 
   /** Redis SET NX EX: true for the first caller in `seconds` (shared by every instance). */
   async firstWithin(key: string, seconds: number): Promise<boolean> {
-    try {
-      return (await this.redis.set(`${this.config.queue.prefix}:${key}`, '1', 'EX', seconds, 'NX')) === 'OK';
-    } catch {
-      return true;
-    }
+    // Without Redis every caller counts as first: the work it guards (a lastUsedAt stamp) is done more often,
+    // never skipped. The failure is logged once per outage.
+    return (await this.markers.orElse(this.redis.set(`${this.config.queue.prefix}:${key}`, '1', 'EX', seconds, 'NX'), 'OK')) === 'OK';
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { QUEUE_NAMES, type QueueName } from '@mailproof/contracts';
-import { JobProducer, QueueEventsRegistry } from '@mailproof/queue';
+import { FailureLog, JobProducer, QueueEventsRegistry } from '@mailproof/queue';
 import { PreviewAnalysisCache } from '../shares/preview-analysis.cache';
 
 /** How long completions gather before their durations are read in one round trip. */
@@ -73,6 +73,7 @@ export class MetricsService implements OnModuleInit {
   /** Jobs completed since the last read of their times, per queue. */
   private readonly completed = new Map<QueueName, string[]>();
   private completedTimer: NodeJS.Timeout | undefined;
+  private readonly completedReads = new FailureLog('reading completed jobs for mailproof_job_duration_seconds (Redis)', new Logger('Metrics'));
 
   async onModuleInit(): Promise<void> {
     this.queueEvents.onCreate((queue, events) => {
@@ -110,7 +111,11 @@ export class MetricsService implements OnModuleInit {
           if (name && processedOn && finishedOn) this.jobDuration.observe({ queue, job: name }, (Number(finishedOn) - Number(processedOn)) / 1000);
         }
       }),
-    ).catch(() => undefined); // metrics only: a Redis hiccup loses these observations, nothing else
+    ).then(
+      () => this.completedReads.succeeded(),
+      // Metrics only: a Redis hiccup loses these observations, nothing else; the outage is logged once.
+      (error: unknown) => this.completedReads.failed(error),
+    );
   }
 
   /** Subscribes to every queue's events so job metrics flow even before any request waits on a job. */

@@ -1,5 +1,8 @@
 import type Redis from 'ioredis';
+import { FailureLog } from '@mailproof/queue';
 import { RedisDnsCacheAdapter } from './redis-dns-cache.adapter';
+
+const quiet = () => new FailureLog('DNS cache (Redis)', { warn: () => undefined, log: () => undefined });
 
 /** The few Redis commands the adapter uses, kept in a Map with their PX. */
 function fakeRedis() {
@@ -23,7 +26,7 @@ function fakeRedis() {
 describe('RedisDnsCacheAdapter', () => {
   it('keeps an answer set for its shortest TTL, compared as numbers', async () => {
     const redis = fakeRedis();
-    const cache = new RedisDnsCacheAdapter(redis as unknown as Redis, 'p:', 3600, 60);
+    const cache = new RedisDnsCacheAdapter(redis as unknown as Redis, 'p:', 3600, 60, quiet());
     await cache.set('txt:example.test', { answers: [{ ttl: 300 }, { ttl: 60 }, { ttl: 1200 }] });
     expect(redis.store.get('p:txt:example.test')?.px).toBe(60_000);
     const entry = await cache.get('txt:example.test');
@@ -33,7 +36,7 @@ describe('RedisDnsCacheAdapter', () => {
 
   it('caps long TTLs, gives empty answers the negative TTL, and skips TTLs under a second', async () => {
     const redis = fakeRedis();
-    const cache = new RedisDnsCacheAdapter(redis as unknown as Redis, 'p:', 600, 30);
+    const cache = new RedisDnsCacheAdapter(redis as unknown as Redis, 'p:', 600, 30, quiet());
     await cache.set('mx:long.test', { answers: [{ ttl: 86_400 }] });
     await cache.set('mx:empty.test', { answers: [] });
     await cache.set('mx:zero.test', { answers: [{ ttl: 0 }] });
@@ -44,7 +47,7 @@ describe('RedisDnsCacheAdapter', () => {
 
   it('remembers NXDOMAIN for the negative TTL', async () => {
     const redis = fakeRedis();
-    const cache = new RedisDnsCacheAdapter(redis as unknown as Redis, 'p:', 600, 45);
+    const cache = new RedisDnsCacheAdapter(redis as unknown as Redis, 'p:', 600, 45, quiet());
     expect(await cache.isKnownMissing('txt:gone.test')).toBe(false);
     await cache.rememberMissing('txt:gone.test');
     expect(await cache.isKnownMissing('txt:gone.test')).toBe(true);
@@ -54,12 +57,15 @@ describe('RedisDnsCacheAdapter', () => {
   it('treats an unreadable entry and a failing Redis as a miss', async () => {
     const redis = fakeRedis();
     redis.store.set('p:txt:bad.test', { value: '{not json', px: 1 });
-    const cache = new RedisDnsCacheAdapter(redis as unknown as Redis, 'p:', 600, 45);
+    const cache = new RedisDnsCacheAdapter(redis as unknown as Redis, 'p:', 600, 45, quiet());
     expect(await cache.get('txt:bad.test')).toBeUndefined();
     const broken = { get: () => Promise.reject(new Error('down')), set: () => Promise.reject(new Error('down')), exists: () => Promise.reject(new Error('down')) };
-    const offline = new RedisDnsCacheAdapter(broken as unknown as Redis, 'p:', 600, 45);
+    const warnings: string[] = [];
+    const offline = new RedisDnsCacheAdapter(broken as unknown as Redis, 'p:', 600, 45, new FailureLog('DNS cache (Redis)', { warn: (line) => warnings.push(line), log: () => undefined }));
     expect(await offline.get('txt:x.test')).toBeUndefined();
     await expect(offline.set('txt:x.test', { answers: [{ ttl: 60 }] })).resolves.toBeUndefined();
     expect(await offline.isKnownMissing('txt:x.test')).toBe(false);
+    // Swallowed, but not silently: the outage is logged once.
+    expect(warnings).toEqual(['DNS cache (Redis) failed: down (further failures are counted, not logged, until it works again)']);
   });
 });

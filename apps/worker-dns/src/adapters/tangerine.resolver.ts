@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import Tangerine from 'tangerine';
 import { MailproofConfig } from '@mailproof/config';
 import type { DnsFailureReason, DnsLookup, DnsResolver, MxRecord } from '@mailproof/engine/dns';
-import { createRedisClient, type RedisClient, requestPathRedisOptions } from '@mailproof/queue';
+import { createRedisClient, FailureLog, type RedisClient, requestPathRedisOptions } from '@mailproof/queue';
 import { Http2RequestAdapter } from './http2-request.adapter';
 import { RedisDnsCacheAdapter } from './redis-dns-cache.adapter';
 
@@ -37,7 +37,7 @@ export class TangerineResolver implements DnsResolver, OnApplicationShutdown {
       // A cache must never hold a lookup up: refused, a miss at once; silent (frozen), a miss after REDIS_COMMAND_TIMEOUT_MS.
       this.redis = createRedisClient(config.redis, { ...requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs), lazyConnect: false });
       this.redis.on('error', (error) => this.logger.warn(`DNS cache Redis: ${error.message}`));
-      this.cache = new RedisDnsCacheAdapter(this.redis, `${config.queue.prefix}:dns-cache:`, settings.cacheMaxTtlSeconds, settings.cacheNegativeTtlSeconds);
+      this.cache = new RedisDnsCacheAdapter(this.redis, `${config.queue.prefix}:dns-cache:`, settings.cacheMaxTtlSeconds, settings.cacheNegativeTtlSeconds, new FailureLog('DNS cache (Redis)', this.logger));
     } else {
       this.redis = null;
       this.cache = null;
