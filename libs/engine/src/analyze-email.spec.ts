@@ -177,8 +177,9 @@ describe('analyzeEmail', () => {
 describe('transforms', () => {
   it('inlines <style> for Gmail and keeps pseudo-class and media rules in <style>', () => {
     const gmail = analyzeEmail(FIXTURES.styleBlock).transforms.find((t) => t.clientId === 'gmail-web');
-    expect(gmail?.html).toMatch(/<h1 class="title" style="color: #111827; font-size: 24px">/);
-    expect(gmail?.html).toMatch(/<style>[^<]*\.cta:hover\{color:red;\}[^<]*@media \(max-width: 600px\)/);
+    // Gmail also prefixes class names (m_), in the markup and in the rules it keeps.
+    expect(gmail?.html).toMatch(/<h1 class="m_title" style="color: #111827; font-size: 24px">/);
+    expect(gmail?.html).toMatch(/<style>[^<]*\.m_cta:hover\{color:red;\}[^<]*@media \(max-width: 600px\)/);
     expect(gmail?.html).not.toMatch(/\.title \{ color/);
     expect(gmail?.warnings.some((w) => w.property === '<style>' && /inlined/.test(w.message))).toBe(true);
   });
@@ -233,8 +234,12 @@ describe('dark mode', () => {
   it('inverts light backgrounds under full and partial inversion', () => {
     expect(dark('gmail-ios')).not.toMatch(/bgcolor="#ffffff"/);
     expect(dark('gmail-android')).not.toMatch(/bgcolor="#ffffff"/);
-    const darkBackground = /bgcolor="(#[0-9a-f]{6})"/.exec(dark('thunderbird'))?.[1] ?? '#ffffff';
+    const darkBackground = /bgcolor="(#[0-9a-f]{6})"/.exec(dark('outlook-windows-legacy'))?.[1] ?? '#ffffff';
     expect(parseInt(darkBackground.slice(1, 3), 16)).toBeLessThan(80);
+  });
+
+  it('shows Thunderbird as written: it does not invert (its dark reader is a documented alternative)', () => {
+    expect(dark('thunderbird')).toBe(result.transforms.find((t) => t.clientId === 'thunderbird')?.html);
   });
 
   it('partial inversion keeps dark backgrounds, full inversion flips them', () => {
@@ -245,15 +250,24 @@ describe('dark mode', () => {
   });
 
   it('applies the email own dark rules where prefers-color-scheme is honoured', () => {
-    expect(dark('apple-mail-macos')).toMatch(/\.card\{background:#111111 !important;/);
-    expect(dark('apple-mail-macos')).not.toContain('prefers-color-scheme');
+    // Samsung applies them without an opt-in; Apple Mail only with color-scheme (below).
+    expect(dark('samsung-mail')).toMatch(/\.card\{background:#111111 !important;/);
+    expect(dark('samsung-mail')).not.toContain('prefers-color-scheme');
+  });
+
+  it('keeps Apple Mail light without a color-scheme opt-in, and applies the dark rules with it', () => {
+    expect(dark('apple-mail-macos')).toBe(result.transforms.find((t) => t.clientId === 'apple-mail-macos')?.html);
+    expect(result.darkMode['apple-mail-macos'].warnings.map((w) => w.property)).toContain('color-scheme');
+    const optedIn = analyzeEmail(FIXTURES.darkMode.replace('<head>', '<head><meta name="color-scheme" content="light dark">'), { clients: ['apple-mail-macos'] });
+    expect(optedIn.darkMode['apple-mail-macos'].html).toMatch(/\.card\{background:#111111 !important;/);
+    expect(optedIn.darkMode['apple-mail-macos'].warnings.map((w) => w.property)).toContain('dark-mode-coverage');
   });
 
   it('warns about vanishing images, a missing color-scheme meta and uncovered light backgrounds', () => {
     expect(result.darkMode['gmail-ios'].warnings.some((w) => w.property === 'images' && w.severity === 'warning')).toBe(true);
-    const apple = result.darkMode['apple-mail-macos'].warnings.map((w) => w.property);
-    expect(apple).toContain('color-scheme');
-    expect(apple).toContain('dark-mode-coverage');
+    const samsung = result.darkMode['samsung-mail'].warnings.map((w) => w.property);
+    expect(samsung).toContain('color-scheme');
+    expect(samsung).toContain('dark-mode-coverage');
   });
 
   it('marks what Outlook.com recolored so [data-ogsc] rules apply', () => {

@@ -7,7 +7,7 @@ import { isClientId } from './clients/email-clients';
 import { DarkColorHandover, DarkModeContext, simulateDarkModeForClient } from './dark-mode/dark-mode-simulation';
 import { EngineError } from './errors';
 import { EMAIL_FORMATS, EmailFormat } from './fixes/code-fix';
-import { HtmlElement } from './parse/dom';
+import { HtmlElement, HtmlText } from './parse/dom';
 import { ParsedEmail, parseEmail } from './parse/parse-email';
 import { AnalyzeEmailOptions, PreviewAnalysis } from './preview-analysis';
 import { buildQualityReports } from './reports/build-reports';
@@ -47,7 +47,9 @@ function resolveFormat(format: string | undefined): EmailFormat {
 }
 
 function isEmptyPlan(plan: RenderPlan): boolean {
-  return plan.startTags.size === 0 && plan.removed.size === 0 && plan.unwrapped.size === 0 && plan.styleTexts.size === 0 && plan.comments.size === 0 && !plan.dropNotMsoRanges;
+  return (
+    plan.startTags.size === 0 && plan.removed.size === 0 && plan.unwrapped.size === 0 && plan.styleTexts.size === 0 && plan.comments.size === 0 && plan.texts.size === 0 && !plan.dropNotMsoRanges
+  );
 }
 
 /**
@@ -66,12 +68,14 @@ function renderClients(
   const darkContext = new DarkModeContext(transformContext, selectors);
   const darkVariants = views.map((view) => simulateDarkModeForClient(darkContext, view));
   const editable = new Set<HtmlElement>();
+  const editableTexts = new Set<HtmlText>();
   for (const plan of [...views.map((v) => v.plan), ...darkVariants.map((d) => d.plan)]) {
     for (const element of plan.startTags.keys()) editable.add(element);
     for (const element of plan.removed) editable.add(element);
     for (const element of plan.unwrapped) editable.add(element);
+    for (const text of plan.texts.keys()) editableTexts.add(text);
   }
-  const template = new RenderTemplate(parsed, editable, { annotateLines });
+  const template = new RenderTemplate(parsed, editable, { annotateLines, editableTexts });
   let unchanged: string | undefined;
   const render = (plan: RenderPlan): string => {
     if (!isEmptyPlan(plan)) return template.render(plan);
@@ -142,12 +146,12 @@ export function analyzeParsedEmail(
   const selectors = new SelectorCache();
   const features = collectFeatures(parsed, selectors);
   const cascade = computeStyleCascade(parsed, selectors);
-  const compiledReport = buildCssReport({ parsed, hits: features.hits, cascade, format, clients, uses: features });
+  const transformContext = new TransformContext(parsed, features, cascade);
+  const compiledReport = buildCssReport({ parsed, hits: features.hits, cascade, format, clients, uses: features, behaviours: (client) => transformContext.behaviourOutcome(client) });
   // A compiled template's findings point into the author's source where the element came from one.
   const cssReport = options.sourcePositions ? placeFindingsInSource(compiledReport, parsed.source, options.sourcePositions) : compiledReport;
   const compatibilityScores = scoreClients(cssReport, clients);
 
-  const transformContext = new TransformContext(parsed, features, cascade);
   const { transforms, darkMode, handovers } = renderClients(parsed, transformContext, selectors, clients);
   // The quality reports run last, once the per-client views and plans are garbage: scavenges during the
   // reports then copy only the parse, cascade and output, and the reports' own data is never alive

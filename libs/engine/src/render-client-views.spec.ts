@@ -35,7 +35,7 @@ describe('renderClientViews', () => {
   it('annotates rewritten start tags too, with the line of the element in the source', () => {
     const gmail = views.find((v) => v.clientId === 'gmail-web')!;
     // Gmail inlines the <style> rule into the div's style attribute; the rewritten tag still says where it came from.
-    expect(gmail.light).toMatch(/<div class="box" style="background: #ff0000;[^"]*" data-mp-line="11">/);
+    expect(gmail.light).toMatch(/<div class="m_box" style="background: #ff0000;[^"]*" data-mp-line="11">/);
     expect(gmail.light).toMatch(/<p style="color:#333333" data-mp-line="12">/);
   });
 

@@ -1,6 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { EMAIL_CLIENTS, listTrackedProperties } from '@mailproof/engine';
+import { CLIENT_MODELS, EMAIL_CLIENTS, describeClientModel, isClientId, listTrackedProperties } from '@mailproof/engine';
 
 class ClientSummary {
   @ApiProperty({ example: 'gmail-web' }) id: string;
@@ -8,13 +8,29 @@ class ClientSummary {
   @ApiProperty({ enum: ['webmail', 'desktop', 'mobile'] }) category: string;
   @ApiProperty({ example: 'Gmail web (Blink, style sanitiser)' }) engine: string;
   @ApiProperty({ example: 'none' }) darkMode: string;
+  @ApiProperty({ example: 'Blink', description: "The rendering engine family of the client's model (WebKit, Blink, Word, Gecko, a sanitiser in front of a browser)." })
+  renderingEngine: string;
+  @ApiProperty({ example: 'none', description: 'The dark model shown (same as darkMode): none, partial-inversion, full-inversion, prefers-color-scheme, partial-inversion-unless-dark-query.' })
+  darkModel: string;
+  @ApiProperty({ example: '2026-11-27', description: 'When the client model was last checked against its sources.' }) modelCheckedAt: string;
+  @ApiProperty({ example: 14, description: 'How many documented behaviours the model holds (GET /api/clients/{id}/model lists them).' }) behaviours: number;
 }
 
 /** Public reference data: the 21 clients and the tracked CSS properties with per-client support. */
 @ApiTags('clients')
 @Controller('api/clients')
 export class ClientsController {
-  private readonly clients = EMAIL_CLIENTS.map(({ id, name, category, engine, darkMode }) => ({ id, name, category, engine, darkMode }));
+  private readonly clients = EMAIL_CLIENTS.map(({ id, name, category, engine, darkMode, renderingEngine, modelCheckedAt }) => ({
+    id,
+    name,
+    category,
+    engine,
+    darkMode,
+    renderingEngine,
+    darkModel: darkMode,
+    modelCheckedAt,
+    behaviours: CLIENT_MODELS[id].behaviours.length,
+  }));
   private trackedProperties?: ReturnType<typeof listTrackedProperties>;
 
   @Get()
@@ -22,6 +38,13 @@ export class ClientsController {
   @ApiOkResponse({ type: [ClientSummary] })
   list() {
     return this.clients;
+  }
+
+  @Get(':id/model')
+  @ApiOperation({ summary: "A client's model: each documented behaviour with what it does, its kind and its sources." })
+  model(@Param('id') id: string) {
+    if (!isClientId(id)) throw new NotFoundException(`Unknown client id ${id}.`);
+    return describeClientModel(id);
   }
 
   @Get('properties')

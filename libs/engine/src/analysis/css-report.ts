@@ -8,6 +8,7 @@ import { FeatureHit } from './collect-features';
 import { CssFinding, SEVERITY_ORDER, Severity } from './css-finding';
 import { StyleCascade } from './style-cascade';
 import { WordEngineFallbacks, type FeatureUses } from './word-engine-fallbacks';
+import type { BehaviourOutcome } from '../transforms/client-behaviours';
 
 const WORD_ENGINE: ClientId = 'outlook-windows-legacy';
 const GMAIL_CLIENTS: ReadonlySet<ClientId> = new Set(['gmail-web', 'gmail-android', 'gmail-ios']);
@@ -31,6 +32,8 @@ export interface CssReportContext {
   clients: readonly ClientId[];
   /** Which elements use which feature: Outlook fallbacks cover only the findings of the elements they wrap. */
   uses: FeatureUses;
+  /** What each client's documented behaviours do to the email (clients/models/): their findings join the report. */
+  behaviours?: (client: ClientId) => BehaviourOutcome;
 }
 
 function sentence(notes: readonly string[]): string {
@@ -54,7 +57,10 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
     if (!wanted.has(client.id)) continue;
     const clientIndex = CLIENT_IDS.indexOf(client.id);
     const before = findings.length;
+    const outcome = context.behaviours?.(client.id);
     for (const hit of hits) {
+      // A property the client's element rules govern is reported per element by those rules (below).
+      if (outcome?.elementGoverned.has(hit.label)) continue;
       let severity: Severity | undefined;
       let message: string;
       let rule = hit.featureIds[0] ?? 'unknown-property';
@@ -107,11 +113,30 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
       findings.push(finding);
     }
     for (const finding of skippedRuleFindings(parsed, client.id)) findings.push(finding);
+    for (const fired of outcome?.findings ?? []) findings.push(behaviourFinding(fired, client.id));
     // Clients come in CLIENT_IDS order already; sort within this client.
     const own = findings.splice(before).sort(compareFindings);
     for (const finding of own) findings.push(finding);
   }
   return findings;
+}
+
+/** A documented client behaviour that fired, as a finding: its rule id is the behaviour's id. */
+function behaviourFinding(fired: BehaviourOutcome['findings'][number], client: ClientId): CssFinding {
+  const finding: CssFinding = {
+    severity: fired.severity,
+    client,
+    property: fired.property,
+    message: fired.message,
+    suggestion: fired.suggestion || 'No change needed: this is how the client shows it.',
+    rule: fired.behaviour.id,
+    occurrences: fired.occurrences,
+  };
+  if (fired.line > 0) {
+    finding.line = fired.line;
+    finding.column = fired.column;
+  }
+  return finding;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { CANIEMAIL, CaniemailFeature } from './caniemail-data';
 import { CLIENT_IDS, ClientId } from './email-client';
 import { EMAIL_CLIENTS } from './email-clients';
+import { rulesOf } from './models/client-rules';
 
 export type SupportLevel = 'supported' | 'partial' | 'unsupported' | 'unknown';
 
@@ -68,8 +69,20 @@ export interface FeatureSupportRow {
 const FEATURE_BY_SLUG = new Map<string, CaniemailFeature>(CANIEMAIL.data.map((f) => [f.slug, f]));
 const ROWS = new Map<string, FeatureSupportRow>();
 
+/**
+ * caniemail's level, unless the client's model documents otherwise (Proton keeps its selectors): the
+ * override carries a note naming the behaviour, so findings and GET /api/clients/properties say why.
+ */
+function withModelOverride(support: ClientSupport, slug: string, client: (typeof EMAIL_CLIENTS)[number]): ClientSupport {
+  for (const behaviour of rulesOf(client.id).sanitise) {
+    const level = behaviour.supportOverrides?.[slug];
+    if (level && level !== support.level) return { level, notes: [`Mailproof's model (${behaviour.id}): ${behaviour.summary}`] };
+  }
+  return support;
+}
+
 for (const feature of CANIEMAIL.data) {
-  const byClient = EMAIL_CLIENTS.map((client) => supportOf(feature, client.supportSources));
+  const byClient = EMAIL_CLIENTS.map((client) => withModelOverride(supportOf(feature, client.supportSources), feature.slug, client));
   let unsupportedMask = 0;
   let partialMask = 0;
   byClient.forEach((support, index) => {

@@ -27,7 +27,7 @@ export type ClientId = (typeof CLIENT_IDS)[number];
 export type ClientCategory = 'webmail' | 'desktop' | 'mobile';
 
 /**
- * How a client treats an email in dark mode (each client's behaviour is fixed in email-clients.ts):
+ * How a client treats an email in dark mode (each client's is a dark behaviour of its model, clients/models/):
  * - `none`: the UI turns dark, the email keeps its colors;
  * - `partial-inversion`: light backgrounds darken and dark text lightens, dark areas stay;
  * - `full-inversion`: every color is inverted;
@@ -46,7 +46,12 @@ export interface EmailClient {
   name: string;
   category: ClientCategory;
   engine: string;
+  /** The rendering engine family (WebKit, Blink, Word, Gecko), from the client's model. */
+  renderingEngine: string;
+  /** How the client paints the email in dark mode: its model's dark behaviour. */
   darkMode: DarkModeBehaviour;
+  /** When the client's model was last checked against its sources (ISO date). */
+  modelCheckedAt: string;
   /** caniemail `family.platform` keys; several means "worst result wins". Empty: no data. */
   supportSources: readonly string[];
   /** Why this client's support data looks the way it does, when that is not obvious. */

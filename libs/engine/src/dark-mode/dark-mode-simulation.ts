@@ -137,19 +137,17 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
       add('info', 'dark-mode', `${client.name} applies the email's @media (prefers-color-scheme: dark) rules; this email has none, so it stays light.`);
       return { plan: view.plan, warnings, sameAsTransform: true, colors: handover('none') };
     }
+    if (view.behaviours.rules.dark?.requiresColorSchemeOptIn && !features.hasColorSchemeMeta) {
+      add('warning', 'color-scheme', `${client.name} applies the email's dark rules only when it opts in with color-scheme: add <meta name="color-scheme" content="light dark"> and :root { color-scheme: light dark; }. Without it the email stays light.`);
+      return { plan: view.plan, warnings, sameAsTransform: true, colors: handover('none') };
+    }
     const plan = copyPlan(view.plan);
     for (const sheet of parsed.styleSheets) {
-      if (plan.removed.has(sheet.element)) continue;
-      plan.styleTexts.set(
-        sheet.element,
-        writeCss(sheet.root, {
-          keep: (node) => (transform.cssNodeMask(node) & bit) === 0 && node.type !== 'comment' && !isLightSchemeQuery(node),
-          unwrap: (atRule) => atRule.name.toLowerCase() === 'media' && isDarkSchemeQuery(atRule.params),
-        }),
-      );
+      const text = view.writeSheet(sheet, { skip: isLightSchemeQuery, unwrap: (atRule) => atRule.name.toLowerCase() === 'media' && isDarkSchemeQuery(atRule.params) });
+      if (text !== undefined && !plan.removed.has(sheet.element)) plan.styleTexts.set(sheet.element, text);
     }
     add('info', 'dark-mode', `${client.name} applies the email's own dark rules (${features.darkSchemeBlocks.length} @media (prefers-color-scheme: dark) block(s)).`);
-    if (!features.hasColorSchemeMeta) {
+    if (!features.hasColorSchemeMeta && !view.behaviours.rules.dark?.requiresColorSchemeOptIn) {
       add('warning', 'color-scheme', `The email has dark rules but no <meta name="color-scheme" content="light dark"> (or :root { color-scheme }); ${client.name} may ignore them.`);
     }
     reportUncovered(context, add);
@@ -181,7 +179,7 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
       }
       declarations.push(value === d.value ? d : { property: d.property, value, important: d.important });
     }
-    const attrs = element.attrs.map((a) => {
+    const attrs = (view.attributes.get(element) ?? element.attrs).map((a) => {
       const role = a.prefix ? undefined : COLOR_ATTRIBUTES[a.name];
       if (!role) return a;
       const value = inverter.color(a.value, role);
@@ -217,25 +215,16 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
     plan.startTags.set(element, serializeStartTag(element.tagName, withoutStyle));
   }
   for (const sheet of parsed.styleSheets) {
-    if (plan.removed.has(sheet.element)) continue;
-    const clientText = view.plan.styleTexts.get(sheet.element);
     // Recolor the client's own version of the sheet (what survived its transform).
-    plan.styleTexts.set(
-      sheet.element,
-      writeCss(sheet.root, {
-        keep: (node) =>
-          (transform.cssNodeMask(node) & bit) === 0 &&
-          node.type !== 'comment' &&
-          (clientText === undefined || !(view.client.startsWith('gmail') && node.type === 'rule' && node.parent?.type === 'root' && !transform.cascade.keptSelectors.has(node as Rule))),
-        selectorOf: view.client.startsWith('gmail') ? (rule) => (rule.parent?.type === 'root' ? (transform.cascade.keptSelectors.get(rule)?.join(',') ?? rule.selector) : rule.selector) : undefined,
-        valueFor: (d: Declaration) => {
-          const role = colorRoleOf(d.prop.toLowerCase());
-          return role ? inverter.color(d.value, role) : d.value;
-        },
-      }),
-    );
+    const text = view.writeSheet(sheet, {
+      skip: (node) => node.type === 'comment',
+      valueFor: (d: Declaration) => {
+        const role = colorRoleOf(d.prop.toLowerCase());
+        return role ? inverter.color(d.value, role) : d.value;
+      },
+    });
+    if (text !== undefined && !plan.removed.has(sheet.element)) plan.styleTexts.set(sheet.element, text);
   }
-
   add('info', 'dark-mode', `${client.name} ${mode === 'full' ? 'inverts every color (full inversion)' : 'darkens light backgrounds and lightens dark text (partial inversion)'}; ${recolored} element(s) recolored.`);
   if (context.riskyImages.length > 0) {
     add('warning', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may vanish or lose contrast on the inverted background (transparent dark logos and icons).`, context.riskyImages[0]);

@@ -6,6 +6,8 @@ export interface CssDeclaration {
   property: string;
   value: string;
   important: boolean;
+  /** How `!important` was written when it differs from ` !important` (`!important`, ` ! important`): some clients read the spelling. */
+  importantRaw?: string;
   /** 1-based position inside the CSS text it came from. */
   line: number;
   column: number;
@@ -67,6 +69,7 @@ export function parseDeclarationList(text: string): CssDeclaration[] {
       property: node.prop.startsWith('--') ? node.prop : node.prop.toLowerCase(),
       value: node.value,
       important: node.important === true,
+      ...(node.important && node.raws.important !== undefined ? { importantRaw: node.raws.important } : {}),
       line: node.source?.start?.line ?? 1,
       column: node.source?.start?.column ?? 1,
     });

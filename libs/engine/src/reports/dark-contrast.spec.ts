@@ -41,7 +41,7 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     // Black-on-white by default: the inverting clients darken the body's white and lighten the default text,
     // as they recolor computed colors; nothing may be flagged at 1.2:1.
     const html = '<html lang="en"><head><title>t</title></head><body style="background:#ffffff"><p>Default text</p><a href="https://example.com/x">A link</a></body></html>';
-    const clients: ClientId[] = ['gmail-ios', 'gmail-android', 'outlook-web', 'outlook-windows-legacy', 'thunderbird'];
+    const clients: ClientId[] = ['gmail-ios', 'gmail-android', 'outlook-web', 'outlook-windows-legacy', 'superhuman'];
     const analysis = analyzeEmail(html, { clients });
     expect(analysis.darkContrast!.total).toBe(0);
     for (const client of clients) {
@@ -50,8 +50,8 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
       expect(isDark(body.match(/background: (#[0-9a-f]{6})/)![1])).toBe(true);
     }
     // A color of the email's own (here from <style>) is recolored instead, never overridden by the default.
-    const styled = analyzeEmail('<html><head><style>body { color: #222222 }</style></head><body style="background:#ffffff"><p>Styled</p></body></html>', { clients: ['thunderbird'] });
-    expect(styled.darkMode.thunderbird.html.match(/<body[^>]*>/)![0]).not.toMatch(/#e0e0e0/);
+    const styled = analyzeEmail('<html><head><style>body { color: #222222 }</style></head><body style="background:#ffffff"><p>Styled</p></body></html>', { clients: ['outlook-windows-legacy'] });
+    expect(styled.darkMode['outlook-windows-legacy'].html.match(/<body[^>]*>/)![0]).not.toMatch(/#e0e0e0/);
     expect(styled.darkContrast!.total).toBe(0);
   });
 

@@ -6,8 +6,12 @@ export interface CssWriteOptions {
   selectorOf?(rule: Rule): string;
   /** Value to write instead of a declaration's own. */
   valueFor?(declaration: Declaration): string;
+  /** A client's rewrite of a declaration (property renamed, importance lost): null leaves it out, undefined keeps it. */
+  rewrite?(declaration: Declaration): { property: string; value: string; important: boolean } | null | undefined;
   /** Write an at-rule's children without the at-rule itself (a dark query a client applies). */
   unwrap?(atRule: AtRule): boolean;
+  /** The prelude a client writes for an at-rule (Yahoo's `()` for a dark query); undefined keeps the author's, null leaves the at-rule out. */
+  atRuleParams?(atRule: AtRule): string | null | undefined;
 }
 
 /** Writes a postcss tree compactly, leaving out what `keep` rejects and rules left empty. */
@@ -16,19 +20,25 @@ export function writeCss(container: Container, options: CssWriteOptions): string
   for (const node of container.nodes ?? []) {
     if (!options.keep(node)) continue;
     if (node.type === 'decl') {
+      const rewritten = options.rewrite?.(node);
+      if (rewritten === null) continue;
       const value = options.valueFor ? options.valueFor(node) : node.value;
-      out += `${node.prop}:${value}${node.important ? ' !important' : ''};`;
+      if (rewritten) out += `${rewritten.property}:${rewritten.value === node.value ? value : rewritten.value}${rewritten.important ? ' !important' : ''};`;
+      else out += `${node.prop}:${value}${node.important ? ' !important' : ''};`;
     } else if (node.type === 'rule') {
       const body = writeCss(node, options);
       if (body) out += `${options.selectorOf ? options.selectorOf(node) : node.selector}{${body}}`;
     } else if (node.type === 'atrule') {
+      const rewritten = options.atRuleParams?.(node);
+      if (rewritten === null) continue;
+      const params = rewritten ?? node.params;
       if (!node.nodes) {
-        out += `@${node.name}${node.params ? ` ${node.params}` : ''};`;
+        out += `@${node.name}${params ? ` ${params}` : ''};`;
         continue;
       }
       const body = writeCss(node, options);
       if (!body) continue;
-      out += options.unwrap?.(node) ? body : `@${node.name}${node.params ? ` ${node.params}` : ''}{${body}}`;
+      out += options.unwrap?.(node) ? body : `@${node.name}${params ? ` ${params}` : ''}{${body}}`;
     }
   }
   return out;

@@ -18,10 +18,12 @@ export interface RenderPlan {
   comments: Map<HtmlComment, string>;
   /** Drop `<!--[if !mso]><!-->…<!--<![endif]-->` ranges (the Word engine). */
   dropNotMsoRanges: boolean;
+  /** Replacement markup of text nodes (markup a client adds, such as Apple's data detectors). */
+  texts: Map<HtmlText, string>;
 }
 
 export function emptyPlan(): RenderPlan {
-  return { startTags: new Map(), removed: new Set(), unwrapped: new Set(), styleTexts: new Map(), comments: new Map(), dropNotMsoRanges: false };
+  return { startTags: new Map(), removed: new Set(), unwrapped: new Set(), styleTexts: new Map(), comments: new Map(), dropNotMsoRanges: false, texts: new Map() };
 }
 
 export function copyPlan(plan: RenderPlan): RenderPlan {
@@ -32,6 +34,7 @@ export function copyPlan(plan: RenderPlan): RenderPlan {
     styleTexts: new Map(plan.styleTexts),
     comments: new Map(plan.comments),
     dropNotMsoRanges: plan.dropNotMsoRanges,
+    texts: new Map(plan.texts),
   };
 }
 
@@ -40,11 +43,12 @@ const enum SlotKind {
   Close,
   StyleText,
   Comment,
+  Text,
 }
 
 interface Slot {
   kind: SlotKind;
-  node: HtmlElement | HtmlComment;
+  node: HtmlElement | HtmlComment | HtmlText;
   text: string;
   /** Open slots of an annotating template: ` data-mp-line="N"`, added to a rewritten start tag too. */
   annotation?: string;
@@ -64,7 +68,7 @@ export function escapeAttributeValue(value: string): string {
   return NEEDS_ATTRIBUTE_ESCAPE.test(value) ? value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\u00a0/g, '&nbsp;') : value;
 }
 
-function escapeText(value: string): string {
+export function escapeText(value: string): string {
   return /[&<>\u00a0]/.test(value) ? value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\u00a0/g, '&nbsp;') : value;
 }
 
@@ -112,7 +116,8 @@ export class RenderTemplate {
    * can say where an element came from (the render worker's overflow and contrast reports). The
    * attribute is added after the client's rewrites, so no client transform ever sees it.
    */
-  constructor(parsed: ParsedEmail, editable: ReadonlySet<HtmlElement>, options: { annotateLines?: boolean } = {}) {
+  constructor(parsed: ParsedEmail, editable: ReadonlySet<HtmlElement>, options: { annotateLines?: boolean; editableTexts?: ReadonlySet<HtmlText> } = {}) {
+    const editableTexts = options.editableTexts;
     const annotationOf = (element: HtmlElement): string => {
       const line = options.annotateLines ? positionOf(element)?.line : undefined;
       return line === undefined ? '' : ` ${LINE_ATTRIBUTE}="${line}"`;
@@ -183,7 +188,9 @@ export class RenderTemplate {
       } else if (isText(node)) {
         const parent = node.parentNode;
         const raw = parent !== null && isElement(parent) && parent.namespaceURI === HTML_NAMESPACE && RAW_TEXT_PARENTS.has(parent.tagName);
-        buffer += raw ? node.value : escapeText(node.value);
+        const text = raw ? node.value : escapeText(node.value);
+        if (editableTexts?.has(node)) pushSlot({ kind: SlotKind.Text, node, text, jump: -1 });
+        else buffer += text;
       } else if (isComment(node)) {
         const part = pushSlot({ kind: SlotKind.Comment, node, text: `<!--${node.data}-->`, jump: -1 });
         if (rangeEnds.has(node)) pendingRanges.set(rangeEnds.get(node)?.end as HtmlComment, part);
@@ -223,6 +230,9 @@ export class RenderTemplate {
           break;
         case SlotKind.StyleText:
           out += plan.styleTexts.get(slot.node as HtmlElement) ?? slot.text;
+          break;
+        case SlotKind.Text:
+          out += plan.texts.get(slot.node as HtmlText) ?? slot.text;
           break;
         case SlotKind.Comment:
           if (plan.dropNotMsoRanges && slot.jump >= 0) {

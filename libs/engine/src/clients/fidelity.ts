@@ -1,0 +1,67 @@
+import { analyzeEmail } from '../analyze-email';
+import type { ClientId } from './email-client';
+import { CLIENT_IDS } from './email-client';
+import type { BehaviourFixture, ClientBehaviour } from './models/client-behaviour';
+import { CLIENT_MODELS } from './models/client-models';
+
+/** One fixture of one behaviour, run for one client: what `npm run check:fidelity` prints as a row. */
+export interface FidelityResult {
+  client: ClientId;
+  behaviour: string;
+  kind: ClientBehaviour['kind'];
+  /** `fixture`: the behaviour must show; `counter`: a case where it must not fire. */
+  case: 'fixture' | 'counter';
+  /** `documented`: an alternative behaviour (not the one shown), listed with its evidence only. */
+  status: 'PASS' | 'FAIL' | 'documented';
+  /** What did not hold, for a FAIL. */
+  failures: string[];
+  sources: string[];
+}
+
+/** The checks of a fixture's expectation that do not hold for `client`. */
+export function fixtureFailures(fixture: BehaviourFixture, client: ClientId): string[] {
+  const analysis = analyzeEmail(fixture.html, { clients: [client], reports: false });
+  const html = analysis.transforms[0].html;
+  const dark = analysis.darkMode[client].html;
+  const findings = analysis.cssReport.filter((f) => f.client === client);
+  const failures: string[] = [];
+  const { expect } = fixture;
+  for (const text of expect.transformIncludes ?? []) if (!html.includes(text)) failures.push(`markup lacks ${JSON.stringify(text)}`);
+  for (const text of expect.transformExcludes ?? []) if (html.includes(text)) failures.push(`markup still has ${JSON.stringify(text)}`);
+  for (const text of expect.darkIncludes ?? []) if (!dark.includes(text)) failures.push(`dark variant lacks ${JSON.stringify(text)}`);
+  for (const text of expect.darkExcludes ?? []) if (dark.includes(text)) failures.push(`dark variant still has ${JSON.stringify(text)}`);
+  if (expect.finding) {
+    const { rule, severity } = expect.finding;
+    if (!findings.some((f) => f.rule === rule && (severity === undefined || f.severity === severity))) failures.push(`no ${severity ?? ''} finding ${rule}`.replace('  ', ' '));
+  }
+  if (expect.noFindingFor) {
+    const label = expect.noFindingFor;
+    const unwanted = findings.filter((f) => f.rule === label || f.property === label || f.property.startsWith(`${label} `));
+    if (unwanted.length > 0) failures.push(`unexpected finding ${unwanted[0].rule} for ${unwanted[0].property}`);
+  }
+  return failures;
+}
+
+/** Every behaviour of every client model, its fixture (and counter-fixture) run through the engine. */
+export function checkFidelity(clients: readonly ClientId[] = CLIENT_IDS): FidelityResult[] {
+  const results: FidelityResult[] = [];
+  for (const client of clients) {
+    for (const behaviour of CLIENT_MODELS[client].behaviours) {
+      const sources = behaviour.evidence.map((e) => e.url);
+      if (behaviour.alternative) {
+        results.push({ client, behaviour: behaviour.id, kind: behaviour.kind, case: 'fixture', status: 'documented', failures: [], sources });
+        continue;
+      }
+      const cases: Array<['fixture' | 'counter', BehaviourFixture | undefined]> = [
+        ['fixture', behaviour.fixture],
+        ['counter', behaviour.counterFixture],
+      ];
+      for (const [kind, fixture] of cases) {
+        if (!fixture) continue;
+        const failures = fixtureFailures(fixture, client);
+        results.push({ client, behaviour: behaviour.id, kind: behaviour.kind, case: kind, status: failures.length === 0 ? 'PASS' : 'FAIL', failures, sources });
+      }
+    }
+  }
+  return results;
+}

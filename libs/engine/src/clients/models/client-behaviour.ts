@@ -1,0 +1,216 @@
+import type { ChildNode, Root } from 'postcss';
+import type { ClientId, DarkModeBehaviour } from '../email-client';
+import type { HtmlElement } from '../../parse/dom';
+import type { EmailStyleSheet, ParsedEmail } from '../../parse/parse-email';
+import type { Severity } from '../../analysis/css-finding';
+
+/**
+ * One documented behaviour of a client: what it does to an email, where that is documented, and a
+ * fixture of our own that shows it. A client's model (client-models.ts) is a list of these; the
+ * transform, the findings and the dark variant read them, and `npm run check:fidelity` checks each
+ * fixture (docs/clients.md).
+ */
+export type BehaviourKind = 'sanitise' | 'drop-block' | 'rewrite' | 'prefix' | 'element' | 'dark' | 'addition';
+
+/** Where a behaviour is documented. `date` is the source's own date (or last update), ISO `YYYY-MM` or `YYYY-MM-DD`. */
+export interface Evidence {
+  url: string;
+  title: string;
+  date: string;
+  /** Old, disputed, or only partly covering the behaviour: said here. */
+  note?: string;
+}
+
+/** What a fixture must show for the behaviour to count as modelled (each listed check must hold). */
+export interface FixtureExpectation {
+  /** Strings the client's rewritten markup (transforms[].html) contains / does not contain. */
+  transformIncludes?: readonly string[];
+  transformExcludes?: readonly string[];
+  /** Strings the client's dark variant contains / does not contain. */
+  darkIncludes?: readonly string[];
+  darkExcludes?: readonly string[];
+  /** A cssReport finding of this rule id exists for the client (optionally with this severity). */
+  finding?: { rule: string; severity?: Severity };
+  /** No cssReport finding for the client names this property label. */
+  noFindingFor?: string;
+}
+
+/** A small hand-written email (never a corpus file) that shows the behaviour. */
+export interface BehaviourFixture {
+  html: string;
+  expect: FixtureExpectation;
+}
+
+interface BehaviourBase {
+  /** Stable id, also the rule id of the findings it gives: `gmail-style-size-limit`. */
+  id: string;
+  kind: BehaviourKind;
+  /** What the client does, in one sentence. */
+  summary: string;
+  evidence: readonly Evidence[];
+  fixture: BehaviourFixture;
+  /** A case where the behaviour must not fire (a property used where it works). */
+  counterFixture?: BehaviourFixture;
+  /** Set when the behaviour is documented but not the one shown by default (Thunderbird's dark reader). */
+  alternative?: true;
+}
+
+/** The facts about one `<style>` block a drop-block rule may read. */
+export interface SheetFacts {
+  sheet: EmailStyleSheet;
+  /** The block sits inside `<body>` (or after it). */
+  inBody: boolean;
+  /** UTF-8 bytes of every `<style>` block of the email up to and including this one. */
+  bytesUpToHere: number;
+  /** UTF-8 bytes of all the email's `<style>` blocks. */
+  totalStyleBytes: number;
+  parsed: ParsedEmail;
+}
+
+/** A construct that poisons a block: the node it starts at (absent: the block as a whole) and what it is. */
+export interface Poison {
+  node?: ChildNode;
+  label: string;
+}
+
+/**
+ * The client drops a whole `<style>` block (`scope: 'block'`) or everything from the offending construct
+ * to the block's end (`scope: 'rest'`) when `find` returns a poison.
+ */
+export interface DropBlockBehaviour extends BehaviourBase {
+  kind: 'drop-block';
+  scope: 'block' | 'rest';
+  severity: Severity;
+  find(facts: SheetFacts): Poison | undefined;
+  suggestion: string;
+}
+
+/** A declaration as a rewrite rule sees and returns it. */
+export interface Decl {
+  property: string;
+  value: string;
+  important: boolean;
+}
+
+/** Where a rewrite reads a declaration. */
+export interface DeclarationSite {
+  /** The element of a `style` attribute; absent in a `<style>` block. */
+  element?: HtmlElement;
+  /** The declaration's text as written (postcss raws), for rules that depend on spelling (`! important`). */
+  raw?: string;
+}
+
+/**
+ * The client changes a declaration instead of keeping it: `undefined` leaves it, `null` drops it, a
+ * declaration replaces it. `styleAttribute` may empty a whole `style` attribute (its raw text).
+ */
+export interface RewriteBehaviour extends BehaviourBase {
+  kind: 'rewrite';
+  rewrite?(declaration: Decl, site: DeclarationSite): Decl | null | undefined;
+  /** True: the client removes the whole `style` attribute with this text. */
+  dropsStyleAttribute?(raw: string): boolean;
+  /**
+   * The prelude the client writes for an at-rule (`@media` conditions it neutralises): undefined keeps it,
+   * null removes the at-rule with its rules. `nested` is true inside a style rule (CSS nesting).
+   */
+  rewriteAtRule?(name: string, params: string, nested: boolean): string | null | undefined;
+  /** Attributes the client removes from an element (Yahoo's `class` on `<img>`). */
+  dropsAttributes?(element: HtmlElement): readonly string[];
+  /** The finding's property label for a declaration this rule changes. */
+  label: string;
+  severity: Severity;
+  suggestion: string;
+}
+
+/** Class and id names rewritten by the client, and selectors with them. */
+export interface PrefixBehaviour extends BehaviourBase {
+  kind: 'prefix';
+  /** Added in front of every class name in `class` attributes and selectors. */
+  classPrefix?: string;
+  /** Added in front of every id in `id` attributes and selectors. */
+  idPrefix?: string;
+  /** A selector as the client writes it in its `<style>` (after prefixing); null drops the rule. */
+  rewriteSelector?(selector: string): string | null;
+  /** Only the first name of a `class` attribute counts (Word). */
+  firstClassOnly?: true;
+}
+
+/**
+ * A property the client honours on some elements only (Word's `padding` on `<td>`, not on `<p>`): either
+ * the elements it works on (`honouredOn`) or the ones it is ignored on (`ignoredOn`).
+ */
+export interface ElementBehaviour extends BehaviourBase {
+  kind: 'element';
+  properties: readonly string[];
+  honouredOn?: ReadonlySet<string>;
+  ignoredOn?: ReadonlySet<string>;
+  suggestion: string;
+}
+
+/** Whether an element rule makes the client ignore its property on this tag. */
+export function ignoredOnElement(behaviour: ElementBehaviour, tag: string): boolean {
+  if (behaviour.ignoredOn) return behaviour.ignoredOn.has(tag);
+  return behaviour.honouredOn ? !behaviour.honouredOn.has(tag) : false;
+}
+
+/** Elements (and attributes) the client's sanitiser removes, and caniemail results it corrects. */
+export interface SanitiseBehaviour extends BehaviourBase {
+  kind: 'sanitise';
+  /** Tags removed with their content. */
+  removesElements?: ReadonlySet<string>;
+  /** Tags whose start and end tags go, their content staying. */
+  unwrapsElements?: ReadonlySet<string>;
+  /**
+   * caniemail features this behaviour shows to work differently: the level the evidence gives. Kept to a
+   * minimum (caniemail stays the default); each one is a documented disagreement (docs/clients.md).
+   */
+  supportOverrides?: Readonly<Record<string, 'supported' | 'unsupported'>>;
+  severity: Severity;
+  suggestion: string;
+}
+
+/** How a client paints an email in dark mode. */
+export interface DarkBehaviour extends BehaviourBase {
+  kind: 'dark';
+  model: DarkModeBehaviour;
+  /** The email's dark rules apply only when it opts in with `color-scheme` (Apple Mail). */
+  requiresColorSchemeOptIn?: true;
+}
+
+/** Markup the client adds to the email (Apple's data detectors). */
+export interface AdditionBehaviour extends BehaviourBase {
+  kind: 'addition';
+  /** Whether the email turns the addition off. */
+  disabledBy(parsed: ParsedEmail): boolean;
+  /** Whether the email neutralises how the addition looks (it still happens). */
+  restyledBy(parsed: ParsedEmail): boolean;
+  /** Text replacement: `text` with the additions made, or undefined when nothing matches. */
+  addTo(text: string, parsed: ParsedEmail): { text: string; count: number } | undefined;
+  severity: Severity;
+  suggestion: string;
+}
+
+export type ClientBehaviour =
+  | SanitiseBehaviour
+  | DropBlockBehaviour
+  | RewriteBehaviour
+  | PrefixBehaviour
+  | ElementBehaviour
+  | DarkBehaviour
+  | AdditionBehaviour;
+
+/** A client's model: its rendering engine, its dark model, when it was checked, and its behaviours. */
+export interface ClientModel {
+  client: ClientId;
+  /** The rendering engine family: `WebKit`, `Blink`, `Word`, `Gecko`, `Android WebView`. */
+  renderingEngine: string;
+  /** The date the model was last checked against its sources (ISO). */
+  checkedAt: string;
+  behaviours: readonly ClientBehaviour[];
+}
+
+/** The sheet of a postcss node (its root). */
+export function rootOf(node: ChildNode): Root | undefined {
+  const root = node.root();
+  return root.type === 'root' ? root : undefined;
+}

@@ -1,0 +1,70 @@
+import type { AtRule, ChildNode, Root } from 'postcss';
+
+// An unclosed string or url( runs to the end of the value (as in CSS), so a failed match never rescans: repeated
+// unclosed openers (hostile input) would otherwise cost quadratic time.
+const STRING_OR_URL = /url\(\s*(?:"[^"]*"|'[^']*'|[^)]*)(?:\)|$)|"(?:[^"\\]|\\[\s\S]?)*(?:"|$)|'(?:[^'\\]|\\[\s\S]?)*(?:'|$)/gi;
+
+/** A CSS value with its strings and `url(...)` arguments blanked, so that characters inside them never count. */
+export function outsideStringsAndUrls(value: string): string {
+  return value.replace(STRING_OR_URL, '""');
+}
+
+/** The first node of a tree that `test` accepts, in document order. */
+export function findNode(root: Root, test: (node: ChildNode) => boolean): ChildNode | undefined {
+  let found: ChildNode | undefined;
+  root.walk((node) => {
+    if (found) return false;
+    if (test(node)) {
+      found = node;
+      return false;
+    }
+    return undefined;
+  });
+  return found;
+}
+
+export function isAtRule(node: ChildNode, name?: string): node is AtRule {
+  return node.type === 'atrule' && (name === undefined || node.name.toLowerCase() === name);
+}
+
+/** `!important` spelled with an uppercase letter (`!IMPORTANT`, `! Important`). */
+export const UPPERCASE_IMPORTANT = /!\s*(?=[a-z]*[A-Z])[iI][mM][pP][oO][rR][tT][aA][nN][tT]/;
+
+/** CSS Color 4's space-separated `rgb(0 128 0)` / `rgba(0 128 0 / 1)`. */
+export const SPACE_SEPARATED_RGB = /\brgba?\(\s*[-+.\d]+%?\s+[-+.\d]+%?\s+[-+.\d]+%?\s*(?:\/\s*[-+.\d]+%?\s*)?\)/i;
+
+/** The lightness-based colour functions of CSS Color 4. */
+export const LIGHTNESS_COLOR_FUNCTION = /\b(?:ok)?(?:lch|lab)\(/i;
+
+/** A selector with a backslash escape (Tailwind's `.sm\:w-full`, `.w-1\/2`). */
+export const ESCAPED_SELECTOR = /\\/;
+
+/** `var(--x,)`: a custom property with an empty fallback. */
+export const EMPTY_VAR_FALLBACK = /var\(\s*--[\w-]+\s*,\s*\)/i;
+
+/** Characters a strict sanitiser cannot place in a declaration value (outside strings and url()). */
+export const STRAY_VALUE_CHARACTERS = /[=*$^|?<>{}[\]]|\\9\b|\\\d/;
+
+/** The top-level comma of a media query list (`screen and (max-width:600px), print`). */
+export function hasTopLevelComma(params: string): boolean {
+  let depth = 0;
+  for (const char of params) {
+    if (char === '(') depth++;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    else if (char === ',' && depth === 0) return true;
+  }
+  return false;
+}
+
+/** Media features of a prelude, lower-cased (`max-width`, `prefers-color-scheme`). */
+export function mediaFeatures(params: string): string[] {
+  return [...params.matchAll(/\(\s*([a-z-]+)\s*(?:[:<>=)])/gi)].map((match) => match[1].toLowerCase());
+}
+
+/** Negative lengths (`-10px`, `-1em`), not hyphenated words. */
+export const NEGATIVE_LENGTH = /(^|[\s,(])-(?:\d|\.\d)/;
+
+/** `@media (prefers-color-scheme: dark)`. */
+export function isDarkSchemeQuery(params: string): boolean {
+  return /prefers-color-scheme\s*:\s*dark/i.test(params);
+}

@@ -1,0 +1,151 @@
+import type { ClientModel, DarkBehaviour, RewriteBehaviour, SanitiseBehaviour } from './client-behaviour';
+import { isDarkSchemeQuery } from './css-text';
+
+/** Samsung Email, Fastmail, HEY and Superhuman. */
+const CANIEMAIL_DARK_QUERY = { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme', date: '2023-03-08' };
+const LIGHT_BODY = '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>';
+
+const samsungDark: DarkBehaviour = {
+  id: 'samsung-dark',
+  kind: 'dark',
+  model: 'partial-inversion-unless-dark-query',
+  summary: "Samsung Email applies the email's prefers-color-scheme dark rules when it has them; otherwise it darkens light backgrounds and lightens dark text.",
+  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://www.caniemail.com/features/css-color-scheme/', title: 'caniemail: color-scheme (Samsung 6.1: supported)', date: '2023-09-18', note: 'The inversion without dark rules comes from secondary guides only: disputed.' }],
+  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color: #ffffff'] } },
+};
+
+const fastmailDarkQuery: RewriteBehaviour = {
+  id: 'fastmail-dark-query-rewrite',
+  kind: 'rewrite',
+  severity: 'info',
+  label: 'prefers-color-scheme rewritten',
+  summary: "Fastmail rewrites a prefers-color-scheme: dark query to @media none in its light theme (and to @media all in its dark theme, where the email's dark rules then apply).",
+  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://www.caniemail.com/features/css-at-supports/', title: 'caniemail: @supports (Fastmail note)', date: '2021-07' }],
+  rewriteAtRule: (name, params) => (name === 'media' && isDarkSchemeQuery(params) ? 'none' : undefined),
+  suggestion: '',
+  fixture: {
+    html: '<html><head><style>@media (prefers-color-scheme:dark){.c{background:#000000}}</style></head><body><div class="c">x</div></body></html>',
+    expect: { transformIncludes: ['@media none{'], darkIncludes: ['.c{background:#000000;}'] },
+  },
+};
+
+const fastmailPositionFixed: RewriteBehaviour = {
+  id: 'fastmail-position-fixed',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'position:fixed',
+  summary: 'Fastmail rewrites position:fixed to position:absolute.',
+  evidence: [{ url: 'https://www.caniemail.com/features/css-position/', title: 'caniemail: position (Fastmail note 6)', date: '2021-07' }],
+  rewrite: (d) => (d.property === 'position' && d.value.trim().toLowerCase() === 'fixed' ? { ...d, value: 'absolute' } : undefined),
+  suggestion: 'Do not rely on fixed positioning in email.',
+  fixture: { html: '<div style="position:fixed;bottom:0">x</div>', expect: { transformIncludes: ['position: absolute'], finding: { rule: 'fastmail-position-fixed' } } },
+};
+
+const fastmailCustomProperties: RewriteBehaviour = {
+  id: 'fastmail-custom-properties-removed',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'custom property',
+  summary: 'Fastmail removes custom property declarations (--name: value); var() then falls back.',
+  evidence: [{ url: 'https://www.caniemail.com/features/css-variables/', title: 'caniemail: CSS variables (Fastmail note 1)', date: '2021-07' }],
+  rewrite: (d) => (d.property.startsWith('--') ? null : undefined),
+  suggestion: 'Resolve custom properties to static values before sending.',
+  fixture: {
+    html: '<html><head><style>.a{--brand:#ff0000;color:var(--brand,#0000ff)}</style></head><body><p class="a">x</p></body></html>',
+    expect: { transformExcludes: ['--brand:#ff0000'], finding: { rule: 'fastmail-custom-properties-removed' } },
+  },
+};
+
+const fastmailMedia: SanitiseBehaviour = {
+  id: 'fastmail-media-removed',
+  kind: 'sanitise',
+  severity: 'warning',
+  removesElements: new Set(['video', 'audio', 'object']),
+  summary: 'Fastmail removes <video>, <audio> and <object> with all their content, fallbacks included.',
+  evidence: [
+    { url: 'https://www.caniemail.com/features/html-video/', title: 'caniemail: <video> (Fastmail note 9)', date: '2021-07' },
+    { url: 'https://www.caniemail.com/features/html-audio/', title: 'caniemail: <audio> (Fastmail note 5)', date: '2021-07' },
+  ],
+  suggestion: 'Link to the video with a poster image instead.',
+  fixture: {
+    html: '<video src="https://example.com/a.mp4"><img src="https://example.com/fallback.jpg" alt="Watch"></video>',
+    expect: { transformExcludes: ['<video', 'fallback.jpg'], finding: { rule: 'html-video' } },
+  },
+};
+
+const fastmailDark: DarkBehaviour = {
+  id: 'fastmail-dark-query',
+  kind: 'dark',
+  model: 'prefers-color-scheme',
+  summary: "Fastmail's dark theme applies the email's prefers-color-scheme: dark rules (rewritten to @media all); an email without them keeps its colours.",
+  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://github.com/bulwarkmail/webmail/issues/693', title: 'bulwarkmail #693 (Fastmail dark theme compared)', date: '2026-07-26', note: 'Recolouring of emails without dark rules is reported anecdotally only: not modelled.' }],
+  fixture: {
+    html: '<html><head><style>@media (prefers-color-scheme:dark){.c{background:#000000}}</style></head><body><div class="c">x</div></body></html>',
+    expect: { darkIncludes: ['.c{background:#000000;}'] },
+  },
+};
+
+const heyDarkQuery: RewriteBehaviour = {
+  id: 'hey-dark-query-disabled',
+  kind: 'rewrite',
+  severity: 'info',
+  label: 'prefers-color-scheme rewritten',
+  summary: 'HEY rewrites a prefers-color-scheme query to @media (false), so the email\'s dark rules never apply.',
+  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://www.caniemail.com/features/css-function-light-dark/', title: 'caniemail: light-dark() (HEY: always the light colour)', date: '2024-08-14' }],
+  rewriteAtRule: (name, params) => (name === 'media' && /prefers-color-scheme/i.test(params) ? '(false)' : undefined),
+  suggestion: 'HEY ignores dark rules: make sure the light version reads well on its dark interface.',
+  fixture: {
+    html: '<html><head><style>@media (prefers-color-scheme:dark){.c{color:#ffffff}}</style></head><body><p class="c">x</p></body></html>',
+    expect: { transformIncludes: ['@media (false){'], finding: { rule: 'hey-dark-query-disabled' } },
+  },
+};
+
+const heyWordBreak: RewriteBehaviour = {
+  id: 'hey-word-break',
+  kind: 'rewrite',
+  severity: 'info',
+  label: 'word-break rewritten',
+  summary: 'HEY replaces every word-break value with break-word.',
+  evidence: [{ url: 'https://www.caniemail.com/features/css-word-break/', title: 'caniemail: word-break (HEY note 4)', date: '2022-02-15' }],
+  rewrite: (d) => (d.property === 'word-break' && d.value.trim().toLowerCase() !== 'break-word' ? { ...d, value: 'break-word' } : undefined),
+  suggestion: '',
+  fixture: { html: '<p style="word-break:break-all">x</p>', expect: { transformIncludes: ['word-break: break-word'] } },
+};
+
+const partialDark = (id: string, summary: string, evidence: DarkBehaviour['evidence']): DarkBehaviour => ({
+  id,
+  kind: 'dark',
+  model: 'partial-inversion',
+  summary,
+  evidence,
+  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color: #ffffff'] } },
+});
+
+const CHECKED = '2026-11-27';
+
+export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'superhuman', ClientModel> = {
+  'samsung-mail': { client: 'samsung-mail', renderingEngine: 'Android WebView (Blink)', checkedAt: CHECKED, behaviours: [samsungDark] },
+  fastmail: { client: 'fastmail', renderingEngine: 'Fastmail sanitiser (browser)', checkedAt: CHECKED, behaviours: [fastmailDarkQuery, fastmailPositionFixed, fastmailCustomProperties, fastmailMedia, fastmailDark] },
+  'hey-mail': {
+    client: 'hey-mail',
+    renderingEngine: 'HEY sanitiser (browser)',
+    checkedAt: CHECKED,
+    behaviours: [
+      heyDarkQuery,
+      heyWordBreak,
+      partialDark('hey-dark-partial', 'HEY darkens light backgrounds and lightens dark text in its dark theme (partial inversion).', [
+        { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (HEY: @media (false) since 2022-12)', date: '2023-03-08', note: 'How HEY recolours is not documented first-hand: disputed.' },
+      ]),
+    ],
+  },
+  superhuman: {
+    client: 'superhuman',
+    renderingEngine: 'Chromium (Blink)',
+    checkedAt: CHECKED,
+    behaviours: [
+      partialDark('superhuman-dark-partial', 'Superhuman darkens light backgrounds and lightens dark text in its dark theme (partial inversion).', [
+        { url: 'https://github.com/buttondown/roadmap/issues/1157', title: 'buttondown #1157: black-on-black text in Superhuman iOS dark mode', date: '2023-02-08', note: 'Anecdotal reports only; no vendor documentation: disputed.' },
+      ]),
+    ],
+  },
+};

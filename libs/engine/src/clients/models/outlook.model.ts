@@ -1,0 +1,245 @@
+import type { ClientBehaviour, ClientModel, DarkBehaviour, DropBlockBehaviour, ElementBehaviour, PrefixBehaviour, RewriteBehaviour } from './client-behaviour';
+
+/**
+ * Outlook: classic Outlook for Windows renders with Microsoft Word (CSS support depends on the element);
+ * Outlook.com and the new Outlook for Windows share a web sanitiser that prefixes names with `x_`; the
+ * mobile and Mac apps share its parser quirks.
+ */
+const WORD_ENGINE_ARTICLE = {
+  url: 'https://hteumeuleu.medium.com/making-sense-of-outlooks-rendering-engine-874a50f38357',
+  title: "Rémi Parmentier, Making sense of Outlook's rendering engine (summarising Microsoft's Word 2007 HTML and CSS Rendering Capabilities, 2006)",
+  date: '2020-07',
+};
+const WORD_2007_MSDN = {
+  url: 'https://learn.microsoft.com/en-us/previous-versions/office/developer/office-2007/aa338201(v=office.12)',
+  title: 'Microsoft: Word 2007 HTML and CSS Rendering Capabilities in Outlook 2007',
+  date: '2006',
+  note: 'Read through the 2020 summary above; the table of CORE / COREEXTENDED / FULL property groups per element is the one modelled.',
+};
+const CANIEMAIL_PADDING = { url: 'https://www.caniemail.com/features/css-padding/', title: 'caniemail: padding (Outlook Windows: only on table cells)', date: '2019-07-25' };
+const CANIEMAIL_WIDTH = { url: 'https://www.caniemail.com/features/css-width/', title: 'caniemail: width (Outlook Windows: not on body, span, div, p, img)', date: '2019-09-27' };
+const CANIEMAIL_HEIGHT = { url: 'https://www.caniemail.com/features/css-height/', title: 'caniemail: height (Outlook Windows: not on body, span, div, p)', date: '2019-09-27' };
+
+const PADDING = ['padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left'];
+const BORDER_SIDES = ['border-top', 'border-right', 'border-bottom', 'border-left'].flatMap((side) => [side, `${side}-color`, `${side}-width`, `${side}-style`]);
+
+const wordPadding: ElementBehaviour = {
+  id: 'word-padding-table-cells',
+  kind: 'element',
+  properties: PADDING,
+  honouredOn: new Set(['td', 'th']),
+  summary: 'the Word engine honours padding on table cells (<td>, <th>) only.',
+  evidence: [CANIEMAIL_PADDING, WORD_ENGINE_ARTICLE, WORD_2007_MSDN],
+  suggestion: 'Put the padding on a <td> (wrap the content in a one-cell table).',
+  fixture: {
+    html: '<table><tr><td style="padding:20px">cell</td></tr></table><div style="padding:20px;color:#333333">block</div>',
+    expect: { transformIncludes: ['<td style="padding:20px">', '<div style="color: #333333">'], finding: { rule: 'word-padding-table-cells', severity: 'warning' } },
+  },
+  counterFixture: { html: '<table><tr><td style="padding:20px">cell</td></tr></table>', expect: { transformIncludes: ['<td style="padding:20px">'], noFindingFor: 'padding' } },
+};
+
+const wordWidth: ElementBehaviour = {
+  id: 'word-width-elements',
+  kind: 'element',
+  properties: ['width'],
+  ignoredOn: new Set(['body', 'span', 'div', 'p', 'img', 'a']),
+  summary: 'the Word engine ignores CSS width on <body>, <span>, <div>, <p>, <a> and <img> (an <img> takes its width attribute).',
+  evidence: [CANIEMAIL_WIDTH, WORD_ENGINE_ARTICLE, WORD_2007_MSDN],
+  suggestion: 'Size with a table or a cell (width attribute and style), and give images a width attribute.',
+  fixture: {
+    html: '<table style="width:600px"><tr><td style="width:300px">a</td></tr></table><div style="width:300px;color:#333333">b</div>',
+    expect: { transformIncludes: ['<table style="width:600px">', '<div style="color: #333333">'], finding: { rule: 'word-width-elements', severity: 'warning' } },
+  },
+};
+
+const wordHeight: ElementBehaviour = {
+  id: 'word-height-elements',
+  kind: 'element',
+  properties: ['height'],
+  ignoredOn: new Set(['body', 'span', 'div', 'p', 'a']),
+  summary: 'the Word engine ignores CSS height on <body>, <span>, <div>, <p> and <a>.',
+  evidence: [CANIEMAIL_HEIGHT, WORD_ENGINE_ARTICLE],
+  suggestion: 'Set the height on a table cell (height attribute and style).',
+  fixture: {
+    html: '<table><tr><td style="height:40px">a</td></tr></table><p style="height:40px;color:#333333">b</p>',
+    expect: { transformIncludes: ['<td style="height:40px">', '<p style="color: #333333">'], finding: { rule: 'word-height-elements' } },
+  },
+};
+
+const wordBorderSides: ElementBehaviour = {
+  id: 'word-border-sides-elements',
+  kind: 'element',
+  properties: BORDER_SIDES,
+  ignoredOn: new Set(['body', 'span', 'div', 'p', 'a']),
+  summary: 'the Word engine ignores one-side borders (border-top, border-left, ...) on <body>, <span>, <div>, <p> and <a>; the border shorthand works there.',
+  evidence: [WORD_ENGINE_ARTICLE, WORD_2007_MSDN],
+  suggestion: 'Put one-side borders on a table cell, or use the border shorthand.',
+  fixture: {
+    html: '<p style="border-left:4px solid #ff0000;color:#333333">quote</p>',
+    expect: { transformIncludes: ['<p style="color: #333333">'], finding: { rule: 'word-border-sides-elements' } },
+  },
+};
+
+const wordMarginOnInline: ElementBehaviour = {
+  id: 'word-margin-elements',
+  kind: 'element',
+  properties: ['margin', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left'],
+  ignoredOn: new Set(['body', 'span', 'a', 'img']),
+  summary: 'the Word engine ignores margin on <body>, <span>, <a> and <img> (it works on <div>, <p>, headings and tables).',
+  evidence: [WORD_ENGINE_ARTICLE, WORD_2007_MSDN, { url: 'https://www.caniemail.com/features/css-margin/', title: 'caniemail: margin (Outlook Windows notes)', date: '2019-08' }],
+  suggestion: 'Space inline content with a table cell\'s padding, or put the margin on a block element.',
+  fixture: {
+    html: '<p style="margin:0 0 10px 0">p</p><span style="margin:10px;color:#333333">s</span>',
+    expect: { transformIncludes: ['<p style="margin:0 0 10px 0">', '<span style="color: #333333">'], finding: { rule: 'word-margin-elements' } },
+  },
+};
+
+const wordMaxWidth: ElementBehaviour = {
+  id: 'word-max-width-tables',
+  kind: 'element',
+  properties: ['max-width'],
+  honouredOn: new Set(['table']),
+  summary: 'the Word engine (Outlook 2019 and later) honours max-width on <table> only.',
+  evidence: [{ url: 'https://www.caniemail.com/features/css-max-width/', title: 'caniemail: max-width (Outlook Windows: only on <table>)', date: '2019-08-02' }, WORD_ENGINE_ARTICLE],
+  suggestion: 'Put max-width on a table, with an MSO ghost table of fixed width for older versions.',
+  fixture: {
+    html: '<table style="max-width:600px;width:100%"><tr><td>a</td></tr></table><div style="max-width:600px;color:#333333">b</div>',
+    expect: { transformIncludes: ['max-width:600px;width:100%', '<div style="color: #333333">'], finding: { rule: 'word-max-width-tables' } },
+  },
+};
+
+const wordInlineImportant: RewriteBehaviour = {
+  id: 'word-inline-important',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'inline !important',
+  summary: 'the Word engine ignores an inline declaration marked !important (in <style> it works).',
+  evidence: [
+    { url: 'https://www.caniemail.com/features/css-important/', title: 'caniemail: !important (Outlook Windows: not supported inline; only with a space before)', date: '2021-11-30' },
+    { url: 'https://github.com/milkshakesoftware/PreMailer.Net/issues/149', title: 'PreMailer.Net #149: Outlook 2007 and the inline !important declaration', date: '2023' },
+  ],
+  rewrite: (d, site) => (site.element && d.important ? null : undefined),
+  suggestion: 'Drop !important from inline styles; keep it for <style> rules that must beat inline ones.',
+  fixture: {
+    html: '<table><tr><td style="background-color:#ff0000 !important;color:#333333">x</td></tr></table>',
+    expect: { transformIncludes: ['<td style="color: #333333">'], finding: { rule: 'word-inline-important' } },
+  },
+};
+
+const wordGluedImportant: RewriteBehaviour = {
+  id: 'word-important-without-space',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: '!important without a space',
+  summary: 'the Word engine reads "value!important" (no space) as part of the value, which invalidates the declaration (a font falls back to Times New Roman).',
+  evidence: [
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/31', title: 'email-bugs #31: !important on font-family without a space invalidates the font in Outlook (open)', date: '2018-01-09' },
+    { url: 'https://www.caniemail.com/features/css-important/', title: 'caniemail: !important (Outlook Windows: only supported with a space before)', date: '2021-11-30' },
+  ],
+  rewrite: (d, site) => (d.important && site.raw !== undefined && /[^\s]!\s*important$/i.test(site.raw) ? null : undefined),
+  suggestion: 'Write a space before !important.',
+  fixture: {
+    html: '<html><head><style>.f{font-family:Arial!important;color:#333333}</style></head><body><p class="f">x</p></body></html>',
+    expect: { transformIncludes: ['.f{color:#333333;}'], finding: { rule: 'word-important-without-space' } },
+  },
+};
+
+const wordFirstClass: PrefixBehaviour = {
+  id: 'word-first-class-only',
+  kind: 'prefix',
+  firstClassOnly: true,
+  summary: 'the Word engine reads only the first name of a class attribute; rules for the others never apply.',
+  evidence: [
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/75', title: 'email-bugs #75: Windows Outlook only respects the first class on an element (open)', date: '2020-01-20' },
+    { url: 'https://www.caniemail.com/features/css-selector-chaining/', title: 'caniemail: chained selectors (Outlook Windows: first selector of the chain)', date: '2019-10-13' },
+  ],
+  fixture: {
+    html: '<html><head><style>.up{text-transform:uppercase}.red{color:#ff0000}</style></head><body><p class="up red">Test</p></body></html>',
+    expect: { transformIncludes: ['class="up"'], transformExcludes: ['class="up red"'] },
+  },
+};
+
+const wordDark: DarkBehaviour = {
+  id: 'word-dark-full-inversion',
+  kind: 'dark',
+  model: 'full-inversion',
+  summary: 'classic Outlook for Windows inverts the email\'s colours in dark mode (full inversion) and gives the email no way to target it.',
+  evidence: [
+    { url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers', title: 'Litmus: The ultimate guide to dark mode for email marketers', date: '2024' },
+    { url: 'https://www.hteumeuleu.com/2021/emails-react-outlook-com-dark-mode/', title: "Rémi Parmentier, How do emails react to Outlook.com's dark mode", date: '2021-02-26' },
+  ],
+  fixture: { html: '<body><table><tr><td style="background-color:#111111;color:#eeeeee">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #111111'] } },
+};
+
+const owaPrefix: PrefixBehaviour = {
+  id: 'owa-class-id-prefix',
+  kind: 'prefix',
+  classPrefix: 'x_',
+  idPrefix: 'x_',
+  summary: 'Outlook.com prefixes every class and id with x_ in the markup and in <style>; in a chain (.a.b) only the first class gets the prefix, so chained rules never match.',
+  evidence: [
+    { url: 'https://www.hteumeuleu.com/2016/what-you-need-to-know-about-the-new-outlook-com/', title: 'Rémi Parmentier, What you need to know about the new Outlook.com', date: '2016-03-24' },
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/61', title: 'email-bugs #61: outlook.com only prefixes the first selector in a chain (open)', date: '2019-07-02' },
+    { url: 'https://www.caniemail.com/features/css-selector-chaining/', title: 'caniemail: chained selectors (Outlook.com: only the first is prefixed)', date: '2024-01' },
+  ],
+  // `.x_a.x_b` -> `.x_a.b`: only the first class of a compound keeps the prefix.
+  rewriteSelector: (selector) => selector.replace(/(\.x_[-\w]+)((?:\.x_[-\w]+)+)/g, (_, first: string, rest: string) => first + rest.replace(/\.x_/g, '.')),
+  fixture: {
+    html: '<html><head><style>.btn{color:#ff0000}.first.second{font-weight:bold}</style></head><body><a class="btn" id="cta" href="https://example.com">Go</a><p class="first second">x</p></body></html>',
+    expect: { transformIncludes: ['class="x_btn"', 'id="x_cta"', '.x_btn{', 'class="x_first x_second"'], transformExcludes: ['.first.second{', '.x_first.x_second{'] },
+  },
+};
+
+const owaDoubleBrace: DropBlockBehaviour = {
+  id: 'owa-double-brace',
+  kind: 'drop-block',
+  scope: 'rest',
+  severity: 'warning',
+  summary: 'Outlook.com and the Outlook apps drop every rule after two closing braces with nothing between them (}}), as minified @media blocks end.',
+  evidence: [
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/92', title: 'email-bugs #92: Outlook.com and Outlook on iOS and Android remove styles after two closing accolades (open)', date: '2021-06-11' },
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/147', title: 'email-bugs #147: Outlook iOS and Android ignore CSS after a @media closed without a space', date: '2025-06-25' },
+  ],
+  find: ({ sheet }) => {
+    const at = sheet.text.indexOf('}}');
+    if (at < 0) return undefined;
+    const next = sheet.root.nodes.find((node) => (node.source?.start?.offset ?? -1) > at);
+    return next ? { node: next, label: '}} in <style>' } : undefined;
+  },
+  suggestion: 'Put a space or a line break between closing braces (} }); most minifiers have an option for it.',
+  fixture: {
+    html: '<html><head><style>@media screen{div{color:#ffffff}}.foo{background:#00ff00}</style></head><body><div class="foo">x</div></body></html>',
+    expect: { transformExcludes: ['#00ff00'], finding: { rule: 'owa-double-brace' } },
+  },
+};
+
+const owaDark: DarkBehaviour = {
+  id: 'owa-dark-partial',
+  kind: 'dark',
+  model: 'partial-inversion',
+  summary: 'Outlook.com darkens light backgrounds and lightens dark text, marking what it changed with data-ogsc / data-ogsb attributes that [data-ogsc] rules can target.',
+  evidence: [
+    { url: 'https://www.hteumeuleu.com/2021/emails-react-outlook-com-dark-mode/', title: "Rémi Parmentier, How do emails react to Outlook.com's dark mode", date: '2021-02-26' },
+    { url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers', title: 'Litmus: The ultimate guide to dark mode for email marketers', date: '2024' },
+  ],
+  fixture: { html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>', expect: { darkIncludes: ['data-ogsb'] } },
+};
+
+const appsDark: DarkBehaviour = {
+  ...owaDark,
+  id: 'outlook-apps-dark-partial',
+  summary: 'the Outlook apps (iOS, Android, Mac) darken light backgrounds and lighten dark text (partial inversion).',
+  fixture: { html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #ffffff'] } },
+};
+
+const CHECKED = '2026-11-27';
+const WORD: readonly ClientBehaviour[] = [wordPadding, wordWidth, wordHeight, wordBorderSides, wordMarginOnInline, wordMaxWidth, wordInlineImportant, wordGluedImportant, wordFirstClass, wordDark];
+
+export const OUTLOOK_MODELS: Record<'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android', ClientModel> = {
+  'outlook-web': { client: 'outlook-web', renderingEngine: 'Outlook web sanitiser (browser)', checkedAt: CHECKED, behaviours: [owaPrefix, owaDoubleBrace, owaDark] },
+  'outlook-windows': { client: 'outlook-windows', renderingEngine: 'Outlook web sanitiser (WebView2, Blink)', checkedAt: CHECKED, behaviours: [owaPrefix, owaDoubleBrace, owaDark] },
+  'outlook-windows-legacy': { client: 'outlook-windows-legacy', renderingEngine: 'Word', checkedAt: CHECKED, behaviours: WORD },
+  'outlook-macos': { client: 'outlook-macos', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [appsDark] },
+  'outlook-ios': { client: 'outlook-ios', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [owaDoubleBrace, appsDark] },
+  'outlook-android': { client: 'outlook-android', renderingEngine: 'Android WebView (Blink)', checkedAt: CHECKED, behaviours: [owaDoubleBrace, appsDark] },
+};

@@ -1,0 +1,165 @@
+import type { ClientModel, DarkBehaviour, DropBlockBehaviour, PrefixBehaviour, RewriteBehaviour } from './client-behaviour';
+import { hasTopLevelComma, mediaFeatures } from './css-text';
+
+/**
+ * Yahoo Mail (web and apps) and AOL Mail, which has run on Yahoo's stack since 2018: a sanitiser that
+ * prefixes every class with `yiv<digits>`, scopes every rule under the message's `#yiv<digits>` wrapper,
+ * and rewrites properties and media queries it does not like.
+ */
+
+/** Yahoo's per-message number is random; the model writes a fixed one so that output stays deterministic. */
+export const YAHOO_SCOPE = 'yiv0000000000';
+
+const yahooPrefix: PrefixBehaviour = {
+  id: 'yahoo-class-prefix',
+  kind: 'prefix',
+  classPrefix: YAHOO_SCOPE,
+  idPrefix: YAHOO_SCOPE,
+  summary: `Yahoo prefixes every class and id with yiv<digits> (modelled as ${YAHOO_SCOPE}) and scopes every <style> rule under #yiv<digits>.`,
+  evidence: [
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/16', title: 'email-bugs #16 (output sample: #yiv9917841803 .yiv9917841803bg1)', date: '2019-02-18' },
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/25', title: 'email-bugs #25 (rewritten output shown)', date: '2021-02-25' },
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/58', title: 'email-bugs #58: AOL Mail uses the Yahoo engine since July 2018', date: '2018-07' },
+  ],
+  rewriteSelector: (selector) =>
+    selector
+      .split(',')
+      .map((part) => `#${YAHOO_SCOPE} ${part.trim()}`)
+      .join(','),
+  fixture: {
+    html: '<html><head><style>.box{width:600px}</style></head><body><div class="box">x</div></body></html>',
+    expect: { transformIncludes: [`class="${YAHOO_SCOPE}box"`, `#${YAHOO_SCOPE} .${YAHOO_SCOPE}box{`] },
+  },
+};
+
+const commaMediaQuery: DropBlockBehaviour = {
+  id: 'yahoo-media-query-list',
+  kind: 'drop-block',
+  scope: 'rest',
+  severity: 'warning',
+  summary: 'Yahoo drops a @media rule whose query is a comma-separated list, and every rule after it in the same <style> block.',
+  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/149', title: 'email-bugs #149: Yahoo Mail breaks media queries with several conditions separated by a comma (open)', date: '2025-08-19' }],
+  find: ({ sheet }) => {
+    const node = sheet.root.nodes.find((n) => n.type === 'atrule' && n.name.toLowerCase() === 'media' && hasTopLevelComma(n.params));
+    return node ? { node, label: '@media with a comma' } : undefined;
+  },
+  suggestion: 'Write one @media rule per condition, or move the rules that follow into another <style> block.',
+  fixture: {
+    html: '<html><head><style>@media screen and (max-width:450px),(orientation:landscape){.col{display:block !important}} p{font-size:24px}</style></head><body><p class="col">x</p></body></html>',
+    expect: { transformExcludes: ['font-size:24px', 'orientation'], finding: { rule: 'yahoo-media-query-list' } },
+  },
+};
+
+const ALLOWED_MEDIA_FEATURES = new Set(['min-width', 'max-width', 'min-height', 'max-height']);
+
+const mediaFeatureFilter: RewriteBehaviour = {
+  id: 'yahoo-media-feature-filter',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: '@media feature Yahoo filters',
+  summary: 'Yahoo keeps only the width and height features of a media query; any other feature (prefers-color-scheme, orientation, resolution) becomes an empty condition that never matches.',
+  evidence: [
+    { url: 'https://www.caniemail.com/features/css-at-media/', title: 'caniemail: @media (Yahoo notes)', date: '2023-12-13' },
+    { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (Yahoo: rewritten to an empty condition)', date: '2023-03-08' },
+  ],
+  rewriteAtRule: (name, params) => {
+    if (name !== 'media') return undefined;
+    if (mediaFeatures(params).every((feature) => ALLOWED_MEDIA_FEATURES.has(feature))) return undefined;
+    return params.replace(/\(\s*([a-z-]+)\s*(?::[^)]*)?\)/gi, (whole, feature: string) => (ALLOWED_MEDIA_FEATURES.has(feature.toLowerCase()) ? whole : '()'));
+  },
+  suggestion: 'Yahoo applies no dark-mode or orientation queries: design the light version to work there.',
+  fixture: {
+    html: '<html><head><style>@media (prefers-color-scheme:dark){.a{color:#ffffff}}</style></head><body><p class="a">x</p></body></html>',
+    expect: { transformIncludes: ['@media (){'], transformExcludes: ['prefers-color-scheme'], finding: { rule: 'yahoo-media-feature-filter' } },
+  },
+};
+
+const heightToMinHeight: RewriteBehaviour = {
+  id: 'yahoo-height-to-min-height',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'height renamed min-height',
+  summary: 'Yahoo renames the CSS height property to min-height (the value is kept; the height attribute is not touched).',
+  evidence: [
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/9', title: 'email-bugs #9: Yahoo converts the height property to min-height (open)', date: '2020-06-18', note: 'A 2020 comment says the iOS app stopped doing it; webmail, Android and AOL still do.' },
+    { url: 'https://www.caniemail.com/features/css-height/', title: 'caniemail: height (Yahoo, AOL: replaces height by min-height)', date: '2019-09-27' },
+  ],
+  rewrite: (d) => (d.property === 'height' ? { ...d, property: 'min-height' } : undefined),
+  suggestion: 'Use the height attribute on tables, cells and images, or set both height and max-height.',
+  fixture: {
+    html: '<table><tr><td style="height:40px">x</td></tr></table>',
+    expect: { transformIncludes: ['min-height: 40px'], finding: { rule: 'yahoo-height-to-min-height' } },
+  },
+};
+
+const imageClassRemoved: RewriteBehaviour = {
+  id: 'yahoo-image-class-removed',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'class on <img>',
+  summary: 'Yahoo removes the class attribute from <img> elements, so class rules (show/hide swaps, responsive sizes) never reach images.',
+  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/157', title: 'email-bugs #157: Yahoo and AOL remove class from images (open)', date: '2025' }],
+  dropsAttributes: (element) => (element.tagName === 'img' && element.attrs.some((a) => a.name === 'class') ? ['class'] : []),
+  suggestion: 'Put the class on a wrapping <td> or <span> and target the image with a descendant selector.',
+  fixture: {
+    html: '<img class="hero" src="https://example.com/a.png" alt="A" width="600">',
+    expect: { transformExcludes: ['hero'], finding: { rule: 'yahoo-image-class-removed' } },
+  },
+};
+
+const spacedImportantDisplay: RewriteBehaviour = {
+  id: 'yahoo-spaced-important-display',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'display with " !important"',
+  summary: 'Yahoo drops !important from a display declaration when a space precedes it (display:block !important loses to other rules).',
+  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/16', title: 'email-bugs #16: Yahoo removes !important with a space before for the display property (open)', date: '2016-03-30', note: 'caniemail (2021-11) describes the opposite spelling for background-image; only display is modelled.' }],
+  rewrite: (d, site) => (d.property === 'display' && d.important && site.raw !== undefined && /\s!\s*important$/i.test(site.raw) ? { ...d, important: false } : undefined),
+  suggestion: 'Write display:block!important without the space for Yahoo.',
+  fixture: {
+    html: '<html><head><style>@media (max-width:600px){.b{display:block !important}}</style></head><body><div class="b">x</div></body></html>',
+    expect: { transformIncludes: ['display:block;'], transformExcludes: ['display:block !important'], finding: { rule: 'yahoo-spaced-important-display' } },
+  },
+};
+
+const webDark: DarkBehaviour = {
+  id: 'yahoo-web-dark',
+  kind: 'dark',
+  model: 'none',
+  summary: "Yahoo Mail and AOL on the web darken their interface and leave the email's colours; the email's dark rules never apply there.",
+  evidence: [
+    { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (Yahoo: not supported)', date: '2023-03-08' },
+    { url: 'https://docs.yespo.io/docs/dark-mode-in-emails', title: 'Yespo: Dark mode in emails (Yahoo: no colour change)', date: '2024', note: 'email-bugs #156 (2025-09) shows near-white backgrounds recoloured in some accounts: disputed.' },
+  ],
+  fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
+};
+
+const appDark: DarkBehaviour = {
+  id: 'yahoo-app-dark',
+  kind: 'dark',
+  model: 'partial-inversion',
+  summary: 'the Yahoo Mail apps darken light backgrounds and lighten dark text (partial inversion); transparent images get a white backing.',
+  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/139', title: 'email-bugs #139: Yahoo iOS dark mode and transparent PNGs (open)', date: '2024-05-22' }],
+  fixture: { html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #ffffff'] } },
+};
+
+const CHECKED = '2026-11-27';
+const WEB = [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, spacedImportantDisplay];
+
+export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-android' | 'aol', ClientModel> = {
+  'yahoo-mail': { client: 'yahoo-mail', renderingEngine: 'Yahoo web sanitiser (browser)', checkedAt: CHECKED, behaviours: [...WEB, webDark] },
+  'yahoo-mail-ios': {
+    client: 'yahoo-mail-ios',
+    renderingEngine: 'Yahoo sanitiser (WebKit)',
+    checkedAt: CHECKED,
+    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, imageClassRemoved, spacedImportantDisplay, appDark],
+  },
+  'yahoo-mail-android': {
+    client: 'yahoo-mail-android',
+    renderingEngine: 'Yahoo sanitiser (Android WebView, Blink)',
+    checkedAt: CHECKED,
+    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, appDark],
+  },
+  aol: { client: 'aol', renderingEngine: 'Yahoo web sanitiser (browser)', checkedAt: CHECKED, behaviours: [...WEB, { ...webDark, id: 'aol-web-dark' }] },
+};
+

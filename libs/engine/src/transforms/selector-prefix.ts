@@ -1,0 +1,40 @@
+/**
+ * Class and id prefixing as webmail sanitisers do it (Outlook.com's `x_`, Yahoo's `yiv…`): every class
+ * name of a `class` attribute and every `.name` / `#name` of a selector gets the prefix, so rules keep
+ * matching the elements they matched. Text inside `[...]`, strings and escapes is left alone.
+ */
+export function prefixSelector(selector: string, classPrefix: string | undefined, idPrefix: string | undefined): string {
+  if (!classPrefix && !idPrefix) return selector;
+  let out = '';
+  let bracket = 0;
+  let quote = '';
+  for (let i = 0; i < selector.length; i++) {
+    const char = selector[i];
+    if (quote) {
+      out += char;
+      if (char === '\\') out += selector[++i] ?? '';
+      else if (char === quote) quote = '';
+      continue;
+    }
+    if (char === '"' || char === "'") quote = char;
+    else if (char === '[') bracket++;
+    else if (char === ']') bracket = Math.max(0, bracket - 1);
+    else if (bracket === 0 && char === '\\') {
+      out += char + (selector[++i] ?? '');
+      continue;
+    } else if (bracket === 0 && (char === '.' || char === '#') && /[-_a-zA-Z\u00a0-\uffff\\]/.test(selector[i + 1] ?? '') && !/\d/.test(selector[i - 1] ?? '')) {
+      const add = char === '.' ? classPrefix : idPrefix;
+      out += char + (add ?? '');
+      continue;
+    }
+    out += char;
+  }
+  return out;
+}
+
+/** A `class` attribute's names with the prefix; `firstOnly` keeps only the first name (Word reads no other). */
+export function prefixClassList(value: string, prefix: string | undefined, firstOnly: boolean): string {
+  const names = value.split(/[\t\n\f\r ]+/).filter((name) => name.length > 0);
+  const kept = firstOnly ? names.slice(0, 1) : names;
+  return kept.map((name) => `${prefix ?? ''}${name}`).join(' ');
+}
