@@ -199,12 +199,67 @@ describe('POST /api/preview and reading previews back', () => {
     await request(api.url).post('/api/share').set('x-api-key', account.key).send({ previewId: id }).expect(404);
   });
 
-  it('lists the 21 clients and the tracked properties', async () => {
+  it('lists the 21 clients, each with its model (engine, dark model, date checked, behaviours), and the tracked properties', async () => {
     const clients = await request(api.url).get('/api/clients').expect(200);
     expect(clients.body).toHaveLength(21);
-    expect(clients.body[0]).toEqual({ id: expect.any(String), name: expect.any(String), category: expect.stringMatching(/^(webmail|desktop|mobile)$/), engine: expect.any(String), darkMode: expect.any(String) });
+    for (const client of clients.body) {
+      expect(client).toEqual({
+        id: expect.any(String),
+        name: expect.any(String),
+        category: expect.stringMatching(/^(webmail|desktop|mobile)$/),
+        engine: expect.any(String),
+        darkMode: expect.any(String),
+        renderingEngine: expect.stringMatching(/\S/),
+        darkModel: client.darkMode,
+        modelCheckedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/),
+        behaviours: expect.any(Number),
+      });
+      expect(new Date(client.modelCheckedAt).toISOString().slice(0, client.modelCheckedAt.length)).toBe(client.modelCheckedAt);
+      expect(client.behaviours).toBeGreaterThan(0);
+    }
+    const byId = Object.fromEntries(clients.body.map((client: { id: string }) => [client.id, client]));
+    expect(byId['outlook-windows-legacy'].renderingEngine).toBe('Word');
+    expect(byId.thunderbird).toMatchObject({ renderingEngine: 'Gecko', darkModel: 'none' });
     const properties = await request(api.url).get('/api/clients/properties').expect(200);
     expect(properties.body.length).toBeGreaterThanOrEqual(298);
+  });
+
+  it("lists a client's model: every behaviour with its kind, summary and sources; Thunderbird's dark reader documented but not shown", async () => {
+    const listed = (await request(api.url).get('/api/clients').expect(200)).body.find((client: { id: string }) => client.id === 'thunderbird');
+    const model = (await request(api.url).get('/api/clients/thunderbird/model').expect(200)).body;
+    expect(model).toMatchObject({ client: 'thunderbird', renderingEngine: listed.renderingEngine, darkModel: listed.darkModel, modelCheckedAt: listed.modelCheckedAt });
+    expect(model.behaviours).toHaveLength(listed.behaviours);
+    const kinds = ['sanitise', 'drop-block', 'rewrite', 'prefix', 'element', 'dark', 'addition'];
+    for (const behaviour of model.behaviours) {
+      expect(Object.keys(behaviour).sort()).toEqual(['evidence', 'id', 'kind', 'shown', 'summary']);
+      expect(behaviour).toEqual({ id: expect.stringMatching(/^[a-z0-9-]+$/), kind: expect.any(String), summary: expect.stringMatching(/\S/), shown: expect.any(Boolean), evidence: expect.any(Array) });
+      expect(kinds).toContain(behaviour.kind);
+      expect(behaviour.evidence.length).toBeGreaterThan(0);
+      for (const evidence of behaviour.evidence) expect(evidence).toMatchObject({ url: expect.stringMatching(/^https:\/\//), title: expect.any(String), date: expect.stringMatching(/^\d{4}/) });
+    }
+    const dark = model.behaviours.filter((behaviour: { kind: string }) => behaviour.kind === 'dark');
+    expect(dark.filter((behaviour: { shown: boolean }) => behaviour.shown)).toHaveLength(1);
+    expect(dark.filter((behaviour: { shown: boolean }) => !behaviour.shown)).toEqual([expect.objectContaining({ id: 'thunderbird-dark-reader', shown: false })]);
+  });
+
+  it('answers an unknown client id with a 404 problem, without a stack trace', async () => {
+    for (const id of ['no-such-client', '__proto__', 'GMAIL-WEB']) {
+      const response = await request(api.url).get(`/api/clients/${encodeURIComponent(id)}/model`);
+      expect(response.status).toBe(404);
+      expect(response.headers['content-type']).toBe('application/problem+json');
+      expect(response.body).toMatchObject({ status: 404, code: 'not_found', title: expect.any(String), detail: expect.any(String) });
+      expect(JSON.stringify(response.body)).not.toMatch(/\/work\/|node_modules|\bat .+\.(js|ts):\d+|stack/i);
+    }
+  });
+
+  it('documents the client list with its model fields in OpenAPI', async () => {
+    const document = (await request(api.url).get('/api/openapi.json').expect(200)).body;
+    const list = document.paths['/api/clients'].get.responses['200'].content['application/json'].schema;
+    expect(list.type).toBe('array');
+    const schema = document.components.schemas[String(list.items.$ref).replace('#/components/schemas/', '')];
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['id', 'name', 'category', 'engine', 'darkMode', 'renderingEngine', 'darkModel', 'modelCheckedAt', 'behaviours']));
+    expect(schema.properties.behaviours.type).toBe('number');
+    expect(document.paths['/api/clients/{id}/model'].get).toBeDefined();
   });
 
   // The OpenAPI document describes the result from the DTO, the worker stores what the analysis thread
