@@ -48,7 +48,14 @@ function resolveFormat(format: string | undefined): EmailFormat {
 
 function isEmptyPlan(plan: RenderPlan): boolean {
   return (
-    plan.startTags.size === 0 && plan.removed.size === 0 && plan.unwrapped.size === 0 && plan.styleTexts.size === 0 && plan.comments.size === 0 && plan.texts.size === 0 && !plan.dropNotMsoRanges
+    plan.startTags.size === 0 &&
+    plan.removed.size === 0 &&
+    plan.unwrapped.size === 0 &&
+    plan.styleTexts.size === 0 &&
+    plan.comments.size === 0 &&
+    plan.texts.size === 0 &&
+    !plan.prefixedStartTags?.size &&
+    !plan.dropNotMsoRanges
   );
 }
 
@@ -69,16 +76,30 @@ function renderClients(
   const darkVariants = views.map((view) => simulateDarkModeForClient(darkContext, view));
   const editable = new Set<HtmlElement>();
   const editableTexts = new Set<HtmlText>();
+  const prefixedMaps = new Set<ReadonlyMap<HtmlElement, string>>();
   for (const plan of [...views.map((v) => v.plan), ...darkVariants.map((d) => d.plan)]) {
     for (const element of plan.startTags.keys()) editable.add(element);
     for (const element of plan.removed) editable.add(element);
     for (const element of plan.unwrapped) editable.add(element);
     for (const text of plan.texts.keys()) editableTexts.add(text);
+    if (plan.prefixedStartTags) prefixedMaps.add(plan.prefixedStartTags);
   }
   const template = new RenderTemplate(parsed, editable, { annotateLines, editableTexts });
+  // Clients that prefix class names rewrite every named element: they render from a template of their own
+  // with those elements as slots, so that the other clients' renders keep them in constant strings.
+  let prefixedTemplate: RenderTemplate | undefined;
+  const templateFor = (plan: RenderPlan): RenderTemplate => {
+    if (!plan.prefixedStartTags?.size) return template;
+    if (!prefixedTemplate) {
+      const withNamed = new Set(editable);
+      for (const tags of prefixedMaps) for (const element of tags.keys()) withNamed.add(element);
+      prefixedTemplate = new RenderTemplate(parsed, withNamed, { annotateLines, editableTexts });
+    }
+    return prefixedTemplate;
+  };
   let unchanged: string | undefined;
   const render = (plan: RenderPlan): string => {
-    if (!isEmptyPlan(plan)) return template.render(plan);
+    if (!isEmptyPlan(plan)) return templateFor(plan).render(plan);
     unchanged ??= template.render(plan);
     return unchanged;
   };

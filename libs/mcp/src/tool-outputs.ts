@@ -137,7 +137,21 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
     },
     ['domain', 'score', 'inconclusive', 'spf', 'dkim', 'dmarc', 'mx', 'bimi', 'checks'],
   ),
-  list_clients: object({ clients: array(object({ id: clientId, name: string, category: { type: 'string', enum: ['webmail', 'desktop', 'mobile'] }, engine: string, darkMode: string })) }),
+  list_clients: object({
+    clients: array(
+      object({
+        id: clientId,
+        name: string,
+        category: { type: 'string', enum: ['webmail', 'desktop', 'mobile'] },
+        engine: string,
+        darkMode: string,
+        renderingEngine: string,
+        darkModel: string,
+        modelCheckedAt: string,
+        behaviours: integer,
+      }),
+    ),
+  }),
   diff_emails: object({
     before: diffSide,
     after: diffSide,

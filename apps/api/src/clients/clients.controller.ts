@@ -1,6 +1,6 @@
 import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { CLIENT_MODELS, EMAIL_CLIENTS, describeClientModel, isClientId, listTrackedProperties } from '@mailproof/engine';
+import { clientSummaries, describeClientModel, isClientId, listTrackedProperties } from '@mailproof/engine';
 
 class ClientSummary {
   @ApiProperty({ example: 'gmail-web' }) id: string;
@@ -20,17 +20,7 @@ class ClientSummary {
 @ApiTags('clients')
 @Controller('api/clients')
 export class ClientsController {
-  private readonly clients = EMAIL_CLIENTS.map(({ id, name, category, engine, darkMode, renderingEngine, modelCheckedAt }) => ({
-    id,
-    name,
-    category,
-    engine,
-    darkMode,
-    renderingEngine,
-    darkModel: darkMode,
-    modelCheckedAt,
-    behaviours: CLIENT_MODELS[id].behaviours.length,
-  }));
+  private readonly clients = clientSummaries();
   private trackedProperties?: ReturnType<typeof listTrackedProperties>;
 
   @Get()

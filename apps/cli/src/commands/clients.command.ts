@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CANIEMAIL_VERSION, EMAIL_CLIENTS, listTrackedProperties, type SupportLevel, type TrackedProperty } from '@mailproof/engine';
+import { CANIEMAIL_VERSION, clientSummaries, listTrackedProperties, type SupportLevel, type TrackedProperty } from '@mailproof/engine';
 import { printTable } from './output';
 
 interface ClientsOptions {
@@ -18,13 +18,13 @@ export function registerClientsCommand(program: Command): void {
     .option('--properties', 'also list every tracked CSS property with its support in each client')
     .option('--json', 'print { clients[, properties, caniemail] } as JSON')
     .action((options: ClientsOptions) => {
-      const clients = EMAIL_CLIENTS.map(({ id, name, category, engine, darkMode }) => ({ id, name, category, engine, darkMode }));
+      const clients = clientSummaries();
       if (options.json) {
         const extra = options.properties ? { properties: listTrackedProperties(), caniemail: CANIEMAIL_VERSION } : {};
         console.log(JSON.stringify({ clients, ...extra }));
         return;
       }
-      printTable(clients);
+      printTable(clients.map(({ id, name, category, engine, darkModel, modelCheckedAt }) => ({ id, name, category, engine, darkModel, modelCheckedAt })));
       if (options.properties) printPropertyMatrix(listTrackedProperties(), clients.map((client) => client.id));
     });
 }

@@ -50,6 +50,8 @@ export class DarkModeContext {
   readonly riskyImages: HtmlElement[];
   readonly hasOutlookHints: boolean;
   readonly uncoveredLightBackgrounds: HtmlElement[];
+  /** Elements with a color attribute (bgcolor, color, text, link...), found once for every client. */
+  readonly withColorAttributes: ReadonlySet<HtmlElement>;
   /** Elements that can carry a color: style attributes, `<style>` matches, color attributes, body. */
   readonly colorCandidates: HtmlElement[];
 
@@ -60,9 +62,8 @@ export class DarkModeContext {
     const { parsed, features } = transform;
     this.riskyImages = (parsed.elementsByTag.get('img') ?? []).filter((img) => IMAGE_AT_RISK.test(getAttribute(img, 'src') ?? ''));
     const body = parsed.elementsByTag.get('body')?.[0];
-    this.colorCandidates = parsed.elements.filter(
-      (e) => e === body || parsed.inlineStyles.has(e) || transform.cascade.matches.has(e) || e.attrs.some((a) => COLOR_ATTRIBUTES[a.name] !== undefined),
-    );
+    this.withColorAttributes = new Set(parsed.elements.filter((e) => e.attrs.some((a) => COLOR_ATTRIBUTES[a.name] !== undefined)));
+    this.colorCandidates = parsed.elements.filter((e) => e === body || parsed.inlineStyles.has(e) || transform.cascade.matches.has(e) || this.withColorAttributes.has(e));
     this.hasOutlookHints = parsed.styleSheets.some((sheet) => /\[data-og(sc|sb)\]/.test(sheet.text));
     const darkBackgroundSelectors = features.darkSchemeBlocks.flatMap((block) => {
       const selectorsOfBlock: ReturnType<SelectorCache['list']> = [];
@@ -92,6 +93,17 @@ function hasLightBackground(element: HtmlElement, transform: TransformContext): 
 function effectiveBehaviour(behaviour: DarkModeBehaviour, hasDarkQuery: boolean): DarkModeBehaviour {
   if (behaviour === 'partial-inversion-unless-dark-query') return hasDarkQuery ? 'prefers-color-scheme' : 'partial-inversion';
   return behaviour;
+}
+
+function isDarkQueryNode(atRule: AtRule): boolean {
+  return atRule.name.toLowerCase() === 'media' && isDarkSchemeQuery(atRule.params);
+}
+
+function insideDarkQuery(node: ChildNode): boolean {
+  for (let parent = node.parent as ChildNode | undefined; parent; parent = parent.parent as ChildNode | undefined) {
+    if (parent.type === 'atrule' && isDarkQueryNode(parent)) return true;
+  }
+  return false;
 }
 
 function isLightSchemeQuery(node: ChildNode): boolean {
@@ -142,8 +154,21 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
       return { plan: view.plan, warnings, sameAsTransform: true, colors: handover('none') };
     }
     const plan = copyPlan(view.plan);
+    const darkRewrites = view.behaviours.rules.rewrites.filter((r) => r.rewriteInDarkRules);
+    const darkRulesRewrite =
+      darkRewrites.length > 0
+        ? (d: Declaration) => {
+            if (!insideDarkQuery(d)) return undefined;
+            const declaration = { property: d.prop.toLowerCase(), value: d.value, important: d.important === true };
+            for (const rule of darkRewrites) {
+              const result = rule.rewriteInDarkRules?.(declaration);
+              if (result !== undefined) return result;
+            }
+            return undefined;
+          }
+        : undefined;
     for (const sheet of parsed.styleSheets) {
-      const text = view.writeSheet(sheet, { skip: isLightSchemeQuery, unwrap: (atRule) => atRule.name.toLowerCase() === 'media' && isDarkSchemeQuery(atRule.params) });
+      const text = view.writeSheet(sheet, { skip: isLightSchemeQuery, unwrap: isDarkQueryNode, rewrite: darkRulesRewrite });
       if (text !== undefined && !plan.removed.has(sheet.element)) plan.styleTexts.set(sheet.element, text);
     }
     add('info', 'dark-mode', `${client.name} applies the email's own dark rules (${features.darkSchemeBlocks.length} @media (prefers-color-scheme: dark) block(s)).`);
@@ -165,7 +190,7 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
   for (const element of context.colorCandidates) {
     if (plan.removed.has(element)) continue;
     const ownDeclarations: readonly Decl[] | undefined = view.styles.get(element) ?? parsed.inlineStyles.get(element)?.declarations;
-    const hasColorAttribute = element.attrs.some((a) => COLOR_ATTRIBUTES[a.name] !== undefined);
+    const hasColorAttribute = context.withColorAttributes.has(element);
     if (!ownDeclarations && !hasColorAttribute && element !== body) continue;
     let changedForeground = false;
     let changedBackground = false;
@@ -179,7 +204,7 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
       }
       declarations.push(value === d.value ? d : { property: d.property, value, important: d.important });
     }
-    const attrs = (view.attributes.get(element) ?? element.attrs).map((a) => {
+    const attrs = view.attributesOf(element).map((a) => {
       const role = a.prefix ? undefined : COLOR_ATTRIBUTES[a.name];
       if (!role) return a;
       const value = inverter.color(a.value, role);

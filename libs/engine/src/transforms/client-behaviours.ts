@@ -1,6 +1,6 @@
-import type { ChildNode, Declaration, Root } from 'postcss';
+import type { AtRule, ChildNode, Declaration, Root } from 'postcss';
 import type { Severity } from '../analysis/css-finding';
-import { ClientBehaviour, Decl, DeclarationSite, Poison, RewriteBehaviour, SheetFacts, ignoredOnElement } from '../clients/models/client-behaviour';
+import { ClientBehaviour, Decl, DeclarationSite, DropBlockBehaviour, Poison, RewriteBehaviour, SheetFacts, ignoredOnElement } from '../clients/models/client-behaviour';
 import { ClientRules, rulesOf } from '../clients/models/client-rules';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { ClientId } from '../clients/email-client';
@@ -35,12 +35,193 @@ export interface BehaviourOutcome {
   elementGoverned: Set<string>;
   /** Text nodes the client adds markup to, with their new markup (Apple's data detectors). */
   texts: Map<HtmlText, string>;
+  /** Inline declarations (equal `style` attributes share theirs) a rewrite changes: what each becomes (null: dropped). */
+  inlineRewrites: Map<CssDeclaration, Decl | null>;
+  /** `<style>` declarations a rewrite changes (Gmail's inlined rules read these too). */
+  sheetRewrites: Map<Declaration, Decl | null>;
+  /** `<style>` at-rules whose prelude a rewrite changes (null: the at-rule is removed). */
+  atRuleRewrites: Map<AtRule, string | null>;
+  /** `style` attribute values the client removes whole. */
+  droppedStyleValues: Set<string>;
+}
+
+/** A `<style>` declaration as rewrites read it, prepared once per email. */
+interface SheetDeclaration {
+  node: Declaration;
+  sheet: EmailStyleSheet;
+  top: ChildNode;
+  property: string;
+}
+
+/** A `<style>` at-rule as prelude rewrites read it. */
+interface SheetAtRule {
+  node: AtRule;
+  sheet: EmailStyleSheet;
+  top: ChildNode;
+  name: string;
+  nested: boolean;
+}
+
+/** The elements whose `style` attribute has one text. */
+interface InlineGroup {
+  value: string;
+  declarations: readonly CssDeclaration[];
+  count: number;
+  first: { line: number; column: number };
+}
+
+/** What a set of rewrite rules does to one email (BehaviourFacts.rewritesFor). */
+interface SharedRewrites {
+  inlineRewrites: Map<CssDeclaration, Decl | null>;
+  sheetRewrites: Map<Declaration, Decl | null>;
+  atRuleRewrites: Map<AtRule, string | null>;
+  droppedStyleValues: Set<string>;
+  hits: Array<{ by: RewriteBehaviour; position: { line: number; column: number } | undefined; count: number; wholeAttribute?: true }>;
+}
+
+function computeRewrites(facts: BehaviourFacts, rules: ClientRules, drops: Pick<BehaviourOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
+  const result: SharedRewrites = { inlineRewrites: new Map(), sheetRewrites: new Map(), atRuleRewrites: new Map(), droppedStyleValues: new Set(), hits: [] };
+  const styleDroppers = rules.rewrites.filter((r) => r.dropsStyleAttribute);
+  const hasDeclarationRewrites = rules.rewrites.some((r) => r.rewrite);
+  for (const group of facts.inlineGroups()) {
+    const dropper = styleDroppers.length > 0 ? styleDroppers.find((r) => facts.dropsStyle(r, group.value)) : undefined;
+    if (dropper) {
+      result.droppedStyleValues.add(group.value);
+      result.hits.push({ by: dropper, position: group.first, count: group.count, wholeAttribute: true });
+      continue;
+    }
+    if (!hasDeclarationRewrites) continue;
+    for (const declaration of group.declarations) {
+      const candidates = rules.rewritesFor(declaration.property);
+      if (candidates.length === 0) continue;
+      const hit = rewriteDeclaration(candidates, declaration, { inline: true, raw: declaration.important ? rawInlineDeclaration(declaration) : undefined });
+      if (!hit) continue;
+      result.inlineRewrites.set(declaration, hit.result);
+      result.hits.push({ by: hit.by, position: group.first, count: group.count });
+    }
+  }
+  for (const rule of rules.rewrites) {
+    if (!rule.dropsAttributes) continue;
+    for (const tag of rule.dropsAttributesOn ?? []) {
+      for (const element of facts.parsed.elementsByTag.get(tag) ?? []) {
+        if (rule.dropsAttributes(element).length > 0) result.hits.push({ by: rule, position: positionOf(element), count: 1 });
+      }
+    }
+  }
+  const atRuleRewriters = rules.rewrites.filter((r) => r.rewriteAtRule);
+  const { declarations, atRules } = facts.cssNodes();
+  for (const item of atRuleRewriters.length > 0 ? atRules : []) {
+    if (drops.droppedSheets.has(item.sheet.element) || drops.droppedCss.has(item.top)) continue;
+    let params: string | null | undefined;
+    let by: RewriteBehaviour | undefined;
+    for (const rule of atRuleRewriters) {
+      const next = rule.rewriteAtRule?.(item.name, params ?? item.node.params, item.nested);
+      if (next === undefined) continue;
+      by ??= rule;
+      params = next;
+      if (next === null) break;
+    }
+    if (!by || params === undefined) continue;
+    result.atRuleRewrites.set(item.node, params);
+    result.hits.push({ by, position: sheetNodePosition(item.sheet, item.node), count: 1 });
+  }
+  for (const item of hasDeclarationRewrites ? declarations : []) {
+    const candidates = rules.rewritesFor(item.property);
+    if (candidates.length === 0 || drops.droppedSheets.has(item.sheet.element) || drops.droppedCss.has(item.top)) continue;
+    const { node } = item;
+    const important = node.important === true;
+    const hit = rewriteDeclaration(candidates, { property: item.property, value: node.value, important }, { inline: false, raw: important ? rawDeclaration(node) : undefined });
+    if (!hit) continue;
+    result.sheetRewrites.set(item.node, hit.result);
+    result.hits.push({ by: hit.by, position: sheetNodePosition(item.sheet, item.node), count: 1 });
+  }
+  return result;
 }
 
 /** Per-email facts behaviours read, computed once for every client. */
 export class BehaviourFacts {
   private sheetFactList?: SheetFacts[];
   private textNodes?: HtmlText[];
+  private sheetNodes?: { declarations: SheetDeclaration[]; atRules: SheetAtRule[] };
+  private readonly styleDrops = new Map<RewriteBehaviour, Map<string, boolean>>();
+  private inlineGroupList?: InlineGroup[];
+
+  /** The email's `style` attributes grouped by text (equal texts share their declarations): how many, and the first. */
+  inlineGroups(): readonly InlineGroup[] {
+    if (this.inlineGroupList) return this.inlineGroupList;
+    const groups = new Map<string, InlineGroup>();
+    for (const inline of this.parsed.inlineStyles.values()) {
+      const group = groups.get(inline.value);
+      if (!group) groups.set(inline.value, { value: inline.value, declarations: inline.declarations, count: 1, first: { line: inline.line, column: inline.column } });
+      else {
+        group.count++;
+        if (inline.line > 0 && (group.first.line === 0 || inline.line < group.first.line)) group.first = { line: inline.line, column: inline.column };
+      }
+    }
+    this.inlineGroupList = [...groups.values()];
+    return this.inlineGroupList;
+  }
+
+  /** Whether a rule empties a `style` attribute with this text, asked once per rule and distinct text. */
+  dropsStyle(behaviour: RewriteBehaviour, value: string): boolean {
+    let byValue = this.styleDrops.get(behaviour);
+    if (!byValue) this.styleDrops.set(behaviour, (byValue = new Map()));
+    let drops = byValue.get(value);
+    if (drops === undefined) {
+      drops = behaviour.dropsStyleAttribute?.(value) === true;
+      byValue.set(value, drops);
+    }
+    return drops;
+  }
+
+  private readonly rewriteResults = new Map<string, SharedRewrites>();
+
+  /** The rewrites of a client's rules on this email, shared by the clients whose rewrite and drop-block rules are the same. */
+  rewritesFor(rules: ClientRules, drops: Pick<BehaviourOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
+    const key = rules.rewriteSignature;
+    let result = this.rewriteResults.get(key);
+    if (!result) {
+      result = computeRewrites(this, rules, drops);
+      this.rewriteResults.set(key, result);
+    }
+    return result;
+  }
+
+  /** What each drop-block rule found in each sheet: clients that share a rule (Gmail's three) look once. */
+  private readonly poisons = new Map<DropBlockBehaviour, Map<EmailStyleSheet, Poison | null>>();
+
+  poisonOf(behaviour: DropBlockBehaviour, facts: SheetFacts): Poison | undefined {
+    let bySheet = this.poisons.get(behaviour);
+    if (!bySheet) this.poisons.set(behaviour, (bySheet = new Map()));
+    let poison = bySheet.get(facts.sheet);
+    if (poison === undefined) {
+      poison = behaviour.find(facts) ?? null;
+      bySheet.set(facts.sheet, poison);
+    }
+    return poison ?? undefined;
+  }
+
+  /** Every declaration and at-rule of the email's `<style>` blocks, with its top-level node. */
+  cssNodes(): { declarations: SheetDeclaration[]; atRules: SheetAtRule[] } {
+    if (this.sheetNodes) return this.sheetNodes;
+    const declarations: SheetDeclaration[] = [];
+    const atRules: SheetAtRule[] = [];
+    for (const sheet of this.parsed.styleSheets) {
+      for (const top of sheet.root.nodes) {
+        const visit = (node: ChildNode): void => {
+          if (node.type === 'decl') {
+            declarations.push({ node, sheet, top, property: node.prop.toLowerCase() });
+          } else if (node.type === 'atrule') {
+            atRules.push({ node, sheet, top, name: node.name.toLowerCase(), nested: node.parent?.type === 'rule' });
+          }
+          if ('nodes' in node && node.nodes) for (const child of node.nodes) visit(child);
+        };
+        visit(top);
+      }
+    }
+    this.sheetNodes = { declarations, atRules };
+    return this.sheetNodes;
+  }
 
   constructor(
     readonly parsed: ParsedEmail,
@@ -93,23 +274,28 @@ function isInBody(element: HtmlElement): boolean {
   return false;
 }
 
+/** Findings per behaviour and property; the message is built once, for the first occurrence. */
 class FindingTally {
-  private readonly byKey = new Map<string, BehaviourFinding>();
-  add(behaviour: ClientBehaviour, severity: Severity, property: string, message: string, suggestion: string, position?: { line: number; column: number }): void {
-    const key = `${behaviour.id}\u0000${property}`;
-    const existing = this.byKey.get(key);
+  private readonly byBehaviour = new Map<ClientBehaviour, Map<string, BehaviourFinding>>();
+  private readonly order: BehaviourFinding[] = [];
+  add(behaviour: ClientBehaviour, severity: Severity, property: string, message: () => string, suggestion: string, position?: { line: number; column: number }, count = 1): void {
+    let byProperty = this.byBehaviour.get(behaviour);
+    if (!byProperty) this.byBehaviour.set(behaviour, (byProperty = new Map()));
+    const existing = byProperty.get(property);
     if (existing) {
-      existing.occurrences++;
+      existing.occurrences += count;
       if (position && position.line > 0 && (existing.line === 0 || position.line < existing.line)) {
         existing.line = position.line;
         existing.column = position.column;
       }
       return;
     }
-    this.byKey.set(key, { behaviour, severity, property, message, suggestion, line: position?.line ?? 0, column: position?.column ?? 0, occurrences: 1 });
+    const finding = { behaviour, severity, property, message: message(), suggestion, line: position?.line ?? 0, column: position?.column ?? 0, occurrences: count };
+    byProperty.set(property, finding);
+    this.order.push(finding);
   }
   list(): BehaviourFinding[] {
-    return [...this.byKey.values()];
+    return this.order;
   }
 }
 
@@ -126,8 +312,14 @@ function sheetNodePosition(sheet: EmailStyleSheet, node: ChildNode | undefined):
   return { line, column };
 }
 
-/** Applies a client's rewrite rules to one declaration: the declaration it becomes (null: dropped) and the rule that changed it. */
-export function rewriteDeclaration(rewrites: readonly RewriteBehaviour[], declaration: Decl, site: DeclarationSite): { result: Decl | null; by?: RewriteBehaviour } {
+/** A rewrite that fired on a declaration: what it became (null: dropped) and the first rule that changed it. */
+export interface RewriteHit {
+  result: Decl | null;
+  by: RewriteBehaviour;
+}
+
+/** Applies a client's rewrite rules to one declaration; undefined when none changes it (the common case allocates nothing). */
+export function rewriteDeclaration(rewrites: readonly RewriteBehaviour[], declaration: Decl, site: DeclarationSite): RewriteHit | undefined {
   let current: Decl = declaration;
   let by: RewriteBehaviour | undefined;
   for (const rule of rewrites) {
@@ -138,7 +330,7 @@ export function rewriteDeclaration(rewrites: readonly RewriteBehaviour[], declar
     if (next === null) return { result: null, by: rule };
     current = next;
   }
-  return { result: current, by };
+  return by ? { result: current, by } : undefined;
 }
 
 /** The raw text of a postcss declaration as written (`! important` spelled as the author did). */
@@ -156,72 +348,54 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
   const rules = rulesOf(client);
   const { parsed } = facts;
   const tally = new FindingTally();
-  const outcome: BehaviourOutcome = { rules, droppedSheets: new Map(), droppedCss: new Set(), findings: [], elementGoverned: new Set(), texts: new Map() };
+  const outcome: BehaviourOutcome = {
+    rules,
+    droppedSheets: new Map(),
+    droppedCss: new Set(),
+    findings: [],
+    elementGoverned: new Set(),
+    texts: new Map(),
+    inlineRewrites: new Map(),
+    sheetRewrites: new Map(),
+    atRuleRewrites: new Map(),
+    droppedStyleValues: new Set(),
+  };
 
   // Whole-block and rest-of-block drops: the first poison of a block decides.
   if (rules.dropBlocks.length > 0) {
     for (const sheetFacts of facts.sheets()) {
       for (const behaviour of rules.dropBlocks) {
-        const poison = behaviour.find(sheetFacts);
+        const poison = facts.poisonOf(behaviour, sheetFacts);
         if (!poison) continue;
         const position = sheetNodePosition(sheetFacts.sheet, poison.node);
         if (behaviour.scope === 'block' || !poison.node) {
           outcome.droppedSheets.set(sheetFacts.sheet.element, { ...poison, behaviour });
-          tally.add(behaviour, behaviour.severity, poison.label, `${clientName} removes the whole <style> block: ${behaviour.summary}`, behaviour.suggestion, position);
+          tally.add(behaviour, behaviour.severity, poison.label, () => `${clientName} removes the whole <style> block: ${behaviour.summary}`, behaviour.suggestion, position);
         } else {
           const root = sheetFacts.sheet.root as Root;
           const first = root.index(topLevelOf(poison.node));
           root.nodes.forEach((node, index) => {
             if (index >= first) outcome.droppedCss.add(node);
           });
-          tally.add(behaviour, behaviour.severity, poison.label, `${clientName} ignores the rest of the <style> block from ${poison.label} on: ${behaviour.summary}`, behaviour.suggestion, position);
+          tally.add(behaviour, behaviour.severity, poison.label, () => `${clientName} ignores the rest of the <style> block from ${poison.label} on: ${behaviour.summary}`, behaviour.suggestion, position);
         }
         break;
       }
     }
   }
 
-  // Rewrites: inline declarations, then the declarations of the blocks the client keeps.
+  // Rewrites: inline declarations, then the declarations of the blocks the client keeps. Each distinct
+  // declaration is rewritten once, and clients with the same rules (Gmail's three) share the result; the
+  // transform reads it.
   if (rules.rewrites.length > 0) {
-    const styleDroppers = rules.rewrites.filter((r) => r.dropsStyleAttribute);
-    for (const [element, inline] of parsed.inlineStyles) {
-      const position = { line: inline.line, column: inline.column };
-      const dropper = styleDroppers.find((r) => r.dropsStyleAttribute?.(inline.value));
-      if (dropper) {
-        tally.add(dropper, dropper.severity, dropper.label, `${clientName} removes the whole style attribute: ${dropper.summary}`, dropper.suggestion, position);
-        continue;
-      }
-      for (const declaration of inline.declarations) {
-        const { by } = rewriteDeclaration(rules.rewrites, declaration, { element, raw: rawInlineDeclaration(declaration) });
-        if (!by) continue;
-        tally.add(by, by.severity, by.label, `${clientName}: ${by.summary}`, by.suggestion, position);
-      }
-    }
-    const atRuleRewriters = rules.rewrites.filter((r) => r.rewriteAtRule);
-    const attributeDroppers = rules.rewrites.filter((r) => r.dropsAttributes);
-    for (const element of attributeDroppers.length > 0 ? parsed.elements : []) {
-      for (const rule of attributeDroppers) {
-        const dropped = rule.dropsAttributes?.(element) ?? [];
-        if (dropped.length > 0) tally.add(rule, rule.severity, rule.label, `${clientName}: ${rule.summary}`, rule.suggestion, positionOf(element));
-      }
-    }
-    for (const { sheet } of facts.sheets()) {
-      if (outcome.droppedSheets.has(sheet.element)) continue;
-      if (atRuleRewriters.length > 0) {
-        sheet.root.walkAtRules((atRule) => {
-          if (outcome.droppedCss.has(topLevelOf(atRule))) return;
-          const nested = atRule.parent?.type === 'rule';
-          const rule = atRuleRewriters.find((r) => r.rewriteAtRule?.(atRule.name.toLowerCase(), atRule.params, nested) !== undefined);
-          if (rule) tally.add(rule, rule.severity, rule.label, `${clientName}: ${rule.summary}`, rule.suggestion, sheetNodePosition(sheet, atRule));
-        });
-      }
-      sheet.root.walkDecls((declaration) => {
-        if (outcome.droppedCss.has(topLevelOf(declaration))) return;
-        const decl = { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
-        const { by } = rewriteDeclaration(rules.rewrites, decl, { raw: rawDeclaration(declaration) });
-        if (!by) return;
-        tally.add(by, by.severity, by.label, `${clientName}: ${by.summary}`, by.suggestion, sheetNodePosition(sheet, declaration));
-      });
+    const rewrites = facts.rewritesFor(rules, outcome);
+    outcome.inlineRewrites = rewrites.inlineRewrites;
+    outcome.sheetRewrites = rewrites.sheetRewrites;
+    outcome.atRuleRewrites = rewrites.atRuleRewrites;
+    outcome.droppedStyleValues = rewrites.droppedStyleValues;
+    for (const hit of rewrites.hits) {
+      const how = hit.wholeAttribute ? ' removes the whole style attribute:' : ':';
+      tally.add(hit.by, hit.by.severity, hit.by.label, () => `${clientName}${how} ${hit.by.summary}`, hit.by.suggestion, hit.position, hit.count);
     }
   }
 
@@ -232,7 +406,7 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
     const report = (element: HtmlElement, property: string, position: { line: number; column: number } | undefined): void => {
       const behaviour = rules.elementRules.get(property);
       if (!behaviour || !ignoredOnElement(behaviour, element.tagName)) return;
-      tally.add(behaviour, 'warning', property, `${clientName} ignores ${property} on <${element.tagName}>: ${behaviour.summary}`, behaviour.suggestion, position);
+      tally.add(behaviour, 'warning', property, () => `${clientName} ignores ${property} on <${element.tagName}>: ${behaviour.summary}`, behaviour.suggestion, position);
     };
     for (const [element, inline] of parsed.inlineStyles) {
       for (const declaration of inline.declarations) report(element, declaration.property, { line: inline.line, column: inline.column });
@@ -247,11 +421,12 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
     for (const element of parsed.elements) {
       const behaviour = rules.removes.get(element.tagName) ?? rules.unwraps.get(element.tagName);
       if (!behaviour || !element.sourceCodeLocation) continue;
-      // caniemail's own finding already says the client drops it.
+      // caniemail's own finding already flags it (unsupported, or partial with the removal in its notes).
       const slug = ELEMENT_FEATURES[element.tagName];
-      if (slug && getTrackedFeature(slug)?.support.byClient[CLIENT_INDEX[client]].level === 'unsupported') continue;
+      const level = slug ? getTrackedFeature(slug)?.support.byClient[CLIENT_INDEX[client]].level : undefined;
+      if (level === 'unsupported' || level === 'partial') continue;
       const how = rules.removes.has(element.tagName) ? 'removes' : 'unwraps';
-      tally.add(behaviour, behaviour.severity, `<${element.tagName}>`, `${clientName} ${how} <${element.tagName}>: ${behaviour.summary}`, behaviour.suggestion, positionOf(element));
+      tally.add(behaviour, behaviour.severity, `<${element.tagName}>`, () => `${clientName} ${how} <${element.tagName}>: ${behaviour.summary}`, behaviour.suggestion, positionOf(element));
     }
   }
 
@@ -271,7 +446,7 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
     const restyled = addition.restyledBy(parsed);
     const severity: Severity = restyled ? 'info' : addition.severity;
     const message = `${clientName} ${addition.summary.replace(/\.$/, '')}: ${count} found in this email${restyled ? '; the email restyles them to look like its text' : ''}.`;
-    tally.add(addition, severity, addition.id, message, addition.suggestion, first);
+    tally.add(addition, severity, addition.id, () => message, addition.suggestion, first);
     const finding = tally.list().find((f) => f.behaviour === addition);
     if (finding) finding.occurrences = count;
   }

@@ -9,8 +9,8 @@ import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
 import { sanitisedTags } from '../clients/models/client-rules';
-import { ignoredOnElement } from '../clients/models/client-behaviour';
-import { BehaviourFacts, BehaviourOutcome, evaluateBehaviours, rawDeclaration, rawInlineDeclaration, rewriteDeclaration } from './client-behaviours';
+import { PrefixBehaviour, ignoredOnElement } from '../clients/models/client-behaviour';
+import { BehaviourFacts, BehaviourOutcome, evaluateBehaviours } from './client-behaviours';
 import { CssWriteOptions, writeCss } from './css-writer';
 import { AttributeValue, RenderPlan, emptyPlan, serializeStartTag } from './render-template';
 import { prefixClassList, prefixSelector } from './selector-prefix';
@@ -30,8 +30,10 @@ export interface ClientView {
   plan: RenderPlan;
   /** Final `style` declarations of elements whose style changed (missing: unchanged). */
   styles: Map<HtmlElement, Array<Pick<CssDeclaration, 'property' | 'value' | 'important'>>>;
-  /** Attributes of elements the client rewrote (style, prefixed class and id), before any dark-mode change. */
+  /** Attributes of elements whose style or attributes the client changed, before any dark-mode change. */
   attributes: Map<HtmlElement, AttributeValue[]>;
+  /** An element's attributes as the client writes them (its style, attribute drops and name prefixes). */
+  attributesOf(element: HtmlElement): readonly AttributeValue[];
   /** What the client's documented behaviours did (blocks dropped, rewrites, additions). */
   behaviours: BehaviourOutcome;
   /**
@@ -42,8 +44,24 @@ export interface ClientView {
   warnings: TransformWarning[];
 }
 
+type SelectorWriter = (rule: Rule) => string;
+
+/** Attributes with the client's class and id prefix. */
+function prefixedAttributes(attrs: readonly AttributeValue[], prefix: PrefixBehaviour): AttributeValue[] {
+  return attrs.map((a) => {
+    if (a.prefix) return a;
+    if (a.name === 'class') return { ...a, value: prefixClassList(a.value, prefix.classPrefix, prefix.firstClassOnly === true) };
+    if (a.name === 'id' && prefix.idPrefix) return { ...a, value: `${prefix.idPrefix}${a.value}` };
+    return a;
+  });
+}
+
 /** What the dark variant adds when it re-writes a client's `<style>` block. */
-export type SheetWriteExtras = Pick<CssWriteOptions, 'valueFor' | 'unwrap'> & { skip?(node: ChildNode): boolean };
+export type SheetWriteExtras = Pick<CssWriteOptions, 'valueFor' | 'unwrap'> & {
+  skip?(node: ChildNode): boolean;
+  /** A dark-variant rewrite, tried before the client's own. */
+  rewrite?: CssWriteOptions['rewrite'];
+};
 
 /** Features whose lack never makes a client drop the declaration or rule that uses them. */
 const NEVER_DROPS = new Set(['css-important', 'css-comments', 'css-unit-initial']);
@@ -74,6 +92,58 @@ export class TransformContext {
     this.styled = parsed.elements.filter((e) => parsed.inlineStyles.has(e) || cascade.matches.has(e));
     this.named = parsed.elements.filter((e) => e.attrs.some((a) => (a.name === 'class' || a.name === 'id') && !a.prefix));
     this.behaviourFacts = new BehaviourFacts(parsed, cascade);
+  }
+
+  private readonly prefixedTags = new Map<PrefixBehaviour, Map<HtmlElement, string>>();
+  private readonly prefixedAttrs = new Map<PrefixBehaviour, Map<HtmlElement, AttributeValue[]>>();
+
+  /** A named element's attributes with the prefix (what a dark variant recolors), memoised per prefix. */
+  prefixedAttributesOf(element: HtmlElement, prefix: PrefixBehaviour): readonly AttributeValue[] {
+    let byElement = this.prefixedAttrs.get(prefix);
+    if (!byElement) this.prefixedAttrs.set(prefix, (byElement = new Map()));
+    let attrs = byElement.get(element);
+    if (!attrs) byElement.set(element, (attrs = prefixedAttributes(element.attrs, prefix)));
+    return attrs;
+  }
+  private readonly selectorWriters = new Map<string, SelectorWriter>();
+
+  /** The start tags of the email's named elements with their class and id prefixed (one map per prefix, shared by its clients). */
+  prefixedStartTags(prefix: PrefixBehaviour): ReadonlyMap<HtmlElement, string> {
+    let tags = this.prefixedTags.get(prefix);
+    if (!tags) {
+      tags = new Map();
+      for (const element of this.named) tags.set(element, serializeStartTag(element.tagName, prefixedAttributes(element.attrs, prefix)));
+      this.prefixedTags.set(prefix, tags);
+    }
+    return tags;
+  }
+
+  /**
+   * The selector text a client writes for a rule: Gmail's kept selectors (what it could not inline), then the
+   * client's prefix; memoised per kind of client, as several clients share one (the Yahoo family, Gmail's three).
+   */
+  selectorWriter(inlines: boolean, prefix: PrefixBehaviour | undefined): SelectorWriter | undefined {
+    if (prefix && !prefix.classPrefix && !prefix.idPrefix && !prefix.rewriteSelector) prefix = undefined; // Word's first-class rule touches markup only
+    if (!inlines && !prefix) return undefined;
+    const key = `${inlines ? 'inline' : ''}\u0000${prefix?.id ?? ''}`;
+    let writer = this.selectorWriters.get(key);
+    if (!writer) {
+      const memo = new Map<Rule, string>();
+      const { cascade } = this;
+      writer = (rule: Rule): string => {
+        let selector = memo.get(rule);
+        if (selector !== undefined) return selector;
+        selector = inlines && rule.parent?.type === 'root' ? (cascade.keptSelectors.get(rule)?.join(',') ?? rule.selector) : rule.selector;
+        if (prefix) {
+          selector = prefixSelector(selector, prefix.classPrefix, prefix.idPrefix);
+          if (prefix.rewriteSelector) selector = prefix.rewriteSelector(selector) ?? '';
+        }
+        memo.set(rule, selector);
+        return selector;
+      };
+      this.selectorWriters.set(key, writer);
+    }
+    return writer;
   }
 
   /** What the client's documented behaviours do to this email (computed once per client). */
@@ -171,6 +241,8 @@ class WarningTally {
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+/** Tests for a written sheet with content, without trimming (a copy of) the whole CSS text. */
+const NON_BLANK = /\S/;
 
 type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
 
@@ -213,63 +285,76 @@ export function transformForClient(context: TransformContext, client: ClientId):
     plan.removed.add(element);
     tally.add('warning', poison.label, (n) => `${name} removed ${plural(n, '<style> block')}: ${poison.behaviour.summary}`, positionOf(element));
   }
+  // Gmail inlines the rules of the blocks it keeps only.
+  const dropsCss = outcome.droppedSheets.size > 0 || outcome.droppedCss.size > 0;
   const sheetKept = (rule: Rule): boolean => {
-    const root = rule.root();
-    const sheet = parsed.styleSheets.find((s) => s.root === root);
-    if (sheet && plan.removed.has(sheet.element)) return false;
     let top: ChildNode = rule;
     while (top.parent && top.parent.type !== 'root') top = top.parent as unknown as ChildNode;
-    return !outcome.droppedCss.has(top);
+    if (outcome.droppedCss.has(top)) return false;
+    const root = rule.root();
+    const sheet = parsed.styleSheets.find((s) => s.root === root);
+    return !(sheet && plan.removed.has(sheet.element));
   };
 
-  // Declarations as the client keeps them: caniemail drops, then its rewrites and element rules.
-  const rewrites = rules.rewrites;
-  const clientDeclaration = (declaration: Decl, element: HtmlElement | undefined, raw?: string): Decl | null => {
-    let result: Decl | null = declaration;
-    if (rewrites.length > 0) result = rewriteDeclaration(rewrites, declaration, { element, raw }).result;
-    if (result && element && rules.elementRules.size > 0) {
-      const elementRule = rules.elementRules.get(result.property);
-      if (elementRule && ignoredOnElement(elementRule, element.tagName)) {
-        tally.add('warning', `${result.property} on <${element.tagName}>`, (n) => `${name} ignores ${result?.property} on <${element.tagName}> (${plural(n, 'declaration')}).`, positionOf(element));
-        return null;
-      }
-    }
-    return result;
+  // Declarations as the client keeps them: caniemail drops, then its rewrites (computed once per distinct
+  // declaration by evaluateBehaviours) and its element rules.
+  const { inlineRewrites, sheetRewrites, droppedStyleValues } = outcome;
+  const elementRules = rules.elementRules;
+  // Declarations an element rule removes, counted per property and tag (warned about once, below).
+  const ignoredCounts = new Map<string, { property: string; tag: string; count: number; element: HtmlElement }>();
+  const ignoredHere = (property: string, element: HtmlElement): boolean => {
+    const elementRule = elementRules.size > 0 ? elementRules.get(property) : undefined;
+    if (!elementRule || !ignoredOnElement(elementRule, element.tagName)) return false;
+    const key = `${property} on <${element.tagName}>`;
+    const counted = ignoredCounts.get(key);
+    if (counted) counted.count++;
+    else ignoredCounts.set(key, { property, tag: element.tagName, count: 1, element });
+    return true;
   };
-  const needsStyleWork = rewrites.length > 0 || rules.elementRules.size > 0;
+  const inlineChanges = (element: HtmlElement, declarations: readonly CssDeclaration[]): boolean => {
+    if (inlineRewrites.size === 0 && elementRules.size === 0) return false;
+    for (const d of declarations) {
+      if (inlineRewrites.has(d)) return true;
+      const elementRule = elementRules.size > 0 ? elementRules.get(d.property) : undefined;
+      if (elementRule && ignoredOnElement(elementRule, element.tagName)) return true;
+    }
+    return false;
+  };
 
   // Inline styles: drop what the client does not support; Gmail first merges matching <style> rules.
   const inlinedRuleCount = { value: 0 };
   for (const element of context.styled) {
     const inline = parsed.inlineStyles.get(element);
-    const matched = inlines ? cascade.matches.get(element)?.filter((m) => sheetKept(m.rule)) : undefined;
+    const allMatched = inlines ? cascade.matches.get(element) : undefined;
+    const matched = allMatched && dropsCss ? allMatched.filter((m) => sheetKept(m.rule)) : allMatched;
     if (!matched?.length && !inline) continue;
-    if (!matched?.length && inline && !needsStyleWork && (context.styleMask(inline.value, inline.declarations) & bit) === 0) continue;
+    const dropsAttribute = inline !== undefined && droppedStyleValues.has(inline.value);
+    if (!matched?.length && inline && !dropsAttribute && (context.styleMask(inline.value, inline.declarations) & bit) === 0 && !inlineChanges(element, inline.declarations)) continue;
     const merged = new Map<string, Decl>();
     const position = inline ? { line: inline.line, column: inline.column } : positionOf(element);
     for (const rule of matched ?? []) {
       inlinedRuleCount.value++;
       for (const declaration of rule.declarations) {
         if ((context.cssNodeMask(declaration) & bit) !== 0) continue;
-        const kept = clientDeclaration({ property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true }, element, rawDeclaration(declaration));
-        if (!kept) continue;
+        const rewritten = sheetRewrites.get(declaration);
+        const kept = rewritten !== undefined ? rewritten : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
+        if (!kept || ignoredHere(kept.property, element)) continue;
         const existing = merged.get(kept.property);
         if (existing?.important && !kept.important) continue;
         merged.set(kept.property, kept);
       }
     }
-    const dropsAttribute = inline !== undefined && rewrites.some((r) => r.dropsStyleAttribute?.(inline.value));
     for (const declaration of dropsAttribute ? [] : (inline?.declarations ?? [])) {
       // A documented rewrite (Yahoo's height -> min-height) says what happens instead of caniemail's "unsupported".
-      const rewritten = rewrites.length > 0 && rewriteDeclaration(rewrites, declaration, { element, raw: rawInlineDeclaration(declaration) }).by !== undefined;
-      if (!rewritten && (context.declarationMask(declaration) & bit) !== 0) {
+      const rewritten = inlineRewrites.get(declaration);
+      if (rewritten === undefined && (context.declarationMask(declaration) & bit) !== 0) {
         const use = context.firstDroppingUse(features.inlineDeclarationUses.get(declaration) ?? [], bit);
         const label = use?.label ?? declaration.property;
         tally.add('warning', label, (n) => `${name} strips ${label} (${plural(n, 'declaration')}).`, position);
         continue;
       }
-      const kept = needsStyleWork ? clientDeclaration(declaration, element, rawInlineDeclaration(declaration)) : declaration;
-      if (!kept) continue;
+      const kept = rewritten !== undefined ? rewritten : declaration;
+      if (!kept || ignoredHere(kept.property, element)) continue;
       const existing = merged.get(kept.property);
       if (existing?.important && !kept.important) continue;
       merged.delete(kept.property); // the inline declaration comes last, as in the source
@@ -277,8 +362,6 @@ export function transformForClient(context: TransformContext, client: ClientId):
     }
     if (dropsAttribute) tally.add('warning', 'style', (n) => `${name} removed ${plural(n, 'style attribute')} whose text it rejects.`, position);
     const declarations = [...merged.values()];
-    const unchanged = !matched?.length && inline !== undefined && !dropsAttribute && sameDeclarations(declarations, inline.declarations);
-    if (unchanged) continue;
     styles.set(element, declarations);
     const attrs = element.attrs.filter((a) => a.name !== 'style' || a.prefix);
     const styleIndex = element.attrs.findIndex((a) => a.name === 'style' && !a.prefix);
@@ -289,72 +372,43 @@ export function transformForClient(context: TransformContext, client: ClientId):
     attributes.set(element, attrs);
   }
 
-  // Attributes the client removes from some elements (Yahoo's class on <img>).
-  const attributeDroppers = rewrites.filter((r) => r.dropsAttributes);
-  if (attributeDroppers.length > 0) {
-    for (const element of context.named) {
-      const dropped = new Set(attributeDroppers.flatMap((r) => r.dropsAttributes?.(element) ?? []));
-      if (dropped.size === 0) continue;
-      attributes.set(element, (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.has(a.name)));
-      tally.add('warning', [...dropped].join(', '), (n) => `${name} removed ${[...dropped].join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`, positionOf(element));
+  for (const [key, { property, tag, count, element }] of ignoredCounts) {
+    tally.add('warning', key, () => `${name} ignores ${property} on <${tag}> (${plural(count, 'declaration')}).`, positionOf(element));
+  }
+
+  // Attributes the client removes from some elements (Yahoo's class on <img>, the body's bgcolor).
+  for (const rule of rules.rewrites) {
+    if (!rule.dropsAttributes) continue;
+    for (const tag of rule.dropsAttributesOn ?? []) {
+      for (const element of parsed.elementsByTag.get(tag) ?? []) {
+        const dropped = rule.dropsAttributes(element);
+        if (dropped.length === 0) continue;
+        attributes.set(element, (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.includes(a.name)));
+        tally.add('warning', dropped.join(', '), (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`, positionOf(element));
+      }
     }
   }
 
-  // Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only).
+  // Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only). Clients
+  // that share a prefix share the prefixed start tags of elements they leave otherwise unchanged.
   if (prefix) {
-    for (const element of context.named) {
-      const attrs = attributes.get(element) ?? element.attrs;
-      attributes.set(
-        element,
-        attrs.map((a) => {
-          if (a.prefix) return a;
-          if (a.name === 'class') return { ...a, value: prefixClassList(a.value, prefix.classPrefix, prefix.firstClassOnly === true) };
-          if (a.name === 'id' && prefix.idPrefix) return { ...a, value: `${prefix.idPrefix}${a.value}` };
-          return a;
-        }),
-      );
-    }
+    for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
+    plan.prefixedStartTags = context.prefixedStartTags(prefix);
     if (context.named.length > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
   }
   for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
 
   // <style> blocks: keep what the client supports; Gmail keeps only what it cannot inline.
   let keptRules = 0;
-  const rewriteOf = needsStyleWork
-    ? (declaration: Declaration): Decl | null | undefined => {
-        if (rewrites.length === 0) return undefined;
-        const { result, by } = rewriteDeclaration(rewrites, { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true }, { raw: rawDeclaration(declaration) });
-        return by ? result : undefined;
-      }
-    : undefined;
-  const selectorOf = (rule: Rule): string => {
-    let selector = inlines && rule.parent?.type === 'root' ? (cascade.keptSelectors.get(rule)?.join(',') ?? rule.selector) : rule.selector;
-    if (prefix) {
-      selector = prefixSelector(selector, prefix.classPrefix, prefix.idPrefix);
-      if (prefix.rewriteSelector) selector = prefix.rewriteSelector(selector) ?? '';
-    }
-    return selector;
-  };
-  const atRuleRewriters = rewrites.filter((r) => r.rewriteAtRule);
-  const atRuleParams =
-    atRuleRewriters.length > 0
-      ? (atRule: AtRule): string | null | undefined => {
-          let params: string | undefined;
-          const nested = atRule.parent?.type === 'rule';
-          for (const rule of atRuleRewriters) {
-            const next = rule.rewriteAtRule?.(atRule.name.toLowerCase(), params ?? atRule.params, nested);
-            if (next === null) return null;
-            if (next !== undefined) params = next;
-          }
-          return params;
-        }
-      : undefined;
+  const rewriteOf = sheetRewrites.size > 0 ? (declaration: Declaration): Decl | null | undefined => sheetRewrites.get(declaration) : undefined;
+  const selectorOf = context.selectorWriter(inlines, prefix);
+  const atRuleParams = outcome.atRuleRewrites.size > 0 ? (atRule: AtRule): string | null | undefined => outcome.atRuleRewrites.get(atRule) : undefined;
   const keepNode = (node: ChildNode, position: ReturnType<typeof positionOf>): boolean => {
     if (node.parent?.type === 'root' && outcome.droppedCss.has(node)) return false;
     // A documented rewrite decides over caniemail's "unsupported" (the writer then renames, neutralises or drops).
     if (node.type === 'decl' && rewriteOf?.(node) !== undefined) return true;
     if (node.type === 'atrule' && atRuleParams?.(node) !== undefined) return true;
-    if (node.type === 'rule' && prefix?.rewriteSelector && selectorOf(node) === '') return false;
+    if (node.type === 'rule' && prefix?.rewriteSelector && selectorOf?.(node) === '') return false;
     if ((context.cssNodeMask(node) & bit) === 0) {
       if (inlines && node.type === 'rule' && node.parent?.type === 'root' && !cascade.keptSelectors.has(node)) return false;
       if (node.type === 'rule' && inlines) keptRules++;
@@ -371,19 +425,24 @@ export function transformForClient(context: TransformContext, client: ClientId):
     const position = positionOf(sheet.element);
     return writeCss(sheet.root, {
       keep: (node) => !extra.skip?.(node) && keepNode(node, position),
-      selectorOf: inlines || prefix ? selectorOf : undefined,
-      rewrite: rewriteOf,
+      selectorOf,
+      rewrite: extra.rewrite
+        ? (d) => {
+            const dark = extra.rewrite?.(d);
+            return dark !== undefined ? dark : rewriteOf?.(d);
+          }
+        : rewriteOf,
       atRuleParams,
       valueFor: extra.valueFor,
       unwrap: extra.unwrap,
     });
   };
-  const sheetsTouched = outcome.droppedCss.size > 0 || rewriteOf !== undefined || prefix !== undefined || atRuleParams !== undefined;
+  const sheetsTouched = outcome.droppedCss.size > 0 || rewriteOf !== undefined || selectorOf !== undefined || atRuleParams !== undefined;
   for (const sheet of parsed.styleSheets) {
     if (plan.removed.has(sheet.element)) continue;
     if (!inlines && !sheetsTouched && (context.sheetMask(sheet.root) & bit) === 0) continue;
     const text = writeSheet(sheet) ?? '';
-    if (text.trim() === '') plan.removed.add(sheet.element);
+    if (!NON_BLANK.test(text)) plan.removed.add(sheet.element);
     else plan.styleTexts.set(sheet.element, text);
   }
   if (inlines && parsed.styleSheets.length > 0) {
@@ -397,12 +456,14 @@ export function transformForClient(context: TransformContext, client: ClientId):
     if (finding.behaviour.kind === 'addition') tally.add(finding.severity, finding.property, () => finding.message);
   }
 
-  return { client, plan, styles, attributes, behaviours: outcome, writeSheet, warnings: tally.list() };
+  const attributesOf = (element: HtmlElement): readonly AttributeValue[] => {
+    const changed = attributes.get(element);
+    if (changed) return changed;
+    return prefix && plan.prefixedStartTags?.has(element) ? context.prefixedAttributesOf(element, prefix) : element.attrs;
+  };
+  return { client, plan, styles, attributes, attributesOf, behaviours: outcome, writeSheet, warnings: tally.list() };
 }
 
-function sameDeclarations(a: readonly Decl[], b: readonly Decl[]): boolean {
-  return a.length === b.length && a.every((d, i) => d.property === b[i].property && d.value === b[i].value && d.important === b[i].important);
-}
 
 /** Elements the client removes: caniemail's unsupported elements, then its sanitiser's own list. */
 function removeElements(context: TransformContext, client: ClientId, plan: RenderPlan, tally: WarningTally): void {

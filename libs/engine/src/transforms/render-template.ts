@@ -8,6 +8,11 @@ import { NotMsoRange, ParsedEmail } from '../parse/parse-email';
 export interface RenderPlan {
   /** Replacement start-tag markup (`<td style="…">`). */
   startTags: Map<HtmlElement, string>;
+  /**
+   * Start tags with the client's class and id prefix, for elements `startTags` does not rewrite: one map per
+   * prefix and email, shared by the clients (and dark variants) of that prefix instead of copied into each plan.
+   */
+  prefixedStartTags?: ReadonlyMap<HtmlElement, string>;
   /** Elements dropped with their content. */
   removed: Set<HtmlElement>;
   /** Elements whose tags are dropped but whose content stays. */
@@ -35,6 +40,7 @@ export function copyPlan(plan: RenderPlan): RenderPlan {
     comments: new Map(plan.comments),
     dropNotMsoRanges: plan.dropNotMsoRanges,
     texts: new Map(plan.texts),
+    prefixedStartTags: plan.prefixedStartTags,
   };
 }
 
@@ -221,7 +227,7 @@ export class RenderTemplate {
             continue;
           }
           if (plan.unwrapped.has(element)) continue;
-          const rewritten = plan.startTags.get(element);
+          const rewritten = plan.startTags.get(element) ?? plan.prefixedStartTags?.get(element);
           out += rewritten === undefined ? slot.text : withAnnotation(rewritten, slot.annotation);
           break;
         }

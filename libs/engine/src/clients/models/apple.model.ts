@@ -1,7 +1,7 @@
 import { getAttribute } from '../../parse/dom';
 import type { ParsedEmail } from '../../parse/parse-email';
 import { escapeAttributeValue, escapeText } from '../../transforms/render-template';
-import type { AdditionBehaviour, ClientModel, DarkBehaviour } from './client-behaviour';
+import type { AdditionBehaviour, ClientModel, DarkBehaviour, RewriteBehaviour } from './client-behaviour';
 
 /**
  * Apple Mail (macOS and iOS): WebKit, with the email's own dark rules when it opts in with `color-scheme`,
@@ -135,9 +135,26 @@ const appleDark: DarkBehaviour = {
   },
 };
 
+const PURE_WHITE = /^\s*(#fff|#ffffff|white|rgb\(\s*255\s*,\s*255\s*,\s*255\s*\))\s*$/i;
+
+const pureWhiteIgnored: RewriteBehaviour = {
+  id: 'apple-dark-ignores-pure-white',
+  kind: 'rewrite',
+  severity: 'info',
+  label: '#ffffff in dark rules',
+  summary: 'Apple Mail ignores a pure white background (#ffffff) set inside the email\'s dark rules; #fffffe works (the usual workaround).',
+  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/65', title: 'email-bugs #65: Apple Mail does not respect background-color #ffffff in a prefers-color-scheme query (open)', date: '2019-10-15' }],
+  rewriteInDarkRules: (d) => ((d.property === 'background-color' || d.property === 'background') && PURE_WHITE.test(d.value.replace(/!important/i, '')) ? null : undefined),
+  suggestion: 'Write #fffffe for a white background in dark rules.',
+  fixture: {
+    html: '<html><head><meta name="color-scheme" content="light dark"><style>@media (prefers-color-scheme:dark){.card{background-color:#ffffff !important;color:#000000 !important}}</style></head><body><div class="card">Hi</div></body></html>',
+    expect: { darkIncludes: ['.card{color:#000000 !important;}'], darkExcludes: ['background-color:#ffffff'] },
+  },
+};
+
 const CHECKED = '2026-11-27';
 
 export const APPLE_MODELS: Record<'apple-mail-macos' | 'apple-mail-ios', ClientModel> = {
-  'apple-mail-macos': { client: 'apple-mail-macos', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [appleDark] },
-  'apple-mail-ios': { client: 'apple-mail-ios', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [dataDetectors, appleDark] },
+  'apple-mail-macos': { client: 'apple-mail-macos', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [pureWhiteIgnored, appleDark] },
+  'apple-mail-ios': { client: 'apple-mail-ios', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [dataDetectors, pureWhiteIgnored, appleDark] },
 };

@@ -92,11 +92,14 @@ export interface Decl {
   important: boolean;
 }
 
-/** Where a rewrite reads a declaration. */
+/**
+ * Where a rewrite reads a declaration. Rewrites are computed once per distinct declaration (equal `style`
+ * attributes share theirs), so they may depend on where it is written, never on which element holds it.
+ */
 export interface DeclarationSite {
-  /** The element of a `style` attribute; absent in a `<style>` block. */
-  element?: HtmlElement;
-  /** The declaration's text as written (postcss raws), for rules that depend on spelling (`! important`). */
+  /** In a `style` attribute (true) or a `<style>` block (false; Gmail's inlined rules count as these). */
+  inline: boolean;
+  /** The declaration's text as written, for an `!important` one (rules that depend on its spelling). */
   raw?: string;
 }
 
@@ -107,6 +110,11 @@ export interface DeclarationSite {
 export interface RewriteBehaviour extends BehaviourBase {
   kind: 'rewrite';
   rewrite?(declaration: Decl, site: DeclarationSite): Decl | null | undefined;
+  /**
+   * The properties `rewrite` can change (lower-case; a name ending in `*` is a prefix, `--*` every custom
+   * property): other declarations never reach it. Absent: every declaration is offered.
+   */
+  properties?: readonly string[];
   /** True: the client removes the whole `style` attribute with this text. */
   dropsStyleAttribute?(raw: string): boolean;
   /**
@@ -114,8 +122,11 @@ export interface RewriteBehaviour extends BehaviourBase {
    * null removes the at-rule with its rules. `nested` is true inside a style rule (CSS nesting).
    */
   rewriteAtRule?(name: string, params: string, nested: boolean): string | null | undefined;
-  /** Attributes the client removes from an element (Yahoo's `class` on `<img>`). */
+  /** Attributes the client removes from an element (Yahoo's `class` on `<img>`), read on the tags of `dropsAttributesOn`. */
   dropsAttributes?(element: HtmlElement): readonly string[];
+  dropsAttributesOn?: readonly string[];
+  /** A declaration inside the email's own dark rules, as the client applies it in dark mode (Apple ignores pure white). */
+  rewriteInDarkRules?(declaration: Decl): Decl | null | undefined;
   /** The finding's property label for a declaration this rule changes. */
   label: string;
   severity: Severity;

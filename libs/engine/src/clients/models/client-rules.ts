@@ -21,6 +21,10 @@ export interface ClientRules {
   unwraps: ReadonlyMap<string, SanitiseBehaviour>;
   dropBlocks: readonly DropBlockBehaviour[];
   rewrites: readonly RewriteBehaviour[];
+  /** The declaration rewrites that can change this property, in model order (memoised per property). */
+  rewritesFor(property: string): readonly RewriteBehaviour[];
+  /** Identifies the client's rewrite and drop-block rules: clients with the same one share their rewrite results. */
+  rewriteSignature: string;
   prefix: PrefixBehaviour | undefined;
   /** Property -> the element rule that governs it. */
   elementRules: ReadonlyMap<string, ElementBehaviour>;
@@ -39,6 +43,19 @@ function compile(model: ClientModel): ClientRules {
     for (const tag of behaviour.removesElements ?? []) removes.set(tag, behaviour);
     for (const tag of behaviour.unwrapsElements ?? []) unwraps.set(tag, behaviour);
   }
+  const rewrites = ofKind('rewrite');
+  const declarationRewrites = rewrites.filter((r) => r.rewrite);
+  const byProperty = new Map<string, readonly RewriteBehaviour[]>();
+  const rewritesFor = (property: string): readonly RewriteBehaviour[] => {
+    if (declarationRewrites.length === 0) return NO_REWRITES;
+    let list = byProperty.get(property);
+    if (!list) {
+      list = declarationRewrites.filter((r) => !r.properties || r.properties.some((p) => (p.endsWith('*') ? property.startsWith(p.slice(0, -1)) : p === property)));
+      byProperty.set(property, list);
+    }
+    return list;
+  };
+  const dropBlocks = ofKind('drop-block');
   const elementRules = new Map<string, ElementBehaviour>();
   for (const behaviour of ofKind('element')) for (const property of behaviour.properties) elementRules.set(property, behaviour);
   return {
@@ -46,8 +63,10 @@ function compile(model: ClientModel): ClientRules {
     sanitise,
     removes,
     unwraps,
-    dropBlocks: ofKind('drop-block'),
-    rewrites: ofKind('rewrite'),
+    dropBlocks,
+    rewrites,
+    rewritesFor,
+    rewriteSignature: [...rewrites, ...dropBlocks].map((b) => b.id).join(' '),
     prefix: ofKind('prefix')[0],
     elementRules,
     additions: ofKind('addition'),
@@ -55,6 +74,7 @@ function compile(model: ClientModel): ClientRules {
   };
 }
 
+const NO_REWRITES: readonly RewriteBehaviour[] = [];
 const RULES = new Map<ClientId, ClientRules>();
 
 export function rulesOf(client: ClientId): ClientRules {

@@ -1,4 +1,4 @@
-import { getClient } from '../email-clients';
+import { EMAIL_CLIENTS, getClient } from '../email-clients';
 import type { ClientId } from '../email-client';
 import type { BehaviourKind, Evidence } from './client-behaviour';
 import { CLIENT_MODELS } from './client-models';
@@ -24,4 +24,33 @@ export function describeClientModel(client: ClientId): ClientModelDescription {
     modelCheckedAt: model.checkedAt,
     behaviours: model.behaviours.map((b) => ({ id: b.id, kind: b.kind, summary: b.summary, shown: !b.alternative, evidence: b.evidence })),
   };
+}
+
+/** One client as GET /api/clients, the MCP list_clients tool and `mailproof clients` list it. */
+export interface ClientSummary {
+  id: ClientId;
+  name: string;
+  category: string;
+  engine: string;
+  darkMode: string;
+  renderingEngine: string;
+  /** The dark model shown (the same value as `darkMode`, named as the model calls it). */
+  darkModel: string;
+  modelCheckedAt: string;
+  /** How many documented behaviours the model holds. */
+  behaviours: number;
+}
+
+export function clientSummaries(): ClientSummary[] {
+  return EMAIL_CLIENTS.map(({ id, name, category, engine, darkMode, renderingEngine, modelCheckedAt }) => ({
+    id,
+    name,
+    category,
+    engine,
+    darkMode,
+    renderingEngine,
+    darkModel: darkMode,
+    modelCheckedAt,
+    behaviours: CLIENT_MODELS[id].behaviours.length,
+  }));
 }

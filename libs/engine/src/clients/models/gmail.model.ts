@@ -1,3 +1,4 @@
+import { bodyToDiv } from './body-to-div';
 import type { ClientBehaviour, ClientModel, DarkBehaviour, DropBlockBehaviour, RewriteBehaviour } from './client-behaviour';
 import {
   EMPTY_VAR_FALLBACK,
@@ -268,6 +269,7 @@ const negativeMargins: RewriteBehaviour = {
   label: 'negative margin',
   summary: 'Gmail removes margin declarations with a negative value.',
   evidence: [{ url: 'https://www.caniemail.com/features/css-margin/', title: 'caniemail: margin (Gmail: negative values not supported)', date: '2019-10' }, GMAIL_2019],
+  properties: ['margin*'],
   rewrite: (d) => (d.property.startsWith('margin') && NEGATIVE_LENGTH.test(d.value) ? null : undefined),
   suggestion: 'Lay the email out with tables and padding instead of negative margins.',
   fixture: {
@@ -293,6 +295,12 @@ const classPrefix = {
   },
 };
 
+const bodyAttributes = bodyToDiv('gmail-body-to-div', 'Gmail', [
+  { url: 'https://github.com/hteumeuleu/caniemail/issues/212', title: 'caniemail #212: <body> element (Gmail test results)', date: '2021-11-30' },
+  { url: 'https://www.caniemail.com/features/html-body/', title: 'caniemail: <body> (Gmail: replaced by a <div>)', date: '2021-11-30' },
+  { url: 'https://github.com/resend/react-email/issues/670', title: 'react-email #670: body background stripped in Gmail', date: '2023-05-05' },
+]);
+
 const GMAIL_SHARED: readonly ClientBehaviour[] = [
   styleSizeLimit,
   nestedAtRule,
@@ -307,6 +315,7 @@ const GMAIL_SHARED: readonly ClientBehaviour[] = [
   styleInBody,
   lightnessColorAttribute,
   negativeMargins,
+  bodyAttributes,
   classPrefix,
 ];
 

@@ -36,6 +36,7 @@ const fastmailPositionFixed: RewriteBehaviour = {
   label: 'position:fixed',
   summary: 'Fastmail rewrites position:fixed to position:absolute.',
   evidence: [{ url: 'https://www.caniemail.com/features/css-position/', title: 'caniemail: position (Fastmail note 6)', date: '2021-07' }],
+  properties: ['position'],
   rewrite: (d) => (d.property === 'position' && d.value.trim().toLowerCase() === 'fixed' ? { ...d, value: 'absolute' } : undefined),
   suggestion: 'Do not rely on fixed positioning in email.',
   fixture: { html: '<div style="position:fixed;bottom:0">x</div>', expect: { transformIncludes: ['position: absolute'], finding: { rule: 'fastmail-position-fixed' } } },
@@ -48,6 +49,7 @@ const fastmailCustomProperties: RewriteBehaviour = {
   label: 'custom property',
   summary: 'Fastmail removes custom property declarations (--name: value); var() then falls back.',
   evidence: [{ url: 'https://www.caniemail.com/features/css-variables/', title: 'caniemail: CSS variables (Fastmail note 1)', date: '2021-07' }],
+  properties: ['--*'],
   rewrite: (d) => (d.property.startsWith('--') ? null : undefined),
   suggestion: 'Resolve custom properties to static values before sending.',
   fixture: {
@@ -107,6 +109,7 @@ const heyWordBreak: RewriteBehaviour = {
   label: 'word-break rewritten',
   summary: 'HEY replaces every word-break value with break-word.',
   evidence: [{ url: 'https://www.caniemail.com/features/css-word-break/', title: 'caniemail: word-break (HEY note 4)', date: '2022-02-15' }],
+  properties: ['word-break'],
   rewrite: (d) => (d.property === 'word-break' && d.value.trim().toLowerCase() !== 'break-word' ? { ...d, value: 'break-word' } : undefined),
   suggestion: '',
   fixture: { html: '<p style="word-break:break-all">x</p>', expect: { transformIncludes: ['word-break: break-word'] } },

@@ -1,3 +1,4 @@
+import { bodyToDiv } from './body-to-div';
 import type { ClientModel, DarkBehaviour, RewriteBehaviour, SanitiseBehaviour } from './client-behaviour';
 import { mediaFeatures } from './css-text';
 
@@ -45,7 +46,7 @@ const styleKept: SanitiseBehaviour = {
   suggestion: '',
   fixture: {
     html: '<html><head><style>.x{color:#ff0000} p > span{font-weight:bold}</style></head><body><p class="x"><span>Hi</span></p></body></html>',
-    expect: { transformIncludes: ['.x{color:#ff0000;}', 'p > span{font-weight:bold;}'] },
+    expect: { transformIncludes: ['.x{color:#ff0000} p > span{font-weight:bold}', 'class="x"'] },
   },
 };
 
@@ -87,11 +88,12 @@ const absoluteToRelative: RewriteBehaviour = {
   label: 'position rewritten',
   summary: 'Proton Mail turns position:absolute into relative, and position:fixed or sticky into inherit, in style attributes and <style> blocks.',
   evidence: [ESCAPE, STYLESHEET, STYLE_ATTRIBUTES],
+  properties: ['position'],
   rewrite: (d, site) => {
     if (d.property !== 'position') return undefined;
     const value = d.value.trim().toLowerCase();
     if (value === 'absolute') return { ...d, value: 'relative' };
-    if (value === 'fixed' || (value === 'sticky' && !site.element)) return { property: 'position', value: 'inherit', important: !site.element };
+    if (value === 'fixed' || (value === 'sticky' && !site.inline)) return { property: 'position', value: 'inherit', important: !site.inline };
     return undefined;
   },
   suggestion: 'Do not rely on positioning for layout or for hiding content: Proton Mail reflows it.',
@@ -108,7 +110,8 @@ const offsetsUnset: RewriteBehaviour = {
   label: 'left / right / top',
   summary: 'Proton Mail sets inline left, right and top (and the inset-* properties) to unset, so content hidden off-screen shows.',
   evidence: [STYLE_ATTRIBUTES],
-  rewrite: (d, site) => (site.element && /^(left|right|top|inset-(inline|block)-(start|end))$/.test(d.property) ? { ...d, value: 'unset' } : undefined),
+  properties: ['left', 'right', 'top', 'inset-inline-start', 'inset-inline-end', 'inset-block-start', 'inset-block-end'],
+  rewrite: (d, site) => (site.inline && /^(left|right|top|inset-(inline|block)-(start|end))$/.test(d.property) ? { ...d, value: 'unset' } : undefined),
   suggestion: 'Hide preheaders with display:none plus max-height:0 and overflow:hidden, not with off-screen positions.',
   fixture: {
     html: '<span style="position:absolute;left:-9999px">preheader</span>',
@@ -123,11 +126,12 @@ const heightsUnset: RewriteBehaviour = {
   label: 'percentage or viewport height',
   summary: 'Proton Mail sets percentage height and min-height to unset, inline heights in vh and min-height:100vh to auto.',
   evidence: [ESCAPE, STYLESHEET, STYLE_ATTRIBUTES],
+  properties: ['height', 'min-height'],
   rewrite: (d, site) => {
     const value = d.value.trim().toLowerCase();
     if ((d.property === 'height' || d.property === 'min-height') && /^[\d.,]+%/.test(value)) return { ...d, value: 'unset' };
     if (d.property === 'min-height' && value === '100vh') return { ...d, value: 'auto' };
-    if (site.element && d.property === 'height' && value.includes('vh')) return { ...d, value: 'auto' };
+    if (site.inline && d.property === 'height' && value.includes('vh')) return { ...d, value: 'auto' };
     return undefined;
   },
   suggestion: 'Size with fixed lengths; full-height layouts do not survive in Proton Mail.',
@@ -144,7 +148,8 @@ const negativeMargins: RewriteBehaviour = {
   label: 'negative margin',
   summary: 'Proton Mail sets inline negative margins to unset.',
   evidence: [STYLE_ATTRIBUTES],
-  rewrite: (d, site) => (site.element && /^margin-(top|right|bottom|left)$/.test(d.property) && /^\s*-\d/.test(d.value) ? { ...d, value: 'unset' } : undefined),
+  properties: ['margin-top', 'margin-right', 'margin-bottom', 'margin-left'],
+  rewrite: (d, site) => (site.inline && /^margin-(top|right|bottom|left)$/.test(d.property) && /^\s*-\d/.test(d.value) ? { ...d, value: 'unset' } : undefined),
   suggestion: 'Lay the email out with tables and padding instead of negative margins.',
   fixture: { html: '<div style="margin-top:-20px">A</div>', expect: { transformIncludes: ['margin-top: unset'], finding: { rule: 'proton-negative-margins-unset' } } },
 };
@@ -156,7 +161,7 @@ const urlsNeutralised: RewriteBehaviour = {
   label: 'url() in <style>',
   summary: 'Proton Mail rewrites url() in <style> blocks to proton-url(), which never loads: background images, web fonts and imports from <style> do not show.',
   evidence: [ESCAPE, { url: 'https://www.caniemail.com/features/css-list-style-image/', title: 'caniemail: list-style-image (Proton: url() becomes proton-url())', date: '2021' }],
-  rewrite: (d, site) => (!site.element && /\b(url|image-set)\s*\(/i.test(d.value) ? { ...d, value: d.value.replace(/\b(url|image-set)\s*\(/gi, 'proton-$1(') } : undefined),
+  rewrite: (d, site) => (!site.inline && /\b(url|image-set)\s*\(/i.test(d.value) ? { ...d, value: d.value.replace(/\b(url|image-set)\s*\(/gi, 'proton-$1(') } : undefined),
   suggestion: 'Put background images inline (style attribute or background attribute), with a background colour fallback.',
   fixture: {
     html: '<html><head><style>.h{background-image:url(https://example.com/b.jpg);background-color:#003366}</style></head><body><div class="h">x</div></body></html>',
@@ -171,6 +176,7 @@ const colorSchemeDisabled: RewriteBehaviour = {
   label: 'color-scheme renamed',
   summary: 'Proton Mail renames every color-scheme in CSS to proton-disabled-Color-scheme: dark-mode queries never match and the email is always shown light.',
   evidence: [ESCAPE],
+  properties: ['color-scheme'],
   rewrite: (d) => (d.property === 'color-scheme' ? { ...d, property: 'proton-disabled-Color-scheme' } : undefined),
   rewriteAtRule: (name, params) => (name === 'media' && /color-scheme/i.test(params) ? params.replace(/color-scheme/gi, 'proton-disabled-Color-scheme') : undefined),
   suggestion: 'Proton Mail shows the light version: make sure it reads well.',
@@ -195,6 +201,10 @@ const heightQueriesRemoved: RewriteBehaviour = {
   },
 };
 
+const bodyAttributes = bodyToDiv('proton-body-to-div', 'Proton Mail', [
+  { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/src/helpers/getIframeHtml.ts`, title: "Proton WebClients: getIframeHtml.ts (only the body's style and class move to a wrapper)", date: '2026' },
+]);
+
 const protonDark: DarkBehaviour = {
   id: 'proton-dark-none',
   kind: 'dark',
@@ -208,5 +218,5 @@ export const PROTON_MODEL: ClientModel = {
   client: 'protonmail',
   renderingEngine: 'Proton sanitiser (browser, sandboxed frame)',
   checkedAt: '2026-11-27',
-  behaviours: [styleKept, formControls, commentsRemoved, absoluteToRelative, offsetsUnset, heightsUnset, negativeMargins, urlsNeutralised, colorSchemeDisabled, heightQueriesRemoved, protonDark],
+  behaviours: [styleKept, formControls, commentsRemoved, absoluteToRelative, offsetsUnset, heightsUnset, negativeMargins, urlsNeutralised, colorSchemeDisabled, heightQueriesRemoved, bodyAttributes, protonDark],
 };

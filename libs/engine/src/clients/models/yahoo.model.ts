@@ -1,4 +1,5 @@
-import type { ClientModel, DarkBehaviour, DropBlockBehaviour, PrefixBehaviour, RewriteBehaviour } from './client-behaviour';
+import { bodyToDiv } from './body-to-div';
+import type { ClientModel, DarkBehaviour, DropBlockBehaviour, PrefixBehaviour, RewriteBehaviour, SanitiseBehaviour } from './client-behaviour';
 import { hasTopLevelComma, mediaFeatures } from './css-text';
 
 /**
@@ -84,6 +85,7 @@ const heightToMinHeight: RewriteBehaviour = {
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/9', title: 'email-bugs #9: Yahoo converts the height property to min-height (open)', date: '2020-06-18', note: 'A 2020 comment says the iOS app stopped doing it; webmail, Android and AOL still do.' },
     { url: 'https://www.caniemail.com/features/css-height/', title: 'caniemail: height (Yahoo, AOL: replaces height by min-height)', date: '2019-09-27' },
   ],
+  properties: ['height'],
   rewrite: (d) => (d.property === 'height' ? { ...d, property: 'min-height' } : undefined),
   suggestion: 'Use the height attribute on tables, cells and images, or set both height and max-height.',
   fixture: {
@@ -99,6 +101,7 @@ const imageClassRemoved: RewriteBehaviour = {
   label: 'class on <img>',
   summary: 'Yahoo removes the class attribute from <img> elements, so class rules (show/hide swaps, responsive sizes) never reach images.',
   evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/157', title: 'email-bugs #157: Yahoo and AOL remove class from images (open)', date: '2025' }],
+  dropsAttributesOn: ['img'],
   dropsAttributes: (element) => (element.tagName === 'img' && element.attrs.some((a) => a.name === 'class') ? ['class'] : []),
   suggestion: 'Put the class on a wrapping <td> or <span> and target the image with a descendant selector.',
   fixture: {
@@ -114,12 +117,29 @@ const spacedImportantDisplay: RewriteBehaviour = {
   label: 'display with " !important"',
   summary: 'Yahoo drops !important from a display declaration when a space precedes it (display:block !important loses to other rules).',
   evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/16', title: 'email-bugs #16: Yahoo removes !important with a space before for the display property (open)', date: '2016-03-30', note: 'caniemail (2021-11) describes the opposite spelling for background-image; only display is modelled.' }],
+  properties: ['display'],
   rewrite: (d, site) => (d.property === 'display' && d.important && site.raw !== undefined && /\s!\s*important$/i.test(site.raw) ? { ...d, important: false } : undefined),
   suggestion: 'Write display:block!important without the space for Yahoo.',
   fixture: {
     html: '<html><head><style>@media (max-width:600px){.b{display:block !important}}</style></head><body><div class="b">x</div></body></html>',
     expect: { transformIncludes: ['display:block;'], transformExcludes: ['display:block !important'], finding: { rule: 'yahoo-spaced-important-display' } },
   },
+};
+
+const bodyAttributes = bodyToDiv('yahoo-body-to-div', 'Yahoo', [
+  { url: 'https://www.caniemail.com/features/html-body/', title: 'caniemail: <body> (Yahoo: replaced by a <div>)', date: '2021-11-30' },
+  { url: 'https://github.com/mjmlio/mjml/pull/167', title: 'mjml #167: Yahoo deletes the background on the body tag', date: '2016-03-29' },
+]);
+
+const baseRemoved: SanitiseBehaviour = {
+  id: 'yahoo-base-removed',
+  kind: 'sanitise',
+  severity: 'info',
+  removesElements: new Set(['base']),
+  summary: 'Yahoo removes <base> (after resolving relative links against it).',
+  evidence: [{ url: 'https://www.caniemail.com/features/html-base/', title: 'caniemail: <base> (Yahoo notes 1, 3, 4)', date: '2021-12-01' }],
+  suggestion: 'Write absolute URLs.',
+  fixture: { html: '<html><head><base href="https://example.com/"></head><body><a href="https://example.com/page">x</a></body></html>', expect: { transformExcludes: ['<base'] } },
 };
 
 const webDark: DarkBehaviour = {
@@ -144,7 +164,7 @@ const appDark: DarkBehaviour = {
 };
 
 const CHECKED = '2026-11-27';
-const WEB = [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, spacedImportantDisplay];
+const WEB = [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, spacedImportantDisplay, bodyAttributes, baseRemoved];
 
 export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-android' | 'aol', ClientModel> = {
   'yahoo-mail': { client: 'yahoo-mail', renderingEngine: 'Yahoo web sanitiser (browser)', checkedAt: CHECKED, behaviours: [...WEB, webDark] },
@@ -152,13 +172,13 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
     client: 'yahoo-mail-ios',
     renderingEngine: 'Yahoo sanitiser (WebKit)',
     checkedAt: CHECKED,
-    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, imageClassRemoved, spacedImportantDisplay, appDark],
+    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, imageClassRemoved, spacedImportantDisplay, bodyAttributes, baseRemoved, appDark],
   },
   'yahoo-mail-android': {
     client: 'yahoo-mail-android',
     renderingEngine: 'Yahoo sanitiser (Android WebView, Blink)',
     checkedAt: CHECKED,
-    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, appDark],
+    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, bodyAttributes, baseRemoved, appDark],
   },
   aol: { client: 'aol', renderingEngine: 'Yahoo web sanitiser (browser)', checkedAt: CHECKED, behaviours: [...WEB, { ...webDark, id: 'aol-web-dark' }] },
 };
