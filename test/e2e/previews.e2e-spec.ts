@@ -207,9 +207,9 @@ describe('POST /api/preview and reading previews back', () => {
         id: expect.any(String),
         name: expect.any(String),
         category: expect.stringMatching(/^(webmail|desktop|mobile)$/),
-        engine: expect.any(String),
+        engine: expect.stringMatching(/^(WebKit|Blink|Word|Gecko)$/),
+        renderer: expect.stringMatching(/\S/),
         darkMode: expect.any(String),
-        renderingEngine: expect.stringMatching(/\S/),
         darkModel: client.darkMode,
         modelCheckedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/),
         behaviours: expect.any(Number),
@@ -218,8 +218,9 @@ describe('POST /api/preview and reading previews back', () => {
       expect(client.behaviours).toBeGreaterThan(0);
     }
     const byId = Object.fromEntries(clients.body.map((client: { id: string }) => [client.id, client]));
-    expect(byId['outlook-windows-legacy'].renderingEngine).toBe('Word');
-    expect(byId.thunderbird).toMatchObject({ renderingEngine: 'Gecko', darkModel: 'none' });
+    expect(byId['outlook-windows-legacy'].engine).toBe('Word');
+    expect(byId['apple-mail-ios'].engine).toBe('WebKit');
+    expect(byId.thunderbird).toMatchObject({ engine: 'Gecko', darkModel: 'none' });
     const properties = await request(api.url).get('/api/clients/properties').expect(200);
     expect(properties.body.length).toBeGreaterThanOrEqual(298);
   });
@@ -227,7 +228,7 @@ describe('POST /api/preview and reading previews back', () => {
   it("lists a client's model: every behaviour with its kind, summary and sources; Thunderbird's dark reader documented but not shown", async () => {
     const listed = (await request(api.url).get('/api/clients').expect(200)).body.find((client: { id: string }) => client.id === 'thunderbird');
     const model = (await request(api.url).get('/api/clients/thunderbird/model').expect(200)).body;
-    expect(model).toMatchObject({ client: 'thunderbird', renderingEngine: listed.renderingEngine, darkModel: listed.darkModel, modelCheckedAt: listed.modelCheckedAt });
+    expect(model).toMatchObject({ client: 'thunderbird', engine: listed.engine, renderer: listed.renderer, darkModel: listed.darkModel, modelCheckedAt: listed.modelCheckedAt });
     expect(model.behaviours).toHaveLength(listed.behaviours);
     const kinds = ['sanitise', 'drop-block', 'rewrite', 'prefix', 'element', 'dark', 'addition'];
     for (const behaviour of model.behaviours) {
@@ -257,7 +258,7 @@ describe('POST /api/preview and reading previews back', () => {
     const list = document.paths['/api/clients'].get.responses['200'].content['application/json'].schema;
     expect(list.type).toBe('array');
     const schema = document.components.schemas[String(list.items.$ref).replace('#/components/schemas/', '')];
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['id', 'name', 'category', 'engine', 'darkMode', 'renderingEngine', 'darkModel', 'modelCheckedAt', 'behaviours']));
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['id', 'name', 'category', 'engine', 'renderer', 'darkMode', 'darkModel', 'modelCheckedAt', 'behaviours']));
     expect(schema.properties.behaviours.type).toBe('number');
     expect(document.paths['/api/clients/{id}/model'].get).toBeDefined();
   });

@@ -261,7 +261,17 @@ describe('mailproof clients', () => {
     expect(result.code).toBe(0);
     const { clients, properties } = JSON.parse(result.stdout);
     expect(clients).toHaveLength(21);
-    expect(clients[0]).toEqual({ id: 'gmail-web', name: 'Gmail', category: 'webmail', engine: expect.any(String), darkMode: 'none' });
+    expect(clients[0]).toEqual({
+      id: 'gmail-web',
+      name: 'Gmail',
+      category: 'webmail',
+      engine: 'Blink',
+      renderer: expect.stringMatching(/Gmail/),
+      darkMode: 'none',
+      darkModel: 'none',
+      modelCheckedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      behaviours: expect.any(Number),
+    });
     expect(clients.map((c: { id: string }) => c.id)).toContain('outlook-windows-legacy');
     expect(properties).toBeUndefined();
   });

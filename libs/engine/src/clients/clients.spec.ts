@@ -13,7 +13,8 @@ describe('clients', () => {
     for (const client of EMAIL_CLIENTS) {
       expect(['webmail', 'desktop', 'mobile']).toContain(client.category);
       expect(client.name.length).toBeGreaterThan(0);
-      expect(client.engine.length).toBeGreaterThan(0);
+      expect(['WebKit', 'Blink', 'Word', 'Gecko']).toContain(client.engine);
+      expect(client.renderer.length).toBeGreaterThan(0);
     }
     expect(EMAIL_CLIENTS.find((c) => c.id === 'gmail-ios')?.darkMode).toBe('full-inversion');
     expect(EMAIL_CLIENTS.find((c) => c.id === 'apple-mail-ios')?.darkMode).toBe('prefers-color-scheme');

@@ -45,9 +45,10 @@ export interface EmailClient {
   id: ClientId;
   name: string;
   category: ClientCategory;
-  engine: string;
-  /** The rendering engine family (WebKit, Blink, Word, Gecko), from the client's model. */
-  renderingEngine: string;
+  /** The engine that paints the email (WebKit, Blink, Word, Gecko), from the client's model. */
+  engine: 'WebKit' | 'Blink' | 'Word' | 'Gecko';
+  /** What stands in front of it: `Gmail web sanitiser`, `Outlook web sanitiser (WebView2)`. */
+  renderer: string;
   /** How the client paints the email in dark mode: its model's dark behaviour. */
   darkMode: DarkModeBehaviour;
   /** When the client's model was last checked against its sources (ISO date). */

@@ -112,7 +112,12 @@ export class TransformContext {
     let tags = this.prefixedTags.get(prefix);
     if (!tags) {
       tags = new Map();
-      for (const element of this.named) tags.set(element, serializeStartTag(element.tagName, prefixedAttributes(element.attrs, prefix)));
+      // Without a prefix (Word's first-class-only rule) only elements with several class names change.
+      const renames = prefix.classPrefix !== undefined || prefix.idPrefix !== undefined;
+      for (const element of this.named) {
+        if (!renames && !MULTIPLE_CLASSES.test(getAttribute(element, 'class') ?? '')) continue;
+        tags.set(element, serializeStartTag(element.tagName, prefixedAttributes(element.attrs, prefix)));
+      }
       this.prefixedTags.set(prefix, tags);
     }
     return tags;
@@ -219,8 +224,12 @@ function unsupported(id: string, clientIndex: number): boolean {
 class WarningTally {
   private readonly entries = new Map<string, { severity: Severity; property: string; count: number; message: (n: number) => string; line?: number; column?: number }>();
   constructor(private readonly client: ClientId) {}
-  add(severity: Severity, property: string, message: (n: number) => string, position?: { line: number; column: number }): void {
-    const key = `${severity}\u0000${property}\u0000${message(1)}`;
+  /**
+   * `kind` names the call site when it is in a loop (`strips`, `drops rule`): the key is then built without
+   * writing the message; otherwise the message itself tells two warnings about one property apart.
+   */
+  add(severity: Severity, property: string, message: (n: number) => string, position?: { line: number; column: number }, kind?: string): void {
+    const key = `${severity}\u0000${property}\u0000${kind ?? message(1)}`;
     const entry = this.entries.get(key);
     if (entry) entry.count++;
     else this.entries.set(key, { severity, property, count: 1, message, line: position?.line, column: position?.column });
@@ -241,6 +250,8 @@ class WarningTally {
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+/** A class attribute with more than one name. */
+const MULTIPLE_CLASSES = /\S\s+\S/;
 /** Tests for a written sheet with content, without trimming (a copy of) the whole CSS text. */
 const NON_BLANK = /\S/;
 
@@ -350,7 +361,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
       if (rewritten === undefined && (context.declarationMask(declaration) & bit) !== 0) {
         const use = context.firstDroppingUse(features.inlineDeclarationUses.get(declaration) ?? [], bit);
         const label = use?.label ?? declaration.property;
-        tally.add('warning', label, (n) => `${name} strips ${label} (${plural(n, 'declaration')}).`, position);
+        tally.add('warning', label, (n) => `${name} strips ${label} (${plural(n, 'declaration')}).`, position, 'strips');
         continue;
       }
       const kept = rewritten !== undefined ? rewritten : declaration;
@@ -394,7 +405,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   if (prefix) {
     for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
     plan.prefixedStartTags = context.prefixedStartTags(prefix);
-    if (context.named.length > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
+    if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
   }
   for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
 
@@ -417,7 +428,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
     const use = context.firstDroppingUse(features.cssNodeUses.get(node) ?? [], bit);
     const label = use?.label ?? (node.type === 'decl' ? node.prop : node.type === 'atrule' ? `@${node.name}` : 'selector');
     const what = node.type === 'decl' ? 'declaration' : node.type === 'atrule' ? `@${(node as { name: string }).name} block` : 'rule';
-    tally.add('warning', label, (n) => `${name} drops ${plural(n, what)} that ${n === 1 ? 'uses' : 'use'} ${label}.`, position);
+    tally.add('warning', label, (n) => `${name} drops ${plural(n, what)} that ${n === 1 ? 'uses' : 'use'} ${label}.`, position, `drops ${what}`);
     return false;
   };
   const writeSheet = (sheet: EmailStyleSheet, extra: SheetWriteExtras = {}): string | undefined => {

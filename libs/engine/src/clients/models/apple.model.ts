@@ -155,6 +155,6 @@ const pureWhiteIgnored: RewriteBehaviour = {
 const CHECKED = '2026-11-27';
 
 export const APPLE_MODELS: Record<'apple-mail-macos' | 'apple-mail-ios', ClientModel> = {
-  'apple-mail-macos': { client: 'apple-mail-macos', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [pureWhiteIgnored, appleDark] },
-  'apple-mail-ios': { client: 'apple-mail-ios', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [dataDetectors, pureWhiteIgnored, appleDark] },
+  'apple-mail-macos': { client: 'apple-mail-macos', engine: 'WebKit', checkedAt: CHECKED, behaviours: [pureWhiteIgnored, appleDark] },
+  'apple-mail-ios': { client: 'apple-mail-ios', engine: 'WebKit', checkedAt: CHECKED, behaviours: [dataDetectors, pureWhiteIgnored, appleDark] },
 };

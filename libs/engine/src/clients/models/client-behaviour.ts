@@ -210,11 +210,16 @@ export type ClientBehaviour =
   | DarkBehaviour
   | AdditionBehaviour;
 
+export type RenderingEngine = 'WebKit' | 'Blink' | 'Word' | 'Gecko';
+
 /** A client's model: its rendering engine, its dark model, when it was checked, and its behaviours. */
 export interface ClientModel {
   client: ClientId;
-  /** The rendering engine family: `WebKit`, `Blink`, `Word`, `Gecko`, `Android WebView`. */
-  renderingEngine: string;
+  /**
+   * The engine that paints the email: `WebKit`, `Blink`, `Word` or `Gecko`. A webmail paints in the reader's
+   * browser: Blink, the most common, which Mailproof's screenshots use too.
+   */
+  engine: RenderingEngine;
   /** The date the model was last checked against its sources (ISO). */
   checkedAt: string;
   behaviours: readonly ClientBehaviour[];

@@ -45,6 +45,13 @@ export const EMPTY_VAR_FALLBACK = /var\(\s*--[\w-]+\s*,\s*\)/i;
 /** Characters a strict sanitiser cannot place in a declaration value (outside strings and url()). */
 export const STRAY_VALUE_CHARACTERS = /[=*$^|?<>{}[\]]|\\9\b|\\\d/;
 
+/** A style attribute with a character a strict webmail parser rejects outside strings and url() (Gmail, Outlook.com). */
+export function hasStrayCharacter(styleAttribute: string): boolean {
+  // Most attributes hold none of the characters anywhere: one scan, no copies.
+  if (!STRAY_VALUE_CHARACTERS.test(styleAttribute)) return false;
+  return STRAY_VALUE_CHARACTERS.test(outsideStringsAndUrls(styleAttribute.replace(/!\s*important/gi, '')));
+}
+
 /** The top-level comma of a media query list (`screen and (max-width:600px), print`). */
 export function hasTopLevelComma(params: string): boolean {
   let depth = 0;

@@ -7,7 +7,8 @@ import { CLIENT_MODELS } from './client-models';
 export interface ClientModelDescription {
   client: ClientId;
   name: string;
-  renderingEngine: string;
+  engine: string;
+  renderer: string;
   darkModel: string;
   modelCheckedAt: string;
   behaviours: Array<{ id: string; kind: BehaviourKind; summary: string; shown: boolean; evidence: readonly Evidence[] }>;
@@ -15,11 +16,12 @@ export interface ClientModelDescription {
 
 export function describeClientModel(client: ClientId): ClientModelDescription {
   const model = CLIENT_MODELS[client];
-  const { name, darkMode } = getClient(client);
+  const { name, darkMode, renderer } = getClient(client);
   return {
     client,
     name,
-    renderingEngine: model.renderingEngine,
+    engine: model.engine,
+    renderer,
     darkModel: darkMode,
     modelCheckedAt: model.checkedAt,
     behaviours: model.behaviours.map((b) => ({ id: b.id, kind: b.kind, summary: b.summary, shown: !b.alternative, evidence: b.evidence })),
@@ -31,9 +33,11 @@ export interface ClientSummary {
   id: ClientId;
   name: string;
   category: string;
+  /** The engine that paints the email: WebKit, Blink, Word or Gecko. */
   engine: string;
+  /** What stands in front of the engine (a webmail's sanitiser, an app's web view). */
+  renderer: string;
   darkMode: string;
-  renderingEngine: string;
   /** The dark model shown (the same value as `darkMode`, named as the model calls it). */
   darkModel: string;
   modelCheckedAt: string;
@@ -42,13 +46,13 @@ export interface ClientSummary {
 }
 
 export function clientSummaries(): ClientSummary[] {
-  return EMAIL_CLIENTS.map(({ id, name, category, engine, darkMode, renderingEngine, modelCheckedAt }) => ({
+  return EMAIL_CLIENTS.map(({ id, name, category, engine, renderer, darkMode, modelCheckedAt }) => ({
     id,
     name,
     category,
     engine,
+    renderer,
     darkMode,
-    renderingEngine,
     darkModel: darkMode,
     modelCheckedAt,
     behaviours: CLIENT_MODELS[id].behaviours.length,

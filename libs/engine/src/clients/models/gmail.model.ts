@@ -9,6 +9,7 @@ import {
   STRAY_VALUE_CHARACTERS,
   UPPERCASE_IMPORTANT,
   findNode,
+  hasStrayCharacter,
   outsideStringsAndUrls,
 } from './css-text';
 
@@ -150,7 +151,7 @@ const strayCharacterAttribute: RewriteBehaviour = {
   label: 'style attribute with an invalid character',
   summary: 'Gmail removes a whole style attribute when a declaration holds a character its parser rejects (=, *, an IE hack such as \\9).',
   evidence: [GMAIL_RESPONSIVE_2017, GMAIL_2019],
-  dropsStyleAttribute: (raw) => STRAY_VALUE_CHARACTERS.test(outsideStringsAndUrls(raw.replace(/![\s]*important/gi, ''))),
+  dropsStyleAttribute: hasStrayCharacter,
   suggestion: 'Remove the stray character (or the IE hack); quote values that need one.',
   fixture: {
     html: '<div style="background:#3cbc67; font-size:3*px;">x</div><p style="color:#000000; width=300px">y</p>',
@@ -351,7 +352,7 @@ const iosDark: DarkBehaviour = {
 const CHECKED = '2026-11-27';
 
 export const GMAIL_MODELS: Record<'gmail-web' | 'gmail-android' | 'gmail-ios', ClientModel> = {
-  'gmail-web': { client: 'gmail-web', renderingEngine: 'Gmail sanitiser (Blink browser)', checkedAt: CHECKED, behaviours: [...GMAIL_SHARED, webDark] },
-  'gmail-android': { client: 'gmail-android', renderingEngine: 'Gmail sanitiser (Android WebView, Blink)', checkedAt: CHECKED, behaviours: [...GMAIL_SHARED, androidDark] },
-  'gmail-ios': { client: 'gmail-ios', renderingEngine: 'Gmail sanitiser (WebKit)', checkedAt: CHECKED, behaviours: [...GMAIL_SHARED, iosDark] },
+  'gmail-web': { client: 'gmail-web', engine: 'Blink', checkedAt: CHECKED, behaviours: [...GMAIL_SHARED, webDark] },
+  'gmail-android': { client: 'gmail-android', engine: 'Blink', checkedAt: CHECKED, behaviours: [...GMAIL_SHARED, androidDark] },
+  'gmail-ios': { client: 'gmail-ios', engine: 'WebKit', checkedAt: CHECKED, behaviours: [...GMAIL_SHARED, iosDark] },
 };

@@ -127,11 +127,11 @@ const partialDark = (id: string, summary: string, evidence: DarkBehaviour['evide
 const CHECKED = '2026-11-27';
 
 export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'superhuman', ClientModel> = {
-  'samsung-mail': { client: 'samsung-mail', renderingEngine: 'Android WebView (Blink)', checkedAt: CHECKED, behaviours: [samsungDark] },
-  fastmail: { client: 'fastmail', renderingEngine: 'Fastmail sanitiser (browser)', checkedAt: CHECKED, behaviours: [fastmailDarkQuery, fastmailPositionFixed, fastmailCustomProperties, fastmailMedia, fastmailDark] },
+  'samsung-mail': { client: 'samsung-mail', engine: 'Blink', checkedAt: CHECKED, behaviours: [samsungDark] },
+  fastmail: { client: 'fastmail', engine: 'Blink', checkedAt: CHECKED, behaviours: [fastmailDarkQuery, fastmailPositionFixed, fastmailCustomProperties, fastmailMedia, fastmailDark] },
   'hey-mail': {
     client: 'hey-mail',
-    renderingEngine: 'HEY sanitiser (browser)',
+    engine: 'Blink',
     checkedAt: CHECKED,
     behaviours: [
       heyDarkQuery,
@@ -143,7 +143,7 @@ export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'su
   },
   superhuman: {
     client: 'superhuman',
-    renderingEngine: 'Chromium (Blink)',
+    engine: 'Blink',
     checkedAt: CHECKED,
     behaviours: [
       partialDark('superhuman-dark-partial', 'Superhuman darkens light backgrounds and lightens dark text in its dark theme (partial inversion).', [

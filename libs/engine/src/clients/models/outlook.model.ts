@@ -1,4 +1,5 @@
 import type { ClientBehaviour, ClientModel, DarkBehaviour, DropBlockBehaviour, ElementBehaviour, PrefixBehaviour, RewriteBehaviour } from './client-behaviour';
+import { hasStrayCharacter } from './css-text';
 
 /**
  * Outlook: classic Outlook for Windows renders with Microsoft Word (CSS support depends on the element);
@@ -231,6 +232,28 @@ const owaDoubleBrace: DropBlockBehaviour = {
   },
 };
 
+const owaStrayCharacter: RewriteBehaviour = {
+  id: 'owa-invalid-character-attribute',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'style attribute with an invalid character',
+  summary: 'Outlook.com empties a whole style attribute when a declaration holds a character its filter rejects (=, *, $, |, ?, <, >, braces, brackets).',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/19',
+      title: 'email-bugs #19: Outlook.com removes styles that include special characters (open)',
+      date: '2016-07-20',
+      note: 'The report also lists . / % ( ) & @ \\, which every email uses (decimals, rgb(), font shorthands) and Outlook.com shows today: only the rarer characters are modelled.',
+    },
+  ],
+  dropsStyleAttribute: hasStrayCharacter,
+  suggestion: 'Remove the stray character (filters such as alpha(opacity=50) are what usually carries it).',
+  fixture: {
+    html: '<div style="background:#3cbc67; filter:alpha(opacity=50); font-size:32px;">foo</div>',
+    expect: { transformIncludes: ['<div>foo</div>'], finding: { rule: 'owa-invalid-character-attribute' } },
+  },
+};
+
 const owaDark: DarkBehaviour = {
   id: 'owa-dark-partial',
   kind: 'dark',
@@ -254,10 +277,10 @@ const CHECKED = '2026-11-27';
 const WORD: readonly ClientBehaviour[] = [wordPadding, wordWidth, wordHeight, wordBorderSides, wordMarginOnInline, wordMaxWidth, wordInlineImportant, wordGluedImportant, wordFirstClass, wordDark];
 
 export const OUTLOOK_MODELS: Record<'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android', ClientModel> = {
-  'outlook-web': { client: 'outlook-web', renderingEngine: 'Outlook web sanitiser (browser)', checkedAt: CHECKED, behaviours: [owaPrefix, owaDoubleBrace, owaDark] },
-  'outlook-windows': { client: 'outlook-windows', renderingEngine: 'Outlook web sanitiser (WebView2, Blink)', checkedAt: CHECKED, behaviours: [owaPrefix, owaDoubleBrace, owaDark] },
-  'outlook-windows-legacy': { client: 'outlook-windows-legacy', renderingEngine: 'Word', checkedAt: CHECKED, behaviours: WORD },
-  'outlook-macos': { client: 'outlook-macos', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [appsDark] },
-  'outlook-ios': { client: 'outlook-ios', renderingEngine: 'WebKit', checkedAt: CHECKED, behaviours: [owaDoubleBrace, appsDark] },
-  'outlook-android': { client: 'outlook-android', renderingEngine: 'Android WebView (Blink)', checkedAt: CHECKED, behaviours: [owaDoubleBrace, appsDark] },
+  'outlook-web': { client: 'outlook-web', engine: 'Blink', checkedAt: CHECKED, behaviours: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
+  'outlook-windows': { client: 'outlook-windows', engine: 'Blink', checkedAt: CHECKED, behaviours: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
+  'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviours: WORD },
+  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviours: [appsDark] },
+  'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviours: [owaDoubleBrace, appsDark] },
+  'outlook-android': { client: 'outlook-android', engine: 'Blink', checkedAt: CHECKED, behaviours: [owaDoubleBrace, appsDark] },
 };

@@ -54,14 +54,23 @@ const formControls: SanitiseBehaviour = {
   id: 'proton-media-and-forms-removed',
   kind: 'sanitise',
   severity: 'warning',
-  removesElements: new Set(['video', 'audio', 'object', 'embed', 'svg']),
+  removesElements: new Set(['video', 'audio', 'object', 'embed', 'svg', 'input', 'select', 'textarea', 'button']),
   unwrapsElements: new Set(['form']),
-  summary: 'Proton Mail removes <video>, <audio>, <object>, <embed> and inline <svg> with their content, and removes <form> keeping the fields.',
-  evidence: [PURIFY, { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/helpers/transforms/transformEscape.test.ts`, title: 'Proton WebClients: transformEscape tests (SVG removed)', date: '2026' }],
+  summary: 'Proton Mail removes form controls (<input>, <select>, <textarea>, <button>), <video>, <audio>, <object>, <embed> and inline <svg>, and removes <form> keeping its text.',
+  evidence: [
+    PURIFY,
+    { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/helpers/transforms/transformEscape.test.ts`, title: 'Proton WebClients: transformEscape tests (SVG removed)', date: '2026' },
+    {
+      url: 'https://www.caniemail.com/features/html-input-checkbox/',
+      title: 'caniemail: form controls (Proton: not supported)',
+      date: '2020-03',
+      note: "The sanitiser's forbidden tags have changed over time (input was forbidden, a later version keeps inputs with their attributes stripped and disabled); the controls are modelled as removed, as caniemail also found.",
+    },
+  ],
   suggestion: 'Link to the video or form on the web instead, with an image as the teaser.',
   fixture: {
-    html: '<form action="https://example.com"><input name="q"><button>Go</button></form><video src="https://example.com/v.mp4"></video>',
-    expect: { transformIncludes: ['<input name="q">'], transformExcludes: ['<video', '<form'], finding: { rule: 'html-video' } },
+    html: '<form action="https://example.com"><p>Search</p><input name="q"><button>Go</button></form><video src="https://example.com/v.mp4"></video>',
+    expect: { transformIncludes: ['<p>Search</p>'], transformExcludes: ['<video', '<form', '<input', '<button'], finding: { rule: 'html-video' } },
   },
 };
 
@@ -216,7 +225,7 @@ const protonDark: DarkBehaviour = {
 
 export const PROTON_MODEL: ClientModel = {
   client: 'protonmail',
-  renderingEngine: 'Proton sanitiser (browser, sandboxed frame)',
+  engine: 'Blink',
   checkedAt: '2026-11-27',
   behaviours: [styleKept, formControls, commentsRemoved, absoluteToRelative, offsetsUnset, heightsUnset, negativeMargins, urlsNeutralised, colorSchemeDisabled, heightQueriesRemoved, bodyAttributes, protonDark],
 };

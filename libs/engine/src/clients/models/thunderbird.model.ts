@@ -54,7 +54,7 @@ const darkReader: DarkBehaviour = {
 
 export const THUNDERBIRD_MODEL: ClientModel = {
   client: 'thunderbird',
-  renderingEngine: 'Gecko',
+  engine: 'Gecko',
   checkedAt: '2026-11-27',
   behaviours: [conditionalCss, asWritten, darkReader],
 };

@@ -167,19 +167,19 @@ const CHECKED = '2026-11-27';
 const WEB = [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, spacedImportantDisplay, bodyAttributes, baseRemoved];
 
 export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-android' | 'aol', ClientModel> = {
-  'yahoo-mail': { client: 'yahoo-mail', renderingEngine: 'Yahoo web sanitiser (browser)', checkedAt: CHECKED, behaviours: [...WEB, webDark] },
+  'yahoo-mail': { client: 'yahoo-mail', engine: 'Blink', checkedAt: CHECKED, behaviours: [...WEB, webDark] },
   'yahoo-mail-ios': {
     client: 'yahoo-mail-ios',
-    renderingEngine: 'Yahoo sanitiser (WebKit)',
+    engine: 'WebKit',
     checkedAt: CHECKED,
     behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, imageClassRemoved, spacedImportantDisplay, bodyAttributes, baseRemoved, appDark],
   },
   'yahoo-mail-android': {
     client: 'yahoo-mail-android',
-    renderingEngine: 'Yahoo sanitiser (Android WebView, Blink)',
+    engine: 'Blink',
     checkedAt: CHECKED,
     behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, bodyAttributes, baseRemoved, appDark],
   },
-  aol: { client: 'aol', renderingEngine: 'Yahoo web sanitiser (browser)', checkedAt: CHECKED, behaviours: [...WEB, { ...webDark, id: 'aol-web-dark' }] },
+  aol: { client: 'aol', engine: 'Blink', checkedAt: CHECKED, behaviours: [...WEB, { ...webDark, id: 'aol-web-dark' }] },
 };
 
