@@ -248,12 +248,12 @@ describe('auditDomain', () => {
       expect(rules(await audit(two))).toContain('dmarc_multiple_records');
     });
 
-    it('reads a record without a usable p= but with a valid rua= as p=none (RFC 7489 6.6.3)', async () => {
+    it('reports a record without a usable p= but with a valid rua= as invalid, acting as p=none (RFC 7489 6.6.3)', async () => {
       for (const record of ['v=DMARC1; rua=mailto:x@good.test', 'v=DMARC1; p=maybe; rua=mailto:x@good.test', 'v=DMARC1; p=reject; sp=never; rua=mailto:x@good.test']) {
         const result = await audit(withDmarc(record));
-        expect(result.dmarc).toMatchObject({ valid: true, policy: 'none' });
-        expect(result.checks.dmarc.status).toBe('warn');
-        expect(result.issues).toContainEqual(expect.objectContaining({ rule: 'dmarc_invalid_policy', severity: 'warning' }));
+        expect(result.dmarc).toMatchObject({ valid: false, policy: 'none' });
+        expect(result.checks.dmarc.status).toBe('fail');
+        expect(result.issues).toContainEqual(expect.objectContaining({ rule: 'dmarc_invalid_policy', severity: 'error' }));
       }
     });
 

@@ -57,25 +57,27 @@ export async function evaluateDmarc(domain: string, resolver: DnsResolver): Prom
   const sp = tags.get('sp')?.toLowerCase();
   const pValid = p !== undefined && POLICIES.has(p);
   const spValid = sp === undefined || POLICIES.has(sp);
-  // RFC 7489 6.6.3: without a valid p= (or with an invalid sp=) a record with a valid rua= acts as
-  // p=none; without one, receivers apply no DMARC at all.
+  // RFC 7489 6.3 makes p= required and 6.6.3 says what receivers do with a record without a valid
+  // one (or with an invalid sp=): act as if it said p=none when rua= holds a valid address, so the
+  // owner still gets reports, and apply no DMARC otherwise. Either way the record is not valid.
   let policy: string;
   let usable = true;
   if (!pValid || !spValid) {
     const what = !pValid ? (p === undefined ? 'has no p= tag' : `has p=${p}, which is not none, quarantine or reject`) : `has sp=${sp}, which is not a policy`;
+    usable = false;
     if (ruaValid) {
-      add('dmarc_invalid_policy', 'warning', `The DMARC record at ${at} ${what}: receivers act as if it said p=none (RFC 7489 6.6.3) and only send reports. Set p=quarantine or p=reject.`);
+      add('dmarc_invalid_policy', 'error', `The DMARC record at ${at} ${what}, so it is not valid: receivers act as if it said p=none (RFC 7489 6.6.3) and only send reports. Set p=quarantine or p=reject.`);
       policy = 'none';
     } else {
       add('dmarc_invalid_policy', 'error', `The DMARC record at ${at} ${what} and has no valid rua=: receivers apply no DMARC policy at all (RFC 7489 6.6.3).`);
       policy = '';
-      usable = false;
     }
   } else {
     // A parent's record applies to this subdomain through sp= (falling back to p=).
     policy = (inherited ? (sp ?? p) : p) as string;
   }
-  if (policy === 'none') {
+  // An invalid record already says it acts as p=none; a second finding would repeat it.
+  if (usable && policy === 'none') {
     add('dmarc_policy_none', 'warning', `DMARC policy is p=none: receivers only report, they do not quarantine or reject spoofed mail.`);
   }
   if (!inherited && pValid && p !== 'none' && sp === 'none') {
