@@ -54,6 +54,7 @@ function isEmptyPlan(plan: RenderPlan): boolean {
     plan.styleTexts.size === 0 &&
     plan.comments.size === 0 &&
     plan.texts.size === 0 &&
+    !plan.endTags?.size &&
     !plan.prefixedStartTags?.size &&
     !plan.dropNotMsoRanges
   );

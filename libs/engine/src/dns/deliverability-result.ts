@@ -20,6 +20,9 @@ export interface DnsIssue {
   message: string;
 }
 
+/** RFC 7208 2.6: what a receiver concludes from a domain's SPF record for one server. */
+export type SpfResult = 'pass' | 'fail' | 'softfail' | 'neutral' | 'none' | 'temperror' | 'permerror';
+
 export interface SpfSummary {
   valid: boolean;
   /** The domain's own SPF record; '' when there is none (or several). */
@@ -27,6 +30,8 @@ export interface SpfSummary {
   /** DNS-querying terms counted recursively (include, a, mx, ptr, exists, redirect). */
   lookups: number;
   voidLookups: number;
+  /** The result a server the record does not list gets: normally fail or softfail; pass means the record lets everyone send. */
+  result: SpfResult;
 }
 
 export interface DkimKey {

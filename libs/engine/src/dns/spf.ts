@@ -1,4 +1,4 @@
-import type { CheckOutcome, DnsIssue, SpfSummary } from './deliverability-result';
+import type { CheckOutcome, DnsIssue, SpfResult, SpfSummary } from './deliverability-result';
 import { checkMessage, statusFromIssues } from './deliverability-result';
 import ipaddr from 'ipaddr.js';
 import { describeFailure, isVoid, type DnsLookup, type DnsResolver } from './dns-resolver.port';
@@ -38,10 +38,15 @@ export function isSpfRecord(txt: string): boolean {
   return /^v=spf1(\s|$)/i.test(txt.trim());
 }
 
+type SpfQualifier = '+' | '-' | '~' | '?';
+const QUALIFIER_RESULT: Record<SpfQualifier, SpfResult> = { '+': 'pass', '-': 'fail', '~': 'softfail', '?': 'neutral' };
+/** What one mechanism does for a server the record does not list: it matches, it does not, or its lookup failed. */
+type UnlistedMatch = 'match' | 'no-match' | 'temperror';
+
 type SpfMechanism = 'all' | 'include' | 'a' | 'mx' | 'ptr' | 'ip4' | 'ip6' | 'exists';
 
 type SpfTerm =
-  | { kind: 'mechanism'; qualifier: '+' | '-' | '~' | '?'; name: SpfMechanism; /** domain-spec or address; '' when absent. */ argument: string; raw: string }
+  | { kind: 'mechanism'; qualifier: SpfQualifier; name: SpfMechanism; /** domain-spec or address; '' when absent. */ argument: string; raw: string }
   | { kind: 'modifier'; name: string; argument: string; raw: string };
 
 const CIDR4 = '(?:/(0|[1-9]\\d?))';
@@ -73,7 +78,7 @@ function parseTerm(raw: string): SpfTerm | string {
   }
   const mechanism = /^([+\-~?]?)([a-z][a-z0-9_.-]*)(.*)$/i.exec(raw);
   if (!mechanism) return `"${raw}" is not a valid SPF term`;
-  const qualifier = (mechanism[1] || '+') as '+' | '-' | '~' | '?';
+  const qualifier = (mechanism[1] || '+') as SpfQualifier;
   const name = mechanism[2].toLowerCase();
   const rest = mechanism[3];
   const term = (argument: string): SpfTerm => ({ kind: 'mechanism', qualifier, name: name as SpfMechanism, argument, raw });
@@ -162,16 +167,16 @@ class SpfWalk {
    * it is reached, so a record included from two places counts its lookups twice (RFC 7208 4.6.4); only a
    * record that includes one of its own ancestors is a loop.
    */
-  private async follow(name: string, via: 'include' | 'redirect', depth: number, ancestors: ReadonlySet<string>): Promise<void> {
+  private async follow(name: string, via: 'include' | 'redirect', depth: number, ancestors: ReadonlySet<string>): Promise<SpfResult | null> {
     if (ancestors.has(name)) {
       this.issue('spf_include_loop', 'error', `${via} ${name} points back to a record that includes it (a loop): receivers return permerror.`);
-      return;
+      return null;
     }
     // Far past the limit of 10 the count says all it needs to; stop before a many-way diamond multiplies it.
-    if (depth >= SPF_MAX_DEPTH || this.lookups > SPF_COUNT_CAP) return;
+    if (depth >= SPF_MAX_DEPTH || this.lookups > SPF_COUNT_CAP) return null;
     let answer = this.txtAnswers.get(name);
     if (!answer) {
-      if (!this.canQuery()) return;
+      if (!this.canQuery()) return null;
       this.queries++;
       answer = this.resolver.txt(name);
       this.txtAnswers.set(name, answer);
@@ -179,24 +184,27 @@ class SpfWalk {
     const lookup = await answer;
     if (lookup.status === 'error') {
       this.issue('spf_include_unverified', 'warning', `Could not read the SPF record of ${via} ${name}: ${describeFailure(lookup)}; the lookup count may be low.`);
-      return;
+      return 'temperror';
     }
     this.countVoid(lookup);
     const picked = pickSpf(lookup);
     if (!('record' in picked)) {
       const what = picked.count > 1 ? 'has more than one SPF record' : 'has no SPF record';
       this.issue(`spf_${via}_invalid`, 'error', `${via} ${name} ${what}: receivers return permerror for the whole record.`);
-      return;
+      return null;
     }
-    await this.walk(name, picked.record, depth + 1, false, ancestors);
+    return (await this.walk(name, picked.record, depth + 1, false, ancestors)).result;
   }
 
   /**
    * Reads one record as a receiver evaluates it for a sender it does not list: every term up to
    * `all`, then redirect= when there is no `all`. The whole record is checked against the grammar
-   * first, since a syntax error anywhere, even after `all`, is a permerror (RFC 7208 4.6).
+   * first, since a syntax error anywhere, even after `all`, is a permerror (RFC 7208 4.6). `result`
+   * is what that sender gets (4.6.2): the qualifier of the first mechanism that matches everyone
+   * (`all`, an ip4/ip6 network of length 0, an `exists` whose name does not depend on the message and
+   * resolves, an include whose record passes everyone), else redirect='s result, else neutral.
    */
-  async walk(domain: string, record: string, depth: number, root: boolean, parents: ReadonlySet<string> = new Set()): Promise<{ all: SpfTerm | null }> {
+  async walk(domain: string, record: string, depth: number, root: boolean, parents: ReadonlySet<string> = new Set()): Promise<{ all: SpfTerm | null; result: SpfResult | null }> {
     const ancestors = new Set(parents).add(domain);
     const terms: SpfTerm[] = [];
     for (const raw of record.trim().split(/\s+/).slice(1)) {
@@ -216,17 +224,33 @@ class SpfWalk {
       if (term.name === 'redirect' && !redirect) redirect = term;
     }
     const pending: Array<() => Promise<void>> = [];
+    const tested: Array<{ qualifier: SpfQualifier; match: UnlistedMatch }> = [];
     for (const term of terms) {
       if (term.kind === 'modifier') continue;
       if (all) break; // Terms after `all` are never evaluated (but were checked above).
       if (LOOKUP_MECHANISMS.has(term.name)) this.lookups++;
+      // a, mx and ptr name servers of the domain's own; an unlisted server is not among them.
+      const tests: { qualifier: SpfQualifier; match: UnlistedMatch } = { qualifier: term.qualifier, match: 'no-match' };
+      tested.push(tests);
       switch (term.name) {
         case 'all':
           all = term;
+          tests.match = 'match';
+          break;
+        case 'ip4':
+        case 'ip6':
+          // A network of length 0 holds every address of its family.
+          if (/\/0$/.test(term.raw)) tests.match = 'match';
           break;
         case 'include': {
           const name = this.target(term, domain);
-          if (name !== null) pending.push(() => this.follow(name, 'include', depth, ancestors));
+          if (name !== null) {
+            pending.push(async () => {
+              // RFC 7208 5.2: the include matches when its record passes; its temperror is ours.
+              const result = await this.follow(name, 'include', depth, ancestors);
+              tests.match = result === 'pass' ? 'match' : result === 'temperror' ? 'temperror' : 'no-match';
+            });
+          }
           break;
         }
         case 'a':
@@ -237,6 +261,8 @@ class SpfWalk {
           pending.push(async () => {
             const [v4, v6] = await Promise.all([this.resolver.a(name), term.name === 'a' ? this.resolver.aaaa(name) : Promise.resolve(null)]);
             if (isVoid(v4) && (v6 === null || isVoid(v6))) this.voidLookups++;
+            // exists matches any sender when its name, which here does not depend on the message, resolves.
+            if (term.name === 'exists') tests.match = v4.status === 'ok' ? 'match' : v4.status === 'error' ? 'temperror' : 'no-match';
           });
           break;
         }
@@ -259,18 +285,29 @@ class SpfWalk {
       }
     }
     // redirect= applies only when the record has no `all` (RFC 7208 6.1).
+    let redirected: SpfResult | null = 'neutral';
     if (redirect && !all) {
       this.lookups++;
       const name = this.target(redirect, domain);
-      if (name !== null) pending.push(() => this.follow(name, 'redirect', depth, ancestors));
+      redirected = null;
+      if (name !== null) pending.push(async () => void (redirected = await this.follow(name, 'redirect', depth, ancestors)));
     }
     // Sequential, in record order, so the walk and its findings are deterministic.
     for (const step of pending) await step();
     if (root && !all && !redirect) {
       this.issue('spf_no_all', 'warning', `The SPF record of ${domain} ends without an "all" mechanism: mail from unlisted servers gets a neutral result. End it with -all or ~all.`);
     }
-    return { all };
+    return { all, result: unlistedResult(tested, redirected) };
   }
+}
+
+/** RFC 7208 4.6.2: the first mechanism that matches decides; a failed lookup before it is a temperror. */
+function unlistedResult(tested: ReadonlyArray<{ qualifier: SpfQualifier; match: UnlistedMatch }>, otherwise: SpfResult | null): SpfResult | null {
+  for (const { qualifier, match } of tested) {
+    if (match === 'temperror') return 'temperror';
+    if (match === 'match') return QUALIFIER_RESULT[qualifier];
+  }
+  return otherwise;
 }
 
 /**
@@ -279,10 +316,10 @@ class SpfWalk {
  * policy of its `all` (which fails the check, not the record).
  */
 export async function evaluateSpf(domain: string, resolver: DnsResolver): Promise<CheckOutcome<SpfSummary>> {
-  const empty: SpfSummary = { valid: false, record: '', lookups: 0, voidLookups: 0 };
+  const empty: SpfSummary = { valid: false, record: '', lookups: 0, voidLookups: 0, result: 'none' };
   const lookup = await resolver.txt(domain);
   if (lookup.status === 'error') {
-    return { summary: empty, check: { status: 'skip', message: `SPF not checked: ${describeFailure(lookup)}.` }, issues: [] };
+    return { summary: { ...empty, result: 'temperror' }, check: { status: 'skip', message: `SPF not checked: ${describeFailure(lookup)}.` }, issues: [] };
   }
   const picked = pickSpf(lookup);
   if (!('record' in picked)) {
@@ -290,10 +327,10 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
       picked.count > 1
         ? { check: 'spf', rule: 'spf_multiple_records', severity: 'error', message: `${domain} publishes ${picked.count} SPF records; there must be exactly one (receivers return permerror).` }
         : { check: 'spf', rule: 'spf_missing', severity: 'error', message: `${domain} has no SPF record (a TXT record starting with v=spf1).` };
-    return { summary: empty, check: { status: 'fail', message: issue.message }, issues: [issue] };
+    return { summary: { ...empty, result: picked.count > 1 ? 'permerror' : 'none' }, check: { status: 'fail', message: issue.message }, issues: [issue] };
   }
   const walk = new SpfWalk(resolver, domain);
-  const { all } = await walk.walk(domain, picked.record, 0, true);
+  const { all, result } = await walk.walk(domain, picked.record, 0, true);
   if (all?.kind === 'mechanism') {
     if (all.qualifier === '+') {
       walk.issues.push({ check: 'spf', rule: 'spf_pass_all', severity: 'error', message: `The SPF record of ${domain} ends with ${all.raw}: it authorises every server on the internet to send as ${domain}. The record is valid SPF; the policy is the problem. End it with -all or ~all.` });
@@ -319,7 +356,7 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
   }
   const status = statusFromIssues(walk.issues);
   const valid = !walk.issues.some((issue) => SPF_PERMERROR_RULES.has(issue.rule));
-  const summary: SpfSummary = { valid, record: picked.record, lookups: walk.lookups, voidLookups: walk.voidLookups };
+  const summary: SpfSummary = { valid, record: picked.record, lookups: walk.lookups, voidLookups: walk.voidLookups, result: valid ? (result ?? 'permerror') : 'permerror' };
   const message = checkMessage(walk.issues, `SPF record is valid and needs ${walk.lookups} of ${SPF_MAX_LOOKUPS} DNS lookups.`);
   return { summary, check: { status, message }, issues: walk.issues };
 }

@@ -43,6 +43,8 @@ export interface BehaviourOutcome {
   atRuleRewrites: Map<AtRule, string | null>;
   /** `style` attribute values the client removes whole. */
   droppedStyleValues: Set<string>;
+  /** Markup the client wraps the body's content in. */
+  bodyWrapper?: { open: string; close: string };
 }
 
 /** A `<style>` declaration as rewrites read it, prepared once per email. */
@@ -430,13 +432,20 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
     }
   }
 
-  // Markup the client adds to the text.
+  // Markup the client adds: a wrapper around the body's content, links in the text.
   for (const addition of rules.additions) {
     if (addition.disabledBy(parsed)) continue;
+    if (addition.wrapsBody) {
+      outcome.bodyWrapper = addition.wrapsBody;
+      const body = parsed.elementsByTag.get('body')?.[0];
+      if (body && addition.breaksRules?.(parsed)) tally.add(addition, addition.severity, addition.id, () => `${clientName}: ${addition.summary}`, addition.suggestion, positionOf(body));
+      continue;
+    }
+    if (!addition.addTo) continue;
     let count = 0;
     let first: { line: number; column: number } | undefined;
     for (const text of facts.visibleTexts()) {
-      const added = outcome.texts.has(text) ? undefined : addition.addTo(text.value, parsed);
+      const added = outcome.texts.has(text) ? undefined : addition.addTo?.(text.value, parsed);
       if (!added) continue;
       outcome.texts.set(text, added.text);
       count += added.count;

@@ -409,6 +409,14 @@ export function transformForClient(context: TransformContext, client: ClientId):
   }
   for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
 
+  // A wrapper the client puts around the body's content (Thunderbird).
+  const body = outcome.bodyWrapper ? parsed.elementsByTag.get('body')?.[0] : undefined;
+  if (body && outcome.bodyWrapper) {
+    const bodyTag = plan.startTags.get(body) ?? plan.prefixedStartTags?.get(body) ?? serializeStartTag('body', body.attrs);
+    plan.startTags.set(body, bodyTag + outcome.bodyWrapper.open);
+    plan.endTags = new Map([[body, `${outcome.bodyWrapper.close}</body>`]]);
+  }
+
   // <style> blocks: keep what the client supports; Gmail keeps only what it cannot inline.
   let keptRules = 0;
   const rewriteOf = sheetRewrites.size > 0 ? (declaration: Declaration): Decl | null | undefined => sheetRewrites.get(declaration) : undefined;

@@ -25,6 +25,8 @@ export interface RenderPlan {
   dropNotMsoRanges: boolean;
   /** Replacement markup of text nodes (markup a client adds, such as Apple's data detectors). */
   texts: Map<HtmlText, string>;
+  /** Replacement end-tag markup (`</div></body>` where a client wraps the body's content). */
+  endTags?: Map<HtmlElement, string>;
 }
 
 export function emptyPlan(): RenderPlan {
@@ -41,6 +43,7 @@ export function copyPlan(plan: RenderPlan): RenderPlan {
     dropNotMsoRanges: plan.dropNotMsoRanges,
     texts: new Map(plan.texts),
     prefixedStartTags: plan.prefixedStartTags,
+    endTags: plan.endTags,
   };
 }
 
@@ -232,7 +235,7 @@ export class RenderTemplate {
           break;
         }
         case SlotKind.Close:
-          if (!plan.unwrapped.has(slot.node as HtmlElement)) out += slot.text;
+          if (!plan.unwrapped.has(slot.node as HtmlElement)) out += plan.endTags?.get(slot.node as HtmlElement) ?? slot.text;
           break;
         case SlotKind.StyleText:
           out += plan.styleTexts.get(slot.node as HtmlElement) ?? slot.text;

@@ -196,7 +196,11 @@ export interface AdditionBehaviour extends BehaviourBase {
   /** Whether the email neutralises how the addition looks (it still happens). */
   restyledBy(parsed: ParsedEmail): boolean;
   /** Text replacement: `text` with the additions made, or undefined when nothing matches. */
-  addTo(text: string, parsed: ParsedEmail): { text: string; count: number } | undefined;
+  addTo?(text: string, parsed: ParsedEmail): { text: string; count: number } | undefined;
+  /** An element the client wraps the body's content in (Thunderbird's `moz-text-html` div). */
+  wrapsBody?: { open: string; close: string };
+  /** For a wrapper: whether the email has rules it breaks (a finding is given only then). */
+  breaksRules?(parsed: ParsedEmail): boolean;
   severity: Severity;
   suggestion: string;
 }

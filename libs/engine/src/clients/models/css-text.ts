@@ -63,6 +63,22 @@ export function hasTopLevelComma(params: string): boolean {
   return false;
 }
 
+/** A value with its top-level commas (outside parentheses) deleted. */
+export function removeTopLevelCommas(value: string): string {
+  let depth = 0;
+  let out = '';
+  for (const char of value) {
+    if (char === '(') depth++;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    if (char === ',' && depth === 0) {
+      if (!out.endsWith(' ')) out += ' ';
+      continue;
+    }
+    out += char;
+  }
+  return out.replace(/ {2,}/g, ' ');
+}
+
 /** Media features of a prelude, lower-cased (`max-width`, `prefers-color-scheme`). */
 export function mediaFeatures(params: string): string[] {
   return [...params.matchAll(/\(\s*([a-z-]+)\s*(?:[:<>=)])/gi)].map((match) => match[1].toLowerCase());

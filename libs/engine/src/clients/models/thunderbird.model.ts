@@ -1,4 +1,4 @@
-import type { ClientModel, DarkBehaviour, RewriteBehaviour } from './client-behaviour';
+import type { AdditionBehaviour, ClientModel, DarkBehaviour, RewriteBehaviour } from './client-behaviour';
 
 /**
  * Thunderbird: Gecko shows the email as written, after a sanitiser pass that removes conditional CSS
@@ -23,6 +23,23 @@ const conditionalCss: RewriteBehaviour = {
   fixture: {
     html: '<html><head><style>.col{width:50%}@media (max-width:600px){.col{width:100%}}@supports (display:grid){.col{display:grid}}</style></head><body><div class="col">x</div></body></html>',
     expect: { transformIncludes: ['.col{width:50%;}'], transformExcludes: ['@media', '@supports'], finding: { rule: 'thunderbird-conditional-css-removed' } },
+  },
+};
+
+const textHtmlWrapper: AdditionBehaviour = {
+  id: 'thunderbird-body-wrapper',
+  kind: 'addition',
+  severity: 'warning',
+  summary: 'Thunderbird wraps the body\'s content in <div class="moz-text-html" lang="…">, so body > … selectors no longer match and its lang overrides the email\'s.',
+  evidence: [{ url: `${COMM_CENTRAL}/blob/main/mailnews/mime/src/mimethtm.cpp`, title: 'comm-central: mimethtm.cpp (the lang div inserted after <body>)', date: '2026-08-22' }],
+  wrapsBody: { open: '<div class="moz-text-html" lang="x-western">', close: '</div>' },
+  breaksRules: (parsed) => parsed.styleSheets.some((sheet) => /\bbody\s*>/i.test(sheet.text)),
+  disabledBy: () => false,
+  restyledBy: () => false,
+  suggestion: 'Do not rely on body > child selectors; put a class on the wrapper table instead.',
+  fixture: {
+    html: '<html><head><style>body > table{width:600px}</style></head><body><table><tr><td>x</td></tr></table></body></html>',
+    expect: { transformIncludes: ['<body><div class="moz-text-html" lang="x-western"><table>', '</div></body>'], finding: { rule: 'thunderbird-body-wrapper' } },
   },
 };
 
@@ -56,5 +73,5 @@ export const THUNDERBIRD_MODEL: ClientModel = {
   client: 'thunderbird',
   engine: 'Gecko',
   checkedAt: '2026-11-27',
-  behaviours: [conditionalCss, asWritten, darkReader],
+  behaviours: [conditionalCss, textHtmlWrapper, asWritten, darkReader],
 };

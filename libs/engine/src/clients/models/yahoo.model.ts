@@ -1,6 +1,6 @@
 import { bodyToDiv } from './body-to-div';
 import type { ClientModel, DarkBehaviour, DropBlockBehaviour, PrefixBehaviour, RewriteBehaviour, SanitiseBehaviour } from './client-behaviour';
-import { hasTopLevelComma, mediaFeatures } from './css-text';
+import { hasTopLevelComma, mediaFeatures, removeTopLevelCommas } from './css-text';
 
 /**
  * Yahoo Mail (web and apps) and AOL Mail, which has run on Yahoo's stack since 2018: a sanitiser that
@@ -21,15 +21,18 @@ const yahooPrefix: PrefixBehaviour = {
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/16', title: 'email-bugs #16 (output sample: #yiv9917841803 .yiv9917841803bg1)', date: '2019-02-18' },
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/25', title: 'email-bugs #25 (rewritten output shown)', date: '2021-02-25' },
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/58', title: 'email-bugs #58: AOL Mail uses the Yahoo engine since July 2018', date: '2018-07' },
+    { url: 'https://www.caniemail.com/features/css-pseudo-class-nth-child/', title: 'caniemail: :nth-child() (Yahoo: removes the parenthesis part)', date: '2019-10-19' },
   ],
+  // Functional pseudo-classes lose their argument (:nth-child(2) -> :nth-child), which voids the rule.
   rewriteSelector: (selector) =>
     selector
+      .replace(/(:(?:nth-child|nth-of-type|nth-last-child|nth-last-of-type|has))\([^)]*\)/gi, '$1')
       .split(',')
       .map((part) => `#${YAHOO_SCOPE} ${part.trim()}`)
       .join(','),
   fixture: {
-    html: '<html><head><style>.box{width:600px}</style></head><body><div class="box">x</div></body></html>',
-    expect: { transformIncludes: [`class="${YAHOO_SCOPE}box"`, `#${YAHOO_SCOPE} .${YAHOO_SCOPE}box{`] },
+    html: '<html><head><style>.box{width:600px} td:nth-child(2){color:#ff0000}</style></head><body><div class="box">x</div><table><tr><td>a</td><td>b</td></tr></table></body></html>',
+    expect: { transformIncludes: [`class="${YAHOO_SCOPE}box"`, `#${YAHOO_SCOPE} .${YAHOO_SCOPE}box{`], transformExcludes: ['nth-child(2)'] },
   },
 };
 
@@ -142,6 +145,25 @@ const baseRemoved: SanitiseBehaviour = {
   fixture: { html: '<html><head><base href="https://example.com/"></head><body><a href="https://example.com/page">x</a></body></html>', expect: { transformExcludes: ['<base'] } },
 };
 
+const multipleBackgrounds: RewriteBehaviour = {
+  id: 'yahoo-background-layers',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'several background layers',
+  summary: 'Yahoo deletes the commas between background layers (url(a), url(b)), which leaves one invalid value: no background.',
+  evidence: [
+    { url: 'https://www.caniemail.com/features/css-background/', title: 'caniemail: background (Yahoo notes)', date: '2023-07-24' },
+    { url: 'https://www.caniemail.com/features/css-background-image/', title: 'caniemail: background-image (Yahoo notes)', date: '2023-07-24' },
+  ],
+  properties: ['background', 'background-image', 'background-position', 'background-repeat', 'background-size'],
+  rewrite: (d) => (hasTopLevelComma(d.value) ? { ...d, value: removeTopLevelCommas(d.value) } : undefined),
+  suggestion: 'Use one background layer (and a background-color fallback).',
+  fixture: {
+    html: '<div style="background-image:url(https://example.com/a.png),url(https://example.com/b.png);color:#333333">x</div>',
+    expect: { transformIncludes: ['url(https://example.com/a.png) url(https://example.com/b.png)'], finding: { rule: 'yahoo-background-layers' } },
+  },
+};
+
 const webDark: DarkBehaviour = {
   id: 'yahoo-web-dark',
   kind: 'dark',
@@ -164,7 +186,7 @@ const appDark: DarkBehaviour = {
 };
 
 const CHECKED = '2026-11-27';
-const WEB = [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, spacedImportantDisplay, bodyAttributes, baseRemoved];
+const WEB = [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, spacedImportantDisplay, multipleBackgrounds, bodyAttributes, baseRemoved];
 
 export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-android' | 'aol', ClientModel> = {
   'yahoo-mail': { client: 'yahoo-mail', engine: 'Blink', checkedAt: CHECKED, behaviours: [...WEB, webDark] },
@@ -172,13 +194,13 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
     client: 'yahoo-mail-ios',
     engine: 'WebKit',
     checkedAt: CHECKED,
-    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, imageClassRemoved, spacedImportantDisplay, bodyAttributes, baseRemoved, appDark],
+    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, imageClassRemoved, spacedImportantDisplay, multipleBackgrounds, bodyAttributes, baseRemoved, appDark],
   },
   'yahoo-mail-android': {
     client: 'yahoo-mail-android',
     engine: 'Blink',
     checkedAt: CHECKED,
-    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, bodyAttributes, baseRemoved, appDark],
+    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, multipleBackgrounds, bodyAttributes, baseRemoved, appDark],
   },
   aol: { client: 'aol', engine: 'Blink', checkedAt: CHECKED, behaviours: [...WEB, { ...webDark, id: 'aol-web-dark' }] },
 };
