@@ -30,8 +30,11 @@ export interface SpfSummary {
   /** DNS-querying terms counted recursively (include, a, mx, ptr, exists, redirect). */
   lookups: number;
   voidLookups: number;
-  /** The result a server the record does not list gets: normally fail or softfail; pass means the record lets everyone send. */
-  result: SpfResult;
+  /**
+   * The result a server the record does not list gets: normally fail or softfail; pass means the
+   * record lets everyone send. '' when it depends on the message (a redirect= through a sender macro).
+   */
+  result: SpfResult | '';
 }
 
 export interface DkimKey {

@@ -124,4 +124,43 @@ describe('evaluateSpf (RFC 7208)', () => {
     expect(result.summary.lookups).toBe(0);
     expect(result.queries).toEqual(['TXT example.test']);
   });
+
+  describe('the result a server the record does not list gets (4.6.2, 5, 6.1)', () => {
+    const targets: Record<string, StaticZoneEntry> = {
+      'soft.test': { TXT: ['v=spf1 ~all'] },
+      'open.test': { TXT: ['v=spf1 +all'] },
+      'lists.test': { TXT: ['v=spf1 ip4:198.51.100.0/24 -all'] },
+      'slow.test': { fail: 'timeout' },
+      'allow.test': { A: ['127.0.0.2'] },
+    };
+    it.each([
+      ['-all', 'v=spf1 mx -all', 'fail'],
+      ['~all', 'v=spf1 a ~all', 'softfail'],
+      ['?all', 'v=spf1 ?all', 'neutral'],
+      ['+all', 'v=spf1 +all', 'pass'],
+      ['a bare all', 'v=spf1 mx all', 'pass'],
+      ['no all and no redirect', 'v=spf1 a', 'neutral'],
+      ['an empty record', 'v=spf1', 'neutral'],
+      ['an ip4 network that holds every address', 'v=spf1 ip4:192.0.2.1/0 -all', 'pass'],
+      ['an ip4 network that does not', 'v=spf1 ip4:192.0.2.1/8 -all', 'fail'],
+      ['an include whose record does not pass', 'v=spf1 include:soft.test -all', 'fail'],
+      ['an include whose record passes everyone', 'v=spf1 include:open.test -all', 'pass'],
+      ['an include that lists its own servers', 'v=spf1 include:lists.test ~all', 'softfail'],
+      ['an include that cannot be read', 'v=spf1 include:slow.test -all', 'temperror'],
+      ['exists on a name that resolves', 'v=spf1 exists:allow.test -all', 'pass'],
+      ['exists on a name that does not', 'v=spf1 exists:nothing.test -all', 'fail'],
+      ['redirect= to ~all', 'v=spf1 redirect=soft.test', 'softfail'],
+      ['redirect= ignored beside all', 'v=spf1 -all redirect=open.test', 'fail'],
+      ['a permerror', 'v=spf1 ip4:1.2.3 -all', 'permerror'],
+    ])('%s: %s gives %s', async (_what, record, expected) => {
+      const result = await spf(record, targets);
+      expect(result.summary.result).toBe(expected);
+    });
+
+    it('is none without a record and permerror with two', async () => {
+      expect((await spf('not spf')).summary.result).toBe('none');
+      const two = await evaluateSpf('example.test', new StaticZoneResolver({ 'example.test': { TXT: ['v=spf1 -all', 'v=spf1 ~all'] } }));
+      expect(two.summary.result).toBe('permerror');
+    });
+  });
 });

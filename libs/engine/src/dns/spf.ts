@@ -356,7 +356,7 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
   }
   const status = statusFromIssues(walk.issues);
   const valid = !walk.issues.some((issue) => SPF_PERMERROR_RULES.has(issue.rule));
-  const summary: SpfSummary = { valid, record: picked.record, lookups: walk.lookups, voidLookups: walk.voidLookups, result: valid ? (result ?? 'permerror') : 'permerror' };
+  const summary: SpfSummary = { valid, record: picked.record, lookups: walk.lookups, voidLookups: walk.voidLookups, result: valid ? (result ?? '') : 'permerror' };
   const message = checkMessage(walk.issues, `SPF record is valid and needs ${walk.lookups} of ${SPF_MAX_LOOKUPS} DNS lookups.`);
   return { summary, check: { status, message }, issues: walk.issues };
 }

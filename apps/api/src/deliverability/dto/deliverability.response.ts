@@ -24,8 +24,11 @@ class DnsIssueResponse {
 export class DeliverabilityResponse {
   @ApiProperty() domain: string;
   @ApiProperty({ minimum: 0, maximum: 100, nullable: true, type: Number, description: 'null when the audit is inconclusive (no lookup answered).' }) score: number | null;
-  @ApiProperty({ example: { valid: true, record: 'v=spf1 include:_spf.example.net -all', lookups: 3, voidLookups: 0 } })
-  spf: { valid: boolean; record: string; lookups: number; voidLookups: number };
+  @ApiProperty({
+    example: { valid: true, record: 'v=spf1 include:_spf.example.net -all', lookups: 3, voidLookups: 0, result: 'fail' },
+    description: 'result: the SPF result (RFC 7208 2.6) a server the record does not list gets; "" when it depends on the message.',
+  })
+  spf: { valid: boolean; record: string; lookups: number; voidLookups: number; result: string };
   @ApiProperty({ example: { valid: true, selector: 'selector1', keys: [{ selector: 'selector1', keyType: 'rsa', bits: 2048, revoked: false, testing: false }] } })
   dkim: { valid: boolean; selector: string; keys: Array<{ selector: string; keyType: string; bits: number | null; revoked: boolean; testing: boolean }> };
   @ApiProperty({ example: { valid: true, policy: 'reject', record: 'v=DMARC1; p=reject', foundAt: '_dmarc.example.com' } })
