@@ -4,7 +4,8 @@ export { createReportContext, type ReportContext, type ReportInput } from './con
 export type { ReportIssue, ReportSeverity, SourcePosition } from './context/report-issue';
 export { sortIssues } from './context/report-issue';
 export type { SpamReport, SpamTrigger } from './spam-report';
-export { SPAM_WEIGHTS } from './spam-report';
+export { SPAM_COUNTERPARTS } from './spam-report';
+export { SPAMASSASSIN_SCORES, SPAMASSASSIN_VERSION, SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORE_SET, PHRASE_COUNTERPARTS } from './spamassassin-scores';
 export type { SizeReport } from './size-report';
 export { GMAIL_CLIP_LIMIT_BYTES, GMAIL_CLIP_WARNING_BYTES } from './size-report';
 export type { LinkReport, LinkEntry } from './link-report';

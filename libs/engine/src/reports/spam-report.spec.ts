@@ -1,12 +1,15 @@
 import fc from 'fast-check';
-import { SPAM_WEIGHTS, capsRatio, tokens, unicodeCapsRatio, unicodeTokens } from './spam-report';
+import { capsRatio, tokens, unicodeCapsRatio, unicodeTokens } from './spam-report';
+import { SPAMASSASSIN_SCORES } from './spamassassin-scores';
 import { email, reports } from './testing/email-fixture';
 
 function spam(body: string, parts = {}) {
   return reports(email(body, parts)).spamReport;
 }
+/** Rules of the filter triggers and of the compliance findings. */
 function triggered(body: string, parts = {}): string[] {
-  return spam(body, parts).triggers.map((trigger) => trigger.rule);
+  const report = spam(body, parts);
+  return [...report.triggers, ...report.compliance].map((trigger) => trigger.rule);
 }
 
 const CLEAN = '<p>Hello Sam, here is what changed in your workspace this month. We shipped faster exports and a new calendar view.</p><p>Read the <a href="https://acme.test/changelog">full changelog</a> on our site.</p>';
@@ -15,7 +18,8 @@ describe('spamReport', () => {
   it('scores a clean newsletter 100 with level low', () => {
     const report = spam(CLEAN);
     expect(report.triggers).toEqual([]);
-    expect(report).toMatchObject({ score: 100, level: 'low', transactional: false });
+    expect(report.compliance).toEqual([]);
+    expect(report).toMatchObject({ score: 100, level: 'low', points: 0, requiredScore: 5, spamAssassinVersion: '4.0.1', transactional: false });
   });
 
   it('flags shouting, stacked punctuation and an all-caps subject', () => {
@@ -66,12 +70,14 @@ describe('spamReport', () => {
 
   it('requires an unsubscribe link and a postal address in marketing mail, not in transactional mail', () => {
     const bare = spam(CLEAN, { footer: '' });
-    expect(bare.triggers.map((trigger) => trigger.rule)).toEqual(expect.arrayContaining(['missing-unsubscribe', 'missing-physical-address']));
-    expect(bare.score).toBe(100 - SPAM_WEIGHTS['missing-unsubscribe'] - SPAM_WEIGHTS['missing-physical-address']);
+    // Compliance findings, apart from the filter score: SpamAssassin scores neither.
+    expect(bare.compliance.map((finding) => [finding.rule, finding.severity])).toEqual([['missing-unsubscribe', 'error'], ['missing-physical-address', 'warning']]);
+    expect(bare.triggers).toEqual([]);
+    expect(bare).toMatchObject({ score: 100, level: 'low' });
     const receipt = spam('<h1>Your order confirmation</h1><p>Thanks! Here is your receipt for order number 1042.</p>', { footer: '' });
     expect(receipt.transactional).toBe(true);
     expect(receipt.score).toBe(100);
-    expect(receipt.triggers.map((trigger) => [trigger.rule, trigger.severity, trigger.weight])).toEqual(expect.arrayContaining([['missing-unsubscribe', 'info', 0]]));
+    expect(receipt.compliance.map((finding) => [finding.rule, finding.severity])).toEqual([['missing-physical-address', 'info'], ['missing-unsubscribe', 'info']]);
   });
 
   it('recognises unsubscribe links in other languages and ESP tags, and addresses in several formats', () => {
@@ -85,16 +91,35 @@ describe('spamReport', () => {
     expect(rules).toEqual(expect.arrayContaining(['script-tag', 'form-tag', 'obfuscated-text']));
   });
 
-  it('caps repeated per-link rules and maps the score to a level', () => {
+  it('lists rules SpamAssassin has no counterpart for without a score, and counts each SpamAssassin rule once', () => {
     const links = Array.from({ length: 5 }, (_, i) => `<a href="https://bit.ly/x${i}">Offer number ${i}</a>`).join(' ');
     const report = spam(`${CLEAN}${links}`);
     const shortener = report.triggers.filter((trigger) => trigger.rule === 'url-shortener');
     expect(shortener).toHaveLength(5);
-    expect(shortener.reduce((sum, trigger) => sum + trigger.weight, 0)).toBe(2 * SPAM_WEIGHTS['url-shortener']);
-    expect(report.score).toBe(100 - 2 * SPAM_WEIGHTS['url-shortener']);
-    expect(report.level).toBe('low');
-    const bad = spam('<p>Dear friend, act now.</p><script></script><div style="display:none">hidden hidden hidden hidden hidden words</div><a href="http://10.0.0.1/">www.bank.com</a>', { footer: '' });
-    expect(bad.level).toBe('high');
+    expect(shortener.map((trigger) => [trigger.spamAssassinRule, trigger.spamAssassinScore, trigger.weight])).toEqual(Array(5).fill([null, 0, 0]));
+    expect(report).toMatchObject({ score: 100, level: 'low', points: 0 });
+    const embeds = spam(`${CLEAN}<embed src="https://acme.test/a.swf"><object data="https://acme.test/b.swf"></object>`).triggers;
+    expect(embeds.map((trigger) => [trigger.rule, trigger.spamAssassinRule, trigger.spamAssassinScore])).toEqual([
+      ['embedded-content', 'HTML_EMBEDS', SPAMASSASSIN_SCORES.HTML_EMBEDS],
+      ['embedded-content', 'HTML_EMBEDS', 0],
+    ]);
+  });
+
+  it('takes each counterpart score from SpamAssassin and maps the points to a level at its required score', () => {
+    const medium = spam(`${CLEAN}<p>Dear friend, this is for you.</p>`);
+    expect(medium.triggers.map((trigger) => [trigger.rule, trigger.spamAssassinRule, trigger.spamAssassinScore])).toEqual([['spam-phrase', 'DEAR_FRIEND', SPAMASSASSIN_SCORES.DEAR_FRIEND]]);
+    expect(medium).toMatchObject({ points: SPAMASSASSIN_SCORES.DEAR_FRIEND, score: Math.round(100 - 12 * SPAMASSASSIN_SCORES.DEAR_FRIEND), level: 'medium' });
+    const high = spam(`${CLEAN}<p>Dear friend, 100% guaranteed.</p>`);
+    expect(high.points).toBeCloseTo(SPAMASSASSIN_SCORES.DEAR_FRIEND + SPAMASSASSIN_SCORES.GUARANTEED_100_PERCENT, 3);
+    expect(high.level).toBe('high');
+    expect(spam(`${CLEAN}<p>The lowest price in town.</p>`).level).toBe('low');
+    // Capitals: the share decides between SpamAssassin's two body rules.
+    const shouting = spam('<p>BUY THE BEST SHOES TODAY AND SAVE HUGE ON EVERY ORDER YOU PLACE NOW</p>', { footer: '' }).triggers.find((trigger) => trigger.rule === 'caps-ratio');
+    expect(shouting).toMatchObject({ spamAssassinRule: 'UPPERCASE_75_100', spamAssassinScore: SPAMASSASSIN_SCORES.UPPERCASE_75_100 });
+    // Hidden text: colored like the background is SpamAssassin's low-contrast rule; display:none has no counterpart.
+    const stuffing = 'cheap pills and replica watches online today for you';
+    expect(spam(`${CLEAN}<p style="color:#ffffff">${stuffing}</p>`).triggers.find((trigger) => trigger.rule === 'hidden-text')).toMatchObject({ spamAssassinRule: 'HTML_FONT_LOW_CONTRAST', spamAssassinScore: 0.713 });
+    expect(spam(`${CLEAN}<div style="display:none">${stuffing}</div>`).triggers.find((trigger) => trigger.rule === 'hidden-text')).toMatchObject({ spamAssassinRule: null, spamAssassinScore: 0 });
   });
 });
 
@@ -172,20 +197,20 @@ describe('spamReport on what legitimate mail does (issue 19)', () => {
     expect(triggered(`${CLEAN}<p>F\u200CR\u200CE\u200CE gift</p>`)).toContain('obfuscated-text');
   });
 
-  it('weighs fifteen spam phrases more than five, each further phrase less, within a bound', () => {
+  it('scores a phrase by its SpamAssassin counterpart, and lists the others without a score', () => {
     const phrases = ['act now', 'risk free', 'no credit check', 'click below', 'order now', 'cash bonus', 'no obligation', 'once in a lifetime', 'dear friend', 'lose weight', 'wire transfer', 'work from home', 'extra income', 'free gift', 'best price', 'apply now', 'call now', 'buy now', 'free money', 'earn money', 'viagra', 'casino', 'miracle', 'lowest price', 'get paid'];
-    const withPhrases = (count: number) => spam(`${CLEAN}<p>${phrases.slice(0, count).join('. ')}.</p>`);
-    const five = weightOf(withPhrases(5), 'spam-phrase');
-    const fifteen = weightOf(withPhrases(15), 'spam-phrase');
-    const all = weightOf(withPhrases(25), 'spam-phrase');
-    expect(five).toBe(15);
-    expect(fifteen).toBeGreaterThan(five);
-    expect(fifteen - weightOf(withPhrases(10), 'spam-phrase')).toBeLessThan(weightOf(withPhrases(10), 'spam-phrase') - five);
-    expect(all).toBe(35);
+    const report = spam(`${CLEAN}<p>${phrases.join('. ')}.</p>`);
+    const found = report.triggers.filter((trigger) => trigger.rule === 'spam-phrase');
+    expect(found).toHaveLength(25);
+    expect(found.filter((trigger) => trigger.spamAssassinRule !== null).map((trigger) => trigger.spamAssassinRule).sort()).toEqual(['DEAR_FRIEND', 'DIET_1', 'DRUGS_ERECTILE', 'LOW_PRICE', 'ONE_TIME']);
+    expect(report.points).toBeCloseTo(SPAMASSASSIN_SCORES.DEAR_FRIEND + SPAMASSASSIN_SCORES.DIET_1 + SPAMASSASSIN_SCORES.DRUGS_ERECTILE + SPAMASSASSIN_SCORES.LOW_PRICE + SPAMASSASSIN_SCORES.ONE_TIME, 3);
+    expect(weightOf(report, 'spam-phrase')).toBeCloseTo(12 * report.points, 1);
   });
 
   it('reads spam phrases in hidden text too, and a hidden "preheader" only up to what an inbox shows', () => {
-    expect(weightOf(spam(`${CLEAN}<div style="display:none">act now, risk free, no credit check</div>`), 'spam-phrase')).toBe(9);
+    expect(spam(`${CLEAN}<div style="display:none">act now, dear friend, no credit check</div>`).triggers.filter((trigger) => trigger.rule === 'spam-phrase').map((trigger) => trigger.message)).toEqual([
+      expect.stringContaining('dear friend'), expect.stringContaining('act now'), expect.stringContaining('no credit check'),
+    ]);
     const stuffing = 'cheap pills and replica watches at the lowest price online today '.repeat(6);
     expect(triggered(`<div style="display:none">${stuffing}</div>${CLEAN}`)).toContain('hidden-text');
     expect(triggered(`<div style="display:none">Your March update: exports, calendar and more</div>${CLEAN}`)).not.toContain('hidden-text');
@@ -193,10 +218,9 @@ describe('spamReport on what legitimate mail does (issue 19)', () => {
     expect(triggered(`<div style="display:none">Log in with this magic link<div>${'\u200C\u200B\u200D\u200E\u200F\uFEFF'.repeat(40)}</div></div>${CLEAN}`)).toEqual([]);
   });
 
-  it('flags an email that is one large image and a few words, at medium risk at least', () => {
+  it('flags an email that is one large image and a few words, with SpamAssassin\'s image-only score for its text length', () => {
     const report = spam('<a href="https://acme.test/sale"><img src="https://acme.test/sale.jpg" width="600" height="900" alt=""></a><p>Shop the spring sale now.</p>');
-    expect(report.triggers.map((trigger) => trigger.rule)).toContain('image-only');
-    expect(report.level).not.toBe('low');
+    expect(report.triggers.find((trigger) => trigger.rule === 'image-only')).toMatchObject({ spamAssassinRule: 'HTML_IMAGE_ONLY_04', spamAssassinScore: SPAMASSASSIN_SCORES.HTML_IMAGE_ONLY_04 });
     // A logo above a short note is not an image email.
     expect(triggered('<img src="https://acme.test/logo.png" width="120" height="40" alt="Acme"><p>Your export of March is ready: download it from the reports page within seven days. Thank you for using Acme, and see you soon.</p>')).toEqual([]);
   });

@@ -1,13 +1,17 @@
 /**
- * Content signals that spam filters weigh, each a documented rule with a weight. score = 100 − the
- * weights of the triggered rules (clamped to 0-100; higher is cleaner). The optional `spamassassin`
- * field is added by the preview worker when a spamd is configured; the engine never sets it.
+ * Content signals that spam filters weigh. Each rule that is the same signal as a SpamAssassin rule scores
+ * that rule's published score (spamassassin-scores.ts, SpamAssassin 4.0.1, score set 0); rules with no
+ * counterpart are listed with no score, and the bulk-sender requirements (unsubscribe link, postal address)
+ * are compliance findings apart from the filter score. points = Σ SpamAssassin scores of the triggers (each
+ * SpamAssassin rule counted once, as SpamAssassin counts it); score = 100 − 12 × points, clamped to 0-100.
+ * The optional `spamassassin` field is added by the preview worker when a spamd answered; the engine never
+ * sets it.
  */
 import { HtmlElement, childrenOf, getAttribute, isText, parentElement } from '../parse/dom';
 import { contrastRatio } from './context/color-utils';
 import type { EmailImage, EmailLink, ReportContext } from './context/report-context';
 import { ownText, textContent } from './context/report-document';
-import type { ReportIssue, ReportSeverity } from './context/report-issue';
+import { compareIssues, type ReportIssue, type ReportSeverity } from './context/report-issue';
 import {
   COMMON_TLDS, PO_BOX_PHRASES, SPAM_PHRASES, STREET_WORDS, SUSPICIOUS_TLDS, TRANSACTIONAL_PHRASES, UNSUBSCRIBE_HREF_MARKERS,
   UNSUBSCRIBE_PHRASES, US_STATES, WATCHED_WORDS, ADDRESS_MERGE_TAGS, STREET_PREFIX_WORDS,
@@ -15,58 +19,56 @@ import {
 import { mediaApplies } from './context/report-styles';
 import { INVISIBLE_CHARACTERS, collapseWhitespace, foldForMatching, isAscii, shorten, stripInvisible } from './context/text-utils';
 import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './context/url-utils';
+import {
+  PHRASE_COUNTERPARTS, SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORES, SPAMASSASSIN_VERSION, imageOnlyRule, uppercaseRule,
+  type SpamAssassinRuleName,
+} from './spamassassin-scores';
 
 export interface SpamTrigger extends ReportIssue {
-  /** Points this trigger takes off the score. */
+  /** Points this trigger takes off the 0-100 score: 12 × spamAssassinScore (0 without a counterpart). */
   weight: number;
+  /** The SpamAssassin rule that is the same signal, or null when SpamAssassin has none (then it weighs 0). */
+  spamAssassinRule: string | null;
+  /** That rule's published score (score set 0); 0 when it has none, or when an earlier trigger already counted the rule. */
+  spamAssassinScore: number;
 }
 
 export interface SpamReport {
-  /** 0-100, higher is cleaner. */
+  /** 0-100, higher is cleaner: 100 − 12 × points, clamped. */
   score: number;
-  /** Risk: low (score ≥ 70), medium (≥ 40), high. */
+  /** Risk: high when points reach SpamAssassin's required score (5), medium from half of it (2.5), low below. */
   level: 'low' | 'medium' | 'high';
-  /** Whether the content reads as transactional (receipts, resets), which relaxes the unsubscribe and address rules. */
+  /** Σ spamAssassinScore of the triggers: the part of SpamAssassin's score the engine can see, on its scale. */
+  points: number;
+  /** SpamAssassin's default required score (5), which `level` high stands for. */
+  requiredScore: number;
+  /** The SpamAssassin release whose published scores the triggers carry. */
+  spamAssassinVersion: string;
+  /** Whether the content reads as transactional (receipts, resets), which relaxes the compliance findings. */
   transactional: boolean;
+  /** Spam-filter signals, heaviest first. */
   triggers: SpamTrigger[];
+  /** Bulk-sender requirements (unsubscribe link, postal address): law and mailbox-provider rules, not filter scores. */
+  compliance: ReportIssue[];
 }
 
-/** Weights per rule; documented in docs/reports.md. */
-export const SPAM_WEIGHTS = {
-  'caps-ratio': 15,
-  'all-caps-subject': 10,
-  'excessive-punctuation': 10,
-  'spam-phrase': 3,
-  'hidden-text': 20,
-  'obfuscated-text': 10,
-  'url-shortener': 5,
-  'image-only': 35,
-  'high-image-ratio': 10,
-  'deceptive-link': 15,
-  'raw-ip-link': 15,
-  'executable-link': 15,
-  'suspicious-tld': 3,
-  'missing-unsubscribe': 10,
-  'missing-physical-address': 5,
-  'script-tag': 10,
-  'form-tag': 5,
-  'embedded-content': 5,
-} as const;
-
-type SpamRule = keyof typeof SPAM_WEIGHTS;
-
-/** How many occurrences of a per-item rule count towards the score. */
-const RULE_CAPS: Partial<Record<SpamRule, number>> = {
-  'url-shortener': 2, 'deceptive-link': 2, 'raw-ip-link': 2, 'executable-link': 2, 'suspicious-tld': 2,
+/** Engine rules with a SpamAssassin counterpart, and which; docs/reports.md lists them beside their scores. */
+export const SPAM_COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
+  'caps-ratio': ['UPPERCASE_50_75', 'UPPERCASE_75_100'],
+  'all-caps-subject': ['SUBJ_ALL_CAPS'],
+  'spam-phrase': [...new Set(Object.values(PHRASE_COUNTERPARTS))],
+  'hidden-text': ['HTML_FONT_LOW_CONTRAST'],
+  'image-only': ['HTML_IMAGE_ONLY_04', 'HTML_IMAGE_ONLY_08', 'HTML_IMAGE_ONLY_12', 'HTML_IMAGE_ONLY_16', 'HTML_IMAGE_ONLY_20', 'HTML_IMAGE_ONLY_24', 'HTML_IMAGE_ONLY_28', 'HTML_IMAGE_ONLY_32'],
+  'high-image-ratio': ['HTML_IMAGE_RATIO_02'],
+  'raw-ip-link': ['NUMERIC_HTTP_ADDR'],
+  'embedded-content': ['HTML_EMBEDS', 'HTML_IFRAME_SRC'],
 };
-/**
- * Graded rules: the weight of the first, second, … occurrence (later ones weigh 0). Filters add a score
- * per phrase, so fifteen phrases weigh more than five; each further phrase adds less, as one phrase in a long
- * email is common and a wall of them is not.
- */
-const RULE_STEPS: Partial<Record<SpamRule, readonly number[]>> = {
-  'spam-phrase': [3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
-};
+
+/** 0-100 score points per SpamAssassin point: the required score (5) lands at 40, the top of "high". */
+const SCORE_PER_POINT = 12;
+/** Where medium risk starts: half of SpamAssassin's required score. */
+const MEDIUM_POINTS = SPAMASSASSIN_REQUIRED_SCORE / 2;
+
 /** Declared size (px) up to which an image is an icon (social links, bullets), not a picture. */
 const ICON_PX = 64;
 /** Declared width or height (px) from which an image fills a phone screen's width: the email's message is in it. */
@@ -139,6 +141,8 @@ function findPhrases(words: readonly string[], index: PhraseIndex): string[] {
 }
 
 const SPAM_INDEX = indexPhrases(SPAM_PHRASES);
+/** PHRASE_COUNTERPARTS keyed as findPhrases names a phrase (its tokens joined by spaces). */
+const PHRASE_RULES = new Map(Object.entries(PHRASE_COUNTERPARTS).map(([phrase, rule]) => [tokens(phrase).join(' '), rule]));
 const UNSUBSCRIBE_INDEX = indexPhrases(UNSUBSCRIBE_PHRASES);
 const TRANSACTIONAL_INDEX = indexPhrases(TRANSACTIONAL_PHRASES);
 const PO_BOX_INDEX = indexPhrases(PO_BOX_PHRASES);
@@ -421,14 +425,13 @@ function isPreheader(element: HtmlElement, firstHidden: HtmlElement | null): boo
 export function buildSpamReport(context: ReportContext): SpamReport {
   const { doc, styles } = context;
   const triggers: SpamTrigger[] = [];
-  const counts = new Map<SpamRule, number>();
-  const add = (rule: SpamRule, severity: ReportSeverity, message: string, where: Partial<ReportIssue> = {}, weightOverride?: number): void => {
-    const seen = counts.get(rule) ?? 0;
-    counts.set(rule, seen + 1);
-    const steps = RULE_STEPS[rule];
-    const cap = RULE_CAPS[rule] ?? 1;
-    const weight = weightOverride ?? (steps ? (steps[seen] ?? 0) : seen < cap ? SPAM_WEIGHTS[rule] : 0);
-    triggers.push({ rule, severity, weight, message, ...where });
+  const compliance: ReportIssue[] = [];
+  /** SpamAssassin rules already counted: SpamAssassin scores a rule once per message, however often it matches. */
+  const counted = new Set<SpamAssassinRuleName>();
+  const add = (rule: string, severity: ReportSeverity, message: string, where: Partial<ReportIssue> = {}, counterpart: SpamAssassinRuleName | null = null): void => {
+    const spamAssassinScore = counterpart && !counted.has(counterpart) ? SPAMASSASSIN_SCORES[counterpart] : 0;
+    if (counterpart) counted.add(counterpart);
+    triggers.push({ rule, severity, weight: round(spamAssassinScore * SCORE_PER_POINT), message, ...where, spamAssassinRule: counterpart, spamAssassinScore });
   };
   const visibleText = context.visibleText;
   const subject = context.title ?? '';
@@ -439,11 +442,11 @@ export function buildSpamReport(context: ReportContext): SpamReport {
 
   const caps = capsRatio(visibleText);
   if (caps.eligible >= 10 && caps.ratio > 0.3) {
-    add('caps-ratio', 'warning', `${Math.round(caps.ratio * 100)}% of the words are in capitals; filters read shouting as promotional pressure.`);
+    add('caps-ratio', 'warning', `${Math.round(caps.ratio * 100)}% of the words are in capitals; filters read shouting as promotional pressure.`, {}, uppercaseRule(caps.ratio));
   }
   const subjectCaps = capsRatio(subject);
   if (subjectCaps.eligible >= 3 && subjectCaps.ratio > 0.5) {
-    add('all-caps-subject', 'warning', 'The subject (<title>) is mostly in capitals.');
+    add('all-caps-subject', 'warning', 'The subject (<title>) is mostly in capitals.', {}, 'SUBJ_ALL_CAPS');
   }
 
   let exclamations = 0;
@@ -508,21 +511,24 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     if (hidden >= 20) noteHidden(root, hidden);
   }
   // Visible elements whose own text is tiny or painted in the background color (the text runs are exactly those with text).
+  let lowContrast = false;
   for (const run of context.textRuns) {
-    if (!(run.fontSizePx < 2 || isSameColorAsBackground(context, run.index))) continue;
+    const sameColor = run.fontSizePx >= 2 && isSameColorAsBackground(context, run.index);
+    if (!(run.fontSizePx < 2 || sameColor)) continue;
     const text = collapseWhitespace(stripInvisible(ownText(run.element)));
     if (text.length < 20 || isPreheader(run.element, firstHidden)) continue;
     noteHidden(run.index, text.length);
+    lowContrast ||= sameColor;
   }
   const firstHiddenElement = firstHiddenIndex === -1 ? null : index.elements[firstHiddenIndex];
   if (hiddenChars > 0 && firstHiddenElement) {
-    add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, doc.at(firstHiddenElement));
+    add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, doc.at(firstHiddenElement), lowContrast ? 'HTML_FONT_LOW_CONTRAST' : null);
   }
 
   // The subject, the body and the hidden text are one token stream here, as a filter reads them.
   const phraseTokens = hiddenText === '' ? subjectTokens.concat(['\u0000'], bodyTokens) : subjectTokens.concat(['\u0000'], bodyTokens, ['\u0000'], tokens(hiddenText));
   for (const phrase of findPhrases(phraseTokens, SPAM_INDEX)) {
-    add('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`);
+    add('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`, {}, PHRASE_RULES.get(phrase) ?? null);
   }
 
   const obfuscated = ZERO_WIDTH.test(visibleText) ? obfuscatedWords(visibleText) : [];
@@ -534,12 +540,12 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   const words = bodyTokens.length;
   const largeImages = contentImages.filter((image) => (image.width ?? 0) >= LARGE_IMAGE_PX || (image.height ?? 0) >= LARGE_IMAGE_PX).length;
   if (contentImages.length > 0 && (words < 20 || (largeImages > 0 && words < IMAGE_CAPTION_WORDS))) {
-    add('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`);
+    add('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`, {}, imageOnlyRule(utf8Length(visibleText)));
   } else {
     // Icons (social links, bullets) take no room from the text: only pictures count against it.
     const pictures = contentImages.filter((image) => !isIcon(image)).length;
     if (pictures >= 2 && visibleText.length / pictures < 150) {
-      add('high-image-ratio', 'warning', `${pictures} images for ${visibleText.length} characters of text; keep at least about 60% text.`);
+      add('high-image-ratio', 'warning', `${pictures} images for ${visibleText.length} characters of text; keep at least about 60% text.`, {}, 'HTML_IMAGE_RATIO_02');
     }
   }
 
@@ -549,7 +555,7 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     const where = { line: link.position.line, column: link.position.column, element: link.excerpt, url: link.href };
     const host = classified.host;
     if (hostMatches(host, URL_SHORTENERS)) add('url-shortener', 'warning', `${host} is a URL shortener; spammers hide destinations behind them, so filters distrust them.`, where);
-    if (isIpHost(host)) add('raw-ip-link', 'error', `The link goes to a bare IP address (${host}) instead of a domain.`, where);
+    if (isIpHost(host)) add('raw-ip-link', 'error', `The link goes to a bare IP address (${host}) instead of a domain.`, where, 'NUMERIC_HTTP_ADDR');
     const path = classified.url?.pathname.toLowerCase() ?? '';
     if (EXECUTABLE_EXTENSIONS.some((extension) => path.endsWith(extension))) add('executable-link', 'error', 'The link downloads an executable file.', where);
     const tld = host.slice(host.lastIndexOf('.') + 1);
@@ -566,23 +572,48 @@ export function buildSpamReport(context: ReportContext): SpamReport {
 
   const hasUnsubscribe = context.links.some(linkMatchesUnsubscribe);
   if (!hasUnsubscribe) {
-    if (transactional) add('missing-unsubscribe', 'info', 'No unsubscribe link; fine for a transactional email, which this appears to be.', {}, 0);
-    else add('missing-unsubscribe', 'error', 'No unsubscribe link: required for bulk mail (CAN-SPAM, GDPR, Gmail and Yahoo sender rules) and its absence pushes recipients to the spam button.');
+    if (transactional) compliance.push({ rule: 'missing-unsubscribe', severity: 'info', message: 'No unsubscribe link; fine for a transactional email, which this appears to be.' });
+    else compliance.push({ rule: 'missing-unsubscribe', severity: 'error', message: 'No unsubscribe link: required for bulk mail (CAN-SPAM, GDPR, Gmail and Yahoo sender rules) and its absence pushes recipients to the spam button.' });
   }
   if (!hasPhysicalAddress(context, visibleText, bodyTokens)) {
-    if (transactional) add('missing-physical-address', 'info', 'No postal address found; fine for a transactional email.', {}, 0);
-    else add('missing-physical-address', 'warning', 'No postal address found; CAN-SPAM and many national laws require the sender\'s physical address in commercial email.');
+    if (transactional) compliance.push({ rule: 'missing-physical-address', severity: 'info', message: 'No postal address found; fine for a transactional email.' });
+    else compliance.push({ rule: 'missing-physical-address', severity: 'warning', message: 'No postal address found; CAN-SPAM and many national laws require the sender\'s physical address in commercial email.' });
   }
 
   for (const element of doc.byTag('script')) add('script-tag', 'error', '<script> in an email is stripped by every client and flagged by filters.', doc.at(element));
   for (const element of doc.byTag('form')) add('form-tag', 'warning', 'Forms in email are disabled by many clients and flagged by some filters.', doc.at(element));
   for (const tag of ['iframe', 'object', 'embed', 'applet']) {
-    for (const element of doc.byTag(tag)) add('embedded-content', 'warning', `<${tag}> is removed by email clients and flagged by filters.`, doc.at(element));
+    const counterpart = tag === 'iframe' ? 'HTML_IFRAME_SRC' : 'HTML_EMBEDS';
+    for (const element of doc.byTag(tag)) add('embedded-content', 'warning', `<${tag}> is removed by email clients and flagged by filters.`, doc.at(element), counterpart);
   }
 
-  const penalty = triggers.reduce((sum, trigger) => sum + trigger.weight, 0);
-  const score = Math.max(0, Math.min(100, 100 - penalty));
-  return { score, level: score >= 70 ? 'low' : score >= 40 ? 'medium' : 'high', transactional, triggers: sortTriggers(triggers) };
+  const points = round(triggers.reduce((sum, trigger) => sum + trigger.spamAssassinScore, 0), 3);
+  const score = Math.max(0, Math.min(100, Math.round(100 - SCORE_PER_POINT * points)));
+  return {
+    score,
+    level: points >= SPAMASSASSIN_REQUIRED_SCORE ? 'high' : points >= MEDIUM_POINTS ? 'medium' : 'low',
+    points,
+    requiredScore: SPAMASSASSIN_REQUIRED_SCORE,
+    spamAssassinVersion: SPAMASSASSIN_VERSION,
+    transactional,
+    triggers: sortTriggers(triggers),
+    compliance: compliance.sort(compareIssues),
+  };
+}
+
+function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** Bytes of text as SpamAssassin's image-only rules count them (UTF-8). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? (i++, 4) : 3;
+  }
+  return bytes;
 }
 
 function sortTriggers(triggers: SpamTrigger[]): SpamTrigger[] {
