@@ -72,6 +72,71 @@ interface InlineGroup {
   first: { line: number; column: number };
 }
 
+/** An inline declaration with the style attributes that hold it. */
+interface InlineEntry {
+  declaration: CssDeclaration;
+  group: InlineGroup;
+}
+
+/**
+ * The email's declarations indexed by property, by importance and in full, built once per email: a rewrite
+ * rule reads only the declarations it can change (its `properties`, `importantOnly`, `valueMatches`).
+ */
+class DeclarationIndex {
+  readonly inline: IndexedList<InlineEntry>;
+  readonly sheet: IndexedList<SheetDeclaration>;
+
+  constructor(groups: readonly InlineGroup[], sheetDeclarations: readonly SheetDeclaration[]) {
+    const inlineEntries: InlineEntry[] = [];
+    const seen = new Set<CssDeclaration>();
+    for (const group of groups) {
+      for (const declaration of group.declarations) {
+        if (seen.has(declaration)) continue;
+        seen.add(declaration);
+        inlineEntries.push({ declaration, group });
+      }
+    }
+    this.inline = indexList(inlineEntries, (e) => e.declaration.property);
+    this.sheet = indexList(sheetDeclarations, (d) => d.property);
+  }
+
+  select<T>(list: IndexedList<T>, rule: RewriteBehaviour, important: (item: T) => boolean, value: (item: T) => string): readonly T[] {
+    let items: readonly T[] = list.all;
+    if (rule.properties) {
+      const chosen: T[] = [];
+      for (const property of rule.properties) {
+        if (property.endsWith('*')) {
+          const prefix = property.slice(0, -1);
+          for (const [name, entries] of list.byProperty) if (name.startsWith(prefix)) chosen.push(...entries);
+        } else chosen.push(...(list.byProperty.get(property) ?? []));
+      }
+      items = chosen;
+    }
+    if (rule.importantOnly) items = items.filter(important);
+    if (rule.valueMatches) {
+      const pattern = rule.valueMatches;
+      items = items.filter((item) => pattern.test(value(item)));
+    }
+    return items;
+  }
+}
+
+interface IndexedList<T> {
+  all: readonly T[];
+  byProperty: ReadonlyMap<string, T[]>;
+}
+
+function indexList<T>(items: readonly T[], propertyOf: (item: T) => string): IndexedList<T> {
+  const byProperty = new Map<string, T[]>();
+  for (const item of items) {
+    const property = propertyOf(item);
+    const list = byProperty.get(property);
+    if (list) list.push(item);
+    else byProperty.set(property, [item]);
+  }
+  return { all: items, byProperty };
+}
+
 /** What a set of rewrite rules does to one email (BehaviourFacts.rewritesFor). */
 interface SharedRewrites {
   inlineRewrites: Map<CssDeclaration, Decl | null>;
@@ -92,15 +157,22 @@ function computeRewrites(facts: BehaviourFacts, rules: ClientRules, drops: Pick<
       result.hits.push({ by: dropper, position: group.first, count: group.count, wholeAttribute: true });
       continue;
     }
-    if (!hasDeclarationRewrites) continue;
-    for (const declaration of group.declarations) {
-      const candidates = rules.rewritesFor(declaration.property);
-      if (candidates.length === 0) continue;
-      const hit = rewriteDeclaration(candidates, declaration, { inline: true, raw: declaration.important ? rawInlineDeclaration(declaration) : undefined });
-      if (!hit) continue;
-      result.inlineRewrites.set(declaration, hit.result);
-      result.hits.push({ by: hit.by, position: group.first, count: group.count });
-    }
+  }
+  // Only the declarations some rule can change are offered to the rules (facts.declarationIndex narrows them).
+  const index = facts.declarationIndex();
+  const inlineCandidates = new Set<InlineEntry>();
+  const sheetCandidates = new Set<SheetDeclaration>();
+  for (const rule of hasDeclarationRewrites ? rules.rewrites : []) {
+    if (!rule.rewrite) continue;
+    for (const entry of index.select(index.inline, rule, (e) => e.declaration.important, (e) => e.declaration.value)) inlineCandidates.add(entry);
+    for (const item of index.select(index.sheet, rule, (d) => d.node.important === true, (d) => d.node.value)) sheetCandidates.add(item);
+  }
+  for (const { declaration, group } of inlineCandidates) {
+    if (result.droppedStyleValues.has(group.value)) continue;
+    const hit = rewriteDeclaration(rules.rewritesFor(declaration.property), declaration, { inline: true, raw: declaration.important ? rawInlineDeclaration(declaration) : undefined });
+    if (!hit) continue;
+    result.inlineRewrites.set(declaration, hit.result);
+    result.hits.push({ by: hit.by, position: group.first, count: group.count });
   }
   for (const rule of rules.rewrites) {
     if (!rule.dropsAttributes) continue;
@@ -111,7 +183,7 @@ function computeRewrites(facts: BehaviourFacts, rules: ClientRules, drops: Pick<
     }
   }
   const atRuleRewriters = rules.rewrites.filter((r) => r.rewriteAtRule);
-  const { declarations, atRules } = facts.cssNodes();
+  const { atRules } = facts.cssNodes();
   for (const item of atRuleRewriters.length > 0 ? atRules : []) {
     if (drops.droppedSheets.has(item.sheet.element) || drops.droppedCss.has(item.top)) continue;
     let params: string | null | undefined;
@@ -127,7 +199,7 @@ function computeRewrites(facts: BehaviourFacts, rules: ClientRules, drops: Pick<
     result.atRuleRewrites.set(item.node, params);
     result.hits.push({ by, position: sheetNodePosition(item.sheet, item.node), count: 1 });
   }
-  for (const item of hasDeclarationRewrites ? declarations : []) {
+  for (const item of sheetCandidates) {
     const candidates = rules.rewritesFor(item.property);
     if (candidates.length === 0 || drops.droppedSheets.has(item.sheet.element) || drops.droppedCss.has(item.top)) continue;
     const { node } = item;
@@ -177,6 +249,12 @@ export class BehaviourFacts {
   }
 
   private readonly rewriteResults = new Map<string, SharedRewrites>();
+  private index?: DeclarationIndex;
+
+  declarationIndex(): DeclarationIndex {
+    this.index ??= new DeclarationIndex(this.inlineGroups(), this.cssNodes().declarations);
+    return this.index;
+  }
 
   /** The rewrites of a client's rules on this email, shared by the clients whose rewrite and drop-block rules are the same. */
   rewritesFor(rules: ClientRules, drops: Pick<BehaviourOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
@@ -254,6 +332,7 @@ export class BehaviourFacts {
   }
 }
 
+const HAS_UPPERCASE = /[A-Z]/;
 const SKIPPED_TEXT_PARENTS = new Set(['a', 'script', 'style', 'template', 'noscript', 'title', 'textarea', 'xml']);
 
 function collectTexts(root: HtmlElement, into: HtmlText[]): void {
@@ -405,30 +484,36 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
   // <style> rule that styles that element); used where it works, it gives no finding at all.
   if (rules.elementRules.size > 0) {
     for (const property of rules.elementRules.keys()) outcome.elementGoverned.add(property);
-    const report = (element: HtmlElement, property: string, position: { line: number; column: number } | undefined): void => {
+    const report = (element: HtmlElement, property: string, position: () => { line: number; column: number } | undefined): void => {
       const behaviour = rules.elementRules.get(property);
       if (!behaviour || !ignoredOnElement(behaviour, element.tagName)) return;
-      tally.add(behaviour, 'warning', property, () => `${clientName} ignores ${property} on <${element.tagName}>: ${behaviour.summary}`, behaviour.suggestion, position);
+      tally.add(behaviour, 'warning', property, () => `${clientName} ignores ${property} on <${element.tagName}>: ${behaviour.summary}`, behaviour.suggestion, position());
     };
     for (const [element, inline] of parsed.inlineStyles) {
-      for (const declaration of inline.declarations) report(element, declaration.property, { line: inline.line, column: inline.column });
+      for (const declaration of inline.declarations) {
+        if (rules.elementRules.has(declaration.property)) report(element, declaration.property, () => ({ line: inline.line, column: inline.column }));
+      }
     }
     for (const [element, matched] of facts.cascade?.matches ?? []) {
-      for (const match of matched) for (const declaration of match.declarations) report(element, declaration.prop.toLowerCase(), positionOf(element));
+      for (const match of matched) {
+        for (const declaration of match.declarations) {
+          const property = HAS_UPPERCASE.test(declaration.prop) ? declaration.prop.toLowerCase() : declaration.prop;
+          if (rules.elementRules.has(property)) report(element, property, () => positionOf(element));
+        }
+      }
     }
   }
 
   // Elements the sanitiser removes or unwraps.
-  if (rules.removes.size > 0 || rules.unwraps.size > 0) {
-    for (const element of parsed.elements) {
-      const behaviour = rules.removes.get(element.tagName) ?? rules.unwraps.get(element.tagName);
-      if (!behaviour || !element.sourceCodeLocation) continue;
-      // caniemail's own finding already flags it (unsupported, or partial with the removal in its notes).
-      const slug = ELEMENT_FEATURES[element.tagName];
-      const level = slug ? getTrackedFeature(slug)?.support.byClient[CLIENT_INDEX[client]].level : undefined;
-      if (level === 'unsupported' || level === 'partial') continue;
-      const how = rules.removes.has(element.tagName) ? 'removes' : 'unwraps';
-      tally.add(behaviour, behaviour.severity, `<${element.tagName}>`, () => `${clientName} ${how} <${element.tagName}>: ${behaviour.summary}`, behaviour.suggestion, positionOf(element));
+  for (const [tag, behaviour] of [...rules.removes, ...rules.unwraps]) {
+    // caniemail's own finding already flags it (unsupported, or partial with the removal in its notes).
+    const slug = ELEMENT_FEATURES[tag];
+    const level = slug ? getTrackedFeature(slug)?.support.byClient[CLIENT_INDEX[client]].level : undefined;
+    if (level === 'unsupported' || level === 'partial') continue;
+    const how = rules.removes.has(tag) ? 'removes' : 'unwraps';
+    for (const element of parsed.elementsByTag.get(tag) ?? []) {
+      if (!element.sourceCodeLocation) continue;
+      tally.add(behaviour, behaviour.severity, `<${tag}>`, () => `${clientName} ${how} <${tag}>: ${behaviour.summary}`, behaviour.suggestion, positionOf(element));
     }
   }
 

@@ -115,6 +115,10 @@ export interface RewriteBehaviour extends BehaviourBase {
    * property): other declarations never reach it. Absent: every declaration is offered.
    */
   properties?: readonly string[];
+  /** `rewrite` changes `!important` declarations only. */
+  importantOnly?: true;
+  /** `rewrite` changes declarations whose value matches (a cheap narrowing, tested once per declaration). */
+  valueMatches?: RegExp;
   /** True: the client removes the whole `style` attribute with this text. */
   dropsStyleAttribute?(raw: string): boolean;
   /**

@@ -119,6 +119,7 @@ const wordInlineImportant: RewriteBehaviour = {
     { url: 'https://www.caniemail.com/features/css-important/', title: 'caniemail: !important (Outlook Windows: not supported inline; only with a space before)', date: '2021-11-30' },
     { url: 'https://github.com/milkshakesoftware/PreMailer.Net/issues/149', title: 'PreMailer.Net #149: Outlook 2007 and the inline !important declaration', date: '2023' },
   ],
+  importantOnly: true,
   rewrite: (d, site) => (site.inline && d.important ? null : undefined),
   suggestion: 'Drop !important from inline styles; keep it for <style> rules that must beat inline ones.',
   fixture: {
@@ -137,6 +138,7 @@ const wordGluedImportant: RewriteBehaviour = {
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/31', title: 'email-bugs #31: !important on font-family without a space invalidates the font in Outlook (open)', date: '2018-01-09' },
     { url: 'https://www.caniemail.com/features/css-important/', title: 'caniemail: !important (Outlook Windows: only supported with a space before)', date: '2021-11-30' },
   ],
+  importantOnly: true,
   rewrite: (d, site) => (d.important && site.raw !== undefined && /[^\s]!\s*important$/i.test(site.raw) ? null : undefined),
   suggestion: 'Write a space before !important.',
   fixture: {

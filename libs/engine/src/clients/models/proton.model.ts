@@ -170,6 +170,7 @@ const urlsNeutralised: RewriteBehaviour = {
   label: 'url() in <style>',
   summary: 'Proton Mail rewrites url() in <style> blocks to proton-url(), which never loads: background images, web fonts and imports from <style> do not show.',
   evidence: [ESCAPE, { url: 'https://www.caniemail.com/features/css-list-style-image/', title: 'caniemail: list-style-image (Proton: url() becomes proton-url())', date: '2021' }],
+  valueMatches: /\b(url|image-set)\s*\(/i,
   rewrite: (d, site) => (!site.inline && /\b(url|image-set)\s*\(/i.test(d.value) ? { ...d, value: d.value.replace(/\b(url|image-set)\s*\(/gi, 'proton-$1(') } : undefined),
   suggestion: 'Put background images inline (style attribute or background attribute), with a background colour fallback.',
   fixture: {
