@@ -3,13 +3,16 @@
  * npm run check:spam — the engine's spam report against SpamAssassin (Debian's spamd, started here with
  * `--local`: packaged rules only, no network tests). Every corpus email (../shared/corpus, or the folder
  * given as the first argument; JSX, MJML and Maizzle compiled by the sandbox first, files that fail to
- * compile are counted and left out) and spammy variants (scripts/lib/spam-variants.js) go through
- * analyzeEmail and, as the preview worker builds the message (subject from the title, the plain-text
- * report as the text part), through spamd. Prints per email SpamAssassin's score and rules beside the
- * engine's penalty (Σ trigger weights, not clamped) and level, then Spearman's rho between the two,
- * verdict agreement, and the targets: rho ≥ 0.6 over corpus plus variants, every email SpamAssassin
- * scores ≥ 5 at least medium risk, no corpus email high risk. Exits 1 when a target is missed.
- * SPAMD_PATH overrides /usr/sbin/spamd. Method and figures: docs/accuracy.md, "Spam".
+ * compile are counted and left out) and spammy variants (scripts/lib/spam-variants.js: spam text drawn from
+ * SpamAssassin's own rule descriptions, never from the engine's lists) go through analyzeEmail and, as the
+ * preview worker builds the message (subject from the title, the plain-text report as the text part),
+ * through spamd. Every email belongs to one of two halves by a hash of its name, fixed before any result is
+ * seen: the development half and the held-out half. Prints per email SpamAssassin's score and rules beside
+ * the engine's points (Σ of the SpamAssassin scores its triggers carry) and level, then for each half
+ * Spearman's rho and the verdicts, and the targets on the held-out half: rho ≥ 0.6, every email SpamAssassin
+ * scores ≥ 5 at high risk. `--half development` prints only the development half (for work on the engine:
+ * the held-out half stays unseen). Exits 1 when a target is missed. SPAMD_PATH overrides /usr/sbin/spamd.
+ * Method and figures: docs/accuracy.md, "Spam".
  */
 'use strict';
 const fs = require('node:fs');
@@ -18,9 +21,14 @@ const path = require('node:path');
 const net = require('node:net');
 const { spawn, spawnSync } = require('node:child_process');
 const { installTypeScriptLoader, ROOT } = require('./lib/ts-require');
-const { generatedVariants, injectedVariants } = require('./lib/spam-variants');
+const { descriptionPhrases, generatedVariants, half, injectedVariants } = require('./lib/spam-variants');
+const { installedVersion, readRules } = require('./lib/spamassassin-rules');
 
-const corpusDir = path.resolve(process.argv[2] || path.join(ROOT, '..', 'shared', 'corpus'));
+const argv = process.argv.slice(2);
+const halfFlag = argv.indexOf('--half');
+const onlyHalf = halfFlag === -1 ? null : argv[halfFlag + 1];
+const positional = argv.filter((arg, i) => !arg.startsWith('--') && (halfFlag === -1 || i !== halfFlag + 1));
+const corpusDir = path.resolve(positional[0] || path.join(ROOT, '..', 'shared', 'corpus'));
 const SPAMD = process.env.SPAMD_PATH || '/usr/sbin/spamd';
 const FORMATS = { html: 'html', jsx: 'jsx', mjml: 'mjml', maizzle: 'maizzle' };
 /** Corpus emails that also get spam injected (a fixed sample spread over the folder). */
@@ -32,6 +40,9 @@ installTypeScriptLoader();
 const { analyzeEmail } = require(path.join(ROOT, 'libs/engine/src/index.ts'));
 const { buildMimeMessage } = require(path.join(ROOT, 'apps/worker-preview/src/mime-message.builder.ts'));
 const { checkWithSpamd } = require(path.join(ROOT, 'apps/worker-preview/src/spamd.client.ts'));
+const { SPAMASSASSIN_SCORES, SPAMASSASSIN_SCORE_SET, SPAMASSASSIN_VERSION } = require(path.join(ROOT, 'libs/engine/src/reports/spamassassin-scores.ts'));
+const { SPAM_PHRASES } = require(path.join(ROOT, 'libs/engine/src/reports/spam-phrases.ts'));
+const { tokens } = require(path.join(ROOT, 'libs/engine/src/reports/spam-report.ts'));
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -156,18 +167,51 @@ async function mapLimited(items, limit, task) {
   return results;
 }
 
+/** Spearman's rho, the verdicts and the levels of one set of rows, as lines. */
+function summarise(label, rows) {
+  const rho = (subset) => spearman(subset.map((row) => row.sa), subset.map((row) => row.points));
+  const count = (subset, predicate) => subset.filter(predicate).length;
+  const corpusRows = rows.filter((row) => row.corpus);
+  const variantRows = rows.filter((row) => !row.corpus);
+  const spam = rows.filter((row) => row.sa >= 5);
+  const ham = rows.filter((row) => row.sa < 5);
+  const share = (n) => `${n}/${rows.length} (${((n / rows.length) * 100).toFixed(1)}%)`;
+  return [
+    `${label}: ${rows.length} emails (corpus ${corpusRows.length}, variants ${variantRows.length})`,
+    `  Spearman rho (SpamAssassin score vs engine points): all ${rho(rows).toFixed(3)}, corpus ${rho(corpusRows).toFixed(3)}, variants ${rho(variantRows).toFixed(3)}`,
+    `  SpamAssassin >= 5: ${spam.length} (engine ${count(spam, (row) => row.level === 'high')} high, ${count(spam, (row) => row.level === 'medium')} medium, ${count(spam, (row) => row.level === 'low')} low)`,
+    `  SpamAssassin < 5: ${ham.length} (engine ${count(ham, (row) => row.level === 'high')} high, ${count(ham, (row) => row.level === 'medium')} medium, ${count(ham, (row) => row.level === 'low')} low)`,
+    `  verdict agreement, SpamAssassin spam (>= 5) vs engine high: ${share(count(rows, (row) => (row.sa >= 5) === (row.level === 'high')))}; vs engine medium or high: ${share(count(rows, (row) => (row.sa >= 5) === (row.level !== 'low')))}`,
+    `  corpus levels: ${count(corpusRows, (row) => row.level === 'low')} low, ${count(corpusRows, (row) => row.level === 'medium')} medium, ${count(corpusRows, (row) => row.level === 'high')} high`,
+  ];
+}
+
 async function main() {
   if (!fs.existsSync(corpusDir)) {
     console.error(`corpus folder not found: ${corpusDir}`);
     process.exit(2);
   }
+  if (onlyHalf !== null && onlyHalf !== 'development') {
+    console.error('--half takes only "development": the held-out half is printed with both halves, never chosen alone');
+    process.exit(2);
+  }
+  const version = installedVersion();
+  if (!version) throw new Error('SpamAssassin is not installed: apt-get install spamassassin spamc spamd');
+  const rules = readRules();
+  const stale = Object.entries(SPAMASSASSIN_SCORES).filter(([name, score]) => rules.get(name)?.scores?.[SPAMASSASSIN_SCORE_SET] !== score).map(([name]) => name);
+  console.log(`SpamAssassin ${version} installed; the engine's table is from ${SPAMASSASSIN_VERSION}: ${Object.keys(SPAMASSASSIN_SCORES).length} rules, ${stale.length === 0 ? 'every score matches the installed rule files' : `differing: ${stale.join(', ')}`}`);
+  const pool = descriptionPhrases(rules);
+  const engineTokens = SPAM_PHRASES.map((phrase) => ` ${tokens(phrase).join(' ')} `);
+  const overlapping = pool.filter((phrase) => engineTokens.some((listed) => ` ${tokens(phrase).join(' ')} `.includes(listed)));
+  console.log(`spam text: ${pool.length} SpamAssassin rule descriptions; ${overlapping.length} happen to contain a phrase of the engine's list (${overlapping.join('; ') || 'none'})`);
+
   const { emails: corpus, failed } = await loadCorpus();
   const injected = corpus
     .filter((email) => email.format === 'html')
     .filter((_, index) => index % INJECT_EVERY === 0)
-    .flatMap((email) => injectedVariants(path.basename(email.name, '.html'), email.html).map((variant) => ({ ...variant, format: 'html', corpus: false })));
-  const variants = generatedVariants().map((variant) => ({ ...variant, format: 'html', corpus: false }));
-  const emails = [...corpus, ...variants, ...injected];
+    .flatMap((email) => injectedVariants(pool, path.basename(email.name, '.html'), email.html).map((variant) => ({ ...variant, format: 'html', corpus: false })));
+  const variants = generatedVariants(pool).map((variant) => ({ ...variant, format: 'html', corpus: false }));
+  const emails = [...corpus, ...variants, ...injected].map((email) => ({ ...email, half: half(email.name) })).filter((email) => onlyHalf === null || email.half === onlyHalf);
 
   const spamd = await startSpamd();
   let rows;
@@ -181,9 +225,9 @@ async function main() {
         ...email,
         sa: verdict.score,
         saRules: verdict.rules.filter((rule) => rule.score !== 0).map((rule) => `${rule.name}:${rule.score}`),
-        penalty: report.triggers.reduce((sum, trigger) => sum + trigger.weight, 0),
+        points: report.points,
         level: report.level,
-        triggers: report.triggers.filter((trigger) => trigger.weight > 0).map((trigger) => `${trigger.rule}:${trigger.weight}`),
+        triggers: report.triggers.filter((trigger) => trigger.spamAssassinScore > 0).map((trigger) => `${trigger.rule}=${trigger.spamAssassinRule}:${trigger.spamAssassinScore}`),
       };
     });
   } finally {
@@ -191,38 +235,27 @@ async function main() {
   }
 
   for (const row of rows) {
-    console.log(`${row.name.padEnd(72)} SA ${row.sa.toFixed(1).padStart(5)}  engine ${String(row.penalty).padStart(3)} ${row.level.padEnd(6)}  engine: ${row.triggers.join(' ') || '-'}  SA: ${row.saRules.join(' ')}`);
+    console.log(`${row.half === 'development' ? 'dev ' : 'held'} ${row.name.padEnd(66)} SA ${row.sa.toFixed(1).padStart(5)}  engine ${row.points.toFixed(2).padStart(5)} ${row.level.padEnd(6)}  engine: ${row.triggers.join(' ') || '-'}  SA: ${row.saRules.join(' ')}`);
   }
-
-  const rho = (subset) => spearman(subset.map((row) => row.sa), subset.map((row) => row.penalty));
-  const corpusRows = rows.filter((row) => row.corpus);
-  const variantRows = rows.filter((row) => !row.corpus);
-  const flagged = (row) => row.level !== 'low';
-  const agree = rows.filter((row) => (row.sa >= 5) === flagged(row)).length;
-  const agreeHigh = rows.filter((row) => (row.sa >= 5) === (row.level === 'high')).length;
-  const spam = rows.filter((row) => row.sa >= 5);
-  const missedSpam = spam.filter((row) => row.level === 'low');
-  const highCorpus = corpusRows.filter((row) => row.level === 'high');
-  const count = (subset, predicate) => subset.filter(predicate).length;
-
   console.log('');
-  console.log(`emails: ${rows.length} (corpus ${corpusRows.length} compiled; left out, not compiling: ${Object.entries(failed).map(([folder, n]) => `${folder} ${n}`).join(', ') || 'none'}; variants ${variantRows.length})`);
-  console.log(`Spearman rho (SpamAssassin score vs engine penalty): all ${rho(rows).toFixed(3)}, corpus ${rho(corpusRows).toFixed(3)}, variants ${rho(variantRows).toFixed(3)}`);
-  console.log(`SpamAssassin >= 5: ${spam.length} (${count(spam, (row) => row.level === 'high')} high, ${count(spam, (row) => row.level === 'medium')} medium, ${missedSpam.length} low)`);
-  console.log(`SpamAssassin < 5: ${rows.length - spam.length} (${count(rows, (row) => row.sa < 5 && row.level === 'high')} high, ${count(rows, (row) => row.sa < 5 && row.level === 'medium')} medium, ${count(rows, (row) => row.sa < 5 && row.level === 'low')} low)`);
-  const share = (n) => `${n}/${rows.length} (${((n / rows.length) * 100).toFixed(1)}%)`;
-  console.log(`verdict agreement, SpamAssassin spam (>= 5) vs engine high risk: ${share(agreeHigh)}; vs engine medium or high: ${share(agree)}`);
-  console.log(`corpus levels: ${count(corpusRows, (row) => row.level === 'low')} low, ${count(corpusRows, (row) => row.level === 'medium')} medium, ${highCorpus.length} high; SpamAssassin max on the corpus ${Math.max(...corpusRows.map((row) => row.sa)).toFixed(1)}`);
+  console.log(`left out, not compiling: ${Object.entries(failed).map(([folder, n]) => `${folder} ${n}`).join(', ') || 'none'}`);
+  const development = rows.filter((row) => row.half === 'development');
+  const heldOut = rows.filter((row) => row.half === 'held-out');
+  for (const line of summarise('development half (its corpus emails were seen by earlier tuning)', development)) console.log(line);
+  if (onlyHalf !== null) return;
+  for (const line of summarise('held-out half (never looked at while choosing anything)', heldOut)) console.log(line);
 
+  const rho = spearman(heldOut.map((row) => row.sa), heldOut.map((row) => row.points));
   const misses = [];
-  if (!(rho(rows) >= 0.6)) misses.push(`rho ${rho(rows).toFixed(3)} < 0.6`);
-  for (const row of missedSpam) misses.push(`${row.name}: SpamAssassin ${row.sa} but engine risk low`);
-  for (const row of highCorpus) misses.push(`${row.name}: corpus email at high risk`);
+  if (!(rho >= 0.6)) misses.push(`held-out rho ${rho.toFixed(3)} < 0.6`);
+  for (const row of heldOut.filter((candidate) => candidate.sa >= 5 && candidate.level !== 'high')) {
+    misses.push(`${row.name}: SpamAssassin ${row.sa} (${row.saRules.join(' ')}) but engine ${row.level} (${row.points} points)`);
+  }
   if (misses.length > 0) {
-    console.log(`\ntargets missed:\n  ${misses.join('\n  ')}`);
+    console.log(`\ntargets missed on the held-out half:\n  ${misses.join('\n  ')}`);
     process.exit(1);
   }
-  console.log('\ntargets met: rho >= 0.6, every SpamAssassin >= 5 at least medium, no corpus email high');
+  console.log('\ntargets met on the held-out half: rho >= 0.6, every SpamAssassin >= 5 at high risk');
 }
 
 main().catch((error) => {

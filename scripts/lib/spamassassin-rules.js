@@ -16,13 +16,13 @@ function ruleFiles(dir = RULES_DIR) {
 }
 
 /**
- * Map of rule name to { scores: [set0, set1, set2, set3], describe, file }. A `score` line with one value
+ * Map of rule name to { scores: [set0, set1, set2, set3], describe, file (of the score), type (body, header, meta …), definedIn }. A `score` line with one value
  * applies to all four sets. Language-specific descriptions (`lang xx describe`) are skipped.
  */
 function readRules(dir = RULES_DIR) {
   const rules = new Map();
   const entry = (name) => {
-    if (!rules.has(name)) rules.set(name, { scores: null, describe: null, file: null });
+    if (!rules.has(name)) rules.set(name, { scores: null, describe: null, file: null, type: null, definedIn: null });
     return rules.get(name);
   };
   for (const file of ruleFiles(dir)) {
@@ -37,7 +37,12 @@ function readRules(dir = RULES_DIR) {
         continue;
       }
       match = /^describe\s+(\S+)\s+(.+)$/.exec(line);
-      if (match) entry(match[1]).describe = match[2].trim();
+      if (match) {
+        entry(match[1]).describe = match[2].trim();
+        continue;
+      }
+      match = /^(body|rawbody|header|uri|meta|full|mimeheader)\s+(\S+)\s/.exec(line);
+      if (match && !entry(match[2]).type) Object.assign(entry(match[2]), { type: match[1], definedIn: path.basename(file) });
     }
   }
   return rules;
