@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import type { PreviewAnalysis } from '@mailproof/engine';
+import { spamRiskLevel, type PreviewAnalysis } from '@mailproof/engine';
 import type { CheckedReports, CheckedSpamReport } from '@mailproof/contracts';
 import { SsrfGuard } from '@mailproof/net-guard';
 import { measureImageWeights } from './image-weight.check';
@@ -41,10 +41,13 @@ export class PreviewChecksService implements OnApplicationShutdown {
     if (!report || !spamd) return report;
     const message = buildMimeMessage({ html, text: analysis.plainText?.text ?? null, subject: analysis.inboxPreview?.subject ?? null, id: previewId, date: new Date() });
     try {
-      return { ...report, spamassassin: await checkWithSpamd(message, spamd) };
+      const verdict = await checkWithSpamd(message, spamd);
+      // SpamAssassin saw the whole message (headers, its phrase rules, every rule the engine has no counterpart
+      // for): its verdict decides the level, the engine's stays beside it.
+      return { ...report, spamassassin: verdict, engineLevel: report.level, level: spamRiskLevel(verdict.score, verdict.threshold), levelSource: 'spamassassin' };
     } catch (error) {
       this.logger.warn(`preview ${previewId}: SpamAssassin check failed: ${(error as Error).message}`);
-      return { ...report, spamassassin: null, notes: [`SpamAssassin check failed: ${(error as Error).message}`] };
+      return { ...report, spamassassin: null, notes: [`SpamAssassin check failed: ${(error as Error).message}`], levelSource: 'engine' };
     }
   }
 

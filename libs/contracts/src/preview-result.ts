@@ -21,8 +21,17 @@ export interface SpamAssassinResult {
 type SpamReport = NonNullable<PreviewAnalysis['spamReport']>;
 type ImageReport = NonNullable<PreviewAnalysis['imageReport']>;
 
-/** The spam report with the worker's SpamAssassin verdict (null when the check failed; see notes). */
-export type CheckedSpamReport = SpamReport & { spamassassin?: SpamAssassinResult | null; notes?: string[] };
+/**
+ * The spam report with the worker's SpamAssassin verdict (null when the check failed; see notes). When spamd
+ * answered, `level` follows SpamAssassin's score (high at its threshold, its spam verdict; medium from half of
+ * it), `engineLevel` keeps the engine's own level beside it and `levelSource` says which one `level` is.
+ */
+export type CheckedSpamReport = SpamReport & {
+  spamassassin?: SpamAssassinResult | null;
+  notes?: string[];
+  engineLevel?: SpamReport['level'];
+  levelSource?: 'engine' | 'spamassassin';
+};
 
 /** Image report with the worker's measurements: `bytes` per image where measured, the total, and notes. */
 export type MeasuredImageReport = ImageReport & { totalBytes: number | null; notes: string[] };

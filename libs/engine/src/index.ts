@@ -43,6 +43,9 @@ export { parseSelector, splitSelectorList, matchesSelector, MatchContext } from 
 export type { ParsedSelector } from './parse/css-selector';
 export { relativeLuminance } from './dark-mode/color-inversion';
 
+// The spam report's ground: SpamAssassin's published scores and the risk level of a SpamAssassin-scale score.
+export { SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_VERSION, spamRiskLevel } from './reports/spamassassin-scores';
+
 // The pre-send gate: baseline snapshots, analysis diffs and the verdict (docs/engine.md, "The gate verdict").
 export * from './gate';
 

@@ -8,6 +8,7 @@
  * sets it.
  */
 import { HtmlElement, childrenOf, getAttribute, isText, parentElement } from '../parse/dom';
+import { utf8ByteLength } from '../parse/parse-email';
 import { contrastRatio } from './context/color-utils';
 import type { EmailImage, EmailLink, ReportContext } from './context/report-context';
 import { ownText, textContent } from './context/report-document';
@@ -20,7 +21,7 @@ import { mediaApplies } from './context/report-styles';
 import { INVISIBLE_CHARACTERS, collapseWhitespace, foldForMatching, isAscii, shorten, stripInvisible } from './context/text-utils';
 import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './context/url-utils';
 import {
-  PHRASE_COUNTERPARTS, SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORES, SPAMASSASSIN_VERSION, imageOnlyRule, uppercaseRule,
+  PHRASE_COUNTERPARTS, SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORES, SPAMASSASSIN_VERSION, imageOnlyRule, spamRiskLevel, uppercaseRule,
   type SpamAssassinRuleName,
 } from './spamassassin-scores';
 
@@ -66,8 +67,6 @@ export const SPAM_COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
 
 /** 0-100 score points per SpamAssassin point: the required score (5) lands at 40, the top of "high". */
 const SCORE_PER_POINT = 12;
-/** Where medium risk starts: half of SpamAssassin's required score. */
-const MEDIUM_POINTS = SPAMASSASSIN_REQUIRED_SCORE / 2;
 
 /** Declared size (px) up to which an image is an icon (social links, bullets), not a picture. */
 const ICON_PX = 64;
@@ -540,7 +539,7 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   const words = bodyTokens.length;
   const largeImages = contentImages.filter((image) => (image.width ?? 0) >= LARGE_IMAGE_PX || (image.height ?? 0) >= LARGE_IMAGE_PX).length;
   if (contentImages.length > 0 && (words < 20 || (largeImages > 0 && words < IMAGE_CAPTION_WORDS))) {
-    add('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`, {}, imageOnlyRule(utf8Length(visibleText)));
+    add('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`, {}, imageOnlyRule(utf8ByteLength(visibleText)));
   } else {
     // Icons (social links, bullets) take no room from the text: only pictures count against it.
     const pictures = contentImages.filter((image) => !isIcon(image)).length;
@@ -591,7 +590,7 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   const score = Math.max(0, Math.min(100, Math.round(100 - SCORE_PER_POINT * points)));
   return {
     score,
-    level: points >= SPAMASSASSIN_REQUIRED_SCORE ? 'high' : points >= MEDIUM_POINTS ? 'medium' : 'low',
+    level: spamRiskLevel(points),
     points,
     requiredScore: SPAMASSASSIN_REQUIRED_SCORE,
     spamAssassinVersion: SPAMASSASSIN_VERSION,
@@ -606,15 +605,6 @@ function round(value: number, digits = 2): number {
   return Math.round(value * factor) / factor;
 }
 
-/** Bytes of text as SpamAssassin's image-only rules count them (UTF-8). */
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? (i++, 4) : 3;
-  }
-  return bytes;
-}
 
 function sortTriggers(triggers: SpamTrigger[]): SpamTrigger[] {
   return triggers.sort((a, b) => b.weight - a.weight || (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) || (a.column ?? 0) - (b.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) || (a.message < b.message ? -1 : 1));

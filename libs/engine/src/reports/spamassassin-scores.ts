@@ -77,3 +77,11 @@ export function imageOnlyRule(textBytes: number): SpamAssassinRuleName | null {
 export function uppercaseRule(ratio: number): SpamAssassinRuleName | null {
   return ratio >= 0.75 ? 'UPPERCASE_75_100' : ratio >= 0.5 ? 'UPPERCASE_50_75' : null;
 }
+
+/**
+ * The risk level of a SpamAssassin-scale score: high at the required score (SpamAssassin's spam verdict),
+ * medium from half of it, low below. The engine applies it to its points; the preview worker to spamd's score.
+ */
+export function spamRiskLevel(score: number, requiredScore: number = SPAMASSASSIN_REQUIRED_SCORE): 'low' | 'medium' | 'high' {
+  return score >= requiredScore ? 'high' : score >= requiredScore / 2 ? 'medium' : 'low';
+}
