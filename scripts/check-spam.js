@@ -23,6 +23,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { installTypeScriptLoader, ROOT } = require('./lib/ts-require');
 const { descriptionPhrases, generatedVariants, half, injectedVariants } = require('./lib/spam-variants');
 const { installedVersion, readRules } = require('./lib/spamassassin-rules');
+const { freeLoopbackPort: freePort } = require('./lib/tasks');
 
 const argv = process.argv.slice(2);
 const halfFlag = argv.indexOf('--half');
@@ -43,17 +44,6 @@ const { checkWithSpamd } = require(path.join(ROOT, 'apps/worker-preview/src/spam
 const { SPAMASSASSIN_SCORES, SPAMASSASSIN_SCORE_SET, SPAMASSASSIN_VERSION } = require(path.join(ROOT, 'libs/engine/src/reports/spamassassin-scores.ts'));
 const { SPAM_PHRASES } = require(path.join(ROOT, 'libs/engine/src/reports/spam-phrases.ts'));
 const { tokens } = require(path.join(ROOT, 'libs/engine/src/reports/spam-report.ts'));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const accepts = (port) =>
   new Promise((resolve) => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: install, build, make sure PostgreSQL and Redis answer, create the database,
-// migrate, then run every app in one process (or one app with --app NAME). See README.md.
+// `npm start`: install, build, make sure PostgreSQL and Redis answer, create the database, find or
+// start a spamd for the SpamAssassin check, migrate, then run every app in one process (or one app
+// with --app NAME). See README.md.
 // In a terminal it prints one short line per step and per log entry; elsewhere the apps' JSON logs
 // pass through untouched (scripts/lib/log-format.js).
 'use strict';
@@ -29,6 +30,19 @@ async function main() {
     await tasks.ensureDatabase(databaseUrl);
     console.log(`[mailproof] PostgreSQL and Redis answer; database ${describeDatabase(databaseUrl)} is there`);
   }
+  // The SpamAssassin check by default where SpamAssassin exists (docs/reports.md); never in production,
+  // where SPAMASSASSIN_HOST is set or not on purpose.
+  let spamd = null;
+  if (!migrateOnly && !production) {
+    spamd = await tasks.ensureSpamd();
+    if (spamd.address) {
+      process.env.SPAMASSASSIN_HOST = spamd.address;
+      console.log(`[mailproof] SpamAssassin: ${spamd.started ? 'started Debian\'s spamd (local rules) on' : 'spamd at'} ${spamd.address}`);
+    } else {
+      console.log(`[mailproof] SpamAssassin check off: ${spamd.reason}`);
+    }
+  }
+  if (process.env.SPAMASSASSIN_HOST === 'off') delete process.env.SPAMASSASSIN_HOST;
   const dist = path.join(tasks.ROOT, 'dist');
   const entry = migrateOnly
     ? [path.join(dist, 'apps', 'cli', 'src', 'main.js'), 'migrate']
@@ -41,7 +55,10 @@ async function main() {
   if (pretty) prettify(child.stdout, process.stdout, { color: true });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   // 'close', not 'exit': the last log lines may still be in the pipe when the launcher exits.
-  child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  child.on('close', (code, signal) => {
+    const stopped = spamd?.stop ? spamd.stop() : Promise.resolve();
+    stopped.finally(() => process.exit(code ?? (signal ? 1 : 0)));
+  });
 }
 
 /** The database's name and where it lives, without the password. */

@@ -133,6 +133,76 @@ async function ensureServices(databaseUrl, redisUrl) {
   throw new Error(`Mailproof needs PostgreSQL and Redis.\n${lines.join('\n')}\nNo Docker engine is available to start them automatically.`);
 }
 
+/** Whether a spamd answers PING on host:port (SPAMC/1.5: "SPAMD/1.5 0 PONG"). */
+function spamdAnswers(host, port, timeoutMs = 1500) {
+  return new Promise((resolve) => {
+    let answer = '';
+    const socket = net.connect({ host, port });
+    const done = (result) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once('connect', () => socket.write('PING SPAMC/1.5\r\n\r\n'));
+    socket.on('data', (chunk) => {
+      answer += chunk;
+      if (answer.includes('\n')) done(/^SPAMD\/[\d.]+ 0 PONG/.test(answer));
+    });
+    socket.once('end', () => done(/^SPAMD\/[\d.]+ 0 PONG/.test(answer)));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** A free TCP port on 127.0.0.1. */
+function freeLoopbackPort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The spamd `npm start` gives the preview worker (docs/reports.md, "Checks in the preview worker"):
+ * SPAMASSASSIN_HOST when set (`off`: no SpamAssassin check); else a spamd that answers on 127.0.0.1:783;
+ * else Debian's spamd, when installed, started here with local rules only (`--local`: no network tests)
+ * on a free loopback port and stopped with `npm start`. Returns { address, started, stop } or
+ * { address: null, reason }.
+ */
+async function ensureSpamd({ env = process.env, spamdPath = '/usr/sbin/spamd', port = 783, startTimeoutMs = 60_000 } = {}) {
+  if (env.SPAMASSASSIN_HOST === 'off') return { address: null, reason: 'SPAMASSASSIN_HOST=off' };
+  if (env.SPAMASSASSIN_HOST) return { address: env.SPAMASSASSIN_HOST, started: false, stop: async () => {} };
+  if (await spamdAnswers('127.0.0.1', port)) return { address: `127.0.0.1:${port}`, started: false, stop: async () => {} };
+  if (!fs.existsSync(spamdPath)) return { address: null, reason: `no spamd answers on 127.0.0.1:${port} and ${spamdPath} is not installed (apt-get install spamassassin spamc spamd)` };
+  const { spawn } = require('node:child_process');
+  const directory = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'mailproof-spamd-'));
+  const ownPort = await freeLoopbackPort();
+  const child = spawn(spamdPath, ['--local', '--listen-ip=127.0.0.1', `--port=${ownPort}`, '--max-children=2', '--min-children=1', '--nouser-config', '--syslog=stderr', `--pidfile=${path.join(directory, 'spamd.pid')}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr.on('data', (chunk) => (log = (log + chunk).slice(-2000)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(directory, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + startTimeoutMs;
+  while (!(await spamdAnswers('127.0.0.1', ownPort))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      return { address: null, reason: `${spamdPath} did not start: ${log.trim().split('\n').slice(-3).join(' | ')}` };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { address: `127.0.0.1:${ownPort}`, started: true, stop };
+}
+
 /** Creates the database named in the URL when it does not exist yet (connecting to the `postgres` database). */
 async function ensureDatabase(databaseUrl) {
   const { Client } = require(path.join(ROOT, 'node_modules', 'pg'));
@@ -175,4 +245,4 @@ async function prepareTestRun({ typecheck = false, deadline } = {}) {
   await ensureDatabase(process.env.DATABASE_URL);
 }
 
-module.exports = { ROOT, BIN, BudgetExceeded, run, loadDotEnv, ensureDependencies, build, ensureServices, ensureDatabase, prepareTestRun };
+module.exports = { ROOT, BIN, BudgetExceeded, run, loadDotEnv, ensureDependencies, build, ensureServices, ensureDatabase, ensureSpamd, spamdAnswers, freeLoopbackPort, prepareTestRun };

@@ -12,7 +12,7 @@ const APPS = ['api', 'worker-preview', 'worker-render', 'worker-dns', 'scheduler
 
 describe('docker-compose.yml', () => {
   it('has postgres, redis, a one-shot migrate, the API, every worker and the scheduler', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'migrate', 'postgres', 'redis', 'scheduler', 'worker-dns', 'worker-preview', 'worker-render'].sort());
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'migrate', 'postgres', 'redis', 'scheduler', 'spamd', 'worker-dns', 'worker-preview', 'worker-render'].sort());
   });
 
   it('runs every app from a source entry point that exists, built with its own APP', () => {
@@ -35,12 +35,23 @@ describe('docker-compose.yml', () => {
         postgres: { condition: 'service_healthy' },
         redis: { condition: 'service_healthy' },
         migrate: { condition: 'service_completed_successfully' },
+        // The preview worker asks spamd for SpamAssassin's verdict.
+        ...(name === 'worker-preview' ? { spamd: { condition: 'service_healthy' } } : {}),
       });
     }
     const check = (service: string): string => ((compose.services[service].healthcheck as { test?: string[] } | undefined)?.test ?? []).join(' ');
     expect(check('postgres')).toMatch(/pg_isready/);
     expect(check('redis')).toMatch(/redis-cli ping/);
     expect(check('api')).toMatch(/\/health\/live/);
+  });
+
+  it('runs spamd with local rules from Debian\'s packages, healthy when it answers PING, and points the preview worker at it', () => {
+    const spamd = compose.services.spamd as { build?: { dockerfile?: string } };
+    const dockerfile = readFileSync(join(ROOT, spamd.build?.dockerfile ?? 'missing'), 'utf8');
+    expect(dockerfile).toMatch(/apt-get install .*spamassassin spamc spamd/);
+    expect(dockerfile).toMatch(/"--local"/);
+    expect(((compose.services.spamd.healthcheck as { test?: string[] }).test ?? []).join(' ')).toBe('CMD spamc -K');
+    expect((compose.services['worker-preview'] as { environment?: Record<string, string> }).environment?.SPAMASSASSIN_HOST).toBe('spamd:783');
   });
 
   it('runs Redis with noeviction, as BullMQ requires', () => {

@@ -5,6 +5,8 @@ import { freePort as closedPort } from '../utils/free-port';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const tasks = require('../../scripts/lib/tasks') as {
   ensureServices(databaseUrl: string, redisUrl: string): Promise<void>;
+  ensureSpamd(options: { env?: Record<string, string | undefined>; spamdPath?: string; port?: number }): Promise<{ address: string | null; started?: boolean; reason?: string; stop?: () => Promise<void> }>;
+  spamdAnswers(host: string, port: number, timeoutMs?: number): Promise<boolean>;
 };
 
 describe('npm start: checking PostgreSQL and Redis', () => {
@@ -35,4 +37,45 @@ describe('npm start: checking PostgreSQL and Redis', () => {
       redis.close();
     }
   });
+});
+
+describe('npm start: a spamd for the SpamAssassin check', () => {
+  /** A stand-in spamd that answers PING as spamd does. */
+  async function pongServer() {
+    const server = createServer((socket) => socket.once('data', () => socket.end('SPAMD/1.5 0 PONG\r\n')));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+    return { server, port: (server.address() as { port: number }).port };
+  }
+
+  it('keeps SPAMASSASSIN_HOST when it is set, and turns the check off with "off"', async () => {
+    await expect(tasks.ensureSpamd({ env: { SPAMASSASSIN_HOST: 'spam.internal:783' } })).resolves.toMatchObject({ address: 'spam.internal:783', started: false });
+    await expect(tasks.ensureSpamd({ env: { SPAMASSASSIN_HOST: 'off' } })).resolves.toMatchObject({ address: null, reason: 'SPAMASSASSIN_HOST=off' });
+  });
+
+  it('uses a spamd that answers on the local port without starting one', async () => {
+    const { server, port } = await pongServer();
+    try {
+      await expect(tasks.ensureSpamd({ env: {}, port, spamdPath: '/nonexistent/spamd' })).resolves.toMatchObject({ address: `127.0.0.1:${port}`, started: false });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('says why the check is off when none answers and spamd is not installed', async () => {
+    const port = await closedPort();
+    const result = await tasks.ensureSpamd({ env: {}, port, spamdPath: '/nonexistent/spamd' });
+    expect(result.address).toBeNull();
+    expect(result.reason).toMatch(new RegExp(`no spamd answers on 127\\.0\\.0\\.1:${port} and /nonexistent/spamd is not installed \\(apt-get install`));
+  });
+
+  // Debian's spamd is installed wherever the suite runs (.ci/run installs it); the SpamAssassin integration test needs it too.
+  it('starts Debian\'s spamd when none answers, and stops it', async () => {
+    const port = await closedPort();
+    const result = await tasks.ensureSpamd({ env: {}, port });
+    expect(result).toMatchObject({ started: true, address: expect.stringMatching(/^127\.0\.0\.1:\d+$/) });
+    const ownPort = Number(result.address!.split(':')[1]);
+    expect(await tasks.spamdAnswers('127.0.0.1', ownPort)).toBe(true);
+    await result.stop!();
+    expect(await tasks.spamdAnswers('127.0.0.1', ownPort)).toBe(false);
+  }, 90_000);
 });
