@@ -126,8 +126,9 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     const working = new PreviewChecksService(loadConfig({ SPAMASSASSIN_HOST: `127.0.0.1:${port}`, SPAMASSASSIN_TIMEOUT_MS: '20000', IMAGE_WEIGHT_CHECK: 'off' }));
     const checked = await working.complete('prv_int1', html, analysis);
     expect(checked.spamReport?.spamassassin).toEqual(expect.objectContaining({ isSpam: true, threshold: 5, rules: expect.any(Array) }));
-    // The engine's own rules stay as they were.
+    // The engine's own rules stay as they were; the level follows SpamAssassin's verdict, the engine's beside it.
     expect(checked.spamReport?.triggers).toEqual(triggersBefore);
+    expect(checked.spamReport).toMatchObject({ level: 'high', levelSource: 'spamassassin', engineLevel: analysis.spamReport?.level });
     await working.onApplicationShutdown();
 
     const deadPort = await freePort();
@@ -135,6 +136,7 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     const noted = await failing.complete('prv_int2', html, analysis);
     expect(noted.spamReport?.spamassassin).toBeNull();
     expect(noted.spamReport?.notes).toEqual([expect.stringMatching(/^SpamAssassin check failed: .*ECONNREFUSED/)]);
+    expect(noted.spamReport).toMatchObject({ level: analysis.spamReport?.level, levelSource: 'engine' });
     await failing.onApplicationShutdown();
   });
 
@@ -156,6 +158,7 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
       const response = await request(api.url).post('/api/preview').send({ html: SPAMMY, clients: ['gmail-web', 'outlook-web'] });
       expect(response.status).toBe(200);
       expect(response.body.spamReport.spamassassin).toEqual(expect.objectContaining({ isSpam: true, threshold: 5 }));
+      expect(response.body.spamReport).toMatchObject({ level: 'high', levelSource: 'spamassassin' });
       expect(response.body.spamReport.triggers.length).toBeGreaterThan(0);
       expect(response.body.imageReport.notes).toEqual([]);
       // The engine's fields come first, the checked reports after them, in the one stored document.
