@@ -1,14 +1,14 @@
-// scripts/lib/a11y-tally.js is plain Node, required by scripts/check-a11y.js.
+// scripts/lib/a11y-tally.js is plain AxeNode, required by scripts/check-a11y.js.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const tally = require('../../scripts/lib/a11y-tally') as {
   TARGET: number;
   isInvisibleImage(image: { width: number; height: number; rendered: boolean }): boolean;
-  tallyElementRule(input: { violations: Node[]; incomplete: Node[]; reported: Array<{ at: string; message: string }>; exempt?: Set<string> }): { counts: Counts; differences: string[] };
-  tallyDocumentRule(input: { violations: Node[]; incomplete: Node[]; reported: boolean }): { counts: Counts; differences: string[] };
+  tallyElementRule(input: { violations: AxeNode[]; incomplete: AxeNode[]; reported: Array<{ at: string; message: string }>; exempt?: Set<string> }): { counts: Counts; differences: string[] };
+  tallyDocumentRule(input: { violations: AxeNode[]; incomplete: AxeNode[]; reported: boolean }): { counts: Counts; differences: string[] };
   addCounts(total: Partial<Counts>, part: Counts): Counts;
   judge(totals: Map<string, Counts>, target?: number): { rows: Array<{ rule: string; precision: number | null; recall: number | null }>; misses: string[] };
 };
-interface Node {
+interface AxeNode {
   at: string | null;
   html: string;
   summary?: string;
@@ -23,7 +23,7 @@ interface Counts {
   exempt: number;
 }
 
-const node = (at: string | null): Node => ({ at, html: `<img data-mp-src="${at}">`, summary: 'Fix: add alt' });
+const node = (at: string | null): AxeNode => ({ at, html: `<img data-mp-src="${at}">`, summary: 'Fix: add alt' });
 const issue = (at: string) => ({ at, message: 'missing alt' });
 
 describe('check:a11y counting (scripts/lib/a11y-tally.js)', () => {
