@@ -68,7 +68,8 @@ describe('awaitJob against a real Redis', () => {
     const job = await queue.add('nobody', {});
     const started = Date.now();
     await expect(awaitJob(job, events, 400)).resolves.toEqual({ status: 'timeout', jobId: String(job.id) });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    // It waited for its budget (a timer may fire a millisecond before Date.now() shows the full 400).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(398);
     await job.remove();
   });
 

@@ -288,7 +288,8 @@ describe('mailproof clients', () => {
 
   it('prints a table, and a support matrix with --properties', () => {
     const table = mailproof(['clients']);
-    expect(table.stdout).toMatch(/^id\s+name\s+category\s+engine\s+darkMode$/m);
+    expect(table.stdout).toMatch(/^id\s+name\s+category\s+engine\s+darkModel\s+modelCheckedAt$/m);
+    expect(table.stdout).toMatch(/^outlook-windows-legacy\s.*\sWord\s+full-inversion\s/m);
     expect(table.stdout.trim().split('\n')).toHaveLength(22);
     const matrix = mailproof(['clients', '--properties']);
     expect(matrix.code).toBe(0);

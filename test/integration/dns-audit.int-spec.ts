@@ -93,8 +93,9 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
     expect(rules(results['spf-macro.test'])).toContain('spf_too_many_lookups');
     expect(results['implicit-mx.test'].checks.mx.status).toBe('warn');
     expect(rules(results['implicit-mx.test'])).toContain('mx_implicit');
-    expect(results['dmarc-rua-only.test'].dmarc).toMatchObject({ valid: true, policy: 'none' });
-    expect(results['dmarc-rua-only.test'].checks.dmarc.status).toBe('warn');
+    // No p= tag: not a valid record (RFC 7489 6.6.3); with a valid rua the effective policy is none.
+    expect(results['dmarc-rua-only.test'].dmarc).toMatchObject({ valid: false, policy: 'none' });
+    expect(results['dmarc-rua-only.test'].checks.dmarc.status).toBe('fail');
     expect(results['no-dmarc.test'].checks.dmarc.status).toBe('fail');
     expect(results['no-dmarc.test'].dmarc.valid).toBe(false);
     expect(results['dmarc-none.test'].checks.dmarc.status).toBe('warn');

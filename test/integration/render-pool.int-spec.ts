@@ -16,7 +16,7 @@ const DARK_BOX_EMAIL = `<!doctype html>
 </style>
 </head><body>
 <div class="box"></div>
-<p style="margin:0;height:300px">Text</p>
+<table cellpadding="0" cellspacing="0"><tr><td style="height:300px">Text</td></tr></table>
 <script>document.body.style.background = '#ff00ff';</script>
 </body></html>`;
 
