@@ -2,7 +2,9 @@
 // One workload of `npm run bench:engine` in a process of its own, as a worker runs it: every corpus file
 // analyzed the same way, over and over, in a worker thread with the analysis threads' heap limits.
 // Usage (by scripts/bench-engine.js):
-//   node scripts/bench-engine-mode.js <bundle.cjs> <core|mailproof> <corpus dir> <warm-up passes> <rounds>
+//   node scripts/bench-engine-mode.js <bundle.cjs> <core|mailproof|peer> <corpus dir> <warm-up passes> <rounds>
+// `peer` runs @emailens/engine's full analysis under exactly the same conditions (a fresh process, a worker
+// thread with the same heap limits, the same warm-up passes and rounds): the comparison treats both alike.
 // Prints one JSON line: the first pass's times (`cold`), each file's samples over the measured rounds,
 // each measured round's corpus total in wall-clock and in CPU time (all of the process's threads: the
 // garbage collector's helpers included), errors, and the process's peak RSS.
@@ -28,8 +30,19 @@ if (isMainThread) {
   });
 } else {
   const { bundle, workload, corpusDir, warmUpPasses, rounds } = workerData;
+  /** The peer's full analysis of one email: its audit, every client's transform and dark variant, plain text. */
+  function peerFullAnalysis() {
+    const emailens = require('@emailens/engine');
+    const clients = emailens.EMAIL_CLIENTS.map((c) => c.id);
+    return (html) => {
+      emailens.auditEmail(html);
+      emailens.transformForAllClients(html);
+      for (const id of clients) emailens.simulateDarkMode(html, id);
+      emailens.toPlainText(html);
+    };
+  }
   const bench = require(bundle);
-  const analyze = { core: bench.mailproofCore, mailproof: bench.mailproof }[workload];
+  const analyze = workload === 'peer' ? peerFullAnalysis() : { core: bench.mailproofCore, mailproof: bench.mailproof }[workload];
   if (!analyze) throw new Error(`bench-engine-mode: unknown workload ${workload}`);
   const files = fs.readdirSync(corpusDir).filter((f) => f.endsWith('.html')).sort();
   const sources = files.map((file) => fs.readFileSync(path.join(corpusDir, file), 'utf8'));
