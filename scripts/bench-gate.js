@@ -12,7 +12,7 @@ const http = require('node:http');
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const tasks = require('./lib/tasks');
-const { serviceCpuMs, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices } = require('./lib/bench-service');
+const { serviceCpuMs, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, engineOnlyAllCores, startServices } = require('./lib/bench-service');
 
 const DURATION_S = Number(process.env.BENCH_SECONDS || 30);
 const CONNECTIONS = 4;
@@ -56,11 +56,16 @@ async function main() {
     const run = (seconds) =>
       new Promise((resolve, reject) => {
         const latencies = [];
+        const others = new Map();
         const instance = autocannon(
           { url: `${url}/api/gate`, method: 'POST', connections: CONNECTIONS, duration: seconds, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body },
-          (error, result) => (error ? reject(error) : resolve({ result, latencies })),
+          (error, result) => (error ? reject(error) : resolve({ result, latencies, others })),
         );
-        instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+        // Only 2xx answers count toward latency and throughput; the others are counted apart and printed.
+        instance.on('response', (_client, status, _bytes, responseTime) => {
+          if (status >= 200 && status < 300) latencies.push(responseTime);
+          else others.set(status, (others.get(status) ?? 0) + 1);
+        });
       });
     await run(5); // warm-up: JIT, pools, sandbox
     const busyBefore = serviceCpuMs(pids());
@@ -84,13 +89,18 @@ async function main() {
     await stopServices();
     const windows = await engineOnlyWindows(email.html, 5, 2000);
     const engineRps = windows[2];
+    // The machine's ceiling for the analysis, beside the one-thread figure (the gate's target is stated against one thread).
+    const allCores = await engineOnlyAllCores(email.html, 5, 2000);
 
     gate.latencies.sort((a, b) => a - b);
-    const rps = gate.result.requests.total / DURATION_S;
+    const rps = gate.latencies.length / DURATION_S;
+    const otherStatuses = [...gate.others].map(([status, n]) => `${n} x ${status}`).join(', ') || 'none';
     console.log(`email: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${CONNECTIONS} connections, ${DURATION_S} s, ref bench/median`);
-    console.log(`POST /api/gate (no link resolution): ${gate.result.requests.total} requests, ${gate.result.non2xx} non-2xx, ${gate.result.errors} errors`);
+    console.log(`POST /api/gate (no link resolution): ${gate.latencies.length} 2xx answers counted (of ${gate.result.requests.total} requests; not counted: ${otherStatuses}; ${gate.result.errors} errors)`);
     console.log(`  latency p50 ${percentile(gate.latencies, 50).toFixed(1)} ms, p95 ${percentile(gate.latencies, 95).toFixed(1)} ms (target <= 150), p99 ${percentile(gate.latencies, 99).toFixed(1)} ms`);
-    console.log(`  throughput ${rps.toFixed(1)} req/s = ${((rps / engineRps) * 100).toFixed(0)}% of engine-only (target >= 70%)`);
+    console.log(
+      `  throughput ${rps.toFixed(1)} req/s = ${((rps / engineRps) * 100).toFixed(0)}% of one-thread engine-only (target >= 70%), ${((rps / allCores.total) * 100).toFixed(0)}% of all-cores engine-only (${allCores.total.toFixed(1)} emails/s, ${allCores.threads} threads)`,
+    );
     if (busyMs !== null) {
       const perRequest = busyMs / gate.result.requests.total;
       const cores = require('node:os').cpus().length;
