@@ -424,28 +424,11 @@ export function rawInlineDeclaration(declaration: CssDeclaration): string {
   return `${declaration.property}:${declaration.value}${declaration.important ? (declaration.importantRaw ?? ' !important') : ''}`;
 }
 
-/** Evaluates the client's model against the email once: drops, rewrites and element rules that fire, with their findings. */
-export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clientName: string): BehaviourOutcome {
-  const rules = rulesOf(client);
-  const { parsed } = facts;
-  const tally = new FindingTally();
-  const outcome: BehaviourOutcome = {
-    rules,
-    droppedSheets: new Map(),
-    droppedCss: new Set(),
-    findings: [],
-    elementGoverned: new Set(),
-    texts: new Map(),
-    inlineRewrites: new Map(),
-    sheetRewrites: new Map(),
-    atRuleRewrites: new Map(),
-    droppedStyleValues: new Set(),
-  };
-
-  // Whole-block and rest-of-block drops: the first poison of a block decides.
-  if (rules.dropBlocks.length > 0) {
+/** Whole-block and rest-of-block drops: the first poison of a block decides. */
+function findPoisons(facts: BehaviourFacts, outcome: BehaviourOutcome, tally: FindingTally, clientName: string): void {
+  if (outcome.rules.dropBlocks.length > 0) {
     for (const sheetFacts of facts.sheets()) {
-      for (const behaviour of rules.dropBlocks) {
+      for (const behaviour of outcome.rules.dropBlocks) {
         const poison = facts.poisonOf(behaviour, sheetFacts);
         if (!poison) continue;
         const position = sheetNodePosition(sheetFacts.sheet, poison.node);
@@ -464,6 +447,58 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
       }
     }
   }
+}
+
+/** Markup the client adds: a wrapper around the body's content, links in the text. */
+function addMarkup(facts: BehaviourFacts, outcome: BehaviourOutcome, tally: FindingTally, clientName: string): void {
+  const { parsed } = facts;
+  for (const addition of outcome.rules.additions) {
+    if (addition.disabledBy(parsed)) continue;
+    if (addition.wrapsBody) {
+      outcome.bodyWrapper = addition.wrapsBody;
+      const body = parsed.elementsByTag.get('body')?.[0];
+      if (body && addition.breaksRules?.(parsed)) tally.add(addition, addition.severity, addition.id, () => `${clientName}: ${addition.summary}`, addition.suggestion, positionOf(body));
+      continue;
+    }
+    if (!addition.addTo) continue;
+    let count = 0;
+    let first: { line: number; column: number } | undefined;
+    for (const text of facts.visibleTexts()) {
+      const added = outcome.texts.has(text) ? undefined : addition.addTo?.(text.value, parsed);
+      if (!added) continue;
+      outcome.texts.set(text, added.text);
+      count += added.count;
+      first ??= positionOf(text);
+    }
+    if (count === 0) continue;
+    const restyled = addition.restyledBy(parsed);
+    const severity: Severity = restyled ? 'info' : addition.severity;
+    const message = `${clientName} ${addition.summary.replace(/\.$/, '')}: ${count} found in this email${restyled ? '; the email restyles them to look like its text' : ''}.`;
+    tally.add(addition, severity, addition.id, () => message, addition.suggestion, first);
+    const finding = tally.list().find((f) => f.behaviour === addition);
+    if (finding) finding.occurrences = count;
+  }
+}
+
+/** Evaluates the client's model against the email once: drops, rewrites and element rules that fire, with their findings. */
+export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clientName: string): BehaviourOutcome {
+  const rules = rulesOf(client);
+  const { parsed } = facts;
+  const tally = new FindingTally();
+  const outcome: BehaviourOutcome = {
+    rules,
+    droppedSheets: new Map(),
+    droppedCss: new Set(),
+    findings: [],
+    elementGoverned: new Set(),
+    texts: new Map(),
+    inlineRewrites: new Map(),
+    sheetRewrites: new Map(),
+    atRuleRewrites: new Map(),
+    droppedStyleValues: new Set(),
+  };
+
+  findPoisons(facts, outcome, tally, clientName);
 
   // Rewrites: inline declarations, then the declarations of the blocks the client keeps. Each distinct
   // declaration is rewritten once, and clients with the same rules (Gmail's three) share the result; the
@@ -517,33 +552,7 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
     }
   }
 
-  // Markup the client adds: a wrapper around the body's content, links in the text.
-  for (const addition of rules.additions) {
-    if (addition.disabledBy(parsed)) continue;
-    if (addition.wrapsBody) {
-      outcome.bodyWrapper = addition.wrapsBody;
-      const body = parsed.elementsByTag.get('body')?.[0];
-      if (body && addition.breaksRules?.(parsed)) tally.add(addition, addition.severity, addition.id, () => `${clientName}: ${addition.summary}`, addition.suggestion, positionOf(body));
-      continue;
-    }
-    if (!addition.addTo) continue;
-    let count = 0;
-    let first: { line: number; column: number } | undefined;
-    for (const text of facts.visibleTexts()) {
-      const added = outcome.texts.has(text) ? undefined : addition.addTo?.(text.value, parsed);
-      if (!added) continue;
-      outcome.texts.set(text, added.text);
-      count += added.count;
-      first ??= positionOf(text);
-    }
-    if (count === 0) continue;
-    const restyled = addition.restyledBy(parsed);
-    const severity: Severity = restyled ? 'info' : addition.severity;
-    const message = `${clientName} ${addition.summary.replace(/\.$/, '')}: ${count} found in this email${restyled ? '; the email restyles them to look like its text' : ''}.`;
-    tally.add(addition, severity, addition.id, () => message, addition.suggestion, first);
-    const finding = tally.list().find((f) => f.behaviour === addition);
-    if (finding) finding.occurrences = count;
-  }
+  addMarkup(facts, outcome, tally, clientName);
 
   outcome.findings = tally.list();
   return outcome;
