@@ -49,7 +49,15 @@ export const STRAY_VALUE_CHARACTERS = /[=*$^|?<>{}[\]]|\\9\b|\\\d/;
 export function hasStrayCharacter(styleAttribute: string): boolean {
   // Most attributes hold none of the characters anywhere: one scan, no copies.
   if (!STRAY_VALUE_CHARACTERS.test(styleAttribute)) return false;
-  return STRAY_VALUE_CHARACTERS.test(outsideStringsAndUrls(styleAttribute.replace(/!\s*important/gi, '')));
+  return STRAY_VALUE_CHARACTERS.test(outsideStringsAndUrls(withoutTemplateTags(styleAttribute).replace(/!\s*important/gi, '')));
+}
+
+// Merge tags and template syntax ({{ x }}, {% if %}, *|FNAME|*, %%x%%) are replaced before the email is sent.
+const TEMPLATE_TAG = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}|\*\|[^|*]*\|\*|%%[^%]*%%/g;
+
+/** CSS text with template tags blanked: what the client receives once the sending platform filled them in. */
+export function withoutTemplateTags(text: string): string {
+  return text.includes('{') || text.includes('|') || text.includes('%%') ? text.replace(TEMPLATE_TAG, 'x') : text;
 }
 
 /** The top-level comma of a media query list (`screen and (max-width:600px), print`). */

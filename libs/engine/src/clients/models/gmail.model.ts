@@ -11,6 +11,7 @@ import {
   findNode,
   hasStrayCharacter,
   outsideStringsAndUrls,
+  withoutTemplateTags,
 } from './css-text';
 
 /**
@@ -157,6 +158,11 @@ const strayCharacterAttribute: RewriteBehaviour = {
     html: '<div style="background:#3cbc67; font-size:3*px;">x</div><p style="color:#000000; width=300px">y</p>',
     expect: { transformIncludes: ['<div>x</div>', '<p>y</p>'], finding: { rule: 'gmail-invalid-character-attribute' } },
   },
+  // Merge tags are filled in before sending: their braces and bars are no stray characters.
+  counterFixture: {
+    html: '<p style="color:{{ brand_colour }};font-size:16px{% if big %};font-weight:bold{% endif %}">Hi *|FNAME|*</p><p style="border-color:*|BRAND|*">x</p>',
+    expect: { transformIncludes: ['color:{{ brand_colour }}'], noFindingFor: 'gmail-invalid-character-attribute' },
+  },
 };
 
 const strayCharacterBlock: DropBlockBehaviour = {
@@ -167,7 +173,7 @@ const strayCharacterBlock: DropBlockBehaviour = {
   summary: 'Gmail removes a <style> block when a declaration value holds a character its parser rejects (*, =, an IE hack such as \\9).',
   evidence: [GMAIL_RESPONSIVE_2017, GMAIL_2019],
   find: ({ sheet }) => {
-    const node = findNode(sheet.root, (n) => n.type === 'decl' && STRAY_VALUE_CHARACTERS.test(outsideStringsAndUrls(n.raws.value?.raw ?? n.value)));
+    const node = findNode(sheet.root, (n) => n.type === 'decl' && STRAY_VALUE_CHARACTERS.test(outsideStringsAndUrls(withoutTemplateTags(n.raws.value?.raw ?? n.value))));
     return node ? { node, label: 'invalid character in a value' } : undefined;
   },
   suggestion: 'Remove the stray character (or the IE hack) from the value.',
