@@ -2,9 +2,9 @@ import type { AtRule, ChildNode, Declaration, Rule } from 'postcss';
 import { CollectedFeatures, FeatureUse } from '../analysis/collect-features';
 import { Severity } from '../analysis/css-finding';
 import { getTrackedFeature } from '../analysis/feature-catalogue';
-import { MatchedRule, StyleCascade } from '../analysis/style-cascade';
+import { StyleCascade } from '../analysis/style-cascade';
 import { CLIENT_IDS, ClientId } from '../clients/email-client';
-import { CLIENT_INDEX, getClient } from '../clients/email-clients';
+import { getClient } from '../clients/email-clients';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
@@ -264,153 +264,65 @@ type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
  * rewrites, names it prefixes, properties it ignores on some elements, markup it adds.
  */
 export function transformForClient(context: TransformContext, client: ClientId): ClientView {
-  const pass = new ClientPass(context, client);
-  removeElements(context, client, pass.plan, pass.tally);
-  pass.comments();
-  pass.dropWholeBlocks();
-  pass.styleAttributes();
-  pass.attributeRules();
-  pass.styleBlocks();
-  pass.additions();
-  return pass.view();
-}
+  const { parsed, features, cascade } = context;
+  const clientIndex = CLIENT_IDS.indexOf(client);
+  const bit = 1 << clientIndex;
+  const name = getClient(client).name;
+  const plan = emptyPlan();
+  const styles: ClientView['styles'] = new Map();
+  const attributes: ClientView['attributes'] = new Map();
+  const tally = new WarningTally(client);
+  const inlines = GMAIL.has(client);
+  const wordEngine = client === 'outlook-windows-legacy';
+  const outcome = context.behaviourOutcome(client);
+  const { rules } = outcome;
+  const prefix = rules.prefix;
 
-/** One client's transform in steps, each reading and extending the same plan (transformForClient). */
-class ClientPass {
-  readonly plan = emptyPlan();
-  readonly tally: WarningTally;
-  readonly styles: ClientView['styles'] = new Map();
-  readonly attributes: ClientView['attributes'] = new Map();
-  private readonly parsed: ParsedEmail;
-  private readonly bit: number;
-  private readonly name: string;
-  /** Gmail inlines `<style>` rules into style attributes. */
-  private readonly inlines: boolean;
-  private readonly outcome: BehaviourOutcome;
-  private readonly rules: BehaviourOutcome['rules'];
-  private readonly prefix: PrefixBehaviour | undefined;
-  private inlinedRuleCount = 0;
-  private keptRules = 0;
-  /** Declarations an element rule removes, counted per property and tag (warned about once). */
-  private readonly ignoredCounts = new Map<string, { property: string; tag: string; count: number; element: HtmlElement }>();
+  removeElements(context, client, plan, tally);
 
-  constructor(
-    private readonly context: TransformContext,
-    private readonly client: ClientId,
-  ) {
-    this.parsed = context.parsed;
-    this.bit = 1 << CLIENT_INDEX[client];
-    this.name = getClient(client).name;
-    this.tally = new WarningTally(client);
-    this.inlines = GMAIL.has(client);
-    this.outcome = context.behaviourOutcome(client);
-    this.rules = this.outcome.rules;
-    this.prefix = this.rules.prefix;
+  // Comments: dropped where unsupported; the Word engine reads its conditional comments.
+  if (wordEngine) {
+    plan.dropNotMsoRanges = parsed.notMsoRanges.length > 0;
+    for (const conditional of parsed.msoConditionals) plan.comments.set(conditional.comment, wordVisibleMarkup(conditional.content));
+    if (parsed.msoConditionals.length > 0) tally.add('info', 'conditional comments', () => `${name} renders ${plural(parsed.msoConditionals.length, '<!--[if mso]> block')} and skips <!--[if !mso]> content.`);
+  } else if (unsupported('html-comments', clientIndex) && parsed.comments.length > 0) {
+    for (const comment of parsed.comments) plan.comments.set(comment, '');
+    tally.add('info', 'HTML comments', () => `${name} removed ${plural(parsed.comments.length, 'HTML comment')}.`);
   }
 
-  /** Comments: dropped where unsupported; the Word engine reads its conditional comments. */
-  comments(): void {
-    const { parsed, plan, tally, name } = this;
-    if (this.client === 'outlook-windows-legacy') {
-      plan.dropNotMsoRanges = parsed.notMsoRanges.length > 0;
-      for (const conditional of parsed.msoConditionals) plan.comments.set(conditional.comment, wordVisibleMarkup(conditional.content));
-      if (parsed.msoConditionals.length > 0) tally.add('info', 'conditional comments', () => `${name} renders ${plural(parsed.msoConditionals.length, '<!--[if mso]> block')} and skips <!--[if !mso]> content.`);
-    } else if (unsupported('html-comments', CLIENT_INDEX[this.client]) && parsed.comments.length > 0) {
-      for (const comment of parsed.comments) plan.comments.set(comment, '');
-      tally.add('info', 'HTML comments', () => `${name} removed ${plural(parsed.comments.length, 'HTML comment')}.`);
-    }
+  // <style> blocks the client drops whole (a construct it rejects, a size limit, a place it ignores).
+  for (const [element, poison] of outcome.droppedSheets) {
+    if (plan.removed.has(element)) continue;
+    plan.removed.add(element);
+    tally.add('warning', poison.label, (n) => `${name} removed ${plural(n, '<style> block')}: ${poison.behaviour.summary}`, positionOf(element));
   }
+  // Gmail inlines the rules of the blocks it keeps only.
+  const dropsCss = outcome.droppedSheets.size > 0 || outcome.droppedCss.size > 0;
+  const sheetKept = (rule: Rule): boolean => {
+    let top: ChildNode = rule;
+    while (top.parent && top.parent.type !== 'root') top = top.parent as unknown as ChildNode;
+    if (outcome.droppedCss.has(top)) return false;
+    const root = rule.root();
+    const sheet = parsed.styleSheets.find((s) => s.root === root);
+    return !(sheet && plan.removed.has(sheet.element));
+  };
 
-  /** `<style>` blocks the client drops whole (a construct it rejects, a size limit, a place it ignores). */
-  dropWholeBlocks(): void {
-    for (const [element, poison] of this.outcome.droppedSheets) {
-      if (this.plan.removed.has(element)) continue;
-      this.plan.removed.add(element);
-      this.tally.add('warning', poison.label, (n) => `${this.name} removed ${plural(n, '<style> block')}: ${poison.behaviour.summary}`, positionOf(element));
-    }
-  }
-
-  /**
-   * Style attributes as the client keeps them: Gmail first merges the matching rules of the blocks it keeps;
-   * then caniemail's drops, the model's rewrites (computed once per distinct declaration) and element rules.
-   */
-  styleAttributes(): void {
-    const { context, parsed, outcome, bit } = this;
-    const dropsCss = outcome.droppedSheets.size > 0 || outcome.droppedCss.size > 0;
-    for (const element of context.styled) {
-      const inline = parsed.inlineStyles.get(element);
-      const allMatched = this.inlines ? context.cascade.matches.get(element) : undefined;
-      const matched = allMatched && dropsCss ? allMatched.filter((m) => this.sheetKept(m.rule)) : allMatched;
-      if (!matched?.length && !inline) continue;
-      const dropsAttribute = inline !== undefined && outcome.droppedStyleValues.has(inline.value);
-      const unchanged = !matched?.length && inline && !dropsAttribute && (context.styleMask(inline.value, inline.declarations) & bit) === 0 && !this.inlineChanges(element, inline.declarations);
-      if (unchanged) continue;
-      const merged = new Map<string, Decl>();
-      for (const rule of matched ?? []) this.mergeRule(rule, element, merged);
-      const position = inline ? { line: inline.line, column: inline.column } : positionOf(element);
-      if (inline && !dropsAttribute) this.mergeInline(inline.declarations, element, merged, position);
-      if (dropsAttribute) this.tally.add('warning', 'style', (n) => `${this.name} removed ${plural(n, 'style attribute')} whose text it rejects.`, position);
-      const declarations = [...merged.values()];
-      this.styles.set(element, declarations);
-      const attrs = element.attrs.filter((a) => a.name !== 'style' || a.prefix);
-      const styleIndex = element.attrs.findIndex((a) => a.name === 'style' && !a.prefix);
-      if (declarations.length > 0) attrs.splice(styleIndex >= 0 ? styleIndex : attrs.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
-      this.attributes.set(element, attrs);
-    }
-    for (const [key, { property, tag, count, element }] of this.ignoredCounts) {
-      this.tally.add('warning', key, () => `${this.name} ignores ${property} on <${tag}> (${plural(count, 'declaration')}).`, positionOf(element));
-    }
-  }
-
-  /** A rule Gmail inlines into the element's style (the inline declarations merge after it). */
-  private mergeRule(rule: MatchedRule, element: HtmlElement, merged: Map<string, Decl>): void {
-    this.inlinedRuleCount++;
-    for (const declaration of rule.declarations) {
-      if ((this.context.cssNodeMask(declaration) & this.bit) !== 0) continue;
-      const rewritten = this.outcome.sheetRewrites.get(declaration);
-      const kept = rewritten !== undefined ? rewritten : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
-      if (!kept || this.ignoredHere(kept.property, element)) continue;
-      const existing = merged.get(kept.property);
-      if (existing?.important && !kept.important) continue;
-      merged.set(kept.property, kept);
-    }
-  }
-
-  private mergeInline(declarations: readonly CssDeclaration[], element: HtmlElement, merged: Map<string, Decl>, position: ReturnType<typeof positionOf>): void {
-    const { context, bit, name } = this;
-    for (const declaration of declarations) {
-      // A documented rewrite (Yahoo's height -> min-height) says what happens instead of caniemail's "unsupported".
-      const rewritten = this.outcome.inlineRewrites.get(declaration);
-      if (rewritten === undefined && (context.declarationMask(declaration) & bit) !== 0) {
-        const use = context.firstDroppingUse(context.features.inlineDeclarationUses.get(declaration) ?? [], bit);
-        const label = use?.label ?? declaration.property;
-        this.tally.add('warning', label, (n) => `${name} strips ${label} (${plural(n, 'declaration')}).`, position, 'strips');
-        continue;
-      }
-      const kept = rewritten !== undefined ? rewritten : declaration;
-      if (!kept || this.ignoredHere(kept.property, element)) continue;
-      const existing = merged.get(kept.property);
-      if (existing?.important && !kept.important) continue;
-      merged.delete(kept.property); // the inline declaration comes last, as in the source
-      merged.set(kept.property, kept);
-    }
-  }
-
-  /** Whether an element rule makes the client ignore this property here (counted for one warning per property and tag). */
-  private ignoredHere(property: string, element: HtmlElement): boolean {
-    const elementRule = this.rules.elementRules.size > 0 ? this.rules.elementRules.get(property) : undefined;
+  // Declarations as the client keeps them: caniemail drops, then its rewrites (computed once per distinct
+  // declaration by evaluateBehaviours) and its element rules.
+  const { inlineRewrites, sheetRewrites, droppedStyleValues } = outcome;
+  const elementRules = rules.elementRules;
+  // Declarations an element rule removes, counted per property and tag (warned about once, below).
+  const ignoredCounts = new Map<string, { property: string; tag: string; count: number; element: HtmlElement }>();
+  const ignoredHere = (property: string, element: HtmlElement): boolean => {
+    const elementRule = elementRules.size > 0 ? elementRules.get(property) : undefined;
     if (!elementRule || !ignoredOnElement(elementRule, element.tagName)) return false;
     const key = `${property} on <${element.tagName}>`;
-    const counted = this.ignoredCounts.get(key);
+    const counted = ignoredCounts.get(key);
     if (counted) counted.count++;
-    else this.ignoredCounts.set(key, { property, tag: element.tagName, count: 1, element });
+    else ignoredCounts.set(key, { property, tag: element.tagName, count: 1, element });
     return true;
-  }
-
-  /** Whether the model changes a style attribute that caniemail leaves alone (a rewrite, an element rule). */
-  private inlineChanges(element: HtmlElement, declarations: readonly CssDeclaration[]): boolean {
-    const { inlineRewrites } = this.outcome;
-    const { elementRules } = this.rules;
+  };
+  const inlineChanges = (element: HtmlElement, declarations: readonly CssDeclaration[]): boolean => {
     if (inlineRewrites.size === 0 && elementRules.size === 0) return false;
     for (const d of declarations) {
       if (inlineRewrites.has(d)) return true;
@@ -418,133 +330,157 @@ class ClientPass {
       if (elementRule && ignoredOnElement(elementRule, element.tagName)) return true;
     }
     return false;
-  }
+  };
 
-  /** Gmail inlines the rules of the blocks it keeps only. */
-  private sheetKept(rule: Rule): boolean {
-    let top: ChildNode = rule;
-    while (top.parent && top.parent.type !== 'root') top = top.parent as unknown as ChildNode;
-    if (this.outcome.droppedCss.has(top)) return false;
-    const root = rule.root();
-    const sheet = this.parsed.styleSheets.find((s) => s.root === root);
-    return !(sheet && this.plan.removed.has(sheet.element));
-  }
-
-  /** Attributes the client removes (Yahoo's class on <img>, the body's bgcolor), names it prefixes, the body wrapper. */
-  attributeRules(): void {
-    const { parsed, plan, attributes, tally, name, prefix, outcome } = this;
-    for (const rule of this.rules.rewrites) {
-      if (!rule.dropsAttributes) continue;
-      for (const tag of rule.dropsAttributesOn ?? []) {
-        for (const element of parsed.elementsByTag.get(tag) ?? []) {
-          const dropped = rule.dropsAttributes(element);
-          if (dropped.length === 0) continue;
-          attributes.set(element, (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.includes(a.name)));
-          tally.add('warning', dropped.join(', '), (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`, positionOf(element));
-        }
+  // Inline styles: drop what the client does not support; Gmail first merges matching <style> rules.
+  const inlinedRuleCount = { value: 0 };
+  for (const element of context.styled) {
+    const inline = parsed.inlineStyles.get(element);
+    const allMatched = inlines ? cascade.matches.get(element) : undefined;
+    const matched = allMatched && dropsCss ? allMatched.filter((m) => sheetKept(m.rule)) : allMatched;
+    if (!matched?.length && !inline) continue;
+    const dropsAttribute = inline !== undefined && droppedStyleValues.has(inline.value);
+    if (!matched?.length && inline && !dropsAttribute && (context.styleMask(inline.value, inline.declarations) & bit) === 0 && !inlineChanges(element, inline.declarations)) continue;
+    const merged = new Map<string, Decl>();
+    const position = inline ? { line: inline.line, column: inline.column } : positionOf(element);
+    for (const rule of matched ?? []) {
+      inlinedRuleCount.value++;
+      for (const declaration of rule.declarations) {
+        if ((context.cssNodeMask(declaration) & bit) !== 0) continue;
+        const rewritten = sheetRewrites.get(declaration);
+        const kept = rewritten !== undefined ? rewritten : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
+        if (!kept || ignoredHere(kept.property, element)) continue;
+        const existing = merged.get(kept.property);
+        if (existing?.important && !kept.important) continue;
+        merged.set(kept.property, kept);
       }
     }
-    // Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only). Clients
-    // that share a prefix share the prefixed start tags of elements they leave otherwise unchanged.
-    if (prefix) {
-      for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
-      plan.prefixedStartTags = this.context.prefixedStartTags(prefix);
-      if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
+    for (const declaration of dropsAttribute ? [] : (inline?.declarations ?? [])) {
+      // A documented rewrite (Yahoo's height -> min-height) says what happens instead of caniemail's "unsupported".
+      const rewritten = inlineRewrites.get(declaration);
+      if (rewritten === undefined && (context.declarationMask(declaration) & bit) !== 0) {
+        const use = context.firstDroppingUse(features.inlineDeclarationUses.get(declaration) ?? [], bit);
+        const label = use?.label ?? declaration.property;
+        tally.add('warning', label, (n) => `${name} strips ${label} (${plural(n, 'declaration')}).`, position, 'strips');
+        continue;
+      }
+      const kept = rewritten !== undefined ? rewritten : declaration;
+      if (!kept || ignoredHere(kept.property, element)) continue;
+      const existing = merged.get(kept.property);
+      if (existing?.important && !kept.important) continue;
+      merged.delete(kept.property); // the inline declaration comes last, as in the source
+      merged.set(kept.property, kept);
     }
-    for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
-    // A wrapper the client puts around the body's content (Thunderbird).
-    const body = outcome.bodyWrapper ? parsed.elementsByTag.get('body')?.[0] : undefined;
-    if (body && outcome.bodyWrapper) {
-      const bodyTag = plan.startTags.get(body) ?? plan.prefixedStartTags?.get(body) ?? serializeStartTag('body', body.attrs);
-      plan.startTags.set(body, bodyTag + outcome.bodyWrapper.open);
-      plan.endTags = new Map([[body, `${outcome.bodyWrapper.close}</body>`]]);
+    if (dropsAttribute) tally.add('warning', 'style', (n) => `${name} removed ${plural(n, 'style attribute')} whose text it rejects.`, position);
+    const declarations = [...merged.values()];
+    styles.set(element, declarations);
+    const attrs = element.attrs.filter((a) => a.name !== 'style' || a.prefix);
+    const styleIndex = element.attrs.findIndex((a) => a.name === 'style' && !a.prefix);
+    if (declarations.length > 0) {
+      const value = serializeDeclarations(declarations);
+      attrs.splice(styleIndex >= 0 ? styleIndex : attrs.length, 0, { name: 'style', value });
+    }
+    attributes.set(element, attrs);
+  }
+
+  for (const [key, { property, tag, count, element }] of ignoredCounts) {
+    tally.add('warning', key, () => `${name} ignores ${property} on <${tag}> (${plural(count, 'declaration')}).`, positionOf(element));
+  }
+
+  // Attributes the client removes from some elements (Yahoo's class on <img>, the body's bgcolor).
+  for (const rule of rules.rewrites) {
+    if (!rule.dropsAttributes) continue;
+    for (const tag of rule.dropsAttributesOn ?? []) {
+      for (const element of parsed.elementsByTag.get(tag) ?? []) {
+        const dropped = rule.dropsAttributes(element);
+        if (dropped.length === 0) continue;
+        attributes.set(element, (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.includes(a.name)));
+        tally.add('warning', dropped.join(', '), (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`, positionOf(element));
+      }
     }
   }
 
-  /** A documented rewrite of a `<style>` declaration (undefined: none). */
-  private readonly rewriteOf = (declaration: Declaration): Decl | null | undefined => this.outcome.sheetRewrites.get(declaration);
-  private readonly atRuleParams = (atRule: AtRule): string | null | undefined => this.outcome.atRuleRewrites.get(atRule);
-  private selectorWriter?: SelectorWriter | null;
-  private get selectorOf(): SelectorWriter | undefined {
-    if (this.selectorWriter === undefined) this.selectorWriter = this.context.selectorWriter(this.inlines, this.prefix) ?? null;
-    return this.selectorWriter ?? undefined;
+  // Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only). Clients
+  // that share a prefix share the prefixed start tags of elements they leave otherwise unchanged.
+  if (prefix) {
+    for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
+    plan.prefixedStartTags = context.prefixedStartTags(prefix);
+    if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
+  }
+  for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
+
+  // A wrapper the client puts around the body's content (Thunderbird).
+  const body = outcome.bodyWrapper ? parsed.elementsByTag.get('body')?.[0] : undefined;
+  if (body && outcome.bodyWrapper) {
+    const bodyTag = plan.startTags.get(body) ?? plan.prefixedStartTags?.get(body) ?? serializeStartTag('body', body.attrs);
+    plan.startTags.set(body, bodyTag + outcome.bodyWrapper.open);
+    plan.endTags = new Map([[body, `${outcome.bodyWrapper.close}</body>`]]);
   }
 
-  /** Whether the client keeps a `<style>` node (warning about what caniemail says it drops). */
-  private keepNode(node: ChildNode, position: ReturnType<typeof positionOf>): boolean {
-    const { context, bit, outcome } = this;
+  // <style> blocks: keep what the client supports; Gmail keeps only what it cannot inline.
+  let keptRules = 0;
+  const rewriteOf = sheetRewrites.size > 0 ? (declaration: Declaration): Decl | null | undefined => sheetRewrites.get(declaration) : undefined;
+  const selectorOf = context.selectorWriter(inlines, prefix);
+  const atRuleParams = outcome.atRuleRewrites.size > 0 ? (atRule: AtRule): string | null | undefined => outcome.atRuleRewrites.get(atRule) : undefined;
+  const keepNode = (node: ChildNode, position: ReturnType<typeof positionOf>): boolean => {
     if (node.parent?.type === 'root' && outcome.droppedCss.has(node)) return false;
     // A documented rewrite decides over caniemail's "unsupported" (the writer then renames, neutralises or drops).
-    if (node.type === 'decl' && outcome.sheetRewrites.has(node)) return true;
-    if (node.type === 'atrule' && outcome.atRuleRewrites.has(node)) return true;
-    if (node.type === 'rule' && this.prefix?.rewriteSelector && this.selectorOf?.(node) === '') return false;
+    if (node.type === 'decl' && rewriteOf?.(node) !== undefined) return true;
+    if (node.type === 'atrule' && atRuleParams?.(node) !== undefined) return true;
+    if (node.type === 'rule' && prefix?.rewriteSelector && selectorOf?.(node) === '') return false;
     if ((context.cssNodeMask(node) & bit) === 0) {
-      if (this.inlines && node.type === 'rule' && node.parent?.type === 'root' && !context.cascade.keptSelectors.has(node)) return false;
-      if (node.type === 'rule' && this.inlines) this.keptRules++;
+      if (inlines && node.type === 'rule' && node.parent?.type === 'root' && !cascade.keptSelectors.has(node)) return false;
+      if (node.type === 'rule' && inlines) keptRules++;
       return node.type !== 'comment';
     }
-    const use = context.firstDroppingUse(context.features.cssNodeUses.get(node) ?? [], bit);
+    const use = context.firstDroppingUse(features.cssNodeUses.get(node) ?? [], bit);
     const label = use?.label ?? (node.type === 'decl' ? node.prop : node.type === 'atrule' ? `@${node.name}` : 'selector');
     const what = node.type === 'decl' ? 'declaration' : node.type === 'atrule' ? `@${(node as { name: string }).name} block` : 'rule';
-    this.tally.add('warning', label, (n) => `${this.name} drops ${plural(n, what)} that ${n === 1 ? 'uses' : 'use'} ${label}.`, position, `drops ${what}`);
+    tally.add('warning', label, (n) => `${name} drops ${plural(n, what)} that ${n === 1 ? 'uses' : 'use'} ${label}.`, position, `drops ${what}`);
     return false;
-  }
-
-  /** A `<style>` block as the client keeps it, with the dark variant's additions; undefined for a removed block. */
-  readonly writeSheet = (sheet: EmailStyleSheet, extra: SheetWriteExtras = {}): string | undefined => {
-    const { outcome, plan } = this;
+  };
+  const writeSheet = (sheet: EmailStyleSheet, extra: SheetWriteExtras = {}): string | undefined => {
     if (plan.removed.has(sheet.element) || outcome.droppedSheets.has(sheet.element)) return undefined;
     const position = positionOf(sheet.element);
-    const rewriteOf = outcome.sheetRewrites.size > 0 ? this.rewriteOf : undefined;
     return writeCss(sheet.root, {
-      keep: (node) => !extra.skip?.(node) && this.keepNode(node, position),
-      selectorOf: this.selectorOf,
+      keep: (node) => !extra.skip?.(node) && keepNode(node, position),
+      selectorOf,
       rewrite: extra.rewrite
         ? (d) => {
             const dark = extra.rewrite?.(d);
             return dark !== undefined ? dark : rewriteOf?.(d);
           }
         : rewriteOf,
-      atRuleParams: outcome.atRuleRewrites.size > 0 ? this.atRuleParams : undefined,
+      atRuleParams,
       valueFor: extra.valueFor,
       unwrap: extra.unwrap,
     });
   };
+  const sheetsTouched = outcome.droppedCss.size > 0 || rewriteOf !== undefined || selectorOf !== undefined || atRuleParams !== undefined;
+  for (const sheet of parsed.styleSheets) {
+    if (plan.removed.has(sheet.element)) continue;
+    if (!inlines && !sheetsTouched && (context.sheetMask(sheet.root) & bit) === 0) continue;
+    const text = writeSheet(sheet) ?? '';
+    if (!NON_BLANK.test(text)) plan.removed.add(sheet.element);
+    else plan.styleTexts.set(sheet.element, text);
+  }
+  if (inlines && parsed.styleSheets.length > 0) {
+    tally.add('info', '<style>', () => `${name} inlined ${plural(inlinedRuleCount.value, 'rule match', 'rule matches')} into style attributes and kept ${plural(keptRules, 'rule')} (media queries, pseudo-classes) in <style>.`);
+  }
+  if (outcome.droppedCss.size > 0) tally.add('warning', '<style>', () => `${name} ignored ${plural(outcome.droppedCss.size, 'top-level rule')} after a construct it rejects.`);
 
-  /** `<style>` blocks: keep what the client supports; Gmail keeps only what it cannot inline. */
-  styleBlocks(): void {
-    const { parsed, plan, outcome, context, name } = this;
-    const touched = outcome.droppedCss.size > 0 || outcome.sheetRewrites.size > 0 || this.selectorOf !== undefined || outcome.atRuleRewrites.size > 0;
-    for (const sheet of parsed.styleSheets) {
-      if (plan.removed.has(sheet.element)) continue;
-      if (!this.inlines && !touched && (context.sheetMask(sheet.root) & this.bit) === 0) continue;
-      const text = this.writeSheet(sheet) ?? '';
-      if (!NON_BLANK.test(text)) plan.removed.add(sheet.element);
-      else plan.styleTexts.set(sheet.element, text);
-    }
-    if (this.inlines && parsed.styleSheets.length > 0) {
-      this.tally.add('info', '<style>', () => `${name} inlined ${plural(this.inlinedRuleCount, 'rule match', 'rule matches')} into style attributes and kept ${plural(this.keptRules, 'rule')} (media queries, pseudo-classes) in <style>.`);
-    }
-    if (outcome.droppedCss.size > 0) this.tally.add('warning', '<style>', () => `${name} ignored ${plural(outcome.droppedCss.size, 'top-level rule')} after a construct it rejects.`);
+  // Markup the client adds (data detectors).
+  for (const [text, markup] of outcome.texts) plan.texts.set(text, markup);
+  for (const finding of outcome.findings) {
+    if (finding.behaviour.kind === 'addition') tally.add(finding.severity, finding.property, () => finding.message);
   }
 
-  /** Markup the client adds to the text (data detectors). */
-  additions(): void {
-    for (const [text, markup] of this.outcome.texts) this.plan.texts.set(text, markup);
-    for (const finding of this.outcome.findings) {
-      if (finding.behaviour.kind === 'addition') this.tally.add(finding.severity, finding.property, () => finding.message);
-    }
-  }
-
-  view(): ClientView {
-    const { attributes, plan, prefix, context } = this;
-    const attributesOf = (element: HtmlElement): readonly AttributeValue[] => {
-      const changed = attributes.get(element);
-      if (changed) return changed;
-      return prefix && plan.prefixedStartTags?.has(element) ? context.prefixedAttributesOf(element, prefix) : element.attrs;
-    };
-    return { client: this.client, plan, styles: this.styles, attributes, attributesOf, behaviours: this.outcome, writeSheet: this.writeSheet, warnings: this.tally.list() };
-  }
+  const attributesOf = (element: HtmlElement): readonly AttributeValue[] => {
+    const changed = attributes.get(element);
+    if (changed) return changed;
+    return prefix && plan.prefixedStartTags?.has(element) ? context.prefixedAttributesOf(element, prefix) : element.attrs;
+  };
+  return { client, plan, styles, attributes, attributesOf, behaviours: outcome, writeSheet, warnings: tally.list() };
 }
 
 
