@@ -1,9 +1,5 @@
-import { clientSummaries as engineClientSummaries } from '@mailproof/engine';
-
-/** The client list as GET /api/clients and list_clients give it. */
-export function clientSummaries() {
-  return engineClientSummaries();
-}
+/** The client list as GET /api/clients and list_clients give it (one summary, in the engine). */
+export { clientSummaries } from '@mailproof/engine';
 
 export const CLIENTS_RESOURCE = {
   uri: 'mailproof://clients',

@@ -314,7 +314,7 @@ export class BehaviourFacts {
     let bytes = 0;
     const facts = this.parsed.styleSheets.map((sheet) => {
       bytes += utf8Length(sheet.text);
-      return { sheet, inBody: isInBody(sheet.element), bytesUpToHere: bytes, totalStyleBytes: 0, parsed: this.parsed };
+      return { sheet, inBody: isInBody(sheet.element), totalStyleBytes: 0, parsed: this.parsed };
     });
     for (const fact of facts) fact.totalStyleBytes = bytes;
     this.sheetFactList = facts;

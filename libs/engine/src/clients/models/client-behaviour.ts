@@ -1,4 +1,4 @@
-import type { ChildNode, Root } from 'postcss';
+import type { ChildNode } from 'postcss';
 import type { ClientId, DarkModeBehaviour } from '../email-client';
 import type { HtmlElement } from '../../parse/dom';
 import type { EmailStyleSheet, ParsedEmail } from '../../parse/parse-email';
@@ -60,8 +60,6 @@ export interface SheetFacts {
   sheet: EmailStyleSheet;
   /** The block sits inside `<body>` (or after it). */
   inBody: boolean;
-  /** UTF-8 bytes of every `<style>` block of the email up to and including this one. */
-  bytesUpToHere: number;
   /** UTF-8 bytes of all the email's `<style>` blocks. */
   totalStyleBytes: number;
   parsed: ParsedEmail;
@@ -233,8 +231,3 @@ export interface ClientModel {
   behaviours: readonly ClientBehaviour[];
 }
 
-/** The sheet of a postcss node (its root). */
-export function rootOf(node: ChildNode): Root | undefined {
-  const root = node.root();
-  return root.type === 'root' ? root : undefined;
-}

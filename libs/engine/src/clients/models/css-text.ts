@@ -1,4 +1,4 @@
-import type { AtRule, ChildNode, Root } from 'postcss';
+import type { ChildNode, Root } from 'postcss';
 
 // An unclosed string or url( runs to the end of the value (as in CSS), so a failed match never rescans: repeated
 // unclosed openers (hostile input) would otherwise cost quadratic time.
@@ -23,9 +23,6 @@ export function findNode(root: Root, test: (node: ChildNode) => boolean): ChildN
   return found;
 }
 
-export function isAtRule(node: ChildNode, name?: string): node is AtRule {
-  return node.type === 'atrule' && (name === undefined || node.name.toLowerCase() === name);
-}
 
 /** `!important` spelled with an uppercase letter (`!IMPORTANT`, `! Important`). */
 export const UPPERCASE_IMPORTANT = /!\s*(?=[a-z]*[A-Z])[iI][mM][pP][oO][rR][tT][aA][nN][tT]/;
