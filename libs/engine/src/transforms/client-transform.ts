@@ -8,7 +8,7 @@ import { getClient } from '../clients/email-clients';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
-import { sanitisedTags } from '../clients/models/client-rules';
+import { ClientRules, sanitisedTags } from '../clients/models/client-rules';
 import { PrefixBehaviour, ignoredOnElement } from '../clients/models/client-behaviour';
 import { BehaviourFacts, BehaviourOutcome, evaluateBehaviours } from './client-behaviours';
 import { CssWriteOptions, writeCss } from './css-writer';
@@ -262,9 +262,13 @@ type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
  * (elements, at-rules, rules, declarations, comments), the Word engine's conditional comments, and the
  * documented behaviours of the client's model (clients/models/): blocks it drops whole, declarations it
  * rewrites, names it prefixes, properties it ignores on some elements, markup it adds.
+ *
+ * Hot path (21 clients per email): the steps are module functions given what they read, not methods or
+ * closures of a per-call object; a class with arrow-function fields cost +40 ms per corpus pass in garbage
+ * collection (docs/benchmarks.md, "Session 10").
  */
 export function transformForClient(context: TransformContext, client: ClientId): ClientView {
-  const { parsed, features, cascade } = context;
+  const { parsed } = context;
   const clientIndex = CLIENT_IDS.indexOf(client);
   const bit = 1 << clientIndex;
   const name = getClient(client).name;
@@ -273,14 +277,31 @@ export function transformForClient(context: TransformContext, client: ClientId):
   const attributes: ClientView['attributes'] = new Map();
   const tally = new WarningTally(client);
   const inlines = GMAIL.has(client);
-  const wordEngine = client === 'outlook-windows-legacy';
   const outcome = context.behaviourOutcome(client);
   const { rules } = outcome;
   const prefix = rules.prefix;
 
   removeElements(context, client, plan, tally);
+  dropComments(parsed, client === 'outlook-windows-legacy', clientIndex, name, plan, tally);
+  dropWholeStyleBlocks(outcome, name, plan, tally);
+  const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
+  dropElementAttributes(parsed, rules, name, attributes, tally);
+  if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
+  for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
+  wrapBody(parsed, outcome, plan);
+  const writeSheet = writeStyleBlocks(context, outcome, bit, inlines, name, plan, tally, inlinedRuleCount);
+  addClientMarkup(outcome, plan, tally);
 
-  // Comments: dropped where unsupported; the Word engine reads its conditional comments.
+  const attributesOf = (element: HtmlElement): readonly AttributeValue[] => {
+    const changed = attributes.get(element);
+    if (changed) return changed;
+    return prefix && plan.prefixedStartTags?.has(element) ? context.prefixedAttributesOf(element, prefix) : element.attrs;
+  };
+  return { client, plan, styles, attributes, attributesOf, behaviours: outcome, writeSheet, warnings: tally.list() };
+}
+
+/** Comments: dropped where unsupported; the Word engine reads its conditional comments. */
+function dropComments(parsed: ParsedEmail, wordEngine: boolean, clientIndex: number, name: string, plan: RenderPlan, tally: WarningTally): void {
   if (wordEngine) {
     plan.dropNotMsoRanges = parsed.notMsoRanges.length > 0;
     for (const conditional of parsed.msoConditionals) plan.comments.set(conditional.comment, wordVisibleMarkup(conditional.content));
@@ -289,67 +310,93 @@ export function transformForClient(context: TransformContext, client: ClientId):
     for (const comment of parsed.comments) plan.comments.set(comment, '');
     tally.add('info', 'HTML comments', () => `${name} removed ${plural(parsed.comments.length, 'HTML comment')}.`);
   }
+}
 
-  // <style> blocks the client drops whole (a construct it rejects, a size limit, a place it ignores).
+/** `<style>` blocks the client drops whole (a construct it rejects, a size limit, a place it ignores). */
+function dropWholeStyleBlocks(outcome: BehaviourOutcome, name: string, plan: RenderPlan, tally: WarningTally): void {
   for (const [element, poison] of outcome.droppedSheets) {
     if (plan.removed.has(element)) continue;
     plan.removed.add(element);
     tally.add('warning', poison.label, (n) => `${name} removed ${plural(n, '<style> block')}: ${poison.behaviour.summary}`, positionOf(element));
   }
-  // Gmail inlines the rules of the blocks it keeps only.
-  const dropsCss = outcome.droppedSheets.size > 0 || outcome.droppedCss.size > 0;
-  const sheetKept = (rule: Rule): boolean => {
-    let top: ChildNode = rule;
-    while (top.parent && top.parent.type !== 'root') top = top.parent as unknown as ChildNode;
-    if (outcome.droppedCss.has(top)) return false;
-    const root = rule.root();
-    const sheet = parsed.styleSheets.find((s) => s.root === root);
-    return !(sheet && plan.removed.has(sheet.element));
-  };
+}
 
-  // Declarations as the client keeps them: caniemail drops, then its rewrites (computed once per distinct
-  // declaration by evaluateBehaviours) and its element rules.
+/** Whether the client keeps the `<style>` block and top-level node a rule is in (Gmail inlines the rules of the blocks it keeps only). */
+function sheetKept(rule: Rule, parsed: ParsedEmail, outcome: BehaviourOutcome, plan: RenderPlan): boolean {
+  let top: ChildNode = rule;
+  while (top.parent && top.parent.type !== 'root') top = top.parent as unknown as ChildNode;
+  if (outcome.droppedCss.has(top)) return false;
+  const root = rule.root();
+  const sheet = parsed.styleSheets.find((s) => s.root === root);
+  return !(sheet && plan.removed.has(sheet.element));
+}
+
+/** Declarations an element rule removes, counted per property and tag (warned about once, after the inline styles). */
+type IgnoredCounts = Map<string, { property: string; tag: string; count: number; element: HtmlElement }>;
+
+/** Whether an element rule of the client removes the property on this element; counts it when it does. */
+function ignoredHere(property: string, element: HtmlElement, elementRules: ClientRules['elementRules'], ignoredCounts: IgnoredCounts): boolean {
+  const elementRule = elementRules.size > 0 ? elementRules.get(property) : undefined;
+  if (!elementRule || !ignoredOnElement(elementRule, element.tagName)) return false;
+  const key = `${property} on <${element.tagName}>`;
+  const counted = ignoredCounts.get(key);
+  if (counted) counted.count++;
+  else ignoredCounts.set(key, { property, tag: element.tagName, count: 1, element });
+  return true;
+}
+
+/** Whether a rewrite or element rule changes one of an element's inline declarations. */
+function inlineChanges(element: HtmlElement, declarations: readonly CssDeclaration[], outcome: BehaviourOutcome): boolean {
+  const { inlineRewrites } = outcome;
+  const { elementRules } = outcome.rules;
+  if (inlineRewrites.size === 0 && elementRules.size === 0) return false;
+  for (const d of declarations) {
+    if (inlineRewrites.has(d)) return true;
+    const elementRule = elementRules.size > 0 ? elementRules.get(d.property) : undefined;
+    if (elementRule && ignoredOnElement(elementRule, element.tagName)) return true;
+  }
+  return false;
+}
+
+/**
+ * Inline styles: drop what the client does not support; Gmail first merges matching `<style>` rules.
+ * Declarations are kept as the client keeps them: caniemail drops, then its rewrites (computed once per
+ * distinct declaration by evaluateBehaviours) and its element rules. Fills `styles` and `attributes`;
+ * returns the number of rule matches inlined.
+ */
+function writeInlineStyles(
+  context: TransformContext,
+  outcome: BehaviourOutcome,
+  bit: number,
+  inlines: boolean,
+  name: string,
+  plan: RenderPlan,
+  tally: WarningTally,
+  styles: ClientView['styles'],
+  attributes: ClientView['attributes'],
+): number {
+  const { parsed, features, cascade } = context;
   const { inlineRewrites, sheetRewrites, droppedStyleValues } = outcome;
-  const elementRules = rules.elementRules;
-  // Declarations an element rule removes, counted per property and tag (warned about once, below).
-  const ignoredCounts = new Map<string, { property: string; tag: string; count: number; element: HtmlElement }>();
-  const ignoredHere = (property: string, element: HtmlElement): boolean => {
-    const elementRule = elementRules.size > 0 ? elementRules.get(property) : undefined;
-    if (!elementRule || !ignoredOnElement(elementRule, element.tagName)) return false;
-    const key = `${property} on <${element.tagName}>`;
-    const counted = ignoredCounts.get(key);
-    if (counted) counted.count++;
-    else ignoredCounts.set(key, { property, tag: element.tagName, count: 1, element });
-    return true;
-  };
-  const inlineChanges = (element: HtmlElement, declarations: readonly CssDeclaration[]): boolean => {
-    if (inlineRewrites.size === 0 && elementRules.size === 0) return false;
-    for (const d of declarations) {
-      if (inlineRewrites.has(d)) return true;
-      const elementRule = elementRules.size > 0 ? elementRules.get(d.property) : undefined;
-      if (elementRule && ignoredOnElement(elementRule, element.tagName)) return true;
-    }
-    return false;
-  };
-
-  // Inline styles: drop what the client does not support; Gmail first merges matching <style> rules.
-  const inlinedRuleCount = { value: 0 };
+  const elementRules = outcome.rules.elementRules;
+  const dropsCss = outcome.droppedSheets.size > 0 || outcome.droppedCss.size > 0;
+  const ignoredCounts: IgnoredCounts = new Map();
+  let inlinedRuleCount = 0;
   for (const element of context.styled) {
     const inline = parsed.inlineStyles.get(element);
     const allMatched = inlines ? cascade.matches.get(element) : undefined;
-    const matched = allMatched && dropsCss ? allMatched.filter((m) => sheetKept(m.rule)) : allMatched;
+    const matched = allMatched && dropsCss ? allMatched.filter((m) => sheetKept(m.rule, parsed, outcome, plan)) : allMatched;
     if (!matched?.length && !inline) continue;
     const dropsAttribute = inline !== undefined && droppedStyleValues.has(inline.value);
-    if (!matched?.length && inline && !dropsAttribute && (context.styleMask(inline.value, inline.declarations) & bit) === 0 && !inlineChanges(element, inline.declarations)) continue;
+    if (!matched?.length && inline && !dropsAttribute && (context.styleMask(inline.value, inline.declarations) & bit) === 0 && !inlineChanges(element, inline.declarations, outcome)) continue;
     const merged = new Map<string, Decl>();
     const position = inline ? { line: inline.line, column: inline.column } : positionOf(element);
     for (const rule of matched ?? []) {
-      inlinedRuleCount.value++;
+      inlinedRuleCount++;
       for (const declaration of rule.declarations) {
         if ((context.cssNodeMask(declaration) & bit) !== 0) continue;
         const rewritten = sheetRewrites.get(declaration);
         const kept = rewritten !== undefined ? rewritten : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
-        if (!kept || ignoredHere(kept.property, element)) continue;
+        if (!kept || ignoredHere(kept.property, element, elementRules, ignoredCounts)) continue;
         const existing = merged.get(kept.property);
         if (existing?.important && !kept.important) continue;
         merged.set(kept.property, kept);
@@ -365,7 +412,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
         continue;
       }
       const kept = rewritten !== undefined ? rewritten : declaration;
-      if (!kept || ignoredHere(kept.property, element)) continue;
+      if (!kept || ignoredHere(kept.property, element, elementRules, ignoredCounts)) continue;
       const existing = merged.get(kept.property);
       if (existing?.important && !kept.important) continue;
       merged.delete(kept.property); // the inline declaration comes last, as in the source
@@ -374,20 +421,28 @@ export function transformForClient(context: TransformContext, client: ClientId):
     if (dropsAttribute) tally.add('warning', 'style', (n) => `${name} removed ${plural(n, 'style attribute')} whose text it rejects.`, position);
     const declarations = [...merged.values()];
     styles.set(element, declarations);
-    const attrs = element.attrs.filter((a) => a.name !== 'style' || a.prefix);
-    const styleIndex = element.attrs.findIndex((a) => a.name === 'style' && !a.prefix);
-    if (declarations.length > 0) {
-      const value = serializeDeclarations(declarations);
-      attrs.splice(styleIndex >= 0 ? styleIndex : attrs.length, 0, { name: 'style', value });
-    }
-    attributes.set(element, attrs);
+    attributes.set(element, withStyleAttribute(element, declarations));
   }
 
   for (const [key, { property, tag, count, element }] of ignoredCounts) {
     tally.add('warning', key, () => `${name} ignores ${property} on <${tag}> (${plural(count, 'declaration')}).`, positionOf(element));
   }
+  return inlinedRuleCount;
+}
 
-  // Attributes the client removes from some elements (Yahoo's class on <img>, the body's bgcolor).
+/** The element's attributes with its `style` attribute written from these declarations (where it was; none when empty). */
+function withStyleAttribute(element: HtmlElement, declarations: readonly Decl[]): AttributeValue[] {
+  const attrs = element.attrs.filter((a) => a.name !== 'style' || a.prefix);
+  const styleIndex = element.attrs.findIndex((a) => a.name === 'style' && !a.prefix);
+  if (declarations.length > 0) {
+    const value = serializeDeclarations(declarations);
+    attrs.splice(styleIndex >= 0 ? styleIndex : attrs.length, 0, { name: 'style', value });
+  }
+  return attrs;
+}
+
+/** Attributes the client removes from some elements (Yahoo's class on `<img>`, the body's bgcolor). */
+function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: string, attributes: ClientView['attributes'], tally: WarningTally): void {
   for (const rule of rules.rewrites) {
     if (!rule.dropsAttributes) continue;
     for (const tag of rule.dropsAttributesOn ?? []) {
@@ -399,25 +454,46 @@ export function transformForClient(context: TransformContext, client: ClientId):
       }
     }
   }
+}
 
-  // Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only). Clients
-  // that share a prefix share the prefixed start tags of elements they leave otherwise unchanged.
-  if (prefix) {
-    for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
-    plan.prefixedStartTags = context.prefixedStartTags(prefix);
-    if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
-  }
-  for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
+/**
+ * Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only). Clients
+ * that share a prefix share the prefixed start tags of elements they leave otherwise unchanged.
+ */
+function prefixNames(context: TransformContext, prefix: PrefixBehaviour, name: string, plan: RenderPlan, tally: WarningTally, attributes: ClientView['attributes']): void {
+  for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
+  plan.prefixedStartTags = context.prefixedStartTags(prefix);
+  if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
+}
 
-  // A wrapper the client puts around the body's content (Thunderbird).
+/** A wrapper the client puts around the body's content (Thunderbird). */
+function wrapBody(parsed: ParsedEmail, outcome: BehaviourOutcome, plan: RenderPlan): void {
   const body = outcome.bodyWrapper ? parsed.elementsByTag.get('body')?.[0] : undefined;
   if (body && outcome.bodyWrapper) {
     const bodyTag = plan.startTags.get(body) ?? plan.prefixedStartTags?.get(body) ?? serializeStartTag('body', body.attrs);
     plan.startTags.set(body, bodyTag + outcome.bodyWrapper.open);
     plan.endTags = new Map([[body, `${outcome.bodyWrapper.close}</body>`]]);
   }
+}
 
-  // <style> blocks: keep what the client supports; Gmail keeps only what it cannot inline.
+/**
+ * `<style>` blocks: keep what the client supports; Gmail keeps only what it cannot inline. Writes the blocks
+ * into the plan, warns about what they lose, and returns the view's `writeSheet`, which the dark variant calls
+ * again with its own additions.
+ */
+function writeStyleBlocks(
+  context: TransformContext,
+  outcome: BehaviourOutcome,
+  bit: number,
+  inlines: boolean,
+  name: string,
+  plan: RenderPlan,
+  tally: WarningTally,
+  inlinedRuleCount: number,
+): ClientView['writeSheet'] {
+  const { parsed, features, cascade } = context;
+  const { sheetRewrites } = outcome;
+  const prefix = outcome.rules.prefix;
   let keptRules = 0;
   const rewriteOf = sheetRewrites.size > 0 ? (declaration: Declaration): Decl | null | undefined => sheetRewrites.get(declaration) : undefined;
   const selectorOf = context.selectorWriter(inlines, prefix);
@@ -465,24 +541,19 @@ export function transformForClient(context: TransformContext, client: ClientId):
     else plan.styleTexts.set(sheet.element, text);
   }
   if (inlines && parsed.styleSheets.length > 0) {
-    tally.add('info', '<style>', () => `${name} inlined ${plural(inlinedRuleCount.value, 'rule match', 'rule matches')} into style attributes and kept ${plural(keptRules, 'rule')} (media queries, pseudo-classes) in <style>.`);
+    tally.add('info', '<style>', () => `${name} inlined ${plural(inlinedRuleCount, 'rule match', 'rule matches')} into style attributes and kept ${plural(keptRules, 'rule')} (media queries, pseudo-classes) in <style>.`);
   }
   if (outcome.droppedCss.size > 0) tally.add('warning', '<style>', () => `${name} ignored ${plural(outcome.droppedCss.size, 'top-level rule')} after a construct it rejects.`);
+  return writeSheet;
+}
 
-  // Markup the client adds (data detectors).
+/** Markup the client adds (data detectors). */
+function addClientMarkup(outcome: BehaviourOutcome, plan: RenderPlan, tally: WarningTally): void {
   for (const [text, markup] of outcome.texts) plan.texts.set(text, markup);
   for (const finding of outcome.findings) {
     if (finding.behaviour.kind === 'addition') tally.add(finding.severity, finding.property, () => finding.message);
   }
-
-  const attributesOf = (element: HtmlElement): readonly AttributeValue[] => {
-    const changed = attributes.get(element);
-    if (changed) return changed;
-    return prefix && plan.prefixedStartTags?.has(element) ? context.prefixedAttributesOf(element, prefix) : element.attrs;
-  };
-  return { client, plan, styles, attributes, attributesOf, behaviours: outcome, writeSheet, warnings: tally.list() };
 }
-
 
 /** Elements the client removes: caniemail's unsupported elements, then its sanitiser's own list. */
 function removeElements(context: TransformContext, client: ClientId, plan: RenderPlan, tally: WarningTally): void {
