@@ -222,124 +222,151 @@ function parseSelectorAt(text: string, depth: number): ParsedSelector {
   };
   const reader = new SelectorReader(text.trim());
   let compound = emptyCompound();
+  /** Simple selectors in `compound` so far. */
   let simpleCount = 0;
-  const finishCompound = (): void => {
-    if (simpleCount > 1) selector.usesChaining = true;
-    selector.compounds.push(compound);
-    compound = emptyCompound();
-    simpleCount = 0;
-  };
   while (!reader.done()) {
     const ch = reader.peek();
     if (/\s/.test(ch) || ch === '>' || ch === '+' || ch === '~') {
-      reader.skipSpace();
-      let combinator: Combinator = ' ';
-      const next = reader.peek();
-      if (next === '>' || next === '+' || next === '~') {
-        combinator = next;
-        reader.pos++;
-        reader.skipSpace();
-      }
+      const combinator = readCombinator(reader);
       if (reader.done()) break;
       if (simpleCount === 0) {
         selector.matchable = false; // a leading or doubled combinator (nesting syntax, `> a`)
         continue;
       }
-      finishCompound();
+      finishCompound(selector, compound, simpleCount);
+      compound = emptyCompound();
+      simpleCount = 0;
       selector.combinators.push(combinator);
-    } else if (ch === '*') {
-      reader.pos++;
-      compound.universal = true;
-      selector.usesUniversal = true;
-      simpleCount++;
-    } else if (ch === '#') {
-      reader.pos++;
-      compound.ids.push(reader.ident());
-      selector.usesId = true;
-      selector.specificity[0]++;
-      simpleCount++;
-    } else if (ch === '.') {
-      reader.pos++;
-      compound.classes.push(reader.ident());
-      selector.usesClass = true;
-      selector.specificity[1]++;
-      simpleCount++;
-    } else if (ch === '[') {
-      reader.pos++;
-      const inner = reader.until(']');
-      const match = /^\s*([^\s~|^$*=]+)\s*(?:([~|^$*]?=)\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s]+)\s*([iIsS])?)?\s*$/.exec(inner);
-      if (match) {
-        const raw = match[3];
-        const value = raw && (raw.startsWith('"') || raw.startsWith("'")) ? raw.slice(1, -1) : raw;
-        compound.attributes.push({ name: match[1].toLowerCase(), operator: match[2] as AttributeTest['operator'], value, caseInsensitive: match[4]?.toLowerCase() === 'i' });
-      } else selector.matchable = false;
-      selector.usesAttribute = true;
-      selector.specificity[1]++;
-      simpleCount++;
-    } else if (ch === ':') {
-      const isElementSyntax = reader.peek(1) === ':';
-      reader.pos += isElementSyntax ? 2 : 1;
-      const name = reader.ident().toLowerCase();
-      let argument: string | undefined;
-      if (reader.peek() === '(') {
-        reader.pos++;
-        argument = reader.until(')');
-      }
-      simpleCount++;
-      if (isElementSyntax || LEGACY_PSEUDO_ELEMENTS.has(name)) {
-        selector.pseudoElements.push(`${isElementSyntax ? '::' : ':'}${name}`);
-        selector.specificity[2]++;
-        selector.matchable = false;
-        continue;
-      }
-      selector.pseudoClasses.push(`:${name}`);
-      if (!STRUCTURAL.has(name)) {
-        selector.specificity[1]++;
-        selector.matchable = false;
-        continue;
-      }
-      if (name === 'not') {
-        if (depth >= ENGINE_LIMITS.maxSelectorNestingDepth) {
-          selector.specificity[1]++;
-          selector.matchable = false;
-          continue;
-        }
-        const inner = splitSelectorList(argument ?? '').map((part) => parseSelectorAt(part, depth + 1));
-        for (const part of inner) {
-          part.pseudoClasses.forEach((p) => selector.pseudoClasses.push(p));
-          if (!part.matchable || part.compounds.length !== 1) selector.matchable = false;
-        }
-        const max = inner.reduce<[number, number, number]>((best, p) => (compareSpecificity(p.specificity, best) > 0 ? p.specificity : best), [0, 0, 0]);
-        selector.specificity = [selector.specificity[0] + max[0], selector.specificity[1] + max[1], selector.specificity[2] + max[2]];
-        compound.pseudos.push({ name, not: inner });
-        continue;
-      }
-      selector.specificity[1]++;
-      if (name.startsWith('nth-')) {
-        const nth = parseNth(argument ?? '');
-        if (!nth) selector.matchable = false;
-        compound.pseudos.push({ name, ...nth });
-      } else compound.pseudos.push({ name });
-    } else if (IDENT_CHAR.test(ch) || ch === '\\') {
-      const name = reader.ident();
-      if (!name) {
-        reader.pos++;
-        selector.matchable = false;
-        continue;
-      }
-      compound.tag = name.toLowerCase();
-      selector.usesType = true;
-      selector.specificity[2]++;
-      simpleCount++;
-    } else {
-      // `&` (nesting), `|` (namespaces) and stray characters: understood by no email inliner.
-      reader.pos++;
-      selector.matchable = false;
-    }
+    } else simpleCount += readSimpleSelector(reader, ch, selector, compound, depth);
   }
-  if (simpleCount > 0) finishCompound();
+  if (simpleCount > 0) finishCompound(selector, compound, simpleCount);
   if (selector.compounds.length === 0 || selector.compounds.length > MAX_COMPOUNDS) selector.matchable = false;
   return selector;
+}
+
+/** Reads the white space and combinator between two compounds (white space alone is the descendant combinator). */
+function readCombinator(reader: SelectorReader): Combinator {
+  reader.skipSpace();
+  let combinator: Combinator = ' ';
+  const next = reader.peek();
+  if (next === '>' || next === '+' || next === '~') {
+    combinator = next;
+    reader.pos++;
+    reader.skipSpace();
+  }
+  return combinator;
+}
+
+function finishCompound(selector: ParsedSelector, compound: Compound, simpleCount: number): void {
+  if (simpleCount > 1) selector.usesChaining = true;
+  selector.compounds.push(compound);
+}
+
+/**
+ * Reads the simple selector starting at `ch` into the compound (and what it tells into the selector). Returns
+ * how many simple selectors that was: 0 for what is none (a stray character, an empty name).
+ */
+function readSimpleSelector(reader: SelectorReader, ch: string, selector: ParsedSelector, compound: Compound, depth: number): number {
+  if (ch === '*') {
+    reader.pos++;
+    compound.universal = true;
+    selector.usesUniversal = true;
+  } else if (ch === '#') {
+    reader.pos++;
+    compound.ids.push(reader.ident());
+    selector.usesId = true;
+    selector.specificity[0]++;
+  } else if (ch === '.') {
+    reader.pos++;
+    compound.classes.push(reader.ident());
+    selector.usesClass = true;
+    selector.specificity[1]++;
+  } else if (ch === '[') {
+    readAttributeTest(reader, selector, compound);
+  } else if (ch === ':') {
+    readPseudo(reader, selector, compound, depth);
+  } else if (IDENT_CHAR.test(ch) || ch === '\\') {
+    const name = reader.ident();
+    if (!name) {
+      reader.pos++;
+      selector.matchable = false;
+      return 0;
+    }
+    compound.tag = name.toLowerCase();
+    selector.usesType = true;
+    selector.specificity[2]++;
+  } else {
+    // `&` (nesting), `|` (namespaces) and stray characters: understood by no email inliner.
+    reader.pos++;
+    selector.matchable = false;
+    return 0;
+  }
+  return 1;
+}
+
+/** `[name]`, `[name op value]`, `[name op value i]`; anything else makes the selector unmatchable. */
+function readAttributeTest(reader: SelectorReader, selector: ParsedSelector, compound: Compound): void {
+  reader.pos++;
+  const inner = reader.until(']');
+  const match = /^\s*([^\s~|^$*=]+)\s*(?:([~|^$*]?=)\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s]+)\s*([iIsS])?)?\s*$/.exec(inner);
+  if (match) {
+    const raw = match[3];
+    const value = raw && (raw.startsWith('"') || raw.startsWith("'")) ? raw.slice(1, -1) : raw;
+    compound.attributes.push({ name: match[1].toLowerCase(), operator: match[2] as AttributeTest['operator'], value, caseInsensitive: match[4]?.toLowerCase() === 'i' });
+  } else selector.matchable = false;
+  selector.usesAttribute = true;
+  selector.specificity[1]++;
+}
+
+/** A pseudo-element or pseudo-class; only the structural pseudo-classes leave the selector matchable. */
+function readPseudo(reader: SelectorReader, selector: ParsedSelector, compound: Compound, depth: number): void {
+  const isElementSyntax = reader.peek(1) === ':';
+  reader.pos += isElementSyntax ? 2 : 1;
+  const name = reader.ident().toLowerCase();
+  let argument: string | undefined;
+  if (reader.peek() === '(') {
+    reader.pos++;
+    argument = reader.until(')');
+  }
+  if (isElementSyntax || LEGACY_PSEUDO_ELEMENTS.has(name)) {
+    selector.pseudoElements.push(`${isElementSyntax ? '::' : ':'}${name}`);
+    selector.specificity[2]++;
+    selector.matchable = false;
+    return;
+  }
+  selector.pseudoClasses.push(`:${name}`);
+  if (!STRUCTURAL.has(name)) {
+    selector.specificity[1]++;
+    selector.matchable = false;
+    return;
+  }
+  if (name === 'not') {
+    readNot(argument, selector, compound, depth);
+    return;
+  }
+  selector.specificity[1]++;
+  if (name.startsWith('nth-')) {
+    const nth = parseNth(argument ?? '');
+    if (!nth) selector.matchable = false;
+    compound.pseudos.push({ name, ...nth });
+  } else compound.pseudos.push({ name });
+}
+
+/** `:not(…)`: its argument parsed one level deeper; it adds the specificity of its most specific selector. */
+function readNot(argument: string | undefined, selector: ParsedSelector, compound: Compound, depth: number): void {
+  if (depth >= ENGINE_LIMITS.maxSelectorNestingDepth) {
+    selector.specificity[1]++;
+    selector.matchable = false;
+    return;
+  }
+  const inner = splitSelectorList(argument ?? '').map((part) => parseSelectorAt(part, depth + 1));
+  for (const part of inner) {
+    part.pseudoClasses.forEach((p) => selector.pseudoClasses.push(p));
+    if (!part.matchable || part.compounds.length !== 1) selector.matchable = false;
+  }
+  const max = inner.reduce<[number, number, number]>((best, p) => (compareSpecificity(p.specificity, best) > 0 ? p.specificity : best), [0, 0, 0]);
+  selector.specificity = [selector.specificity[0] + max[0], selector.specificity[1] + max[1], selector.specificity[2] + max[2]];
+  compound.pseudos.push({ name: 'not', not: inner });
 }
 
 export function compareSpecificity(a: readonly number[], b: readonly number[]): number {
