@@ -201,48 +201,8 @@ export function parseEmail(html: string): ParsedEmail {
       parentForDepth[depth] = childrenOf(node) === node.childNodes ? elements.length : -1;
       elements.push(node);
       addTo(elementsByTag, node.tagName, node);
-      for (const attr of node.attrs) {
-        if (attr.prefix) continue;
-        if (attr.name === 'id' && attr.value) addTo(elementsById, attr.value, node);
-        else if (attr.name === 'class') {
-          for (const name of new Set(attr.value.split(/\s+/))) if (name) addTo(elementsByClass, name, node);
-        } else if (attr.name === 'style') {
-          let declarations = declarationCache.get(attr.value);
-          if (!declarations) {
-            assertCssDepth(attr.value);
-            declarations = parseDeclarationList(attr.value);
-            declarationCache.set(attr.value, declarations);
-          }
-          const location = node.sourceCodeLocation?.attrs?.style;
-          inlineStyles.set(node, { value: attr.value, declarations, line: location?.startLine ?? 0, column: location?.startCol ?? 0 });
-        }
-      }
-      if (node.tagName === 'style') {
-        const textNode = node.childNodes.find((c): c is HtmlText => c.nodeName === '#text');
-        const text = node.childNodes.map((c) => (c.nodeName === '#text' ? (c as HtmlText).value : '')).join('');
-        assertCssDepth(text);
-        const root = parseStylesheet(text);
-        const location = textNode?.sourceCodeLocation ?? node.sourceCodeLocation;
-        const overLimit: Rule[] = [];
-        root.walk((child) => {
-          if (child.type === 'atrule') cssRuleCount++;
-          else if (child.type === 'rule') {
-            cssRuleCount++;
-            // Checked in one linear pass before any selector is parsed, matched or scanned for features.
-            const crossed = selectorLimitCrossed(child.selector);
-            if (crossed) {
-              overLimit.push(child);
-              const [line, column] = cssNodePosition(location?.startLine ?? 0, location?.startCol ?? 0, child);
-              skippedRules.push({ ...crossed, line, column });
-            }
-          }
-        });
-        if (cssRuleCount > ENGINE_LIMITS.maxCssRules) {
-          throw limitError('too_many_css_rules', `The email's <style> blocks hold more than ${ENGINE_LIMITS.maxCssRules} CSS rules.`, ENGINE_LIMITS.maxCssRules, cssRuleCount);
-        }
-        for (const rule of overLimit) rule.remove();
-        styleSheets.push({ element: node, text, root, line: location?.startLine ?? 0, column: location?.startCol ?? 0 });
-      }
+      indexAttributes(node, elementsById, elementsByClass, inlineStyles, declarationCache);
+      if (node.tagName === 'style') cssRuleCount = readStyleElement(node, cssRuleCount, styleSheets, skippedRules);
     } else if (isComment(node)) {
       comments.push(node);
       classifyComment(node, msoConditionals, vmlShapes);
@@ -280,6 +240,67 @@ export function parseEmail(html: string): ParsedEmail {
     elementsByClass,
     elementsByTag,
   };
+}
+
+/**
+ * Files an element under its id and class names, and parses its `style` attribute (once per distinct text:
+ * equal attributes share their declarations).
+ */
+function indexAttributes(
+  node: HtmlElement,
+  elementsById: Map<string, HtmlElement[]>,
+  elementsByClass: Map<string, HtmlElement[]>,
+  inlineStyles: Map<HtmlElement, InlineStyle>,
+  declarationCache: Map<string, CssDeclaration[]>,
+): void {
+  for (const attr of node.attrs) {
+    if (attr.prefix) continue;
+    if (attr.name === 'id' && attr.value) addTo(elementsById, attr.value, node);
+    else if (attr.name === 'class') {
+      for (const name of new Set(attr.value.split(/\s+/))) if (name) addTo(elementsByClass, name, node);
+    } else if (attr.name === 'style') {
+      let declarations = declarationCache.get(attr.value);
+      if (!declarations) {
+        assertCssDepth(attr.value);
+        declarations = parseDeclarationList(attr.value);
+        declarationCache.set(attr.value, declarations);
+      }
+      const location = node.sourceCodeLocation?.attrs?.style;
+      inlineStyles.set(node, { value: attr.value, declarations, line: location?.startLine ?? 0, column: location?.startCol ?? 0 });
+    }
+  }
+}
+
+/**
+ * Parses a `<style>` element's CSS into `styleSheets`, taking out (into `skippedRules`) the rules whose selector
+ * crosses a selector bound. Returns the email's CSS rule count with this block's; throws past the rule limit.
+ */
+function readStyleElement(node: HtmlElement, cssRuleCount: number, styleSheets: EmailStyleSheet[], skippedRules: SkippedRule[]): number {
+  const textNode = node.childNodes.find((c): c is HtmlText => c.nodeName === '#text');
+  const text = node.childNodes.map((c) => (c.nodeName === '#text' ? (c as HtmlText).value : '')).join('');
+  assertCssDepth(text);
+  const root = parseStylesheet(text);
+  const location = textNode?.sourceCodeLocation ?? node.sourceCodeLocation;
+  const overLimit: Rule[] = [];
+  root.walk((child) => {
+    if (child.type === 'atrule') cssRuleCount++;
+    else if (child.type === 'rule') {
+      cssRuleCount++;
+      // Checked in one linear pass before any selector is parsed, matched or scanned for features.
+      const crossed = selectorLimitCrossed(child.selector);
+      if (crossed) {
+        overLimit.push(child);
+        const [line, column] = cssNodePosition(location?.startLine ?? 0, location?.startCol ?? 0, child);
+        skippedRules.push({ ...crossed, line, column });
+      }
+    }
+  });
+  if (cssRuleCount > ENGINE_LIMITS.maxCssRules) {
+    throw limitError('too_many_css_rules', `The email's <style> blocks hold more than ${ENGINE_LIMITS.maxCssRules} CSS rules.`, ENGINE_LIMITS.maxCssRules, cssRuleCount);
+  }
+  for (const rule of overLimit) rule.remove();
+  styleSheets.push({ element: node, text, root, line: location?.startLine ?? 0, column: location?.startCol ?? 0 });
+  return cssRuleCount;
 }
 
 /** A CSS node's [line, column] in the submitted markup, from its position inside a `<style>` text starting at sheetLine:sheetColumn. */
