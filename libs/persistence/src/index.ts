@@ -14,3 +14,4 @@ export * from './repositories/gate-run.repository';
 export * from './repositories/screenshot.repository';
 export * from './repositories/webhook.repository';
 export * from './prepared-query';
+export * from './store-unavailable';

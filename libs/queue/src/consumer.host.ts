@@ -2,8 +2,8 @@ import { WorkerHost } from '@nestjs/bullmq';
 import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { isJobName, jobsOfQueue, JOB_DEFINITIONS, payloadProblem, type JobName, type QueueName } from '@mailproof/contracts';
+import { databasePortOf, isStoreUnavailable } from '@mailproof/persistence';
 import type { FinalFailureCause, JobContext, JobHandler } from './job-handler';
-import { databasePortOf, isStoreUnavailable } from './store-unavailable';
 
 export interface ConsumerSettings {
   concurrency: number;

@@ -16,4 +16,3 @@ export * from './deadline';
 export * from './failure-log';
 export * from './queue-unavailable.error';
 export * from './webhook.queue';
-export * from './store-unavailable';

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional 
 import type { Request, Response } from 'express';
 import type { ProblemDetails } from '@mailproof/contracts';
 import { MailproofConfig } from '@mailproof/config';
-import { databasePortOf, isStoreUnavailable } from '@mailproof/queue';
+import { databasePortOf, isStoreUnavailable } from '@mailproof/persistence';
 import { ProblemException } from './problem.exception';
 import { buildProblem, defaultCodeFor, sendProblem } from './problem-response';
 
