@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { decodePreviewResult } from '@mailproof/contracts';
+import { decodePreviewResult } from '@mailproof/persistence';
 import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase } from '../utils/database';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { decodePreviewResult } from '@mailproof/contracts';
+import { decodePreviewResult } from '@mailproof/persistence';
 import type { AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { openDatabase } from '../utils/database';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { parsePreviewResult, type RenderScreenshotsJobPayload, type RenderScreenshotsJobResult, type StoredRenderedReports } from '@mailproof/contracts';
+import { type RenderScreenshotsJobPayload, type RenderScreenshotsJobResult, type StoredRenderedReports } from '@mailproof/contracts';
 import { isClientId, renderClientViews, type ClientId } from '@mailproof/engine';
 import { SsrfGuard } from '@mailproof/net-guard';
-import { PreviewRepository, ScreenshotRepository, type AttachedShot, type StoredImage } from '@mailproof/persistence';
+import { parsePreviewResult, PreviewRepository, ScreenshotRepository, type AttachedShot, type StoredImage } from '@mailproof/persistence';
 import { EmailImageLoader, mergeRenderedReports, renderEmail, renderedReports, RenderPool } from '@mailproof/render';
 
 /**

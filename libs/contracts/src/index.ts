@@ -12,7 +12,6 @@ export * from './jobs/preview-cleanup.job';
 export * from './jobs/gate.job';
 export * from './jobs/render.job';
 export * from './jobs/webhook.job';
-export * from './preview-result.codec';
 export * from './preview-result';
 export * from './rendered-reports';
 export * from './source-files';

@@ -15,3 +15,4 @@ export * from './repositories/screenshot.repository';
 export * from './repositories/webhook.repository';
 export * from './prepared-query';
 export * from './store-unavailable';
+export * from './preview-result.codec';

@@ -1,8 +1,8 @@
 import { promisify } from 'node:util';
 import { constants, gzip } from 'node:zlib';
 import type { Request, Response } from 'express';
-import { decodePreviewResult, type StoredRenderedReports } from '@mailproof/contracts';
-import type { PreviewEntity } from '@mailproof/persistence';
+import type { StoredRenderedReports } from '@mailproof/contracts';
+import { decodePreviewResult, type PreviewEntity } from '@mailproof/persistence';
 
 const gzipAsync = promisify(gzip);
 /** Smaller bodies are sent as they are: gzip would save little and cost a round through the thread pool. */

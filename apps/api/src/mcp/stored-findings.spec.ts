@@ -1,5 +1,5 @@
 import { analyzeEmail } from '@mailproof/engine';
-import { decodePreviewResult, encodePreviewResult } from '@mailproof/contracts';
+import { decodePreviewResult, encodePreviewResult } from '@mailproof/persistence';
 import { scoresAndFindings } from './stored-findings';
 
 /** A stored result as the preview worker writes it, read back as the API reads it. */

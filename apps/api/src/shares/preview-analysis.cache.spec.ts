@@ -1,5 +1,5 @@
 import { loadConfig } from '@mailproof/config';
-import { encodePreviewResult } from '@mailproof/contracts';
+import { encodePreviewResult } from '@mailproof/persistence';
 import { PreviewAnalysisCache } from './preview-analysis.cache';
 
 /** A stored result of about `kb` KB of JSON: one client's markup and its dark variant, plus a field the pages never read. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { MailproofConfig } from '@mailproof/config';
-import { decodePreviewResult, type PreviewResult } from '@mailproof/contracts';
-import type { PreviewEntity } from '@mailproof/persistence';
+import type { PreviewResult } from '@mailproof/contracts';
+import { decodePreviewResult, type PreviewEntity } from '@mailproof/persistence';
 
 /** What the share page, the dashboard's preview page and their client views read of a stored result. */
 export type StoredAnalysis = Pick<PreviewResult, 'overallScore' | 'compatibilityScores' | 'cssReport' | 'transforms' | 'darkMode'>;

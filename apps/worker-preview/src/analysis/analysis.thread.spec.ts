@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodePreviewResult } from '@mailproof/contracts';
+import { decodePreviewResult } from '@mailproof/persistence';
 import analyze, { type AnalysisOutcome } from './analysis.thread';
 
 /**

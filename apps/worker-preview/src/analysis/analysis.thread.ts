@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { analyzeEmail, EngineLimitError, gateSummary, type AnalyzeEmailOptions, type PreviewAnalysis } from '@mailproof/engine';
-import { encodePreviewResult } from '@mailproof/contracts/preview-result.codec';
+// The codec's own file, not the persistence barrel: the thread loads neither TypeORM nor Nest.
+import { encodePreviewResult } from '@mailproof/persistence/preview-result.codec';
 // Types only: the thread loads neither Nest nor the network code.
 import type { CheckedReports, PreviewResultBody } from '@mailproof/contracts';
 import type { CheckInputs } from '../preview-checks.service';

@@ -5,7 +5,7 @@ export type PreviewStatus = 'queued' | 'completed' | 'failed';
 
 /**
  * One submitted email and, once the worker has run, its analysis. The result is the complete
- * response JSON, Brotli-compressed (libs/contracts/src/preview-result.codec.ts): the API sends it without parsing
+ * response JSON, Brotli-compressed (libs/persistence/src/preview-result.codec.ts): the API sends it without parsing
  * or re-serialising hundreds of kilobytes.
  */
 @Entity({ name: 'previews' })

@@ -21,7 +21,7 @@ export class CreatePreviews1763769900000 implements MigrationInterface {
         completed_at  timestamptz,
         expires_at    timestamptz
       )`);
-    // Results are stored Brotli-compressed already (libs/contracts/src/preview-result.codec.ts): no second compression.
+    // Results are stored Brotli-compressed already (libs/persistence/src/preview-result.codec.ts): no second compression.
     await queryRunner.query(`ALTER TABLE previews ALTER COLUMN result SET STORAGE EXTERNAL`);
     await queryRunner.query(`CREATE INDEX previews_account_created_idx ON previews (account_id, created_at DESC) WHERE account_id IS NOT NULL`);
     await queryRunner.query(`CREATE INDEX previews_expires_at_idx ON previews (expires_at) WHERE expires_at IS NOT NULL`);

@@ -1,5 +1,5 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import type { PreviewResult } from './preview-result';
+import type { PreviewResult } from '@mailproof/contracts';
 
 /**
  * How a preview result is stored: the complete response JSON (id included) compressed with
