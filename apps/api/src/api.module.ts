@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
 import { ApiQueueModule } from '@mailproof/queue';
+import { WebhookQueueModule } from '@mailproof/webhooks';
 import { AccessMiddleware } from './auth/access.middleware';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { AuthGuard } from './auth/auth.guard';
@@ -59,6 +60,7 @@ export class ApiModule {
         createLoggerModule(config, 'api'),
         PersistenceModule,
         ApiQueueModule,
+        WebhookQueueModule,
         TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
       ],
       controllers: [

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
+import { WebhookQueueModule } from '@mailproof/webhooks';
 import { DriftScheduleService } from './drift-schedule.service';
 import { DriftSweepService } from './drift-sweep.service';
 import { PreviewCleanupService } from './preview-cleanup.service';
@@ -17,7 +18,7 @@ export class SchedulerAppModule {
   static forRoot(config: MailproofConfig): DynamicModule {
     return {
       module: SchedulerAppModule,
-      imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'scheduler'), PersistenceModule, QueueModule],
+      imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'scheduler'), PersistenceModule, QueueModule, WebhookQueueModule],
       providers: [SchedulerProcessor, DriftSweepHandler, PreviewCleanupHandler, DriftSweepService, DriftScheduleService, PreviewCleanupService, WebhookRelayHandler, WebhookRelayService],
     };
   }

@@ -4,7 +4,8 @@ import type { Queue } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { WEBHOOK_RELAY_JOB, type WebhookRelayJobPayload, type WebhookRelayJobResult } from '@mailproof/contracts';
 import { WebhookRepository } from '@mailproof/persistence';
-import { upsertRepeatingJob, WebhookQueue } from '@mailproof/queue';
+import { upsertRepeatingJob } from '@mailproof/queue';
+import { WebhookQueue } from '@mailproof/webhooks';
 
 export const WEBHOOK_RELAY_SCHEDULER_ID = 'webhook-relay';
 

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
+import { WebhookQueueModule } from '@mailproof/webhooks';
 import { TangerineResolver } from './adapters/tangerine.resolver';
 import { DnsAuditHandler } from './dns-audit.handler';
 import { DnsAuditProcessor } from './dns-audit.processor';
@@ -20,7 +21,7 @@ export class WorkerDnsAppModule {
   static forRoot(config: MailproofConfig): DynamicModule {
     return {
       module: WorkerDnsAppModule,
-      imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-dns'), PersistenceModule, QueueModule],
+      imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-dns'), PersistenceModule, QueueModule, WebhookQueueModule],
       providers: [
         DnsAuditProcessor,
         DnsAuditHandler,

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/config';
 import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
+import { WebhookQueueModule } from '@mailproof/webhooks';
 import { AnalysisPool } from './analysis/analysis-pool';
 import { PreviewAnalysisService } from './preview-analysis.service';
 import { PreviewChecksService } from './preview-checks.service';
@@ -21,7 +22,7 @@ export class WorkerPreviewAppModule {
   static forRoot(config: MailproofConfig): DynamicModule {
     return {
       module: WorkerPreviewAppModule,
-      imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-preview'), PersistenceModule, QueueModule],
+      imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'worker-preview'), PersistenceModule, QueueModule, WebhookQueueModule],
       providers: [
         PreviewProcessor,
         PreviewAnalyzeHandler,

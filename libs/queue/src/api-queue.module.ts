@@ -3,7 +3,6 @@ import { Global, Module } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { ENQUEUE_DEADLINE_MS, JobProducer } from './job.producer';
 import { QueueEventsRegistry } from './queue-events.registry';
-import { WebhookQueue } from './webhook.queue';
 import { bullQueues } from './queue.module';
 import { bullConnection, requestPathRedisOptions } from './redis-connection';
 
@@ -20,9 +19,8 @@ import { bullConnection, requestPathRedisOptions } from './redis-connection';
   providers: [
     JobProducer,
     QueueEventsRegistry,
-    WebhookQueue,
     { provide: ENQUEUE_DEADLINE_MS, inject: [MailproofConfig], useFactory: (config: MailproofConfig) => config.redis.commandTimeoutMs },
   ],
-  exports: [BullModule, JobProducer, QueueEventsRegistry, WebhookQueue],
+  exports: [BullModule, JobProducer, QueueEventsRegistry],
 })
 export class ApiQueueModule {}

@@ -15,4 +15,3 @@ export * from './api-queue.module';
 export * from './deadline';
 export * from './failure-log';
 export * from './queue-unavailable.error';
-export * from './webhook.queue';

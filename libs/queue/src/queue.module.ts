@@ -6,7 +6,6 @@ import { QUEUE_NAMES } from '@mailproof/contracts';
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { JobProducer } from './job.producer';
 import { QueueEventsRegistry } from './queue-events.registry';
-import { WebhookQueue } from './webhook.queue';
 import { bullConnection, redisOptionsFromUrl } from './redis-connection';
 
 /** The BullMQ root (connection, prefix, job defaults) and the four queues, over the given connection. */
@@ -24,7 +23,7 @@ export function bullQueues(connection: (config: MailproofConfig) => RedisOptions
 @Global()
 @Module({
   imports: bullQueues((config) => bullConnection(config.redis, redisOptionsFromUrl(config.redis.url))),
-  providers: [JobProducer, QueueEventsRegistry, WebhookQueue],
-  exports: [BullModule, JobProducer, QueueEventsRegistry, WebhookQueue],
+  providers: [JobProducer, QueueEventsRegistry],
+  exports: [BullModule, JobProducer, QueueEventsRegistry],
 })
 export class QueueModule {}

@@ -4,7 +4,7 @@ import { MailproofConfig } from '@mailproof/config';
 import { WEBHOOK_TEST_EVENT, type WebhookEventType } from '@mailproof/contracts';
 import { SsrfGuard, SsrfRefusedError } from '@mailproof/net-guard';
 import { WebhookRepository } from '@mailproof/persistence';
-import { WebhookQueue } from '@mailproof/queue';
+import { WebhookQueue } from '@mailproof/webhooks';
 import type { AuthenticatedAccount } from '../auth/auth.decorators';
 import { ProblemException } from '../problems/problem.exception';
 import {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { webhookDeliverJob } from '@mailproof/contracts';
-import { JobProducer } from './job.producer';
+import { JobProducer } from '@mailproof/queue';
 
 /**
  * Queues webhook deliveries (`webhook.deliver`, one job per delivery, its id the delivery's) with the

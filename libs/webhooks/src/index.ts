@@ -1,0 +1,2 @@
+export * from './webhook.queue';
+export * from './webhook-queue.module';
