@@ -421,172 +421,276 @@ function isPreheader(element: HtmlElement, firstHidden: HtmlElement | null): boo
   return PREHEADER_NAMES.some((name) => names.includes(name)) || getAttribute(element, 'data-skip-in-text') === 'true';
 }
 
-export function buildSpamReport(context: ReportContext): SpamReport {
-  const { doc, styles } = context;
-  const triggers: SpamTrigger[] = [];
-  const compliance: ReportIssue[] = [];
-  /** SpamAssassin rules already counted: SpamAssassin scores a rule once per message, however often it matches. */
-  const counted = new Set<SpamAssassinRuleName>();
-  const add = (rule: string, severity: ReportSeverity, message: string, where: Partial<ReportIssue> = {}, counterpart: SpamAssassinRuleName | null = null): void => {
-    const spamAssassinScore = counterpart && !counted.has(counterpart) ? SPAMASSASSIN_SCORES[counterpart] : 0;
-    if (counterpart) counted.add(counterpart);
-    triggers.push({ rule, severity, weight: round(spamAssassinScore * SCORE_PER_POINT), message, ...where, spamAssassinRule: counterpart, spamAssassinScore });
-  };
-  const visibleText = context.visibleText;
-  const subject = context.title ?? '';
+/** What the spam rules read: the report context and what is worked out from it once per email. */
+interface SpamContext {
+  email: ReportContext;
+  visibleText: string;
+  /** The subject stand-in (<title>), or ''. */
+  subject: string;
+  bodyTokens: string[];
+  subjectTokens: string[];
+  /** Whether the content reads as transactional (receipts, resets). */
+  transactional: boolean;
+  hidden: HiddenText;
+}
+
+/** One spam-filter signal: its triggers, in the order the report lists them before sorting. */
+type SpamRule = (context: SpamContext) => SpamTrigger[];
+
+/** Text a reader never sees but a filter reads. The preheader and responsive copies are legitimate. */
+interface HiddenText {
+  /** Characters hidden outside the preheader. */
+  chars: number;
+  /** Document index of the first element hiding some of them, or -1. */
+  firstIndex: number;
+  /** Whether some are painted in their background color (rather than hidden by display or size). */
+  lowContrast: boolean;
+  /** Text of every hidden subtree, the preheader's included: filters read it like the rest. */
+  text: string;
+}
+
+function spamContextOf(email: ReportContext): SpamContext {
+  const visibleText = email.visibleText;
+  const subject = email.title ?? '';
   const bodyTokens = tokens(visibleText);
   const subjectTokens = tokens(subject);
   // The subject and the body are one token stream here, as a filter reads them.
   const transactional = findPhrases(subjectTokens.concat(bodyTokens), TRANSACTIONAL_INDEX).length >= 2;
+  return { email, visibleText, subject, bodyTokens, subjectTokens, transactional, hidden: findHiddenText(email) };
+}
 
+/**
+ * A trigger carrying its SpamAssassin counterpart's full score; countEachRuleOnce takes the score off the
+ * counterpart's later triggers.
+ */
+function trigger(rule: string, severity: ReportSeverity, message: string, where: Partial<ReportIssue> = {}, counterpart: SpamAssassinRuleName | null = null): SpamTrigger {
+  const spamAssassinScore = counterpart ? SPAMASSASSIN_SCORES[counterpart] : 0;
+  return { rule, severity, weight: round(spamAssassinScore * SCORE_PER_POINT), message, ...where, spamAssassinRule: counterpart, spamAssassinScore };
+}
+
+/** SpamAssassin scores a rule once per message, however often it matches: the first trigger of each counts. */
+function countEachRuleOnce(triggers: SpamTrigger[]): void {
+  const counted = new Set<string>();
+  for (const each of triggers) {
+    const counterpart = each.spamAssassinRule;
+    if (counterpart === null) continue;
+    if (counted.has(counterpart)) {
+      each.spamAssassinScore = 0;
+      each.weight = 0;
+    }
+    counted.add(counterpart);
+  }
+}
+
+function capsTriggers({ visibleText }: SpamContext): SpamTrigger[] {
   const caps = capsRatio(visibleText);
-  if (caps.eligible >= 10 && caps.ratio > 0.3) {
-    add('caps-ratio', 'warning', `${Math.round(caps.ratio * 100)}% of the words are in capitals; filters read shouting as promotional pressure.`, {}, uppercaseRule(caps.ratio));
-  }
-  const subjectCaps = capsRatio(subject);
-  if (subjectCaps.eligible >= 3 && subjectCaps.ratio > 0.5) {
-    add('all-caps-subject', 'warning', 'The subject (<title>) is mostly in capitals.', {}, 'SUBJ_ALL_CAPS');
-  }
+  if (caps.eligible < 10 || caps.ratio <= 0.3) return [];
+  return [trigger('caps-ratio', 'warning', `${Math.round(caps.ratio * 100)}% of the words are in capitals; filters read shouting as promotional pressure.`, {}, uppercaseRule(caps.ratio))];
+}
 
-  let exclamations = 0;
+function allCapsSubjectTriggers({ subject }: SpamContext): SpamTrigger[] {
+  const subjectCaps = capsRatio(subject);
+  if (subjectCaps.eligible < 3 || subjectCaps.ratio <= 0.5) return [];
+  return [trigger('all-caps-subject', 'warning', 'The subject (<title>) is mostly in capitals.', {}, 'SUBJ_ALL_CAPS')];
+}
+
+const isCurrencySign = (char: string): boolean => char === '$' || char === '€';
+
+/** The longest run of punctuation: the same mark repeated, or ! and ? mixed; a currency sign only runs with itself. */
+function longestPunctuationRun(text: string): number {
   let longestRun = 0;
-  const punctuated = `${subject} ${visibleText}`;
-  for (let at = punctuated.indexOf('!'); at !== -1; at = punctuated.indexOf('!', at + 1)) exclamations++;
-  // A run: the same mark repeated, or ! and ? mixed; a currency sign only runs with itself.
-  const currency = (char: string): boolean => char === '$' || char === '€';
-  for (const [span] of punctuated.matchAll(PUNCTUATION_CANDIDATE)) {
+  for (const [span] of text.matchAll(PUNCTUATION_CANDIDATE)) {
     let run = 0;
     let runChar = '';
     for (const char of span) {
-      run = runChar === '' || char === runChar || (!currency(runChar) && !currency(char)) ? run + 1 : 1;
+      run = runChar === '' || char === runChar || (!isCurrencySign(runChar) && !isCurrencySign(char)) ? run + 1 : 1;
       runChar = char;
       longestRun = Math.max(longestRun, run);
     }
   }
-  if (longestRun >= 3 || exclamations > Math.max(5, punctuated.length / 200)) {
-    add('excessive-punctuation', 'warning', `${exclamations} exclamation marks${longestRun >= 3 ? ` and a run of ${longestRun} !, ? or currency symbols` : ''}; filters score stacked punctuation as spam.`);
-  }
+  return longestRun;
+}
 
-  // Hidden text: text a reader never sees but a filter reads. The preheader and responsive copies are legitimate.
-  const { index } = doc;
-  const bodyIndex = doc.body ? index.of(doc.body) : -1;
-  const bodyEnd = doc.body ? index.end[bodyIndex] : -1;
-  const revealedSelectors = revealedByMediaQueries(context);
-  // The preheader: the first hidden element with text, if it comes before any visible text.
-  let firstHidden: HtmlElement | null = null;
+function punctuationTriggers({ subject, visibleText }: SpamContext): SpamTrigger[] {
+  const punctuated = `${subject} ${visibleText}`;
+  let exclamations = 0;
+  for (let at = punctuated.indexOf('!'); at !== -1; at = punctuated.indexOf('!', at + 1)) exclamations++;
+  const longestRun = longestPunctuationRun(punctuated);
+  if (longestRun < 3 && exclamations <= Math.max(5, punctuated.length / 200)) return [];
+  return [trigger('excessive-punctuation', 'warning', `${exclamations} exclamation marks${longestRun >= 3 ? ` and a run of ${longestRun} !, ? or currency symbols` : ''}; filters score stacked punctuation as spam.`)];
+}
+
+/** The preheader: the first hidden element with text, if it comes before any visible text. */
+function findPreheader(context: ReportContext, bodyIndex: number, bodyEnd: number): HtmlElement | null {
+  const { index } = context.doc;
   for (let i = bodyIndex + 1; i <= bodyEnd; i++) {
     const element = index.elements[i];
-    if (styles.hiddenAt(i) !== null) {
-      if (SHOWS.test(textContent(element))) {
-        firstHidden = element;
-        break;
-      }
+    if (context.styles.hiddenAt(i) !== null) {
+      if (SHOWS.test(textContent(element))) return element;
       // Hidden and without text (a <style> in the body, an empty spacer): neither preheader nor visible text.
       i = index.end[i];
       continue;
     }
-    if (childrenOf(element).some((child) => isText(child) && SHOWS.test(child.value))) break;
+    if (childrenOf(element).some((child) => isText(child) && SHOWS.test(child.value))) return null;
   }
-  let hiddenChars = 0;
-  let firstHiddenIndex = -1;
-  /** Text of every hidden subtree, the preheader's included: filters read it like the rest. */
-  let hiddenText = '';
-  const noteHidden = (at: number, length: number): void => {
-    hiddenChars += length;
-    if (firstHiddenIndex === -1 || at < firstHiddenIndex) firstHiddenIndex = at;
-  };
-  // Hidden subtrees, counted once at their root (then skipped as a range).
+  return null;
+}
+
+function noteHidden(hidden: HiddenText, at: number, length: number): void {
+  hidden.chars += length;
+  if (hidden.firstIndex === -1 || at < hidden.firstIndex) hidden.firstIndex = at;
+}
+
+/** Hidden subtrees, counted once at their root (then skipped as a range). */
+function noteHiddenSubtrees(context: ReportContext, hidden: HiddenText, preheader: HtmlElement | null, bodyIndex: number, bodyEnd: number): void {
+  const { index } = context.doc;
+  const revealedSelectors = revealedByMediaQueries(context);
   for (let i = bodyIndex + 1; i <= bodyEnd; i++) {
-    if (styles.hiddenAt(i) === null) continue;
+    if (context.styles.hiddenAt(i) === null) continue;
     const element = index.elements[i];
     const root = i;
     i = index.end[i];
     const content = textContent(element);
-    if (SHOWS.test(content)) hiddenText += ` ${content}`;
+    if (SHOWS.test(content)) hidden.text += ` ${content}`;
     if (respondsToMediaQuery(element, revealedSelectors)) continue;
     const text = collapseWhitespace(stripInvisible(content));
     // A preheader shows in the inbox list, up to what a list shows; text beyond that only a filter reads.
-    const hidden = isPreheader(element, firstHidden) ? text.length - PREHEADER_ALLOWANCE : text.length;
-    if (hidden >= 20) noteHidden(root, hidden);
+    const length = isPreheader(element, preheader) ? text.length - PREHEADER_ALLOWANCE : text.length;
+    if (length >= 20) noteHidden(hidden, root, length);
   }
-  // Visible elements whose own text is tiny or painted in the background color (the text runs are exactly those with text).
-  let lowContrast = false;
+}
+
+/** Visible elements whose own text is tiny or painted in the background color (the text runs are exactly those with text). */
+function noteInvisibleRuns(context: ReportContext, hidden: HiddenText, preheader: HtmlElement | null): void {
   for (const run of context.textRuns) {
     const sameColor = run.fontSizePx >= 2 && isSameColorAsBackground(context, run.index);
     if (!(run.fontSizePx < 2 || sameColor)) continue;
     const text = collapseWhitespace(stripInvisible(ownText(run.element)));
-    if (text.length < 20 || isPreheader(run.element, firstHidden)) continue;
-    noteHidden(run.index, text.length);
-    lowContrast ||= sameColor;
+    if (text.length < 20 || isPreheader(run.element, preheader)) continue;
+    noteHidden(hidden, run.index, text.length);
+    hidden.lowContrast ||= sameColor;
   }
-  const firstHiddenElement = firstHiddenIndex === -1 ? null : index.elements[firstHiddenIndex];
-  if (hiddenChars > 0 && firstHiddenElement) {
-    add('hidden-text', 'error', `${hiddenChars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, doc.at(firstHiddenElement), lowContrast ? 'HTML_FONT_LOW_CONTRAST' : null);
-  }
+}
 
+function findHiddenText(context: ReportContext): HiddenText {
+  const { doc } = context;
+  const bodyIndex = doc.body ? doc.index.of(doc.body) : -1;
+  const bodyEnd = doc.body ? doc.index.end[bodyIndex] : -1;
+  const preheader = findPreheader(context, bodyIndex, bodyEnd);
+  const hidden: HiddenText = { chars: 0, firstIndex: -1, lowContrast: false, text: '' };
+  noteHiddenSubtrees(context, hidden, preheader, bodyIndex, bodyEnd);
+  noteInvisibleRuns(context, hidden, preheader);
+  return hidden;
+}
+
+function hiddenTextTriggers({ email, hidden }: SpamContext): SpamTrigger[] {
+  const firstHiddenElement = hidden.firstIndex === -1 ? null : email.doc.index.elements[hidden.firstIndex];
+  if (hidden.chars <= 0 || !firstHiddenElement) return [];
+  return [trigger('hidden-text', 'error', `${hidden.chars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, email.doc.at(firstHiddenElement), hidden.lowContrast ? 'HTML_FONT_LOW_CONTRAST' : null)];
+}
+
+function spamPhraseTriggers({ subjectTokens, bodyTokens, hidden }: SpamContext): SpamTrigger[] {
   // The subject, the body and the hidden text are one token stream here, as a filter reads them.
-  const phraseTokens = hiddenText === '' ? subjectTokens.concat(['\u0000'], bodyTokens) : subjectTokens.concat(['\u0000'], bodyTokens, ['\u0000'], tokens(hiddenText));
-  for (const phrase of findPhrases(phraseTokens, SPAM_INDEX)) {
-    add('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`, {}, PHRASE_RULES.get(phrase) ?? null);
-  }
+  const phraseTokens = hidden.text === '' ? subjectTokens.concat(['\u0000'], bodyTokens) : subjectTokens.concat(['\u0000'], bodyTokens, ['\u0000'], tokens(hidden.text));
+  return findPhrases(phraseTokens, SPAM_INDEX).map((phrase) => trigger('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`, {}, PHRASE_RULES.get(phrase) ?? null));
+}
 
+function obfuscatedTextTriggers({ visibleText }: SpamContext): SpamTrigger[] {
   const obfuscated = ZERO_WIDTH.test(visibleText) ? obfuscatedWords(visibleText) : [];
-  if (obfuscated.length > 0) {
-    add('obfuscated-text', 'warning', `Zero-width characters split ${obfuscated.length === 1 ? 'the word' : 'words such as'} "${obfuscated[0]}"; filters read this as an attempt to hide words from them.`);
-  }
+  if (obfuscated.length === 0) return [];
+  return [trigger('obfuscated-text', 'warning', `Zero-width characters split ${obfuscated.length === 1 ? 'the word' : 'words such as'} "${obfuscated[0]}"; filters read this as an attempt to hide words from them.`)];
+}
 
-  const contentImages = context.images.filter((image) => !image.isTrackingPixel && !image.hidden && image.kind === 'img');
+function imageTriggers({ email, visibleText, bodyTokens }: SpamContext): SpamTrigger[] {
+  const contentImages = email.images.filter((image) => !image.isTrackingPixel && !image.hidden && image.kind === 'img');
   const words = bodyTokens.length;
   const largeImages = contentImages.filter((image) => (image.width ?? 0) >= LARGE_IMAGE_PX || (image.height ?? 0) >= LARGE_IMAGE_PX).length;
   if (contentImages.length > 0 && (words < 20 || (largeImages > 0 && words < IMAGE_CAPTION_WORDS))) {
-    add('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`, {}, imageOnlyRule(utf8ByteLength(visibleText)));
-  } else {
-    // Icons (social links, bullets) take no room from the text: only pictures count against it.
-    const pictures = contentImages.filter((image) => !isIcon(image)).length;
-    if (pictures >= 2 && visibleText.length / pictures < 150) {
-      add('high-image-ratio', 'warning', `${pictures} images for ${visibleText.length} characters of text; keep at least about 60% text.`, {}, 'HTML_IMAGE_RATIO_02');
-    }
+    return [trigger('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`, {}, imageOnlyRule(utf8ByteLength(visibleText)))];
   }
+  // Icons (social links, bullets) take no room from the text: only pictures count against it.
+  const pictures = contentImages.filter((image) => !isIcon(image)).length;
+  if (pictures >= 2 && visibleText.length / pictures < 150) {
+    return [trigger('high-image-ratio', 'warning', `${pictures} images for ${visibleText.length} characters of text; keep at least about 60% text.`, {}, 'HTML_IMAGE_RATIO_02')];
+  }
+  return [];
+}
 
-  for (const link of context.links) {
+/** Per link, in link order: shorteners, raw IPs, executables, abused TLDs, and text that shows another site. */
+function linkTriggers({ email }: SpamContext): SpamTrigger[] {
+  const triggers: SpamTrigger[] = [];
+  for (const link of email.links) {
     const { classified } = link;
     if (!classified.host) continue;
     const where = { line: link.position.line, column: link.position.column, element: link.excerpt, url: link.href };
     const host = classified.host;
-    if (hostMatches(host, URL_SHORTENERS)) add('url-shortener', 'warning', `${host} is a URL shortener; spammers hide destinations behind them, so filters distrust them.`, where);
-    if (isIpHost(host)) add('raw-ip-link', 'error', `The link goes to a bare IP address (${host}) instead of a domain.`, where, 'NUMERIC_HTTP_ADDR');
+    if (hostMatches(host, URL_SHORTENERS)) triggers.push(trigger('url-shortener', 'warning', `${host} is a URL shortener; spammers hide destinations behind them, so filters distrust them.`, where));
+    if (isIpHost(host)) triggers.push(trigger('raw-ip-link', 'error', `The link goes to a bare IP address (${host}) instead of a domain.`, where, 'NUMERIC_HTTP_ADDR'));
     const path = classified.url?.pathname.toLowerCase() ?? '';
-    if (EXECUTABLE_EXTENSIONS.some((extension) => path.endsWith(extension))) add('executable-link', 'error', 'The link downloads an executable file.', where);
+    if (EXECUTABLE_EXTENSIONS.some((extension) => path.endsWith(extension))) triggers.push(trigger('executable-link', 'error', 'The link downloads an executable file.', where));
     const tld = host.slice(host.lastIndexOf('.') + 1);
-    if (SUSPICIOUS_TLDS.has(tld)) add('suspicious-tld', 'info', `.${tld} domains are heavily abused and weigh against the email.`, where);
-    // Deceptive: the text shows one site, the href goes to another (click-tracking redirects excepted).
-    if (!isIpHost(host) && !hostMatches(host, TRACKING_DOMAINS) && !(classified.url && isTrackedUrl(classified.url) && !classified.url.search)) {
-      const hrefDomain = registrableDomain(host);
-      const shown = domainsInText(link.text).find((domain) => !sameSite(domain, host, hrefDomain));
-      if (shown && !isTrackingRedirect(link)) {
-        add('deceptive-link', 'error', `The link text shows ${shown} but the link goes to ${host}; this is the classic phishing pattern.`, where);
-      }
-    }
+    if (SUSPICIOUS_TLDS.has(tld)) triggers.push(trigger('suspicious-tld', 'info', `.${tld} domains are heavily abused and weigh against the email.`, where));
+    const shown = deceptivelyShownDomain(link, host);
+    if (shown) triggers.push(trigger('deceptive-link', 'error', `The link text shows ${shown} but the link goes to ${host}; this is the classic phishing pattern.`, where));
   }
+  return triggers;
+}
 
-  const hasUnsubscribe = context.links.some(linkMatchesUnsubscribe);
-  if (!hasUnsubscribe) {
+/** A site the link text shows that the href does not go to (click-tracking redirects excepted), or undefined. */
+function deceptivelyShownDomain(link: EmailLink, host: string): string | undefined {
+  const { classified } = link;
+  if (isIpHost(host) || hostMatches(host, TRACKING_DOMAINS) || (classified.url && isTrackedUrl(classified.url) && !classified.url.search)) return undefined;
+  const hrefDomain = registrableDomain(host);
+  const shown = domainsInText(link.text).find((domain) => !sameSite(domain, host, hrefDomain));
+  return shown && !isTrackingRedirect(link) ? shown : undefined;
+}
+
+/** Markup that clients strip and filters flag: scripts, forms, embedded content. */
+function markupTriggers({ email }: SpamContext): SpamTrigger[] {
+  const { doc } = email;
+  const triggers: SpamTrigger[] = [];
+  for (const element of doc.byTag('script')) triggers.push(trigger('script-tag', 'error', '<script> in an email is stripped by every client and flagged by filters.', doc.at(element)));
+  for (const element of doc.byTag('form')) triggers.push(trigger('form-tag', 'warning', 'Forms in email are disabled by many clients and flagged by some filters.', doc.at(element)));
+  for (const tag of ['iframe', 'object', 'embed', 'applet']) {
+    const counterpart = tag === 'iframe' ? 'HTML_IFRAME_SRC' : 'HTML_EMBEDS';
+    for (const element of doc.byTag(tag)) triggers.push(trigger('embedded-content', 'warning', `<${tag}> is removed by email clients and flagged by filters.`, doc.at(element), counterpart));
+  }
+  return triggers;
+}
+
+/** The spam rules, in the order their triggers are listed (and SpamAssassin rules counted) before sorting. */
+const SPAM_RULES: readonly SpamRule[] = [
+  capsTriggers,
+  allCapsSubjectTriggers,
+  punctuationTriggers,
+  hiddenTextTriggers,
+  spamPhraseTriggers,
+  obfuscatedTextTriggers,
+  imageTriggers,
+  linkTriggers,
+  markupTriggers,
+];
+
+/** Bulk-sender requirements: an unsubscribe link and a postal address, relaxed for transactional email. */
+function complianceFindings({ email, visibleText, bodyTokens, transactional }: SpamContext): ReportIssue[] {
+  const compliance: ReportIssue[] = [];
+  if (!email.links.some(linkMatchesUnsubscribe)) {
     if (transactional) compliance.push({ rule: 'missing-unsubscribe', severity: 'info', message: 'No unsubscribe link; fine for a transactional email, which this appears to be.' });
     else compliance.push({ rule: 'missing-unsubscribe', severity: 'error', message: 'No unsubscribe link: required for bulk mail (CAN-SPAM, GDPR, Gmail and Yahoo sender rules) and its absence pushes recipients to the spam button.' });
   }
-  if (!hasPhysicalAddress(context, visibleText, bodyTokens)) {
+  if (!hasPhysicalAddress(email, visibleText, bodyTokens)) {
     if (transactional) compliance.push({ rule: 'missing-physical-address', severity: 'info', message: 'No postal address found; fine for a transactional email.' });
     else compliance.push({ rule: 'missing-physical-address', severity: 'warning', message: 'No postal address found; CAN-SPAM and many national laws require the sender\'s physical address in commercial email.' });
   }
+  return compliance.sort(compareIssues);
+}
 
-  for (const element of doc.byTag('script')) add('script-tag', 'error', '<script> in an email is stripped by every client and flagged by filters.', doc.at(element));
-  for (const element of doc.byTag('form')) add('form-tag', 'warning', 'Forms in email are disabled by many clients and flagged by some filters.', doc.at(element));
-  for (const tag of ['iframe', 'object', 'embed', 'applet']) {
-    const counterpart = tag === 'iframe' ? 'HTML_IFRAME_SRC' : 'HTML_EMBEDS';
-    for (const element of doc.byTag(tag)) add('embedded-content', 'warning', `<${tag}> is removed by email clients and flagged by filters.`, doc.at(element), counterpart);
-  }
-
-  const points = round(triggers.reduce((sum, trigger) => sum + trigger.spamAssassinScore, 0), 3);
+export function buildSpamReport(context: ReportContext): SpamReport {
+  const spamContext = spamContextOf(context);
+  const triggers: SpamTrigger[] = [];
+  for (const rule of SPAM_RULES) for (const each of rule(spamContext)) triggers.push(each);
+  countEachRuleOnce(triggers);
+  const points = round(triggers.reduce((sum, each) => sum + each.spamAssassinScore, 0), 3);
   const score = Math.max(0, Math.min(100, Math.round(100 - SCORE_PER_POINT * points)));
   return {
     score,
@@ -594,9 +698,9 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     points,
     requiredScore: SPAMASSASSIN_REQUIRED_SCORE,
     spamAssassinVersion: SPAMASSASSIN_VERSION,
-    transactional,
+    transactional: spamContext.transactional,
     triggers: sortTriggers(triggers),
-    compliance: compliance.sort(compareIssues),
+    compliance: complianceFindings(spamContext),
   };
 }
 
