@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { DeliverabilityResult } from '@mailproof/contracts';
 import { AccountsRepository, DomainAuditRepository, PreviewRepository, ScreenshotRepository, WebhookRepository } from '@mailproof/persistence';
 import { openDatabase } from '../utils/database';
 import { testConfig } from '../utils/test-config';
@@ -70,6 +71,8 @@ describe('text from outside is storable in every text and jsonb column (real Pos
   it('stores a DNS audit whose TXT records and keys hold NUL', async () => {
     const audits = new DomainAuditRepository(db, new WebhookRepository(db));
     const jobId = `nul-audit-${Date.now()}`;
+    // Not an audit's whole shape: what matters here is what the column's transformer does to the strings in it.
+    const result: unknown = { spf: { valid: false, record: 'v=spf1 \u0000include:x -all', warnings: ['TXT "\u0000"'] }, ['key\u0000']: { nested: ['\udc00'] } };
     const outcome = await audits.record(
       {
         jobId,
@@ -80,7 +83,7 @@ describe('text from outside is storable in every text and jsonb column (real Pos
         windowKey: null,
         score: 40,
         inconclusive: false,
-        result: { spf: { valid: false, record: 'v=spf1 \u0000include:x -all', warnings: ['TXT "\u0000"'] }, ['key\u0000']: { nested: ['\udc00'] } },
+        result: result as DeliverabilityResult,
         checkedAt: new Date(),
       },
       () => ({ driftEvents: [], domain: {} }), // not called: the audit belongs to no monitored domain

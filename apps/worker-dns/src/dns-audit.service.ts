@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DnsAuditJobPayload, DnsAuditJobResult } from '@mailproof/contracts';
-import { auditDomain, isInconclusive, type DeliverabilityResult, type DnsResolver } from '@mailproof/engine/dns';
+import { auditDomain, isInconclusive, type DnsResolver } from '@mailproof/engine/dns';
 import { DomainAuditRepository } from '@mailproof/persistence';
-import { WebhookQueue } from '@mailproof/webhooks';
+import { WebhookQueue } from '@mailproof/queue';
 import { DNS_RESOLVER } from './dns-resolver.token';
 import { domainWebhookEvents } from './domain-webhook-events';
 import { monitoredDomainChange } from './monitored-domain-change';
@@ -38,11 +38,11 @@ export class DnsAuditService {
         windowKey: payload.window ?? null,
         score: result.score,
         inconclusive: isInconclusive(result),
-        result: result as unknown as Record<string, unknown>,
+        result,
         checkedAt: new Date(),
       },
       (stored, previous, domain) => {
-        const change = monitoredDomainChange(stored, result, previous ? (previous.result as unknown as DeliverabilityResult) : null);
+        const change = monitoredDomainChange(stored, result, previous ? previous.result : null);
         return { ...change, webhookEvents: domainWebhookEvents(domain, stored, change) };
       },
     );

@@ -81,7 +81,7 @@ export class PreviewRenderService implements OnModuleInit, OnModuleDestroy {
       urls[id] = `${this.config.http.publicBaseUrl}/screenshots/${hash}.png`;
     }
     const reports: StoredRenderedReports = { ...renderedReports(result.painted, clients, payload.modes), screenshotNotes: result.notes };
-    const stored = await this.screenshots.attachToPreview(preview.id, [...images.values()], shots, urls, (current) => mergeRenderedReports(current as Partial<StoredRenderedReports> | null, reports) as unknown as Record<string, unknown>);
+    const stored = await this.screenshots.attachToPreview(preview.id, [...images.values()], shots, urls, (current) => mergeRenderedReports(current, reports));
     if (!stored) return { previewId: preview.id, captured: [], failed: [] };
     for (const failure of result.failed) this.logger.warn(`screenshot ${failure.id} of ${preview.id} failed: ${failure.reason}`);
     return { previewId: preview.id, captured: shots.map((shot) => shot.shot), failed: result.failed };

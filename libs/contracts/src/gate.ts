@@ -1,12 +1,28 @@
 /**
- * The gate's request options as the API stores them on a run (gate_runs.request) and the job chain
- * reads them. The email itself is the run's preview (html) or fetched by gate.import (url).
+ * What a gate run stores and answers (docs/gate.md): the request options (gate_runs.request), link
+ * resolution's findings (gate_runs.links), the verdict (gate_runs.verdict, returned with the run's ids)
+ * and the baseline snapshot (gate_baselines.snapshot). The email itself is the run's preview (html) or
+ * fetched by gate.import (url).
  */
-import type { GateCheckFamily } from '@mailproof/engine';
+import type { GateCheckFamily, GateFailure, GateVerdict } from '@mailproof/engine';
 
-// The check families and the default threshold are the engine's (its gate verdict defines them).
+// The check families, the default threshold, the failures and the snapshot are the engine's (its gate verdict defines them).
 export { GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
-export type { GateCheckFamily } from '@mailproof/engine';
+export type {
+  AltTextFailure,
+  BlockingSeverity,
+  ClientErrorsFailure,
+  GateCheckFamily,
+  GateFailure,
+  GateFinding,
+  GateSnapshot,
+  LinkFailureReason,
+  LinksFailure,
+  LinkUnreachableFailure,
+  SizeFailure,
+  ThresholdFailure,
+  WorseThanBaselineFailure,
+} from '@mailproof/engine';
 
 export const UPDATE_BASELINE_MODES = ['on-pass', 'always', 'never'] as const;
 export type UpdateBaselineMode = (typeof UPDATE_BASELINE_MODES)[number];
@@ -19,6 +35,7 @@ export const GATE_MAX_LINKS = 25;
 /** Link resolution adds at most this much to a run. */
 export const GATE_LINKS_MAX_MS = 10_000;
 
+/** The request's options with every default applied, as the API stores them on a run (gate_runs.request). */
 export interface GateRunOptions {
   /** Where the email came from: the request's html (stored as the preview's source) or a URL to import. */
   source: 'html' | 'url';
@@ -40,4 +57,37 @@ export interface GateLinks {
   resolved: boolean;
   checked: number;
   unchecked: Array<{ url: string; reason: UncheckedLinkReason }>;
+}
+
+/**
+ * Link resolution's findings as the links.resolve step stores them (gate_runs.links): net-guard's
+ * `LinkResolution`, written out here because contracts depend on no lib but the engine (the worker
+ * stores net-guard's value as this type, so the compiler checks that the two agree).
+ */
+export interface StoredLinkResolution {
+  /** Links that answered: the final status (after redirects) and, when redirected, where it ended. */
+  checked: Array<{ url: string; status: number; finalUrl?: string }>;
+  unchecked: Array<{ url: string; reason: UncheckedLinkReason; detail?: string }>;
+}
+
+/** The ref a verdict is about and the stored baseline's creation time it was compared with (null: no comparison). */
+export interface GateVerdictBaseline {
+  ref: string | null;
+  comparedTo: string | null;
+}
+
+/** A run's verdict as the verdict step stores it (gate_runs.verdict): the engine's verdict with the baseline and links reported. */
+export interface StoredGateVerdict extends Pick<GateVerdict, 'passed' | 'overallScore' | 'worstClient' | 'checks'> {
+  baseline: GateVerdictBaseline;
+  failures: GateFailure[];
+  links: GateLinks;
+}
+
+/**
+ * The gate verdict as POST /api/gate, GET /api/gate/runs/:id and the MCP tool gate_email return it: the
+ * stored verdict with the run's id and the analyzed email's preview id (null once that preview was deleted).
+ */
+export interface GateVerdictResult extends StoredGateVerdict {
+  runId: string;
+  previewId: string | null;
 }

@@ -42,6 +42,6 @@ export class DeliverabilityService {
           : `The DNS audit did not finish within ${budgetMs} ms; retry shortly.`;
       throw new ProblemException(503, 'service_unavailable', detail, { jobId: job.id, headers: { 'Retry-After': '5' } });
     }
-    return { ...(row.result as unknown as Omit<DeliverabilityResponse, 'checkedAt' | 'inconclusive'>), checkedAt: row.checkedAt.toISOString(), inconclusive: row.inconclusive };
+    return { ...row.result, checkedAt: row.checkedAt.toISOString(), inconclusive: row.inconclusive };
   }
 }

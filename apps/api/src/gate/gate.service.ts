@@ -8,6 +8,7 @@ import {
   linksResolveJob,
   previewAnalyzeJob,
   type GateRunOptions,
+  type GateVerdictResult,
   type GateVerdictJobResult,
   type JobName,
   type JobRequest,
@@ -41,7 +42,7 @@ export class GateService {
     private readonly queueEvents: QueueEventsRegistry,
   ) {}
 
-  async run(request: GateRequest, account: AuthenticatedAccount): Promise<Record<string, unknown>> {
+  async run(request: GateRequest, account: AuthenticatedAccount): Promise<GateVerdictResult> {
     const started = Date.now();
     const options = gateRunOptions(request);
     const budgetMs = options.resolveLinks ? this.config.gate.linksBudgetMs : this.config.gate.budgetMs;
@@ -58,7 +59,7 @@ export class GateService {
       mjmlValidation: request.mjmlValidation ?? null,
       expiresAt: null,
     });
-    const run = await this.runs.create({ accountId: account.accountId, ref: request.ref ?? null, request: { ...options }, previewId: preview.id });
+    const run = await this.runs.create({ accountId: account.accountId, ref: request.ref ?? null, request: options, previewId: preview.id });
 
     // Link resolution stops by this moment (and after GATE_LINKS_MAX_MS of its own), so the verdict still fits the budget.
     const linksDeadline = started + budgetMs - VERDICT_RESERVE_MS;
@@ -80,7 +81,7 @@ export class GateService {
     return answer(stored);
   }
 
-  async read(account: AuthenticatedAccount, id: string): Promise<Record<string, unknown>> {
+  async read(account: AuthenticatedAccount, id: string) {
     const run = await this.runs.findForAccount(account.accountId, id);
     if (!run) throw new ProblemException(404, 'not_found', 'No gate run with this id.');
     const summary = { id: run.id, ref: run.ref, status: run.status, previewId: run.previewId, createdAt: run.createdAt.toISOString(), completedAt: run.completedAt?.toISOString() ?? null };
@@ -155,7 +156,7 @@ function checkUrlScheme(url: string): void {
 }
 
 /** A finished run as the API answers it: its verdict, or the problem that ended it. */
-function answer(run: GateRunEntity): Record<string, unknown> {
+function answer(run: GateRunEntity): GateVerdictResult {
   if (run.status === 'completed' && run.verdict) return { ...run.verdict, runId: run.id, previewId: run.previewId };
   const failure = run.failure ?? { code: 'internal_error', message: 'The gate run could not be completed.' };
   const extras = { runId: run.id, previewId: run.previewId };

@@ -1,7 +1,6 @@
 import { promisify } from 'node:util';
 import { constants, gzip } from 'node:zlib';
 import type { Request, Response } from 'express';
-import type { StoredRenderedReports } from '@mailproof/contracts';
 import { decodePreviewResult, type PreviewEntity } from '@mailproof/persistence';
 
 const gzipAsync = promisify(gzip);
@@ -42,7 +41,7 @@ export async function sendJsonBody(req: Request, res: Response, status: number, 
 function storedPreviewBody(preview: StoredPreview, acceptsBrotli: boolean): JsonBody {
   const stored = preview.result ?? Buffer.alloc(0);
   const screenshots = preview.screenshots && Object.keys(preview.screenshots).length > 0 ? preview.screenshots : null;
-  const rendered = (preview.renderedReports ?? null) as StoredRenderedReports | null;
+  const rendered = preview.renderedReports ?? null;
   if (!screenshots && !rendered && acceptsBrotli) return { body: stored, contentEncoding: 'br' };
   const json = decodePreviewResult(stored);
   if (!screenshots && !rendered) return { body: json };

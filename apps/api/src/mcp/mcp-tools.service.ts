@@ -64,6 +64,19 @@ interface EmailArguments {
   mjmlValidation?: 'soft' | 'strict';
 }
 
+/** The email fields of a tool's arguments, as the catalogue's input schema checked them. */
+function emailArguments(args: Record<string, unknown>): EmailArguments {
+  return {
+    html: args.html as string,
+    format: args.format as EmailFormat | undefined,
+    clients: args.clients as ClientId[] | undefined,
+    title: args.title as string | undefined,
+    screenshots: args.screenshots as boolean | undefined,
+    files: args.files as Record<string, string> | undefined,
+    mjmlValidation: args.mjmlValidation as EmailArguments['mjmlValidation'],
+  };
+}
+
 /** The checks the HTTP DTOs run on `files` (OptionalSourceFiles): a 400 or 413 naming the field. */
 function checkFilesArgument(files: unknown, html: unknown): void {
   if (files === undefined) return;
@@ -113,13 +126,13 @@ export class McpToolsService {
       return { previewId: id, result: scoresAndFindings(json, overallScore) };
     };
     return {
-      preview_email: async (args) => (await parsed(args as unknown as EmailArguments)).result,
+      preview_email: async (args) => (await parsed(emailArguments(args))).result,
       analyze_email: async (args) => {
-        const { previewId, result } = await findings(args as unknown as EmailArguments);
+        const { previewId, result } = await findings(emailArguments(args));
         return { ...analyzeEmailResult(result, previewId, (args.detail as AnalysisDetail | undefined) ?? 'summary') };
       },
       audit_email: async (args) => {
-        const { id, result } = await parsed(args as unknown as EmailArguments);
+        const { id, result } = await parsed(emailArguments(args));
         return auditEmailResult(result, id);
       },
       diff_emails: async (args) => {
@@ -138,7 +151,7 @@ export class McpToolsService {
         }
         return asTool(async () => {
           checkFilesArgument(args.files, args.html);
-          return this.gate.run(args as GateRequest, account);
+          return { ...(await this.gate.run(args as GateRequest, account)) };
         });
       },
       check_deliverability: (args) =>

@@ -242,7 +242,7 @@ ${modeButtons}
 </div>
 </section>
 ${screenshotsSection(preview.screenshots, clients)}
-${renderedReportsSection(preview.renderedReports as StoredRenderedReports | null)}
+${renderedReportsSection(preview.renderedReports)}
 ${findingsSection(analysis.cssReport, clients.length)}
 <section aria-labelledby="scores-title">
 <h2 id="scores-title">Scores per client</h2>

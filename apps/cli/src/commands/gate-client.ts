@@ -2,6 +2,7 @@
  * The HTTP side of `mailproof gate`: one POST /api/gate with Node's own fetch, retried on 429, 5xx and
  * network failures (the answers a retry can change), honouring Retry-After.
  */
+import type { GateVerdictResult } from '@mailproof/contracts';
 
 /** The request body of POST /api/gate; unset fields take the server's defaults. */
 export interface GateRequestBody {
@@ -19,18 +20,11 @@ export interface GateRequestBody {
   resolveLinks?: boolean;
 }
 
-/** The verdict as the server sends it (docs/gate.md); kept as received for --json. */
-export interface GateVerdictResponse {
-  passed: boolean;
-  overallScore: number;
-  worstClient: string | null;
-  baseline: { ref: string | null; comparedTo: string | null };
-  failures: Array<{ family: string; check: string; [field: string]: unknown }>;
-  checks: string[];
-  links: { resolved: boolean; checked: number; unchecked: Array<{ url: string; reason: string }> };
-  runId: string | null;
-  previewId: string | null;
-}
+/**
+ * The verdict as the server sends it (the contract's GateVerdictResult, docs/gate.md), kept as received for
+ * --json. `--local` answers the same shape without a run: its runId is null.
+ */
+export type GateVerdictResponse = Omit<GateVerdictResult, 'runId'> & { runId: string | null };
 
 /** A problem+json body (docs/errors.md), or what could be made of a body that is not one. */
 export interface GateProblem {

@@ -29,7 +29,7 @@ export async function localGate(input: EmailInput, options: LocalGateOptions): P
     overallScore: verdict.overallScore,
     worstClient: verdict.worstClient,
     baseline: { ref: null, comparedTo: null },
-    failures: verdict.failures as unknown as GateVerdictResponse['failures'],
+    failures: verdict.failures,
     checks: verdict.checks,
     links: { resolved: false, checked: 0, unchecked: [] },
     runId: null,

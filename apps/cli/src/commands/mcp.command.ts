@@ -35,7 +35,8 @@ async function analyzeLocally(
 ): Promise<AnalysisLike> {
   try {
     const { analysis } = await analyzeEmailInput({ path: field, label: field, source, format: format ?? 'html', detectedBy: 'option', files: local.files ?? {}, mjmlValidation: local.mjmlValidation }, clients);
-    return analysis as unknown as AnalysisLike;
+    // A shallow copy: the engine's interface has no index signature, the copy's object type has one.
+    return { ...analysis };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     throw new ToolFailure(LOCAL_PROBLEM_CODES[error.kind] ?? 'internal_error', error.message, { ...error.position });

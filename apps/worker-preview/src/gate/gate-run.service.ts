@@ -5,15 +5,13 @@ import {
   GATE_MAX_LINKS,
   type GateImportJobResult,
   type GateLinks,
-  type GateRunOptions,
   type GateVerdictJobResult,
   type LinksResolveJobResult,
 } from '@mailproof/contracts';
-import { gateResultOf, gateSnapshot, gateVerdict, type GateResult, type GateSnapshot, type GateSummary } from '@mailproof/engine';
+import { gateResultOf, gateSnapshot, gateVerdict, type GateResult, type GateSummary } from '@mailproof/engine';
 import { importEmailFromUrl, resolveLinks, SsrfGuard, UrlImportError, type LinkResolution } from '@mailproof/net-guard';
 import { GateRunRepository, PreviewRepository, type GateRunDecision, type GateRunEntity, type StoredBaseline } from '@mailproof/persistence';
-import type { FinalFailureCause } from '@mailproof/queue';
-import { WebhookQueue } from '@mailproof/webhooks';
+import { WebhookQueue, type FinalFailureCause } from '@mailproof/queue';
 import { RedisLinkCheckCache } from './redis-link-check.cache';
 
 
@@ -40,9 +38,8 @@ export class GateRunService {
   async importEmail(runId: string): Promise<GateImportJobResult> {
     const run = await this.runs.find(runId);
     if (!run || run.status !== 'running' || !run.previewId) return { runId, imported: false };
-    const options = run.request as unknown as GateRunOptions;
     try {
-      const { html } = await importEmailFromUrl(options.url ?? '', { guard: this.guard });
+      const { html } = await importEmailFromUrl(run.request.url ?? '', { guard: this.guard });
       await this.previews.fillSource(run.previewId, html);
       return { runId, imported: true };
     } catch (error) {
@@ -64,7 +61,7 @@ export class GateRunService {
     const urls = (result.linkReport?.links ?? []).filter((link) => link.scheme === 'http' || link.scheme === 'https').map((link) => link.href.trim());
     const budgetMs = Math.max(0, Math.min(GATE_LINKS_MAX_MS, deadline - Date.now()));
     const resolution = withoutRateLimited(await resolveLinks(urls, { guard: this.guard, maxUrls: GATE_MAX_LINKS, budgetMs, cache: this.linkCache }));
-    await this.runs.storeLinks(runId, resolution as unknown as Record<string, unknown>);
+    await this.runs.storeLinks(runId, resolution);
     return { runId, checked: resolution.checked.length, unchecked: resolution.unchecked.length };
   }
 
@@ -119,11 +116,11 @@ function withoutRateLimited(resolution: LinkResolution): LinkResolution {
  * whatever the verdict, `on-pass` only when it passed, `never` and runs without a ref never.
  */
 function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: GateResult): GateRunDecision {
-  const options = run.request as unknown as GateRunOptions;
+  const options = run.request;
   const snapshot = gateSnapshot(result);
   const runsRegression = run.ref !== null && options.checks.includes('regression');
-  const compared = runsRegression && baseline !== null ? { snapshot: baseline.snapshot as unknown as GateSnapshot, createdAt: baseline.createdAt.toISOString() } : null;
-  const resolution = run.links as unknown as LinkResolution | null;
+  const compared = runsRegression && baseline !== null ? { snapshot: baseline.snapshot, createdAt: baseline.createdAt.toISOString() } : null;
+  const resolution = run.links;
   const verdict = gateVerdict({
     result,
     snapshot,
@@ -165,6 +162,6 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
     },
     passed: verdict.passed,
     overallScore: verdict.overallScore,
-    newBaseline: moves ? (snapshot as unknown as Record<string, unknown>) : null,
+    newBaseline: moves ? snapshot : null,
   };
 }

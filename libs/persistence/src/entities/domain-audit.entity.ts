@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { DeliverabilityResult } from '@mailproof/contracts';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 /** One DNS audit: on demand, on adding a monitored domain, or by the scheduler (one per window). */
@@ -36,7 +37,7 @@ export class DomainAuditEntity {
   inconclusive: boolean;
 
   @Column({ type: 'jsonb', transformer: PG_SAFE_TEXT })
-  result: Record<string, unknown>;
+  result: DeliverabilityResult;
 
   @Column({ name: 'checked_at', type: 'timestamptz' })
   checkedAt: Date;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { GateSnapshot } from '@mailproof/contracts';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 /** The last accepted version of an email per account and ref: its gate snapshot (engine) and the run that set it. */
@@ -14,7 +15,7 @@ export class GateBaselineEntity {
   runId: string;
 
   @Column({ type: 'jsonb', transformer: PG_SAFE_TEXT })
-  snapshot: Record<string, unknown>;
+  snapshot: GateSnapshot;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { GateRunOptions, StoredFailure, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type GateRunStatus = 'running' | 'completed' | 'failed';
@@ -15,9 +16,9 @@ export class GateRunEntity {
   @Column({ type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
   ref: string | null;
 
-  /** The request's options as validated (GateRunOptions in contracts); the email itself is the preview's. */
+  /** The request's options as validated; the email itself is the preview's. */
   @Column({ type: 'jsonb', transformer: PG_SAFE_TEXT })
-  request: Record<string, unknown>;
+  request: GateRunOptions;
 
   @Column({ name: 'preview_id', type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
   previewId: string | null;
@@ -33,15 +34,15 @@ export class GateRunEntity {
 
   /** What link resolution found (links.resolve), kept for the verdict step. */
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
-  links: Record<string, unknown> | null;
+  links: StoredLinkResolution | null;
 
   /** The verdict as the API answers it. */
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
-  verdict: Record<string, unknown> | null;
+  verdict: StoredGateVerdict | null;
 
-  /** Why the run ended without a verdict: `{ code, message, line?, column? }` (url_declined, compile_failed, ...). */
+  /** Why the run ended without a verdict (url_declined, compile_failed, ...). */
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
-  failure: { code: string; message: string; line?: number; column?: number } | null;
+  failure: StoredFailure | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { CheckedDeliverabilityResult } from '@mailproof/contracts';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type MonitoredDomainStatus = 'pending' | 'healthy' | 'degraded' | 'failing';
@@ -31,9 +32,9 @@ export class MonitoredDomainEntity {
   @Column({ name: 'last_checked_at', type: 'timestamptz', nullable: true })
   lastCheckedAt: Date | null;
 
-  /** The last conclusive DeliverabilityResult (engine shape), with its checkedAt. */
+  /** The last conclusive audit's result, with its checkedAt. */
   @Column({ name: 'last_result', type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
-  lastResult: Record<string, unknown> | null;
+  lastResult: CheckedDeliverabilityResult | null;
 
   /** The drift events of the most recent audit that found any: { detectedAt, auditId, events }. */
   @Column({ name: 'last_drift', type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })

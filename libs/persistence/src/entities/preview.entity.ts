@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { StoredFailure, StoredRenderedReports } from '@mailproof/contracts';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type PreviewStatus = 'queued' | 'completed' | 'failed';
@@ -43,9 +44,9 @@ export class PreviewEntity {
   @Column({ type: 'bytea', nullable: true })
   result: Buffer | null;
 
-  /** Why it failed: `{ code, message, line?, column? }` (compile failures, engine limits). */
+  /** Why it failed (compile failures, engine limits). */
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
-  failure: { code: string; message: string; line?: number; column?: number } | null;
+  failure: StoredFailure | null;
 
   /** The gate's summary of the result (engine gateSummary, JSON text): a verdict reads it instead of the result. */
   @Column({ name: 'gate_summary', type: 'text', nullable: true, transformer: PG_SAFE_TEXT })
@@ -60,7 +61,7 @@ export class PreviewEntity {
 
   /** overflowReport, visualReport and mobileContrast, measured by worker-render; merged into the result when read. */
   @Column({ name: 'rendered_reports', type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
-  renderedReports: object | null;
+  renderedReports: StoredRenderedReports | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

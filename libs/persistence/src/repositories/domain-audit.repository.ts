@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { DeliverabilityResult } from '@mailproof/contracts';
 import { DomainAuditEntity } from '../entities/domain-audit.entity';
 import { DriftEventEntity } from '../entities/drift-event.entity';
 import { MonitoredDomainEntity, type MonitoredDomainStatus } from '../entities/monitored-domain.entity';
@@ -14,7 +15,7 @@ export interface NewDomainAudit {
   windowKey: string | null;
   score: number | null;
   inconclusive: boolean;
-  result: Record<string, unknown>;
+  result: DeliverabilityResult;
   checkedAt: Date;
 }
 

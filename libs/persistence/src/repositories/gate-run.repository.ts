@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { GateRunOptions, GateSnapshot, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
 import { GateBaselineEntity } from '../entities/gate-baseline.entity';
 import { GateRunEntity } from '../entities/gate-run.entity';
 import { pgSafe } from '../pg-safe-text';
@@ -10,7 +11,7 @@ import { WebhookRepository, type NewWebhookEvent } from './webhook.repository';
 export interface NewGateRun {
   accountId: string;
   ref: string | null;
-  request: Record<string, unknown>;
+  request: GateRunOptions;
   previewId: string;
 }
 
@@ -46,17 +47,17 @@ export interface GateScorePoint {
 
 export interface StoredBaseline {
   runId: string;
-  snapshot: Record<string, unknown>;
+  snapshot: GateSnapshot;
   createdAt: Date;
 }
 
 /** What the verdict step decided for a run, written together with the baseline move. */
 export interface GateRunDecision {
-  verdict: Record<string, unknown>;
+  verdict: StoredGateVerdict;
   passed: boolean;
   overallScore: number | null;
   /** The snapshot that becomes the ref's baseline, or null to leave the baseline as it is. */
-  newBaseline: Record<string, unknown> | null;
+  newBaseline: GateSnapshot | null;
   /** Webhook events recorded with the verdict (gate.failed / gate.passed), in the same transaction. */
   webhookEvents?: NewWebhookEvent[];
 }
@@ -120,7 +121,7 @@ export class GateRunRepository {
         passed: row.passed,
         overallScore: row.overallScore,
         previewId: row.previewId,
-        failures: Array.isArray(row.verdict?.failures) ? (row.verdict.failures as unknown[]).length : null,
+        failures: Array.isArray(row.verdict?.failures) ? row.verdict.failures.length : null,
         createdAt: row.createdAt.toISOString(),
         completedAt: row.completedAt?.toISOString() ?? null,
       })),
@@ -164,7 +165,7 @@ export class GateRunRepository {
   }
 
   /** Link resolution's findings, kept for the verdict step (a redelivery overwrites them with its own). */
-  async storeLinks(id: string, links: Record<string, unknown>): Promise<void> {
+  async storeLinks(id: string, links: StoredLinkResolution): Promise<void> {
     await this.runs.update({ id, status: 'running' }, { links } as QueryDeepPartialEntity<GateRunEntity>);
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { StoredRenderedReports } from '@mailproof/contracts';
 
 /** One PNG by content: its SHA-256 (hex) is its name and its URL. */
 export interface StoredImage {
@@ -58,10 +59,10 @@ export class ScreenshotRepository implements ScreenshotStore {
     images: readonly StoredImage[],
     shots: readonly AttachedShot[],
     urls: Record<string, string>,
-    mergeReports: (current: Record<string, unknown> | null) => Record<string, unknown>,
+    mergeReports: (current: StoredRenderedReports | null) => StoredRenderedReports,
   ): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: Array<{ rendered_reports: Record<string, unknown> | null }> = await manager.query('SELECT rendered_reports FROM previews WHERE id = $1 FOR UPDATE', [previewId]);
+      const rows: Array<{ rendered_reports: StoredRenderedReports | null }> = await manager.query('SELECT rendered_reports FROM previews WHERE id = $1 FOR UPDATE', [previewId]);
       if (rows.length === 0) return false;
       await this.putImages(images, manager);
       for (const shot of shots) {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { CheckedDeliverabilityResult, DeliverabilityResult } from '@mailproof/contracts';
 import type { DomainAuditEntity, DriftEventEntity, MonitoredDomainEntity } from '@mailproof/persistence';
 
 /** A monitored domain: its last conclusive audit, its status from that score and its latest drift. */
@@ -16,7 +17,7 @@ export class MonitoredDomainResponse {
   })
   statusReason: string | null;
   @ApiProperty({ nullable: true, type: String }) lastCheckedAt: string | null;
-  @ApiProperty({ nullable: true, type: Object, description: 'The last conclusive audit result (POST /api/deliverability shape).' }) lastResult: Record<string, unknown> | null;
+  @ApiProperty({ nullable: true, type: Object, description: 'The last conclusive audit result (POST /api/deliverability shape).' }) lastResult: CheckedDeliverabilityResult | null;
   @ApiProperty({ nullable: true, type: Object, description: '{ detectedAt, auditId, events } of the latest audit that found drift.' }) lastDrift: Record<string, unknown> | null;
   @ApiProperty() createdAt: string;
 
@@ -47,7 +48,7 @@ export class DomainAuditResponse {
   @ApiProperty() checkedAt: string;
   @ApiProperty({ nullable: true, type: Number, description: 'null when the audit is inconclusive.' }) score: number | null;
   @ApiProperty({ description: 'Every lookup failed: the audit says nothing about the domain and moved nothing.' }) inconclusive: boolean;
-  @ApiProperty({ type: Object }) result: Record<string, unknown>;
+  @ApiProperty({ type: Object }) result: DeliverabilityResult;
 
   static from(entity: DomainAuditEntity): DomainAuditResponse {
     return { id: entity.id, trigger: entity.trigger, checkedAt: entity.checkedAt.toISOString(), score: entity.score, inconclusive: entity.inconclusive, result: entity.result };
