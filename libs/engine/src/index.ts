@@ -42,6 +42,9 @@ export type { CssDeclaration } from './parse/css-syntax';
 export { parseSelector, splitSelectorList, matchesSelector, MatchContext } from './parse/css-selector';
 export type { ParsedSelector } from './parse/css-selector';
 export { relativeLuminance } from './dark-mode/color-inversion';
+// CSS colors and WCAG contrast, shared with libs/render's mobile-contrast report (measured in painted pages).
+export { compositeOver, contrastRatio, displayedRatio, parseCssColor, WHITE } from './reports/context/color-utils';
+export type { Rgba } from './reports/context/color-utils';
 
 // The spam report's ground: SpamAssassin's published scores and the risk level of a SpamAssassin-scale score.
 export { SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_VERSION, spamRiskLevel } from './reports/spamassassin-scores';

@@ -1,7 +1,6 @@
 import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
-import { getClient, type ClientId } from '@mailproof/engine';
-import { compositeOver, contrastRatio, displayedRatio, parseCssColor, WHITE, type Rgba } from '@mailproof/engine/reports/context/color-utils';
+import { compositeOver, contrastRatio, displayedRatio, getClient, parseCssColor, WHITE, type ClientId, type Rgba } from '@mailproof/engine';
 import type { ContrastFailure, MobileContrastReport, OverflowReport, RenderedReports, StoredRenderedReports, VisualReport } from '@mailproof/contracts';
 import type { PaintedPage } from './render-pool';
 import type { MeasuredText } from './page-measurements';
