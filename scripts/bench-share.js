@@ -4,7 +4,8 @@
 // every request (PREVIEW_PAGE_CACHE_MB=0, how it was before). docs/benchmarks.md, "The share page".
 //
 // One worker-preview and two APIs (built dist, separate processes) over the bench database. Every corpus
-// HTML email (../shared/corpus/html; the project's fixtures when it is absent) is previewed and shared once.
+// email (../shared/corpus: html, jsx, mjml and maizzle, each in its format; the project's CLI fixtures when it is
+// absent) is previewed and shared once; one that cannot be previewed is listed with the API's reason.
 // Then, one request at a time, per email and per API: the page's first view, BENCH_REPEATS (10) more views,
 // and the picker opening BENCH_CLIENTS (6) clients. Printed per email and over all emails: the medians of
 // the response time (loopback: server time, no queueing) and the API's CPU per request (from /proc).
@@ -18,11 +19,29 @@ const { prepareBenchmark, freePort, percentile, waitReady, startServices, create
 const REPEATS = Number(process.env.BENCH_REPEATS || 10);
 const CLIENTS = ['gmail-web', 'outlook-windows', 'apple-mail-macos', 'yahoo-mail', 'outlook-web', 'gmail-ios'].slice(0, Number(process.env.BENCH_CLIENTS || 6));
 
+/**
+ * Every corpus email, in each of its formats (html, jsx, mjml, maizzle folders of ../shared/corpus), or the
+ * project's CLI fixtures when the corpus is absent. None is left out here: an email that cannot be previewed
+ * is listed at the end with the API's own reason.
+ */
 function emails() {
-  const corpus = path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
-  const dir = fs.existsSync(corpus) ? corpus : path.join(tasks.ROOT, 'test', 'fixtures', 'cli');
-  const files = fs.readdirSync(dir).filter((file) => file.endsWith('.html') && !file.includes('maizzle') && !file.includes('front-matter'));
-  return files.map((file) => ({ name: file.replace(/\.html$/, ''), html: fs.readFileSync(path.join(dir, file), 'utf8') }));
+  const corpus = path.join(tasks.ROOT, '..', 'shared', 'corpus');
+  const folders = fs.existsSync(corpus) ? ['html', 'jsx', 'mjml', 'maizzle'].map((format) => ({ dir: path.join(corpus, format), format: () => format })) : [{ dir: path.join(tasks.ROOT, 'test', 'fixtures', 'cli'), format: formatOfFixture }];
+  return folders.flatMap(({ dir, format }) =>
+    fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .sort()
+          .filter((file) => /\.(html|tsx|jsx|mjml)$/.test(file))
+          .map((file) => ({ name: `${path.basename(dir)}/${file}`, format: format(file), html: fs.readFileSync(path.join(dir, file), 'utf8') }))
+      : [],
+  );
+}
+
+function formatOfFixture(file) {
+  if (/\.(tsx|jsx)$/.test(file)) return 'jsx';
+  if (file.endsWith('.mjml')) return 'mjml';
+  return /maizzle|front-matter/.test(file) ? 'maizzle' : 'html';
 }
 
 const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
@@ -53,13 +72,18 @@ async function timed(url) {
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const list = emails();
     const shares = [];
+    const notMeasured = [];
     for (const email of list) {
-      const preview = await (await fetch(`${apis.kept.url}/api/preview`, { method: 'POST', headers, body: JSON.stringify({ html: email.html, title: email.name }) })).json();
-      if (!preview.id) throw new Error(`${email.name}: ${JSON.stringify(preview).slice(0, 300)}`);
+      const answer = await fetch(`${apis.kept.url}/api/preview`, { method: 'POST', headers, body: JSON.stringify({ html: email.html, format: email.format, title: email.name }) });
+      const preview = await answer.json();
+      if (!preview.id) {
+        notMeasured.push(`${email.name}: HTTP ${answer.status} ${preview.title ?? ''}${preview.detail ? ` (${String(preview.detail).slice(0, 140)})` : ''}`);
+        continue;
+      }
       const share = await (await fetch(`${apis.kept.url}/api/share`, { method: 'POST', headers, body: JSON.stringify({ previewId: preview.id }) })).json();
       shares.push({ ...email, shareId: share.id });
     }
-    console.log(`${list.length} emails previewed and shared; per email: first view, ${REPEATS} more views, ${CLIENTS.length} client views; one request at a time`);
+    console.log(`${shares.length} of ${list.length} emails previewed and shared (the others are listed at the end with their reason); per email: first view, ${REPEATS} more views, ${CLIENTS.length} client views; one request at a time`);
 
     // Each API's requests of one kind, with the API process's CPU (the /proc counters tick every 10 ms, so
     // it is read per kind over all emails, not per request).
@@ -93,7 +117,7 @@ async function timed(url) {
     const f = (v) => v.toFixed(1).padStart(6);
     console.log(`\nresponse time per email (ms), median of its requests; sorted by the page without the cache:`);
     console.log(`  ${'email'.padEnd(52)} ${'page: no cache'.padStart(14)} ${'first'.padStart(7)} ${'repeat'.padStart(7)}   ${'client: no cache'.padStart(16)} ${'kept'.padStart(7)}`);
-    for (const row of rows) console.log(`  ${row.name.slice(0, 52).padEnd(52)} ${f(row.plain.repeat).padStart(14)} ${f(row.kept.first).padStart(7)} ${f(row.kept.repeat).padStart(7)}   ${f(row.plain.clients).padStart(16)} ${f(row.kept.clients).padStart(7)}`);
+    for (const row of rows) console.log(`  ${row.name.slice(-52).padEnd(52)} ${f(row.plain.repeat).padStart(14)} ${f(row.kept.first).padStart(7)} ${f(row.kept.repeat).padStart(7)}   ${f(row.plain.clients).padStart(16)} ${f(row.kept.clients).padStart(7)}`);
     const over = (pick) => {
       const values = rows.map(pick).sort((a, b) => a - b);
       return `median ${percentile(values, 50).toFixed(1)}, p95 ${percentile(values, 95).toFixed(1)}, max ${values[values.length - 1].toFixed(1)} ms`;
@@ -109,6 +133,8 @@ async function timed(url) {
     console.log(`  later page views: reference ${perRequest('plain', 'repeat')}, with the cache ${perRequest('kept', 'repeat')}`);
     console.log(`  client views:     reference ${perRequest('plain', 'clients')}, with the cache ${perRequest('kept', 'clients')}`);
     console.log(`  first views:      reference ${perRequest('plain', 'first')}, with the cache ${perRequest('kept', 'first')} (the cache decodes on the first view as the reference does)`);
+    console.log(`\nnot measured: ${notMeasured.length} of ${list.length}${notMeasured.length ? ', each with the reason the API gave:' : ''}`);
+    for (const line of notMeasured) console.log(`  ${line}`);
   } finally {
     plainApi.kill('SIGTERM');
     await services.stop();
