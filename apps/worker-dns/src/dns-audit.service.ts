@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DnsAuditJobPayload, DnsAuditJobResult } from '@mailproof/contracts';
 import { auditDomain, isInconclusive, type DnsResolver } from '@mailproof/engine/dns';
 import { DomainAuditRepository } from '@mailproof/persistence';
-import { WebhookQueue } from '@mailproof/queue';
+import { WebhookQueue } from '@mailproof/webhooks';
 import { DNS_RESOLVER } from './dns-resolver.token';
 import { domainWebhookEvents } from './domain-webhook-events';
 import { monitoredDomainChange } from './monitored-domain-change';

@@ -11,7 +11,8 @@ import {
 import { gateResultOf, gateSnapshot, gateVerdict, type GateResult, type GateSummary } from '@mailproof/engine';
 import { importEmailFromUrl, resolveLinks, SsrfGuard, UrlImportError, type LinkResolution } from '@mailproof/net-guard';
 import { GateRunRepository, PreviewRepository, type GateRunDecision, type GateRunEntity, type StoredBaseline } from '@mailproof/persistence';
-import { WebhookQueue, type FinalFailureCause } from '@mailproof/queue';
+import type { FinalFailureCause } from '@mailproof/queue';
+import { WebhookQueue } from '@mailproof/webhooks';
 import { RedisLinkCheckCache } from './redis-link-check.cache';
 
 
