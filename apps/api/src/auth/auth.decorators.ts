@@ -8,12 +8,6 @@ export interface AuthRequirement {
   plan: Plan | null;
 }
 
-export interface AuthenticatedAccount {
-  accountId: string;
-  plan: Plan;
-  keyId: string;
-}
-
 /** The handler (or every handler of the controller) needs a valid API key: 401 otherwise. */
 export const Authenticated = () =>
   applyDecorators(SetMetadata(AUTH_REQUIREMENT, { plan: null } satisfies AuthRequirement), ApiBearerAuth(), ApiSecurity('x-api-key'));

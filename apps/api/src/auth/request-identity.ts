@@ -1,6 +1,13 @@
 import type { Request } from 'express';
-import type { AuthenticatedAccount } from './auth.decorators';
+import type { Plan } from '@mailproof/persistence';
 import type { DashboardSession } from './dashboard-session.store';
+
+/** The caller's account and the key it called with (a dashboard session's key too), as route handlers receive it. */
+export interface AuthenticatedAccount {
+  accountId: string;
+  plan: Plan;
+  keyId: string;
+}
 
 /**
  * Who is calling, as the access middleware found it before routing:

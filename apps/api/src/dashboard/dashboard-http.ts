@@ -1,8 +1,7 @@
 import { ValidationPipe, type Type } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { FieldError } from '@mailproof/contracts';
-import type { AuthenticatedAccount } from '../auth/auth.decorators';
-import type { AuthenticatedRequest } from '../auth/request-identity';
+import type { AuthenticatedAccount, AuthenticatedRequest } from '../auth/request-identity';
 import { ProblemException } from '../problems/problem.exception';
 import { validationProblem } from '../problems/validation-problem.factory';
 import { html } from './views/html';

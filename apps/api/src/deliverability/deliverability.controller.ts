@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { Authenticated, CurrentAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { DeliverabilityService } from './deliverability.service';
 import { domainOrBadRequest, selectorsOrBadRequest } from './domain-input';
 import { DeliverabilityRequest } from './dto/deliverability.request';

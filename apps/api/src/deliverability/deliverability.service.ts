@@ -4,7 +4,7 @@ import { MailproofConfig } from '@mailproof/config';
 import { dnsAuditJob, type DnsAuditJobResult } from '@mailproof/contracts';
 import { DomainAuditRepository } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
-import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import type { DeliverabilityResponse } from './dto/deliverability.response';

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { Authenticated, CurrentAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { domainOrBadRequest, selectorsOrBadRequest } from '../deliverability/domain-input';
 import { DomainsService } from './domains.service';
 import { AddDomainRequest } from './dto/add-domain.request';

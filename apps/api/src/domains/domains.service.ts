@@ -3,7 +3,7 @@ import { MailproofConfig } from '@mailproof/config';
 import { auditWindow, dnsAuditJob } from '@mailproof/contracts';
 import { DomainAuditRepository, MonitoredDomainRepository, type MonitoredDomainEntity } from '@mailproof/persistence';
 import { JobProducer } from '@mailproof/queue';
-import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import { DomainAuditResponse, DriftEventResponse, MonitoredDomainResponse, type DomainHistoryResponse, type MonitoredDomainListResponse } from './dto/monitored-domain.response';

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentAccount, RequiresPlan, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { CurrentAccount, RequiresPlan } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { GateRequest } from './dto/gate.request';
 import { GateRunsQuery } from './dto/gate-runs.query';
 import { GateService } from './gate.service';

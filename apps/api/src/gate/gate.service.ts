@@ -16,7 +16,7 @@ import {
 import { CLIENT_IDS } from '@mailproof/engine';
 import { GateRunRepository, PreviewRepository, type GateRunEntity } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
-import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import type { GateRequest } from './dto/gate.request';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { AccountsRepository, KeyLimitReachedError } from '@mailproof/persistence';
 import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
-import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { DashboardSessionStore } from '../auth/dashboard-session.store';
 import { ProblemException } from '../problems/problem.exception';
 import type { CreatedKeyResponse, KeySummary } from './dto/key.response';

@@ -14,7 +14,7 @@ import {
   type AnalysisLike,
   type ToolHandlers,
 } from '@mailproof/mcp';
-import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { DeliverabilityService } from '../deliverability/deliverability.service';
 import { domainOrBadRequest, selectorsOrBadRequest } from '../deliverability/domain-input';
 import { DomainsService } from '../domains/domains.service';

@@ -9,7 +9,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { Authenticated, CurrentAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { sendJsonBody, sendStoredPreview } from '../http/stored-json-response';
 import { ListPreviewsQuery } from './dto/list-previews.query';
 import { PreviewRequest, ScreenshotsRequest } from './dto/preview.request';

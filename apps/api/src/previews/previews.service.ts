@@ -5,7 +5,7 @@ import { CLIENT_IDS } from '@mailproof/engine';
 import { PreviewRepository, type PreviewEntity, type PreviewListOptions } from '@mailproof/persistence';
 import type { Job } from 'bullmq';
 import { JobProducer, QueueEventsRegistry, awaitJob, watchJob } from '@mailproof/queue';
-import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
 import type { PreviewRequest, ScreenshotsRequest } from './dto/preview.request';

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { Authenticated, CurrentAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { sendJsonBody, storedPreviewJson } from '../http/stored-json-response';
 import { ProblemException } from '../problems/problem.exception';
 import { CreateShareRequest } from './dto/create-share.request';

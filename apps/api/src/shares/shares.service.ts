@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { MailproofConfig } from '@mailproof/config';
 import { PreviewRepository, ShareRepository, type PreviewEntity, type ShareEntity } from '@mailproof/persistence';
-import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { ProblemException } from '../problems/problem.exception';
 import type { ShareResponse } from './dto/share.response';
 

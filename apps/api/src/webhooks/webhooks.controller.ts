@@ -11,7 +11,8 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Authenticated, CurrentAccount, type AuthenticatedAccount } from '../auth/auth.decorators';
+import { Authenticated, CurrentAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { CreateWebhookRequest } from './dto/create-webhook.request';
 import { RecentItemsQuery } from '../common/recent-items.query';
 import {

@@ -5,7 +5,7 @@ import { WEBHOOK_TEST_EVENT, type WebhookEventType } from '@mailproof/contracts'
 import { SsrfGuard, SsrfRefusedError } from '@mailproof/net-guard';
 import { WebhookRepository } from '@mailproof/persistence';
 import { WebhookQueue } from '@mailproof/webhooks';
-import type { AuthenticatedAccount } from '../auth/auth.decorators';
+import type { AuthenticatedAccount } from '../auth/request-identity';
 import { ProblemException } from '../problems/problem.exception';
 import {
   CreatedWebhookResponse,
