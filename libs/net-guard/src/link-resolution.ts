@@ -174,121 +174,186 @@ function validCached(value: unknown): value is LinkCheck {
  * ends at the latest, whatever the servers, the DNS or the cache do.
  */
 export async function resolveLinks(urls: readonly string[], options: ResolveLinksOptions): Promise<LinkResolution> {
-  const settings = { ...LINK_RESOLUTION_DEFAULTS, ...definedOnly(options) };
-  const { guard, cache } = options;
-  const distinct = new Map<string, string>(); // normalised -> as first given
-  for (const raw of urls) {
-    const key = normaliseLinkUrl(raw);
-    if (!distinct.has(key)) distinct.set(key, raw.trim());
-  }
-  const entries = [...distinct.entries()].map(([key, url]) => ({ key, url }));
-  const inScope = entries.slice(0, Math.max(0, settings.maxUrls));
-  const outcomes = new Map<string, Outcome>();
-  for (const { key } of entries.slice(inScope.length)) outcomes.set(key, { reason: 'cap', detail: `at most ${settings.maxUrls} distinct URLs are checked` });
-
-  const budget = new AbortController();
-  // Every hop in flight and every wait for a host slot listens to it: up to two per URL.
-  setMaxListeners(2 * inScope.length + 10, budget.signal);
-  const spent = new BudgetSpent(settings.budgetMs);
-  let finish: () => void = () => undefined;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
-  const end = (): void => {
-    budget.abort(spent);
-    finish();
-  };
-  const timer = setTimeout(end, settings.budgetMs);
-  const external = options.signal;
-  if (external?.aborted) end();
-  else external?.addEventListener('abort', end, { once: true });
-  const record = (key: string, outcome: Outcome): void => {
-    if (!budget.signal.aborted) outcomes.set(key, outcome);
-  };
-
+  const run = new LinkResolutionRun(urls, options);
   try {
-    // Declined before any request: not http(s), credentials, ports, host names, non-public literals.
-    const pending: Array<{ key: string; url: string; host: string }> = [];
-    for (const entry of inScope) {
+    await run.checkAll();
+  } finally {
+    run.stop();
+  }
+  return run.result();
+}
+
+/** A distinct URL: the key duplicates share (`normaliseLinkUrl`) and the URL as first given. */
+interface LinkEntry {
+  key: string;
+  url: string;
+}
+
+/** A URL the guard let through, with the host name whose slots its first hop takes. */
+interface PendingLink extends LinkEntry {
+  host: string;
+}
+
+/**
+ * One `resolveLinks` call. It owns the budget: a timer (and the caller's signal) aborts it, every hop in flight
+ * and every wait for a host slot listens to it, and an outcome recorded after it ended is ignored. The steps:
+ * the guard's refusals, the cache, then the requests, `concurrency` URLs at a time.
+ */
+class LinkResolutionRun {
+  private readonly settings: Record<keyof typeof LINK_RESOLUTION_DEFAULTS, number>;
+  private readonly entries: LinkEntry[];
+  /** The first `maxUrls` entries; the rest are reported `cap`. */
+  private readonly inScope: LinkEntry[];
+  private readonly outcomes = new Map<string, Outcome>();
+  private readonly budget = new AbortController();
+  private readonly spent: BudgetSpent;
+  private readonly timer: NodeJS.Timeout;
+  /** Resolves when the budget ends: what is still in flight then is abandoned. */
+  private readonly finished: Promise<void>;
+  private finish: () => void = () => undefined;
+  /** URLs being checked now (at most `concurrency`). */
+  private running = 0;
+
+  constructor(
+    urls: readonly string[],
+    private readonly options: ResolveLinksOptions,
+  ) {
+    this.settings = { ...LINK_RESOLUTION_DEFAULTS, ...definedOnly(options) };
+    const distinct = new Map<string, string>(); // normalised -> as first given
+    for (const raw of urls) {
+      const key = normaliseLinkUrl(raw);
+      if (!distinct.has(key)) distinct.set(key, raw.trim());
+    }
+    this.entries = [...distinct.entries()].map(([key, url]) => ({ key, url }));
+    this.inScope = this.entries.slice(0, Math.max(0, this.settings.maxUrls));
+    for (const { key } of this.entries.slice(this.inScope.length)) this.outcomes.set(key, { reason: 'cap', detail: `at most ${this.settings.maxUrls} distinct URLs are checked` });
+
+    // Every hop in flight and every wait for a host slot listens to the budget: up to two per URL.
+    setMaxListeners(2 * this.inScope.length + 10, this.budget.signal);
+    this.spent = new BudgetSpent(this.settings.budgetMs);
+    this.finished = new Promise<void>((resolve) => (this.finish = resolve));
+    this.timer = setTimeout(this.end, this.settings.budgetMs);
+    const external = options.signal;
+    if (external?.aborted) this.end();
+    else external?.addEventListener('abort', this.end, { once: true });
+  }
+
+  /** Ends the budget (the timer's and the caller's signal's listener). */
+  private readonly end = (): void => {
+    this.budget.abort(this.spent);
+    this.finish();
+  };
+
+  /** Runs every step; returns when all are done or the budget ended. */
+  async checkAll(): Promise<void> {
+    const pending = this.admitted();
+    if (this.options.cache && pending.length > 0) await this.readCache(this.options.cache, pending);
+    const queue = pending.filter((entry) => !this.outcomes.has(entry.key));
+    if (queue.length > 0 && !this.budget.signal.aborted) await Promise.race([this.runAll(queue), this.finished]);
+  }
+
+  /** Declined before any request: not http(s), credentials, ports, host names, non-public literals. */
+  private admitted(): PendingLink[] {
+    const pending: PendingLink[] = [];
+    for (const entry of this.inScope) {
       try {
-        const parsed = guard.check(entry.url);
+        const parsed = this.options.guard.check(entry.url);
         pending.push({ ...entry, host: parsed.hostname.toLowerCase() });
       } catch (error) {
-        record(entry.key, classify(error, budget.signal, settings.maxRedirects));
+        this.record(entry.key, classify(error, this.budget.signal, this.settings.maxRedirects));
       }
     }
-    if (cache && pending.length > 0) {
-      const hits = await Promise.race([
-        Promise.all(pending.map((entry) => withTimer(Promise.resolve().then(() => cache.get(entry.key)), settings.cacheTimeoutMs))),
-        finished.then(() => []),
-      ]);
-      hits.forEach((hit, index) => {
-        if (validCached(hit)) record(pending[index].key, checkedOutcome(pending[index].key, hit.status, hit.finalUrl));
-      });
-    }
-    const queue = pending.filter((entry) => !outcomes.has(entry.key));
-    if (queue.length > 0 && !budget.signal.aborted) await Promise.race([runAll(queue), finished]);
-  } finally {
-    clearTimeout(timer);
-    external?.removeEventListener('abort', end);
-    if (!budget.signal.aborted) budget.abort(spent); // nothing may outlive the call
+    return pending;
   }
 
-  const result: LinkResolution = { checked: [], unchecked: [] };
-  for (const { key, url } of entries) {
-    const outcome = outcomes.get(key) ?? { reason: 'budget', detail: spent.message };
-    if ('status' in outcome) result.checked.push({ url, ...outcome });
-    else result.unchecked.push(outcome.detail === undefined ? { url, reason: outcome.reason } : { url, reason: outcome.reason, detail: outcome.detail });
-  }
-  return result;
-
-  /** Starts URLs whose host has a free slot, `concurrency` at a time, until all are done. */
-  function runAll(queue: Array<{ key: string; url: string; host: string }>): Promise<void> {
-    return new Promise((resolve) => {
-      let running = 0;
-      const slots = new HostSlots(Math.max(1, settings.perHostConcurrency), () => pump());
-      const pump = (): void => {
-        if (budget.signal.aborted) return;
-        while (running < Math.max(1, settings.concurrency)) {
-          const index = queue.findIndex((entry) => slots.free(entry.host));
-          if (index < 0) break;
-          const [entry] = queue.splice(index, 1);
-          running++;
-          void checkOne(entry, slots, slots.take(entry.host)).then((outcome) => {
-            record(entry.key, outcome);
-            if ('status' in outcome && cache) {
-              void Promise.resolve()
-                .then(() => cache.set(entry.key, { url: entry.key, ...outcome }))
-                .catch(() => undefined);
-            }
-            running--;
-            if (running === 0 && queue.length === 0) resolve();
-            else pump();
-          });
-        }
-      };
-      pump();
+  /** Results of earlier runs; a lookup slower than `cacheTimeoutMs`, failed or invalid counts as a miss. */
+  private async readCache(cache: LinkCheckCache, pending: readonly PendingLink[]): Promise<void> {
+    const hits = await Promise.race([
+      Promise.all(pending.map((entry) => withTimer(Promise.resolve().then(() => cache.get(entry.key)), this.settings.cacheTimeoutMs))),
+      this.finished.then(() => []),
+    ]);
+    hits.forEach((hit, index) => {
+      if (validCached(hit)) this.record(pending[index].key, checkedOutcome(pending[index].key, hit.status, hit.finalUrl));
     });
   }
 
+  /** Starts URLs whose host has a free slot, `concurrency` at a time, until all are done. */
+  private runAll(queue: PendingLink[]): Promise<void> {
+    return new Promise((resolve) => {
+      const slots = new HostSlots(Math.max(1, this.settings.perHostConcurrency), () => this.pump(queue, slots, resolve));
+      this.pump(queue, slots, resolve);
+    });
+  }
+
+  private pump(queue: PendingLink[], slots: HostSlots, allDone: () => void): void {
+    if (this.budget.signal.aborted) return;
+    while (this.running < Math.max(1, this.settings.concurrency)) {
+      const index = queue.findIndex((entry) => slots.free(entry.host));
+      if (index < 0) break;
+      const [entry] = queue.splice(index, 1);
+      this.running++;
+      void this.checkOne(entry, slots, slots.take(entry.host)).then((outcome) => {
+        this.record(entry.key, outcome);
+        if ('status' in outcome) this.remember(entry.key, outcome);
+        this.running--;
+        if (this.running === 0 && queue.length === 0) allDone();
+        else this.pump(queue, slots, allDone);
+      });
+    }
+  }
+
   /** HEAD then GET for one URL; the slot taken for its first hop is used by that hop, every later hop waits for its own. */
-  async function checkOne(entry: { key: string }, slots: HostSlots, firstSlot: () => void): Promise<Outcome> {
+  private async checkOne(entry: LinkEntry, slots: HostSlots, firstSlot: () => void): Promise<Outcome> {
     let reserved: (() => void) | undefined = firstSlot;
+    const { signal } = this.budget;
     try {
-      const response = await headThenGet(guard, entry.key, {
-        signal: budget.signal,
-        maxRedirects: settings.maxRedirects,
-        hopTimeoutMs: settings.requestTimeoutMs,
-        beforeHop: async (url, signal) => {
+      const response = await headThenGet(this.options.guard, entry.key, {
+        signal,
+        maxRedirects: this.settings.maxRedirects,
+        hopTimeoutMs: this.settings.requestTimeoutMs,
+        beforeHop: async (url, hopSignal) => {
           const slot = reserved;
           reserved = undefined;
-          return slot ?? slots.acquire(url.hostname.toLowerCase(), signal ?? budget.signal);
+          return slot ?? slots.acquire(url.hostname.toLowerCase(), hopSignal ?? signal);
         },
       });
       return checkedOutcome(entry.key, response.status, response.url);
     } catch (error) {
-      return classify(error, budget.signal, settings.maxRedirects);
+      return classify(error, signal, this.settings.maxRedirects);
     } finally {
       reserved?.();
     }
+  }
+
+  /** Keeps a checked result in the cache, without waiting for it or minding its failure. */
+  private remember(key: string, outcome: { status: number; finalUrl?: string }): void {
+    const { cache } = this.options;
+    if (!cache) return;
+    void Promise.resolve()
+      .then(() => cache.set(key, { url: key, ...outcome }))
+      .catch(() => undefined);
+  }
+
+  private record(key: string, outcome: Outcome): void {
+    if (!this.budget.signal.aborted) this.outcomes.set(key, outcome);
+  }
+
+  /** Stops the timer and aborts what is still in flight: nothing may outlive the call. */
+  stop(): void {
+    clearTimeout(this.timer);
+    this.options.signal?.removeEventListener('abort', this.end);
+    if (!this.budget.signal.aborted) this.budget.abort(this.spent);
+  }
+
+  /** Every distinct URL in the order first given, checked or not (`budget` when it had no outcome in time). */
+  result(): LinkResolution {
+    const result: LinkResolution = { checked: [], unchecked: [] };
+    for (const { key, url } of this.entries) {
+      const outcome = this.outcomes.get(key) ?? { reason: 'budget', detail: this.spent.message };
+      if ('status' in outcome) result.checked.push({ url, ...outcome });
+      else result.unchecked.push(outcome.detail === undefined ? { url, reason: outcome.reason } : { url, reason: outcome.reason, detail: outcome.detail });
+    }
+    return result;
   }
 }
 
