@@ -4,6 +4,7 @@ import { CurrentAccount, RequiresPlan } from '../auth/auth.decorators';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { GateRequest } from './dto/gate.request';
 import { GateRunsQuery } from './dto/gate-runs.query';
+import { GateRunListResponse, GateRunResponse, GateVerdictResponse } from './dto/gate-verdict.response';
 import { GateService } from './gate.service';
 
 @ApiTags('gate')
@@ -15,7 +16,7 @@ export class GateController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Is this email safe to send? A verdict with its reasons; a failing verdict is 200 with passed: false. Pro plan.' })
-  @ApiOkResponse({ description: '{ passed, overallScore, worstClient, baseline, failures, checks, links, runId, previewId }' })
+  @ApiOkResponse({ type: GateVerdictResponse })
   @ApiResponse({ status: 400, description: 'bad request (validation_failed), a URL declined (url_declined) or unreachable (url_unreachable)' })
   @ApiResponse({ status: 403, description: 'plan_required: the gate needs the Pro plan' })
   @ApiResponse({ status: 413, description: 'html over 500 KB' })
@@ -27,12 +28,14 @@ export class GateController {
 
   @Get('runs')
   @ApiOperation({ summary: "The account's gate runs, newest first, optionally of one ref." })
+  @ApiOkResponse({ type: GateRunListResponse })
   list(@CurrentAccount() account: AuthenticatedAccount, @Query() query: GateRunsQuery) {
     return this.gate.list(account, query.ref, query.page ?? 1, query.pageSize ?? 20);
   }
 
   @Get('runs/:id')
   @ApiOperation({ summary: 'One gate run: its verdict when completed, or why it failed.' })
+  @ApiOkResponse({ type: GateRunResponse })
   read(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string) {
     return this.gate.read(account, id);
   }

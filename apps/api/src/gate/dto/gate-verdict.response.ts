@@ -1,0 +1,168 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import type {
+  AltTextFailure,
+  BlockingSeverity,
+  ClientErrorsFailure,
+  GateCheckFamily,
+  GateLinks,
+  GateVerdictBaseline,
+  GateVerdictResult,
+  LinkFailureReason,
+  LinksFailure,
+  LinkUnreachableFailure,
+  SizeFailure,
+  StoredFailure,
+  ThresholdFailure,
+  UncheckedLinkReason,
+  WorseThanBaselineFailure,
+} from '@mailproof/contracts';
+import { GATE_CHECK_FAMILIES } from '@mailproof/contracts';
+import type { GateRunListItem } from '@mailproof/persistence';
+
+// One class per failure kind, each implementing the engine's failure type (through contracts), so a field
+// a failure gains or loses fails to compile here until the OpenAPI document says so too.
+
+class ThresholdFailureResponse implements ThresholdFailure {
+  @ApiProperty({ enum: ['compatibility'] }) family: 'compatibility';
+  @ApiProperty({ enum: ['threshold'] }) check: 'threshold';
+  @ApiProperty() clientId: string;
+  @ApiProperty({ minimum: 0, maximum: 100 }) score: number;
+  @ApiProperty({ minimum: 0, maximum: 100 }) threshold: number;
+}
+
+class ClientErrorsFailureResponse implements ClientErrorsFailure {
+  @ApiProperty({ enum: ['compatibility'] }) family: 'compatibility';
+  @ApiProperty({ enum: ['client-errors'] }) check: 'client-errors';
+  @ApiProperty() clientId: string;
+  @ApiProperty({ description: 'Distinct error findings of the client.' }) errors: number;
+}
+
+class LinksFailureResponse implements LinksFailure {
+  @ApiProperty({ enum: ['content'] }) family: 'content';
+  @ApiProperty({ enum: ['links'] }) check: 'links';
+  @ApiProperty() href: string;
+  @ApiProperty({ enum: ['empty', 'javascript', 'placeholder'] }) reason: LinkFailureReason;
+}
+
+class SizeFailureResponse implements SizeFailure {
+  @ApiProperty({ enum: ['content'] }) family: 'content';
+  @ApiProperty({ enum: ['size'] }) check: 'size';
+  @ApiProperty() bytes: number;
+  @ApiProperty({ description: 'The size at which Gmail clips the email.' }) limit: number;
+}
+
+class AltTextFailureResponse implements AltTextFailure {
+  @ApiProperty({ enum: ['content'] }) family: 'content';
+  @ApiProperty({ enum: ['alt-text'] }) check: 'alt-text';
+  @ApiProperty() src: string;
+}
+
+class LinkUnreachableFailureResponse implements LinkUnreachableFailure {
+  @ApiProperty({ enum: ['content'] }) family: 'content';
+  @ApiProperty({ enum: ['link-unreachable'] }) check: 'link-unreachable';
+  @ApiProperty() url: string;
+  @ApiProperty({ description: 'The 4xx or 5xx status the link answered.' }) status: number;
+}
+
+class WorseThanBaselineFailureResponse implements WorseThanBaselineFailure {
+  @ApiProperty({ enum: ['regression'] }) family: 'regression';
+  @ApiProperty({ enum: ['worse-than-baseline'] }) check: 'worse-than-baseline';
+  @ApiPropertyOptional() clientId?: string;
+  @ApiPropertyOptional({ description: 'The CSS property, value, at-rule, selector or element.' }) property?: string;
+  @ApiPropertyOptional({ description: 'Stable rule id: the caniemail slug, or `unknown-property`.' }) rule?: string;
+  @ApiProperty({ enum: ['error', 'warning'] }) severity: BlockingSeverity;
+}
+
+const FAILURE_RESPONSES = {
+  threshold: ThresholdFailureResponse,
+  'client-errors': ClientErrorsFailureResponse,
+  links: LinksFailureResponse,
+  size: SizeFailureResponse,
+  'alt-text': AltTextFailureResponse,
+  'link-unreachable': LinkUnreachableFailureResponse,
+  'worse-than-baseline': WorseThanBaselineFailureResponse,
+};
+type GateFailureResponse = InstanceType<(typeof FAILURE_RESPONSES)[keyof typeof FAILURE_RESPONSES]>;
+
+class GateBaselineResponse implements GateVerdictBaseline {
+  @ApiProperty({ nullable: true, type: String, description: 'The request\'s ref; null without one.' }) ref: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Creation time (ISO 8601) of the stored baseline compared with; null when no comparison happened.' })
+  comparedTo: string | null;
+}
+
+class UncheckedLinkResponse {
+  @ApiProperty() url: string;
+  @ApiProperty({ enum: ['cap', 'budget', 'declined', 'error'] }) reason: UncheckedLinkReason;
+}
+
+class GateLinksResponse implements GateLinks {
+  @ApiProperty({ description: 'Whether links were fetched (resolveLinks).' }) resolved: boolean;
+  @ApiProperty({ description: 'How many distinct links answered.' }) checked: number;
+  @ApiProperty({ type: [UncheckedLinkResponse], description: 'Links that could not be checked; they never fail the gate.' }) unchecked: UncheckedLinkResponse[];
+}
+
+/**
+ * The gate verdict (POST /api/gate; GET /api/gate/runs/:id's `verdict`). It implements the contract's
+ * `GateVerdictResult`, the type the verdict step stores and the CLI reads.
+ */
+@ApiExtraModels(...Object.values(FAILURE_RESPONSES))
+export class GateVerdictResponse implements GateVerdictResult {
+  @ApiProperty({ description: 'The verdict: false when any check failed (still HTTP 200).' }) passed: boolean;
+  @ApiProperty({ minimum: 0, maximum: 100, description: 'Mean score of the checked clients.' }) overallScore: number;
+  @ApiProperty({ nullable: true, type: String, description: 'The lowest-scoring checked client; null with none checked.' }) worstClient: string | null;
+  @ApiProperty() baseline: GateBaselineResponse;
+  @ApiProperty({
+    type: 'array',
+    items: {
+      oneOf: Object.values(FAILURE_RESPONSES).map((failure) => ({ $ref: getSchemaPath(failure) })),
+      discriminator: { propertyName: 'check', mapping: Object.fromEntries(Object.entries(FAILURE_RESPONSES).map(([check, failure]) => [check, getSchemaPath(failure)])) },
+    },
+    description: 'Why the verdict failed, in family order (compatibility, content, regression); empty when it passed.',
+  })
+  failures: GateFailureResponse[];
+  @ApiProperty({ enum: GATE_CHECK_FAMILIES, isArray: true, description: 'The check families that ran.' }) checks: GateCheckFamily[];
+  @ApiProperty() links: GateLinksResponse;
+  @ApiProperty({ example: 'gtr_3kTq9xV2bN7mLp4Rz8sWc1Ya' }) runId: string;
+  @ApiProperty({ nullable: true, type: String, description: 'The analyzed email, saved as a preview of the account; null once that preview was deleted.' })
+  previewId: string | null;
+}
+
+class GateRunFailureResponse implements StoredFailure {
+  @ApiProperty({ example: 'compile_failed' }) code: string;
+  @ApiProperty() message: string;
+  @ApiPropertyOptional() line?: number;
+  @ApiPropertyOptional() column?: number;
+}
+
+/** GET /api/gate/runs/:id: the run, with its verdict once completed or why it ended without one. */
+export class GateRunResponse {
+  @ApiProperty() id: string;
+  @ApiProperty({ nullable: true, type: String }) ref: string | null;
+  @ApiProperty({ enum: ['running', 'completed', 'failed'] }) status: 'running' | 'completed' | 'failed';
+  @ApiProperty({ nullable: true, type: String }) previewId: string | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty({ nullable: true, type: String }) completedAt: string | null;
+  @ApiPropertyOptional({ type: GateVerdictResponse, description: 'Present when the run completed.' }) verdict?: GateVerdictResponse;
+  @ApiPropertyOptional({ type: GateRunFailureResponse, nullable: true, description: 'Present when the run did not complete: why it failed, null while it runs.' })
+  failure?: GateRunFailureResponse | null;
+}
+
+class GateRunListItemResponse implements GateRunListItem {
+  @ApiProperty() id: string;
+  @ApiProperty({ nullable: true, type: String }) ref: string | null;
+  @ApiProperty({ enum: ['running', 'completed', 'failed'] }) status: 'running' | 'completed' | 'failed';
+  @ApiProperty({ nullable: true, type: Boolean }) passed: boolean | null;
+  @ApiProperty({ nullable: true, type: Number }) overallScore: number | null;
+  @ApiProperty({ nullable: true, type: String }) previewId: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'How many failures the verdict has; null without a verdict.' }) failures: number | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty({ nullable: true, type: String }) completedAt: string | null;
+}
+
+/** GET /api/gate/runs: a page of the account's runs, newest first. */
+export class GateRunListResponse {
+  @ApiProperty({ type: [GateRunListItemResponse] }) runs: GateRunListItemResponse[];
+  @ApiProperty() page: number;
+  @ApiProperty() pageSize: number;
+  @ApiProperty() total: number;
+}
