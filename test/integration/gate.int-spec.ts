@@ -199,7 +199,7 @@ describe('POST /api/gate', () => {
     });
   });
 
-  describe('baselines (interface section 3)', () => {
+  describe('baselines (docs/gate.md)', () => {
     const baselineOf = async (ref: string) => {
       const rows: Array<{ run_id: string; created_at: Date }> = await db.query('SELECT run_id, created_at FROM gate_baselines WHERE ref = $1', [ref]);
       return rows[0] ?? null;

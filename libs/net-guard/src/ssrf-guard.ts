@@ -91,7 +91,7 @@ const systemResolver: HostResolver = (hostname) =>
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * Server-side HTTP through an SSRF guard (research: reliability.md section 1). Every URL is checked before
+ * Server-side HTTP through an SSRF guard (docs/net-guard.md). Every URL is checked before
  * anything is sent: http(s) only, no credentials, allowed ports, no single-label or `localhost` names,
  * IP literals must be public. Names are resolved at connect time by the guard's own lookup, which refuses
  * the connection when any answer is not public, and the socket connects to exactly the checked answer,

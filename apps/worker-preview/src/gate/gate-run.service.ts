@@ -113,7 +113,7 @@ function withoutRateLimited(resolution: LinkResolution): LinkResolution {
 }
 
 /**
- * The verdict of one run and the baseline move (interface section 3): `always` stores this version
+ * The verdict of one run and the baseline move (docs/gate.md, "Baselines"): `always` stores this version
  * whatever the verdict, `on-pass` only when it passed, `never` and runs without a ref never.
  */
 function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: GateResult): GateRunDecision {

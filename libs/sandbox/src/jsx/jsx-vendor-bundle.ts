@@ -20,7 +20,7 @@ const BROWSER_BUILD: esbuild.BuildOptions = {
   format: 'iife',
   platform: 'browser',
   target: 'es2022',
-  // Unminified on purpose: minified bundles broke after snapshotting (ecosystem.md section 4).
+  // Unminified on purpose: minified vendor bundles broke once V8 snapshotted them into the isolate.
   minify: false,
   legalComments: 'none',
   logLevel: 'silent',
