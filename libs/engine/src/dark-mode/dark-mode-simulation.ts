@@ -1,12 +1,12 @@
 import type { AtRule, ChildNode, Declaration, Rule } from 'postcss';
 import { isDarkSchemeQuery } from '../analysis/collect-features';
 import { SelectorCache } from '../analysis/style-cascade';
-import { CLIENT_IDS, ClientId, DarkModeBehaviour } from '../clients/email-client';
+import { CLIENT_IDS, ClientId, DarkModeBehaviour, EmailClient } from '../clients/email-client';
 import { getClient } from '../clients/email-clients';
 import { matchesSelector } from '../parse/css-selector';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
-import { ClientView, TransformContext, TransformWarning } from '../transforms/client-transform';
+import { ClientView, SheetWriteExtras, TransformContext, TransformWarning } from '../transforms/client-transform';
 import { writeCss } from '../transforms/css-writer';
 import { RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
 import { COLOR_ATTRIBUTES, ColorInverter, colorRoleOf, relativeLuminance } from './color-inversion';
@@ -112,135 +112,186 @@ function isLightSchemeQuery(node: ChildNode): boolean {
 
 /** The dark-mode variant of one client's view, following the client's `darkMode` behaviour (email-clients.ts). */
 export function simulateDarkModeForClient(context: DarkModeContext, view: ClientView): DarkModeVariant {
-  const { transform } = context;
-  const { parsed, features } = transform;
   const client = getClient(view.client);
-  const bit = 1 << CLIENT_IDS.indexOf(view.client);
-  const hasDarkQuery = features.darkSchemeBlocks.length > 0;
+  const hasDarkQuery = context.transform.features.darkSchemeBlocks.length > 0;
   const behaviour = effectiveBehaviour(client.darkMode, hasDarkQuery);
-  const warnings: TransformWarning[] = [];
-  const add = (severity: TransformWarning['severity'], property: string, message: string, element?: HtmlElement): void => {
-    const w: TransformWarning = { severity, client: view.client, property, message };
-    const position = element ? positionOf(element) : undefined;
-    if (position) {
-      w.line = position.line;
-      w.column = position.column;
-    }
-    warnings.push(w);
-  };
+  if (behaviour === 'none') return keepEmailColors(view, client);
+  if (behaviour === 'prefers-color-scheme') return applyDarkRules(context, view, client);
+  return invertColors(context, view, client, behaviour === 'full-inversion' ? 'full' : 'partial');
+}
 
-  const inlinesRules = view.client.startsWith('gmail');
-  const handover = (mode: DarkColorHandover['mode'], inverter: ColorInverter | null = null, markers: DarkColorHandover['markers'] = null): DarkColorHandover => ({
+function addWarning(warnings: TransformWarning[], client: ClientId, severity: TransformWarning['severity'], property: string, message: string, element?: HtmlElement): void {
+  const w: TransformWarning = { severity, client, property, message };
+  const position = element ? positionOf(element) : undefined;
+  if (position) {
+    w.line = position.line;
+    w.column = position.column;
+  }
+  warnings.push(w);
+}
+
+function colorHandover(view: ClientView, mode: DarkColorHandover['mode'], inverter: ColorInverter | null = null, markers: DarkColorHandover['markers'] = null): DarkColorHandover {
+  return {
     client: view.client,
     mode,
     inverter,
-    inlinesRules,
+    inlinesRules: view.client.startsWith('gmail'),
     canvas: inverter ? DARK_CANVAS : null,
     markers,
-  });
+  };
+}
 
-  if (behaviour === 'none') {
-    add('info', 'dark-mode', `${client.name} darkens only its own interface; the email keeps its colors.`);
-    return { plan: view.plan, warnings, sameAsTransform: true, colors: handover('none') };
+/** The email renders in dark mode exactly as in light mode. */
+function unchangedVariant(view: ClientView, warnings: TransformWarning[]): DarkModeVariant {
+  return { plan: view.plan, warnings, sameAsTransform: true, colors: colorHandover(view, 'none') };
+}
+
+/** `none`: the client darkens only its own interface. */
+function keepEmailColors(view: ClientView, client: EmailClient): DarkModeVariant {
+  const warnings: TransformWarning[] = [];
+  addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} darkens only its own interface; the email keeps its colors.`);
+  return unchangedVariant(view, warnings);
+}
+
+/** `prefers-color-scheme`: the client applies the email's own `@media (prefers-color-scheme: dark)` rules. */
+function applyDarkRules(context: DarkModeContext, view: ClientView, client: EmailClient): DarkModeVariant {
+  const { parsed, features } = context.transform;
+  const warnings: TransformWarning[] = [];
+  const requiresOptIn = view.behaviours.rules.dark?.requiresColorSchemeOptIn;
+  if (features.darkSchemeBlocks.length === 0) {
+    addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} applies the email's @media (prefers-color-scheme: dark) rules; this email has none, so it stays light.`);
+    return unchangedVariant(view, warnings);
   }
-
-  if (behaviour === 'prefers-color-scheme') {
-    if (!hasDarkQuery) {
-      add('info', 'dark-mode', `${client.name} applies the email's @media (prefers-color-scheme: dark) rules; this email has none, so it stays light.`);
-      return { plan: view.plan, warnings, sameAsTransform: true, colors: handover('none') };
-    }
-    if (view.behaviours.rules.dark?.requiresColorSchemeOptIn && !features.hasColorSchemeMeta) {
-      add('warning', 'color-scheme', `${client.name} applies the email's dark rules only when it opts in with color-scheme: add <meta name="color-scheme" content="light dark"> and :root { color-scheme: light dark; }. Without it the email stays light.`);
-      return { plan: view.plan, warnings, sameAsTransform: true, colors: handover('none') };
-    }
-    const plan = copyPlan(view.plan);
-    const darkRewrites = view.behaviours.rules.rewrites.filter((r) => r.rewriteInDarkRules);
-    const darkRulesRewrite =
-      darkRewrites.length > 0
-        ? (d: Declaration) => {
-            if (!insideDarkQuery(d)) return undefined;
-            const declaration = { property: d.prop.toLowerCase(), value: d.value, important: d.important === true };
-            for (const rule of darkRewrites) {
-              const result = rule.rewriteInDarkRules?.(declaration);
-              if (result !== undefined) return result;
-            }
-            return undefined;
-          }
-        : undefined;
-    for (const sheet of parsed.styleSheets) {
-      const text = view.writeSheet(sheet, { skip: isLightSchemeQuery, unwrap: isDarkQueryNode, rewrite: darkRulesRewrite });
-      if (text !== undefined && !plan.removed.has(sheet.element)) plan.styleTexts.set(sheet.element, text);
-    }
-    add('info', 'dark-mode', `${client.name} applies the email's own dark rules (${features.darkSchemeBlocks.length} @media (prefers-color-scheme: dark) block(s)).`);
-    if (!features.hasColorSchemeMeta && !view.behaviours.rules.dark?.requiresColorSchemeOptIn) {
-      add('warning', 'color-scheme', `The email has dark rules but no <meta name="color-scheme" content="light dark"> (or :root { color-scheme }); ${client.name} may ignore them.`);
-    }
-    reportUncovered(context, add);
-    if (context.riskyImages.length > 0) add('info', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may have transparent parts designed for a light background.`, context.riskyImages[0]);
-    return { plan, warnings, sameAsTransform: false, colors: handover('dark-media') };
+  if (requiresOptIn && !features.hasColorSchemeMeta) {
+    addWarning(warnings, view.client, 'warning', 'color-scheme', `${client.name} applies the email's dark rules only when it opts in with color-scheme: add <meta name="color-scheme" content="light dark"> and :root { color-scheme: light dark; }. Without it the email stays light.`);
+    return unchangedVariant(view, warnings);
   }
-
-  const mode = behaviour === 'full-inversion' ? 'full' : 'partial';
-  const inverter = context.inverters[mode];
   const plan = copyPlan(view.plan);
-  const addHints = OUTLOOK_HINT_CLIENTS.has(view.client);
-  const markers: DarkColorHandover['markers'] = addHints ? { foreground: new Set(), background: new Set() } : null;
-  let recolored = 0;
-  const body = parsed.elementsByTag.get('body')?.[0];
-  for (const element of context.colorCandidates) {
-    if (plan.removed.has(element)) continue;
-    const ownDeclarations: readonly Decl[] | undefined = view.styles.get(element) ?? parsed.inlineStyles.get(element)?.declarations;
-    const hasColorAttribute = context.withColorAttributes.has(element);
-    if (!ownDeclarations && !hasColorAttribute && element !== body) continue;
-    let changedForeground = false;
-    let changedBackground = false;
-    let declarations: Decl[] = [];
-    for (const d of ownDeclarations ?? []) {
-      const role = colorRoleOf(d.property);
-      const value = role ? inverter.color(d.value, role) : d.value;
-      if (value !== d.value) {
-        if (role === 'background') changedBackground = true;
-        else changedForeground = true;
-      }
-      declarations.push(value === d.value ? d : { property: d.property, value, important: d.important });
+  const rewrite = darkRulesRewrite(view);
+  for (const sheet of parsed.styleSheets) {
+    const text = view.writeSheet(sheet, { skip: isLightSchemeQuery, unwrap: isDarkQueryNode, rewrite });
+    if (text !== undefined && !plan.removed.has(sheet.element)) plan.styleTexts.set(sheet.element, text);
+  }
+  addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} applies the email's own dark rules (${features.darkSchemeBlocks.length} @media (prefers-color-scheme: dark) block(s)).`);
+  if (!features.hasColorSchemeMeta && !requiresOptIn) {
+    addWarning(warnings, view.client, 'warning', 'color-scheme', `The email has dark rules but no <meta name="color-scheme" content="light dark"> (or :root { color-scheme }); ${client.name} may ignore them.`);
+  }
+  reportUncovered(context, warnings, view.client);
+  if (context.riskyImages.length > 0) addWarning(warnings, view.client, 'info', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may have transparent parts designed for a light background.`, context.riskyImages[0]);
+  return { plan, warnings, sameAsTransform: false, colors: colorHandover(view, 'dark-media') };
+}
+
+/** The client's own rewrites of declarations inside the dark rules (none when it has none). */
+function darkRulesRewrite(view: ClientView): SheetWriteExtras['rewrite'] {
+  const darkRewrites = view.behaviours.rules.rewrites.filter((r) => r.rewriteInDarkRules);
+  if (darkRewrites.length === 0) return undefined;
+  return (d: Declaration) => {
+    if (!insideDarkQuery(d)) return undefined;
+    const declaration = { property: d.prop.toLowerCase(), value: d.value, important: d.important === true };
+    for (const rule of darkRewrites) {
+      const result = rule.rewriteInDarkRules?.(declaration);
+      if (result !== undefined) return result;
     }
-    const attrs = view.attributesOf(element).map((a) => {
-      const role = a.prefix ? undefined : COLOR_ATTRIBUTES[a.name];
-      if (!role) return a;
-      const value = inverter.color(a.value, role);
-      if (value === a.value) return a;
+    return undefined;
+  };
+}
+
+/** One client's color inversion: what recolorElement reads and writes, set up once per client. */
+interface Inversion {
+  context: DarkModeContext;
+  view: ClientView;
+  plan: RenderPlan;
+  inverter: ColorInverter;
+  body: HtmlElement | undefined;
+  clientBit: number;
+  /** Outlook.com's data-ogsc/data-ogsb marks, for the clients that add them; null for the others. */
+  markers: DarkColorHandover['markers'];
+}
+
+/** `full-inversion` and `partial-inversion`: the client recolors the email's colors itself. */
+function invertColors(context: DarkModeContext, view: ClientView, client: EmailClient, mode: 'full' | 'partial'): DarkModeVariant {
+  const inverter = context.inverters[mode];
+  const addHints = OUTLOOK_HINT_CLIENTS.has(view.client);
+  const inversion: Inversion = {
+    context,
+    view,
+    plan: copyPlan(view.plan),
+    inverter,
+    body: context.transform.parsed.elementsByTag.get('body')?.[0],
+    clientBit: 1 << CLIENT_IDS.indexOf(view.client),
+    markers: addHints ? { foreground: new Set(), background: new Set() } : null,
+  };
+  let recolored = 0;
+  for (const element of context.colorCandidates) if (recolorElement(inversion, element)) recolored++;
+  recolorSheets(inversion);
+  const warnings: TransformWarning[] = [];
+  addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} ${mode === 'full' ? 'inverts every color (full inversion)' : 'darkens light backgrounds and lightens dark text (partial inversion)'}; ${recolored} element(s) recolored.`);
+  if (context.riskyImages.length > 0) {
+    addWarning(warnings, view.client, 'warning', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may vanish or lose contrast on the inverted background (transparent dark logos and icons).`, context.riskyImages[0]);
+  }
+  if (addHints && !context.hasOutlookHints) addWarning(warnings, view.client, 'info', '[data-ogsc]', `${client.name} ignores prefers-color-scheme; style its dark mode with [data-ogsc] (text) and [data-ogsb] (background) selectors.`);
+  if (client.id === 'outlook-windows-legacy') addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} gives the email no control over dark mode; only high-contrast color choices survive.`);
+  return { plan: inversion.plan, warnings, sameAsTransform: false, colors: colorHandover(view, mode === 'full' ? 'full-inversion' : 'partial-inversion', inverter, inversion.markers) };
+}
+
+/** Recolors one element's style and color attributes into the plan's start tag; whether anything changed. */
+function recolorElement(inversion: Inversion, element: HtmlElement): boolean {
+  const { context, view, plan, inverter, body, markers } = inversion;
+  if (plan.removed.has(element)) return false;
+  const ownDeclarations: readonly Decl[] | undefined = view.styles.get(element) ?? context.transform.parsed.inlineStyles.get(element)?.declarations;
+  const hasColorAttribute = context.withColorAttributes.has(element);
+  if (!ownDeclarations && !hasColorAttribute && element !== body) return false;
+  let changedForeground = false;
+  let changedBackground = false;
+  let declarations: Decl[] = [];
+  for (const d of ownDeclarations ?? []) {
+    const role = colorRoleOf(d.property);
+    const value = role ? inverter.color(d.value, role) : d.value;
+    if (value !== d.value) {
       if (role === 'background') changedBackground = true;
       else changedForeground = true;
-      return { ...a, value };
-    });
-    if (element === body && !declarations.some((d) => colorRoleOf(d.property) === 'background') && !getAttribute(element, 'bgcolor')) {
-      // The client paints its dark canvas behind an email that sets no background of its own.
-      declarations = [{ property: 'background-color', value: DARK_CANVAS.background, important: false }, { property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
-      changedBackground = true;
-    } else if (element === body && !bodyDeclaresTextColor(transform, body, declarations, bit)) {
-      // The email's own background is recolored, and text it never colored takes the client's dark-mode
-      // default (the clients recolor computed colors, and undeclared text is computed black).
-      declarations = [{ property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
-      changedForeground = true;
     }
-    if (!changedBackground && !changedForeground) continue;
-    recolored++;
-    const withoutStyle = attrs.filter((a) => a.name !== 'style' || a.prefix);
-    const styleIndex = attrs.findIndex((a) => a.name === 'style' && !a.prefix);
-    if (declarations.length > 0) withoutStyle.splice(styleIndex >= 0 ? styleIndex : withoutStyle.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
-    // Outlook.com marks what it recolored; an email's [data-ogsc]/[data-ogsb] rules then apply.
-    if (addHints && changedForeground) {
-      withoutStyle.push({ name: 'data-ogsc', value: '' });
-      markers?.foreground.add(element);
-    }
-    if (addHints && changedBackground) {
-      withoutStyle.push({ name: 'data-ogsb', value: '' });
-      markers?.background.add(element);
-    }
-    plan.startTags.set(element, serializeStartTag(element.tagName, withoutStyle));
+    declarations.push(value === d.value ? d : { property: d.property, value, important: d.important });
   }
-  for (const sheet of parsed.styleSheets) {
-    // Recolor the client's own version of the sheet (what survived its transform).
+  const attrs = view.attributesOf(element).map((a) => {
+    const role = a.prefix ? undefined : COLOR_ATTRIBUTES[a.name];
+    if (!role) return a;
+    const value = inverter.color(a.value, role);
+    if (value === a.value) return a;
+    if (role === 'background') changedBackground = true;
+    else changedForeground = true;
+    return { ...a, value };
+  });
+  if (element === body && !declarations.some((d) => colorRoleOf(d.property) === 'background') && !getAttribute(element, 'bgcolor')) {
+    // The client paints its dark canvas behind an email that sets no background of its own.
+    declarations = [{ property: 'background-color', value: DARK_CANVAS.background, important: false }, { property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
+    changedBackground = true;
+  } else if (element === body && !bodyDeclaresTextColor(context.transform, body, declarations, inversion.clientBit)) {
+    // The email's own background is recolored, and text it never colored takes the client's dark-mode
+    // default (the clients recolor computed colors, and undeclared text is computed black).
+    declarations = [{ property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
+    changedForeground = true;
+  }
+  if (!changedBackground && !changedForeground) return false;
+  const withoutStyle = attrs.filter((a) => a.name !== 'style' || a.prefix);
+  const styleIndex = attrs.findIndex((a) => a.name === 'style' && !a.prefix);
+  if (declarations.length > 0) withoutStyle.splice(styleIndex >= 0 ? styleIndex : withoutStyle.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
+  // Outlook.com marks what it recolored; an email's [data-ogsc]/[data-ogsb] rules then apply.
+  if (markers && changedForeground) {
+    withoutStyle.push({ name: 'data-ogsc', value: '' });
+    markers.foreground.add(element);
+  }
+  if (markers && changedBackground) {
+    withoutStyle.push({ name: 'data-ogsb', value: '' });
+    markers.background.add(element);
+  }
+  plan.startTags.set(element, serializeStartTag(element.tagName, withoutStyle));
+  return true;
+}
+
+/** Recolors the client's own version of each `<style>` block (what survived its transform). */
+function recolorSheets({ context, view, plan, inverter }: Inversion): void {
+  for (const sheet of context.transform.parsed.styleSheets) {
     const text = view.writeSheet(sheet, {
       skip: (node) => node.type === 'comment',
       valueFor: (d: Declaration) => {
@@ -250,13 +301,6 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
     });
     if (text !== undefined && !plan.removed.has(sheet.element)) plan.styleTexts.set(sheet.element, text);
   }
-  add('info', 'dark-mode', `${client.name} ${mode === 'full' ? 'inverts every color (full inversion)' : 'darkens light backgrounds and lightens dark text (partial inversion)'}; ${recolored} element(s) recolored.`);
-  if (context.riskyImages.length > 0) {
-    add('warning', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may vanish or lose contrast on the inverted background (transparent dark logos and icons).`, context.riskyImages[0]);
-  }
-  if (addHints && !context.hasOutlookHints) add('info', '[data-ogsc]', `${client.name} ignores prefers-color-scheme; style its dark mode with [data-ogsc] (text) and [data-ogsb] (background) selectors.`);
-  if (client.id === 'outlook-windows-legacy') add('info', 'dark-mode', `${client.name} gives the email no control over dark mode; only high-contrast color choices survive.`);
-  return { plan, warnings, sameAsTransform: false, colors: handover(mode === 'full' ? 'full-inversion' : 'partial-inversion', inverter, markers) };
 }
 
 /** Whether the body has a text color of its own for this client: inline, a `text` attribute, or a `<style>` rule it keeps. */
@@ -267,7 +311,7 @@ function bodyDeclaresTextColor(transform: TransformContext, body: HtmlElement, i
   );
 }
 
-function reportUncovered(context: DarkModeContext, add: (severity: TransformWarning['severity'], property: string, message: string, element?: HtmlElement) => void): void {
+function reportUncovered(context: DarkModeContext, warnings: TransformWarning[], client: ClientId): void {
   const uncovered = context.uncoveredLightBackgrounds;
   if (uncovered.length === 0) return;
   const examples = uncovered
@@ -277,5 +321,5 @@ function reportUncovered(context: DarkModeContext, add: (severity: TransformWarn
       return `<${el.tagName}>${position ? ` at line ${position.line}` : ''}`;
     })
     .join(', ');
-  add('warning', 'dark-mode-coverage', `${uncovered.length} element(s) keep a hard-coded light background that no dark rule overrides (${examples}).`, uncovered[0]);
+  addWarning(warnings, client, 'warning', 'dark-mode-coverage', `${uncovered.length} element(s) keep a hard-coded light background that no dark rule overrides (${examples}).`, uncovered[0]);
 }
