@@ -29,7 +29,7 @@ export function importsOf(file: string): string[] {
   return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
 }
 
-const compilerOptions = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, configHost()).options;
+const compilerOptions = parsedConfig('tsconfig.json').options;
 const resolutionCache = ts.createModuleResolutionCache(ROOT, (name) => name, compilerOptions);
 
 /** The repository file an import resolves to (through the `@mailproof/*` paths too); undefined for a package. */
@@ -41,7 +41,13 @@ export function resolveImport(specifier: string, fromFile: string): string | und
 
 /** The files `tsc -p tsconfig.build.json` starts from: what `npm run build` compiles into dist/. */
 export function buildRootFiles(): string[] {
-  return ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.build.json'), {}, configHost()).fileNames.map((file) => resolve(file));
+  return parsedConfig('tsconfig.build.json').fileNames.map((file) => resolve(file));
+}
+
+function parsedConfig(name: string): ts.ParsedCommandLine {
+  const parsed = ts.getParsedCommandLineOfConfigFile(join(ROOT, name), {}, configHost());
+  if (!parsed) throw new Error(`${name} could not be read`);
+  return parsed;
 }
 
 function configHost(): ts.ParseConfigFileHost {
