@@ -140,6 +140,32 @@ interface OpenElement {
   lastBlock: WrittenBlock | null;
 }
 
+/** visibleBodyHtml's output as it is written, and the elements still open. */
+interface BodyHtmlWriter {
+  parts: string[];
+  /** Count of showing content written so far. */
+  shown: number;
+  /** How deeply the kept elements nest. */
+  maxDepth: number;
+  /** `<pre>` elements open: white space inside them is written as it is. */
+  preDepth: number;
+  open: OpenElement[];
+  /**
+   * Whether the output so far ends at a plain block's boundary (or is empty): html-to-text drops white
+   * space there (a block starts and ends without it), so indentation between blocks need not be written.
+   */
+  atBlockBoundary: boolean;
+}
+
+function markInline(writer: BodyHtmlWriter): void {
+  if (writer.open.length > 0) writer.open[writer.open.length - 1].inlineContent = true;
+}
+
+/** Kept blocks drop the space written just before them and the one just inside their end. */
+function dropSpaceAt(parts: string[], at: number): void {
+  if (at >= 0 && parts[at] === ' ') parts[at] = '';
+}
+
 /**
  * The visible body as minimal HTML, and how deeply its kept elements nest. Blocks with nothing that
  * shows are left out, so spacer cells do not become blank lines; plain blocks that only wrap other
@@ -149,134 +175,135 @@ interface OpenElement {
 function visibleBodyHtml(context: ReportContext): { html: string; depth: number } {
   if (!context.doc.body) return { html: '', depth: 0 };
   const { kinds, refs, closeAt } = context.visibleBody;
-  const elements = context.doc.index.elements;
-  const parts: string[] = [];
-  let shown = 0;
-  let maxDepth = 0;
-  let preDepth = 0;
-  const open: OpenElement[] = [];
-  const markInline = (): void => {
-    if (open.length > 0) open[open.length - 1].inlineContent = true;
-  };
   const captions = context.doc.byTag('caption').length > 0;
-  /**
-   * Whether the output so far ends at a plain block's boundary (or is empty): html-to-text drops white
-   * space there (a block starts and ends without it), so indentation between blocks need not be written.
-   */
-  let atBlockBoundary = true;
-  /** Kept blocks drop the space written just before them and the one just inside their end. */
-  const dropSpaceAt = (at: number): void => {
-    if (at >= 0 && parts[at] === ' ') parts[at] = '';
-  };
+  const writer: BodyHtmlWriter = { parts: [], shown: 0, maxDepth: 0, preDepth: 0, open: [], atBlockBoundary: true };
   for (let entry = 0; entry < kinds.length; entry++) {
     const kind = kinds[entry];
-    if (kind === BODY_CLOSE) {
-      // Only elements written to the output were opened; others (unwrapped, void) close silently.
-      if (open.length === 0 || open[open.length - 1].element !== refs[entry]) continue;
-      const element = open.pop()!;
-      if (element.tag === 'pre') preDepth--;
-      const parent = open.length > 0 ? open[open.length - 1] : null;
-      if (DROPPED_WHEN_EMPTY.has(element.tag) && shown === element.shownBefore) {
-        parts.length = element.start;
-        atBlockBoundary = false;
-        continue;
-      }
-      const breaks = element.breaks;
-      if (breaks === null) {
-        atBlockBoundary = false;
-        parts.push(`</${element.tag}>`);
-        if (!parent) continue;
-        const trailing = OTHER_BLOCK_TRAILING[element.tag];
-        if (trailing === undefined) parent.inlineContent = true;
-        else parent.lastBlock = { generic: false, start: element.start, end: parts.length - 1, leading: 0, trailing };
-        continue;
-      }
-      const [leading, trailing] = breaks;
-      dropSpaceAt(element.start - 1);
-      dropSpaceAt(parts.length - 1);
-      atBlockBoundary = true;
-      const last = element.lastBlock;
-      if (!element.inlineContent && last !== null && (last.trailing >= trailing || last.generic)) {
-        // A wrapper of blocks only: left out, its trailing breaks carried by its last block.
-        if (last.trailing < trailing) {
-          last.trailing = trailing;
-          parts[last.start] = `<${genericTag(last.leading, trailing)}>`;
-          parts[last.end] = `</${genericTag(last.leading, trailing)}>`;
-        }
-        parts[element.start] = '';
-        if (parent) parent.lastBlock = last;
-        continue;
-      }
-      const tag = genericTag(leading, trailing);
-      parts[element.start] = `<${tag}>`;
-      parts.push(`</${tag}>`);
-      if (parent) parent.lastBlock = { generic: true, start: element.start, end: parts.length - 1, leading, trailing };
-      continue;
-    }
-    if (kind === BODY_BLANK_TEXT || kind === BODY_TEXT) {
-      const text = refs[entry] as string;
-      // Most text nodes are indentation between tags: one space says the same to html-to-text.
-      if (preDepth === 0 && kind === BODY_BLANK_TEXT) {
-        if (!atBlockBoundary) parts.push(' ');
-        continue;
-      }
-      atBlockBoundary = false;
-      // html-to-text collapses white space itself (outside <pre>): collapsing it here first keeps its input small.
-      const value = preDepth > 0 ? text : text.replace(ASCII_SPACE_RUN, ' ');
-      parts.push(escapeText(value));
-      if (SHOWS.test(value)) {
-        shown++;
-        markInline();
-      }
-      continue;
-    }
-    const current = refs[entry] as number;
-    const node = elements[current];
-    if (isSkipped(context, node, current)) {
-      entry = closeAt[current];
-      continue;
-    }
-    const tagName = node.tagName;
-    if (tagName === 'img') {
-      // An image prints its alt text (not a 1×1 tracking pixel's): written as text, one element fewer to format.
-      const alt = imageAltText(getAttribute(node, 'alt'), getAttribute(node, 'width'), getAttribute(node, 'height'));
-      if (alt) {
-        parts.push(escapeText(alt));
-        atBlockBoundary = false;
-        shown++;
-        markInline();
-      }
-      entry = closeAt[current];
-      continue;
-    }
-    const kept = KEPT[tagName];
-    // A link without a destination a reader could use (no href, javascript:, data:) prints only its content.
-    if (!kept || (tagName === 'a' && !isReadableHref(getAttribute(node, 'href')))) continue;
-    const start = parts.length;
-    const breaks = tagName === 'table' && captions ? TABLE_BEFORE_CAPTION : (PLAIN_BLOCKS[tagName] ?? null);
-    atBlockBoundary = breaks !== null;
-    if (breaks !== null) parts.push(''); // the generic tag is written when the block closes
+    if (kind === BODY_CLOSE) closeElement(writer, refs[entry] as number);
+    else if (kind === BODY_BLANK_TEXT || kind === BODY_TEXT) writeText(writer, kind, refs[entry] as string);
     else {
-      let tag = `<${tagName}`;
-      for (const name of kept) {
-        const value = getAttribute(node, name);
-        if (value !== undefined) tag += ` ${name}="${escapeAttribute(value)}"`;
-      }
-      parts.push(`${tag}>`);
+      const current = refs[entry] as number;
+      // Skipped, or written whole: its subtree is done.
+      if (!openElement(writer, context, current, captions)) entry = closeAt[current];
     }
-    // A link prints its URL even without text (an image link without alt), so it shows.
-    if (tagName === 'a' && SHOWS.test(getAttribute(node, 'href') ?? '')) shown++;
-    if (VOID.has(tagName)) {
-      if (tagName === 'hr') shown++;
-      markInline();
-      entry = closeAt[current];
-      continue;
-    }
-    if (open.length + 1 > maxDepth) maxDepth = open.length + 1;
-    if (tagName === 'pre') preDepth++;
-    open.push({ element: current, tag: tagName, breaks, start, shownBefore: shown, inlineContent: false, lastBlock: null });
   }
-  return { html: parts.join(''), depth: maxDepth };
+  return { html: writer.parts.join(''), depth: writer.maxDepth };
+}
+
+function writeText(writer: BodyHtmlWriter, kind: number, text: string): void {
+  // Most text nodes are indentation between tags: one space says the same to html-to-text.
+  if (writer.preDepth === 0 && kind === BODY_BLANK_TEXT) {
+    if (!writer.atBlockBoundary) writer.parts.push(' ');
+    return;
+  }
+  writer.atBlockBoundary = false;
+  // html-to-text collapses white space itself (outside <pre>): collapsing it here first keeps its input small.
+  const value = writer.preDepth > 0 ? text : text.replace(ASCII_SPACE_RUN, ' ');
+  writer.parts.push(escapeText(value));
+  if (SHOWS.test(value)) {
+    writer.shown++;
+    markInline(writer);
+  }
+}
+
+/**
+ * Writes an element's start (a plain block's generic tag waits for its end); false when its subtree is
+ * done already: skipped, an image written as its alt text, or a void element.
+ */
+function openElement(writer: BodyHtmlWriter, context: ReportContext, current: number, captions: boolean): boolean {
+  const node = context.doc.index.elements[current];
+  if (isSkipped(context, node, current)) return false;
+  const { parts } = writer;
+  const tagName = node.tagName;
+  if (tagName === 'img') {
+    // An image prints its alt text (not a 1×1 tracking pixel's): written as text, one element fewer to format.
+    const alt = imageAltText(getAttribute(node, 'alt'), getAttribute(node, 'width'), getAttribute(node, 'height'));
+    if (alt) {
+      parts.push(escapeText(alt));
+      writer.atBlockBoundary = false;
+      writer.shown++;
+      markInline(writer);
+    }
+    return false;
+  }
+  const kept = KEPT[tagName];
+  // A link without a destination a reader could use (no href, javascript:, data:) prints only its content.
+  if (!kept || (tagName === 'a' && !isReadableHref(getAttribute(node, 'href')))) return true;
+  const start = parts.length;
+  const breaks = tagName === 'table' && captions ? TABLE_BEFORE_CAPTION : (PLAIN_BLOCKS[tagName] ?? null);
+  writer.atBlockBoundary = breaks !== null;
+  if (breaks !== null) parts.push(''); // the generic tag is written when the block closes
+  else parts.push(startTag(node, tagName, kept));
+  // A link prints its URL even without text (an image link without alt), so it shows.
+  if (tagName === 'a' && SHOWS.test(getAttribute(node, 'href') ?? '')) writer.shown++;
+  if (VOID.has(tagName)) {
+    if (tagName === 'hr') writer.shown++;
+    markInline(writer);
+    return false;
+  }
+  const { open } = writer;
+  if (open.length + 1 > writer.maxDepth) writer.maxDepth = open.length + 1;
+  if (tagName === 'pre') writer.preDepth++;
+  open.push({ element: current, tag: tagName, breaks, start, shownBefore: writer.shown, inlineContent: false, lastBlock: null });
+  return true;
+}
+
+/** A kept element's start tag with the attributes html-to-text reads. */
+function startTag(node: HtmlElement, tagName: string, kept: readonly string[]): string {
+  let tag = `<${tagName}`;
+  for (const name of kept) {
+    const value = getAttribute(node, name);
+    if (value !== undefined) tag += ` ${name}="${escapeAttribute(value)}"`;
+  }
+  return `${tag}>`;
+}
+
+function closeElement(writer: BodyHtmlWriter, elementNumber: number): void {
+  const { open, parts } = writer;
+  // Only elements written to the output were opened; others (unwrapped, void) close silently.
+  if (open.length === 0 || open[open.length - 1].element !== elementNumber) return;
+  const element = open.pop()!;
+  if (element.tag === 'pre') writer.preDepth--;
+  const parent = open.length > 0 ? open[open.length - 1] : null;
+  if (DROPPED_WHEN_EMPTY.has(element.tag) && writer.shown === element.shownBefore) {
+    parts.length = element.start;
+    writer.atBlockBoundary = false;
+    return;
+  }
+  if (element.breaks === null) {
+    writer.atBlockBoundary = false;
+    parts.push(`</${element.tag}>`);
+    if (!parent) return;
+    const trailing = OTHER_BLOCK_TRAILING[element.tag];
+    if (trailing === undefined) parent.inlineContent = true;
+    else parent.lastBlock = { generic: false, start: element.start, end: parts.length - 1, leading: 0, trailing };
+    return;
+  }
+  closePlainBlock(writer, element, element.breaks, parent);
+}
+
+/** Closes a plain block: written as a generic block, or left out when it only wraps other blocks. */
+function closePlainBlock(writer: BodyHtmlWriter, element: OpenElement, [leading, trailing]: Breaks, parent: OpenElement | null): void {
+  const { parts } = writer;
+  dropSpaceAt(parts, element.start - 1);
+  dropSpaceAt(parts, parts.length - 1);
+  writer.atBlockBoundary = true;
+  const last = element.lastBlock;
+  if (!element.inlineContent && last !== null && (last.trailing >= trailing || last.generic)) {
+    // A wrapper of blocks only: left out, its trailing breaks carried by its last block.
+    if (last.trailing < trailing) {
+      last.trailing = trailing;
+      parts[last.start] = `<${genericTag(last.leading, trailing)}>`;
+      parts[last.end] = `</${genericTag(last.leading, trailing)}>`;
+    }
+    parts[element.start] = '';
+    if (parent) parent.lastBlock = last;
+    return;
+  }
+  const tag = genericTag(leading, trailing);
+  parts[element.start] = `<${tag}>`;
+  parts.push(`</${tag}>`);
+  if (parent) parent.lastBlock = { generic: true, start: element.start, end: parts.length - 1, leading, trailing };
 }
 
 /**
