@@ -120,20 +120,25 @@ async function stopApps(apps) {
   }
 }
 
-async function main() {
+/** The loopback DNS server (when unbound is installed) and the webhook receiver, counting what it receives. */
+async function startFixtureServers() {
   const { UnboundServer, unboundAvailable, deliverabilityFixtures } = loadDnsFixtures();
-  const withDns = unboundAvailable();
-  const unbound = withDns ? await UnboundServer.start(deliverabilityFixtures()) : null;
-  let hooks = 0;
+  const unbound = unboundAvailable() ? await UnboundServer.start(deliverabilityFixtures()) : null;
+  const hooks = { received: 0 };
   const receiver = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      hooks++;
+      hooks.received++;
       res.writeHead(204).end();
     });
   });
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const env = await prepareBenchmark('soak', {
+  return { unbound, receiver, hooks };
+}
+
+/** The apps' environment: limits out of the way of the traffic, a DNS audit every minute, the loopback DNS server. */
+function soakEnvironment(unbound) {
+  return prepareBenchmark('soak', {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PRO: '1000000',
     // Share pages are read without a key, all from this one address: at the default 30 per minute per
@@ -146,254 +151,361 @@ async function main() {
     SSRF_ALLOWED_ADDRESSES: '127.0.0.1',
     ...(unbound ? { DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: '2000', DNS_TRIES: '2' } : {}),
   });
-  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailproof-soak-'));
-  const apps = [];
+}
+
+/**
+ * Starts SOAK_APIS APIs and the workers into `deployment.apps` (an exit is noted in `deployment.exits`) and
+ * waits until they are ready. Returns the APIs' base URLs.
+ */
+async function startDeployment(env, deployment) {
+  const { apps, exits, logDir } = deployment;
+  // The first API migrates; everything else starts on the migrated database.
+  const ports = [];
+  for (let i = 0; i < APIS; i++) {
+    const port = await freePort();
+    ports.push(port);
+    apps.push(startApp('api', { ...env, MIGRATE_ON_START: i === 0 ? 'true' : 'false' }, logDir, { PORT: String(port), HOST: '127.0.0.1' }));
+    if (i === 0) await waitLive(`http://127.0.0.1:${port}`);
+  }
+  for (const kind of WORKERS) apps.push(startApp(kind, { ...env, MIGRATE_ON_START: 'false' }, logDir));
+  for (const app of apps) app.child.once('exit', (code, signal) => exits.push(`${app.kind} (pid ${app.child.pid}) exited ${code ?? signal}; log ${app.log}`));
+  const urls = ports.map((port) => `http://127.0.0.1:${port}`);
+  // Generous: six processes starting at once on a busy machine.
+  await waitReady(urls[0], ['preview', 'gate', 'render', 'dns-audit', 'webhook', 'scheduler'], 180_000);
+  for (const url of urls.slice(1)) await waitLive(url);
+  return urls;
+}
+
+/** A Pro key for the traffic (its account noted in `deployment.accountId`, deleted at the end) and a dashboard session. */
+async function createSoakAccount(env, db, urls, deployment) {
+  const key = createProKey(env, 'soak');
+  const keyHash = require('node:crypto').createHash('sha256').update(key).digest();
+  deployment.accountId = (await db.query('SELECT account_id FROM api_keys WHERE key_hash = $1', [keyHash])).rows[0].account_id;
+  const cookie = await signIn(urls[0], key);
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const post = (url, route, body) => fetch(`${url}${route}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { cookie, post };
+}
+
+/** A response's JSON when it succeeded, else its status and the start of its text. */
+async function jsonOrStatus(res) {
+  return res.status === 200 || res.status === 201 ? res.json() : { status: res.status, text: (await res.text()).slice(0, 200) };
+}
+
+/** The gates' webhook endpoint and, with the DNS server, five monitored domains the scheduler audits. */
+async function subscribeAndMonitor(api, urls, receiver, unbound) {
+  const hook = await api.post(urls[0], '/api/webhooks', { url: `http://127.0.0.1:${receiver.address().port}/hooks`, events: ['gate.failed', 'gate.passed', 'domain.drift', 'domain.status_changed'] });
+  if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${await hook.text()}`);
+  if (unbound) for (const domain of DOMAINS.slice(0, 5)) await api.post(urls[0], '/api/domains', { domain });
+}
+
+/**
+ * The fixed set of shares the share-page reads pick from, one per email, made here. A share page's cost
+ * follows its email (4-47 ms alone on this machine, docs/benchmarks.md), so reads over shares made during the
+ * run measure whichever emails they happen to hold at the time: session 8's rising share-page p95 could not
+ * tell that from a per-request cost that grows. A fixed set compares like with like from minute to minute;
+ * POST /api/share still makes new shares throughout.
+ */
+async function makeShares(api, urls, mail) {
+  const shareIds = [];
+  for (const html of mail.list) {
+    const preview = await jsonOrStatus(await api.post(urls[0], '/api/preview', { html, title: 'soak share' }));
+    const share = preview.id ? await jsonOrStatus(await api.post(urls[0], '/api/share', { previewId: preview.id })) : preview;
+    if (!share.id) throw new Error(`a share for the share-page reads: ${JSON.stringify(share)}`);
+    shareIds.push(share.id);
+  }
+  // Each API's page cache (PreviewAnalysisCache) starts full, as in a service that has been running: it
+  // fills up to PREVIEW_PAGE_CACHE_MB by design, and filling it during the steady part would read as growth.
+  for (const url of urls) for (const id of shareIds) await (await fetch(`${url}/share/${id}`)).arrayBuffer();
+  return shareIds;
+}
+
+/**
+ * The mix: [route, weight, success status, request], each request resolving to the response's status, and
+ * `one()`, the next request of a fixed interleaving (weights as counts, spread out), so that every stretch of
+ * traffic has the same mix. Reads pick from the newest 50 previews and the fixed set of shares.
+ */
+function trafficMix(api, urls, mail, shareIds, unbound) {
+  const { post, cookie } = api;
+  const previewIds = [];
+  const remember = (list, id) => {
+    list.push(id);
+    if (list.length > 50) list.shift();
+  };
+  const pick = (list) => list[Math.floor(Math.random() * list.length)];
+  let n = 0;
+  let apiTurn = 0;
+  const nextUrl = () => urls[apiTurn++ % urls.length];
+  const nextEmail = () => mail.list[n++ % mail.list.length];
+
+  const page = (pathOf) => async () => fetch(`${nextUrl()}${pathOf()}`, { headers: { cookie }, redirect: 'manual' });
+  const mix = [
+    ['POST /api/preview', 30, 200, async () => {
+      const res = await post(nextUrl(), '/api/preview', { html: nextEmail(), title: `soak ${n}` });
+      const body = await jsonOrStatus(res);
+      if (body.id) remember(previewIds, body.id);
+      return res.status;
+    }],
+    ['POST /api/preview screenshots', 2, 200, async () => (await post(nextUrl(), '/api/preview', { html: nextEmail(), clients: ['gmail-web'], screenshots: true }).then(async (res) => (await res.arrayBuffer(), res))).status],
+    ['POST /api/gate', 8, 200, async () => (await post(nextUrl(), '/api/gate', { html: nextEmail(), ref: `soak/${n % 5}` }).then(async (res) => (await res.arrayBuffer(), res))).status],
+    ...(unbound ? [['POST /api/deliverability', 10, 200, async () => (await post(nextUrl(), '/api/deliverability', { domain: pick(DOMAINS) }).then(async (res) => (await res.arrayBuffer(), res))).status]] : []),
+    ['POST /api/share', 4, 201, async () => {
+      if (previewIds.length === 0) return 201;
+      const res = await post(nextUrl(), '/api/share', { previewId: pick(previewIds) });
+      await res.arrayBuffer();
+      return res.status;
+    }],
+    ['GET /share/:id', 16, 200, async () => ((await fetch(`${nextUrl()}/share/${pick(shareIds)}`).then(async (res) => (await res.arrayBuffer(), res))).status)],
+    ['GET /app', 6, 200, () => page(() => '/app')().then(async (res) => (await res.arrayBuffer(), res.status))],
+    ['GET /app/previews', 6, 200, () => page(() => '/app/previews')().then(async (res) => (await res.arrayBuffer(), res.status))],
+    ['GET /app/previews/:id', 6, 200, () => (previewIds.length === 0 ? 200 : page(() => `/app/previews/${pick(previewIds)}`)().then(async (res) => (await res.arrayBuffer(), res.status)))],
+    ['GET /app/domains', 6, 200, () => page(() => '/app/domains')().then(async (res) => (await res.arrayBuffer(), res.status))],
+    ['GET /app/gate', 6, 200, () => page(() => '/app/gate')().then(async (res) => (await res.arrayBuffer(), res.status))],
+  ];
+  const total = mix.reduce((sum, [, weight]) => sum + weight, 0);
+  const order = mix.flatMap((entry) => Array.from({ length: entry[1] }, (_, i) => ({ entry, at: (i + 0.5) / entry[1] }))).sort((a, b) => a.at - b.at).map(({ entry }) => entry);
+  let turn = 0;
+
+  /** One request of the mix: route, latency, and error (null when it answered the route's success). */
+  const one = async () => {
+    const [route, , ok, send] = order[turn++ % order.length];
+    const started = performance.now();
+    try {
+      const status = await send();
+      return { route, ms: performance.now() - started, error: status === ok ? null : `HTTP ${status}` };
+    } catch (error) {
+      return { route, ms: performance.now() - started, error: error.cause?.code ?? error.message };
+    }
+  };
+  return { mix, total, one };
+}
+
+/** 1. Capacity: closed loops, a request as soon as the last one ended (or SOAK_CAPACITY). */
+async function measureCapacity(one) {
+  const given = Number(process.env.SOAK_CAPACITY || 0);
+  if (given) {
+    console.log(`capacity: ${given} requests/s (SOAK_CAPACITY)`);
+    return given;
+  }
+  let done = 0;
+  const failed = [];
+  const until = Date.now() + CAPACITY_SECONDS * 1000;
+  const started = Date.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (Date.now() < until) {
+      const result = await one();
+      if (result.error) failed.push(`${result.route}: ${result.error}`);
+      else done++;
+    }
+  }));
+  const capacity = done / ((Date.now() - started) / 1000);
+  console.log(`capacity: ${capacity.toFixed(2)} requests/s of the mix (${CONNECTIONS} closed loops, ${CAPACITY_SECONDS} s, ${failed.length} errors${failed.length ? `: ${[...new Set(failed)].slice(0, 5).join('; ')}` : ''})`);
+  return capacity;
+}
+
+/**
+ * The open loop: a request of the mix every 1/rate s, none while SOAK_MAX_IN_FLIGHT are waiting (shed). From
+ * `steadyStart` on it records each answer's latency per route per minute, or its error.
+ */
+class OpenLoop {
+  constructor(one, rate) {
+    this.one = one;
+    this.rate = rate;
+    /** route -> [minute -> latencies] */
+    this.perMinute = new Map();
+    /** route -> { count, samples } */
+    this.errors = new Map();
+    this.inFlight = 0;
+    this.shed = 0;
+    this.steadyStart = Infinity;
+    this.pending = new Set();
+  }
+
+  record(result, at) {
+    if (at < this.steadyStart) return;
+    const minute = Math.floor((at - this.steadyStart) / 60_000);
+    if (minute >= MINUTES) return;
+    if (result.error) {
+      const entry = this.errors.get(result.route) ?? { count: 0, samples: new Set() };
+      entry.count++;
+      if (entry.samples.size < 3) entry.samples.add(result.error);
+      this.errors.set(result.route, entry);
+      return;
+    }
+    const minutes = this.perMinute.get(result.route) ?? Array.from({ length: MINUTES }, () => []);
+    minutes[minute].push(result.ms);
+    this.perMinute.set(result.route, minutes);
+  }
+
+  async runFor(seconds) {
+    const started = Date.now();
+    for (let i = 0; Date.now() - started < seconds * 1000; i++) {
+      const due = started + (i * 1000) / this.rate;
+      if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+      if (Date.now() - started >= seconds * 1000) break;
+      if (this.inFlight >= MAX_IN_FLIGHT) {
+        if (Date.now() >= this.steadyStart) this.shed++;
+        continue;
+      }
+      const at = Date.now();
+      this.inFlight++;
+      const request = this.one().then((result) => {
+        this.inFlight--;
+        this.record(result, at);
+      });
+      this.pending.add(request);
+      request.finally(() => this.pending.delete(request));
+    }
+  }
+
+  /** Requests answered (with the route's success) in a minute of the steady part. */
+  answeredIn(minute) {
+    return [...this.perMinute.values()].reduce((sum, minutes) => sum + minutes[minute].length, 0);
+  }
+
+  errorCount() {
+    return [...this.errors.values()].reduce((sum, e) => sum + e.count, 0);
+  }
+}
+
+const processesOf = (apps) => apps.map((app) => ({ name: `${app.kind} ${app.child.pid}`, pid: app.child.pid }));
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * 2 and 3. The open loop at its rate: warm-up, then the steady part, minute by minute, with each process's RSS
+ * every 10 s and CPU every minute. Returns the RSS at the start and the end, the CPU readings, and the number of
+ * processes that had exited before the steady part.
+ */
+async function runWarmUpAndSteady(loop, apps, exits) {
+  console.log(`warm-up: ${WARMUP_SECONDS} s`);
+  await loop.runFor(WARMUP_SECONDS);
+  // RSS sampled every 10 s; "start" and "end" are the medians of the first and the last minute's samples
+  // (one reading may catch a process just before or after a garbage collection).
+  const rssSamples = [];
+  const sampleRss = () => rssSamples.push({ at: Date.now(), values: processesOf(apps).map((p) => ({ ...p, ...rss(p.pid) })) });
+  const exitsBefore = exits.length;
+  const steadyStart = Date.now();
+  loop.steadyStart = steadyStart;
+  sampleRss();
+  const rssTimer = setInterval(sampleRss, 10_000);
+  console.log(`steady: ${MINUTES} min from ${new Date(steadyStart).toISOString()}`);
+  // CPU per process at each minute's start and end: a per-request cost that grows shows in the CPU per
+  // answered request, which sums hundreds of requests a minute, long before it shows in a p95.
+  const cpuAt = [processesOf(apps).map((p) => statCpuMs(String(p.pid)))];
+  for (let minute = 0; minute < MINUTES; minute++) {
+    await loop.runFor(60);
+    cpuAt.push(processesOf(apps).map((p) => statCpuMs(String(p.pid))));
+    console.log(`  minute ${minute + 1}: ${loop.answeredIn(minute)} answered, ${loop.errorCount()} errors so far, ${loop.shed} shed so far, ${loop.inFlight} in flight`);
+  }
+  sampleRss();
+  clearInterval(rssTimer);
+  const rssOver = (from, to) => {
+    const samples = rssSamples.filter((sample) => sample.at >= from && sample.at <= to);
+    return processesOf(apps).map((p) => {
+      const of = samples.map((sample) => sample.values.find((v) => v.pid === p.pid)).filter(Boolean);
+      return { ...p, own: median(of.map((v) => v.own)), tree: median(of.map((v) => v.tree)), threads: median(of.map((v) => v.threads)) };
+    });
+  };
+  const steadyEnd = steadyStart + MINUTES * 60_000;
+  const rssStart = rssOver(steadyStart, steadyStart + 60_000);
+  const rssEnd = rssOver(steadyEnd - 60_000, Infinity);
+  await Promise.all([...loop.pending]);
+  return { rssStart, rssEnd, cpuAt, exitsBefore };
+}
+
+/** RSS at the start and the end of the steady part; returns whether a process grew by 10% or more. */
+function reportRss(rssStart, rssEnd) {
+  const mb = (kb) => `${(kb / 1024).toFixed(1)} MB`;
+  let memoryOver = false;
+  console.log('\nRSS at the start and the end of the steady part (medians of the first and the last minute; own, and with children: compile processes, Chromium), target < 10% growth:');
+  for (const start of rssStart) {
+    const end = rssEnd.find((p) => p.pid === start.pid) ?? { own: 0, tree: 0, threads: 0 };
+    const growth = ((end.own - start.own) / start.own) * 100;
+    const treeGrowth = ((end.tree - start.tree) / start.tree) * 100;
+    if (growth >= 10) memoryOver = true;
+    console.log(`  ${start.name.padEnd(22)} ${mb(start.own).padStart(9)} -> ${mb(end.own).padStart(9)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${growth >= 10 ? ' OVER TARGET' : ''};  with children ${mb(start.tree)} -> ${mb(end.tree)} (${treeGrowth >= 0 ? '+' : ''}${treeGrowth.toFixed(1)}%); threads ${start.threads} -> ${end.threads}`);
+  }
+  return memoryOver;
+}
+
+/** p95 per route and CPU per answered request per process, minute by minute, with their slopes; returns what rises. */
+function reportTrends(mix, loop, apps, cpuAt) {
+  const header = `  ${'route'.padEnd(32)} ${Array.from({ length: MINUTES }, (_, m) => `m${m + 1}`.padStart(7)).join('')}   least-squares slope`;
+  const rising = [];
+  console.log('\np95 per route per minute (ms), least-squares slope with its 95% interval, target: no upward trend (RISING: the whole interval above zero):');
+  console.log(header);
+  for (const [route] of mix) {
+    const minutes = loop.perMinute.get(route) ?? [];
+    const p95s = minutes.map((latencies) => (latencies.length ? percentile([...latencies].sort((a, b) => a - b), 95) : NaN));
+    const t = describeTrend(p95s, 'ms');
+    if (t.rising) rising.push(`p95 of ${route}`);
+    const count = minutes.reduce((sum, l) => sum + l.length, 0);
+    console.log(`  ${`${route} (${count})`.padEnd(32)} ${p95s.map((v) => (Number.isFinite(v) ? v.toFixed(0) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`);
+  }
+  console.log('\nCPU per answered request per minute (ms: each process\'s CPU in the minute over all requests answered in it), same slope:');
+  console.log(header.replace('route', 'process'));
+  const answered = Array.from({ length: MINUTES }, (_, m) => loop.answeredIn(m));
+  processesOf(apps).forEach((p, i) => {
+    const perRequest = answered.map((count, m) => (cpuAt[m + 1][i] - cpuAt[m][i]) / count);
+    const t = describeTrend(perRequest, 'ms');
+    if (t.rising) rising.push(`CPU of ${p.name}`);
+    console.log(`  ${p.name.padEnd(32)} ${perRequest.map((v) => (Number.isFinite(v) ? v.toFixed(1) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`);
+  });
+  console.log(`\nrising (95% interval above zero): ${rising.length ? rising.join(', ') : 'none'}`);
+}
+
+/** Errors of the steady part (failed answers, shed requests, processes that exited); returns their number. */
+function reportErrors(loop, exits, exitsBefore) {
+  const errorCount = loop.errorCount() + loop.shed + (exits.length - exitsBefore);
+  console.log(`\nerrors in the steady part (target 0): ${errorCount}`);
+  for (const [route, entry] of loop.errors) console.log(`  ${route}: ${entry.count} (${[...entry.samples].join('; ')})`);
+  if (loop.shed) console.log(`  shed (over ${MAX_IN_FLIGHT} in flight): ${loop.shed}`);
+  for (const exit of exits) console.log(`  ${exit}`);
+  return errorCount;
+}
+
+/** Stops the apps, deletes the soak's account and orphaned screenshots, empties the queues, stops the fixture servers. */
+async function tearDown(env, db, deployment, fixtures) {
+  await stopApps(deployment.apps);
+  if (deployment.accountId) await db.query('DELETE FROM accounts WHERE id = $1', [deployment.accountId]).catch(() => undefined);
+  await db.query('DELETE FROM screenshot_images i WHERE NOT EXISTS (SELECT 1 FROM preview_screenshots s WHERE s.hash = i.hash)').catch(() => undefined);
+  await db.end();
+  await obliterateQueues(env);
+  await fixtures.unbound?.stop();
+  fixtures.receiver.close();
+}
+
+async function main() {
+  const fixtures = await startFixtureServers();
+  const { unbound, receiver, hooks } = fixtures;
+  const env = await soakEnvironment(unbound);
+  /** What the end must stop or delete: the processes (and their exits), the account. */
+  const deployment = { apps: [], exits: [], accountId: null, logDir: fs.mkdtempSync(path.join(os.tmpdir(), 'mailproof-soak-')) };
   const { Client } = require('pg');
   const db = new Client({ connectionString: env.DATABASE_URL });
   await db.connect();
-  let accountId = null;
-  const exits = [];
   try {
-    // The first API migrates; everything else starts on the migrated database.
-    const ports = [];
-    for (let i = 0; i < APIS; i++) {
-      const port = await freePort();
-      ports.push(port);
-      apps.push(startApp('api', { ...env, MIGRATE_ON_START: i === 0 ? 'true' : 'false' }, logDir, { PORT: String(port), HOST: '127.0.0.1' }));
-      if (i === 0) await waitLive(`http://127.0.0.1:${port}`);
-    }
-    for (const kind of WORKERS) apps.push(startApp(kind, { ...env, MIGRATE_ON_START: 'false' }, logDir));
-    for (const app of apps) app.child.once('exit', (code, signal) => exits.push(`${app.kind} (pid ${app.child.pid}) exited ${code ?? signal}; log ${app.log}`));
-    const urls = ports.map((port) => `http://127.0.0.1:${port}`);
-    // Generous: six processes starting at once on a busy machine.
-    await waitReady(urls[0], ['preview', 'gate', 'render', 'dns-audit', 'webhook', 'scheduler'], 180_000);
-    for (const url of urls.slice(1)) await waitLive(url);
-
-    const key = createProKey(env, 'soak');
-    accountId = (await db.query('SELECT account_id FROM api_keys WHERE key_hash = $1', [require('node:crypto').createHash('sha256').update(key).digest()])).rows[0].account_id;
-    const cookie = await signIn(urls[0], key);
+    const urls = await startDeployment(env, deployment);
+    const api = await createSoakAccount(env, db, urls, deployment);
     const mail = emails();
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const post = (url, route, body) => fetch(`${url}${route}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    const json = async (res) => (res.status === 200 || res.status === 201 ? res.json() : { status: res.status, text: (await res.text()).slice(0, 200) });
-    const hook = await post(urls[0], '/api/webhooks', { url: `http://127.0.0.1:${receiver.address().port}/hooks`, events: ['gate.failed', 'gate.passed', 'domain.drift', 'domain.status_changed'] });
-    if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${await hook.text()}`);
-    if (unbound) for (const domain of DOMAINS.slice(0, 5)) await post(urls[0], '/api/domains', { domain });
-    // Ids the reads pick from: recent previews (the newest 50) and a fixed set of shares, one per email, made
-    // here. A share page's cost follows its email (4-47 ms alone on this machine, docs/benchmarks.md), so
-    // reads over shares made during the run measure whichever emails they happen to hold at the time: session
-    // 8's rising share-page p95 could not tell that from a per-request cost that grows. A fixed set compares
-    // like with like from minute to minute; POST /api/share still makes new shares throughout.
-    const previewIds = [];
-    const shareIds = [];
-    for (const html of mail.list) {
-      const preview = await json(await post(urls[0], '/api/preview', { html, title: 'soak share' }));
-      const share = preview.id ? await json(await post(urls[0], '/api/share', { previewId: preview.id })) : preview;
-      if (!share.id) throw new Error(`a share for the share-page reads: ${JSON.stringify(share)}`);
-      shareIds.push(share.id);
-    }
-    // Each API's page cache (PreviewAnalysisCache) starts full, as in a service that has been running: it
-    // fills up to PREVIEW_PAGE_CACHE_MB by design, and filling it during the steady part would read as growth.
-    for (const url of urls) for (const id of shareIds) await (await fetch(`${url}/share/${id}`)).arrayBuffer();
-    const remember = (list, id) => {
-      list.push(id);
-      if (list.length > 50) list.shift();
-    };
-    const pick = (list) => list[Math.floor(Math.random() * list.length)];
-    let n = 0;
-    let apiTurn = 0;
-    const nextUrl = () => urls[apiTurn++ % urls.length];
-    const nextEmail = () => mail.list[n++ % mail.list.length];
+    await subscribeAndMonitor(api, urls, receiver, unbound);
+    const shareIds = await makeShares(api, urls, mail);
+    const { mix, total, one } = trafficMix(api, urls, mail, shareIds, unbound);
 
-    // The mix: [route, weight, request], each request resolving to the response (checked against `ok`).
-    const page = (pathOf) => async () => fetch(`${nextUrl()}${pathOf()}`, { headers: { cookie }, redirect: 'manual' });
-    const mix = [
-      ['POST /api/preview', 30, 200, async () => {
-        const res = await post(nextUrl(), '/api/preview', { html: nextEmail(), title: `soak ${n}` });
-        const body = await json(res);
-        if (body.id) remember(previewIds, body.id);
-        return res.status;
-      }],
-      ['POST /api/preview screenshots', 2, 200, async () => (await post(nextUrl(), '/api/preview', { html: nextEmail(), clients: ['gmail-web'], screenshots: true }).then(async (res) => (await res.arrayBuffer(), res))).status],
-      ['POST /api/gate', 8, 200, async () => (await post(nextUrl(), '/api/gate', { html: nextEmail(), ref: `soak/${n % 5}` }).then(async (res) => (await res.arrayBuffer(), res))).status],
-      ...(unbound ? [['POST /api/deliverability', 10, 200, async () => (await post(nextUrl(), '/api/deliverability', { domain: pick(DOMAINS) }).then(async (res) => (await res.arrayBuffer(), res))).status]] : []),
-      ['POST /api/share', 4, 201, async () => {
-        if (previewIds.length === 0) return 201;
-        const res = await post(nextUrl(), '/api/share', { previewId: pick(previewIds) });
-        await res.arrayBuffer();
-        return res.status;
-      }],
-      ['GET /share/:id', 16, 200, async () => ((await fetch(`${nextUrl()}/share/${pick(shareIds)}`).then(async (res) => (await res.arrayBuffer(), res))).status)],
-      ['GET /app', 6, 200, () => page(() => '/app')().then(async (res) => (await res.arrayBuffer(), res.status))],
-      ['GET /app/previews', 6, 200, () => page(() => '/app/previews')().then(async (res) => (await res.arrayBuffer(), res.status))],
-      ['GET /app/previews/:id', 6, 200, () => (previewIds.length === 0 ? 200 : page(() => `/app/previews/${pick(previewIds)}`)().then(async (res) => (await res.arrayBuffer(), res.status)))],
-      ['GET /app/domains', 6, 200, () => page(() => '/app/domains')().then(async (res) => (await res.arrayBuffer(), res.status))],
-      ['GET /app/gate', 6, 200, () => page(() => '/app/gate')().then(async (res) => (await res.arrayBuffer(), res.status))],
-    ];
-    // A fixed interleaving (weights as counts, spread out), so every stretch of traffic has the same mix.
-    const total = mix.reduce((sum, [, weight]) => sum + weight, 0);
-    const order = mix.flatMap((entry) => Array.from({ length: entry[1] }, (_, i) => ({ entry, at: (i + 0.5) / entry[1] }))).sort((a, b) => a.at - b.at).map(({ entry }) => entry);
-    let turn = 0;
-
-    /** One request of the mix: route, latency, and error (null when it answered the route's success). */
-    const one = async () => {
-      const [route, , ok, send] = order[turn++ % order.length];
-      const started = performance.now();
-      try {
-        const status = await send();
-        return { route, ms: performance.now() - started, error: status === ok ? null : `HTTP ${status}` };
-      } catch (error) {
-        return { route, ms: performance.now() - started, error: error.cause?.code ?? error.message };
-      }
-    };
-
-    // 1. Capacity: closed loops, a request as soon as the last one ended.
-    let capacity = Number(process.env.SOAK_CAPACITY || 0);
-    if (!capacity) {
-      let done = 0;
-      const failed = [];
-      const until = Date.now() + CAPACITY_SECONDS * 1000;
-      const started = Date.now();
-      await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-        while (Date.now() < until) {
-          const result = await one();
-          if (result.error) failed.push(`${result.route}: ${result.error}`);
-          else done++;
-        }
-      }));
-      capacity = done / ((Date.now() - started) / 1000);
-      console.log(`capacity: ${capacity.toFixed(2)} requests/s of the mix (${CONNECTIONS} closed loops, ${CAPACITY_SECONDS} s, ${failed.length} errors${failed.length ? `: ${[...new Set(failed)].slice(0, 5).join('; ')}` : ''})`);
-    } else console.log(`capacity: ${capacity} requests/s (SOAK_CAPACITY)`);
+    const capacity = await measureCapacity(one);
     const rate = capacity * LOAD;
     console.log(`load: ${rate.toFixed(2)} requests/s (${LOAD} of capacity), open loop; mix of ${total}: ${mix.map(([route, weight]) => `${route} ${weight}`).join(', ')}; emails: ${mail.source}`);
-
-    // 2 and 3. Open loop at `rate`: warm-up, then the steady part, minute by minute.
-    const perMinute = new Map(); // route -> [minute -> latencies]
-    const errors = new Map(); // route -> { count, samples }
-    let inFlight = 0;
-    let shed = 0;
-    let steadyStart = Infinity;
-    const record = (result, at) => {
-      if (at < steadyStart) return;
-      const minute = Math.floor((at - steadyStart) / 60_000);
-      if (minute >= MINUTES) return;
-      if (result.error) {
-        const entry = errors.get(result.route) ?? { count: 0, samples: new Set() };
-        entry.count++;
-        if (entry.samples.size < 3) entry.samples.add(result.error);
-        errors.set(result.route, entry);
-        return;
-      }
-      const minutes = perMinute.get(result.route) ?? Array.from({ length: MINUTES }, () => []);
-      minutes[minute].push(result.ms);
-      perMinute.set(result.route, minutes);
-    };
-    const pending = new Set();
-    const runFor = async (seconds) => {
-      const started = Date.now();
-      for (let i = 0; Date.now() - started < seconds * 1000; i++) {
-        const due = started + (i * 1000) / rate;
-        if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-        if (Date.now() - started >= seconds * 1000) break;
-        if (inFlight >= MAX_IN_FLIGHT) {
-          if (Date.now() >= steadyStart) shed++;
-          continue;
-        }
-        const at = Date.now();
-        inFlight++;
-        const request = one().then((result) => {
-          inFlight--;
-          record(result, at);
-        });
-        pending.add(request);
-        request.finally(() => pending.delete(request));
-      }
-    };
-    const processes = () => apps.map((app) => ({ name: `${app.kind} ${app.child.pid}`, pid: app.child.pid }));
-    console.log(`warm-up: ${WARMUP_SECONDS} s`);
-    await runFor(WARMUP_SECONDS);
-    // RSS sampled every 10 s; "start" and "end" are the medians of the first and the last minute's samples
-    // (one reading may catch a process just before or after a garbage collection).
-    const rssSamples = [];
-    const sampleRss = () => rssSamples.push({ at: Date.now(), values: processes().map((p) => ({ ...p, ...rss(p.pid) })) });
-    const exitsBefore = exits.length;
-    steadyStart = Date.now();
-    sampleRss();
-    const rssTimer = setInterval(sampleRss, 10_000);
-    console.log(`steady: ${MINUTES} min from ${new Date(steadyStart).toISOString()}`);
-    // CPU per process at each minute's start and end: a per-request cost that grows shows in the CPU per
-    // answered request, which sums hundreds of requests a minute, long before it shows in a p95.
-    const cpuAt = [processes().map((p) => statCpuMs(String(p.pid)))];
-    for (let minute = 0; minute < MINUTES; minute++) {
-      await runFor(60);
-      cpuAt.push(processes().map((p) => statCpuMs(String(p.pid))));
-      const counts = [...perMinute.values()].reduce((sum, minutes) => sum + minutes[minute].length, 0);
-      const errs = [...errors.values()].reduce((sum, e) => sum + e.count, 0);
-      console.log(`  minute ${minute + 1}: ${counts} answered, ${errs} errors so far, ${shed} shed so far, ${inFlight} in flight`);
-    }
-    sampleRss();
-    clearInterval(rssTimer);
-    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-    const rssOver = (from, to) => {
-      const samples = rssSamples.filter((sample) => sample.at >= from && sample.at <= to);
-      return processes().map((p) => {
-        const of = samples.map((sample) => sample.values.find((v) => v.pid === p.pid)).filter(Boolean);
-        return { ...p, own: median(of.map((v) => v.own)), tree: median(of.map((v) => v.tree)), threads: median(of.map((v) => v.threads)) };
-      });
-    };
-    const steadyEnd = steadyStart + MINUTES * 60_000;
-    const rssStart = rssOver(steadyStart, steadyStart + 60_000);
-    const rssEnd = rssOver(steadyEnd - 60_000, Infinity);
-    await Promise.all([...pending]);
+    const loop = new OpenLoop(one, rate);
+    const { rssStart, rssEnd, cpuAt, exitsBefore } = await runWarmUpAndSteady(loop, deployment.apps, deployment.exits);
 
     // The report.
-    const mb = (kb) => `${(kb / 1024).toFixed(1)} MB`;
-    let memoryOver = false;
-    console.log('\nRSS at the start and the end of the steady part (medians of the first and the last minute; own, and with children: compile processes, Chromium), target < 10% growth:');
-    for (const start of rssStart) {
-      const end = rssEnd.find((p) => p.pid === start.pid) ?? { own: 0, tree: 0, threads: 0 };
-      const growth = ((end.own - start.own) / start.own) * 100;
-      const treeGrowth = ((end.tree - start.tree) / start.tree) * 100;
-      if (growth >= 10) memoryOver = true;
-      console.log(`  ${start.name.padEnd(22)} ${mb(start.own).padStart(9)} -> ${mb(end.own).padStart(9)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${growth >= 10 ? ' OVER TARGET' : ''};  with children ${mb(start.tree)} -> ${mb(end.tree)} (${treeGrowth >= 0 ? '+' : ''}${treeGrowth.toFixed(1)}%); threads ${start.threads} -> ${end.threads}`);
-    }
-    const header = `  ${'route'.padEnd(32)} ${Array.from({ length: MINUTES }, (_, m) => `m${m + 1}`.padStart(7)).join('')}   least-squares slope`;
-    const rising = [];
-    console.log('\np95 per route per minute (ms), least-squares slope with its 95% interval, target: no upward trend (RISING: the whole interval above zero):');
-    console.log(header);
-    for (const [route] of mix) {
-      const minutes = perMinute.get(route) ?? [];
-      const p95s = minutes.map((latencies) => (latencies.length ? percentile([...latencies].sort((a, b) => a - b), 95) : NaN));
-      const t = describeTrend(p95s, 'ms');
-      if (t.rising) rising.push(`p95 of ${route}`);
-      const count = minutes.reduce((sum, l) => sum + l.length, 0);
-      console.log(`  ${`${route} (${count})`.padEnd(32)} ${p95s.map((v) => (Number.isFinite(v) ? v.toFixed(0) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`);
-    }
-    console.log('\nCPU per answered request per minute (ms: each process\'s CPU in the minute over all requests answered in it), same slope:');
-    console.log(header.replace('route', 'process'));
-    const answered = Array.from({ length: MINUTES }, (_, m) => [...perMinute.values()].reduce((sum, minutes) => sum + minutes[m].length, 0));
-    processes().forEach((p, i) => {
-      const perRequest = answered.map((count, m) => (cpuAt[m + 1][i] - cpuAt[m][i]) / count);
-      const t = describeTrend(perRequest, 'ms');
-      if (t.rising) rising.push(`CPU of ${p.name}`);
-      console.log(`  ${p.name.padEnd(32)} ${perRequest.map((v) => (Number.isFinite(v) ? v.toFixed(1) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`);
-    });
-    console.log(`\nrising (95% interval above zero): ${rising.length ? rising.join(', ') : 'none'}`);
-    const errorCount = [...errors.values()].reduce((sum, e) => sum + e.count, 0) + shed + (exits.length - exitsBefore);
-    console.log(`\nerrors in the steady part (target 0): ${errorCount}`);
-    for (const [route, entry] of errors) console.log(`  ${route}: ${entry.count} (${[...entry.samples].join('; ')})`);
-    if (shed) console.log(`  shed (over ${MAX_IN_FLIGHT} in flight): ${shed}`);
-    for (const exit of exits) console.log(`  ${exit}`);
-    console.log(`webhook deliveries received: ${hooks}; process logs: ${logDir}`);
+    const memoryOver = reportRss(rssStart, rssEnd);
+    reportTrends(mix, loop, deployment.apps, cpuAt);
+    const errorCount = reportErrors(loop, deployment.exits, exitsBefore);
+    console.log(`webhook deliveries received: ${hooks.received}; process logs: ${deployment.logDir}`);
     process.exitCode = errorCount > 0 || memoryOver ? 1 : 0;
   } finally {
-    await stopApps(apps);
-    if (accountId) await db.query('DELETE FROM accounts WHERE id = $1', [accountId]).catch(() => undefined);
-    await db.query('DELETE FROM screenshot_images i WHERE NOT EXISTS (SELECT 1 FROM preview_screenshots s WHERE s.hash = i.hash)').catch(() => undefined);
-    await db.end();
-    await obliterateQueues(env);
-    await unbound?.stop();
-    receiver.close();
+    await tearDown(env, db, deployment, fixtures);
   }
 }
 
