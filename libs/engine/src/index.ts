@@ -32,16 +32,7 @@ export { scoreClients, overallScore } from './scores/compatibility-score';
 export type { CompatibilityScore } from './scores/compatibility-score';
 export type { TransformWarning } from './transforms/client-transform';
 
-// Parsed-document helpers, shared with the quality reports (see docs/engine.md).
-export { parseEmail, assertInputSize, utf8ByteLength, wordEngineEvaluates, firstElement } from './parse/parse-email';
-export type { ParsedEmail, EmailStyleSheet, InlineStyle, MsoConditional, NotMsoRange } from './parse/parse-email';
-export { getAttribute, hasAttribute, textContent, positionOf, childrenOf, parentElement, isElement, isText, isComment } from './parse/dom';
-export type { HtmlDocument, HtmlElement, HtmlComment, HtmlText, HtmlNode, SourcePosition } from './parse/dom';
-export { parseDeclarationList, parseStylesheet, scanValue } from './parse/css-syntax';
-export type { CssDeclaration } from './parse/css-syntax';
-export { parseSelector, splitSelectorList, matchesSelector, MatchContext } from './parse/css-selector';
-export type { ParsedSelector } from './parse/css-selector';
-export { relativeLuminance } from './dark-mode/color-inversion';
+// The parse helpers (parse/) stay inside the engine: nothing outside it parses email markup (docs/engine.md).
 // CSS colors and WCAG contrast, shared with libs/render's mobile-contrast report (measured in painted pages).
 export { compositeOver, contrastRatio, displayedRatio, parseCssColor, WHITE } from './reports/context/color-utils';
 export type { Rgba } from './reports/context/color-utils';

@@ -1,7 +1,6 @@
 export * from './await-job';
 export * from './job-defaults';
 // Job ids are built by the payload builders in contracts; re-exported for callers that still need one.
-export { jobId } from '@mailproof/contracts';
 export * from './job.producer';
 export * from './probe.handler';
 export * from './queue-events.registry';

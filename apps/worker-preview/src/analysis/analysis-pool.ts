@@ -31,10 +31,6 @@ export class AnalysisPool implements OnApplicationShutdown {
       : null;
   }
 
-  get threaded(): boolean {
-    return this.pool !== null;
-  }
-
   async run(task: Omit<AnalysisTask, 'checksPort'>, completeChecks: CompleteChecks): Promise<AnalysisOutcome> {
     if (!this.pool) return analyzeInline(task, completeChecks);
     const { port1: checksPort, port2: threadPort } = new MessageChannel();

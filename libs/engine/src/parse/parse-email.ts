@@ -114,9 +114,6 @@ export function elementNumber(element: HtmlElement): number | undefined {
   return (element as NumberedElement)[ELEMENT_NUMBER];
 }
 
-/** UTF-8 byte length of the markup (utf8-length.ts); the name the engine's public API has always had. */
-export const utf8ByteLength = utf8Length;
-
 const MSO_CONDITIONAL = /^\[if\s+([^\]]*)\]>([\s\S]*)<!\[endif\]\s*$/i;
 const NOT_MSO_START = /^\[if\s+!\s*mso[^\]]*\]><!\s*$/i;
 const ENDIF = /^\s*<!\[endif\]\s*$/i;
@@ -143,9 +140,9 @@ function limitError(code: 'input_too_large' | 'nesting_too_deep' | 'too_many_css
 export function assertInputSize(html: string): number {
   // A UTF-16 length already over the limit cannot be fewer bytes: skip the count.
   if (html.length > ENGINE_LIMITS.maxInputBytes) {
-    throw limitError('input_too_large', `The markup is larger than ${ENGINE_LIMITS.maxInputBytes} bytes (500 KB).`, ENGINE_LIMITS.maxInputBytes, utf8ByteLength(html));
+    throw limitError('input_too_large', `The markup is larger than ${ENGINE_LIMITS.maxInputBytes} bytes (500 KB).`, ENGINE_LIMITS.maxInputBytes, utf8Length(html));
   }
-  const bytes = utf8ByteLength(html);
+  const bytes = utf8Length(html);
   if (bytes > ENGINE_LIMITS.maxInputBytes) {
     throw limitError('input_too_large', `The markup is ${bytes} bytes; the limit is ${ENGINE_LIMITS.maxInputBytes} bytes (500 KB).`, ENGINE_LIMITS.maxInputBytes, bytes);
   }

@@ -8,7 +8,7 @@
  * sets it.
  */
 import { HtmlElement, childrenOf, getAttribute, isText, parentElement } from '../parse/dom';
-import { utf8ByteLength } from '../parse/parse-email';
+import { utf8Length } from '../parse/utf8-length';
 import { contrastRatio } from './context/color-utils';
 import type { EmailImage, EmailLink, ReportContext } from './context/report-context';
 import { ownText, textContent } from './context/report-document';
@@ -606,7 +606,7 @@ function imageTriggers({ email, visibleText, bodyTokens }: SpamContext): SpamTri
   const words = bodyTokens.length;
   const largeImages = contentImages.filter((image) => (image.width ?? 0) >= LARGE_IMAGE_PX || (image.height ?? 0) >= LARGE_IMAGE_PX).length;
   if (contentImages.length > 0 && (words < 20 || (largeImages > 0 && words < IMAGE_CAPTION_WORDS))) {
-    return [trigger('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`, {}, imageOnlyRule(utf8ByteLength(visibleText)))];
+    return [trigger('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`, {}, imageOnlyRule(utf8Length(visibleText)))];
   }
   // Icons (social links, bullets) take no room from the text: only pictures count against it.
   const pictures = contentImages.filter((image) => !isIcon(image)).length;
