@@ -99,7 +99,7 @@ describe('text from outside is storable in every text and jsonb column (real Pos
     const { account, key } = await accounts.createAccount(`acct\u0000${Date.now()}`, 'free');
     const again = await accounts.findAccount(account.id);
     expect(again?.name).not.toContain('\u0000');
-    const second = await accounts.createKey(account.id, 'second\u0000key', { free: 5, pro: 5 });
+    await accounts.createKey(account.id, 'second\u0000key', { free: 5, pro: 5 });
     const names = (await db.query('SELECT name FROM api_keys WHERE account_id = $1 ORDER BY created_at', [account.id])).map((r: { name: string }) => r.name);
     expect(names).toEqual(expect.arrayContaining(['default', 'secondkey']));
     expect(key.id).toEqual(expect.any(String));

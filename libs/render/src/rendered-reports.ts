@@ -1,7 +1,7 @@
 import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import { compositeOver, contrastRatio, displayedRatio, getClient, parseCssColor, WHITE, type ClientId, type Rgba } from '@mailproof/engine';
-import type { ContrastFailure, MobileContrastReport, OverflowReport, RenderedReports, StoredRenderedReports, VisualReport } from '@mailproof/contracts';
+import type { ContrastFailure, MobileContrastReport, OverflowReport, StoredRenderedReports, VisualReport } from '@mailproof/contracts';
 import type { PaintedPage } from './render-pool';
 import type { MeasuredText } from './page-measurements';
 import type { RenderUnit, ScreenshotMode } from './shot-plan';

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { MailproofConfig } from '@mailproof/config';
@@ -25,7 +25,6 @@ export function presentedKey(headers: IncomingHttpHeaders): { key?: string; conf
  */
 @Injectable()
 export class ApiKeyAuthenticator {
-  private readonly logger = new Logger('Auth');
   private readonly cache = new Map<string, { key: ActiveKey; expiresAt: number }>();
 
   constructor(

@@ -7,7 +7,6 @@ import { matchesSelector } from '../parse/css-selector';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { ClientView, SheetWriteExtras, TransformContext, TransformWarning } from '../transforms/client-transform';
-import { writeCss } from '../transforms/css-writer';
 import { RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
 import { COLOR_ATTRIBUTES, ColorInverter, colorRoleOf, relativeLuminance } from './color-inversion';
 

@@ -2,12 +2,12 @@
  * Accessibility of the email as screen readers and low-vision readers meet it: language, title, image
  * alternatives, names of links and buttons, table semantics, heading order, contrast and tiny text.
  */
-import { HtmlElement, childrenOf, getAttribute, parentElement } from '../parse/dom';
+import { HtmlElement, getAttribute, parentElement } from '../parse/dom';
 import { checkContrast } from './context/contrast-check';
 import { isDataTable } from './context/data-table';
 import { isGenericLinkText } from './link-report';
 import type { ReportContext } from './context/report-context';
-import { hasDescendant, textContent } from './context/report-document';
+import { textContent } from './context/report-document';
 import { penaltyScore, sortIssues, type ReportIssue } from './context/report-issue';
 import { collapseWhitespace, shorten } from './context/text-utils';
 

@@ -18,7 +18,7 @@ import {
   UNSUBSCRIBE_PHRASES, US_STATES, WATCHED_WORDS, ADDRESS_MERGE_TAGS, STREET_PREFIX_WORDS,
 } from './spam-phrases';
 import { mediaApplies } from './context/report-styles';
-import { INVISIBLE_CHARACTERS, collapseWhitespace, foldForMatching, isAscii, shorten, stripInvisible } from './context/text-utils';
+import { INVISIBLE_CHARACTERS, collapseWhitespace, foldForMatching, isAscii, stripInvisible } from './context/text-utils';
 import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './context/url-utils';
 import {
   PHRASE_COUNTERPARTS, SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORES, SPAMASSASSIN_VERSION, imageOnlyRule, spamRiskLevel, uppercaseRule,

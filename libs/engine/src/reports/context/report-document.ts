@@ -3,7 +3,7 @@
  * the same parse5 nodes the analysis core walks. Nothing is copied into a second tree. Walks are
  * iterative, so a hostile nesting depth cannot overflow the stack.
  */
-import { HtmlElement, HtmlNode, HtmlParentNode, childrenOf, getAttribute, isElement, isText, parentElement } from '../../parse/dom';
+import { HtmlElement, HtmlNode, HtmlParentNode, childrenOf, getAttribute, isElement, isText } from '../../parse/dom';
 import { ParsedEmail, elementNumber } from '../../parse/parse-email';
 import type { SourcePosition } from './report-issue';
 import { collapseRuns } from './text-utils';
