@@ -69,6 +69,7 @@ function markPositions(html) {
   return marked;
 }
 
+/* global document, window, getComputedStyle -- axeInPage and the functions beside it run in the browser page */
 /** Runs in the page: axe's results by rule as source positions, and the data-table heuristic per table. */
 async function axeInPage(rules) {
   const position = (target) => {

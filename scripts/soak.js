@@ -66,7 +66,9 @@ function rss(pid) {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
-    } catch {}
+    } catch {
+      // the process ended while the tree was read
+    }
   }
   const tree = (p) => read(p) + (parents.get(p) ?? []).reduce((sum, child) => sum + tree(child), 0);
   return { own: read(pid), tree: tree(pid), threads: Number(/Threads:\s+(\d+)/.exec(status(pid))?.[1] ?? 0) };
@@ -513,7 +515,9 @@ async function waitLive(url) {
   for (const until = Date.now() + 180_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
     try {
       if ((await fetch(`${url}/health/live`)).ok) return;
-    } catch {}
+    } catch {
+      // not listening yet: try again
+    }
   }
   throw new Error(`${url} did not answer within 180 s`);
 }

@@ -43,7 +43,9 @@ async function waitReady(url, queues = ['preview'], deadlineMs = Number(process.
         await new Promise((r) => setTimeout(r, Number(process.env.BENCH_SETTLE_MS ?? 10_000)));
         return;
       }
-    } catch {}
+    } catch {
+      // not listening yet: try again
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`API and worker did not become ready (queues ${queues.join(', ')})`);

@@ -6,7 +6,7 @@
 // sample legitimate message is one of the bases. Which phrases a variant gets is a pseudo-random draw seeded
 // by the variant's name, so the set is the same on every run and chosen by rule, not by looking at results.
 'use strict';
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 
 /** Rule files whose body rules describe spam text (phrases, drugs, advance-fee fraud, the active sandbox rules). */
@@ -31,7 +31,7 @@ function descriptionPhrases(rules) {
 
 /** A deterministic generator (mulberry32) seeded by a name. */
 function randomFor(name) {
-  let state = crypto.createHash('sha256').update(name).digest().readUInt32LE(0);
+  let state = createHash('sha256').update(name).digest().readUInt32LE(0);
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
@@ -161,7 +161,7 @@ function injectedVariants(pool, name, html) {
 
 /** Which half an email belongs to: a hash of its name, fixed before any result is seen. */
 function half(name) {
-  return crypto.createHash('sha256').update(`check-spam-split:${name}`).digest()[0] % 2 === 0 ? 'development' : 'held-out';
+  return createHash('sha256').update(`check-spam-split:${name}`).digest()[0] % 2 === 0 ? 'development' : 'held-out';
 }
 
 module.exports = { descriptionPhrases, generatedVariants, injectedVariants, half };

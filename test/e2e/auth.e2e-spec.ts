@@ -61,7 +61,7 @@ describe('authentication, keys and usage', () => {
       expect(response.status).toBe(401);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
-      const { instance, requestId, ...body } = response.body;
+      const { instance: _instance, requestId: _requestId, ...body } = response.body;
       return body;
     };
 

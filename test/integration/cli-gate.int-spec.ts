@@ -83,7 +83,7 @@ class FakeGateServer {
     let raw = '';
     req.on('data', (chunk) => (raw += String(chunk)));
     req.on('end', () => {
-      let body: Record<string, unknown> = {};
+      let body: Record<string, unknown>;
       try {
         body = JSON.parse(raw);
       } catch {
@@ -459,7 +459,7 @@ describe('mailproof gate', () => {
       const clean = await gate(['emails/welcome.html', '--local'], await offline());
       expect(clean.stderr).toBe('');
       expect(clean.code).toBe(0);
-      expect(clean.stdout).toMatch(/^PASS  emails\/welcome\.html  score \d+\/100, worst client [a-z-]+\n/);
+      expect(clean.stdout).toMatch(/^PASS {2}emails\/welcome\.html {2}score \d+\/100, worst client [a-z-]+\n/);
       expect(clean.stdout).toContain('  baseline: none (--local checks compatibility and content only)\n');
       expect(clean.stdout).not.toContain('  run ');
 

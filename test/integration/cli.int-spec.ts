@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import { hashApiKey } from '@mailproof/persistence';
 import { openDatabase } from '../utils/database';
@@ -23,7 +24,7 @@ describe('mailproof command line', () => {
     expect(help.code).toBe(0);
     for (const command of ['migrate', 'account', 'key']) expect(help.stdout).toContain(command);
     const version = mailproof('--version');
-    expect(version.stdout.trim()).toBe(require(join(ROOT, 'package.json')).version);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 
   it('migrates idempotently', () => {

@@ -44,7 +44,7 @@ describe('a Redis outage: requests answer at once, queued jobs survive', () => {
         signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new Error(`${method} ${path} got no answer within ${CLIENT_TIMEOUT_MS} ms (${error instanceof Error ? error.message : String(error)})`);
+      throw new Error(`${method} ${path} got no answer within ${CLIENT_TIMEOUT_MS} ms (${error instanceof Error ? error.message : String(error)})`, { cause: error });
     }
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, ms: Date.now() - started };

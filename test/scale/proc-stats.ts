@@ -145,7 +145,11 @@ export function descendantPids(pid: number): number[] {
   const stats = allStats();
   const found: number[] = [];
   const walk = (parent: number) => {
-    for (const stat of stats) if (stat.ppid === parent && !found.includes(stat.pid)) (found.push(stat.pid), walk(stat.pid));
+    for (const stat of stats) {
+      if (stat.ppid !== parent || found.includes(stat.pid)) continue;
+      found.push(stat.pid);
+      walk(stat.pid);
+    }
   };
   walk(pid);
   return found;

@@ -76,7 +76,7 @@ describe('PostgreSQL and Redis restarted under load', () => {
       const saved = join(tmpdir(), `mailproof-store-restarts-${Date.now()}.log`);
       writeFileSync(saved, deployment.replicas.map((replica) => `--- ${replica.kind}:\n${replica.process.output()}`).join('\n'));
       const cause = error instanceof Error && error.cause ? ` (cause: ${String((error.cause as Error).message ?? error.cause)})` : '';
-      throw new Error(`${error instanceof Error ? error.message : String(error)}${cause} (whole output: ${saved})\n${outputs.join('\n')}`);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}${cause} (whole output: ${saved})\n${outputs.join('\n')}`, { cause: error });
     }
   };
 

@@ -1,5 +1,5 @@
 // scripts/lib/a11y-tally.js is plain AxeNode, required by scripts/check-a11y.js.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS script of scripts/lib
 const tally = require('../../scripts/lib/a11y-tally') as {
   TARGET: number;
   isInvisibleImage(image: { width: number; height: number; rendered: boolean }): boolean;

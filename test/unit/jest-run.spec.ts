@@ -2,7 +2,7 @@ import path from 'node:path';
 
 // scripts/lib/jest-run.js is plain Node: `npm test` and `npm run scale:check` run through it, and CI's verdict
 // is their exit status, so a pass must be `ok` only when every file it selects ran and passed.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS script of scripts/lib
 const { runJestPass, describePass } = require('../../scripts/lib/jest-run') as {
   runJestPass(args: string[], label: string, extra?: string[], options?: { deadline?: number; quiet?: boolean }): Promise<JestPass>;
   describePass(name: string, pass: JestPass): string[];

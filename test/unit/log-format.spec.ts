@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 
 // scripts/lib/log-format.js is plain Node so `npm start` can use it before anything is built.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS script of scripts/lib
 const logFormat = require('../../scripts/lib/log-format') as {
   chooseLogFormat(input: { isTTY: boolean; env: Record<string, string | undefined> }): 'pretty' | 'json';
   formatLogLine(line: string, options?: { color?: boolean }): string | null;

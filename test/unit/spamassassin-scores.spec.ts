@@ -6,7 +6,7 @@ import { PHRASE_COUNTERPARTS, SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORES, 
 // The engine's spam weights are SpamAssassin's published scores (libs/engine/src/reports/spamassassin-scores.ts).
 // Checked here against the rule files Debian's `spamassassin` package installs (CI installs it); where it is
 // not installed the comparison is skipped and says so.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS script of scripts/lib
 const { readRules, installedVersion, RULES_DIR } = require('../../scripts/lib/spamassassin-rules');
 
 const version: string | null = installedVersion();

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { freePort as closedPort } from '../utils/free-port';
 
 // scripts/lib/tasks.js is plain Node so it runs before anything is installed or built.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS script of scripts/lib
 const tasks = require('../../scripts/lib/tasks') as {
   ensureServices(databaseUrl: string, redisUrl: string): Promise<void>;
   ensureSpamd(options: { env?: Record<string, string | undefined>; spamdPath?: string; port?: number }): Promise<{ address: string | null; started?: boolean; reason?: string; stop?: () => Promise<void> }>;

@@ -92,9 +92,9 @@ export async function mailauthVerdict(scenario: ReferenceScenario, mailauth: Mai
 
 export function loadMailauth(): MailauthModules {
   // Dev dependency, CommonJS, read at call time so the engine tests never load it.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- mailauth's internal modules have no types or exports map
   const { spf } = require('mailauth/lib/spf');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- mailauth's internal modules have no types or exports map
   const getDmarcRecord = require('mailauth/lib/dmarc/get-dmarc-record');
   return { spf, getDmarcRecord };
 }

@@ -135,7 +135,7 @@ export class TestPostgresServer {
       else await run(command, args, { cwd: this.dir });
     } catch (error) {
       const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-      throw new Error(`${tool} ${args.join(' ')} failed: ${stderr || stdout || String(error)}\n${this.log().slice(-2_000)}`);
+      throw new Error(`${tool} ${args.join(' ')} failed: ${stderr || stdout || String(error)}\n${this.log().slice(-2_000)}`, { cause: error });
     }
   }
 }

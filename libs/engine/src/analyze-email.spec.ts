@@ -214,7 +214,7 @@ describe('transforms', () => {
   });
 
   it('serialises unchanged markup exactly like parse5', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded here only, for one test
     const { parse, serialize } = require('parse5') as typeof import('parse5');
     const html = '<!DOCTYPE html><html><head><title>a &amp; b</title></head><body><p title="&quot;x&quot; &amp;">1 &lt; 2&nbsp;</p><svg><use xlink:href="#a"></use></svg><template><b>t</b></template><br></body></html>';
     const apple = analyzeEmail(html, { clients: ['apple-mail-macos'] }).transforms[0].html;

@@ -141,10 +141,9 @@ export class RenderPool {
   }
 
   private async preparePage(page: Page): Promise<{ current: PaintJob | null; served: boolean }> {
-    let route = this.routes.get(page);
+    const route = this.routes.get(page);
     if (route) return route;
     const created: { current: PaintJob | null; served: boolean } = { current: null, served: false };
-    route = created;
     this.routes.set(page, created);
     await page.setJavaScriptEnabled(false);
     await page.setRequestInterception(true);

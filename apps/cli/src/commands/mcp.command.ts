@@ -21,7 +21,7 @@ import { RemoteTools, remoteServerFromEnv, type RemoteServer } from './mcp-remot
 import { version } from '../../../../package.json';
 
 /** The tools that need a server: everything that stores, audits DNS or reads the account. */
-const REMOTE_TOOLS = ['preview_email', 'gate_email', 'check_deliverability', 'share_preview', 'list_domains', 'capture_screenshots'] as const;
+type RemoteTool = 'preview_email' | 'gate_email' | 'check_deliverability' | 'share_preview' | 'list_domains' | 'capture_screenshots';
 
 const LOCAL_PROBLEM_CODES: Record<string, string> = { compile: 'compile_failed', limit: 'payload_too_large', usage: 'validation_failed' };
 
@@ -66,7 +66,7 @@ export function registerMcpCommand(program: Command): void {
     .action(async () => {
       const remoteServer = remoteServerFromEnv(process.env);
       const remote = 'missing' in remoteServer ? null : new RemoteTools(remoteServer, version);
-      const remoteHandler = (name: (typeof REMOTE_TOOLS)[number]): ToolHandler =>
+      const remoteHandler = (name: RemoteTool): ToolHandler =>
         remote ? (args) => remote.call(name, args) : notConfigured((remoteServer as { missing: string[] }).missing);
 
       const handlers: ToolHandlers = {

@@ -25,7 +25,7 @@ import {
  * a client's model documents a different behaviour (clients/models/): those deviations are counted and
  * kept under 2% of the checks (docs/clients.md).
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- caniemail's data file, read as JSON
 const RAW = require('caniemail/caniemail.json') as { data: Array<{ slug: string; stats: Record<string, Record<string, Record<string, string>>> }> };
 
 type Level = 'y' | 'a' | 'n' | 'u';

@@ -19,5 +19,5 @@ export interface CaniemailData {
 
 // Read from the installed package at load time, never copied into source: updating the caniemail
 // package updates the support data.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- caniemail's data file, read as JSON
 export const CANIEMAIL: CaniemailData = require('caniemail/caniemail.json') as CaniemailData;

@@ -3,7 +3,7 @@ import { EMAIL_CLIENTS } from './email-clients';
 import { getClientSupport } from './client-support';
 import { listTrackedProperties } from './tracked-properties';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- caniemail's data file, read as JSON
 const RAW = require('caniemail/caniemail.json') as { data: Array<{ slug: string; stats: Record<string, Record<string, Record<string, string>>> }> };
 
 describe('clients', () => {

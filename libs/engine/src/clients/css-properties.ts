@@ -1,4 +1,4 @@
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON list with no ES module build
 const KNOWN: { all: string[] } = require('known-css-properties') as { all: string[] };
 
 /** Standard (unprefixed) CSS property names from the maintained `known-css-properties` list. */

@@ -32,7 +32,6 @@ export interface SourceFilesProblem {
  */
 export function normalizeSourcePath(path: string): string | null {
   if (typeof path !== 'string' || path.length === 0 || path.length > SOURCE_FILES_LIMITS.maxPathLength) return null;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(path) || path.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return null;
   const segments: string[] = [];
   for (const segment of path.split('/')) {

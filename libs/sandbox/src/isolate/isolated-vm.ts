@@ -19,6 +19,7 @@ function loadIsolatedVm(): typeof IsolatedVm {
       missing.push(name);
       continue;
     }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- which install exists is known only at run time
     return require(resolved) as typeof IsolatedVm;
   }
   throw new Error(`isolated-vm is not installed for Node ${process.versions.node} (looked for ${missing.join(', ')}): run npm ci with this Node`);

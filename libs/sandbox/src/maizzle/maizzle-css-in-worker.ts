@@ -6,7 +6,7 @@ import type { CompileWorkerResponse, MaizzleCssConfig } from '../worker/compile-
 import { toSafeClassNames } from './safe-class-names';
 
 // tailwindcss-preset-email ships no types; it is a plain Tailwind preset object (px units, max-width screens).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the preset is CommonJS without types
 const emailPreset = require('tailwindcss-preset-email') as Partial<Config>;
 
 type CssOutcome = Omit<Extract<CompileWorkerResponse, { ok: true }>, 'id'> | Omit<Extract<CompileWorkerResponse, { ok: false }>, 'id'>;
