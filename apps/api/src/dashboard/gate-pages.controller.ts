@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Authenticated } from '../auth/auth.decorators';
 import { GateService } from '../gate/gate.service';
-import { accountOf, pageContext, pageNumber, problemMessage, sendNotFound, sendPage, text } from './dashboard-http';
+import { accountOf, pageContext, pageNumber, sendNotFound, sendPage, text } from './dashboard-http';
 import { gateOverviewPage, gateRefPage, gateRunPage } from './views/gate.view';
 
 const PAGE_SIZE = 20;
@@ -39,11 +39,8 @@ export class GatePagesController {
 
   @Get('runs/:id')
   async run(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    try {
-      sendPage(res, 200, gateRunPage(pageContext(req), await this.gate.read(accountOf(req), id)));
-    } catch (error) {
-      if (problemMessage(error).status === 404) return sendNotFound(req, res, 'No gate run with this id in your account.');
-      throw error;
-    }
+    const run = await this.gate.read(accountOf(req), id);
+    if (!run) return sendNotFound(req, res, 'No gate run with this id in your account.');
+    sendPage(res, 200, gateRunPage(pageContext(req), run));
   }
 }

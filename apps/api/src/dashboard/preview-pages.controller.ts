@@ -5,7 +5,8 @@ import { PREVIEW_SORTS, type PreviewSort } from '@mailproof/persistence';
 import { Authenticated } from '../auth/auth.decorators';
 import { UsageRecorder } from '../auth/usage-recorder.service';
 import { PreviewRequest } from '../previews/dto/preview.request';
-import { PreviewsService } from '../previews/previews.service';
+import { previewOutcome, PreviewsService } from '../previews/previews.service';
+import { problemForFailure } from '../problems/problem-for-failure';
 import { ProblemException } from '../problems/problem.exception';
 import { PreviewAnalysisCache } from '../shares/preview-analysis.cache';
 import { clientView } from '../shares/share-page.view';
@@ -53,14 +54,16 @@ export class PreviewPagesController {
       const account = accountOf(req);
       // An analysis from the dashboard counts for the session's key like one over HTTP (page views do not).
       this.usage.record(account.keyId, 'preview');
-      const answer = await this.previews.create(checked.value, account);
-      const id = answer.status === 200 ? answer.preview.id : answer.id;
-      res.redirect(303, `/app/previews/${encodeURIComponent(id)}`);
+      const outcome = await this.previews.create(checked.value, account);
+      // Analyzed, or still queued (budget spent): the preview exists, and its page says so and can be reloaded.
+      if (outcome.state !== 'failed') {
+        const id = outcome.state === 'done' ? outcome.value.id : outcome.subject.id;
+        return res.redirect(303, `/app/previews/${encodeURIComponent(id)}`);
+      }
+      // Did not compile, too large...: shown on the form like any other problem, below.
+      throw problemForFailure(outcome.failure, outcome.subject);
     } catch (error) {
       const problem = problemMessage(error);
-      // Still queued (budget spent): the preview exists, and its page says so and can be reloaded.
-      const queuedId = error instanceof ProblemException && typeof error.extensions.id === 'string' ? error.extensions.id : undefined;
-      if (queuedId && problem.status === 503) return res.redirect(303, `/app/previews/${encodeURIComponent(queuedId)}`);
       // A compile failure names where: the same line and column the API's 422 carries.
       const line = error instanceof ProblemException ? error.extensions.line : undefined;
       const column = error instanceof ProblemException ? error.extensions.column : undefined;
@@ -73,12 +76,8 @@ export class PreviewPagesController {
   async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Query('share') shareId: unknown): Promise<void> {
     const preview = await this.previews.findOwned(id, accountOf(req));
     if (!preview) return sendNotFound(req, res, 'No saved preview with this id in your account.');
-    let failure: string | undefined;
-    try {
-      this.previews.answer(preview);
-    } catch (error) {
-      failure = problemMessage(error).detail;
-    }
+    const outcome = previewOutcome(preview);
+    const failure = outcome.state === 'failed' ? problemForFailure(outcome.failure, outcome.subject).message : undefined;
     const share = typeof shareId === 'string' ? await this.shares.findLive(shareId) : null;
     const shareUrl = share && share.preview.id === preview.id ? this.shares.urlOf(share.share.id) : undefined;
     sendPage(res, 200, previewDetailPage(pageContext(req), { preview, analysis: this.analyses.analysisOf(preview), shareUrl, failure }), { inlineStyles: true });

@@ -2,9 +2,12 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentAccount, RequiresPlan } from '../auth/auth.decorators';
 import type { AuthenticatedAccount } from '../auth/request-identity';
+import { doneOrProblem } from '../problems/problem-for-failure';
+import { ProblemException } from '../problems/problem.exception';
 import { GateRequest } from './dto/gate.request';
 import { GateRunsQuery } from './dto/gate-runs.query';
 import { GateRunListResponse, GateRunResponse, GateVerdictResponse } from './dto/gate-verdict.response';
+import { gateRunNotReadyProblem } from './gate-problems';
 import { GateService } from './gate.service';
 
 @ApiTags('gate')
@@ -22,8 +25,9 @@ export class GateController {
   @ApiResponse({ status: 413, description: 'html over 500 KB' })
   @ApiResponse({ status: 422, description: 'the email did not compile (compile_failed with message and line)' })
   @ApiResponse({ status: 503, description: 'the run did not finish within its budget; the body carries the run id' })
-  run(@Body() body: GateRequest, @CurrentAccount() account: AuthenticatedAccount) {
-    return this.gate.run(body, account);
+  async run(@Body() body: GateRequest, @CurrentAccount() account: AuthenticatedAccount) {
+    // A verdict (passed or not) is 200; a run that ended without one answers its failure's problem; one still running, 503.
+    return doneOrProblem(await this.gate.run(body, account), gateRunNotReadyProblem);
   }
 
   @Get('runs')
@@ -36,7 +40,9 @@ export class GateController {
   @Get('runs/:id')
   @ApiOperation({ summary: 'One gate run: its verdict when completed, or why it failed.' })
   @ApiOkResponse({ type: GateRunResponse })
-  read(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string) {
-    return this.gate.read(account, id);
+  async read(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string) {
+    const run = await this.gate.read(account, id);
+    if (!run) throw new ProblemException(404, 'not_found', 'No gate run with this id.');
+    return run;
   }
 }

@@ -12,12 +12,14 @@ import {
   type GateVerdictJobResult,
   type JobName,
   type JobRequest,
+  type StoredFailure,
 } from '@mailproof/contracts';
 import { CLIENT_IDS } from '@mailproof/engine';
 import { GateRunRepository, PreviewRepository, type GateRunEntity } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { orQueueUnavailable } from '../common/queue-unavailable';
+import { awaitStoredOutcome, type AwaitedOutcome, type StoredOutcome } from '../common/stored-outcome';
 import { ProblemException } from '../problems/problem.exception';
 import type { GateRequest } from './dto/gate.request';
 
@@ -25,12 +27,27 @@ const QUEUE_UNAVAILABLE = 'Gate runs cannot be queued right now (Redis is unavai
 /** Time kept for the verdict step after link resolution's deadline: loading the result and deciding. */
 const VERDICT_RESERVE_MS = 750;
 
+/** What a gate run's answers name besides its verdict: the run, and the preview of the analyzed email. */
+export type GateRunSubject = { runId: string; previewId: string | null };
+/** A gate run: decided (its verdict), still running, or ended without a verdict (its stored failure). */
+export type GateRunOutcome = StoredOutcome<GateVerdictResult, GateRunSubject>;
+
+/** GET /api/gate/runs/:id: the run, with its verdict once completed or why it ended without one (null while it runs). */
+export type GateRunView = {
+  id: string;
+  ref: string | null;
+  status: GateRunEntity['status'];
+  previewId: string | null;
+  createdAt: string;
+  completedAt: string | null;
+} & ({ verdict: GateVerdictResult } | { failure: StoredFailure | null });
+
 /**
  * POST /api/gate: store the email as a saved preview and the run's options, start the run's job chain
  * (gate.import when a URL is given, preview.analyze, links.resolve with resolveLinks, gate.verdict) as
  * one BullMQ flow, and await its last job within GATE_BUDGET_MS (GATE_LINKS_BUDGET_MS with links). The
- * API compiles, analyses and fetches nothing itself. The verdict is read from PostgreSQL, where the
- * verdict step stored it.
+ * API compiles, analyses and fetches nothing itself. The run's outcome is read from PostgreSQL, where
+ * the verdict step (or the step that ended the run) stored it.
  */
 @Injectable()
 export class GateService {
@@ -42,7 +59,7 @@ export class GateService {
     private readonly queueEvents: QueueEventsRegistry,
   ) {}
 
-  async run(request: GateRequest, account: AuthenticatedAccount): Promise<GateVerdictResult> {
+  async run(request: GateRequest, account: AuthenticatedAccount): Promise<AwaitedOutcome<GateVerdictResult, GateRunSubject>> {
     const started = Date.now();
     const options = gateRunOptions(request);
     const budgetMs = options.resolveLinks ? this.config.gate.linksBudgetMs : this.config.gate.budgetMs;
@@ -70,22 +87,22 @@ export class GateService {
       gateVerdictJob(run.id),
     ];
     const job = await orQueueUnavailable(this.jobs.enqueueChain(chain), QUEUE_UNAVAILABLE, () => this.previews.deleteForAccount(account.accountId, preview.id));
-    await awaitJob<GateVerdictJobResult>(job, events, budgetMs - (Date.now() - started));
-    const stored = await this.runs.find(run.id);
-    if (!stored || stored.status === 'running') {
-      throw new ProblemException(503, 'service_unavailable', `The gate run did not finish within ${budgetMs} ms; GET /api/gate/runs/${run.id} returns its verdict when ready.`, {
-        runId: run.id,
-        headers: { 'Retry-After': '5' },
-      });
-    }
-    return answer(stored);
+    return awaitStoredOutcome({
+      job: awaitJob<GateVerdictJobResult>(job, events, budgetMs - (Date.now() - started)),
+      budgetMs,
+      reread: () => this.runs.find(run.id),
+      outcomeOf: gateRunOutcome,
+      subject: { runId: run.id, previewId: run.previewId },
+    });
   }
 
-  async read(account: AuthenticatedAccount, id: string) {
+  /** The account's run; null for another account's, as for an unknown id. */
+  async read(account: AuthenticatedAccount, id: string): Promise<GateRunView | null> {
     const run = await this.runs.findForAccount(account.accountId, id);
-    if (!run) throw new ProblemException(404, 'not_found', 'No gate run with this id.');
+    if (!run) return null;
     const summary = { id: run.id, ref: run.ref, status: run.status, previewId: run.previewId, createdAt: run.createdAt.toISOString(), completedAt: run.completedAt?.toISOString() ?? null };
-    if (run.status === 'completed') return { ...summary, verdict: answer(run) };
+    const outcome = gateRunOutcome(run);
+    if (outcome.state === 'done') return { ...summary, verdict: outcome.value };
     return { ...summary, failure: run.failure };
   }
 
@@ -155,21 +172,10 @@ function checkUrlScheme(url: string): void {
   }
 }
 
-/** A finished run as the API answers it: its verdict, or the problem that ended it. */
-function answer(run: GateRunEntity): GateVerdictResult {
-  if (run.status === 'completed' && run.verdict) return { ...run.verdict, runId: run.id, previewId: run.previewId };
-  const failure = run.failure ?? { code: 'internal_error', message: 'The gate run could not be completed.' };
-  const extras = { runId: run.id, previewId: run.previewId };
-  switch (failure.code) {
-    case 'compile_failed':
-      throw new ProblemException(422, 'compile_failed', failure.message, { ...extras, line: failure.line, column: failure.column });
-    case 'url_declined':
-    case 'url_unreachable':
-      throw new ProblemException(400, failure.code, failure.message, { ...extras, errors: [{ field: 'url', message: failure.message }] });
-    case 'payload_too_large':
-      throw new ProblemException(413, 'payload_too_large', failure.message, extras);
-    default:
-      // The stored message is one of the workers' fixed sentences (never an exception's text).
-      throw new ProblemException(500, 'internal_error', failure.message, extras);
-  }
+/** What a stored run says: its verdict with the run's ids, still running, or the failure that ended it. */
+export function gateRunOutcome(run: GateRunEntity): GateRunOutcome {
+  const subject = { runId: run.id, previewId: run.previewId };
+  if (run.status === 'running') return { state: 'pending', subject };
+  if (run.status === 'completed' && run.verdict) return { state: 'done', value: { ...run.verdict, runId: run.id, previewId: run.previewId } };
+  return { state: 'failed', subject, failure: run.failure ?? { code: 'internal_error', message: 'The gate run could not be completed.' } };
 }

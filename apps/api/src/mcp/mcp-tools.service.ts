@@ -19,10 +19,13 @@ import { DeliverabilityService } from '../deliverability/deliverability.service'
 import { domainOrBadRequest, selectorsOrBadRequest } from '../deliverability/domain-input';
 import { DomainsService } from '../domains/domains.service';
 import type { GateRequest } from '../gate/dto/gate.request';
+import { gateRunNotReadyProblem } from '../gate/gate-problems';
 import { GateService } from '../gate/gate.service';
 import { storedPreviewJson } from '../http/stored-json-response';
 import type { PreviewRequest } from '../previews/dto/preview.request';
+import { previewNotReadyProblem } from '../previews/preview-problems';
 import { PreviewsService } from '../previews/previews.service';
+import { doneOrProblem } from '../problems/problem-for-failure';
 import { ProblemException } from '../problems/problem.exception';
 import { SharesService } from '../shares/shares.service';
 import { scoresAndFindings } from './stored-findings';
@@ -151,7 +154,7 @@ export class McpToolsService {
         }
         return asTool(async () => {
           checkFilesArgument(args.files, args.html);
-          return { ...(await this.gate.run(args as GateRequest, account)) };
+          return { ...doneOrProblem(await this.gate.run(args as GateRequest, account), gateRunNotReadyProblem) };
         });
       },
       check_deliverability: (args) =>
@@ -181,9 +184,8 @@ export class McpToolsService {
       files: args.files,
       mjmlValidation: args.mjmlValidation,
     };
-    const answer = await this.previews.create(request, account);
-    // create() answers a completed preview or throws (a preview still queued after the budget is a 503).
-    if (answer.status !== 200) throw new ToolFailure('service_unavailable', 'The preview is still being analyzed; retry shortly.', { previewId: answer.id });
-    return { id: answer.preview.id, json: storedPreviewJson(answer.preview).toString('utf8'), overallScore: answer.preview.overallScore };
+    // A failure or a preview still queued after the budget is the problem POST /api/preview answers (asTool makes it a tool failure).
+    const preview = doneOrProblem(await this.previews.create(request, account), previewNotReadyProblem);
+    return { id: preview.id, json: storedPreviewJson(preview).toString('utf8'), overallScore: preview.overallScore };
   }
 }

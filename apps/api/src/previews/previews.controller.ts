@@ -12,16 +12,13 @@ import type { Request, Response } from 'express';
 import { Authenticated, CurrentAccount } from '../auth/auth.decorators';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { sendJsonBody, sendStoredPreview } from '../http/stored-json-response';
+import { doneOrProblem, problemForFailure } from '../problems/problem-for-failure';
+import { ProblemException } from '../problems/problem.exception';
 import { ListPreviewsQuery } from './dto/list-previews.query';
 import { PreviewRequest, ScreenshotsRequest } from './dto/preview.request';
 import { ClientScore, PreviewListResponse, PreviewResponse, ScreenshotsResponse } from './dto/preview.response';
-import { PreviewsService, type PreviewAnswer } from './previews.service';
-
-function sendPreview(req: Request, res: Response, answer: PreviewAnswer): Promise<void> {
-  if (answer.status === 200) return sendStoredPreview(req, res, answer.preview);
-  res.setHeader('Retry-After', '2');
-  return sendJsonBody(req, res, 202, { body: Buffer.from(JSON.stringify({ id: answer.id, status: 'queued' })) });
-}
+import { previewNotReadyProblem } from './preview-problems';
+import { PreviewsService } from './previews.service';
 
 @ApiTags('previews')
 @ApiExtraModels(ClientScore)
@@ -43,7 +40,8 @@ export class PreviewsController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await sendPreview(req, res, await this.previews.create(body, account));
+    // Analyzed: 200 with the result; a failure: its problem (422, 413, 500); still queued after the budget: 503 with the id.
+    await sendStoredPreview(req, res, doneOrProblem(await this.previews.create(body, account), previewNotReadyProblem));
   }
 
   @Get('preview/:id')
@@ -51,7 +49,12 @@ export class PreviewsController {
   @ApiOkResponse({ type: PreviewResponse })
   @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analyzed' })
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await sendPreview(req, res, await this.previews.read(id, account));
+    const outcome = await this.previews.read(id, account);
+    if (!outcome) throw new ProblemException(404, 'not_found', 'No preview with this id.');
+    if (outcome.state === 'failed') throw problemForFailure(outcome.failure, outcome.subject);
+    if (outcome.state === 'done') return sendStoredPreview(req, res, outcome.value);
+    res.setHeader('Retry-After', '2');
+    await sendJsonBody(req, res, 202, { body: Buffer.from(JSON.stringify({ id: outcome.subject.id, status: 'queued' })) });
   }
 
   @Post('preview/:id/screenshots')

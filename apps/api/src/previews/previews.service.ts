@@ -6,12 +6,18 @@ import { PreviewRepository, type PreviewEntity, type PreviewListOptions } from '
 import type { Job } from 'bullmq';
 import { JobProducer, QueueEventsRegistry, awaitJob, watchJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/request-identity';
+import { awaitStoredOutcome, type AwaitedOutcome, type StoredOutcome } from '../common/stored-outcome';
 import { orQueueUnavailable } from '../common/queue-unavailable';
+import { problemForFailure } from '../problems/problem-for-failure';
 import { ProblemException } from '../problems/problem.exception';
 import type { PreviewRequest, ScreenshotsRequest } from './dto/preview.request';
 
-/** A stored preview as the API answers it: analyzed, or still queued (problems are thrown). The controller encodes it. */
-export type PreviewAnswer = { status: 200; preview: PreviewEntity } | { status: 202; id: string };
+/** What a preview's answers name besides its result: its id. */
+export type PreviewSubject = { id: string };
+/** A stored preview: analyzed, still queued, or failed (compile_failed, payload_too_large, internal_error). */
+export type PreviewOutcome = StoredOutcome<PreviewEntity, PreviewSubject>;
+
+const NOT_ANALYZED = 'The preview could not be analyzed.';
 
 const QUEUE_UNAVAILABLE = 'Previews cannot be queued right now (Redis is unavailable); nothing was stored. Retry shortly.';
 const RENDER_UNAVAILABLE = 'Screenshots cannot be queued right now (Redis is unavailable). Retry shortly.';
@@ -28,10 +34,10 @@ export interface ScreenshotsAnswer {
 
 /**
  * The event-driven preview: store the markup, enqueue `preview.analyze`, await the worker within
- * PREVIEW_BUDGET_MS, answer from PostgreSQL. When no worker answers in time the client gets a 503
- * carrying the preview id; the job stays queued and GET /api/preview/:id returns it later.
- * When Redis does not take the job within REDIS_COMMAND_TIMEOUT_MS the client gets a 503 without an
- * id at once and the stored preview is withdrawn, so no preview waits for a job that never came.
+ * PREVIEW_BUDGET_MS, answer from PostgreSQL with the preview's outcome. A preview no worker analyzed in
+ * time is pending (the API answers 503 with its id); the job stays queued and GET /api/preview/:id
+ * returns it later. When Redis does not take the job within REDIS_COMMAND_TIMEOUT_MS the client gets a
+ * 503 without an id at once and the stored preview is withdrawn, so no preview waits for a job that never came.
  */
 @Injectable()
 export class PreviewsService {
@@ -42,7 +48,7 @@ export class PreviewsService {
     private readonly queueEvents: QueueEventsRegistry,
   ) {}
 
-  async create(request: PreviewRequest, account: AuthenticatedAccount | undefined): Promise<PreviewAnswer> {
+  async create(request: PreviewRequest, account: AuthenticatedAccount | undefined): Promise<AwaitedOutcome<PreviewEntity, PreviewSubject>> {
     const started = Date.now();
     const events = await orQueueUnavailable(this.queueEvents.getWithin('preview', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE);
     const preview = await this.previews.create({
@@ -75,53 +81,33 @@ export class PreviewsService {
       analysis.cancel();
       throw error;
     }
-    const outcome = await analysis.outcome;
-    let stored = await this.previews.find(preview.id);
-    if (renderJob && renderEvents && stored?.status === 'completed') {
-      // Screenshots are present when rendering finished within the wait; otherwise absent, stored when done.
-      const rendered = await awaitJob(renderJob, renderEvents, this.config.render.waitMs);
-      if (rendered.status === 'completed') stored = (await this.previews.find(preview.id)) ?? stored;
-    }
-    if (!stored || stored.status === 'queued') {
-      throw new ProblemException(
-        503,
-        'service_unavailable',
-        outcome.status === 'failed'
-          ? 'The preview could not be analyzed yet; it will be retried.'
-          : `The preview was not analyzed within ${this.config.previews.budgetMs} ms; it stays queued. GET /api/preview/${preview.id} returns it when ready.`,
-        { id: preview.id, headers: { 'Retry-After': '5' } },
-      );
-    }
-    return this.answer(stored);
+    const outcome = await awaitStoredOutcome({
+      job: analysis.outcome,
+      budgetMs: this.config.previews.budgetMs,
+      reread: () => this.previews.find(preview.id),
+      outcomeOf: previewOutcome,
+      subject: { id: preview.id },
+    });
+    if (outcome.state !== 'done' || !renderJob || !renderEvents) return outcome;
+    // Screenshots are present when rendering finished within the wait; otherwise absent, stored when done.
+    const rendered = await awaitJob(renderJob, renderEvents, this.config.render.waitMs);
+    if (rendered.status !== 'completed') return outcome;
+    // An analyzed preview stays analyzed: the one read again only adds the screenshots.
+    const withScreenshots = await this.previews.find(preview.id);
+    return withScreenshots ? { state: 'done', value: withScreenshots } : outcome;
   }
 
-  /** Anonymous previews: anyone with the id. Account previews: that account only (404 for everyone else). */
-  async read(id: string, account: AuthenticatedAccount | undefined): Promise<PreviewAnswer> {
+  /** Anonymous previews: anyone with the id. Account previews: that account only (null for everyone else, as for an unknown id). */
+  async read(id: string, account: AuthenticatedAccount | undefined): Promise<PreviewOutcome | null> {
     const preview = await this.previews.find(id);
-    if (!preview || (preview.accountId !== null && preview.accountId !== account?.accountId)) {
-      throw new ProblemException(404, 'not_found', 'No preview with this id.');
-    }
-    return this.answer(preview);
+    if (!preview || (preview.accountId !== null && preview.accountId !== account?.accountId)) return null;
+    return previewOutcome(preview);
   }
 
   /** One of the account's saved previews (never an anonymous one), or null. */
   async findOwned(id: string, account: AuthenticatedAccount): Promise<PreviewEntity | null> {
     const preview = await this.previews.find(id);
     return preview && preview.accountId === account.accountId ? preview : null;
-  }
-
-  answer(preview: PreviewEntity): PreviewAnswer {
-    if (preview.status === 'queued') return { status: 202, id: preview.id };
-    if (preview.status === 'failed') {
-      const failure = preview.failure ?? { code: 'internal_error', message: 'The preview could not be analyzed.' };
-      if (failure.code === 'compile_failed') {
-        throw new ProblemException(422, 'compile_failed', failure.message, { id: preview.id, line: failure.line, column: failure.column });
-      }
-      if (failure.code === 'payload_too_large') throw new ProblemException(413, 'payload_too_large', failure.message, { id: preview.id });
-      // The stored message is one of the worker's fixed sentences (never an exception's text).
-      throw new ProblemException(500, 'internal_error', failure.message || 'The preview could not be analyzed.', { id: preview.id });
-    }
-    return { status: 200, preview };
   }
 
   /**
@@ -136,7 +122,8 @@ export class PreviewsService {
     if (preview.status === 'queued') {
       throw new ProblemException(503, 'service_unavailable', 'The preview is still being analyzed; ask for screenshots once it is done.', { id, headers: { 'Retry-After': '2' } });
     }
-    this.answer(preview);
+    const analysis = previewOutcome(preview);
+    if (analysis.state === 'failed') throw problemForFailure(analysis.failure, analysis.subject);
     const notAnalyzed = (request.clients ?? []).filter((client) => !preview.clients.includes(client));
     if (notAnalyzed.length > 0) {
       throw new ProblemException(400, 'validation_failed', 'The request is invalid; see errors.', {
@@ -172,4 +159,18 @@ export class PreviewsService {
   async delete(accountId: string, id: string): Promise<void> {
     if (!(await this.previews.deleteForAccount(accountId, id))) throw new ProblemException(404, 'not_found', 'No preview with this id in your account.');
   }
+}
+
+/**
+ * What a stored preview says: analyzed, queued, or failed. A preview fails only as its analysis does
+ * (compile_failed, payload_too_large); any other stored code (a gate run's URL that could not be
+ * imported fails its preview too) is an internal_error for the preview, with the stored sentence.
+ */
+export function previewOutcome(preview: PreviewEntity): PreviewOutcome {
+  const subject = { id: preview.id };
+  if (preview.status === 'queued') return { state: 'pending', subject };
+  if (preview.status === 'completed') return { state: 'done', value: preview };
+  const failure = preview.failure ?? { code: 'internal_error', message: NOT_ANALYZED };
+  if (failure.code === 'compile_failed' || failure.code === 'payload_too_large') return { state: 'failed', subject, failure };
+  return { state: 'failed', subject, failure: { code: 'internal_error', message: failure.message || NOT_ANALYZED } };
 }
