@@ -8,9 +8,7 @@ import type { AwaitedJob } from '@mailproof/queue';
  * MCP decide what each one is over their transport (problemForFailure for a failure).
  */
 export type StoredOutcome<T, Subject> =
-  | { state: 'done'; value: T }
-  | { state: 'pending'; subject: Subject }
-  | { state: 'failed'; subject: Subject; failure: StoredFailure };
+  { state: 'done'; value: T } | { state: 'pending'; subject: Subject } | { state: 'failed'; subject: Subject; failure: StoredFailure };
 
 /** Still pending after a wait: the budget the wait had, and whether the job failed an attempt (BullMQ tries it again). */
 export interface AwaitedPending<Subject> {

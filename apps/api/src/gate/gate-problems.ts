@@ -8,8 +8,13 @@ import type { GateRunSubject } from './gate.service';
  */
 export function gateRunNotReadyProblem(pending: AwaitedPending<GateRunSubject>): ProblemException {
   const { runId } = pending.subject;
-  return new ProblemException(503, 'service_unavailable', `The gate run did not finish within ${pending.budgetMs} ms; GET /api/gate/runs/${runId} returns its verdict when ready.`, {
-    runId,
-    headers: { 'Retry-After': '5' },
-  });
+  return new ProblemException(
+    503,
+    'service_unavailable',
+    `The gate run did not finish within ${pending.budgetMs} ms; GET /api/gate/runs/${runId} returns its verdict when ready.`,
+    {
+      runId,
+      headers: { 'Retry-After': '5' },
+    },
+  );
 }

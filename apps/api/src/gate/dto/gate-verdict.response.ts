@@ -85,8 +85,12 @@ const FAILURE_RESPONSES = {
 type GateFailureResponse = InstanceType<(typeof FAILURE_RESPONSES)[keyof typeof FAILURE_RESPONSES]>;
 
 class GateBaselineResponse implements GateVerdictBaseline {
-  @ApiProperty({ nullable: true, type: String, description: 'The request\'s ref; null without one.' }) ref: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'Creation time (ISO 8601) of the stored baseline compared with; null when no comparison happened.' })
+  @ApiProperty({ nullable: true, type: String, description: "The request's ref; null without one." }) ref: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Creation time (ISO 8601) of the stored baseline compared with; null when no comparison happened.',
+  })
   comparedTo: string | null;
 }
 
@@ -115,7 +119,10 @@ export class GateVerdictResponse implements GateVerdictResult {
     type: 'array',
     items: {
       oneOf: Object.values(FAILURE_RESPONSES).map((failure) => ({ $ref: getSchemaPath(failure) })),
-      discriminator: { propertyName: 'check', mapping: Object.fromEntries(Object.entries(FAILURE_RESPONSES).map(([check, failure]) => [check, getSchemaPath(failure)])) },
+      discriminator: {
+        propertyName: 'check',
+        mapping: Object.fromEntries(Object.entries(FAILURE_RESPONSES).map(([check, failure]) => [check, getSchemaPath(failure)])),
+      },
     },
     description: 'Why the verdict failed, in family order (compatibility, content, regression); empty when it passed.',
   })
@@ -143,7 +150,11 @@ export class GateRunResponse {
   @ApiProperty() createdAt: string;
   @ApiProperty({ nullable: true, type: String }) completedAt: string | null;
   @ApiPropertyOptional({ type: GateVerdictResponse, description: 'Present when the run completed.' }) verdict?: GateVerdictResponse;
-  @ApiPropertyOptional({ type: GateRunFailureResponse, nullable: true, description: 'Present when the run did not complete: why it failed, null while it runs.' })
+  @ApiPropertyOptional({
+    type: GateRunFailureResponse,
+    nullable: true,
+    description: 'Present when the run did not complete: why it failed, null while it runs.',
+  })
   failure?: GateRunFailureResponse | null;
 }
 
