@@ -18,7 +18,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       // `_name` marks an argument kept for its position (a framework callback's signature).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      // Matching control characters is these regexes' job (NUL that PostgreSQL text refuses, ANSI colour codes,
+      // Matching control characters is these regexes' job (NUL that PostgreSQL text refuses, ANSI color codes,
       // JSON's whitespace, unsafe file names), and the invisible-text checks list zero-width and joining
       // characters one by one on purpose: both rules would flag exactly the code that does this.
       'no-control-regex': 'off',

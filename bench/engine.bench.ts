@@ -37,7 +37,7 @@ export function mailproofCore(html: string): unknown {
   return analyzeEmail(html, { format: 'html', reports: false });
 }
 
-/** The floor: a bare parse and one serialisation per client. */
+/** The floor: a bare parse and one serialization per client. */
 export function floor(html: string): number {
   const document = parse(html);
   let length = 0;

@@ -69,7 +69,7 @@ async function main() {
       runs.push(await measured('Accept-Encoding: br', 4, { 'accept-encoding': 'br' }));
     }
 
-    // Engine-only: the worker's own steps (compile + analyze + serialise) in a loop with the analysis
+    // Engine-only: the worker's own steps (compile + analyze + serialize) in a loop with the analysis
     // threads' heap limits, same email, with the service stopped so that it has the machine to itself.
     // Two seconds of warm-up (JIT), then the median of five two-second windows: single windows vary by a
     // fifth with the garbage collector's rhythm. First one thread (as the worker's single analysis
@@ -83,7 +83,7 @@ async function main() {
 
     console.log(`email: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${DURATION_S} s per run, load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(
-      `engine-only (compile + analyze + serialise, the analysis threads' heap limits, service stopped): one thread ${engineRps.toFixed(1)} emails/s (2 s windows ${windows.map((w) => w.toFixed(0)).join(', ')}); ` +
+      `engine-only (compile + analyze + serialize, the analysis threads' heap limits, service stopped): one thread ${engineRps.toFixed(1)} emails/s (2 s windows ${windows.map((w) => w.toFixed(0)).join(', ')}); ` +
         `${allCores.threads} threads at once (one per core) ${allCores.total.toFixed(1)} emails/s (${allCores.perThread.map((w) => w.map((x) => x.toFixed(0)).join('/')).join(' + ')})`,
     );
     for (const { label, connections, cpu, previews, result, latencies, others } of runs) {

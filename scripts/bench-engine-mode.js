@@ -61,7 +61,7 @@ if (isMainThread) {
   };
 
   // The first pass is a fresh process's: the JIT still compiling, the heap still growing. Code that runs
-  // once per email (most of the reports) reaches optimised code only after a few passes over the corpus.
+  // once per email (most of the reports) reaches optimized code only after a few passes over the corpus.
   const cold = sources.map((_, i) => elapsed(i));
   for (let pass = 1; pass < warmUpPasses; pass++) sources.forEach((_, i) => elapsed(i));
   const samples = sources.map(() => []);

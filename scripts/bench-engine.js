@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:engine — Mailproof's engine vs @emailens/engine vs the floor (parse + 21 serialisations),
+// npm run bench:engine — Mailproof's engine vs @emailens/engine vs the floor (parse + 21 serializations),
 // over every HTML file in ../shared/corpus/html, plus the cost of the quality reports: the full analysis
 // against the core alone (reports: false). Budget: the reports add at most 30% to the core.
 // Figures are steady state, as in a worker that has analyzed a few hundred emails: passes over the whole
@@ -22,7 +22,7 @@ const corpusDir = process.env.BENCH_CORPUS_DIR || path.resolve(root, '..', 'shar
 const iterations = Number(process.env.BENCH_ITERATIONS || 7);
 /**
  * Passes over the corpus before measuring. Code that runs once per email (most of the reports) is
- * optimised, and re-optimised as new emails show it new object shapes, for several passes: with 4, the
+ * optimized, and re-optimized as new emails show it new object shapes, for several passes: with 4, the
  * compiler threads still spent ~90 ms per pass of the full analysis (about a third of its time) and the
  * figures measured the JIT; after 10 a worker is where it stays.
  */

@@ -106,7 +106,7 @@ async function main() {
       const cores = require('node:os').cpus().length;
       console.log(`  CPU per gate request, the whole service (API, worker, PostgreSQL, Redis): ${perRequest.toFixed(1)} ms (engine-only: ${(1000 / engineRps).toFixed(1)} ms); at ${cores} cores the ceiling is ${((cores * 1000) / perRequest).toFixed(1)} req/s`);
     }
-    console.log(`engine-only (compile + analyze + serialise, one thread, service stopped): ${engineRps.toFixed(1)} emails/s (median of 2 s windows ${windows.map((w) => w.toFixed(0)).join(', ')})`);
+    console.log(`engine-only (compile + analyze + serialize, one thread, service stopped): ${engineRps.toFixed(1)} emails/s (median of 2 s windows ${windows.map((w) => w.toFixed(0)).join(', ')})`);
     without.sort((a, b) => a - b);
     resolved.sort((a, b) => a - b);
     const added = (p) => percentile(resolved, p) - percentile(without, p);

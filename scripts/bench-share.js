@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:share: what a share page and its client picker cost, per email, with the analyses each API
+// npm run bench:share: what a share page and its client picker cost, per email, with the analyzes each API
 // keeps (PreviewAnalysisCache, PREVIEW_PAGE_CACHE_MB=64) against an API that decodes the stored result on
 // every request (PREVIEW_PAGE_CACHE_MB=0, how it was before). docs/benchmarks.md, "The share page".
 //

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * npm run check:fidelity — the evidence table of every client model (libs/engine/src/clients/models/): for
- * each client and each documented behaviour, its kind, PASS or FAIL of its fixture (and of its counter-case,
- * where the behaviour must not fire), and its sources. Alternative behaviours (documented, not shown by
+ * each client and each documented behavior, its kind, PASS or FAIL of its fixture (and of its counter-case,
+ * where the behavior must not fire), and its sources. Alternative behaviors (documented, not shown by
  * default, such as Thunderbird's dark reader) are listed as "documented". Exits 1 when any row fails.
  * `--client <id>` limits the table to one client; `--json` prints the rows as JSON; `--markdown` prints the
  * evidence table as docs/client-evidence.md holds it (regenerate that file with it). No build needed.
@@ -29,21 +29,21 @@ if (args.includes('--json')) {
   printMarkdown(rows);
 } else {
   const width = (key) => Math.max(...rows.map((r) => String(r[key]).length), key.length);
-  const widths = { client: width('client'), behaviour: width('behaviour'), kind: width('kind') };
-  console.log(`${'client'.padEnd(widths.client)}  ${'behaviour'.padEnd(widths.behaviour)}  ${'kind'.padEnd(widths.kind)}  case     status      source`);
+  const widths = { client: width('client'), behavior: width('behavior'), kind: width('kind') };
+  console.log(`${'client'.padEnd(widths.client)}  ${'behavior'.padEnd(widths.behavior)}  ${'kind'.padEnd(widths.kind)}  case     status      source`);
   for (const row of rows) {
-    console.log(`${row.client.padEnd(widths.client)}  ${row.behaviour.padEnd(widths.behaviour)}  ${row.kind.padEnd(widths.kind)}  ${row.case.padEnd(7)}  ${row.status.padEnd(10)}  ${row.sources[0] ?? ''}`);
+    console.log(`${row.client.padEnd(widths.client)}  ${row.behavior.padEnd(widths.behavior)}  ${row.kind.padEnd(widths.kind)}  ${row.case.padEnd(7)}  ${row.status.padEnd(10)}  ${row.sources[0] ?? ''}`);
     for (const failure of row.failures) console.log(`    ${failure}`);
   }
 }
 const count = (status) => rows.filter((r) => r.status === status).length;
-const behaviours = new Set(rows.map((r) => r.behaviour)).size;
+const behaviors = new Set(rows.map((r) => r.behavior)).size;
 // exitCode, never process.exit(): exiting at once cuts stdout short when it is a pipe (the 72 KB markdown
 // table was truncated at 64 KB on Node 20, which failed CI's client-evidence-doc test).
 process.exitCode = count('FAIL') > 0 ? 1 : 0;
-if (!args.includes('--markdown')) console.log(`\ncheck:fidelity: ${rows.length} rows over ${new Set(rows.map((r) => r.client)).size} clients and ${behaviours} behaviours: ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('documented')} documented (alternative, not shown)`);
+if (!args.includes('--markdown')) console.log(`\ncheck:fidelity: ${rows.length} rows over ${new Set(rows.map((r) => r.client)).size} clients and ${behaviors} behaviors: ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('documented')} documented (alternative, not shown)`);
 
-/** The evidence table per client: behaviour, kind, what it does, fixture result, sources with their dates. */
+/** The evidence table per client: behavior, kind, what it does, fixture result, sources with their dates. */
 function printMarkdown(results) {
   const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
   console.log('# Client evidence\n');
@@ -54,13 +54,13 @@ function printMarkdown(results) {
     const { name, darkMode } = getClient(client);
     console.log(`## ${name} (\`${client}\`)\n`);
     console.log(`Engine ${model.engine}; dark model \`${darkMode}\`; checked ${model.checkedAt}.\n`);
-    console.log('| behaviour | kind | what the client does | fixture | sources |');
+    console.log('| behavior | kind | what the client does | fixture | sources |');
     console.log('|---|---|---|---|---|');
-    for (const behaviour of model.behaviours) {
-      const own = results.filter((r) => r.client === client && r.behaviour === behaviour.id);
+    for (const behavior of model.behaviors) {
+      const own = results.filter((r) => r.client === client && r.behavior === behavior.id);
       const status = own.map((r) => (r.case === 'counter' ? `${r.status} (counter-case)` : r.status)).join(', ');
-      const sources = behaviour.evidence.map((e) => `[${cell(e.title)}](${e.url}) (${e.date})${e.note ? ` — ${cell(e.note)}` : ''}`).join('<br>');
-      console.log(`| \`${behaviour.id}\`${behaviour.alternative ? ' (alternative, not shown)' : ''} | ${behaviour.kind} | ${cell(behaviour.summary)} | ${status} | ${sources} |`);
+      const sources = behavior.evidence.map((e) => `[${cell(e.title)}](${e.url}) (${e.date})${e.note ? ` — ${cell(e.note)}` : ''}`).join('<br>');
+      console.log(`| \`${behavior.id}\`${behavior.alternative ? ' (alternative, not shown)' : ''} | ${behavior.kind} | ${cell(behavior.summary)} | ${status} | ${sources} |`);
     }
     console.log('');
   }

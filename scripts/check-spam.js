@@ -158,7 +158,7 @@ async function mapLimited(items, limit, task) {
 }
 
 /** Spearman's rho, the verdicts and the levels of one set of rows, as lines. */
-function summarise(label, rows) {
+function summarize(label, rows) {
   const rho = (subset) => spearman(subset.map((row) => row.sa), subset.map((row) => row.points));
   const count = (subset, predicate) => subset.filter(predicate).length;
   const corpusRows = rows.filter((row) => row.corpus);
@@ -231,9 +231,9 @@ async function main() {
   console.log(`left out, not compiling: ${Object.entries(failed).map(([folder, n]) => `${folder} ${n}`).join(', ') || 'none'}`);
   const development = rows.filter((row) => row.half === 'development');
   const heldOut = rows.filter((row) => row.half === 'held-out');
-  for (const line of summarise('development half (its corpus emails were seen by earlier tuning)', development)) console.log(line);
+  for (const line of summarize('development half (its corpus emails were seen by earlier tuning)', development)) console.log(line);
   if (onlyHalf !== null) return;
-  for (const line of summarise('held-out half (never looked at while choosing anything)', heldOut)) console.log(line);
+  for (const line of summarize('held-out half (never looked at while choosing anything)', heldOut)) console.log(line);
 
   const rho = spearman(heldOut.map((row) => row.sa), heldOut.map((row) => row.points));
   const misses = [];

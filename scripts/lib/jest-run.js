@@ -17,7 +17,7 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 /** After SIGTERM at the deadline, jest and what it started get this long before SIGKILL. */
 const KILL_GRACE_MS = 10_000;
 
-/** The first non-empty line of a jest failure message, without colours. */
+/** The first non-empty line of a jest failure message, without colors. */
 function firstLine(text) {
   return ((text ?? '').replace(ANSI, '').split('\n').find((line) => line.trim()) ?? '').trim().slice(0, 300);
 }

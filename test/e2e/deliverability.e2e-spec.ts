@@ -57,7 +57,7 @@ describeWithUnbound('POST /api/deliverability', () => {
     expect(rows).toContainEqual({ trigger: 'on-demand', account_id: account.accountId });
   });
 
-  it('normalises what people paste: scheme, path, case, trailing dot', async () => {
+  it('normalizes what people paste: scheme, path, case, trailing dot', async () => {
     const response = await post({ domain: 'HTTPS://Healthy.TEST./about?x=1' }).expect(200);
     expect(response.body.domain).toBe('healthy.test');
   });

@@ -35,7 +35,7 @@ function rawExchange(url: string, chunks: Array<string | Buffer>): Promise<strin
   });
 }
 
-/** POSTs bytes exactly as given (supertest would serialise a Buffer as JSON when the type is JSON). */
+/** POSTs bytes exactly as given (supertest would serialize a Buffer as JSON when the type is JSON). */
 function postBytes(url: string, path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}${path}`, { method: 'POST', headers: { 'Content-Length': String(body.length), ...headers } }, (res) => {

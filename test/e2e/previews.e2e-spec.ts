@@ -36,7 +36,7 @@ describe('POST /api/preview and reading previews back', () => {
     await db.destroy();
   });
 
-  it('analyses an anonymous email for all 21 clients and returns every report field', async () => {
+  it('analyzes an anonymous email for all 21 clients and returns every report field', async () => {
     const response = await request(api.url).post('/api/preview').send({ html: EMAIL }).expect(200);
     const body = response.body;
     expect(body.id).toMatch(/^prv_[0-9A-Za-z]{24}$/);
@@ -199,7 +199,7 @@ describe('POST /api/preview and reading previews back', () => {
     await request(api.url).post('/api/share').set('x-api-key', account.key).send({ previewId: id }).expect(404);
   });
 
-  it('lists the 21 clients, each with its model (engine, dark model, date checked, behaviours), and the tracked properties', async () => {
+  it('lists the 21 clients, each with its model (engine, dark model, date checked, behaviors), and the tracked properties', async () => {
     const clients = await request(api.url).get('/api/clients').expect(200);
     expect(clients.body).toHaveLength(21);
     for (const client of clients.body) {
@@ -212,10 +212,10 @@ describe('POST /api/preview and reading previews back', () => {
         darkMode: expect.any(String),
         darkModel: client.darkMode,
         modelCheckedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/),
-        behaviours: expect.any(Number),
+        behaviors: expect.any(Number),
       });
       expect(new Date(client.modelCheckedAt).toISOString().slice(0, client.modelCheckedAt.length)).toBe(client.modelCheckedAt);
-      expect(client.behaviours).toBeGreaterThan(0);
+      expect(client.behaviors).toBeGreaterThan(0);
     }
     const byId = Object.fromEntries(clients.body.map((client: { id: string }) => [client.id, client]));
     expect(byId['outlook-windows-legacy'].engine).toBe('Word');
@@ -225,22 +225,22 @@ describe('POST /api/preview and reading previews back', () => {
     expect(properties.body.length).toBeGreaterThanOrEqual(298);
   });
 
-  it("lists a client's model: every behaviour with its kind, summary and sources; Thunderbird's dark reader documented but not shown", async () => {
+  it("lists a client's model: every behavior with its kind, summary and sources; Thunderbird's dark reader documented but not shown", async () => {
     const listed = (await request(api.url).get('/api/clients').expect(200)).body.find((client: { id: string }) => client.id === 'thunderbird');
     const model = (await request(api.url).get('/api/clients/thunderbird/model').expect(200)).body;
     expect(model).toMatchObject({ client: 'thunderbird', engine: listed.engine, renderer: listed.renderer, darkModel: listed.darkModel, modelCheckedAt: listed.modelCheckedAt });
-    expect(model.behaviours).toHaveLength(listed.behaviours);
-    const kinds = ['sanitise', 'drop-block', 'rewrite', 'prefix', 'element', 'dark', 'addition'];
-    for (const behaviour of model.behaviours) {
-      expect(Object.keys(behaviour).sort()).toEqual(['evidence', 'id', 'kind', 'shown', 'summary']);
-      expect(behaviour).toEqual({ id: expect.stringMatching(/^[a-z0-9-]+$/), kind: expect.any(String), summary: expect.stringMatching(/\S/), shown: expect.any(Boolean), evidence: expect.any(Array) });
-      expect(kinds).toContain(behaviour.kind);
-      expect(behaviour.evidence.length).toBeGreaterThan(0);
-      for (const evidence of behaviour.evidence) expect(evidence).toMatchObject({ url: expect.stringMatching(/^https:\/\//), title: expect.any(String), date: expect.stringMatching(/^\d{4}/) });
+    expect(model.behaviors).toHaveLength(listed.behaviors);
+    const kinds = ['sanitize', 'drop-block', 'rewrite', 'prefix', 'element', 'dark', 'addition'];
+    for (const behavior of model.behaviors) {
+      expect(Object.keys(behavior).sort()).toEqual(['evidence', 'id', 'kind', 'shown', 'summary']);
+      expect(behavior).toEqual({ id: expect.stringMatching(/^[a-z0-9-]+$/), kind: expect.any(String), summary: expect.stringMatching(/\S/), shown: expect.any(Boolean), evidence: expect.any(Array) });
+      expect(kinds).toContain(behavior.kind);
+      expect(behavior.evidence.length).toBeGreaterThan(0);
+      for (const evidence of behavior.evidence) expect(evidence).toMatchObject({ url: expect.stringMatching(/^https:\/\//), title: expect.any(String), date: expect.stringMatching(/^\d{4}/) });
     }
-    const dark = model.behaviours.filter((behaviour: { kind: string }) => behaviour.kind === 'dark');
-    expect(dark.filter((behaviour: { shown: boolean }) => behaviour.shown)).toHaveLength(1);
-    expect(dark.filter((behaviour: { shown: boolean }) => !behaviour.shown)).toEqual([expect.objectContaining({ id: 'thunderbird-dark-reader', shown: false })]);
+    const dark = model.behaviors.filter((behavior: { kind: string }) => behavior.kind === 'dark');
+    expect(dark.filter((behavior: { shown: boolean }) => behavior.shown)).toHaveLength(1);
+    expect(dark.filter((behavior: { shown: boolean }) => !behavior.shown)).toEqual([expect.objectContaining({ id: 'thunderbird-dark-reader', shown: false })]);
   });
 
   it('answers an unknown client id with a 404 problem, without a stack trace', async () => {
@@ -258,8 +258,8 @@ describe('POST /api/preview and reading previews back', () => {
     const list = document.paths['/api/clients'].get.responses['200'].content['application/json'].schema;
     expect(list.type).toBe('array');
     const schema = document.components.schemas[String(list.items.$ref).replace('#/components/schemas/', '')];
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['id', 'name', 'category', 'engine', 'renderer', 'darkMode', 'darkModel', 'modelCheckedAt', 'behaviours']));
-    expect(schema.properties.behaviours.type).toBe('number');
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['id', 'name', 'category', 'engine', 'renderer', 'darkMode', 'darkModel', 'modelCheckedAt', 'behaviors']));
+    expect(schema.properties.behaviors.type).toBe('number');
     expect(document.paths['/api/clients/{id}/model'].get).toBeDefined();
   });
 

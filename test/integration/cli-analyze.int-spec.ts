@@ -43,7 +43,7 @@ describe('mailproof analyze', () => {
     );
   });
 
-  it('analyses only the clients asked for, in canonical order', () => {
+  it('analyzes only the clients asked for, in canonical order', () => {
     const result = mailproof(['analyze', 'with-errors.html', '--clients', 'outlook-windows-legacy, gmail-web', '--json']);
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
@@ -91,7 +91,7 @@ describe('mailproof analyze', () => {
     expect(JSON.parse(result.stdout).input).toMatchObject({ format: 'html', detectedBy: 'option' });
   });
 
-  it('reads stdin for -, recognising the format from the content', () => {
+  it('reads stdin for -, recognizing the format from the content', () => {
     const html = mailproof(['analyze', '-', '--json'], '<table><tr><td style="border-radius:4px">Hi</td></tr></table>');
     expect(html.code).toBe(0);
     const output = JSON.parse(html.stdout);
@@ -233,7 +233,7 @@ describe('mailproof lint', () => {
     expect(output.summary.failed).toBe(2);
   });
 
-  it('lints stdin and honours --clients', () => {
+  it('lints stdin and honors --clients', () => {
     const result = mailproof(['lint', '-', '--clients', 'apple-mail-macos', '--json'], '<svg width="1" height="1"></svg>');
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
@@ -270,7 +270,7 @@ describe('mailproof clients', () => {
       darkMode: 'none',
       darkModel: 'none',
       modelCheckedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
-      behaviours: expect.any(Number),
+      behaviors: expect.any(Number),
     });
     expect(clients.map((c: { id: string }) => c.id)).toContain('outlook-windows-legacy');
     expect(properties).toBeUndefined();

@@ -14,8 +14,8 @@ import { testConfig } from '../utils/test-config';
 import { startWorkerPreview } from '../utils/worker-preview';
 
 /**
- * `mailproof gate` as a built process (run `npm run build` first). Its client behaviour (request body,
- * exit codes, --json, retries honouring Retry-After, unreachable servers) against a loopback server
+ * `mailproof gate` as a built process (run `npm run build` first). Its client behavior (request body,
+ * exit codes, --json, retries honoring Retry-After, unreachable servers) against a loopback server
  * that answers the gate contract (docs/gate.md, problem bodies as docs/errors.md); `--local` with no
  * server at all; and one run against the real API and worker.
  */
@@ -183,7 +183,7 @@ describe('mailproof gate', () => {
     writeFileSync(join(dir, 'notes.txt'), 'not an email');
     await fake.start();
     const { MAILPROOF_API_KEY: _key, MAILPROOF_API_URL: _url, ...rest } = process.env;
-    // Waits between retries are capped at 0 s: the test checks which Retry-After was honoured, not the clock.
+    // Waits between retries are capped at 0 s: the test checks which Retry-After was honored, not the clock.
     env = { ...rest, MAILPROOF_API_URL: fake.url, MAILPROOF_API_KEY: 'mp_live_cli_gate_test', MAILPROOF_RETRY_MAX_WAIT_SECONDS: '0' };
   });
 

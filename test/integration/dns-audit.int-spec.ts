@@ -178,7 +178,7 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
     await waitFor(async () => (await queues['dns-audit'].getJobState(id)) === 'failed', 'the bad job to fail', 10_000);
     // Read the job after it failed: a copy fetched earlier would not carry the reason.
     const job = await queues['dns-audit'].getJob(id);
-    expect(job?.failedReason).toMatch(/not normalised/);
+    expect(job?.failedReason).toMatch(/not normalized/);
     expect(job?.attemptsMade).toBe(1);
   });
 

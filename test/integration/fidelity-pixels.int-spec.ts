@@ -2,9 +2,9 @@ import { PNG } from 'pngjs';
 import { renderClientViews, type ClientId } from '@mailproof/engine';
 import { EmailImageLoader, RenderPool, renderEmail, type ScreenshotMode } from '@mailproof/render';
 
-// One documented client behaviour of each kind (docs/clients.md), painted in real headless Chromium
+// One documented client behavior of each kind (docs/clients.md), painted in real headless Chromium
 // (Debian's; CHROMIUM_PATH overrides it) from the client's rewritten markup, against a reference client
-// where the behaviour does not exist. Each check looks at pixels where the quirk must show (the client
+// where the behavior does not exist. Each check looks at pixels where the quirk must show (the client
 // differs from the reference) and where it must not (both paint the same).
 
 type Rgb = [number, number, number];
@@ -12,7 +12,7 @@ type Shot = `${ClientId}-${ScreenshotMode}`;
 
 /** A painted screenshot read in CSS px, whatever the device scale it was painted at. */
 interface Picture {
-  /** The colour at (x, y) in CSS px. */
+  /** The color at (x, y) in CSS px. */
   at(x: number, y: number): Rgb;
   /** How many device pixels inside the CSS px rectangle satisfy `test`. */
   count(rect: { x: number; y: number; width: number; height: number }, test: (rgb: Rgb) => boolean): number;
@@ -59,7 +59,7 @@ const isGreyInk = ([r, g, b]: Rgb) => Math.max(r, g, b) - Math.min(r, g, b) <= 1
 /** Keeps the screenshot tall enough to read every position below, whatever a client drops (Word ignores height on a <div>). */
 const SPACER = '<table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr><td height="400" style="height:400px">&nbsp;</td></tr></table>';
 
-describe('client behaviours as painted (real Chromium)', () => {
+describe('client behaviors as painted (real Chromium)', () => {
   let pool: RenderPool;
 
   beforeAll(async () => {
@@ -167,7 +167,7 @@ ${SPACER}</body></html>`;
     expect(isBlue(word.at(60, 180))).toBe(false);
   });
 
-  it('addition: Apple Mail iOS turns a phone number into a link painted in the link colour; macOS and an opted-out email keep the grey text', async () => {
+  it('addition: Apple Mail iOS turns a phone number into a link painted in the link color; macOS and an opted-out email keep the grey text', async () => {
     const body = `<body style="margin:0;background:#ffffff">
 <p style="margin:0;padding:10px;height:40px;font:24px/40px Arial,sans-serif;color:#999999">Call 555-123-4567</p>
 <p style="margin:0;padding:10px;height:40px;font:24px/40px Arial,sans-serif;color:#999999">Call us soon</p>

@@ -250,7 +250,7 @@ describe('POST /api/gate', () => {
         [ref],
       );
       expect(runs).toHaveLength(6);
-      // Serialised: the first compared with nothing, each later one with the baseline the one before stored.
+      // Serialized: the first compared with nothing, each later one with the baseline the one before stored.
       expect(runs[0].verdict.baseline.comparedTo).toBeNull();
       for (let i = 1; i < runs.length; i++) expect(runs[i].verdict.baseline.comparedTo).toBe(runs[i - 1].completed_at.toISOString());
       expect((await baselineOf(ref))?.run_id).toBe(runs[runs.length - 1].id);

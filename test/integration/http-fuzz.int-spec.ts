@@ -27,7 +27,7 @@ const MARKUP_LIMIT = 512_000;
 // What one generated request is. Large strings stay descriptions (Huge) until the request is sent,
 // so 20,000 of them fit in memory.
 
-/** A long string, built only when the body is serialised. */
+/** A long string, built only when the body is serialized. */
 class Huge {
   constructor(
     readonly length: number,

@@ -293,7 +293,7 @@ describe('POST /api/mcp', () => {
       ['600 KB of multi-byte html under 512,000 characters', { html: 'é'.repeat(300_000) }, 'html'],
       ['an unknown format', { html: CLEAN_EMAIL, format: 'pug' }, 'format'],
       ['an unknown detail', { html: CLEAN_EMAIL, detail: 'everything' }, 'detail'],
-      ['an unknown argument', { html: CLEAN_EMAIL, colour: 'red' }, 'colour'],
+      ['an unknown argument', { html: CLEAN_EMAIL, color: 'red' }, 'color'],
       ['an unknown client id', { html: CLEAN_EMAIL, clients: ['gmail-web', 'lotus-notes'] }, 'clients.1'],
       ['an empty client list', { html: CLEAN_EMAIL, clients: [] }, 'clients'],
     ])('%s is a protocol error (-32602) naming the field', async (_name, args, field) => {

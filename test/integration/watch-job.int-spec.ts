@@ -45,16 +45,16 @@ describe('watchJob: waiting on a job whose listeners come before it (real Redis,
     expect(await watch.outcome).toEqual({ status: 'failed', reason: 'refused fails-1' });
   });
 
-  it('ends at the budget when nobody finishes the job, and at once when cancelled', async () => {
+  it('ends at the budget when nobody finishes the job, and at once when canceled', async () => {
     await worker.pause();
     const started = Date.now();
     const watch = watchJob(events, 'slow-1', 300);
     await queues.render.add('slow', {}, { jobId: 'slow-1' });
     expect(await watch.outcome).toEqual({ status: 'timeout', jobId: 'slow-1' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    const cancelled = watchJob(events, 'never-1', 60_000);
-    cancelled.cancel();
-    expect(await cancelled.outcome).toEqual({ status: 'timeout', jobId: 'never-1' });
+    const canceled = watchJob(events, 'never-1', 60_000);
+    canceled.cancel();
+    expect(await canceled.outcome).toEqual({ status: 'timeout', jobId: 'never-1' });
     expect(events.listenerCount('completed:never-1')).toBe(0);
     expect(await watchJob(events, 'no-budget', 0).outcome).toEqual({ status: 'timeout', jobId: 'no-budget' });
   });

@@ -4,7 +4,7 @@ import type { StaticZoneEntry } from '../../libs/engine/src/dns/static-zone-reso
  * The scenarios of `npm run check:dns` (docs/deliverability.md, "Accuracy"): small zones with the
  * verdict the RFCs give, for Mailproof's audit and mailauth to be compared against. SPF verdicts are
  * for a sender the record does not list (the audit's question: does the record work for everyone
- * it does not authorise?), RFC 7208's results kept apart: `pass`, `fail`, `softfail`, `neutral`,
+ * it does not authorize?), RFC 7208's results kept apart: `pass`, `fail`, `softfail`, `neutral`,
  * `none`, `temperror`, `permerror`. DMARC verdicts are the policy that applies ('' when no DMARC
  * applies); MX verdicts are `mx`, `implicit`, `null` or `none`. Every verdict is the published RFC's;
  * where Mailproof follows a draft instead (DMARCbis), the scenario says so in `mailproofDiffers` and
@@ -24,7 +24,7 @@ interface BaseScenario {
   /** The rule that decides the verdict. */
   rule: string;
   /**
-   * Why mailauth answers otherwise, when it does: mailauth's own documented behaviour that the RFC
+   * Why mailauth answers otherwise, when it does: mailauth's own documented behavior that the RFC
    * contradicts, or a newer RFC rule Mailproof chose on purpose. A difference without one is a defect.
    */
   mailauthDiffers?: string;

@@ -10,7 +10,7 @@ import { AnalysisPool } from './analysis/analysis-pool';
 import { PreviewChecksService } from './preview-checks.service';
 
 /**
- * Compiles and analyses one stored preview and stores the outcome. Problems with the email
+ * Compiles and analyzes one stored preview and stores the outcome. Problems with the email
  * (compile failures, engine limits) are outcomes, stored for the API to report; anything else is
  * a bug or an outage and is thrown so BullMQ retries the job.
  */

@@ -57,7 +57,7 @@ describe('parseSpamdResponse', () => {
 describe('checkWithSpamd', () => {
   let server: Server;
   let port: number;
-  let behaviour: (socket: Socket, request: string) => void;
+  let behavior: (socket: Socket, request: string) => void;
   const sockets = new Set<Socket>();
 
   beforeAll(async () => {
@@ -69,7 +69,7 @@ describe('checkWithSpamd', () => {
       socket.on('data', (chunk) => {
         request += chunk.toString('utf8');
       });
-      socket.on('end', () => behaviour(socket, request));
+      socket.on('end', () => behavior(socket, request));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -81,7 +81,7 @@ describe('checkWithSpamd', () => {
 
   it('sends a REPORT request with the exact Content-length and parses the answer', async () => {
     let seen = '';
-    behaviour = (socket, request) => {
+    behavior = (socket, request) => {
       seen = request;
       socket.end(REPORT_ANSWER);
     };
@@ -93,7 +93,7 @@ describe('checkWithSpamd', () => {
   });
 
   it('gives up after its timeout when spamd never answers', async () => {
-    behaviour = () => undefined;
+    behavior = () => undefined;
     await expect(checkWithSpamd(Buffer.from('x'), { host: '127.0.0.1', port, timeoutMs: 300 })).rejects.toThrow(/did not answer within 300 ms/);
   });
 

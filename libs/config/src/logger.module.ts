@@ -22,7 +22,7 @@ export function createLoggerModule(config: MailproofConfig, app: string): Dynami
   return LoggerModule.forRoot({
     pinoHttp: {
       level: config.logging.level,
-      // In the all-in-one process every app shares one root logger, so it is labelled as such.
+      // In the all-in-one process every app shares one root logger, so it is labeled as such.
       base: { app: process.env.MAILPROOF_PROCESS_NAME ?? app, pid: process.pid },
       genReqId: (req, res) => requestIdFor(req, res),
       quietReqLogger: true,

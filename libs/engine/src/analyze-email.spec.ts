@@ -78,7 +78,7 @@ describe('analyzeEmail', () => {
     expect(Object.keys(result.darkContrast!.clients)).toEqual(['gmail-ios', 'outlook-web']);
   });
 
-  it('analyses only the requested clients, in canonical order', () => {
+  it('analyzes only the requested clients, in canonical order', () => {
     const result = analyzeEmail(FIXTURES.layout, { clients: ['thunderbird', 'gmail-web'] });
     expect(result.transforms.map((t) => t.clientId)).toEqual(['gmail-web', 'thunderbird']);
     expect(new Set(result.cssReport.map((f) => f.client))).toEqual(new Set(['gmail-web', 'thunderbird']));
@@ -213,7 +213,7 @@ describe('transforms', () => {
     expect(apple).toContain('border-radius:4px');
   });
 
-  it('serialises unchanged markup exactly like parse5', () => {
+  it('serializes unchanged markup exactly like parse5', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded here only, for one test
     const { parse, serialize } = require('parse5') as typeof import('parse5');
     const html = '<!DOCTYPE html><html><head><title>a &amp; b</title></head><body><p title="&quot;x&quot; &amp;">1 &lt; 2&nbsp;</p><svg><use xlink:href="#a"></use></svg><template><b>t</b></template><br></body></html>';
@@ -249,7 +249,7 @@ describe('dark mode', () => {
     expect(r.darkMode['gmail-ios'].html).not.toContain('bgcolor="#101010"');
   });
 
-  it('applies the email own dark rules where prefers-color-scheme is honoured', () => {
+  it('applies the email own dark rules where prefers-color-scheme is honored', () => {
     // Samsung applies them without an opt-in; Apple Mail only with color-scheme (below).
     expect(dark('samsung-mail')).toMatch(/\.card\{background:#111111 !important;/);
     expect(dark('samsung-mail')).not.toContain('prefers-color-scheme');

@@ -169,7 +169,7 @@ export function analyzeParsedEmail(
   const features = collectFeatures(parsed, selectors);
   const cascade = computeStyleCascade(parsed, selectors);
   const transformContext = new TransformContext(parsed, features, cascade);
-  const compiledReport = buildCssReport({ parsed, hits: features.hits, cascade, format, clients, uses: features, behaviours: (client) => transformContext.behaviourOutcome(client) });
+  const compiledReport = buildCssReport({ parsed, hits: features.hits, cascade, format, clients, uses: features, behaviors: (client) => transformContext.behaviorOutcome(client) });
   // A compiled template's findings point into the author's source where the element came from one.
   const cssReport = options.sourcePositions ? placeFindingsInSource(compiledReport, parsed.source, options.sourcePositions) : compiledReport;
   const compatibilityScores = scoreClients(cssReport, clients);

@@ -247,7 +247,7 @@ const hostileRule = fc.oneof(
 const hostileBody = fc.record({ depth: fc.integer({ min: 0, max: 200 }), tag: fc.constantFrom('div', 'table', 'b', 'span', 'p', 'td') }).map(({ depth, tag }) => `${`<${tag} class="a">`.repeat(depth)}x`);
 
 describe('hostile input properties (fast-check)', () => {
-  it('never throws, analyses what follows the hostile part, and reports each skipped rule', () => {
+  it('never throws, analyzes what follows the hostile part, and reports each skipped rule', () => {
     fc.assert(
       fc.property(fc.array(hostileRule, { minLength: 1, maxLength: 6 }), hostileBody, fc.string({ maxLength: 40 }), (rules, body, noise) => {
         // The sentinel sits in a <style> block of its own: a hostile block may leave strings or brackets open.

@@ -8,11 +8,11 @@ export type { EngineLimitCode } from './errors';
 export { ENGINE_LIMITS } from './limits';
 
 export { CLIENT_IDS } from './clients/email-client';
-export type { ClientId, ClientCategory, DarkModeBehaviour, EmailClient } from './clients/email-client';
+export type { ClientId, ClientCategory, DarkModeBehavior, EmailClient } from './clients/email-client';
 export { EMAIL_CLIENTS, getClient, isClientId } from './clients/email-clients';
 export { listTrackedProperties } from './clients/tracked-properties';
 export { CLIENT_MODELS } from './clients/models/client-models';
-export type { ClientBehaviour, ClientModel, Evidence, BehaviourKind } from './clients/models/client-behaviour';
+export type { ClientBehavior, ClientModel, Evidence, BehaviorKind } from './clients/models/client-behavior';
 export { clientSummaries, describeClientModel } from './clients/models/describe-model';
 export type { ClientModelDescription, ClientSummary } from './clients/models/describe-model';
 export { checkFidelity } from './clients/fidelity';
@@ -20,8 +20,8 @@ export type { FidelityResult } from './clients/fidelity';
 export type { TrackedProperty } from './clients/tracked-properties';
 export { getClientSupport, CANIEMAIL_VERSION } from './clients/client-support';
 export type { ClientSupport, SupportLevel } from './clients/client-support';
-export { listTrackedFeatures, getTrackedFeature } from './analysis/feature-catalogue';
-export type { TrackedFeature, FeatureKind } from './analysis/feature-catalogue';
+export { listTrackedFeatures, getTrackedFeature } from './analysis/feature-catalog';
+export type { TrackedFeature, FeatureKind } from './analysis/feature-catalog';
 
 export type { CssFinding, Severity } from './analysis/css-finding';
 export { groupFindings, countBySeverity } from './analysis/finding-groups';

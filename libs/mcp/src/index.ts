@@ -1,6 +1,6 @@
 export * from './tool-inputs';
 export * from './tool-outputs';
-export * from './tool-catalogue';
+export * from './tool-catalog';
 export * from './tool-results';
 export * from './tool-errors';
 export * from './prompts';

@@ -13,7 +13,7 @@ import type { FieldError } from '@mailproof/contracts';
 import { advertisedSchema, ArgumentValidator } from './argument-validation';
 import { PromptArgumentError, PROMPTS } from './prompts';
 import { clientSummaries, CLIENTS_RESOURCE } from './resources';
-import { isToolName, TOOLS, type ToolDefinition } from './tool-catalogue';
+import { isToolName, TOOLS, type ToolDefinition } from './tool-catalog';
 import { InvalidToolArguments, ProtocolError, ToolFailure } from './tool-errors';
 import type { ToolName } from './tool-inputs';
 
@@ -67,7 +67,7 @@ function listedTool(tool: ToolDefinition) {
 /**
  * The Mailproof MCP server on the SDK's low-level `Server`, the same for both transports: the API
  * connects one to a stateless streamable-HTTP transport per request, `mailproof mcp` one to stdio.
- * The low-level server (rather than McpServer) because the catalogue's schemas are JSON Schema
+ * The low-level server (rather than McpServer) because the catalog's schemas are JSON Schema
  * shared with the CLI, and because McpServer answers bad arguments and unknown tools as tool results,
  * where Mailproof answers them as protocol errors (-32602) that name the field (docs/mcp.md).
  */

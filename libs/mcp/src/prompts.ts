@@ -58,7 +58,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
       const clients = clientList(args.clients, 'clients');
       return [
         `Analyze this email with the Mailproof analyze_email tool${args.format ? ` (format "${args.format}")` : ''}${clients ? ` for the clients ${clients.join(', ')}` : ''}.`,
-        'Then summarise: the overall score, the worst clients, and the errors and warnings grouped by problem, most widespread first, each with the fix to make.',
+        'Then summarize: the overall score, the worst clients, and the errors and warnings grouped by problem, most widespread first, each with the fix to make.',
         'Call audit_email as well if spam, links, accessibility or size could matter.',
         '',
         fenced(args.html),

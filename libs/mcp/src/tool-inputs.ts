@@ -8,7 +8,7 @@
 import { CLIENT_IDS, EMAIL_FORMATS, ENGINE_LIMITS, GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
 import { GATE_REF_PATTERN, RENDER_MODES, SOURCE_FILES_LIMITS, UPDATE_BASELINE_MODES } from '@mailproof/contracts';
 
-/** A JSON Schema object (the subset the catalogue uses); `maxUtf8Bytes` is ours, checked after the schema. */
+/** A JSON Schema object (the subset the catalog uses); `maxUtf8Bytes` is ours, checked after the schema. */
 export interface JsonSchema {
   type?: string | string[];
   description?: string;

@@ -148,7 +148,7 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
         darkMode: string,
         darkModel: string,
         modelCheckedAt: string,
-        behaviours: integer,
+        behaviors: integer,
       }),
     ),
   }),

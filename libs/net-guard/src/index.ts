@@ -4,7 +4,7 @@ export { SsrfGuard, SsrfRefusedError, HopTimeoutError } from './ssrf-guard';
 export type { SsrfGuardOptions, SsrfRefusal, GuardedResponse, GuardedStream, GuardedRequestOptions, HostResolver } from './ssrf-guard';
 export { headUrls, headThenGet } from './head-requests';
 export type { UrlCheck, HeadBatchOptions, HeadBatchResult } from './head-requests';
-export { resolveLinks, normaliseLinkUrl, LINK_RESOLUTION_DEFAULTS } from './link-resolution';
+export { resolveLinks, normalizeLinkUrl, LINK_RESOLUTION_DEFAULTS } from './link-resolution';
 export type { LinkCheck, LinkCheckCache, LinkResolution, ResolveLinksOptions, UncheckedLink, UncheckedReason } from './link-resolution';
 export { importEmailFromUrl, UrlImportError, UrlDeclinedError, UrlUnreachableError, URL_IMPORT_DEFAULTS } from './url-import';
 export type { ImportEmailOptions, ImportedEmail } from './url-import';

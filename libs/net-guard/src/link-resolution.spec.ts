@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveLinks, normaliseLinkUrl, type LinkCheck, type LinkCheckCache, type ResolveLinksOptions } from './link-resolution';
+import { resolveLinks, normalizeLinkUrl, type LinkCheck, type LinkCheckCache, type ResolveLinksOptions } from './link-resolution';
 import { SsrfGuard } from './ssrf-guard';
 import { eventually, startLoopbackServer, type LoopbackServer } from './testing/loopback-server';
 import { testResolver } from './testing/ssrf-vectors';
@@ -151,7 +151,7 @@ describe('resolveLinks', () => {
     const result = await run([first, `HTTP://127.0.0.2:${site.port}/dup`, `${site.base}/dup#footer`, ` ${site.base}/dup `]);
     expect(result).toEqual({ checked: [{ url: first, status: 200 }], unchecked: [] });
     expect(site.hits).toEqual(['HEAD /dup']);
-    expect(normaliseLinkUrl(`HTTP://EXAMPLE.com:80/a#b`)).toBe('http://example.com/a');
+    expect(normalizeLinkUrl(`HTTP://EXAMPLE.com:80/a#b`)).toBe('http://example.com/a');
   });
 
   it('keeps at most perHostConcurrency requests in flight per host while other hosts proceed', async () => {
@@ -189,7 +189,7 @@ describe('resolveLinks', () => {
       return { store, get: async (url) => store.get(url), set: async (url, check) => void store.set(url, check) };
     };
 
-    it('serves hits without a request and stores only checked results, under the normalised URL', async () => {
+    it('serves hits without a request and stores only checked results, under the normalized URL', async () => {
       const cache = memory();
       cache.store.set(`${site.base}/cached`, { url: `${site.base}/cached`, status: 410 });
       const result = await run([`${site.base}/cached#x`, `${site.base}/ok`, 'http://10.0.0.1/'], { cache });

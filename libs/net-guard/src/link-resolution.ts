@@ -48,7 +48,7 @@ export interface ResolveLinksOptions {
   perHostConcurrency?: number;
   /** Redirects followed per URL, each re-checked by the guard; more is `error`. Default 5. */
   maxRedirects?: number;
-  /** Results of earlier runs, keyed by the normalised URL; only checked results are stored. */
+  /** Results of earlier runs, keyed by the normalized URL; only checked results are stored. */
   cache?: LinkCheckCache;
   /** How long a cache lookup may take before it counts as a miss. Default 250. */
   cacheTimeoutMs?: number;
@@ -67,11 +67,11 @@ export const LINK_RESOLUTION_DEFAULTS = {
 } as const;
 
 /**
- * The key duplicates share: the WHATWG serialisation (scheme and host lower-cased, default port and dot
+ * The key duplicates share: the WHATWG serialization (scheme and host lower-cased, default port and dot
  * segments removed) without the fragment, which never reaches the server. Unparsable input stays as
  * trimmed.
  */
-export function normaliseLinkUrl(raw: string): string {
+export function normalizeLinkUrl(raw: string): string {
   const text = raw.trim();
   try {
     const url = new URL(text);
@@ -169,7 +169,7 @@ function validCached(value: unknown): value is LinkCheck {
  * Checks that links resolve, for the gate's `resolveLinks`: at most 25 distinct URLs, within the budget; a link
  * that could not be checked is reported unchecked, never broken.
  * Every request goes through the SSRF guard: HEAD first, GET only when the server rejects HEAD, bodies never
- * read, redirects followed by hand and re-checked at every hop. Duplicates (after `normaliseLinkUrl`) are
+ * read, redirects followed by hand and re-checked at every hop. Duplicates (after `normalizeLinkUrl`) are
  * fetched once and reported once, under the URL as first given. Never throws, and returns when the budget
  * ends at the latest, whatever the servers, the DNS or the cache do.
  */
@@ -183,7 +183,7 @@ export async function resolveLinks(urls: readonly string[], options: ResolveLink
   return run.result();
 }
 
-/** A distinct URL: the key duplicates share (`normaliseLinkUrl`) and the URL as first given. */
+/** A distinct URL: the key duplicates share (`normalizeLinkUrl`) and the URL as first given. */
 interface LinkEntry {
   key: string;
   url: string;
@@ -219,9 +219,9 @@ class LinkResolutionRun {
     private readonly options: ResolveLinksOptions,
   ) {
     this.settings = { ...LINK_RESOLUTION_DEFAULTS, ...definedOnly(options) };
-    const distinct = new Map<string, string>(); // normalised -> as first given
+    const distinct = new Map<string, string>(); // normalized -> as first given
     for (const raw of urls) {
-      const key = normaliseLinkUrl(raw);
+      const key = normalizeLinkUrl(raw);
       if (!distinct.has(key)) distinct.set(key, raw.trim());
     }
     this.entries = [...distinct.entries()].map(([key, url]) => ({ key, url }));

@@ -106,7 +106,7 @@ export class SsrfGuard {
 
   constructor(options: SsrfGuardOptions = {}) {
     this.allowedPorts = new Set(options.allowedPorts ?? [80, 443]);
-    this.allowedAddresses = new Set((options.allowedAddresses ?? []).map(normaliseAddress));
+    this.allowedAddresses = new Set((options.allowedAddresses ?? []).map(normalizeAddress));
     this.resolve = options.resolve ?? systemResolver;
     this.maxRedirects = options.maxRedirects ?? 5;
     this.dispatcher = new Agent({
@@ -119,7 +119,7 @@ export class SsrfGuard {
 
   /** Whether an address may be connected to. */
   addressAllowed(address: string): boolean {
-    return isPublicAddress(address) || this.allowedAddresses.has(normaliseAddress(address));
+    return isPublicAddress(address) || this.allowedAddresses.has(normalizeAddress(address));
   }
 
   /** Checks a URL without connecting; throws SsrfRefusedError, returns the parsed URL. */
@@ -133,7 +133,7 @@ export class SsrfGuard {
     const text = url.href;
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SsrfRefusedError('scheme', text, `${url.protocol} is not http(s)`);
     if (url.username || url.password) throw new SsrfRefusedError('credentials', text, 'URLs with credentials are not fetched');
-    // WHATWG URL has already normalised 2130706433, 0x7f.1 and [::ffff:7f00:1] to canonical addresses.
+    // WHATWG URL has already normalized 2130706433, 0x7f.1 and [::ffff:7f00:1] to canonical addresses.
     const host = url.hostname;
     const literal = isIpLiteral(host);
     if (literal && !this.addressAllowed(host)) throw new SsrfRefusedError('address', text, `${host} is not a public address`);
@@ -144,7 +144,7 @@ export class SsrfGuard {
       }
     }
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-    if (!this.allowedPorts.has(port) && !(literal && this.allowedAddresses.has(normaliseAddress(host)))) {
+    if (!this.allowedPorts.has(port) && !(literal && this.allowedAddresses.has(normalizeAddress(host)))) {
       throw new SsrfRefusedError('port', text, `port ${port} is not allowed`);
     }
     return url;
@@ -239,6 +239,6 @@ function discard(body: Readable): void {
   body.destroy();
 }
 
-function normaliseAddress(address: string): string {
+function normalizeAddress(address: string): string {
   return address.replace(/^\[|\]$/g, '').toLowerCase();
 }

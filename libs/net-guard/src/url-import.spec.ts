@@ -98,7 +98,7 @@ describe('importEmailFromUrl', () => {
     await expect(importing(`${site.base}/email`)).resolves.toEqual({ html: '<p>Grüße, 20 €</p>', finalUrl: `${site.base}/email`, contentType: 'text/html', charset: 'utf-8', bytes: 22 });
   });
 
-  it('honours a latin1 charset, reads anything else as utf-8, and accepts XHTML', async () => {
+  it('honors a latin1 charset, reads anything else as utf-8, and accepts XHTML', async () => {
     await expect(importing(`${site.base}/latin1`)).resolves.toMatchObject({ html: '<p>Grüße été</p>', charset: 'windows-1252', bytes: 16 });
     await expect(importing(`${site.base}/shift-jis`)).resolves.toMatchObject({ html: '<p>Grüße</p>', charset: 'utf-8' });
     await expect(importing(`${site.base}/xhtml`)).resolves.toMatchObject({ contentType: 'application/xhtml+xml' });

@@ -80,7 +80,7 @@ export async function importEmailFromUrl(url: string, options: ImportEmailOption
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new ImportTimeout(timeoutMs)), timeoutMs);
   const external = options.signal;
-  const cancel = (): void => deadline.abort(new Error('The import was cancelled.'));
+  const cancel = (): void => deadline.abort(new Error('The import was canceled.'));
   if (external?.aborted) cancel();
   else external?.addEventListener('abort', cancel, { once: true });
   let hopUrl = start;

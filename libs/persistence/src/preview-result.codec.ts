@@ -90,7 +90,7 @@ function writeMember(out: JsonScratchWriter, key: string, value: unknown, depth:
 /**
  * The JSON of one member or element, as JSON.stringify writes it inside its parent. Only a toJSON
  * sees the difference (it is called with the member's key, or the element's index); such values,
- * rare, are serialised inside a one-member object, so that toJSON gets its key.
+ * rare, are serialized inside a one-member object, so that toJSON gets its key.
  */
 function leafJson(key: string, value: unknown): string | undefined {
   if (value === null || value === undefined || typeof (value as { toJSON?: unknown }).toJSON !== 'function') return JSON.stringify(value) as string | undefined;

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 
-/** Arbitrary constant shared by every Mailproof process: the advisory lock that serialises migrations. */
+/** Arbitrary constant shared by every Mailproof process: the advisory lock that serializes migrations. */
 export const MIGRATION_LOCK_KEY = 7_314_251_009;
 
 /**

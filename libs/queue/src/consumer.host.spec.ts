@@ -73,7 +73,7 @@ describe('ConsumerHost', () => {
   it.each<[JobName, Record<string, unknown>, RegExp]>([
     ['preview.analyze', { schemaVersion: 1 }, /previewId must be a non-empty string/],
     ['probe.run', { schemaVersion: 1, nonce: '' }, /nonce must be a non-empty string/],
-    ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), domain: 'Example.COM.' }, /domain is not normalised/],
+    ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), domain: 'Example.COM.' }, /domain is not normalized/],
     ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), dkimSelectors: ['bad selector'] }, /invalid dkimSelectors/],
     ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), trigger: 'whenever' }, /unknown trigger whenever/],
   ])('%s: a payload that fails the job\'s own check is unrecoverable (%j)', async (name, data, reason) => {

@@ -54,7 +54,7 @@ describe('createRedisClient and bullConnection', () => {
     expect(bullConnection(single, options)).toBe(options);
   });
 
-  it('makes a Cluster for cluster nodes, with the per-node options and the fail-fast behaviour kept', () => {
+  it('makes a Cluster for cluster nodes, with the per-node options and the fail-fast behavior kept', () => {
     const client = createRedisClient(cluster, { ...requestPathRedisOptions(cluster.url, 500), lazyConnect: true }) as Cluster;
     expect(client).toBeInstanceOf(Cluster);
     expect(client.options.enableOfflineQueue).toBe(false);

@@ -53,7 +53,7 @@ export function requestPathRedisOptions(url: string, commandTimeoutMs: number): 
  * The one place Redis clients are made (docs/operations.md, "Redis Cluster"): a plain ioredis client
  * for a single Redis, an ioredis Cluster over the seed nodes otherwise. `options` are the single-server
  * options (redisOptionsFromUrl / requestPathRedisOptions); for a Cluster they apply to each node, and
- * the Cluster itself gets the same offline-queue and reconnect behaviour.
+ * the Cluster itself gets the same offline-queue and reconnect behavior.
  */
 export function createRedisClient(target: RedisTarget, options: RedisOptions): RedisClient {
   return target.clusterNodes.length > 0 ? new Cluster(target.clusterNodes, clusterOptions(options)) : new Redis(options);
@@ -87,7 +87,7 @@ export function bullConnection(target: RedisTarget, options: RedisOptions): Redi
 
 /**
  * BullMQ calls this for every connection it opens from options. Without cluster nodes it builds what
- * BullMQ builds by default (an ioredis client from the options), so single-Redis behaviour is unchanged.
+ * BullMQ builds by default (an ioredis client from the options), so single-Redis behavior is unchanged.
  */
 RedisConnection.clientFactory = (options: RedisOptions) => {
   const nodes = options[CLUSTER_NODES] as RedisTarget['clusterNodes'] | undefined;

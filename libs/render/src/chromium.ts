@@ -15,7 +15,7 @@ export const RENDER_PAGE_URL = 'http://email.mailproof.invalid/';
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 
 /**
- * Launch flags. The second line of defence behind request interception: every request that would leave
+ * Launch flags. The second line of defense behind request interception: every request that would leave
  * the browser goes to a proxy that does not exist (127.0.0.1:9, the discard port, nothing listens), even for
  * loopback (`<-loopback>`), and Chromium's own background traffic (updates, prefetch, DNS prefetch, safe
  * browsing, metrics) is switched off. `--no-sandbox` because CI and the container run as root, where

@@ -22,7 +22,7 @@ export interface PageMeasurements {
 export interface MeasuredText {
   line: number | null;
   tag: string;
-  /** Computed `color` (as Chromium serialises it: rgb()/rgba()/color()). */
+  /** Computed `color` (as Chromium serializes it: rgb()/rgba()/color()). */
   color: string;
   /** Computed opacity of the element and its ancestors multiplied (text fades with it). */
   opacity: number;

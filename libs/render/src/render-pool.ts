@@ -46,7 +46,7 @@ export class PaintError extends Error {
 }
 
 /**
- * The document gets its own Content-Security-Policy as a third line of defence (JavaScript is already off
+ * The document gets its own Content-Security-Policy as a third line of defense (JavaScript is already off
  * and every request intercepted): no scripts, frames, objects, media, connections or external styles.
  */
 const PAGE_CSP = "default-src 'none'; img-src http: https: data: blob:; style-src 'unsafe-inline'; font-src data:; script-src 'none'; frame-src 'none'; object-src 'none'; media-src 'none'; connect-src 'none'; form-action 'none'";

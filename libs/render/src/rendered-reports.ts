@@ -79,7 +79,7 @@ export function mobileContrast(shots: PaintedShots, clients: readonly ClientId[]
   return { clients: entries, failing: entries.reduce((sum, entry) => sum + entry.failures.length, 0) };
 }
 
-/** Reference clients: the ones whose engines paint closest to a plain browser (WebKit, no sanitiser). */
+/** Reference clients: the ones whose engines paint closest to a plain browser (WebKit, no sanitizer). */
 const REFERENCE_ORDER: { wide: readonly ClientId[]; mobile: readonly ClientId[] } = {
   wide: ['apple-mail-macos', 'outlook-macos', 'thunderbird', 'gmail-web'] as ClientId[],
   mobile: ['apple-mail-ios', 'gmail-ios', 'outlook-ios'] as ClientId[],

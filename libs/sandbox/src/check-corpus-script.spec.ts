@@ -14,7 +14,7 @@ function checkCorpus(corpus: string, settings: Record<string, string>) {
 }
 
 /**
- * Jest's process aborts when it deserialises an isolated-vm snapshot, so the specs run isolates from
+ * Jest's process aborts when it deserializes an isolated-vm snapshot, so the specs run isolates from
  * scripts. This one runs scripts/check-corpus.js over the project's own fixture corpus in plain Node,
  * which exercises the snapshot path used in production. The script's time budget per file (2 s by
  * default) is proven by what it reports with a budget the fixture's endless loop cannot meet, never by

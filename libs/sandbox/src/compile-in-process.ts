@@ -28,7 +28,7 @@ export async function compileInThisProcess(source: string, format: CompiledForma
     }
   } catch (error) {
     if (error instanceof CompileError) throw error;
-    // A bug or an infrastructure failure: still a CompileError, with a sanitised message.
+    // A bug or an infrastructure failure: still a CompileError, with a sanitized message.
     throw new CompileError({ message: error instanceof Error ? error.message : String(error), format });
   }
 }

@@ -19,7 +19,7 @@ export interface CompileOptions {
   timeoutMs?: number;
   /** Isolate heap in MB, clamped to COMPILE_LIMITS.maxMemoryMb. */
   memoryLimitMb?: number;
-  /** jsx: props for the default export; defaults to the component's `PreviewProps`. JSON-serialisable. */
+  /** jsx: props for the default export; defaults to the component's `PreviewProps`. JSON-serializable. */
   props?: Record<string, unknown>;
   /** mjml: 'soft' (default, as MJML's own CLI) returns validation problems as warnings; 'strict' makes the first a CompileError. */
   mjmlValidation?: 'strict' | 'soft';

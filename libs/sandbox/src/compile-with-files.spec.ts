@@ -36,7 +36,7 @@ describe('files beside the email', () => {
     const result = await compileEmail(JSX_EMAIL, 'jsx', { files: JSX_FILES });
     expect(result.html).toContain('Welcome aboard');
     expect(result.html).toContain('data-brand="Northwind"');
-    // The config's colour reached Tailwind: the class became an inline colour.
+    // The config's color reached Tailwind: the class became an inline color.
     expect(result.html).toMatch(/color:rgb\(11,95,255\)/);
   });
 

@@ -39,7 +39,7 @@ export class ApiKeyAuthenticator {
     if (!isWellFormedApiKey(key)) return { credentials: 'invalid' };
     const hash = hashApiKey(key);
     const active = await this.lookup(hash);
-    // The database matched on the hash already; compare again in constant time as defence in depth.
+    // The database matched on the hash already; compare again in constant time as defense in depth.
     if (!active || active.keyHash.length !== hash.length || !timingSafeEqual(active.keyHash, hash)) {
       return { credentials: 'invalid' };
     }

@@ -52,7 +52,7 @@ export class UsageRecorder implements OnModuleInit, OnModuleDestroy {
     else this.pending.set(slot, { ...counted });
   }
 
-  /** Writes what is pending (serialised: one flush at a time). Tests call it to read exact counts. */
+  /** Writes what is pending (serialized: one flush at a time). Tests call it to read exact counts. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(() => this.writePending());
     return this.flushing;

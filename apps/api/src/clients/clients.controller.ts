@@ -7,12 +7,12 @@ class ClientSummary {
   @ApiProperty({ example: 'Gmail' }) name: string;
   @ApiProperty({ enum: ['webmail', 'desktop', 'mobile'] }) category: string;
   @ApiProperty({ enum: ['WebKit', 'Blink', 'Word', 'Gecko'], description: "The engine that paints the email (a webmail paints in the reader's browser: Blink)." }) engine: string;
-  @ApiProperty({ example: 'Gmail web sanitiser', description: "What stands in front of the engine: a webmail's sanitiser, an app's web view." }) renderer: string;
+  @ApiProperty({ example: 'Gmail web sanitizer', description: "What stands in front of the engine: a webmail's sanitizer, an app's web view." }) renderer: string;
   @ApiProperty({ example: 'none' }) darkMode: string;
   @ApiProperty({ example: 'none', description: 'The dark model shown (same as darkMode): none, partial-inversion, full-inversion, prefers-color-scheme, partial-inversion-unless-dark-query.' })
   darkModel: string;
   @ApiProperty({ example: '2026-11-27', description: 'When the client model was last checked against its sources.' }) modelCheckedAt: string;
-  @ApiProperty({ example: 14, description: 'How many documented behaviours the model holds (GET /api/clients/{id}/model lists them).' }) behaviours: number;
+  @ApiProperty({ example: 14, description: 'How many documented behaviors the model holds (GET /api/clients/{id}/model lists them).' }) behaviors: number;
 }
 
 /** Public reference data: the 21 clients and the tracked CSS properties with per-client support. */
@@ -30,7 +30,7 @@ export class ClientsController {
   }
 
   @Get(':id/model')
-  @ApiOperation({ summary: "A client's model: each documented behaviour with what it does, its kind and its sources." })
+  @ApiOperation({ summary: "A client's model: each documented behavior with what it does, its kind and its sources." })
   model(@Param('id') id: string) {
     if (!isClientId(id)) throw new NotFoundException(`Unknown client id ${id}.`);
     return describeClientModel(id);

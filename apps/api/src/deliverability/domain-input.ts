@@ -1,7 +1,7 @@
 import { isValidDkimSelector, normalizeDomain } from '@mailproof/engine/dns';
 import { ProblemException } from '../problems/problem.exception';
 
-/** The normalised domain, or a 400 that says why (IP literal, single label, too long...). */
+/** The normalized domain, or a 400 that says why (IP literal, single label, too long...). */
 export function domainOrBadRequest(raw: string): string {
   const normalized = normalizeDomain(raw);
   if (!normalized.ok) {

@@ -46,7 +46,7 @@ export type GateRunView = {
  * POST /api/gate: store the email as a saved preview and the run's options, start the run's job chain
  * (gate.import when a URL is given, preview.analyze, links.resolve with resolveLinks, gate.verdict) as
  * one BullMQ flow, and await its last job within GATE_BUDGET_MS (GATE_LINKS_BUDGET_MS with links). The
- * API compiles, analyses and fetches nothing itself. The run's outcome is read from PostgreSQL, where
+ * API compiles, analyzes and fetches nothing itself. The run's outcome is read from PostgreSQL, where
  * the verdict step (or the step that ended the run) stored it.
  */
 @Injectable()

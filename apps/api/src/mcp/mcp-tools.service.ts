@@ -67,7 +67,7 @@ interface EmailArguments {
   mjmlValidation?: 'soft' | 'strict';
 }
 
-/** The email fields of a tool's arguments, as the catalogue's input schema checked them. */
+/** The email fields of a tool's arguments, as the catalog's input schema checked them. */
 function emailArguments(args: Record<string, unknown>): EmailArguments {
   return {
     html: args.html as string,

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { MetricsService } from './metrics.service';
 
-/** Times every request, labelled by the matched route pattern (never the raw path: ids would explode cardinality). */
+/** Times every request, labeled by the matched route pattern (never the raw path: ids would explode cardinality). */
 export function httpMetricsMiddleware(metrics: MetricsService) {
   return (req: Request, res: Response, next: NextFunction) => {
     const stop = metrics.httpDuration.startTimer();

@@ -20,7 +20,7 @@ export function defaultCodeFor(status: number): ProblemCode {
   return DEFAULT_CODES[status] ?? (status >= 500 ? 'internal_error' : 'validation_failed');
 }
 
-/** Builds an RFC 9457 body. `type` points at the error catalogue in docs/errors.md. */
+/** Builds an RFC 9457 body. `type` points at the error catalog in docs/errors.md. */
 export function buildProblem(
   status: number,
   code: ProblemCode,

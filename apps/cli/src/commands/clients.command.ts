@@ -10,11 +10,11 @@ interface ClientsOptions {
 const LEGEND_PER_LINE = 6;
 const SUPPORT_MARK: Record<SupportLevel, string> = { supported: 'y', partial: 'a', unsupported: 'n', unknown: '.' };
 
-/** `mailproof clients`: the 21 clients the engine analyses, optionally with per-property support. */
+/** `mailproof clients`: the 21 clients the engine analyzes, optionally with per-property support. */
 export function registerClientsCommand(program: Command): void {
   program
     .command('clients')
-    .description('list the email clients Mailproof analyses (ids for --clients)')
+    .description('list the email clients Mailproof analyzes (ids for --clients)')
     .option('--properties', 'also list every tracked CSS property with its support in each client')
     .option('--json', 'print { clients[, properties, caniemail] } as JSON')
     .action((options: ClientsOptions) => {

@@ -12,7 +12,7 @@ export interface AnalyzedEmail {
   analysis: PreviewAnalysis;
 }
 
-/** Compiles one email in-process (sandboxed, as the preview worker does) and analyses the HTML. */
+/** Compiles one email in-process (sandboxed, as the preview worker does) and analyzes the HTML. */
 export async function analyzeEmailInput(input: EmailInput, clients: readonly ClientId[] | undefined): Promise<AnalyzedEmail> {
   try {
     const compiled = await compileEmail(input.source, input.format, { files: input.files, mjmlValidation: input.mjmlValidation });

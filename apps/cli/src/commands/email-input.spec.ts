@@ -14,7 +14,7 @@ describe('format detection', () => {
     expect(() => planFormat('Makefile', undefined)).toThrow('pass --format html|jsx|mjml|maizzle');
   });
 
-  it('recognises Maizzle by front matter, its layout or page expressions, not by merge tags', () => {
+  it('recognizes Maizzle by front matter, its layout or page expressions, not by merge tags', () => {
     expect(looksLikeMaizzle('---\ntitle: Hi\n---\n<p>x</p>')).toBe(true);
     expect(looksLikeMaizzle('\uFEFF---\r\ntitle: Hi\r\n---\r\n<p>x</p>')).toBe(true);
     expect(looksLikeMaizzle('<x-main><p>x</p></x-main>')).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * The HTTP side of `mailproof gate`: one POST /api/gate with Node's own fetch, retried on 429, 5xx and
- * network failures (the answers a retry can change), honouring Retry-After.
+ * network failures (the answers a retry can change), honoring Retry-After.
  */
 import type { GateVerdictResult } from '@mailproof/contracts';
 
@@ -73,7 +73,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Why fetch failed, in a word people recognise (ECONNREFUSED, ENOTFOUND, a timeout). */
+/** Why fetch failed, in a word people recognize (ECONNREFUSED, ENOTFOUND, a timeout). */
 function describeNetworkError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;

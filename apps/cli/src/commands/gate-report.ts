@@ -23,7 +23,7 @@ export interface GateSummary {
   errors: number;
 }
 
-export function summariseGate(results: readonly GateFileResult[]): GateSummary {
+export function summarizeGate(results: readonly GateFileResult[]): GateSummary {
   const summary: GateSummary = { files: results.length, passed: 0, failed: 0, errors: 0 };
   for (const result of results) {
     if (result.outcome === 'passed') summary.passed += 1;
@@ -35,7 +35,7 @@ export function summariseGate(results: readonly GateFileResult[]): GateSummary {
 
 /** 2 when any file could not be gated (its verdict is unknown), else 1 when any verdict failed, else 0. */
 export function gateExitCode(results: readonly GateFileResult[]): number {
-  const summary = summariseGate(results);
+  const summary = summarizeGate(results);
   if (summary.errors > 0) return GATE_EXIT_CODES.error;
   if (summary.failed > 0) return GATE_EXIT_CODES.failed;
   return GATE_EXIT_CODES.passed;
@@ -105,7 +105,7 @@ export function formatGateResult(result: GateFileResult, local: boolean): string
 }
 
 export function formatGateSummary(results: readonly GateFileResult[]): string {
-  const summary = summariseGate(results);
+  const summary = summarizeGate(results);
   return `${plural(summary.files, 'file')}: ${summary.passed} passed, ${summary.failed} failed, ${plural(summary.errors, 'error')}`;
 }
 

@@ -14,7 +14,7 @@ import {
   formatGateResult,
   formatGateSummary,
   gateExitCode,
-  summariseGate,
+  summarizeGate,
   type GateFileError,
   type GateFileResult,
 } from './gate-report';
@@ -100,7 +100,7 @@ export function registerGateCommand(program: Command): void {
       if (run.local) await withCompilers(gateAll);
       else await gateAll();
       const exitCode = gateExitCode(results);
-      if (options.json) console.log(JSON.stringify({ files: results, summary: summariseGate(results), exitCode }));
+      if (options.json) console.log(JSON.stringify({ files: results, summary: summarizeGate(results), exitCode }));
       else console.log(formatGateSummary(results));
       process.exitCode = exitCode;
     });

@@ -64,7 +64,7 @@ export function registerLintCommand(program: Command): void {
         return linted;
       });
       const exitCode = lintExitCode(results, options.failOnWarning === true);
-      if (options.json) console.log(JSON.stringify({ files: results, summary: summarise(results), exitCode }));
+      if (options.json) console.log(JSON.stringify({ files: results, summary: summarize(results), exitCode }));
       else printLintReport(results, clients?.length ?? CLIENT_IDS.length);
       process.exitCode = exitCode;
     });
@@ -99,13 +99,13 @@ async function lintFile(
 }
 
 function lintExitCode(results: readonly LintResult[], failOnWarning: boolean): number {
-  const summary = summarise(results);
+  const summary = summarize(results);
   if (summary.failed > 0 || summary.errors > 0) return EXIT_CODES.failure;
   if (failOnWarning && summary.warnings > 0) return EXIT_CODES.warnings;
   return EXIT_CODES.ok;
 }
 
-function summarise(results: readonly LintResult[]): { files: number; failed: number; errors: number; warnings: number; info: number } {
+function summarize(results: readonly LintResult[]): { files: number; failed: number; errors: number; warnings: number; info: number } {
   const summary = { files: results.length, failed: 0, errors: 0, warnings: 0, info: 0 };
   for (const result of results) {
     if (!result.ok) {
@@ -135,7 +135,7 @@ function printLintReport(results: readonly LintResult[], analyzedCount: number):
     const infoNote = info > 0 ? ` (info notes are not listed; --json has them)` : '';
     console.log(`  ${plural(error, 'error')}, ${plural(warning, 'warning')}, ${plural(info, 'info note')}${infoNote}\n`);
   }
-  const summary = summarise(results);
+  const summary = summarize(results);
   const failed = summary.failed > 0 ? `${summary.failed} could not be analyzed, ` : '';
   console.log(`${plural(summary.files, 'file')}: ${failed}${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}`);
 }

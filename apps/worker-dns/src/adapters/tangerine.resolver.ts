@@ -19,7 +19,7 @@ const FAILURES: Record<string, DnsFailureReason> = {
 
 /**
  * The worker's DnsResolver: DNS over HTTPS through tangerine (retries, server rotation), over
- * HTTP/2, with a Redis cache shared by every worker-dns replica that honours record TTLs. Every
+ * HTTP/2, with a Redis cache shared by every worker-dns replica that honors record TTLs. Every
  * failure becomes a DnsLookup error value; a lookup never throws and never outlives its deadline.
  */
 @Injectable()

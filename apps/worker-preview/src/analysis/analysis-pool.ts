@@ -10,7 +10,7 @@ import { ANALYSIS_THREAD_LIMITS } from './analysis-thread-limits';
 /**
  * Runs the engine in worker threads (piscina), one per unit of preview concurrency. Analysis is
  * the CPU-heavy part of a preview; on the worker's main event loop it would delay BullMQ's lock
- * renewals and the other active job, and it could use only one core. The thread also serialises and
+ * renewals and the other active job, and it could use only one core. The thread also serializes and
  * compresses the result; the network checks it needs in between run here, on the main thread.
  * Under ts-jest (no compiled thread file) it runs inline, with the same function.
  */

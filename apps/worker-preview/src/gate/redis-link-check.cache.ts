@@ -6,7 +6,7 @@ import { createRedisClient, FailureLog, type RedisClient, requestPathRedisOption
 
 /**
  * Link statuses cached in Redis for LINK_CHECK_CACHE_SECONDS, shared by every worker replica, so a CI
- * pipeline that re-runs the gate does not fetch the same sites again. The cache is an optimisation: a
+ * pipeline that re-runs the gate does not fetch the same sites again. The cache is an optimization: a
  * Redis that is down or slow is a miss (commands time out), never a failed link check; the first failure of
  * an outage is logged, and the recovery.
  */

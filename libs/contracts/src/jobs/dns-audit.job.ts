@@ -17,7 +17,7 @@ export type DnsAuditTrigger = 'on-demand' | 'domain-added' | 'schedule';
 
 export interface DnsAuditJobPayload {
   schemaVersion: 1;
-  /** Already normalised (lowercase ASCII, no trailing dot). */
+  /** Already normalized (lowercase ASCII, no trailing dot). */
   domain: string;
   dkimSelectors: string[];
   trigger: DnsAuditTrigger;
@@ -42,12 +42,12 @@ export interface DnsAuditJobResult {
 const TRIGGERS: readonly DnsAuditTrigger[] = ['on-demand', 'domain-added', 'schedule'];
 /** More selectors than any sender uses; a payload with more is not ours. */
 export const MAX_DKIM_SELECTORS = 20;
-/** Scheduled audits queue behind on-demand ones (BullMQ runs unprioritised jobs first). */
+/** Scheduled audits queue behind on-demand ones (BullMQ runs unprioritized jobs first). */
 export const SCHEDULED_AUDIT_PRIORITY = 10;
 
 export const checkDnsAuditPayload: PayloadCheck = (data) => {
   const normalized = normalizeDomain(String(data.domain ?? ''));
-  if (!normalized.ok || normalized.domain !== data.domain) return `domain is not normalised (${String(data.domain)})`;
+  if (!normalized.ok || normalized.domain !== data.domain) return `domain is not normalized (${String(data.domain)})`;
   const selectors = data.dkimSelectors;
   if (!Array.isArray(selectors) || selectors.length > MAX_DKIM_SELECTORS || !selectors.every((s) => typeof s === 'string' && isValidDkimSelector(s))) {
     return 'invalid dkimSelectors';

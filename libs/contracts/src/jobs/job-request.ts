@@ -10,7 +10,7 @@ export interface JobRequest<N extends string = string, P = unknown> {
   name: N;
   data: P;
   jobId: string;
-  /** BullMQ priority (lower runs first; absent runs before every prioritised job). */
+  /** BullMQ priority (lower runs first; absent runs before every prioritized job). */
   priority?: number;
   /** This job's retry schedule instead of the defaults (3 attempts from 1 s): attempts, and the first backoff, doubled each time. */
   retry?: { attempts: number; backoffMs: number };

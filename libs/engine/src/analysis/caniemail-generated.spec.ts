@@ -1,7 +1,7 @@
 import { analyzeEmail } from '../analyze-email';
 import { CLIENT_IDS, ClientId } from '../clients/email-client';
 import { EMAIL_CLIENTS } from '../clients/email-clients';
-import { ignoredOnElement } from '../clients/models/client-behaviour';
+import { ignoredOnElement } from '../clients/models/client-behavior';
 import { rulesOf } from '../clients/models/client-rules';
 import {
   AT_RULE_FEATURES,
@@ -15,14 +15,14 @@ import {
   PSEUDO_FEATURES,
   UNIT_FEATURES,
   getTrackedFeature,
-} from './feature-catalogue';
+} from './feature-catalog';
 
 /**
  * Generated from caniemail.json itself: for every feature the engine tracks, a minimal email that
  * uses it must be flagged for exactly the clients whose newest caniemail result is `n` or `a`, with
  * the severity the finding rules give (an unsupported element the email depends on is an error,
  * another unsupported feature a warning, partial support info), and for no other client, except where
- * a client's model documents a different behaviour (clients/models/): those deviations are counted and
+ * a client's model documents a different behavior (clients/models/): those deviations are counted and
  * kept under 2% of the checks (docs/clients.md).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- caniemail's data file, read as JSON
@@ -59,19 +59,19 @@ type Expected = 'error' | 'warning' | 'info' | undefined;
 /**
  * Where the client's model says otherwise than caniemail: a support override (Proton keeps its selectors),
  * an element rule (the Word engine's padding on a <p>: every property case uses a <p>), an element its
- * sanitiser removes. `null`: no documented deviation.
+ * sanitizer removes. `null`: no documented deviation.
  */
 function modelExpectation(testCase: Case, client: ClientId): { expected: Expected } | null {
   const rules = rulesOf(client);
-  for (const behaviour of rules.sanitise) {
-    const override = behaviour.supportOverrides?.[testCase.slugs[0]];
+  for (const behavior of rules.sanitize) {
+    const override = behavior.supportOverrides?.[testCase.slugs[0]];
     if (override) return { expected: override === 'supported' ? undefined : HARMLESS.includes(testCase.slugs[0]) ? 'info' : 'warning' };
   }
   const elementRule = testCase.name.startsWith('property ') ? rules.elementRules.get(testCase.label) : undefined;
   if (elementRule) return { expected: ignoredOnElement(elementRule, 'p') ? 'warning' : undefined };
   const tag = /^element <([a-z0-9]+)>$/.exec(testCase.name)?.[1];
-  const sanitiser = tag ? (rules.removes.get(tag) ?? rules.unwraps.get(tag)) : undefined;
-  if (sanitiser && !['n', 'a'].includes(expectedLevel(testCase.slugs, client))) return { expected: sanitiser.severity };
+  const sanitizer = tag ? (rules.removes.get(tag) ?? rules.unwraps.get(tag)) : undefined;
+  if (sanitizer && !['n', 'a'].includes(expectedLevel(testCase.slugs, client))) return { expected: sanitizer.severity };
   return null;
 }
 

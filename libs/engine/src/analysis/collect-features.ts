@@ -21,10 +21,10 @@ import {
   UNIT_FEATURES,
   VALUE_FEATURES,
   getTrackedFeature,
-} from './feature-catalogue';
+} from './feature-catalog';
 import { SelectorCache } from './style-cascade';
 
-/** One thing the email uses that the catalogue tracks, e.g. `border-radius` or `<svg>`. */
+/** One thing the email uses that the catalog tracks, e.g. `border-radius` or `<svg>`. */
 export interface FeatureUse {
   /** Stable key: the label, unique per thing used. */
   label: string;

@@ -2,13 +2,13 @@ import { CLIENT_IDS, ClientId } from '../clients/email-client';
 import { EMAIL_CLIENTS } from '../clients/email-clients';
 import { worstSupport } from '../clients/tracked-properties';
 import { EmailFormat } from '../fixes/code-fix';
-import { fixFor, suggestionFor } from '../fixes/fix-catalogue';
+import { fixFor, suggestionFor } from '../fixes/fix-catalog';
 import { ParsedEmail } from '../parse/parse-email';
 import { FeatureHit } from './collect-features';
 import { CssFinding, SEVERITY_ORDER, Severity } from './css-finding';
 import { StyleCascade } from './style-cascade';
 import { WordEngineFallbacks, type FeatureUses } from './word-engine-fallbacks';
-import type { BehaviourOutcome } from '../transforms/client-behaviours';
+import type { BehaviorOutcome } from '../transforms/client-behaviors';
 
 const WORD_ENGINE: ClientId = 'outlook-windows-legacy';
 const GMAIL_CLIENTS: ReadonlySet<ClientId> = new Set(['gmail-web', 'gmail-android', 'gmail-ios']);
@@ -32,8 +32,8 @@ export interface CssReportContext {
   clients: readonly ClientId[];
   /** Which elements use which feature: Outlook fallbacks cover only the findings of the elements they wrap. */
   uses: FeatureUses;
-  /** What each client's documented behaviours do to the email (clients/models/): their findings join the report. */
-  behaviours?: (client: ClientId) => BehaviourOutcome;
+  /** What each client's documented behaviors do to the email (clients/models/): their findings join the report. */
+  behaviors?: (client: ClientId) => BehaviorOutcome;
 }
 
 function sentence(notes: readonly string[]): string {
@@ -57,7 +57,7 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
     if (!wanted.has(client.id)) continue;
     const clientIndex = CLIENT_IDS.indexOf(client.id);
     const before = findings.length;
-    const outcome = context.behaviours?.(client.id);
+    const outcome = context.behaviors?.(client.id);
     for (const hit of hits) {
       // A property the client's element rules govern is reported per element by those rules (below).
       if (outcome?.elementGoverned.has(hit.label)) continue;
@@ -68,7 +68,7 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
         if (!GMAIL_CLIENTS.has(client.id)) continue;
         severity = 'info';
         rule = 'unknown-property';
-        message = `caniemail has no data for ${hit.label}; ${client.name} strips CSS properties it does not recognise, so support is unknown.`;
+        message = `caniemail has no data for ${hit.label}; ${client.name} strips CSS properties it does not recognize, so support is unknown.`;
       } else {
         const support = worstSupport(hit.featureIds, clientIndex);
         if (support.level === 'supported' || support.level === 'unknown') continue;
@@ -113,7 +113,7 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
       findings.push(finding);
     }
     for (const finding of skippedRuleFindings(parsed, client.id)) findings.push(finding);
-    for (const fired of outcome?.findings ?? []) findings.push(behaviourFinding(fired, client.id));
+    for (const fired of outcome?.findings ?? []) findings.push(behaviorFinding(fired, client.id));
     // Clients come in CLIENT_IDS order already; sort within this client.
     const own = findings.splice(before).sort(compareFindings);
     for (const finding of own) findings.push(finding);
@@ -121,15 +121,15 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
   return findings;
 }
 
-/** A documented client behaviour that fired, as a finding: its rule id is the behaviour's id. */
-function behaviourFinding(fired: BehaviourOutcome['findings'][number], client: ClientId): CssFinding {
+/** A documented client behavior that fired, as a finding: its rule id is the behavior's id. */
+function behaviorFinding(fired: BehaviorOutcome['findings'][number], client: ClientId): CssFinding {
   const finding: CssFinding = {
     severity: fired.severity,
     client,
     property: fired.property,
     message: fired.message,
     suggestion: fired.suggestion || 'No change needed: this is how the client shows it.',
-    rule: fired.behaviour.id,
+    rule: fired.behavior.id,
     occurrences: fired.occurrences,
   };
   if (fired.line > 0) {

@@ -71,12 +71,12 @@ const ROWS = new Map<string, FeatureSupportRow>();
 
 /**
  * caniemail's level, unless the client's model documents otherwise (Proton keeps its selectors): the
- * override carries a note naming the behaviour, so findings and GET /api/clients/properties say why.
+ * override carries a note naming the behavior, so findings and GET /api/clients/properties say why.
  */
 function withModelOverride(support: ClientSupport, slug: string, client: (typeof EMAIL_CLIENTS)[number]): ClientSupport {
-  for (const behaviour of rulesOf(client.id).sanitise) {
-    const level = behaviour.supportOverrides?.[slug];
-    if (level && level !== support.level) return { level, notes: [`Mailproof's model (${behaviour.id}): ${behaviour.summary}`] };
+  for (const behavior of rulesOf(client.id).sanitize) {
+    const level = behavior.supportOverrides?.[slug];
+    if (level && level !== support.level) return { level, notes: [`Mailproof's model (${behavior.id}): ${behavior.summary}`] };
   }
   return support;
 }

@@ -27,14 +27,14 @@ export type ClientId = (typeof CLIENT_IDS)[number];
 export type ClientCategory = 'webmail' | 'desktop' | 'mobile';
 
 /**
- * How a client treats an email in dark mode (each client's is a dark behaviour of its model, clients/models/):
+ * How a client treats an email in dark mode (each client's is a dark behavior of its model, clients/models/):
  * - `none`: the UI turns dark, the email keeps its colors;
  * - `partial-inversion`: light backgrounds darken and dark text lightens, dark areas stay;
  * - `full-inversion`: every color is inverted;
  * - `prefers-color-scheme`: no inversion, the email's own dark media query applies;
  * - `partial-inversion-unless-dark-query`: Samsung: the email's dark rules win when present.
  */
-export type DarkModeBehaviour =
+export type DarkModeBehavior =
   | 'none'
   | 'partial-inversion'
   | 'full-inversion'
@@ -47,10 +47,10 @@ export interface EmailClient {
   category: ClientCategory;
   /** The engine that paints the email (WebKit, Blink, Word, Gecko), from the client's model. */
   engine: 'WebKit' | 'Blink' | 'Word' | 'Gecko';
-  /** What stands in front of it: `Gmail web sanitiser`, `Outlook web sanitiser (WebView2)`. */
+  /** What stands in front of it: `Gmail web sanitizer`, `Outlook web sanitizer (WebView2)`. */
   renderer: string;
-  /** How the client paints the email in dark mode: its model's dark behaviour. */
-  darkMode: DarkModeBehaviour;
+  /** How the client paints the email in dark mode: its model's dark behavior. */
+  darkMode: DarkModeBehavior;
   /** When the client's model was last checked against its sources (ISO date). */
   modelCheckedAt: string;
   /** caniemail `family.platform` keys; several means "worst result wins". Empty: no data. */

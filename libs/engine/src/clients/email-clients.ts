@@ -3,15 +3,15 @@ import { darkModelOf, rulesOf } from './models/client-rules';
 
 /** The 21 clients as listed; their dark model and rendering engine come from their models (clients/models/). */
 const LISTED_CLIENTS: ReadonlyArray<Omit<EmailClient, 'darkMode' | 'engine' | 'modelCheckedAt'>> = [
-  { id: 'gmail-web', name: 'Gmail', category: 'webmail', renderer: 'Gmail web sanitiser', supportSources: ['gmail.desktop-webmail'] },
+  { id: 'gmail-web', name: 'Gmail', category: 'webmail', renderer: 'Gmail web sanitizer', supportSources: ['gmail.desktop-webmail'] },
   { id: 'gmail-android', name: 'Gmail Android', category: 'mobile', renderer: 'Gmail app (Android WebView)', supportSources: ['gmail.android'] },
   { id: 'gmail-ios', name: 'Gmail iOS', category: 'mobile', renderer: 'Gmail app (WebKit)', supportSources: ['gmail.ios'] },
-  { id: 'outlook-web', name: 'Outlook.com / 365 web', category: 'webmail', renderer: 'Outlook web sanitiser', supportSources: ['outlook.outlook-com'] },
+  { id: 'outlook-web', name: 'Outlook.com / 365 web', category: 'webmail', renderer: 'Outlook web sanitizer', supportSources: ['outlook.outlook-com'] },
   {
     id: 'outlook-windows',
     name: 'Outlook (new) for Windows',
     category: 'desktop',
-    renderer: 'Outlook web sanitiser (WebView2)',
+    renderer: 'Outlook web sanitizer (WebView2)',
     supportSources: ['outlook.outlook-com'],
     supportNote: 'The new Outlook for Windows renders with the Outlook.com engine, so it shares its data.',
   },
@@ -21,10 +21,10 @@ const LISTED_CLIENTS: ReadonlyArray<Omit<EmailClient, 'darkMode' | 'engine' | 'm
   { id: 'outlook-android', name: 'Outlook Android', category: 'mobile', renderer: 'Android WebView', supportSources: ['outlook.android'] },
   { id: 'apple-mail-macos', name: 'Apple Mail', category: 'desktop', renderer: 'WebKit', supportSources: ['apple-mail.macos'] },
   { id: 'apple-mail-ios', name: 'Apple Mail iOS', category: 'mobile', renderer: 'WebKit', supportSources: ['apple-mail.ios'] },
-  { id: 'yahoo-mail', name: 'Yahoo Mail', category: 'webmail', renderer: 'Yahoo web sanitiser', supportSources: ['yahoo.desktop-webmail'] },
+  { id: 'yahoo-mail', name: 'Yahoo Mail', category: 'webmail', renderer: 'Yahoo web sanitizer', supportSources: ['yahoo.desktop-webmail'] },
   { id: 'yahoo-mail-ios', name: 'Yahoo Mail iOS', category: 'mobile', renderer: 'Yahoo app (WebKit)', supportSources: ['yahoo.ios'] },
   { id: 'yahoo-mail-android', name: 'Yahoo Mail Android', category: 'mobile', renderer: 'Yahoo app (Android WebView)', supportSources: ['yahoo.android'] },
-  { id: 'aol', name: 'AOL Mail', category: 'webmail', renderer: 'Yahoo web sanitiser (AOL)', supportSources: ['aol.desktop-webmail'] },
+  { id: 'aol', name: 'AOL Mail', category: 'webmail', renderer: 'Yahoo web sanitizer (AOL)', supportSources: ['aol.desktop-webmail'] },
   { id: 'samsung-mail', name: 'Samsung Email', category: 'mobile', renderer: 'Android WebView', supportSources: ['samsung-email.android'] },
   {
     id: 'thunderbird',
@@ -34,9 +34,9 @@ const LISTED_CLIENTS: ReadonlyArray<Omit<EmailClient, 'darkMode' | 'engine' | 'm
     supportSources: ['thunderbird.macos', 'thunderbird.windows'],
     supportNote: 'caniemail tests Thunderbird on macOS and Windows; the worse of the two results counts.',
   },
-  { id: 'protonmail', name: 'Proton Mail', category: 'webmail', renderer: 'Proton web sanitiser', supportSources: ['protonmail.desktop-webmail'] },
-  { id: 'fastmail', name: 'Fastmail', category: 'webmail', renderer: 'Fastmail web sanitiser', supportSources: ['fastmail.desktop-webmail'] },
-  { id: 'hey-mail', name: 'HEY', category: 'webmail', renderer: 'HEY web sanitiser (WebKit/Blink)', supportSources: ['hey.desktop-webmail'] },
+  { id: 'protonmail', name: 'Proton Mail', category: 'webmail', renderer: 'Proton web sanitizer', supportSources: ['protonmail.desktop-webmail'] },
+  { id: 'fastmail', name: 'Fastmail', category: 'webmail', renderer: 'Fastmail web sanitizer', supportSources: ['fastmail.desktop-webmail'] },
+  { id: 'hey-mail', name: 'HEY', category: 'webmail', renderer: 'HEY web sanitizer (WebKit/Blink)', supportSources: ['hey.desktop-webmail'] },
   {
     id: 'superhuman',
     name: 'Superhuman',
@@ -47,7 +47,7 @@ const LISTED_CLIENTS: ReadonlyArray<Omit<EmailClient, 'darkMode' | 'engine' | 'm
   },
 ];
 
-/** The 21 clients Mailproof analyses, in a fixed order (the order of every per-client output). */
+/** The 21 clients Mailproof analyzes, in a fixed order (the order of every per-client output). */
 export const EMAIL_CLIENTS: readonly EmailClient[] = LISTED_CLIENTS.map((client) => {
   const { model } = rulesOf(client.id);
   return { ...client, engine: model.engine, darkMode: darkModelOf(client.id), modelCheckedAt: model.checkedAt };

@@ -2,23 +2,23 @@ import { checkFidelity } from './fidelity';
 import { CLIENT_IDS } from './email-client';
 import { CLIENT_MODELS } from './models/client-models';
 
-describe('client fidelity: every documented behaviour of every client model', () => {
+describe('client fidelity: every documented behavior of every client model', () => {
   const results = checkFidelity();
 
-  it.each(results.filter((r) => r.status !== 'documented').map((r) => [`${r.client} ${r.behaviour} (${r.case})`, r] as const))('%s', (_name, result) => {
+  it.each(results.filter((r) => r.status !== 'documented').map((r) => [`${r.client} ${r.behavior} (${r.case})`, r] as const))('%s', (_name, result) => {
     expect(result.failures).toEqual([]);
     expect(result.status).toBe('PASS');
   });
 
-  it('gives every client a model with a dark behaviour, sources and a check date', () => {
+  it('gives every client a model with a dark behavior, sources and a check date', () => {
     for (const client of CLIENT_IDS) {
       const model = CLIENT_MODELS[client];
       expect(model.client).toBe(client);
       expect(model.checkedAt).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect(model.behaviours.filter((b) => b.kind === 'dark' && !b.alternative)).toHaveLength(1);
-      for (const behaviour of model.behaviours) {
-        expect(behaviour.evidence.length).toBeGreaterThan(0);
-        for (const evidence of behaviour.evidence) {
+      expect(model.behaviors.filter((b) => b.kind === 'dark' && !b.alternative)).toHaveLength(1);
+      for (const behavior of model.behaviors) {
+        expect(behavior.evidence.length).toBeGreaterThan(0);
+        for (const evidence of behavior.evidence) {
           expect(evidence.url).toMatch(/^https:\/\//);
           expect(evidence.date).toMatch(/^\d{4}(-\d{2}){0,2}$/);
         }
@@ -26,9 +26,9 @@ describe('client fidelity: every documented behaviour of every client model', ()
     }
   });
 
-  it('keeps behaviour ids unique per client', () => {
+  it('keeps behavior ids unique per client', () => {
     for (const client of CLIENT_IDS) {
-      const ids = CLIENT_MODELS[client].behaviours.map((b) => b.id);
+      const ids = CLIENT_MODELS[client].behaviors.map((b) => b.id);
       expect(new Set(ids).size).toBe(ids.length);
     }
   });

@@ -1,17 +1,17 @@
 import { analyzeEmail } from '../analyze-email';
 import type { ClientId } from './email-client';
 import { CLIENT_IDS } from './email-client';
-import type { BehaviourFixture, ClientBehaviour } from './models/client-behaviour';
+import type { BehaviorFixture, ClientBehavior } from './models/client-behavior';
 import { CLIENT_MODELS } from './models/client-models';
 
-/** One fixture of one behaviour, run for one client: what `npm run check:fidelity` prints as a row. */
+/** One fixture of one behavior, run for one client: what `npm run check:fidelity` prints as a row. */
 export interface FidelityResult {
   client: ClientId;
-  behaviour: string;
-  kind: ClientBehaviour['kind'];
-  /** `fixture`: the behaviour must show; `counter`: a case where it must not fire. */
+  behavior: string;
+  kind: ClientBehavior['kind'];
+  /** `fixture`: the behavior must show; `counter`: a case where it must not fire. */
   case: 'fixture' | 'counter';
-  /** `documented`: an alternative behaviour (not the one shown), listed with its evidence only. */
+  /** `documented`: an alternative behavior (not the one shown), listed with its evidence only. */
   status: 'PASS' | 'FAIL' | 'documented';
   /** What did not hold, for a FAIL. */
   failures: string[];
@@ -19,7 +19,7 @@ export interface FidelityResult {
 }
 
 /** The checks of a fixture's expectation that do not hold for `client`. */
-export function fixtureFailures(fixture: BehaviourFixture, client: ClientId): string[] {
+export function fixtureFailures(fixture: BehaviorFixture, client: ClientId): string[] {
   const analysis = analyzeEmail(fixture.html, { clients: [client], reports: false });
   const html = analysis.transforms[0].html;
   const dark = analysis.darkMode[client].html;
@@ -42,24 +42,24 @@ export function fixtureFailures(fixture: BehaviourFixture, client: ClientId): st
   return failures;
 }
 
-/** Every behaviour of every client model, its fixture (and counter-fixture) run through the engine. */
+/** Every behavior of every client model, its fixture (and counter-fixture) run through the engine. */
 export function checkFidelity(clients: readonly ClientId[] = CLIENT_IDS): FidelityResult[] {
   const results: FidelityResult[] = [];
   for (const client of clients) {
-    for (const behaviour of CLIENT_MODELS[client].behaviours) {
-      const sources = behaviour.evidence.map((e) => e.url);
-      if (behaviour.alternative) {
-        results.push({ client, behaviour: behaviour.id, kind: behaviour.kind, case: 'fixture', status: 'documented', failures: [], sources });
+    for (const behavior of CLIENT_MODELS[client].behaviors) {
+      const sources = behavior.evidence.map((e) => e.url);
+      if (behavior.alternative) {
+        results.push({ client, behavior: behavior.id, kind: behavior.kind, case: 'fixture', status: 'documented', failures: [], sources });
         continue;
       }
-      const cases: Array<['fixture' | 'counter', BehaviourFixture | undefined]> = [
-        ['fixture', behaviour.fixture],
-        ['counter', behaviour.counterFixture],
+      const cases: Array<['fixture' | 'counter', BehaviorFixture | undefined]> = [
+        ['fixture', behavior.fixture],
+        ['counter', behavior.counterFixture],
       ];
       for (const [kind, fixture] of cases) {
         if (!fixture) continue;
         const failures = fixtureFailures(fixture, client);
-        results.push({ client, behaviour: behaviour.id, kind: behaviour.kind, case: kind, status: failures.length === 0 ? 'PASS' : 'FAIL', failures, sources });
+        results.push({ client, behavior: behavior.id, kind: behavior.kind, case: kind, status: failures.length === 0 ? 'PASS' : 'FAIL', failures, sources });
       }
     }
   }

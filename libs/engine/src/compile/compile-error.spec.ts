@@ -2,7 +2,7 @@ import { CompileError, isCompileError } from './compile-error';
 import { COMPILE_FORMATS, isCompileFormat } from './compile-format';
 
 describe('CompileError', () => {
-  it('carries message, format and 1-based position, and serialises without a stack', () => {
+  it('carries message, format and 1-based position, and serializes without a stack', () => {
     const error = new CompileError({ message: 'Unexpected token', format: 'jsx', line: 3, column: 7 });
     expect(error).toBeInstanceOf(Error);
     expect(isCompileError(error)).toBe(true);
@@ -19,7 +19,7 @@ describe('CompileError', () => {
     expect(error.toJSON()).toEqual({ message: 'x', format: 'mjml' });
   });
 
-  it('sanitises its message', () => {
+  it('sanitizes its message', () => {
     const error = new CompileError({ message: "ENOENT: open '/srv/app/templates/x.mjml'\n    at Object.openSync (node:fs:1:1)", format: 'mjml' });
     expect(error.message).toBe("ENOENT: open 'x.mjml'");
   });

@@ -10,7 +10,7 @@ export interface CompileErrorDetails {
 
 /**
  * The only error a compile step throws for bad input. The API maps it to 422 `compile_failed`.
- * Its message is always sanitised and it carries no stack, so it is safe to show to the caller.
+ * Its message is always sanitized and it carries no stack, so it is safe to show to the caller.
  */
 export class CompileError extends Error {
   override readonly name = 'CompileError';

@@ -8,7 +8,7 @@ describe('source file paths', () => {
     ['a/../b.mjml', 'b.mjml'],
     ['../../tailwind.config.ts', '../../tailwind.config.ts'],
     ['a//b.html', 'a/b.html'],
-  ])('normalises %s to %s', (path, expected) => {
+  ])('normalizes %s to %s', (path, expected) => {
     expect(normalizeSourcePath(path)).toBe(expected);
   });
 
@@ -58,7 +58,7 @@ describe('checkSourceFiles', () => {
     expect(checkSourceFiles(many)).toEqual([{ status: 413, message: `files holds ${SOURCE_FILES_LIMITS.maxFiles + 1} files; the limit is ${SOURCE_FILES_LIMITS.maxFiles}` }]);
   });
 
-  it('normalises keys, keeping __proto__ a file name', () => {
+  it('normalizes keys, keeping __proto__ a file name', () => {
     expect({ ...normalizeSourceFiles({ './a/../b.tsx': 'x' }) }).toEqual({ 'b.tsx': 'x' });
     const files = normalizeSourceFiles(JSON.parse('{"__proto__": "p", "a.tsx": "a"}'));
     expect(Object.keys(files).sort()).toEqual(['__proto__', 'a.tsx']);

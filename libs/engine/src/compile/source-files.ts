@@ -48,13 +48,13 @@ export function normalizeSourcePath(path: string): string | null {
   return segments.join('/');
 }
 
-/** The folder of a normalised path: `../ui/Button.tsx` → `../ui`, `email.tsx` → ``. */
+/** The folder of a normalized path: `../ui/Button.tsx` → `../ui`, `email.tsx` → ``. */
 export function sourceDirectory(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
 }
 
-/** `specifier` as seen from the folder `fromDirectory`, normalised; null when it is not a relative path. */
+/** `specifier` as seen from the folder `fromDirectory`, normalized; null when it is not a relative path. */
 export function joinSourcePath(fromDirectory: string, specifier: string): string | null {
   return normalizeSourcePath(fromDirectory ? `${fromDirectory}/${specifier}` : specifier);
 }
@@ -97,7 +97,7 @@ export function checkSourceFiles(files: unknown, otherBytes = 0): SourceFilesPro
   return problems;
 }
 
-/** The map with normalised keys; call after checkSourceFiles found no problem. */
+/** The map with normalized keys; call after checkSourceFiles found no problem. */
 export function normalizeSourceFiles(files: SourceFiles | undefined): SourceFiles {
   // No prototype: a key such as `__proto__` stays a file name.
   const normalized: SourceFiles = Object.create(null) as SourceFiles;

@@ -1,7 +1,7 @@
 import type { AtRule, ChildNode, Declaration, Rule } from 'postcss';
 import { isDarkSchemeQuery } from '../analysis/collect-features';
 import { SelectorCache } from '../analysis/style-cascade';
-import { CLIENT_IDS, ClientId, DarkModeBehaviour, EmailClient } from '../clients/email-client';
+import { CLIENT_IDS, ClientId, DarkModeBehavior, EmailClient } from '../clients/email-client';
 import { getClient } from '../clients/email-clients';
 import { matchesSelector } from '../parse/css-selector';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
@@ -89,9 +89,9 @@ function hasLightBackground(element: HtmlElement, transform: TransformContext): 
   return values.some((value) => value.split(/\s+/).some((token) => (relativeLuminance(token) ?? 0) > 0.85));
 }
 
-function effectiveBehaviour(behaviour: DarkModeBehaviour, hasDarkQuery: boolean): DarkModeBehaviour {
-  if (behaviour === 'partial-inversion-unless-dark-query') return hasDarkQuery ? 'prefers-color-scheme' : 'partial-inversion';
-  return behaviour;
+function effectiveBehavior(behavior: DarkModeBehavior, hasDarkQuery: boolean): DarkModeBehavior {
+  if (behavior === 'partial-inversion-unless-dark-query') return hasDarkQuery ? 'prefers-color-scheme' : 'partial-inversion';
+  return behavior;
 }
 
 function isDarkQueryNode(atRule: AtRule): boolean {
@@ -109,14 +109,14 @@ function isLightSchemeQuery(node: ChildNode): boolean {
   return node.type === 'atrule' && (node as AtRule).name.toLowerCase() === 'media' && /prefers-color-scheme\s*:\s*light/i.test((node as AtRule).params);
 }
 
-/** The dark-mode variant of one client's view, following the client's `darkMode` behaviour (email-clients.ts). */
+/** The dark-mode variant of one client's view, following the client's `darkMode` behavior (email-clients.ts). */
 export function simulateDarkModeForClient(context: DarkModeContext, view: ClientView): DarkModeVariant {
   const client = getClient(view.client);
   const hasDarkQuery = context.transform.features.darkSchemeBlocks.length > 0;
-  const behaviour = effectiveBehaviour(client.darkMode, hasDarkQuery);
-  if (behaviour === 'none') return keepEmailColors(view, client);
-  if (behaviour === 'prefers-color-scheme') return applyDarkRules(context, view, client);
-  return invertColors(context, view, client, behaviour === 'full-inversion' ? 'full' : 'partial');
+  const behavior = effectiveBehavior(client.darkMode, hasDarkQuery);
+  if (behavior === 'none') return keepEmailColors(view, client);
+  if (behavior === 'prefers-color-scheme') return applyDarkRules(context, view, client);
+  return invertColors(context, view, client, behavior === 'full-inversion' ? 'full' : 'partial');
 }
 
 function addWarning(warnings: TransformWarning[], client: ClientId, severity: TransformWarning['severity'], property: string, message: string, element?: HtmlElement): void {
@@ -156,7 +156,7 @@ function keepEmailColors(view: ClientView, client: EmailClient): DarkModeVariant
 function applyDarkRules(context: DarkModeContext, view: ClientView, client: EmailClient): DarkModeVariant {
   const { parsed, features } = context.transform;
   const warnings: TransformWarning[] = [];
-  const requiresOptIn = view.behaviours.rules.dark?.requiresColorSchemeOptIn;
+  const requiresOptIn = view.behaviors.rules.dark?.requiresColorSchemeOptIn;
   if (features.darkSchemeBlocks.length === 0) {
     addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} applies the email's @media (prefers-color-scheme: dark) rules; this email has none, so it stays light.`);
     return unchangedVariant(view, warnings);
@@ -182,7 +182,7 @@ function applyDarkRules(context: DarkModeContext, view: ClientView, client: Emai
 
 /** The client's own rewrites of declarations inside the dark rules (none when it has none). */
 function darkRulesRewrite(view: ClientView): SheetWriteExtras['rewrite'] {
-  const darkRewrites = view.behaviours.rules.rewrites.filter((r) => r.rewriteInDarkRules);
+  const darkRewrites = view.behaviors.rules.rewrites.filter((r) => r.rewriteInDarkRules);
   if (darkRewrites.length === 0) return undefined;
   return (d: Declaration) => {
     if (!insideDarkQuery(d)) return undefined;

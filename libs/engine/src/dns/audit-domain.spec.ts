@@ -56,7 +56,7 @@ describe('auditDomain', () => {
     expect(await audit(healthyZone())).toEqual(await audit(healthyZone()));
   });
 
-  it('refuses a domain that is not normalised', async () => {
+  it('refuses a domain that is not normalized', async () => {
     await expect(audit(healthyZone(), 'Good.Test')).rejects.toThrow(RangeError);
   });
 
@@ -118,7 +118,7 @@ describe('auditDomain', () => {
       const plusAll = await audit(withSpf('v=spf1 mx +all'));
       expect(plusAll.checks.spf.status).toBe('fail');
       expect(plusAll.spf.valid).toBe(true);
-      expect(plusAll.checks.spf.message).toMatch(/\+all: it authorises every server.*valid SPF/);
+      expect(plusAll.checks.spf.message).toMatch(/\+all: it authorizes every server.*valid SPF/);
       const bareAll = await audit(withSpf('v=spf1 mx all'));
       expect(rules(bareAll)).toContain('spf_pass_all');
       expect(bareAll.spf.valid).toBe(true);

@@ -52,12 +52,12 @@ const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 /**
  * The full audit of one domain: MX, SPF, DKIM, DMARC, then BIMI (which depends on the DMARC
- * policy). `domain` must already be normalised (see normalizeDomain); anything else is a bug
+ * policy). `domain` must already be normalized (see normalizeDomain); anything else is a bug
  * in the caller and throws.
  */
 export async function auditDomain(domain: string, resolver: DnsResolver, options: AuditOptions = {}): Promise<DeliverabilityResult> {
   const normalized = normalizeDomain(domain);
-  if (!normalized.ok || normalized.domain !== domain) throw new RangeError(`auditDomain needs a normalised domain (got "${domain}")`);
+  if (!normalized.ok || normalized.domain !== domain) throw new RangeError(`auditDomain needs a normalized domain (got "${domain}")`);
   const [mx, spf, dkim, dmarc] = await Promise.all([
     evaluateMx(domain, resolver),
     evaluateSpf(domain, resolver),

@@ -16,7 +16,7 @@ describe('normalizeDomain', () => {
     ['例え.テスト', 'xn--r8jz45g.xn--zckzah'],
     ['例え。テスト', 'xn--r8jz45g.xn--zckzah'],
     ['xn--mnchen-3ya.de', 'xn--mnchen-3ya.de'],
-  ])('normalises %j to %s', (input, expected) => {
+  ])('normalizes %j to %s', (input, expected) => {
     expect(normalizeDomain(input)).toEqual({ ok: true, domain: expected });
   });
 

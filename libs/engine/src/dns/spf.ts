@@ -333,7 +333,7 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
   const { all, result } = await walk.walk(domain, picked.record, 0, true);
   if (all?.kind === 'mechanism') {
     if (all.qualifier === '+') {
-      walk.issues.push({ check: 'spf', rule: 'spf_pass_all', severity: 'error', message: `The SPF record of ${domain} ends with ${all.raw}: it authorises every server on the internet to send as ${domain}. The record is valid SPF; the policy is the problem. End it with -all or ~all.` });
+      walk.issues.push({ check: 'spf', rule: 'spf_pass_all', severity: 'error', message: `The SPF record of ${domain} ends with ${all.raw}: it authorizes every server on the internet to send as ${domain}. The record is valid SPF; the policy is the problem. End it with -all or ~all.` });
     } else if (all.qualifier === '?') {
       walk.issues.push({ check: 'spf', rule: 'spf_neutral_all', severity: 'warning', message: `The SPF record of ${domain} ends with ?all (neutral): it does not tell receivers to reject anything. Use -all or ~all.` });
     }

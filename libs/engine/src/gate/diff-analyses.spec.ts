@@ -35,7 +35,7 @@ describe('gateSnapshot', () => {
     expect(snapshot.findings.map((f) => f.clientId)).toEqual(sorted.map((f) => f.clientId));
   });
 
-  it('is small, JSON-serialisable and deterministic', () => {
+  it('is small, JSON-serializable and deterministic', () => {
     const snapshot = snap(FLEX + SVG);
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
     expect(JSON.stringify(snap(FLEX + SVG))).toBe(JSON.stringify(snapshot));

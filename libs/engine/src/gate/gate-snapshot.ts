@@ -1,6 +1,6 @@
 /**
  * The part of a preview result a gate baseline keeps: per client the score and counts, and the distinct
- * blocking CSS findings. Small and JSON-serialisable (one baseline row per ref stores it), in a stable
+ * blocking CSS findings. Small and JSON-serializable (one baseline row per ref stores it), in a stable
  * order, so that two snapshots of the same email are byte-identical.
  */
 import type { CssFinding } from '../analysis/css-finding';

@@ -37,7 +37,7 @@ describe('gateSummary', () => {
     );
   });
 
-  it('is a small fraction of the result it summarises', () => {
+  it('is a small fraction of the result it summarizes', () => {
     for (const result of results) expect(JSON.stringify(gateSummary(result)).length).toBeLessThan(JSON.stringify(result).length / 5);
   });
 

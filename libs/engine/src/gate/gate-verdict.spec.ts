@@ -165,7 +165,7 @@ describe('gateVerdict: content', () => {
 
   it('orders content failures by check: links, size, alt-text, link-unreachable', () => {
     const body = `<img src="https://acme.test/x.png" width="100" height="100"><a href="#">x</a><p>${'a'.repeat(LIMIT)}</p>`;
-    const v = verdict(body, onlyContent, { links: { checked: [{ url: 'https://acme.test/catalogue', status: 404 }] } });
+    const v = verdict(body, onlyContent, { links: { checked: [{ url: 'https://acme.test/catalog', status: 404 }] } });
     expect(v.failures.map((f) => f.check)).toEqual(['links', 'size', 'alt-text', 'link-unreachable']);
   });
 

@@ -102,7 +102,7 @@ const FUNCTION = /([a-z-]+)\(/gi;
 const DIMENSION = /(^|[^\w#.\\-])[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?([a-z]+|%)/gi;
 const IDENT = /(?:^|[\s,(/])(-?[a-z][a-z0-9-]*)(?![a-z0-9(-])/gi;
 
-/** Splits a declaration value into the tokens the feature catalogue looks for. */
+/** Splits a declaration value into the tokens the feature catalog looks for. */
 export function scanValue(value: string): ValueTokens {
   const text = value.replace(STRING_OR_URL, (match) => (match.toLowerCase().startsWith('url') ? 'url()' : '""'));
   const functions: string[] = [];

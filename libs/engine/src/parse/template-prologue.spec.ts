@@ -19,7 +19,7 @@ describe('template syntax in front of the head', () => {
     ['Liquid', '{% assign brand = "Acme" %}\n{% layout none %}\n', ['{% assign brand = "Acme" %}', '{% layout none %}']],
     ['Handlebars', '{{#if fullPage}}{{> header }}{{{ raw }}}\n', ['{{#if fullPage}}', '{{> header }}', '{{{ raw }}}']],
     ['ERB', '<% if full_page %>\n', ['<% if full_page %>']],
-  ])('%s before <!doctype> leaves the head in the head and the doctype recognised', (_, prefix, tags) => {
+  ])('%s before <!doctype> leaves the head in the head and the doctype recognized', (_, prefix, tags) => {
     const html = page(prefix);
     expect(parentsOf(html, ['meta', 'title', 'style'])).toEqual(['head', 'head', 'head']);
     const parsed = parseEmail(html);

@@ -14,7 +14,7 @@ export interface MaskedTemplateTag {
   text: string;
 }
 
-/** Openers and closers of the template tags recognised here (Jinja/Liquid/Django/Nunjucks, Handlebars/Mustache, ERB/EJS). */
+/** Openers and closers of the template tags recognized here (Jinja/Liquid/Django/Nunjucks, Handlebars/Mustache, ERB/EJS). */
 const TAG_CLOSERS: ReadonlyArray<[opener: string, closer: string]> = [
   ['{%', '%}'],
   ['{{', '}}'],

@@ -21,7 +21,7 @@ import { buildVmlReport, type VmlReport } from './vml-report';
 
 export interface BuildReportsOptions {
   format: EmailFormat;
-  /** Client ids the request analyses; per-client parts of the reports cover these (unknown ids are ignored). */
+  /** Client ids the request analyzes; per-client parts of the reports cover these (unknown ids are ignored). */
   clients: readonly string[];
   /** Warnings of the framework compiler (MJML validation), shown in the template report. */
   compileWarnings?: readonly CompileWarning[];

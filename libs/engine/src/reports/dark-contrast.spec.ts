@@ -64,7 +64,7 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     expect(analysis.darkContrast!.clients['gmail-web'].checked).toBe(2);
   });
 
-  it("applies the email's own dark media query only for clients that honour it", () => {
+  it("applies the email's own dark media query only for clients that honor it", () => {
     const report = darkContrast(DARK_MEDIA, ['apple-mail-ios', 'samsung-mail', 'outlook-web', 'gmail-web']);
     expect(report.clients['apple-mail-ios'].issues.map((issue) => [issue.color, issue.background])).toEqual([['#111111', '#000000']]);
     // Samsung Email follows the email's dark rules when it has them.
@@ -106,7 +106,7 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     });
   });
 
-  it("resolves light-dark() to its dark value only where the client honours the email's dark scheme and supports it (issue 19)", () => {
+  it("resolves light-dark() to its dark value only where the client honors the email's dark scheme and supports it (issue 19)", () => {
     const html = (meta: string) =>
       `<html><head>${meta}<style>@media (prefers-color-scheme: dark) { .unused { color: #ffffff } }</style></head><body style="background:#ffffff"><p style="color:#000000; background-color:light-dark(#ffffff, #000000)">Black text on a light-dark background</p></body></html>`;
     expect(getClientSupport('css-function-light-dark', 'apple-mail-macos').level).toBe('supported');

@@ -1,12 +1,12 @@
 /**
  * Contrast in each client's dark-mode variant: text whose contrast against its background falls below
  * WCAG AA once the client has inverted or restyled the email. The dark-mode pass hands over how each
- * variant paints colors (its recoloring, the email's own dark rules where the client honours them,
+ * variant paints colors (its recoloring, the email's own dark rules where the client honors them,
  * Outlook.com's data-ogsc/data-ogsb markers); the client's transform says which declarations it drops.
  * The email's color cascade is re-run per distinct variant; no variant HTML is parsed. Visibility and
  * text sizes are those of the email as written (dark mode changes neither).
  */
-import { getTrackedFeature } from '../analysis/feature-catalogue';
+import { getTrackedFeature } from '../analysis/feature-catalog';
 import { CLIENT_IDS } from '../clients/email-client';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { DarkColorHandover } from '../dark-mode/dark-mode-simulation';

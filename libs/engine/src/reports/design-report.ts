@@ -76,7 +76,7 @@ class Tally {
   }
 }
 
-function normaliseStack(value: string): string[] {
+function normalizeStack(value: string): string[] {
   return value
     .split(',')
     .map((family) => family.trim().replace(/^["']|["']$/g, '').trim().toLowerCase())
@@ -221,7 +221,7 @@ class DesignTallies {
   }
 
   private fontFamilyContributions(out: Contribution[], value: string): void {
-    const families = normaliseStack(value);
+    const families = normalizeStack(value);
     if (families.length === 0) return;
     const stack = families.join(', ');
     out.push([this.stacks, stack]);

@@ -43,8 +43,8 @@ describe('linkReport', () => {
     expect(linkRules('<a href="https://acme.test/a">Click here</a>')).toEqual(['generic-link-text']);
     expect(linkRules('<a href="https://acme.test/a">Cliquez ici</a>')).toEqual(['generic-link-text']);
     expect(linkRules('<a href="https://acme.test/a"><img src="https://acme.test/i.png" width="10"></a>')).toEqual(['link-no-accessible-name']);
-    expect(linkRules('<a href="https://acme.test/a"><img src="https://acme.test/i.png" alt="Spring catalogue" width="10"></a>')).toEqual([]);
-    expect(linkRules('<a href="https://acme.test/a" aria-label="Open the spring catalogue"></a>')).toEqual([]);
+    expect(linkRules('<a href="https://acme.test/a"><img src="https://acme.test/i.png" alt="Spring catalog" width="10"></a>')).toEqual([]);
+    expect(linkRules('<a href="https://acme.test/a" aria-label="Open the spring catalog"></a>')).toEqual([]);
   });
 
   it('treats ESP merge tags in hrefs as resolved at send time, not broken', () => {

@@ -80,7 +80,7 @@ describe('spamReport', () => {
     expect(receipt.compliance.map((finding) => [finding.rule, finding.severity])).toEqual([['missing-physical-address', 'info'], ['missing-unsubscribe', 'info']]);
   });
 
-  it('recognises unsubscribe links in other languages and ESP tags, and addresses in several formats', () => {
+  it('recognizes unsubscribe links in other languages and ESP tags, and addresses in several formats', () => {
     expect(triggered(CLEAN, { footer: '<p>Musterstraße 12, 10115 Berlin. <a href="https://acme.test/x">Newsletter abbestellen</a></p>' })).toEqual([]);
     expect(triggered(CLEAN, { footer: '<address>Acme, 12 rue de la Paix, 75002 Paris</address><a href="*|UNSUB|*">Se désabonner</a>' })).toEqual([]);
     expect(triggered(CLEAN, { footer: '<p>Acme Ltd, PO Box 42, London SW1A 1AA. <a href="https://acme.test/prefs">Opt out</a></p>' })).toEqual([]);

@@ -338,7 +338,7 @@ function streetWordPrecedes(text: string, to: number): boolean {
  * Whether the body shows a postal address: an <address> element, a PO box, an ESP's address merge tag, a
  * street line ("1600 Amphitheatre Parkway", "Hauptstraße 5", "Via Roma 1"), a street and city before a
  * postcode ("123 Van Ness, San Francisco 94102"), a house number before postcode and city ("Unter den
- * Linden 77, 10117 Berlin"), a US state and ZIP, or a postcode of a recognisable shape.
+ * Linden 77, 10117 Berlin"), a US state and ZIP, or a postcode of a recognizable shape.
  */
 export function hasPhysicalAddress(context: ReportContext, visibleText: string, visibleTokens: readonly string[] = tokens(visibleText)): boolean {
   if (context.doc.byTag('address').length > 0) return true;

@@ -36,7 +36,7 @@ export interface TemplateReport {
 /** Longest template tag the scanner looks for a closer within. */
 const MAX_TAG_LENGTH = 500;
 const MAX_DISTINCT_TAGS = 200;
-/** Every opener the scanner recognises (two characters each); strings without one are skipped unscanned. */
+/** Every opener the scanner recognizes (two characters each); strings without one are skipped unscanned. */
 const TEMPLATE_OPENERS = /\{[{%#]|<%|\*\||%[%A-Za-z_]|\[[[A-Za-z_]|\$\{/;
 /** JSX text also has `{name}` expressions. */
 const JSX_TEXT_OPENERS = new RegExp(`${TEMPLATE_OPENERS.source}|\\{[A-Za-z_]`);

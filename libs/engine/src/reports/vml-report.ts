@@ -74,7 +74,7 @@ function tokenize(content: string, baseOffset: number, sink: TagSink): void {
       i++;
       continue;
     }
-    // Attributes up to the closing '>', honouring quotes; bounded so a stray '<' cannot scan forever.
+    // Attributes up to the closing '>', honoring quotes; bounded so a stray '<' cannot scan forever.
     const attrs = new Map<string, string>();
     let selfClosing = false;
     const limit = Math.min(content.length, cursor + MAX_TAG_SCAN);

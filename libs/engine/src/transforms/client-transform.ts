@@ -1,16 +1,16 @@
 import type { AtRule, ChildNode, Declaration, Rule } from 'postcss';
 import { CollectedFeatures, FeatureUse } from '../analysis/collect-features';
 import { Severity } from '../analysis/css-finding';
-import { getTrackedFeature } from '../analysis/feature-catalogue';
+import { getTrackedFeature } from '../analysis/feature-catalog';
 import { StyleCascade } from '../analysis/style-cascade';
 import { CLIENT_IDS, ClientId } from '../clients/email-client';
 import { getClient } from '../clients/email-clients';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
-import { ClientRules, sanitisedTags } from '../clients/models/client-rules';
-import { PrefixBehaviour, ignoredOnElement } from '../clients/models/client-behaviour';
-import { BehaviourFacts, BehaviourOutcome, evaluateBehaviours } from './client-behaviours';
+import { ClientRules, sanitizedTags } from '../clients/models/client-rules';
+import { PrefixBehavior, ignoredOnElement } from '../clients/models/client-behavior';
+import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors } from './client-behaviors';
 import { CssWriteOptions, writeCss } from './css-writer';
 import { AttributeValue, RenderPlan, emptyPlan, serializeStartTag } from './render-template';
 import { prefixClassList, prefixSelector } from './selector-prefix';
@@ -34,8 +34,8 @@ export interface ClientView {
   attributes: Map<HtmlElement, AttributeValue[]>;
   /** An element's attributes as the client writes them (its style, attribute drops and name prefixes). */
   attributesOf(element: HtmlElement): readonly AttributeValue[];
-  /** What the client's documented behaviours did (blocks dropped, rewrites, additions). */
-  behaviours: BehaviourOutcome;
+  /** What the client's documented behaviors did (blocks dropped, rewrites, additions). */
+  behaviors: BehaviorOutcome;
   /**
    * Writes a `<style>` block as this client keeps it (its drops, prefixes and rewrites), with the dark
    * variant's additions: a value recoloring, at-rules unwrapped, nodes skipped. Undefined for a removed block.
@@ -47,7 +47,7 @@ export interface ClientView {
 type SelectorWriter = (rule: Rule) => string;
 
 /** Attributes with the client's class and id prefix. */
-function prefixedAttributes(attrs: readonly AttributeValue[], prefix: PrefixBehaviour): AttributeValue[] {
+function prefixedAttributes(attrs: readonly AttributeValue[], prefix: PrefixBehavior): AttributeValue[] {
   return attrs.map((a) => {
     if (a.prefix) return a;
     if (a.name === 'class') return { ...a, value: prefixClassList(a.value, prefix.classPrefix, prefix.firstClassOnly === true) };
@@ -65,7 +65,7 @@ export type SheetWriteExtras = Pick<CssWriteOptions, 'valueFor' | 'unwrap'> & {
 
 /** Features whose lack never makes a client drop the declaration or rule that uses them. */
 const NEVER_DROPS = new Set(['css-important', 'css-comments', 'css-unit-initial']);
-const REMOVABLE_TAGS = new Set(['script', 'iframe', 'link', 'svg', 'form', 'style', ...sanitisedTags()]);
+const REMOVABLE_TAGS = new Set(['script', 'iframe', 'link', 'svg', 'form', 'style', ...sanitizedTags()]);
 const GMAIL: ReadonlySet<ClientId> = new Set(['gmail-web', 'gmail-android', 'gmail-ios']);
 
 /** Shared per-email state every client transform reads. */
@@ -80,8 +80,8 @@ export class TransformContext {
   readonly styled: readonly HtmlElement[];
   /** Elements with a class or id (a client that prefixes names rewrites them). */
   readonly named: readonly HtmlElement[];
-  readonly behaviourFacts: BehaviourFacts;
-  private readonly outcomes = new Map<ClientId, BehaviourOutcome>();
+  readonly behaviorFacts: BehaviorFacts;
+  private readonly outcomes = new Map<ClientId, BehaviorOutcome>();
 
   constructor(
     readonly parsed: ParsedEmail,
@@ -91,14 +91,14 @@ export class TransformContext {
     this.removable = parsed.elements.filter((e) => REMOVABLE_TAGS.has(e.tagName));
     this.styled = parsed.elements.filter((e) => parsed.inlineStyles.has(e) || cascade.matches.has(e));
     this.named = parsed.elements.filter((e) => e.attrs.some((a) => (a.name === 'class' || a.name === 'id') && !a.prefix));
-    this.behaviourFacts = new BehaviourFacts(parsed, cascade);
+    this.behaviorFacts = new BehaviorFacts(parsed, cascade);
   }
 
-  private readonly prefixedTags = new Map<PrefixBehaviour, Map<HtmlElement, string>>();
-  private readonly prefixedAttrs = new Map<PrefixBehaviour, Map<HtmlElement, AttributeValue[]>>();
+  private readonly prefixedTags = new Map<PrefixBehavior, Map<HtmlElement, string>>();
+  private readonly prefixedAttrs = new Map<PrefixBehavior, Map<HtmlElement, AttributeValue[]>>();
 
   /** A named element's attributes with the prefix (what a dark variant recolors), memoised per prefix. */
-  prefixedAttributesOf(element: HtmlElement, prefix: PrefixBehaviour): readonly AttributeValue[] {
+  prefixedAttributesOf(element: HtmlElement, prefix: PrefixBehavior): readonly AttributeValue[] {
     let byElement = this.prefixedAttrs.get(prefix);
     if (!byElement) this.prefixedAttrs.set(prefix, (byElement = new Map()));
     let attrs = byElement.get(element);
@@ -108,7 +108,7 @@ export class TransformContext {
   private readonly selectorWriters = new Map<string, SelectorWriter>();
 
   /** The start tags of the email's named elements with their class and id prefixed (one map per prefix, shared by its clients). */
-  prefixedStartTags(prefix: PrefixBehaviour): ReadonlyMap<HtmlElement, string> {
+  prefixedStartTags(prefix: PrefixBehavior): ReadonlyMap<HtmlElement, string> {
     let tags = this.prefixedTags.get(prefix);
     if (!tags) {
       tags = new Map();
@@ -127,7 +127,7 @@ export class TransformContext {
    * The selector text a client writes for a rule: Gmail's kept selectors (what it could not inline), then the
    * client's prefix; memoised per kind of client, as several clients share one (the Yahoo family, Gmail's three).
    */
-  selectorWriter(inlines: boolean, prefix: PrefixBehaviour | undefined): SelectorWriter | undefined {
+  selectorWriter(inlines: boolean, prefix: PrefixBehavior | undefined): SelectorWriter | undefined {
     if (prefix && !prefix.classPrefix && !prefix.idPrefix && !prefix.rewriteSelector) prefix = undefined; // Word's first-class rule touches markup only
     if (!inlines && !prefix) return undefined;
     const key = `${inlines ? 'inline' : ''}\u0000${prefix?.id ?? ''}`;
@@ -151,11 +151,11 @@ export class TransformContext {
     return writer;
   }
 
-  /** What the client's documented behaviours do to this email (computed once per client). */
-  behaviourOutcome(client: ClientId): BehaviourOutcome {
+  /** What the client's documented behaviors do to this email (computed once per client). */
+  behaviorOutcome(client: ClientId): BehaviorOutcome {
     let outcome = this.outcomes.get(client);
     if (!outcome) {
-      outcome = evaluateBehaviours(this.behaviourFacts, client, getClient(client).name);
+      outcome = evaluateBehaviors(this.behaviorFacts, client, getClient(client).name);
       this.outcomes.set(client, outcome);
     }
     return outcome;
@@ -260,7 +260,7 @@ type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
 /**
  * The markup as `client` delivers it: Gmail-style inlining, removal of what the client drops
  * (elements, at-rules, rules, declarations, comments), the Word engine's conditional comments, and the
- * documented behaviours of the client's model (clients/models/): blocks it drops whole, declarations it
+ * documented behaviors of the client's model (clients/models/): blocks it drops whole, declarations it
  * rewrites, names it prefixes, properties it ignores on some elements, markup it adds.
  *
  * Hot path (21 clients per email): the steps are module functions given what they read, not methods or
@@ -277,7 +277,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   const attributes: ClientView['attributes'] = new Map();
   const tally = new WarningTally(client);
   const inlines = GMAIL.has(client);
-  const outcome = context.behaviourOutcome(client);
+  const outcome = context.behaviorOutcome(client);
   const { rules } = outcome;
   const prefix = rules.prefix;
 
@@ -297,7 +297,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
     if (changed) return changed;
     return prefix && plan.prefixedStartTags?.has(element) ? context.prefixedAttributesOf(element, prefix) : element.attrs;
   };
-  return { client, plan, styles, attributes, attributesOf, behaviours: outcome, writeSheet, warnings: tally.list() };
+  return { client, plan, styles, attributes, attributesOf, behaviors: outcome, writeSheet, warnings: tally.list() };
 }
 
 /** Comments: dropped where unsupported; the Word engine reads its conditional comments. */
@@ -313,16 +313,16 @@ function dropComments(parsed: ParsedEmail, wordEngine: boolean, clientIndex: num
 }
 
 /** `<style>` blocks the client drops whole (a construct it rejects, a size limit, a place it ignores). */
-function dropWholeStyleBlocks(outcome: BehaviourOutcome, name: string, plan: RenderPlan, tally: WarningTally): void {
+function dropWholeStyleBlocks(outcome: BehaviorOutcome, name: string, plan: RenderPlan, tally: WarningTally): void {
   for (const [element, poison] of outcome.droppedSheets) {
     if (plan.removed.has(element)) continue;
     plan.removed.add(element);
-    tally.add('warning', poison.label, (n) => `${name} removed ${plural(n, '<style> block')}: ${poison.behaviour.summary}`, positionOf(element));
+    tally.add('warning', poison.label, (n) => `${name} removed ${plural(n, '<style> block')}: ${poison.behavior.summary}`, positionOf(element));
   }
 }
 
 /** Whether the client keeps the `<style>` block and top-level node a rule is in (Gmail inlines the rules of the blocks it keeps only). */
-function sheetKept(rule: Rule, parsed: ParsedEmail, outcome: BehaviourOutcome, plan: RenderPlan): boolean {
+function sheetKept(rule: Rule, parsed: ParsedEmail, outcome: BehaviorOutcome, plan: RenderPlan): boolean {
   let top: ChildNode = rule;
   while (top.parent && top.parent.type !== 'root') top = top.parent as unknown as ChildNode;
   if (outcome.droppedCss.has(top)) return false;
@@ -346,7 +346,7 @@ function ignoredHere(property: string, element: HtmlElement, elementRules: Clien
 }
 
 /** Whether a rewrite or element rule changes one of an element's inline declarations. */
-function inlineChanges(element: HtmlElement, declarations: readonly CssDeclaration[], outcome: BehaviourOutcome): boolean {
+function inlineChanges(element: HtmlElement, declarations: readonly CssDeclaration[], outcome: BehaviorOutcome): boolean {
   const { inlineRewrites } = outcome;
   const { elementRules } = outcome.rules;
   if (inlineRewrites.size === 0 && elementRules.size === 0) return false;
@@ -361,12 +361,12 @@ function inlineChanges(element: HtmlElement, declarations: readonly CssDeclarati
 /**
  * Inline styles: drop what the client does not support; Gmail first merges matching `<style>` rules.
  * Declarations are kept as the client keeps them: caniemail drops, then its rewrites (computed once per
- * distinct declaration by evaluateBehaviours) and its element rules. Fills `styles` and `attributes`;
+ * distinct declaration by evaluateBehaviors) and its element rules. Fills `styles` and `attributes`;
  * returns the number of rule matches inlined.
  */
 function writeInlineStyles(
   context: TransformContext,
-  outcome: BehaviourOutcome,
+  outcome: BehaviorOutcome,
   bit: number,
   inlines: boolean,
   name: string,
@@ -460,14 +460,14 @@ function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: st
  * Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only). Clients
  * that share a prefix share the prefixed start tags of elements they leave otherwise unchanged.
  */
-function prefixNames(context: TransformContext, prefix: PrefixBehaviour, name: string, plan: RenderPlan, tally: WarningTally, attributes: ClientView['attributes']): void {
+function prefixNames(context: TransformContext, prefix: PrefixBehavior, name: string, plan: RenderPlan, tally: WarningTally, attributes: ClientView['attributes']): void {
   for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
   plan.prefixedStartTags = context.prefixedStartTags(prefix);
   if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
 }
 
 /** A wrapper the client puts around the body's content (Thunderbird). */
-function wrapBody(parsed: ParsedEmail, outcome: BehaviourOutcome, plan: RenderPlan): void {
+function wrapBody(parsed: ParsedEmail, outcome: BehaviorOutcome, plan: RenderPlan): void {
   const body = outcome.bodyWrapper ? parsed.elementsByTag.get('body')?.[0] : undefined;
   if (body && outcome.bodyWrapper) {
     const bodyTag = plan.startTags.get(body) ?? plan.prefixedStartTags?.get(body) ?? serializeStartTag('body', body.attrs);
@@ -483,7 +483,7 @@ function wrapBody(parsed: ParsedEmail, outcome: BehaviourOutcome, plan: RenderPl
  */
 function writeStyleBlocks(
   context: TransformContext,
-  outcome: BehaviourOutcome,
+  outcome: BehaviorOutcome,
   bit: number,
   inlines: boolean,
   name: string,
@@ -548,18 +548,18 @@ function writeStyleBlocks(
 }
 
 /** Markup the client adds (data detectors). */
-function addClientMarkup(outcome: BehaviourOutcome, plan: RenderPlan, tally: WarningTally): void {
+function addClientMarkup(outcome: BehaviorOutcome, plan: RenderPlan, tally: WarningTally): void {
   for (const [text, markup] of outcome.texts) plan.texts.set(text, markup);
   for (const finding of outcome.findings) {
-    if (finding.behaviour.kind === 'addition') tally.add(finding.severity, finding.property, () => finding.message);
+    if (finding.behavior.kind === 'addition') tally.add(finding.severity, finding.property, () => finding.message);
   }
 }
 
-/** Elements the client removes: caniemail's unsupported elements, then its sanitiser's own list. */
+/** Elements the client removes: caniemail's unsupported elements, then its sanitizer's own list. */
 function removeElements(context: TransformContext, client: ClientId, plan: RenderPlan, tally: WarningTally): void {
   const clientIndex = CLIENT_IDS.indexOf(client);
   const name = getClient(client).name;
-  const { rules } = context.behaviourOutcome(client);
+  const { rules } = context.behaviorOutcome(client);
   for (const element of context.removable) {
     const tag = element.tagName;
     const position = positionOf(element);

@@ -3,7 +3,7 @@ import { NotMsoRange, ParsedEmail } from '../parse/parse-email';
 
 /**
  * What one client (or one client's dark variant) changes in the document. Everything not named
- * here renders exactly as parse5 would serialise it.
+ * here renders exactly as parse5 would serialize it.
  */
 export interface RenderPlan {
   /** Replacement start-tag markup (`<td style="…">`). */
@@ -104,7 +104,7 @@ function withAnnotation(startTag: string, annotation: string | undefined): strin
   return annotation && startTag.endsWith('>') ? `${startTag.slice(0, -1)}${annotation}>` : startTag;
 }
 
-/** A start tag exactly as parse5's serialiser writes it. */
+/** A start tag exactly as parse5's serializer writes it. */
 export function serializeStartTag(tagName: string, attrs: readonly AttributeValue[]): string {
   let html = `<${tagName}`;
   for (const attr of attrs) html += ` ${attributeName(attr)}="${escapeAttributeValue(attr.value)}"`;
@@ -112,7 +112,7 @@ export function serializeStartTag(tagName: string, attrs: readonly AttributeValu
 }
 
 /**
- * The document pre-serialised once into constant strings and a few slots (elements a client may
+ * The document pre-serialized once into constant strings and a few slots (elements a client may
  * rewrite, `<style>` texts, comments). Rendering a client is then one pass of string concatenation:
  * this is what makes 21 clients cost close to one.
  */

@@ -1,5 +1,5 @@
 /**
- * Class and id prefixing as webmail sanitisers do it (Outlook.com's `x_`, Yahoo's `yiv…`): every class
+ * Class and id prefixing as webmail sanitizers do it (Outlook.com's `x_`, Yahoo's `yiv…`): every class
  * name of a `class` attribute and every `.name` / `#name` of a selector gets the prefix, so rules keep
  * matching the elements they matched. Text inside `[...]`, strings and escapes is left alone.
  */

@@ -7,7 +7,7 @@ export type PreviewStatus = 'queued' | 'completed' | 'failed';
 /**
  * One submitted email and, once the worker has run, its analysis. The result is the complete
  * response JSON, Brotli-compressed (libs/persistence/src/preview-result.codec.ts): the API sends it without parsing
- * or re-serialising hundreds of kilobytes.
+ * or re-serializing hundreds of kilobytes.
  */
 @Entity({ name: 'previews' })
 export class PreviewEntity {

@@ -9,7 +9,7 @@ export interface IsolateScript {
 /**
  * The trusted code every isolate of one kind starts with. Normally a V8 snapshot (a fresh isolate in
  * ~20 ms); the scripts are kept so an isolate can also be built by running them, which is slower but
- * needed under jest, whose process aborts when deserialising any isolated-vm snapshot (V8 check
+ * needed under jest, whose process aborts when deserializing any isolated-vm snapshot (V8 check
  * "backing_store != nullptr"). Plain Node (workers, CLI, scripts/check-corpus.js) uses the snapshot.
  */
 export interface IsolateImage {

@@ -27,7 +27,7 @@ export const REACT_EMAIL_PACKAGES = [
 
 /**
  * Bundled separately and evaluated only in isolates whose template uses them: they are large, and
- * Tailwind 4's closures do not survive V8 snapshotting (ReferenceError after deserialisation).
+ * Tailwind 4's closures do not survive V8 snapshotting (ReferenceError after deserialization).
  */
 export const LAZY_REACT_EMAIL_PACKAGES: readonly string[] = ['tailwind', 'code-block', 'markdown'];
 

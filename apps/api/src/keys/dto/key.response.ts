@@ -4,7 +4,7 @@ export class CreatedKeyResponse {
   @ApiProperty() id: string;
   @ApiProperty() name: string;
   @ApiProperty({ description: 'The full key. Shown only in this response: store it now.' }) key: string;
-  @ApiProperty({ description: 'First 12 characters, for recognising the key later.' }) prefix: string;
+  @ApiProperty({ description: 'First 12 characters, for recognizing the key later.' }) prefix: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 

@@ -1,7 +1,7 @@
 import { getAttribute } from '../../parse/dom';
 import type { ParsedEmail } from '../../parse/parse-email';
 import { escapeAttributeValue, escapeText } from '../../transforms/render-template';
-import type { AdditionBehaviour, ClientModel, DarkBehaviour, RewriteBehaviour } from './client-behaviour';
+import type { AdditionBehavior, ClientModel, DarkBehavior, RewriteBehavior } from './client-behavior';
 
 /**
  * Apple Mail (macOS and iOS): WebKit, with the email's own dark rules when it opts in with `color-scheme`,
@@ -14,7 +14,7 @@ const MONTHS = 'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?
 const DAYS = 'Mon(?:day)?|Tue(?:s(?:day)?)?|Wed(?:nesday)?|Thu(?:r(?:s(?:day)?)?)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?';
 const STREETS = 'Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Loop|Place|Pl|Court|Ct|Square|Sq';
 
-/** What Apple's detectors recognise, in the order they are tried (first match wins at a position). */
+/** What Apple's detectors recognize, in the order they are tried (first match wins at a position). */
 const DETECTORS: ReadonlyArray<{ type: DetectorType; pattern: RegExp }> = [
   // A street address: number, capitalised street name, street type (1 Infinite Loop, 221 Baker Street).
   { type: 'address', pattern: new RegExp(String.raw`\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:${STREETS})\b\.?(?:,\s*[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)?`, 'g') },
@@ -87,13 +87,13 @@ export function addDataDetectorLinks(text: string, disabled: ReadonlySet<Detecto
 
 const DETECTOR_RESET = /a\[x-apple-data-detectors/i;
 
-const dataDetectors: AdditionBehaviour = {
+const dataDetectors: AdditionBehavior = {
     id: 'apple-data-detectors',
     kind: 'addition',
     severity: 'warning',
-    summary: 'Apple Mail on iOS turns phone numbers, dates, times and street addresses into links (data detectors), painted in its link blue over the email\'s text colour.',
+    summary: 'Apple Mail on iOS turns phone numbers, dates, times and street addresses into links (data detectors), painted in its link blue over the email\'s text color.',
     evidence: [
-      { url: 'https://github.com/Tautulli/Tautulli/pull/1383', title: 'Tautulli #1383: fix styling of Apple data detectors in newsletters (the added markup)', date: '2020-10-21', note: 'The report also says the format-detection meta did not stop the links there; Apple documents telephone=no for WebKit: disputed, the documented meta is modelled.' },
+      { url: 'https://github.com/Tautulli/Tautulli/pull/1383', title: 'Tautulli #1383: fix styling of Apple data detectors in newsletters (the added markup)', date: '2020-10-21', note: 'The report also says the format-detection meta did not stop the links there; Apple documents telephone=no for WebKit: disputed, the documented meta is modeled.' },
       { url: 'https://www.emailonacid.com/blog/article/email-development/demystifying-meta-tags-in-email', title: 'Email on Acid: Demystifying meta tags in email (format-detection)', date: '2018' },
       { url: 'https://github.com/JayOram/email-css-resets/pull/9', title: 'email-css-resets #9: reset for calendar-event detectors', date: '2023-05' },
     ],
@@ -118,7 +118,7 @@ const APPLE_DARK_EVIDENCE = [
   { url: 'https://webkit.org/blog/8840/dark-mode-support-in-webkit/', title: 'WebKit: Dark mode support in WebKit', date: '2019' },
 ];
 
-const appleDark: DarkBehaviour = {
+const appleDark: DarkBehavior = {
   id: 'apple-dark-color-scheme',
   kind: 'dark',
   model: 'prefers-color-scheme',
@@ -137,7 +137,7 @@ const appleDark: DarkBehaviour = {
 
 const PURE_WHITE = /^\s*(#fff|#ffffff|white|rgb\(\s*255\s*,\s*255\s*,\s*255\s*\))\s*$/i;
 
-const pureWhiteIgnored: RewriteBehaviour = {
+const pureWhiteIgnored: RewriteBehavior = {
   id: 'apple-dark-ignores-pure-white',
   kind: 'rewrite',
   severity: 'info',
@@ -155,6 +155,6 @@ const pureWhiteIgnored: RewriteBehaviour = {
 const CHECKED = '2026-11-27';
 
 export const APPLE_MODELS: Record<'apple-mail-macos' | 'apple-mail-ios', ClientModel> = {
-  'apple-mail-macos': { client: 'apple-mail-macos', engine: 'WebKit', checkedAt: CHECKED, behaviours: [pureWhiteIgnored, appleDark] },
-  'apple-mail-ios': { client: 'apple-mail-ios', engine: 'WebKit', checkedAt: CHECKED, behaviours: [dataDetectors, pureWhiteIgnored, appleDark] },
+  'apple-mail-macos': { client: 'apple-mail-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [pureWhiteIgnored, appleDark] },
+  'apple-mail-ios': { client: 'apple-mail-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [dataDetectors, pureWhiteIgnored, appleDark] },
 };

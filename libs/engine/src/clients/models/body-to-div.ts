@@ -1,19 +1,19 @@
-import type { Evidence, RewriteBehaviour } from './client-behaviour';
+import type { Evidence, RewriteBehavior } from './client-behavior';
 
 /** Attributes only a `<body>` reads: once a client turns it into a `<div>`, they paint nothing. */
 const BODY_ONLY_ATTRIBUTES = ['bgcolor', 'background', 'text', 'link', 'vlink', 'alink', 'leftmargin', 'topmargin', 'marginwidth', 'marginheight'];
 
 /**
  * A webmail that replaces the email's `<body>` with a `<div>` of its own page (Gmail, Yahoo, Proton): the
- * body's presentational attributes stop working, so its background colour is lost. Modelled by removing them.
+ * body's presentational attributes stop working, so its background color is lost. Modelled by removing them.
  */
-export function bodyToDiv(id: string, clientName: string, evidence: readonly Evidence[]): RewriteBehaviour {
+export function bodyToDiv(id: string, clientName: string, evidence: readonly Evidence[]): RewriteBehavior {
   return {
     id,
     kind: 'rewrite',
     severity: 'warning',
     label: '<body> attributes',
-    summary: `${clientName} replaces <body> with a <div>: bgcolor, background, text and link colours on <body> no longer apply.`,
+    summary: `${clientName} replaces <body> with a <div>: bgcolor, background, text and link colors on <body> no longer apply.`,
     evidence,
     dropsAttributesOn: ['body'],
     dropsAttributes: (element) => (element.tagName === 'body' ? element.attrs.filter((a) => !a.prefix && BODY_ONLY_ATTRIBUTES.includes(a.name)).map((a) => a.name) : []),

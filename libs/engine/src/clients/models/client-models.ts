@@ -1,6 +1,6 @@
 import type { ClientId } from '../email-client';
 import { APPLE_MODELS } from './apple.model';
-import type { ClientModel } from './client-behaviour';
+import type { ClientModel } from './client-behavior';
 import { GMAIL_MODELS } from './gmail.model';
 import { OTHER_MODELS } from './other.model';
 import { OUTLOOK_MODELS } from './outlook.model';
@@ -9,7 +9,7 @@ import { THUNDERBIRD_MODEL } from './thunderbird.model';
 import { YAHOO_MODELS } from './yahoo.model';
 
 /**
- * Every client's model: the documented behaviours Mailproof applies on top of caniemail's support data,
+ * Every client's model: the documented behaviors Mailproof applies on top of caniemail's support data,
  * each with its sources and a fixture (docs/clients.md). caniemail says what a client supports; these
  * say what it does instead (drops a whole block, rewrites a value, prefixes a name, adds a link).
  */

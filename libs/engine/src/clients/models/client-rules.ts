@@ -1,52 +1,52 @@
-import type { ClientId, DarkModeBehaviour } from '../email-client';
+import type { ClientId, DarkModeBehavior } from '../email-client';
 import type {
-  AdditionBehaviour,
-  ClientBehaviour,
+  AdditionBehavior,
+  ClientBehavior,
   ClientModel,
-  DarkBehaviour,
-  DropBlockBehaviour,
-  ElementBehaviour,
-  PrefixBehaviour,
-  RewriteBehaviour,
-  SanitiseBehaviour,
-} from './client-behaviour';
+  DarkBehavior,
+  DropBlockBehavior,
+  ElementBehavior,
+  PrefixBehavior,
+  RewriteBehavior,
+  SanitizeBehavior,
+} from './client-behavior';
 import { CLIENT_MODELS } from './client-models';
 
-/** A client's behaviours sorted by what reads them, built once per client (the transform's hot path reads these). */
+/** A client's behaviors sorted by what reads them, built once per client (the transform's hot path reads these). */
 export interface ClientRules {
   model: ClientModel;
-  sanitise: readonly SanitiseBehaviour[];
-  /** Tag -> the behaviour that removes it (with content) or unwraps it. */
-  removes: ReadonlyMap<string, SanitiseBehaviour>;
-  unwraps: ReadonlyMap<string, SanitiseBehaviour>;
-  dropBlocks: readonly DropBlockBehaviour[];
-  rewrites: readonly RewriteBehaviour[];
+  sanitize: readonly SanitizeBehavior[];
+  /** Tag -> the behavior that removes it (with content) or unwraps it. */
+  removes: ReadonlyMap<string, SanitizeBehavior>;
+  unwraps: ReadonlyMap<string, SanitizeBehavior>;
+  dropBlocks: readonly DropBlockBehavior[];
+  rewrites: readonly RewriteBehavior[];
   /** The declaration rewrites that can change this property, in model order (memoised per property). */
-  rewritesFor(property: string): readonly RewriteBehaviour[];
+  rewritesFor(property: string): readonly RewriteBehavior[];
   /** Identifies the client's rewrite and drop-block rules: clients with the same one share their rewrite results. */
   rewriteSignature: string;
-  prefix: PrefixBehaviour | undefined;
+  prefix: PrefixBehavior | undefined;
   /** Property -> the element rule that governs it. */
-  elementRules: ReadonlyMap<string, ElementBehaviour>;
-  additions: readonly AdditionBehaviour[];
-  /** The dark model shown (the first non-alternative dark behaviour). */
-  dark: DarkBehaviour | undefined;
+  elementRules: ReadonlyMap<string, ElementBehavior>;
+  additions: readonly AdditionBehavior[];
+  /** The dark model shown (the first non-alternative dark behavior). */
+  dark: DarkBehavior | undefined;
 }
 
 function compile(model: ClientModel): ClientRules {
-  const shown = model.behaviours.filter((b) => !b.alternative);
-  const ofKind = <K extends ClientBehaviour['kind']>(kind: K) => shown.filter((b): b is Extract<ClientBehaviour, { kind: K }> => b.kind === kind);
-  const sanitise = ofKind('sanitise');
-  const removes = new Map<string, SanitiseBehaviour>();
-  const unwraps = new Map<string, SanitiseBehaviour>();
-  for (const behaviour of sanitise) {
-    for (const tag of behaviour.removesElements ?? []) removes.set(tag, behaviour);
-    for (const tag of behaviour.unwrapsElements ?? []) unwraps.set(tag, behaviour);
+  const shown = model.behaviors.filter((b) => !b.alternative);
+  const ofKind = <K extends ClientBehavior['kind']>(kind: K) => shown.filter((b): b is Extract<ClientBehavior, { kind: K }> => b.kind === kind);
+  const sanitize = ofKind('sanitize');
+  const removes = new Map<string, SanitizeBehavior>();
+  const unwraps = new Map<string, SanitizeBehavior>();
+  for (const behavior of sanitize) {
+    for (const tag of behavior.removesElements ?? []) removes.set(tag, behavior);
+    for (const tag of behavior.unwrapsElements ?? []) unwraps.set(tag, behavior);
   }
   const rewrites = ofKind('rewrite');
   const declarationRewrites = rewrites.filter((r) => r.rewrite);
-  const byProperty = new Map<string, readonly RewriteBehaviour[]>();
-  const rewritesFor = (property: string): readonly RewriteBehaviour[] => {
+  const byProperty = new Map<string, readonly RewriteBehavior[]>();
+  const rewritesFor = (property: string): readonly RewriteBehavior[] => {
     if (declarationRewrites.length === 0) return NO_REWRITES;
     let list = byProperty.get(property);
     if (!list) {
@@ -56,11 +56,11 @@ function compile(model: ClientModel): ClientRules {
     return list;
   };
   const dropBlocks = ofKind('drop-block');
-  const elementRules = new Map<string, ElementBehaviour>();
-  for (const behaviour of ofKind('element')) for (const property of behaviour.properties) elementRules.set(property, behaviour);
+  const elementRules = new Map<string, ElementBehavior>();
+  for (const behavior of ofKind('element')) for (const property of behavior.properties) elementRules.set(property, behavior);
   return {
     model,
-    sanitise,
+    sanitize,
     removes,
     unwraps,
     dropBlocks,
@@ -74,7 +74,7 @@ function compile(model: ClientModel): ClientRules {
   };
 }
 
-const NO_REWRITES: readonly RewriteBehaviour[] = [];
+const NO_REWRITES: readonly RewriteBehavior[] = [];
 const RULES = new Map<ClientId, ClientRules>();
 
 export function rulesOf(client: ClientId): ClientRules {
@@ -86,19 +86,19 @@ export function rulesOf(client: ClientId): ClientRules {
   return rules;
 }
 
-/** The dark model a client shows by default (its model's first non-alternative dark behaviour). */
-export function darkModelOf(client: ClientId): DarkModeBehaviour {
+/** The dark model a client shows by default (its model's first non-alternative dark behavior). */
+export function darkModelOf(client: ClientId): DarkModeBehavior {
   return rulesOf(client).dark?.model ?? 'none';
 }
 
-/** Every tag some client's sanitiser removes or unwraps (the transform precomputes these elements once). */
-export function sanitisedTags(): ReadonlySet<string> {
+/** Every tag some client's sanitizer removes or unwraps (the transform precomputes these elements once). */
+export function sanitizedTags(): ReadonlySet<string> {
   const tags = new Set<string>();
   for (const model of Object.values(CLIENT_MODELS)) {
-    for (const behaviour of model.behaviours) {
-      if (behaviour.kind !== 'sanitise') continue;
-      for (const tag of behaviour.removesElements ?? []) tags.add(tag);
-      for (const tag of behaviour.unwrapsElements ?? []) tags.add(tag);
+    for (const behavior of model.behaviors) {
+      if (behavior.kind !== 'sanitize') continue;
+      for (const tag of behavior.removesElements ?? []) tags.add(tag);
+      for (const tag of behavior.unwrapsElements ?? []) tags.add(tag);
     }
   }
   return tags;

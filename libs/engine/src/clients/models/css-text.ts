@@ -30,7 +30,7 @@ export const UPPERCASE_IMPORTANT = /!\s*(?=[a-z]*[A-Z])[iI][mM][pP][oO][rR][tT][
 /** CSS Color 4's space-separated `rgb(0 128 0)` / `rgba(0 128 0 / 1)`. */
 export const SPACE_SEPARATED_RGB = /\brgba?\(\s*[-+.\d]+%?\s+[-+.\d]+%?\s+[-+.\d]+%?\s*(?:\/\s*[-+.\d]+%?\s*)?\)/i;
 
-/** The lightness-based colour functions of CSS Color 4. */
+/** The lightness-based color functions of CSS Color 4. */
 export const LIGHTNESS_COLOR_FUNCTION = /\b(?:ok)?(?:lch|lab)\(/i;
 
 /** A selector with a backslash escape (Tailwind's `.sm\:w-full`, `.w-1\/2`). */
@@ -39,7 +39,7 @@ export const ESCAPED_SELECTOR = /\\/;
 /** `var(--x,)`: a custom property with an empty fallback. */
 export const EMPTY_VAR_FALLBACK = /var\(\s*--[\w-]+\s*,\s*\)/i;
 
-/** Characters a strict sanitiser cannot place in a declaration value (outside strings and url()). */
+/** Characters a strict sanitizer cannot place in a declaration value (outside strings and url()). */
 export const STRAY_VALUE_CHARACTERS = /[=*$^|?<>{}[\]]|\\9\b|\\\d/;
 
 /** A style attribute with a character a strict webmail parser rejects outside strings and url() (Gmail, Outlook.com). */

@@ -1,6 +1,6 @@
 import { EMAIL_CLIENTS, getClient } from '../email-clients';
 import type { ClientId } from '../email-client';
-import type { BehaviourKind, Evidence } from './client-behaviour';
+import type { BehaviorKind, Evidence } from './client-behavior';
 import { CLIENT_MODELS } from './client-models';
 
 /** A client's model as the API and the CLI show it: plain data, no functions. */
@@ -11,7 +11,7 @@ export interface ClientModelDescription {
   renderer: string;
   darkModel: string;
   modelCheckedAt: string;
-  behaviours: Array<{ id: string; kind: BehaviourKind; summary: string; shown: boolean; evidence: readonly Evidence[] }>;
+  behaviors: Array<{ id: string; kind: BehaviorKind; summary: string; shown: boolean; evidence: readonly Evidence[] }>;
 }
 
 export function describeClientModel(client: ClientId): ClientModelDescription {
@@ -24,7 +24,7 @@ export function describeClientModel(client: ClientId): ClientModelDescription {
     renderer,
     darkModel: darkMode,
     modelCheckedAt: model.checkedAt,
-    behaviours: model.behaviours.map((b) => ({ id: b.id, kind: b.kind, summary: b.summary, shown: !b.alternative, evidence: b.evidence })),
+    behaviors: model.behaviors.map((b) => ({ id: b.id, kind: b.kind, summary: b.summary, shown: !b.alternative, evidence: b.evidence })),
   };
 }
 
@@ -35,14 +35,14 @@ export interface ClientSummary {
   category: string;
   /** The engine that paints the email: WebKit, Blink, Word or Gecko. */
   engine: string;
-  /** What stands in front of the engine (a webmail's sanitiser, an app's web view). */
+  /** What stands in front of the engine (a webmail's sanitizer, an app's web view). */
   renderer: string;
   darkMode: string;
   /** The dark model shown (the same value as `darkMode`, named as the model calls it). */
   darkModel: string;
   modelCheckedAt: string;
-  /** How many documented behaviours the model holds. */
-  behaviours: number;
+  /** How many documented behaviors the model holds. */
+  behaviors: number;
 }
 
 export function clientSummaries(): ClientSummary[] {
@@ -55,6 +55,6 @@ export function clientSummaries(): ClientSummary[] {
     darkMode,
     darkModel: darkMode,
     modelCheckedAt,
-    behaviours: CLIENT_MODELS[id].behaviours.length,
+    behaviors: CLIENT_MODELS[id].behaviors.length,
   }));
 }

@@ -1,5 +1,5 @@
 import { bodyToDiv } from './body-to-div';
-import type { ClientBehaviour, ClientModel, DarkBehaviour, DropBlockBehaviour, RewriteBehaviour } from './client-behaviour';
+import type { ClientBehavior, ClientModel, DarkBehavior, DropBlockBehavior, RewriteBehavior } from './client-behavior';
 import {
   EMPTY_VAR_FALLBACK,
   ESCAPED_SELECTOR,
@@ -15,7 +15,7 @@ import {
 } from './css-text';
 
 /**
- * Gmail with a Google account (web, Android and iOS apps share one sanitiser): a strict CSS parser that
+ * Gmail with a Google account (web, Android and iOS apps share one sanitizer): a strict CSS parser that
  * throws away a whole `<style>` block, or a whole `style` attribute, over one construct it rejects.
  */
 const GMAIL_RESPONSIVE_2017 = {
@@ -32,7 +32,7 @@ const GMAIL_2019 = {
 /** Gmail's limit on the email's `<style>` text, all blocks together (email-bugs #90). */
 export const GMAIL_STYLE_LIMIT_BYTES = 16384;
 
-const styleSizeLimit: DropBlockBehaviour = {
+const styleSizeLimit: DropBlockBehavior = {
   id: 'gmail-style-size-limit',
   kind: 'drop-block',
   scope: 'block',
@@ -45,7 +45,7 @@ const styleSizeLimit: DropBlockBehaviour = {
       url: 'https://github.com/hteumeuleu/caniemail/issues/144',
       title: 'caniemail #144 (maintainer: the tags that reach the 16 KB limit are removed)',
       date: '2021-03-30',
-      note: 'Older accounts kept the blocks before the limit; a 2026 reproduction citing #90 saw every block removed. The newer behaviour is modelled.',
+      note: 'Older accounts kept the blocks before the limit; a 2026 reproduction citing #90 saw every block removed. The newer behavior is modeled.',
     },
   ],
   find: (facts) => (facts.totalStyleBytes > GMAIL_STYLE_LIMIT_BYTES ? { label: '<style> over 16 KB' } : undefined),
@@ -56,7 +56,7 @@ const styleSizeLimit: DropBlockBehaviour = {
   },
 };
 
-const nestedAtRule: DropBlockBehaviour = {
+const nestedAtRule: DropBlockBehavior = {
   id: 'gmail-nested-at-rule',
   kind: 'drop-block',
   scope: 'block',
@@ -78,7 +78,7 @@ const nestedAtRule: DropBlockBehaviour = {
   },
 };
 
-const uppercaseImportantBlock: DropBlockBehaviour = {
+const uppercaseImportantBlock: DropBlockBehavior = {
   id: 'gmail-uppercase-important',
   kind: 'drop-block',
   scope: 'block',
@@ -96,7 +96,7 @@ const uppercaseImportantBlock: DropBlockBehaviour = {
   },
 };
 
-const uppercaseImportantAttribute: RewriteBehaviour = {
+const uppercaseImportantAttribute: RewriteBehavior = {
   id: 'gmail-uppercase-important-attribute',
   kind: 'rewrite',
   severity: 'warning',
@@ -111,41 +111,41 @@ const uppercaseImportantAttribute: RewriteBehaviour = {
   },
 };
 
-const spaceSeparatedRgbBlock: DropBlockBehaviour = {
+const spaceSeparatedRgbBlock: DropBlockBehavior = {
   id: 'gmail-space-separated-rgb',
   kind: 'drop-block',
   scope: 'block',
   severity: 'warning',
-  summary: 'Gmail removes a <style> block with a space-separated rgb()/rgba() colour (rgb(0 128 0)).',
+  summary: 'Gmail removes a <style> block with a space-separated rgb()/rgba() color (rgb(0 128 0)).',
   evidence: [
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/160', title: 'email-bugs #160: Gmail removed styles with white space color syntax (open)', date: '2025-12-18' },
     { url: 'https://www.caniemail.com/features/css-rgb/', title: 'caniemail: rgb()', date: '2021-08' },
   ],
   find: ({ sheet }) =>
     SPACE_SEPARATED_RGB.test(sheet.text) ? { node: findNode(sheet.root, (n) => n.type === 'decl' && SPACE_SEPARATED_RGB.test(n.value)), label: 'space-separated rgb()' } : undefined,
-  suggestion: 'Write colours as hex or comma-separated rgb(0, 128, 0).',
+  suggestion: 'Write colors as hex or comma-separated rgb(0, 128, 0).',
   fixture: {
     html: '<html><head><style>.a{color:rgb(255 0 0);font-size:20px}</style></head><body><p class="a">x</p></body></html>',
     expect: { transformExcludes: ['<style', 'font-size: 20px'], finding: { rule: 'gmail-space-separated-rgb' } },
   },
 };
 
-const spaceSeparatedRgbAttribute: RewriteBehaviour = {
+const spaceSeparatedRgbAttribute: RewriteBehavior = {
   id: 'gmail-space-separated-rgb-attribute',
   kind: 'rewrite',
   severity: 'warning',
   label: 'style attribute with space-separated rgb()',
-  summary: 'Gmail removes a whole style attribute with a space-separated rgb()/rgba() colour.',
+  summary: 'Gmail removes a whole style attribute with a space-separated rgb()/rgba() color.',
   evidence: spaceSeparatedRgbBlock.evidence,
   dropsStyleAttribute: (raw) => SPACE_SEPARATED_RGB.test(raw),
-  suggestion: 'Write colours as hex or comma-separated rgb(0, 128, 0).',
+  suggestion: 'Write colors as hex or comma-separated rgb(0, 128, 0).',
   fixture: {
     html: '<p style="color:rgb(0 0 255 / 1);text-align:center">x</p>',
     expect: { transformIncludes: ['<p>x</p>'], finding: { rule: 'gmail-space-separated-rgb-attribute' } },
   },
 };
 
-const strayCharacterAttribute: RewriteBehaviour = {
+const strayCharacterAttribute: RewriteBehavior = {
   id: 'gmail-invalid-character-attribute',
   kind: 'rewrite',
   severity: 'warning',
@@ -160,12 +160,12 @@ const strayCharacterAttribute: RewriteBehaviour = {
   },
   // Merge tags are filled in before sending: their braces and bars are no stray characters.
   counterFixture: {
-    html: '<p style="color:{{ brand_colour }};font-size:16px{% if big %};font-weight:bold{% endif %}">Hi *|FNAME|*</p><p style="border-color:*|BRAND|*">x</p>',
-    expect: { transformIncludes: ['color:{{ brand_colour }}'], noFindingFor: 'gmail-invalid-character-attribute' },
+    html: '<p style="color:{{ brand_color }};font-size:16px{% if big %};font-weight:bold{% endif %}">Hi *|FNAME|*</p><p style="border-color:*|BRAND|*">x</p>',
+    expect: { transformIncludes: ['color:{{ brand_color }}'], noFindingFor: 'gmail-invalid-character-attribute' },
   },
 };
 
-const strayCharacterBlock: DropBlockBehaviour = {
+const strayCharacterBlock: DropBlockBehavior = {
   id: 'gmail-invalid-character',
   kind: 'drop-block',
   scope: 'block',
@@ -183,7 +183,7 @@ const strayCharacterBlock: DropBlockBehaviour = {
   },
 };
 
-const escapedSelector: DropBlockBehaviour = {
+const escapedSelector: DropBlockBehavior = {
   id: 'gmail-escaped-selector',
   kind: 'drop-block',
   scope: 'block',
@@ -205,7 +205,7 @@ const escapedSelector: DropBlockBehaviour = {
   },
 };
 
-const emptyVarFallback: DropBlockBehaviour = {
+const emptyVarFallback: DropBlockBehavior = {
   id: 'gmail-empty-var-fallback',
   kind: 'drop-block',
   scope: 'block',
@@ -226,7 +226,7 @@ const emptyVarFallback: DropBlockBehaviour = {
   },
 };
 
-const styleInBody: DropBlockBehaviour = {
+const styleInBody: DropBlockBehavior = {
   id: 'gmail-style-in-body',
   kind: 'drop-block',
   scope: 'block',
@@ -254,7 +254,7 @@ const styleInBody: DropBlockBehaviour = {
   },
 };
 
-const lightnessColorAttribute: RewriteBehaviour = {
+const lightnessColorAttribute: RewriteBehavior = {
   id: 'gmail-lightness-color-attribute',
   kind: 'rewrite',
   severity: 'warning',
@@ -262,14 +262,14 @@ const lightnessColorAttribute: RewriteBehaviour = {
   summary: 'Gmail removes a whole style attribute that uses lch(), oklch(), lab() or oklab().',
   evidence: [{ url: 'https://www.caniemail.com/features/css-modern-color/', title: 'caniemail: modern color functions (Gmail note 2)', date: '2023-01' }],
   dropsStyleAttribute: (raw) => LIGHTNESS_COLOR_FUNCTION.test(raw),
-  suggestion: 'Give a hex colour (a static fallback) instead of lch()/oklch().',
+  suggestion: 'Give a hex color (a static fallback) instead of lch()/oklch().',
   fixture: {
     html: '<p style="color:oklch(60% 0.1 30);font-size:20px">x</p>',
     expect: { transformIncludes: ['<p>x</p>'], finding: { rule: 'gmail-lightness-color-attribute' } },
   },
 };
 
-const negativeMargins: RewriteBehaviour = {
+const negativeMargins: RewriteBehavior = {
   id: 'gmail-negative-margin',
   kind: 'rewrite',
   severity: 'warning',
@@ -308,7 +308,7 @@ const bodyAttributes = bodyToDiv('gmail-body-to-div', 'Gmail', [
   { url: 'https://github.com/resend/react-email/issues/670', title: 'react-email #670: body background stripped in Gmail', date: '2023-05-05' },
 ]);
 
-const GMAIL_SHARED: readonly ClientBehaviour[] = [
+const GMAIL_SHARED: readonly ClientBehavior[] = [
   styleSizeLimit,
   nestedAtRule,
   uppercaseImportantBlock,
@@ -328,16 +328,16 @@ const GMAIL_SHARED: readonly ClientBehaviour[] = [
 
 const DARK_GUIDE = { url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers', title: 'Litmus: The ultimate guide to dark mode for email marketers', date: '2024' };
 
-const webDark: DarkBehaviour = {
+const webDark: DarkBehavior = {
   id: 'gmail-web-dark',
   kind: 'dark',
   model: 'none',
-  summary: 'Gmail on the web darkens only its own interface; the email keeps its colours.',
+  summary: 'Gmail on the web darkens only its own interface; the email keeps its colors.',
   evidence: [DARK_GUIDE, { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (Gmail: not supported)', date: '2023-03-08' }],
   fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>', expect: { darkIncludes: ['background-color:#ffffff', 'color:#000000'] } },
 };
 
-const androidDark: DarkBehaviour = {
+const androidDark: DarkBehavior = {
   id: 'gmail-android-dark',
   kind: 'dark',
   model: 'partial-inversion',
@@ -346,11 +346,11 @@ const androidDark: DarkBehaviour = {
   fixture: { html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #ffffff'] } },
 };
 
-const iosDark: DarkBehaviour = {
+const iosDark: DarkBehavior = {
   id: 'gmail-ios-dark',
   kind: 'dark',
   model: 'full-inversion',
-  summary: 'Gmail for iOS inverts every colour, dark ones included (full inversion), and offers no way to target it.',
+  summary: 'Gmail for iOS inverts every color, dark ones included (full inversion), and offers no way to target it.',
   evidence: [DARK_GUIDE, { url: 'https://www.hteumeuleu.com/2021/fixing-gmail-dark-mode-css-blend-modes/', title: 'Rémi Parmentier, Fixing Gmail dark mode', date: '2021-04-09' }],
   fixture: { html: '<body><table><tr><td style="background-color:#111111;color:#eeeeee">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #111111'] } },
 };
@@ -358,7 +358,7 @@ const iosDark: DarkBehaviour = {
 const CHECKED = '2026-11-27';
 
 export const GMAIL_MODELS: Record<'gmail-web' | 'gmail-android' | 'gmail-ios', ClientModel> = {
-  'gmail-web': { client: 'gmail-web', engine: 'Blink', checkedAt: CHECKED, behaviours: [...GMAIL_SHARED, webDark] },
-  'gmail-android': { client: 'gmail-android', engine: 'Blink', checkedAt: CHECKED, behaviours: [...GMAIL_SHARED, androidDark] },
-  'gmail-ios': { client: 'gmail-ios', engine: 'WebKit', checkedAt: CHECKED, behaviours: [...GMAIL_SHARED, iosDark] },
+  'gmail-web': { client: 'gmail-web', engine: 'Blink', checkedAt: CHECKED, behaviors: [...GMAIL_SHARED, webDark] },
+  'gmail-android': { client: 'gmail-android', engine: 'Blink', checkedAt: CHECKED, behaviors: [...GMAIL_SHARED, androidDark] },
+  'gmail-ios': { client: 'gmail-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [...GMAIL_SHARED, iosDark] },
 };

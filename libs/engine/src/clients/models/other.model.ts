@@ -1,11 +1,11 @@
-import type { ClientModel, DarkBehaviour, RewriteBehaviour, SanitiseBehaviour } from './client-behaviour';
+import type { ClientModel, DarkBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { isDarkSchemeQuery } from './css-text';
 
 /** Samsung Email, Fastmail, HEY and Superhuman. */
 const CANIEMAIL_DARK_QUERY = { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme', date: '2023-03-08' };
 const LIGHT_BODY = '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>';
 
-const samsungDark: DarkBehaviour = {
+const samsungDark: DarkBehavior = {
   id: 'samsung-dark',
   kind: 'dark',
   model: 'partial-inversion-unless-dark-query',
@@ -14,7 +14,7 @@ const samsungDark: DarkBehaviour = {
   fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color: #ffffff'] } },
 };
 
-const fastmailDarkQuery: RewriteBehaviour = {
+const fastmailDarkQuery: RewriteBehavior = {
   id: 'fastmail-dark-query-rewrite',
   kind: 'rewrite',
   severity: 'info',
@@ -29,7 +29,7 @@ const fastmailDarkQuery: RewriteBehaviour = {
   },
 };
 
-const fastmailPositionFixed: RewriteBehaviour = {
+const fastmailPositionFixed: RewriteBehavior = {
   id: 'fastmail-position-fixed',
   kind: 'rewrite',
   severity: 'warning',
@@ -42,7 +42,7 @@ const fastmailPositionFixed: RewriteBehaviour = {
   fixture: { html: '<div style="position:fixed;bottom:0">x</div>', expect: { transformIncludes: ['position: absolute'], finding: { rule: 'fastmail-position-fixed' } } },
 };
 
-const fastmailCustomProperties: RewriteBehaviour = {
+const fastmailCustomProperties: RewriteBehavior = {
   id: 'fastmail-custom-properties-removed',
   kind: 'rewrite',
   severity: 'warning',
@@ -58,9 +58,9 @@ const fastmailCustomProperties: RewriteBehaviour = {
   },
 };
 
-const fastmailMedia: SanitiseBehaviour = {
+const fastmailMedia: SanitizeBehavior = {
   id: 'fastmail-media-removed',
-  kind: 'sanitise',
+  kind: 'sanitize',
   severity: 'warning',
   removesElements: new Set(['video', 'audio', 'object']),
   summary: 'Fastmail removes <video>, <audio> and <object> with all their content, fallbacks included.',
@@ -75,25 +75,25 @@ const fastmailMedia: SanitiseBehaviour = {
   },
 };
 
-const fastmailDark: DarkBehaviour = {
+const fastmailDark: DarkBehavior = {
   id: 'fastmail-dark-query',
   kind: 'dark',
   model: 'prefers-color-scheme',
-  summary: "Fastmail's dark theme applies the email's prefers-color-scheme: dark rules (rewritten to @media all); an email without them keeps its colours.",
-  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://github.com/bulwarkmail/webmail/issues/693', title: 'bulwarkmail #693 (Fastmail dark theme compared)', date: '2026-07-26', note: 'Recolouring of emails without dark rules is reported anecdotally only: not modelled.' }],
+  summary: "Fastmail's dark theme applies the email's prefers-color-scheme: dark rules (rewritten to @media all); an email without them keeps its colors.",
+  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://github.com/bulwarkmail/webmail/issues/693', title: 'bulwarkmail #693 (Fastmail dark theme compared)', date: '2026-07-26', note: 'Recoloring of emails without dark rules is reported anecdotally only: not modeled.' }],
   fixture: {
     html: '<html><head><style>@media (prefers-color-scheme:dark){.c{background:#000000}}</style></head><body><div class="c">x</div></body></html>',
     expect: { darkIncludes: ['.c{background:#000000;}'] },
   },
 };
 
-const heyDarkQuery: RewriteBehaviour = {
+const heyDarkQuery: RewriteBehavior = {
   id: 'hey-dark-query-disabled',
   kind: 'rewrite',
   severity: 'info',
   label: 'prefers-color-scheme rewritten',
   summary: 'HEY rewrites a prefers-color-scheme query to @media (false), so the email\'s dark rules never apply.',
-  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://www.caniemail.com/features/css-function-light-dark/', title: 'caniemail: light-dark() (HEY: always the light colour)', date: '2024-08-14' }],
+  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://www.caniemail.com/features/css-function-light-dark/', title: 'caniemail: light-dark() (HEY: always the light color)', date: '2024-08-14' }],
   rewriteAtRule: (name, params) => (name === 'media' && /prefers-color-scheme/i.test(params) ? '(false)' : undefined),
   suggestion: 'HEY ignores dark rules: make sure the light version reads well on its dark interface.',
   fixture: {
@@ -102,7 +102,7 @@ const heyDarkQuery: RewriteBehaviour = {
   },
 };
 
-const heyWordBreak: RewriteBehaviour = {
+const heyWordBreak: RewriteBehavior = {
   id: 'hey-word-break',
   kind: 'rewrite',
   severity: 'info',
@@ -115,7 +115,7 @@ const heyWordBreak: RewriteBehaviour = {
   fixture: { html: '<p style="word-break:break-all">x</p>', expect: { transformIncludes: ['word-break: break-word'] } },
 };
 
-const partialDark = (id: string, summary: string, evidence: DarkBehaviour['evidence']): DarkBehaviour => ({
+const partialDark = (id: string, summary: string, evidence: DarkBehavior['evidence']): DarkBehavior => ({
   id,
   kind: 'dark',
   model: 'partial-inversion',
@@ -127,17 +127,17 @@ const partialDark = (id: string, summary: string, evidence: DarkBehaviour['evide
 const CHECKED = '2026-11-27';
 
 export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'superhuman', ClientModel> = {
-  'samsung-mail': { client: 'samsung-mail', engine: 'Blink', checkedAt: CHECKED, behaviours: [samsungDark] },
-  fastmail: { client: 'fastmail', engine: 'Blink', checkedAt: CHECKED, behaviours: [fastmailDarkQuery, fastmailPositionFixed, fastmailCustomProperties, fastmailMedia, fastmailDark] },
+  'samsung-mail': { client: 'samsung-mail', engine: 'Blink', checkedAt: CHECKED, behaviors: [samsungDark] },
+  fastmail: { client: 'fastmail', engine: 'Blink', checkedAt: CHECKED, behaviors: [fastmailDarkQuery, fastmailPositionFixed, fastmailCustomProperties, fastmailMedia, fastmailDark] },
   'hey-mail': {
     client: 'hey-mail',
     engine: 'Blink',
     checkedAt: CHECKED,
-    behaviours: [
+    behaviors: [
       heyDarkQuery,
       heyWordBreak,
       partialDark('hey-dark-partial', 'HEY darkens light backgrounds and lightens dark text in its dark theme (partial inversion).', [
-        { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (HEY: @media (false) since 2022-12)', date: '2023-03-08', note: 'How HEY recolours is not documented first-hand: disputed.' },
+        { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (HEY: @media (false) since 2022-12)', date: '2023-03-08', note: 'How HEY recolors is not documented first-hand: disputed.' },
       ]),
     ],
   },
@@ -145,7 +145,7 @@ export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'su
     client: 'superhuman',
     engine: 'Blink',
     checkedAt: CHECKED,
-    behaviours: [
+    behaviors: [
       partialDark('superhuman-dark-partial', 'Superhuman darkens light backgrounds and lightens dark text in its dark theme (partial inversion).', [
         { url: 'https://github.com/buttondown/roadmap/issues/1157', title: 'buttondown #1157: black-on-black text in Superhuman iOS dark mode', date: '2023-02-08', note: 'Anecdotal reports only; no vendor documentation: disputed.' },
       ]),

@@ -1,21 +1,21 @@
-import type { ClientBehaviour, ClientModel, DarkBehaviour, DropBlockBehaviour, ElementBehaviour, PrefixBehaviour, RewriteBehaviour } from './client-behaviour';
+import type { ClientBehavior, ClientModel, DarkBehavior, DropBlockBehavior, ElementBehavior, PrefixBehavior, RewriteBehavior } from './client-behavior';
 import { hasStrayCharacter } from './css-text';
 
 /**
  * Outlook: classic Outlook for Windows renders with Microsoft Word (CSS support depends on the element);
- * Outlook.com and the new Outlook for Windows share a web sanitiser that prefixes names with `x_`; the
+ * Outlook.com and the new Outlook for Windows share a web sanitizer that prefixes names with `x_`; the
  * mobile and Mac apps share its parser quirks.
  */
 const WORD_ENGINE_ARTICLE = {
   url: 'https://hteumeuleu.medium.com/making-sense-of-outlooks-rendering-engine-874a50f38357',
-  title: "Rémi Parmentier, Making sense of Outlook's rendering engine (summarising Microsoft's Word 2007 HTML and CSS Rendering Capabilities, 2006)",
+  title: "Rémi Parmentier, Making sense of Outlook's rendering engine (summarizing Microsoft's Word 2007 HTML and CSS Rendering Capabilities, 2006)",
   date: '2020-07',
 };
 const WORD_2007_MSDN = {
   url: 'https://learn.microsoft.com/en-us/previous-versions/office/developer/office-2007/aa338201(v=office.12)',
   title: 'Microsoft: Word 2007 HTML and CSS Rendering Capabilities in Outlook 2007',
   date: '2006',
-  note: 'Read through the 2020 summary above; the table of CORE / COREEXTENDED / FULL property groups per element is the one modelled.',
+  note: 'Read through the 2020 summary above; the table of CORE / COREEXTENDED / FULL property groups per element is the one modeled.',
 };
 const CANIEMAIL_PADDING = { url: 'https://www.caniemail.com/features/css-padding/', title: 'caniemail: padding (Outlook Windows: only on table cells)', date: '2019-07-25' };
 const CANIEMAIL_WIDTH = { url: 'https://www.caniemail.com/features/css-width/', title: 'caniemail: width (Outlook Windows: not on body, span, div, p, img)', date: '2019-09-27' };
@@ -24,12 +24,12 @@ const CANIEMAIL_HEIGHT = { url: 'https://www.caniemail.com/features/css-height/'
 const PADDING = ['padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left'];
 const BORDER_SIDES = ['border-top', 'border-right', 'border-bottom', 'border-left'].flatMap((side) => [side, `${side}-color`, `${side}-width`, `${side}-style`]);
 
-const wordPadding: ElementBehaviour = {
+const wordPadding: ElementBehavior = {
   id: 'word-padding-table-cells',
   kind: 'element',
   properties: PADDING,
-  honouredOn: new Set(['td', 'th']),
-  summary: 'the Word engine honours padding on table cells (<td>, <th>) only.',
+  honoredOn: new Set(['td', 'th']),
+  summary: 'the Word engine honors padding on table cells (<td>, <th>) only.',
   evidence: [CANIEMAIL_PADDING, WORD_ENGINE_ARTICLE, WORD_2007_MSDN],
   suggestion: 'Put the padding on a <td> (wrap the content in a one-cell table).',
   fixture: {
@@ -39,7 +39,7 @@ const wordPadding: ElementBehaviour = {
   counterFixture: { html: '<table><tr><td style="padding:20px">cell</td></tr></table>', expect: { transformIncludes: ['<td style="padding:20px">'], noFindingFor: 'padding' } },
 };
 
-const wordWidth: ElementBehaviour = {
+const wordWidth: ElementBehavior = {
   id: 'word-width-elements',
   kind: 'element',
   properties: ['width'],
@@ -53,7 +53,7 @@ const wordWidth: ElementBehaviour = {
   },
 };
 
-const wordHeight: ElementBehaviour = {
+const wordHeight: ElementBehavior = {
   id: 'word-height-elements',
   kind: 'element',
   properties: ['height'],
@@ -67,7 +67,7 @@ const wordHeight: ElementBehaviour = {
   },
 };
 
-const wordBorderSides: ElementBehaviour = {
+const wordBorderSides: ElementBehavior = {
   id: 'word-border-sides-elements',
   kind: 'element',
   properties: BORDER_SIDES,
@@ -81,7 +81,7 @@ const wordBorderSides: ElementBehaviour = {
   },
 };
 
-const wordMarginOnInline: ElementBehaviour = {
+const wordMarginOnInline: ElementBehavior = {
   id: 'word-margin-elements',
   kind: 'element',
   properties: ['margin', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left'],
@@ -95,12 +95,12 @@ const wordMarginOnInline: ElementBehaviour = {
   },
 };
 
-const wordMaxWidth: ElementBehaviour = {
+const wordMaxWidth: ElementBehavior = {
   id: 'word-max-width-tables',
   kind: 'element',
   properties: ['max-width'],
-  honouredOn: new Set(['table']),
-  summary: 'the Word engine (Outlook 2019 and later) honours max-width on <table> only.',
+  honoredOn: new Set(['table']),
+  summary: 'the Word engine (Outlook 2019 and later) honors max-width on <table> only.',
   evidence: [{ url: 'https://www.caniemail.com/features/css-max-width/', title: 'caniemail: max-width (Outlook Windows: only on <table>)', date: '2019-08-02' }, WORD_ENGINE_ARTICLE],
   suggestion: 'Put max-width on a table, with an MSO ghost table of fixed width for older versions.',
   fixture: {
@@ -109,7 +109,7 @@ const wordMaxWidth: ElementBehaviour = {
   },
 };
 
-const wordInlineImportant: RewriteBehaviour = {
+const wordInlineImportant: RewriteBehavior = {
   id: 'word-inline-important',
   kind: 'rewrite',
   severity: 'warning',
@@ -128,7 +128,7 @@ const wordInlineImportant: RewriteBehaviour = {
   },
 };
 
-const wordGluedImportant: RewriteBehaviour = {
+const wordGluedImportant: RewriteBehavior = {
   id: 'word-important-without-space',
   kind: 'rewrite',
   severity: 'warning',
@@ -147,7 +147,7 @@ const wordGluedImportant: RewriteBehaviour = {
   },
 };
 
-const wordFirstClass: PrefixBehaviour = {
+const wordFirstClass: PrefixBehavior = {
   id: 'word-first-class-only',
   kind: 'prefix',
   firstClassOnly: true,
@@ -162,11 +162,11 @@ const wordFirstClass: PrefixBehaviour = {
   },
 };
 
-const wordDark: DarkBehaviour = {
+const wordDark: DarkBehavior = {
   id: 'word-dark-full-inversion',
   kind: 'dark',
   model: 'full-inversion',
-  summary: 'classic Outlook for Windows inverts the email\'s colours in dark mode (full inversion) and gives the email no way to target it.',
+  summary: 'classic Outlook for Windows inverts the email\'s colors in dark mode (full inversion) and gives the email no way to target it.',
   evidence: [
     { url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers', title: 'Litmus: The ultimate guide to dark mode for email marketers', date: '2024' },
     { url: 'https://www.hteumeuleu.com/2021/emails-react-outlook-com-dark-mode/', title: "Rémi Parmentier, How do emails react to Outlook.com's dark mode", date: '2021-02-26' },
@@ -177,7 +177,7 @@ const wordDark: DarkBehaviour = {
 /**
  * Outlook.com deletes a compound that is only an attribute selector (`[owa] .x` -> `.x`, the "[owa]" hack
  * that targets Outlook.com): email-bugs #38, still open. caniemail's 2024 data says simple attribute
- * selectors now work; the open report is modelled and the dispute noted in the evidence.
+ * selectors now work; the open report is modeled and the dispute noted in the evidence.
  */
 function withoutBareAttributeCompounds(selector: string): string {
   return selector
@@ -186,7 +186,7 @@ function withoutBareAttributeCompounds(selector: string): string {
     .join(',');
 }
 
-const owaPrefix: PrefixBehaviour = {
+const owaPrefix: PrefixBehavior = {
   id: 'owa-class-id-prefix',
   kind: 'prefix',
   classPrefix: 'x_',
@@ -200,7 +200,7 @@ const owaPrefix: PrefixBehaviour = {
       url: 'https://github.com/hteumeuleu/email-bugs/issues/38',
       title: 'email-bugs #38: Outlook.com incorrectly filters attribute selectors ([owa] .foo becomes .foo; open)',
       date: '2018-04-16',
-      note: 'caniemail (2024-01) reports simple attribute selectors as partly supported: disputed; the open report is modelled.',
+      note: 'caniemail (2024-01) reports simple attribute selectors as partly supported: disputed; the open report is modeled.',
     },
   ],
   // `.x_a.x_b` -> `.x_a.b`: only the first class of a compound keeps the prefix.
@@ -211,7 +211,7 @@ const owaPrefix: PrefixBehaviour = {
   },
 };
 
-const owaDoubleBrace: DropBlockBehaviour = {
+const owaDoubleBrace: DropBlockBehavior = {
   id: 'owa-double-brace',
   kind: 'drop-block',
   scope: 'rest',
@@ -234,7 +234,7 @@ const owaDoubleBrace: DropBlockBehaviour = {
   },
 };
 
-const owaStrayCharacter: RewriteBehaviour = {
+const owaStrayCharacter: RewriteBehavior = {
   id: 'owa-invalid-character-attribute',
   kind: 'rewrite',
   severity: 'warning',
@@ -245,7 +245,7 @@ const owaStrayCharacter: RewriteBehaviour = {
       url: 'https://github.com/hteumeuleu/email-bugs/issues/19',
       title: 'email-bugs #19: Outlook.com removes styles that include special characters (open)',
       date: '2016-07-20',
-      note: 'The report also lists . / % ( ) & @ \\, which every email uses (decimals, rgb(), font shorthands) and Outlook.com shows today: only the rarer characters are modelled.',
+      note: 'The report also lists . / % ( ) & @ \\, which every email uses (decimals, rgb(), font shorthands) and Outlook.com shows today: only the rarer characters are modeled.',
     },
   ],
   dropsStyleAttribute: hasStrayCharacter,
@@ -256,7 +256,7 @@ const owaStrayCharacter: RewriteBehaviour = {
   },
 };
 
-const owaDark: DarkBehaviour = {
+const owaDark: DarkBehavior = {
   id: 'owa-dark-partial',
   kind: 'dark',
   model: 'partial-inversion',
@@ -268,7 +268,7 @@ const owaDark: DarkBehaviour = {
   fixture: { html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>', expect: { darkIncludes: ['data-ogsb'] } },
 };
 
-const appsDark: DarkBehaviour = {
+const appsDark: DarkBehavior = {
   ...owaDark,
   id: 'outlook-apps-dark-partial',
   summary: 'the Outlook apps (iOS, Android, Mac) darken light backgrounds and lighten dark text (partial inversion).',
@@ -276,13 +276,13 @@ const appsDark: DarkBehaviour = {
 };
 
 const CHECKED = '2026-11-27';
-const WORD: readonly ClientBehaviour[] = [wordPadding, wordWidth, wordHeight, wordBorderSides, wordMarginOnInline, wordMaxWidth, wordInlineImportant, wordGluedImportant, wordFirstClass, wordDark];
+const WORD: readonly ClientBehavior[] = [wordPadding, wordWidth, wordHeight, wordBorderSides, wordMarginOnInline, wordMaxWidth, wordInlineImportant, wordGluedImportant, wordFirstClass, wordDark];
 
 export const OUTLOOK_MODELS: Record<'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android', ClientModel> = {
-  'outlook-web': { client: 'outlook-web', engine: 'Blink', checkedAt: CHECKED, behaviours: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
-  'outlook-windows': { client: 'outlook-windows', engine: 'Blink', checkedAt: CHECKED, behaviours: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
-  'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviours: WORD },
-  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviours: [appsDark] },
-  'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviours: [owaDoubleBrace, appsDark] },
-  'outlook-android': { client: 'outlook-android', engine: 'Blink', checkedAt: CHECKED, behaviours: [owaDoubleBrace, appsDark] },
+  'outlook-web': { client: 'outlook-web', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
+  'outlook-windows': { client: 'outlook-windows', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
+  'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviors: WORD },
+  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [appsDark] },
+  'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
+  'outlook-android': { client: 'outlook-android', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
 };

@@ -1,11 +1,11 @@
 import { bodyToDiv } from './body-to-div';
-import type { ClientModel, DarkBehaviour, RewriteBehaviour, SanitiseBehaviour } from './client-behaviour';
+import type { ClientModel, DarkBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { mediaFeatures } from './css-text';
 
 /**
- * Proton Mail on the web: its sanitiser (open source, ProtonMail/WebClients) keeps `<style>` blocks as
+ * Proton Mail on the web: its sanitizer (open source, ProtonMail/WebClients) keeps `<style>` blocks as
  * written, inside a sandboxed frame, and rewrites the values that could escape the frame or fight its
- * height: positions, viewport heights, percentage heights, remote URLs, colour schemes.
+ * height: positions, viewport heights, percentage heights, remote URLs, color schemes.
  */
 const WEBCLIENTS = 'https://github.com/ProtonMail/WebClients';
 const ESCAPE = { url: `${WEBCLIENTS}/blob/main/packages/shared/lib/sanitize/escape.ts`, title: 'Proton WebClients: sanitize/escape.ts (forbidden styles, url() escaping)', date: '2026' };
@@ -21,7 +21,7 @@ const STYLE_ATTRIBUTES = {
   date: '2026',
 };
 
-/** The selector features caniemail marks unsupported for Proton: the sanitiser keeps every `<style>` rule as written. */
+/** The selector features caniemail marks unsupported for Proton: the sanitizer keeps every `<style>` rule as written. */
 const SELECTORS_KEPT = [
   'css-selector-class',
   'css-selector-id',
@@ -36,9 +36,9 @@ const SELECTORS_KEPT = [
   'css-selector-chaining',
 ] as const;
 
-const styleKept: SanitiseBehaviour = {
+const styleKept: SanitizeBehavior = {
   id: 'proton-style-kept',
-  kind: 'sanitise',
+  kind: 'sanitize',
   severity: 'info',
   summary: 'Proton Mail keeps <style> blocks, in <head> or <body>, with their selectors as written (the message renders in its own sandboxed frame, so nothing is prefixed).',
   evidence: [PURIFY, { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/src/helpers/getIframeHtml.ts`, title: 'Proton WebClients: getIframeHtml.ts (head styles copied into the frame)', date: '2026' }],
@@ -50,9 +50,9 @@ const styleKept: SanitiseBehaviour = {
   },
 };
 
-const formControls: SanitiseBehaviour = {
+const formControls: SanitizeBehavior = {
   id: 'proton-media-and-forms-removed',
-  kind: 'sanitise',
+  kind: 'sanitize',
   severity: 'warning',
   removesElements: new Set(['video', 'audio', 'object', 'embed', 'svg', 'input', 'select', 'textarea', 'button']),
   unwrapsElements: new Set(['form']),
@@ -64,7 +64,7 @@ const formControls: SanitiseBehaviour = {
       url: 'https://www.caniemail.com/features/html-input-checkbox/',
       title: 'caniemail: form controls (Proton: not supported)',
       date: '2020-03',
-      note: "The sanitiser's forbidden tags have changed over time (input was forbidden, a later version keeps inputs with their attributes stripped and disabled); the controls are modelled as removed, as caniemail also found.",
+      note: "The sanitizer's forbidden tags have changed over time (input was forbidden, a later version keeps inputs with their attributes stripped and disabled); the controls are modeled as removed, as caniemail also found.",
     },
   ],
   suggestion: 'Link to the video or form on the web instead, with an image as the teaser.',
@@ -74,12 +74,12 @@ const formControls: SanitiseBehaviour = {
   },
 };
 
-const commentsRemoved: SanitiseBehaviour = {
+const commentsRemoved: SanitizeBehavior = {
   id: 'proton-comments-removed',
-  kind: 'sanitise',
+  kind: 'sanitize',
   severity: 'info',
   supportOverrides: { 'html-comments': 'unsupported' },
-  summary: 'Proton Mail deletes every HTML comment before sanitising, so <!--[if mso]> blocks disappear with their content and <!--[if !mso]><!--> content stays.',
+  summary: 'Proton Mail deletes every HTML comment before sanitizing, so <!--[if mso]> blocks disappear with their content and <!--[if !mso]><!--> content stays.',
   evidence: [
     { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/helpers/transforms/transformEscape.ts`, title: 'Proton WebClients: transformEscape.ts (HTML comments removed first)', date: '2026' },
   ],
@@ -90,7 +90,7 @@ const commentsRemoved: SanitiseBehaviour = {
   },
 };
 
-const absoluteToRelative: RewriteBehaviour = {
+const absoluteToRelative: RewriteBehavior = {
   id: 'proton-position-rewrite',
   kind: 'rewrite',
   severity: 'warning',
@@ -112,7 +112,7 @@ const absoluteToRelative: RewriteBehaviour = {
   },
 };
 
-const offsetsUnset: RewriteBehaviour = {
+const offsetsUnset: RewriteBehavior = {
   id: 'proton-inline-offsets-unset',
   kind: 'rewrite',
   severity: 'warning',
@@ -128,7 +128,7 @@ const offsetsUnset: RewriteBehaviour = {
   },
 };
 
-const heightsUnset: RewriteBehaviour = {
+const heightsUnset: RewriteBehavior = {
   id: 'proton-height-rewrite',
   kind: 'rewrite',
   severity: 'warning',
@@ -150,7 +150,7 @@ const heightsUnset: RewriteBehaviour = {
   },
 };
 
-const negativeMargins: RewriteBehaviour = {
+const negativeMargins: RewriteBehavior = {
   id: 'proton-negative-margins-unset',
   kind: 'rewrite',
   severity: 'warning',
@@ -163,7 +163,7 @@ const negativeMargins: RewriteBehaviour = {
   fixture: { html: '<div style="margin-top:-20px">A</div>', expect: { transformIncludes: ['margin-top: unset'], finding: { rule: 'proton-negative-margins-unset' } } },
 };
 
-const urlsNeutralised: RewriteBehaviour = {
+const urlsNeutralised: RewriteBehavior = {
   id: 'proton-style-urls-blocked',
   kind: 'rewrite',
   severity: 'warning',
@@ -172,14 +172,14 @@ const urlsNeutralised: RewriteBehaviour = {
   evidence: [ESCAPE, { url: 'https://www.caniemail.com/features/css-list-style-image/', title: 'caniemail: list-style-image (Proton: url() becomes proton-url())', date: '2021' }],
   valueMatches: /\b(url|image-set)\s*\(/i,
   rewrite: (d, site) => (!site.inline && /\b(url|image-set)\s*\(/i.test(d.value) ? { ...d, value: d.value.replace(/\b(url|image-set)\s*\(/gi, 'proton-$1(') } : undefined),
-  suggestion: 'Put background images inline (style attribute or background attribute), with a background colour fallback.',
+  suggestion: 'Put background images inline (style attribute or background attribute), with a background color fallback.',
   fixture: {
     html: '<html><head><style>.h{background-image:url(https://example.com/b.jpg);background-color:#003366}</style></head><body><div class="h">x</div></body></html>',
     expect: { transformIncludes: ['proton-url(https://example.com/b.jpg)'], finding: { rule: 'proton-style-urls-blocked' } },
   },
 };
 
-const colorSchemeDisabled: RewriteBehaviour = {
+const colorSchemeDisabled: RewriteBehavior = {
   id: 'proton-color-scheme-disabled',
   kind: 'rewrite',
   severity: 'info',
@@ -196,7 +196,7 @@ const colorSchemeDisabled: RewriteBehaviour = {
   },
 };
 
-const heightQueriesRemoved: RewriteBehaviour = {
+const heightQueriesRemoved: RewriteBehavior = {
   id: 'proton-height-media-queries-removed',
   kind: 'rewrite',
   severity: 'warning',
@@ -215,7 +215,7 @@ const bodyAttributes = bodyToDiv('proton-body-to-div', 'Proton Mail', [
   { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/src/helpers/getIframeHtml.ts`, title: "Proton WebClients: getIframeHtml.ts (only the body's style and class move to a wrapper)", date: '2026' },
 ]);
 
-const protonDark: DarkBehaviour = {
+const protonDark: DarkBehavior = {
   id: 'proton-dark-none',
   kind: 'dark',
   model: 'none',
@@ -228,5 +228,5 @@ export const PROTON_MODEL: ClientModel = {
   client: 'protonmail',
   engine: 'Blink',
   checkedAt: '2026-11-27',
-  behaviours: [styleKept, formControls, commentsRemoved, absoluteToRelative, offsetsUnset, heightsUnset, negativeMargins, urlsNeutralised, colorSchemeDisabled, heightQueriesRemoved, bodyAttributes, protonDark],
+  behaviors: [styleKept, formControls, commentsRemoved, absoluteToRelative, offsetsUnset, heightsUnset, negativeMargins, urlsNeutralised, colorSchemeDisabled, heightQueriesRemoved, bodyAttributes, protonDark],
 };

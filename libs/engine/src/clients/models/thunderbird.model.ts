@@ -1,13 +1,13 @@
-import type { AdditionBehaviour, ClientModel, DarkBehaviour, RewriteBehaviour } from './client-behaviour';
+import type { AdditionBehavior, ClientModel, DarkBehavior, RewriteBehavior } from './client-behavior';
 
 /**
- * Thunderbird: Gecko shows the email as written, after a sanitiser pass that removes conditional CSS
+ * Thunderbird: Gecko shows the email as written, after a sanitizer pass that removes conditional CSS
  * (every top-level @media, @supports, @import, @container, @layer). In dark mode its default is to show
- * the email as written; its dark reader removes light backgrounds and dark text colours instead of inverting.
+ * the email as written; its dark reader removes light backgrounds and dark text colors instead of inverting.
  */
 const COMM_CENTRAL = 'https://github.com/mozilla/releases-comm-central';
 
-const conditionalCss: RewriteBehaviour = {
+const conditionalCss: RewriteBehavior = {
   id: 'thunderbird-conditional-css-removed',
   kind: 'rewrite',
   severity: 'warning',
@@ -26,7 +26,7 @@ const conditionalCss: RewriteBehaviour = {
   },
 };
 
-const textHtmlWrapper: AdditionBehaviour = {
+const textHtmlWrapper: AdditionBehavior = {
   id: 'thunderbird-body-wrapper',
   kind: 'addition',
   severity: 'warning',
@@ -43,28 +43,28 @@ const textHtmlWrapper: AdditionBehaviour = {
   },
 };
 
-const asWritten: DarkBehaviour = {
+const asWritten: DarkBehavior = {
   id: 'thunderbird-dark-as-written',
   kind: 'dark',
   model: 'none',
-  summary: 'Thunderbird shows the email as written in a dark theme by default in the view Mailproof models (no colour inversion; the email\'s dark query is stripped as conditional CSS).',
+  summary: 'Thunderbird shows the email as written in a dark theme by default in the view Mailproof models (no color inversion; the email\'s dark query is stripped as conditional CSS).',
   evidence: [
-    { url: `${COMM_CENTRAL}/blob/main/mail/app/profile/all-thunderbird.js`, title: 'comm-central: all-thunderbird.js (browser.display.document_color_use 0: page colours kept)', date: '2026-08-22' },
+    { url: `${COMM_CENTRAL}/blob/main/mail/app/profile/all-thunderbird.js`, title: 'comm-central: all-thunderbird.js (browser.display.document_color_use 0: page colors kept)', date: '2026-08-22' },
     { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (Thunderbird 78+: not supported)', date: '2023-03-08' },
   ],
   fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">Hi</p></body>', expect: { darkIncludes: ['background-color:#ffffff', 'color:#000000'] } },
 };
 
-const darkReader: DarkBehaviour = {
+const darkReader: DarkBehavior = {
   id: 'thunderbird-dark-reader',
   kind: 'dark',
   model: 'none',
   alternative: true,
   summary:
-    "Thunderbird's dark reader (mail.dark-reader.enabled; on by default from Thunderbird 136 with a dark theme, and switched per message with the header toggle) removes bgcolor and color attributes, light backgrounds (luminance over 200, or text contrast under 3.5) and dark text colours, over a #18181b page with #eeeef0 text: it removes colours, it does not invert them.",
+    "Thunderbird's dark reader (mail.dark-reader.enabled; on by default from Thunderbird 136 with a dark theme, and switched per message with the header toggle) removes bgcolor and color attributes, light backgrounds (luminance over 200, or text contrast under 3.5) and dark text colors, over a #18181b page with #eeeef0 text: it removes colors, it does not invert them.",
   evidence: [
     { url: `${COMM_CENTRAL}/blob/main/mail/base/content/modules/DarkReader.mjs`, title: 'comm-central: DarkReader.mjs', date: '2026-08-04' },
-    { url: 'https://bugzilla.mozilla.org/show_bug.cgi?id=1942206', title: 'Mozilla bug 1942206: enable the dark reader by default (Thunderbird 136)', date: '2025-01-29', note: 'Documented as a second behaviour; the default Mailproof shows is the email as written.' },
+    { url: 'https://bugzilla.mozilla.org/show_bug.cgi?id=1942206', title: 'Mozilla bug 1942206: enable the dark reader by default (Thunderbird 136)', date: '2025-01-29', note: 'Documented as a second behavior; the default Mailproof shows is the email as written.' },
   ],
   fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">Hi</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
 };
@@ -73,5 +73,5 @@ export const THUNDERBIRD_MODEL: ClientModel = {
   client: 'thunderbird',
   engine: 'Gecko',
   checkedAt: '2026-11-27',
-  behaviours: [conditionalCss, textHtmlWrapper, asWritten, darkReader],
+  behaviors: [conditionalCss, textHtmlWrapper, asWritten, darkReader],
 };

@@ -1,9 +1,9 @@
 import { bodyToDiv } from './body-to-div';
-import type { ClientModel, DarkBehaviour, DropBlockBehaviour, PrefixBehaviour, RewriteBehaviour, SanitiseBehaviour } from './client-behaviour';
+import type { ClientModel, DarkBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { hasTopLevelComma, mediaFeatures, removeTopLevelCommas } from './css-text';
 
 /**
- * Yahoo Mail (web and apps) and AOL Mail, which has run on Yahoo's stack since 2018: a sanitiser that
+ * Yahoo Mail (web and apps) and AOL Mail, which has run on Yahoo's stack since 2018: a sanitizer that
  * prefixes every class with `yiv<digits>`, scopes every rule under the message's `#yiv<digits>` wrapper,
  * and rewrites properties and media queries it does not like.
  */
@@ -11,12 +11,12 @@ import { hasTopLevelComma, mediaFeatures, removeTopLevelCommas } from './css-tex
 /** Yahoo's per-message number is random; the model writes a fixed one so that output stays deterministic. */
 export const YAHOO_SCOPE = 'yiv0000000000';
 
-const yahooPrefix: PrefixBehaviour = {
+const yahooPrefix: PrefixBehavior = {
   id: 'yahoo-class-prefix',
   kind: 'prefix',
   classPrefix: YAHOO_SCOPE,
   idPrefix: YAHOO_SCOPE,
-  summary: `Yahoo prefixes every class and id with yiv<digits> (modelled as ${YAHOO_SCOPE}) and scopes every <style> rule under #yiv<digits>.`,
+  summary: `Yahoo prefixes every class and id with yiv<digits> (modeled as ${YAHOO_SCOPE}) and scopes every <style> rule under #yiv<digits>.`,
   evidence: [
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/16', title: 'email-bugs #16 (output sample: #yiv9917841803 .yiv9917841803bg1)', date: '2019-02-18' },
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/25', title: 'email-bugs #25 (rewritten output shown)', date: '2021-02-25' },
@@ -36,7 +36,7 @@ const yahooPrefix: PrefixBehaviour = {
   },
 };
 
-const commaMediaQuery: DropBlockBehaviour = {
+const commaMediaQuery: DropBlockBehavior = {
   id: 'yahoo-media-query-list',
   kind: 'drop-block',
   scope: 'rest',
@@ -56,7 +56,7 @@ const commaMediaQuery: DropBlockBehaviour = {
 
 const ALLOWED_MEDIA_FEATURES = new Set(['min-width', 'max-width', 'min-height', 'max-height']);
 
-const mediaFeatureFilter: RewriteBehaviour = {
+const mediaFeatureFilter: RewriteBehavior = {
   id: 'yahoo-media-feature-filter',
   kind: 'rewrite',
   severity: 'warning',
@@ -78,7 +78,7 @@ const mediaFeatureFilter: RewriteBehaviour = {
   },
 };
 
-const heightToMinHeight: RewriteBehaviour = {
+const heightToMinHeight: RewriteBehavior = {
   id: 'yahoo-height-to-min-height',
   kind: 'rewrite',
   severity: 'warning',
@@ -97,7 +97,7 @@ const heightToMinHeight: RewriteBehaviour = {
   },
 };
 
-const imageClassRemoved: RewriteBehaviour = {
+const imageClassRemoved: RewriteBehavior = {
   id: 'yahoo-image-class-removed',
   kind: 'rewrite',
   severity: 'warning',
@@ -113,13 +113,13 @@ const imageClassRemoved: RewriteBehaviour = {
   },
 };
 
-const spacedImportantDisplay: RewriteBehaviour = {
+const spacedImportantDisplay: RewriteBehavior = {
   id: 'yahoo-spaced-important-display',
   kind: 'rewrite',
   severity: 'warning',
   label: 'display with " !important"',
   summary: 'Yahoo drops !important from a display declaration when a space precedes it (display:block !important loses to other rules).',
-  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/16', title: 'email-bugs #16: Yahoo removes !important with a space before for the display property (open)', date: '2016-03-30', note: 'caniemail (2021-11) describes the opposite spelling for background-image; only display is modelled.' }],
+  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/16', title: 'email-bugs #16: Yahoo removes !important with a space before for the display property (open)', date: '2016-03-30', note: 'caniemail (2021-11) describes the opposite spelling for background-image; only display is modeled.' }],
   properties: ['display'],
   rewrite: (d, site) => (d.property === 'display' && d.important && site.raw !== undefined && /\s!\s*important$/i.test(site.raw) ? { ...d, important: false } : undefined),
   suggestion: 'Write display:block!important without the space for Yahoo.',
@@ -134,9 +134,9 @@ const bodyAttributes = bodyToDiv('yahoo-body-to-div', 'Yahoo', [
   { url: 'https://github.com/mjmlio/mjml/pull/167', title: 'mjml #167: Yahoo deletes the background on the body tag', date: '2016-03-29' },
 ]);
 
-const baseRemoved: SanitiseBehaviour = {
+const baseRemoved: SanitizeBehavior = {
   id: 'yahoo-base-removed',
-  kind: 'sanitise',
+  kind: 'sanitize',
   severity: 'info',
   removesElements: new Set(['base']),
   summary: 'Yahoo removes <base> (after resolving relative links against it).',
@@ -145,7 +145,7 @@ const baseRemoved: SanitiseBehaviour = {
   fixture: { html: '<html><head><base href="https://example.com/"></head><body><a href="https://example.com/page">x</a></body></html>', expect: { transformExcludes: ['<base'] } },
 };
 
-const multipleBackgrounds: RewriteBehaviour = {
+const multipleBackgrounds: RewriteBehavior = {
   id: 'yahoo-background-layers',
   kind: 'rewrite',
   severity: 'warning',
@@ -164,19 +164,19 @@ const multipleBackgrounds: RewriteBehaviour = {
   },
 };
 
-const webDark: DarkBehaviour = {
+const webDark: DarkBehavior = {
   id: 'yahoo-web-dark',
   kind: 'dark',
   model: 'none',
-  summary: "Yahoo Mail and AOL on the web darken their interface and leave the email's colours; the email's dark rules never apply there.",
+  summary: "Yahoo Mail and AOL on the web darken their interface and leave the email's colors; the email's dark rules never apply there.",
   evidence: [
     { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (Yahoo: not supported)', date: '2023-03-08' },
-    { url: 'https://docs.yespo.io/docs/dark-mode-in-emails', title: 'Yespo: Dark mode in emails (Yahoo: no colour change)', date: '2024', note: 'email-bugs #156 (2025-09) shows near-white backgrounds recoloured in some accounts: disputed.' },
+    { url: 'https://docs.yespo.io/docs/dark-mode-in-emails', title: 'Yespo: Dark mode in emails (Yahoo: no color change)', date: '2024', note: 'email-bugs #156 (2025-09) shows near-white backgrounds recolored in some accounts: disputed.' },
   ],
   fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
 };
 
-const appDark: DarkBehaviour = {
+const appDark: DarkBehavior = {
   id: 'yahoo-app-dark',
   kind: 'dark',
   model: 'partial-inversion',
@@ -189,19 +189,19 @@ const CHECKED = '2026-11-27';
 const WEB = [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, spacedImportantDisplay, multipleBackgrounds, bodyAttributes, baseRemoved];
 
 export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-android' | 'aol', ClientModel> = {
-  'yahoo-mail': { client: 'yahoo-mail', engine: 'Blink', checkedAt: CHECKED, behaviours: [...WEB, webDark] },
+  'yahoo-mail': { client: 'yahoo-mail', engine: 'Blink', checkedAt: CHECKED, behaviors: [...WEB, webDark] },
   'yahoo-mail-ios': {
     client: 'yahoo-mail-ios',
     engine: 'WebKit',
     checkedAt: CHECKED,
-    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, imageClassRemoved, spacedImportantDisplay, multipleBackgrounds, bodyAttributes, baseRemoved, appDark],
+    behaviors: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, imageClassRemoved, spacedImportantDisplay, multipleBackgrounds, bodyAttributes, baseRemoved, appDark],
   },
   'yahoo-mail-android': {
     client: 'yahoo-mail-android',
     engine: 'Blink',
     checkedAt: CHECKED,
-    behaviours: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, multipleBackgrounds, bodyAttributes, baseRemoved, appDark],
+    behaviors: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, multipleBackgrounds, bodyAttributes, baseRemoved, appDark],
   },
-  aol: { client: 'aol', engine: 'Blink', checkedAt: CHECKED, behaviours: [...WEB, { ...webDark, id: 'aol-web-dark' }] },
+  aol: { client: 'aol', engine: 'Blink', checkedAt: CHECKED, behaviors: [...WEB, { ...webDark, id: 'aol-web-dark' }] },
 };
 

@@ -24,7 +24,7 @@ export const LINK_BLUE: Rgba = { r: 0, g: 0, b: 238 / 255, alpha: 1, luminance: 
 
 /** A CSS color value, or null for keywords that are not colors here (inherit, currentcolor, var()). */
 export function parseCssColor(value: string): Rgba | null {
-  // Callers mostly pass normalised values: try them as they are before building a key.
+  // Callers mostly pass normalized values: try them as they are before building a key.
   const known = parseCache.get(value);
   if (known !== undefined) return known;
   const key = value.trim().toLowerCase();

@@ -55,7 +55,7 @@ export function mediaApplies(media: string | null, darkMedia: boolean): boolean 
   return !media.includes('(');
 }
 
-/** Rules inside `@media (prefers-color-scheme: dark)`: only clients that honour the email's dark styles apply them. */
+/** Rules inside `@media (prefers-color-scheme: dark)`: only clients that honor the email's dark styles apply them. */
 export function isDarkMedia(media: string | null): boolean {
   return media !== null && mediaApplies(media, true) && !mediaApplies(media, false);
 }
@@ -122,7 +122,7 @@ export function applyDeclaration(target: DeclaredStyle, property: string, value:
   target[property as CascadedProperty] = value;
 }
 
-/** One longhand into its field (named stores: a keyed store on a class instance is slow to optimise). */
+/** One longhand into its field (named stores: a keyed store on a class instance is slow to optimize). */
 function assign(target: DeclaredStyle, property: CascadedProperty, value: string): void {
   switch (property) {
     case 'background-color': target['background-color'] = value; break;
@@ -263,19 +263,19 @@ export class ReportStyles {
     this.fontSizeCache = perElement(count);
   }
 
-  /** The element's own `style` declarations (the engine's parse), normalised. */
+  /** The element's own `style` declarations (the engine's parse), normalized. */
   inlineDeclarations(element: HtmlElement): readonly ReportDeclaration[] {
     const declarations = this.doc.parsed.inlineStyles.get(element)?.declarations;
-    return declarations ? this.normalised(declarations) : NO_DECLARATIONS;
+    return declarations ? this.normalized(declarations) : NO_DECLARATIONS;
   }
 
-  private normalised(declarations: readonly CssDeclaration[]): readonly ReportDeclaration[] {
-    let normalised = this.inlineCache.get(declarations);
-    if (!normalised) {
-      normalised = declarations.map((d) => ({ property: d.property, value: d.value.trim(), important: d.important }));
-      this.inlineCache.set(declarations, normalised);
+  private normalized(declarations: readonly CssDeclaration[]): readonly ReportDeclaration[] {
+    let normalized = this.inlineCache.get(declarations);
+    if (!normalized) {
+      normalized = declarations.map((d) => ({ property: d.property, value: d.value.trim(), important: d.important }));
+      this.inlineCache.set(declarations, normalized);
     }
-    return normalised;
+    return normalized;
   }
 
   /** Matches the rules inside `@media` / `@supports` blocks (the engine's cascade matches top-level rules only). */

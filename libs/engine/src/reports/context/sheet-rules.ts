@@ -1,6 +1,6 @@
 /**
  * The `<style>` rules of the engine's parse (its postcss roots), flattened once for the reports: each
- * rule with its normalised declarations, the media conditions around it and its source order.
+ * rule with its normalized declarations, the media conditions around it and its source order.
  */
 import type { AtRule, Container, Declaration, Rule } from 'postcss';
 import type { HtmlElement } from '../../parse/dom';
@@ -52,7 +52,7 @@ export interface SheetRules {
 
 const CONDITIONAL_AT_RULES = new Set(['media', 'supports']);
 
-export function normaliseDeclaration(declaration: Declaration): SheetDeclaration {
+export function normalizeDeclaration(declaration: Declaration): SheetDeclaration {
   return { property: declaration.prop.toLowerCase(), value: declaration.value.trim(), important: declaration.important === true, node: declaration };
 }
 

@@ -36,7 +36,7 @@ export function collapseWhitespace(text: string): string {
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 /**
- * Characters that can join a neighbour into one user-perceived character (UAX #29): marks, ZWJ/ZWNJ,
+ * Characters that can join a neighbor into one user-perceived character (UAX #29): marks, ZWJ/ZWNJ,
  * conjoining Hangul jamo, prepended concatenation marks, the two Thai/Lao spacing vowels, halfwidth
  * sound marks, CR (CR LF) and anything outside the BMP (emoji, flags). Text without them has one
  * character per UTF-16 unit, so the segmenter can be skipped.

@@ -84,7 +84,7 @@ export function classifyHref(raw: string): ClassifiedHref {
   }
 }
 
-/** IPv4 or IPv6 literal hosts (WHATWG URL has already normalised 0x7f.1 and 2130706433 forms). */
+/** IPv4 or IPv6 literal hosts (WHATWG URL has already normalized 0x7f.1 and 2130706433 forms). */
 export function isIpHost(host: string): boolean {
   if (host.startsWith('[')) return true;
   const parts = host.split('.');

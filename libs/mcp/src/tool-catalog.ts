@@ -60,7 +60,7 @@ const TEXTS: Record<ToolName, ToolText> = {
   },
   list_clients: {
     title: 'List the email clients',
-    description: 'The 21 email clients Mailproof analyzes: id (for the clients argument), name, category, rendering engine and dark-mode behaviour.',
+    description: 'The 21 email clients Mailproof analyzes: id (for the clients argument), name, category, rendering engine and dark-mode behavior.',
     annotations: READS_ONLY,
   },
   diff_emails: {

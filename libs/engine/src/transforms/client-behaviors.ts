@@ -1,19 +1,19 @@
 import type { AtRule, ChildNode, Declaration, Root } from 'postcss';
 import type { Severity } from '../analysis/css-finding';
-import { ClientBehaviour, Decl, DeclarationSite, DropBlockBehaviour, Poison, RewriteBehaviour, SheetFacts, ignoredOnElement } from '../clients/models/client-behaviour';
+import { ClientBehavior, Decl, DeclarationSite, DropBlockBehavior, Poison, RewriteBehavior, SheetFacts, ignoredOnElement } from '../clients/models/client-behavior';
 import { ClientRules, rulesOf } from '../clients/models/client-rules';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { ClientId } from '../clients/email-client';
-import { ELEMENT_FEATURES, getTrackedFeature } from '../analysis/feature-catalogue';
+import { ELEMENT_FEATURES, getTrackedFeature } from '../analysis/feature-catalog';
 import { HtmlElement, HtmlText, isElement, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail, cssNodePosition } from '../parse/parse-email';
 import type { CssDeclaration } from '../parse/css-syntax';
 import type { StyleCascade } from '../analysis/style-cascade';
 import { utf8Length } from '../parse/utf8-length';
 
-/** A behaviour of the client's model that fired on this email: it becomes a cssReport finding. */
-export interface BehaviourFinding {
-  behaviour: ClientBehaviour;
+/** A behavior of the client's model that fired on this email: it becomes a cssReport finding. */
+export interface BehaviorFinding {
+  behavior: ClientBehavior;
   severity: Severity;
   property: string;
   message: string;
@@ -23,14 +23,14 @@ export interface BehaviourFinding {
   occurrences: number;
 }
 
-/** What a client's documented behaviours do to one email, computed once per client and shared by the transform and the report. */
-export interface BehaviourOutcome {
+/** What a client's documented behaviors do to one email, computed once per client and shared by the transform and the report. */
+export interface BehaviorOutcome {
   rules: ClientRules;
   /** `<style>` elements the client removes whole (a poison inside, a size limit, a place it ignores). */
-  droppedSheets: Map<HtmlElement, Poison & { behaviour: ClientBehaviour }>;
+  droppedSheets: Map<HtmlElement, Poison & { behavior: ClientBehavior }>;
   /** Top-level nodes of a sheet the client ignores (from a 'rest' poison to the block's end). */
   droppedCss: Set<ChildNode>;
-  findings: BehaviourFinding[];
+  findings: BehaviorFinding[];
   /** Properties the client's element rules govern: their caniemail finding gives way to the element-aware one. */
   elementGoverned: Set<string>;
   /** Text nodes the client adds markup to, with their new markup (Apple's data detectors). */
@@ -100,7 +100,7 @@ class DeclarationIndex {
     this.sheet = indexList(sheetDeclarations, (d) => d.property);
   }
 
-  select<T>(list: IndexedList<T>, rule: RewriteBehaviour, important: (item: T) => boolean, value: (item: T) => string): readonly T[] {
+  select<T>(list: IndexedList<T>, rule: RewriteBehavior, important: (item: T) => boolean, value: (item: T) => string): readonly T[] {
     let items: readonly T[] = list.all;
     if (rule.properties) {
       const chosen: T[] = [];
@@ -137,16 +137,16 @@ function indexList<T>(items: readonly T[], propertyOf: (item: T) => string): Ind
   return { all: items, byProperty };
 }
 
-/** What a set of rewrite rules does to one email (BehaviourFacts.rewritesFor). */
+/** What a set of rewrite rules does to one email (BehaviorFacts.rewritesFor). */
 interface SharedRewrites {
   inlineRewrites: Map<CssDeclaration, Decl | null>;
   sheetRewrites: Map<Declaration, Decl | null>;
   atRuleRewrites: Map<AtRule, string | null>;
   droppedStyleValues: Set<string>;
-  hits: Array<{ by: RewriteBehaviour; position: { line: number; column: number } | undefined; count: number; wholeAttribute?: true }>;
+  hits: Array<{ by: RewriteBehavior; position: { line: number; column: number } | undefined; count: number; wholeAttribute?: true }>;
 }
 
-function computeRewrites(facts: BehaviourFacts, rules: ClientRules, drops: Pick<BehaviourOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
+function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<BehaviorOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
   const result: SharedRewrites = { inlineRewrites: new Map(), sheetRewrites: new Map(), atRuleRewrites: new Map(), droppedStyleValues: new Set(), hits: [] };
   const styleDroppers = rules.rewrites.filter((r) => r.dropsStyleAttribute);
   const hasDeclarationRewrites = rules.rewrites.some((r) => r.rewrite);
@@ -187,7 +187,7 @@ function computeRewrites(facts: BehaviourFacts, rules: ClientRules, drops: Pick<
   for (const item of atRuleRewriters.length > 0 ? atRules : []) {
     if (drops.droppedSheets.has(item.sheet.element) || drops.droppedCss.has(item.top)) continue;
     let params: string | null | undefined;
-    let by: RewriteBehaviour | undefined;
+    let by: RewriteBehavior | undefined;
     for (const rule of atRuleRewriters) {
       const next = rule.rewriteAtRule?.(item.name, params ?? item.node.params, item.nested);
       if (next === undefined) continue;
@@ -212,12 +212,12 @@ function computeRewrites(facts: BehaviourFacts, rules: ClientRules, drops: Pick<
   return result;
 }
 
-/** Per-email facts behaviours read, computed once for every client. */
-export class BehaviourFacts {
+/** Per-email facts behaviors read, computed once for every client. */
+export class BehaviorFacts {
   private sheetFactList?: SheetFacts[];
   private textNodes?: HtmlText[];
   private sheetNodes?: { declarations: SheetDeclaration[]; atRules: SheetAtRule[] };
-  private readonly styleDrops = new Map<RewriteBehaviour, Map<string, boolean>>();
+  private readonly styleDrops = new Map<RewriteBehavior, Map<string, boolean>>();
   private inlineGroupList?: InlineGroup[];
 
   /** The email's `style` attributes grouped by text (equal texts share their declarations): how many, and the first. */
@@ -237,12 +237,12 @@ export class BehaviourFacts {
   }
 
   /** Whether a rule empties a `style` attribute with this text, asked once per rule and distinct text. */
-  dropsStyle(behaviour: RewriteBehaviour, value: string): boolean {
-    let byValue = this.styleDrops.get(behaviour);
-    if (!byValue) this.styleDrops.set(behaviour, (byValue = new Map()));
+  dropsStyle(behavior: RewriteBehavior, value: string): boolean {
+    let byValue = this.styleDrops.get(behavior);
+    if (!byValue) this.styleDrops.set(behavior, (byValue = new Map()));
     let drops = byValue.get(value);
     if (drops === undefined) {
-      drops = behaviour.dropsStyleAttribute?.(value) === true;
+      drops = behavior.dropsStyleAttribute?.(value) === true;
       byValue.set(value, drops);
     }
     return drops;
@@ -257,7 +257,7 @@ export class BehaviourFacts {
   }
 
   /** The rewrites of a client's rules on this email, shared by the clients whose rewrite and drop-block rules are the same. */
-  rewritesFor(rules: ClientRules, drops: Pick<BehaviourOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
+  rewritesFor(rules: ClientRules, drops: Pick<BehaviorOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
     const key = rules.rewriteSignature;
     let result = this.rewriteResults.get(key);
     if (!result) {
@@ -268,14 +268,14 @@ export class BehaviourFacts {
   }
 
   /** What each drop-block rule found in each sheet: clients that share a rule (Gmail's three) look once. */
-  private readonly poisons = new Map<DropBlockBehaviour, Map<EmailStyleSheet, Poison | null>>();
+  private readonly poisons = new Map<DropBlockBehavior, Map<EmailStyleSheet, Poison | null>>();
 
-  poisonOf(behaviour: DropBlockBehaviour, facts: SheetFacts): Poison | undefined {
-    let bySheet = this.poisons.get(behaviour);
-    if (!bySheet) this.poisons.set(behaviour, (bySheet = new Map()));
+  poisonOf(behavior: DropBlockBehavior, facts: SheetFacts): Poison | undefined {
+    let bySheet = this.poisons.get(behavior);
+    if (!bySheet) this.poisons.set(behavior, (bySheet = new Map()));
     let poison = bySheet.get(facts.sheet);
     if (poison === undefined) {
-      poison = behaviour.find(facts) ?? null;
+      poison = behavior.find(facts) ?? null;
       bySheet.set(facts.sheet, poison);
     }
     return poison ?? undefined;
@@ -355,13 +355,13 @@ function isInBody(element: HtmlElement): boolean {
   return false;
 }
 
-/** Findings per behaviour and property; the message is built once, for the first occurrence. */
+/** Findings per behavior and property; the message is built once, for the first occurrence. */
 class FindingTally {
-  private readonly byBehaviour = new Map<ClientBehaviour, Map<string, BehaviourFinding>>();
-  private readonly order: BehaviourFinding[] = [];
-  add(behaviour: ClientBehaviour, severity: Severity, property: string, message: () => string, suggestion: string, position?: { line: number; column: number }, count = 1): void {
-    let byProperty = this.byBehaviour.get(behaviour);
-    if (!byProperty) this.byBehaviour.set(behaviour, (byProperty = new Map()));
+  private readonly byBehavior = new Map<ClientBehavior, Map<string, BehaviorFinding>>();
+  private readonly order: BehaviorFinding[] = [];
+  add(behavior: ClientBehavior, severity: Severity, property: string, message: () => string, suggestion: string, position?: { line: number; column: number }, count = 1): void {
+    let byProperty = this.byBehavior.get(behavior);
+    if (!byProperty) this.byBehavior.set(behavior, (byProperty = new Map()));
     const existing = byProperty.get(property);
     if (existing) {
       existing.occurrences += count;
@@ -371,11 +371,11 @@ class FindingTally {
       }
       return;
     }
-    const finding = { behaviour, severity, property, message: message(), suggestion, line: position?.line ?? 0, column: position?.column ?? 0, occurrences: count };
+    const finding = { behavior, severity, property, message: message(), suggestion, line: position?.line ?? 0, column: position?.column ?? 0, occurrences: count };
     byProperty.set(property, finding);
     this.order.push(finding);
   }
-  list(): BehaviourFinding[] {
+  list(): BehaviorFinding[] {
     return this.order;
   }
 }
@@ -396,13 +396,13 @@ function sheetNodePosition(sheet: EmailStyleSheet, node: ChildNode | undefined):
 /** A rewrite that fired on a declaration: what it became (null: dropped) and the first rule that changed it. */
 export interface RewriteHit {
   result: Decl | null;
-  by: RewriteBehaviour;
+  by: RewriteBehavior;
 }
 
 /** Applies a client's rewrite rules to one declaration; undefined when none changes it (the common case allocates nothing). */
-export function rewriteDeclaration(rewrites: readonly RewriteBehaviour[], declaration: Decl, site: DeclarationSite): RewriteHit | undefined {
+export function rewriteDeclaration(rewrites: readonly RewriteBehavior[], declaration: Decl, site: DeclarationSite): RewriteHit | undefined {
   let current: Decl = declaration;
-  let by: RewriteBehaviour | undefined;
+  let by: RewriteBehavior | undefined;
   for (const rule of rewrites) {
     if (!rule.rewrite) continue;
     const next = rule.rewrite(current, site);
@@ -425,23 +425,23 @@ export function rawInlineDeclaration(declaration: CssDeclaration): string {
 }
 
 /** Whole-block and rest-of-block drops: the first poison of a block decides. */
-function findPoisons(facts: BehaviourFacts, outcome: BehaviourOutcome, tally: FindingTally, clientName: string): void {
+function findPoisons(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: FindingTally, clientName: string): void {
   if (outcome.rules.dropBlocks.length > 0) {
     for (const sheetFacts of facts.sheets()) {
-      for (const behaviour of outcome.rules.dropBlocks) {
-        const poison = facts.poisonOf(behaviour, sheetFacts);
+      for (const behavior of outcome.rules.dropBlocks) {
+        const poison = facts.poisonOf(behavior, sheetFacts);
         if (!poison) continue;
         const position = sheetNodePosition(sheetFacts.sheet, poison.node);
-        if (behaviour.scope === 'block' || !poison.node) {
-          outcome.droppedSheets.set(sheetFacts.sheet.element, { ...poison, behaviour });
-          tally.add(behaviour, behaviour.severity, poison.label, () => `${clientName} removes the whole <style> block: ${behaviour.summary}`, behaviour.suggestion, position);
+        if (behavior.scope === 'block' || !poison.node) {
+          outcome.droppedSheets.set(sheetFacts.sheet.element, { ...poison, behavior });
+          tally.add(behavior, behavior.severity, poison.label, () => `${clientName} removes the whole <style> block: ${behavior.summary}`, behavior.suggestion, position);
         } else {
           const root = sheetFacts.sheet.root as Root;
           const first = root.index(topLevelOf(poison.node));
           root.nodes.forEach((node, index) => {
             if (index >= first) outcome.droppedCss.add(node);
           });
-          tally.add(behaviour, behaviour.severity, poison.label, () => `${clientName} ignores the rest of the <style> block from ${poison.label} on: ${behaviour.summary}`, behaviour.suggestion, position);
+          tally.add(behavior, behavior.severity, poison.label, () => `${clientName} ignores the rest of the <style> block from ${poison.label} on: ${behavior.summary}`, behavior.suggestion, position);
         }
         break;
       }
@@ -450,7 +450,7 @@ function findPoisons(facts: BehaviourFacts, outcome: BehaviourOutcome, tally: Fi
 }
 
 /** Markup the client adds: a wrapper around the body's content, links in the text. */
-function addMarkup(facts: BehaviourFacts, outcome: BehaviourOutcome, tally: FindingTally, clientName: string): void {
+function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: FindingTally, clientName: string): void {
   const { parsed } = facts;
   for (const addition of outcome.rules.additions) {
     if (addition.disabledBy(parsed)) continue;
@@ -475,17 +475,17 @@ function addMarkup(facts: BehaviourFacts, outcome: BehaviourOutcome, tally: Find
     const severity: Severity = restyled ? 'info' : addition.severity;
     const message = `${clientName} ${addition.summary.replace(/\.$/, '')}: ${count} found in this email${restyled ? '; the email restyles them to look like its text' : ''}.`;
     tally.add(addition, severity, addition.id, () => message, addition.suggestion, first);
-    const finding = tally.list().find((f) => f.behaviour === addition);
+    const finding = tally.list().find((f) => f.behavior === addition);
     if (finding) finding.occurrences = count;
   }
 }
 
 /** Evaluates the client's model against the email once: drops, rewrites and element rules that fire, with their findings. */
-export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clientName: string): BehaviourOutcome {
+export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, clientName: string): BehaviorOutcome {
   const rules = rulesOf(client);
   const { parsed } = facts;
   const tally = new FindingTally();
-  const outcome: BehaviourOutcome = {
+  const outcome: BehaviorOutcome = {
     rules,
     droppedSheets: new Map(),
     droppedCss: new Set(),
@@ -520,9 +520,9 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
   if (rules.elementRules.size > 0) {
     for (const property of rules.elementRules.keys()) outcome.elementGoverned.add(property);
     const report = (element: HtmlElement, property: string, position: () => { line: number; column: number } | undefined): void => {
-      const behaviour = rules.elementRules.get(property);
-      if (!behaviour || !ignoredOnElement(behaviour, element.tagName)) return;
-      tally.add(behaviour, 'warning', property, () => `${clientName} ignores ${property} on <${element.tagName}>: ${behaviour.summary}`, behaviour.suggestion, position());
+      const behavior = rules.elementRules.get(property);
+      if (!behavior || !ignoredOnElement(behavior, element.tagName)) return;
+      tally.add(behavior, 'warning', property, () => `${clientName} ignores ${property} on <${element.tagName}>: ${behavior.summary}`, behavior.suggestion, position());
     };
     for (const [element, inline] of parsed.inlineStyles) {
       for (const declaration of inline.declarations) {
@@ -539,8 +539,8 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
     }
   }
 
-  // Elements the sanitiser removes or unwraps.
-  for (const [tag, behaviour] of [...rules.removes, ...rules.unwraps]) {
+  // Elements the sanitizer removes or unwraps.
+  for (const [tag, behavior] of [...rules.removes, ...rules.unwraps]) {
     // caniemail's own finding already flags it (unsupported, or partial with the removal in its notes).
     const slug = ELEMENT_FEATURES[tag];
     const level = slug ? getTrackedFeature(slug)?.support.byClient[CLIENT_INDEX[client]].level : undefined;
@@ -548,7 +548,7 @@ export function evaluateBehaviours(facts: BehaviourFacts, client: ClientId, clie
     const how = rules.removes.has(tag) ? 'removes' : 'unwraps';
     for (const element of parsed.elementsByTag.get(tag) ?? []) {
       if (!element.sourceCodeLocation) continue;
-      tally.add(behaviour, behaviour.severity, `<${tag}>`, () => `${clientName} ${how} <${tag}>: ${behaviour.summary}`, behaviour.suggestion, positionOf(element));
+      tally.add(behavior, behavior.severity, `<${tag}>`, () => `${clientName} ${how} <${tag}>: ${behavior.summary}`, behavior.suggestion, positionOf(element));
     }
   }
 

@@ -4,7 +4,7 @@ import { CLIENT_IDS } from '../clients/email-client';
 import { STANDARD_CSS_PROPERTIES } from '../clients/css-properties';
 
 /**
- * How the engine recognises each caniemail feature in an email. The support data itself is never
+ * How the engine recognizes each caniemail feature in an email. The support data itself is never
  * here: it is read from caniemail.json (clients/client-support.ts). This file only says what to look
  * for: a property name, a value, a function, a unit, an at-rule, a media feature, a selector, an
  * element or an attribute.
@@ -209,7 +209,7 @@ export const BASE64_IMAGE_FEATURE = 'image-base64';
 
 // ---- build the tables ----------------------------------------------------------------------
 
-function buildCatalogue(): void {
+function buildCatalog(): void {
   for (const slug of Object.values(VALUE_FEATURES.display)) SPECIAL_CSS_SLUGS.add(slug);
   for (const slug of [...Object.values(FUNCTION_FEATURES), ...Object.values(UNIT_FEATURES), ...Object.values(AT_RULE_FEATURES),
     ...Object.values(MEDIA_FEATURE_FEATURES), ...Object.values(SELECTOR_FEATURES), ...Object.values(MISC_CSS_FEATURES), 'css-inert-attribute']) {
@@ -252,7 +252,7 @@ function buildCatalogue(): void {
   }
 
   for (const [property, slugs] of PROPERTY_FEATURES) for (const slug of slugs) if (!FEATURES.has(slug)) register(slug, 'property', property);
-  // Property features are labelled with the property found in the email, see `labelFor`.
+  // Property features are labeled with the property found in the email, see `labelFor`.
 
   register('css-display-flex', 'value', 'display:flex');
   register('css-display-grid', 'value', 'display:grid');
@@ -317,7 +317,7 @@ function buildCatalogue(): void {
   register(BASE64_IMAGE_FEATURE, 'image-format', 'base64 (data URI) images');
 }
 
-buildCatalogue();
+buildCatalog();
 
 export function getTrackedFeature(id: string): TrackedFeature | undefined {
   return FEATURES.get(id);

@@ -1,27 +1,27 @@
 import type { ChildNode } from 'postcss';
-import type { ClientId, DarkModeBehaviour } from '../email-client';
+import type { ClientId, DarkModeBehavior } from '../email-client';
 import type { HtmlElement } from '../../parse/dom';
 import type { EmailStyleSheet, ParsedEmail } from '../../parse/parse-email';
 import type { Severity } from '../../analysis/css-finding';
 
 /**
- * One documented behaviour of a client: what it does to an email, where that is documented, and a
+ * One documented behavior of a client: what it does to an email, where that is documented, and a
  * fixture of our own that shows it. A client's model (client-models.ts) is a list of these; the
  * transform, the findings and the dark variant read them, and `npm run check:fidelity` checks each
  * fixture (docs/clients.md).
  */
-export type BehaviourKind = 'sanitise' | 'drop-block' | 'rewrite' | 'prefix' | 'element' | 'dark' | 'addition';
+export type BehaviorKind = 'sanitize' | 'drop-block' | 'rewrite' | 'prefix' | 'element' | 'dark' | 'addition';
 
-/** Where a behaviour is documented. `date` is the source's own date (or last update), ISO `YYYY-MM` or `YYYY-MM-DD`. */
+/** Where a behavior is documented. `date` is the source's own date (or last update), ISO `YYYY-MM` or `YYYY-MM-DD`. */
 export interface Evidence {
   url: string;
   title: string;
   date: string;
-  /** Old, disputed, or only partly covering the behaviour: said here. */
+  /** Old, disputed, or only partly covering the behavior: said here. */
   note?: string;
 }
 
-/** What a fixture must show for the behaviour to count as modelled (each listed check must hold). */
+/** What a fixture must show for the behavior to count as modeled (each listed check must hold). */
 export interface FixtureExpectation {
   /** Strings the client's rewritten markup (transforms[].html) contains / does not contain. */
   transformIncludes?: readonly string[];
@@ -35,23 +35,23 @@ export interface FixtureExpectation {
   noFindingFor?: string;
 }
 
-/** A small hand-written email (never a corpus file) that shows the behaviour. */
-export interface BehaviourFixture {
+/** A small hand-written email (never a corpus file) that shows the behavior. */
+export interface BehaviorFixture {
   html: string;
   expect: FixtureExpectation;
 }
 
-interface BehaviourBase {
+interface BehaviorBase {
   /** Stable id, also the rule id of the findings it gives: `gmail-style-size-limit`. */
   id: string;
-  kind: BehaviourKind;
+  kind: BehaviorKind;
   /** What the client does, in one sentence. */
   summary: string;
   evidence: readonly Evidence[];
-  fixture: BehaviourFixture;
-  /** A case where the behaviour must not fire (a property used where it works). */
-  counterFixture?: BehaviourFixture;
-  /** Set when the behaviour is documented but not the one shown by default (Thunderbird's dark reader). */
+  fixture: BehaviorFixture;
+  /** A case where the behavior must not fire (a property used where it works). */
+  counterFixture?: BehaviorFixture;
+  /** Set when the behavior is documented but not the one shown by default (Thunderbird's dark reader). */
   alternative?: true;
 }
 
@@ -75,7 +75,7 @@ export interface Poison {
  * The client drops a whole `<style>` block (`scope: 'block'`) or everything from the offending construct
  * to the block's end (`scope: 'rest'`) when `find` returns a poison.
  */
-export interface DropBlockBehaviour extends BehaviourBase {
+export interface DropBlockBehavior extends BehaviorBase {
   kind: 'drop-block';
   scope: 'block' | 'rest';
   severity: Severity;
@@ -105,7 +105,7 @@ export interface DeclarationSite {
  * The client changes a declaration instead of keeping it: `undefined` leaves it, `null` drops it, a
  * declaration replaces it. `styleAttribute` may empty a whole `style` attribute (its raw text).
  */
-export interface RewriteBehaviour extends BehaviourBase {
+export interface RewriteBehavior extends BehaviorBase {
   kind: 'rewrite';
   rewrite?(declaration: Decl, site: DeclarationSite): Decl | null | undefined;
   /**
@@ -136,7 +136,7 @@ export interface RewriteBehaviour extends BehaviourBase {
 }
 
 /** Class and id names rewritten by the client, and selectors with them. */
-export interface PrefixBehaviour extends BehaviourBase {
+export interface PrefixBehavior extends BehaviorBase {
   kind: 'prefix';
   /** Added in front of every class name in `class` attributes and selectors. */
   classPrefix?: string;
@@ -149,32 +149,32 @@ export interface PrefixBehaviour extends BehaviourBase {
 }
 
 /**
- * A property the client honours on some elements only (Word's `padding` on `<td>`, not on `<p>`): either
- * the elements it works on (`honouredOn`) or the ones it is ignored on (`ignoredOn`).
+ * A property the client honors on some elements only (Word's `padding` on `<td>`, not on `<p>`): either
+ * the elements it works on (`honoredOn`) or the ones it is ignored on (`ignoredOn`).
  */
-export interface ElementBehaviour extends BehaviourBase {
+export interface ElementBehavior extends BehaviorBase {
   kind: 'element';
   properties: readonly string[];
-  honouredOn?: ReadonlySet<string>;
+  honoredOn?: ReadonlySet<string>;
   ignoredOn?: ReadonlySet<string>;
   suggestion: string;
 }
 
 /** Whether an element rule makes the client ignore its property on this tag. */
-export function ignoredOnElement(behaviour: ElementBehaviour, tag: string): boolean {
-  if (behaviour.ignoredOn) return behaviour.ignoredOn.has(tag);
-  return behaviour.honouredOn ? !behaviour.honouredOn.has(tag) : false;
+export function ignoredOnElement(behavior: ElementBehavior, tag: string): boolean {
+  if (behavior.ignoredOn) return behavior.ignoredOn.has(tag);
+  return behavior.honoredOn ? !behavior.honoredOn.has(tag) : false;
 }
 
-/** Elements (and attributes) the client's sanitiser removes, and caniemail results it corrects. */
-export interface SanitiseBehaviour extends BehaviourBase {
-  kind: 'sanitise';
+/** Elements (and attributes) the client's sanitizer removes, and caniemail results it corrects. */
+export interface SanitizeBehavior extends BehaviorBase {
+  kind: 'sanitize';
   /** Tags removed with their content. */
   removesElements?: ReadonlySet<string>;
   /** Tags whose start and end tags go, their content staying. */
   unwrapsElements?: ReadonlySet<string>;
   /**
-   * caniemail features this behaviour shows to work differently: the level the evidence gives. Kept to a
+   * caniemail features this behavior shows to work differently: the level the evidence gives. Kept to a
    * minimum (caniemail stays the default); each one is a documented disagreement (docs/clients.md).
    */
   supportOverrides?: Readonly<Record<string, 'supported' | 'unsupported'>>;
@@ -183,15 +183,15 @@ export interface SanitiseBehaviour extends BehaviourBase {
 }
 
 /** How a client paints an email in dark mode. */
-export interface DarkBehaviour extends BehaviourBase {
+export interface DarkBehavior extends BehaviorBase {
   kind: 'dark';
-  model: DarkModeBehaviour;
+  model: DarkModeBehavior;
   /** The email's dark rules apply only when it opts in with `color-scheme` (Apple Mail). */
   requiresColorSchemeOptIn?: true;
 }
 
 /** Markup the client adds to the email (Apple's data detectors). */
-export interface AdditionBehaviour extends BehaviourBase {
+export interface AdditionBehavior extends BehaviorBase {
   kind: 'addition';
   /** Whether the email turns the addition off. */
   disabledBy(parsed: ParsedEmail): boolean;
@@ -207,18 +207,18 @@ export interface AdditionBehaviour extends BehaviourBase {
   suggestion: string;
 }
 
-export type ClientBehaviour =
-  | SanitiseBehaviour
-  | DropBlockBehaviour
-  | RewriteBehaviour
-  | PrefixBehaviour
-  | ElementBehaviour
-  | DarkBehaviour
-  | AdditionBehaviour;
+export type ClientBehavior =
+  | SanitizeBehavior
+  | DropBlockBehavior
+  | RewriteBehavior
+  | PrefixBehavior
+  | ElementBehavior
+  | DarkBehavior
+  | AdditionBehavior;
 
 export type RenderingEngine = 'WebKit' | 'Blink' | 'Word' | 'Gecko';
 
-/** A client's model: its rendering engine, its dark model, when it was checked, and its behaviours. */
+/** A client's model: its rendering engine, its dark model, when it was checked, and its behaviors. */
 export interface ClientModel {
   client: ClientId;
   /**
@@ -228,6 +228,6 @@ export interface ClientModel {
   engine: RenderingEngine;
   /** The date the model was last checked against its sources (ISO). */
   checkedAt: string;
-  behaviours: readonly ClientBehaviour[];
+  behaviors: readonly ClientBehavior[];
 }
 
