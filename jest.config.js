@@ -27,7 +27,12 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/!(engine)/**/*.spec.ts', '<rootDir>/launcher/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/apps/**/*.spec.ts',
+        '<rootDir>/libs/!(engine)/**/*.spec.ts',
+        '<rootDir>/launcher/**/*.spec.ts',
+        '<rootDir>/test/unit/**/*.spec.ts',
+      ],
     },
     {
       ...shared,

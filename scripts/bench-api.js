@@ -16,7 +16,18 @@
 // ceiling). Earlier targets: p95 <= 150 ms and >= 60% of single-thread engine-only at 16 connections.
 'use strict';
 const os = require('node:os');
-const { createCpuMeter, startPrivateRedis, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, engineOnlyAllCores, startServices } = require('./lib/bench-service');
+const {
+  createCpuMeter,
+  startPrivateRedis,
+  prepareBenchmark,
+  medianEmail,
+  freePort,
+  percentile,
+  waitReady,
+  engineOnlyWindows,
+  engineOnlyAllCores,
+  startServices,
+} = require('./lib/bench-service');
 
 const DURATION_S = Number(process.env.BENCH_SECONDS || 30);
 
@@ -81,7 +92,12 @@ async function main() {
     const engineRps = windows[2];
     const allCores = await engineOnlyAllCores(email.html, 5, 2000);
 
-    console.log(`email: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${DURATION_S} s per run, load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `email: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${DURATION_S} s per run, load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     console.log(
       `engine-only (compile + analyze + serialize, the analysis threads' heap limits, service stopped): one thread ${engineRps.toFixed(1)} emails/s (2 s windows ${windows.map((w) => w.toFixed(0)).join(', ')}); ` +
         `${allCores.threads} threads at once (one per core) ${allCores.total.toFixed(1)} emails/s (${allCores.perThread.map((w) => w.map((x) => x.toFixed(0)).join('/')).join(' + ')})`,
@@ -91,7 +107,9 @@ async function main() {
       const rps = latencies.length / DURATION_S;
       const brotli = label.includes('br');
       const otherStatuses = [...others].map(([status, n]) => `${n} x ${status}`).join(', ') || 'none';
-      console.log(`end-to-end POST /api/preview, ${label}, ${connections} connections: ${latencies.length} 2xx answers counted (of ${result.requests.total} requests; not counted: ${otherStatuses}; ${result.errors} errors)`);
+      console.log(
+        `end-to-end POST /api/preview, ${label}, ${connections} connections: ${latencies.length} 2xx answers counted (of ${result.requests.total} requests; not counted: ${otherStatuses}; ${result.errors} errors)`,
+      );
       console.log(
         `  latency p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms (target <= ${connections === 4 ? 50 : 150}), p99 ${percentile(latencies, 99).toFixed(1)} ms`,
       );

@@ -11,7 +11,6 @@ const tasks = require('./lib/tasks');
 const DURATION_S = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = 16;
 
-
 async function main() {
   tasks.ensureDependencies();
   if (!process.env.BENCH_NO_BUILD) tasks.build({ quiet: true });

@@ -24,13 +24,28 @@ const WEBHOOK_EVENTS = 5_000;
 
 /** A deliverability result of realistic size for the domains' last_result and the audits. */
 function auditResult(domain, score) {
-  const check = (name) => ({ status: 'pass', record: `v=${name}1; p=reject; rua=mailto:dmarc@${domain}`, findings: [{ severity: 'info', message: `${name} record found and valid for ${domain}` }] });
-  return { domain, score, checkedAt: new Date().toISOString(), spf: check('spf'), dkim: check('dkim'), dmarc: check('dmarc'), mx: check('mx'), bimi: { status: 'missing', findings: [] } };
+  const check = (name) => ({
+    status: 'pass',
+    record: `v=${name}1; p=reject; rua=mailto:dmarc@${domain}`,
+    findings: [{ severity: 'info', message: `${name} record found and valid for ${domain}` }],
+  });
+  return {
+    domain,
+    score,
+    checkedAt: new Date().toISOString(),
+    spf: check('spf'),
+    dkim: check('dkim'),
+    dmarc: check('dmarc'),
+    mx: check('mx'),
+    bimi: { status: 'missing', findings: [] },
+  };
 }
 
 async function seed(db, key, previewId) {
   // A rerun starts from the same size: earlier runs' accounts (and, by cascade, their data) go first.
-  await db.query(`DELETE FROM accounts WHERE name LIKE 'bench-dashboard-%' AND id NOT IN (SELECT account_id FROM api_keys WHERE key_hash = $1)`, [createHash('sha256').update(key).digest()]);
+  await db.query(`DELETE FROM accounts WHERE name LIKE 'bench-dashboard-%' AND id NOT IN (SELECT account_id FROM api_keys WHERE key_hash = $1)`, [
+    createHash('sha256').update(key).digest(),
+  ]);
   const [{ account_id: accountId }] = (await db.query('SELECT account_id FROM api_keys WHERE key_hash = $1', [createHash('sha256').update(key).digest()])).rows;
   // 10,000 saved previews: the analyzed one's stored result, a year of dates, varied titles and scores.
   await db.query(
@@ -99,13 +114,19 @@ async function seed(db, key, previewId) {
   // What autovacuum does to tables in steady use: statistics, and visibility maps for index-only scans.
   await db.query('VACUUM ANALYZE previews, domain_audits, drift_events, gate_runs, monitored_domains, webhook_endpoints, webhook_events, webhook_deliveries');
   const [domain] = (await db.query('SELECT id FROM monitored_domains WHERE account_id = $1 ORDER BY domain LIMIT 1', [accountId])).rows;
-  const [endpoint] = (await db.query(`SELECT id FROM webhook_endpoints WHERE account_id = $1 AND status = 'enabled' ORDER BY created_at LIMIT 1`, [accountId])).rows;
+  const [endpoint] = (await db.query(`SELECT id FROM webhook_endpoints WHERE account_id = $1 AND status = 'enabled' ORDER BY created_at LIMIT 1`, [accountId]))
+    .rows;
   return { accountId, domainId: domain.id, webhookId: endpoint.id };
 }
 
 /** One preview analyzed by the worker (its first analyses may outlast the budget: then poll for it). */
 async function analyzedPreview(url, key, html) {
-  const send = () => fetch(`${url}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ html, title: 'bench seed' }) });
+  const send = () =>
+    fetch(`${url}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ html, title: 'bench seed' }),
+    });
   // The readiness poll's keep-alive connection may have been closed by the server meanwhile (idle
   // timeout): fetch reuses it and fails once; the retry opens a new one.
   const created = await send().catch((error) => {
@@ -140,13 +161,15 @@ function measure(url, cookie, seconds, nextPath) {
   return new Promise((resolve, reject) => {
     const latencies = [];
     const requests = nextPath ? [{ method: 'GET', setupRequest: (request) => ({ ...request, path: nextPath() }) }] : undefined;
-    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { cookie }, requests }, (error, result) => (error ? reject(error) : resolve({ result, latencies })));
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { cookie }, requests }, (error, result) =>
+      error ? reject(error) : resolve({ result, latencies }),
+    );
     instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });
 }
 
 async function main() {
-  const env = await prepareBenchmark('bench-dashboard', { RATE_LIMIT_PRO: '1000000', DASHBOARD_SIGN_IN_LIMIT: '1000', });
+  const env = await prepareBenchmark('bench-dashboard', { RATE_LIMIT_PRO: '1000000', DASHBOARD_SIGN_IN_LIMIT: '1000' });
   const { Client } = require('pg');
   const db = new Client({ connectionString: env.DATABASE_URL });
   await db.connect();
@@ -163,7 +186,9 @@ async function main() {
     const seeded = await seed(db, key, previewId);
     accountId = seeded.accountId;
     const { domainId, webhookId } = seeded;
-    console.log(`seeded ${PREVIEWS} previews (result of ${email.name}), ${DOMAINS} domains x ${AUDITS_PER_DOMAIN} audits, ${GATE_RUNS} gate runs over ${REFS} refs, ${WEBHOOK_ENDPOINTS} webhook endpoints x ${WEBHOOK_EVENTS} deliveries in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${PREVIEWS} previews (result of ${email.name}), ${DOMAINS} domains x ${AUDITS_PER_DOMAIN} audits, ${GATE_RUNS} gate runs over ${REFS} refs, ${WEBHOOK_ENDPOINTS} webhook endpoints x ${WEBHOOK_EVENTS} deliveries in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
+    );
     const cookie = await signIn(url, key);
     const pages = [
       ['overview', '/app'],

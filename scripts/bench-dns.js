@@ -48,7 +48,14 @@ async function main() {
   for (const name of names) Object.assign(records, healthyDomain(name, key));
   const unbound = await UnboundServer.start({ records });
   const prefix = `bench-${process.pid}`;
-  const config = loadConfig({ ...process.env, QUEUE_PREFIX: prefix, DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: '2000', DOMAIN_AUDIT_INTERVAL: '6h' });
+  const config = loadConfig({
+    ...process.env,
+    QUEUE_PREFIX: prefix,
+    DNS_SERVERS: unbound.dohServer,
+    DNS_PROTOCOL: 'http',
+    DNS_TIMEOUT_MS: '2000',
+    DOMAIN_AUDIT_INTERVAL: '6h',
+  });
   const cleanups = [() => unbound.stop()];
   try {
     // 1. One audit at a time, first with an empty cache, then the same domains again.
@@ -88,7 +95,10 @@ async function main() {
       await scheduler.close();
       await worker.close();
       for (const name of ['dns-audit', 'scheduler']) {
-        const queue = new Queue(name, { connection: { host: new URL(config.redis.url).hostname, port: Number(new URL(config.redis.url).port || 6379) }, prefix });
+        const queue = new Queue(name, {
+          connection: { host: new URL(config.redis.url).hostname, port: Number(new URL(config.redis.url).port || 6379) },
+          prefix,
+        });
         await queue.obliterate({ force: true }).catch(() => undefined);
         await queue.close();
       }
@@ -98,14 +108,24 @@ async function main() {
     const deadline = started + 120_000;
     let done = 0;
     while (Date.now() < deadline) {
-      done = (await db.query('SELECT count(*)::int AS n FROM domain_audits a JOIN monitored_domains d ON d.id = a.monitored_domain_id WHERE d.account_id = $1 AND a.window_key = $2', [account.id, window]))[0].n;
+      done = (
+        await db.query(
+          'SELECT count(*)::int AS n FROM domain_audits a JOIN monitored_domains d ON d.id = a.monitored_domain_id WHERE d.account_id = $1 AND a.window_key = $2',
+          [account.id, window],
+        )
+      )[0].n;
       if (done >= DOMAINS) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const seconds = (Date.now() - started) / 1000;
-    console.log(`drift sweep of ${DOMAINS} monitored domains (WORKER_DNS_CONCURRENCY ${config.workers.dnsConcurrency}): ${done} audited in ${seconds.toFixed(1)} s  (target <= 30 s)`);
+    console.log(
+      `drift sweep of ${DOMAINS} monitored domains (WORKER_DNS_CONCURRENCY ${config.workers.dnsConcurrency}): ${done} audited in ${seconds.toFixed(1)} s  (target <= 30 s)`,
+    );
   } finally {
-    for (const cleanup of cleanups) await Promise.resolve().then(cleanup).catch((error) => console.error(`cleanup: ${error.message}`));
+    for (const cleanup of cleanups)
+      await Promise.resolve()
+        .then(cleanup)
+        .catch((error) => console.error(`cleanup: ${error.message}`));
   }
 }
 

@@ -63,6 +63,10 @@ const sum = (m) => [...m.values()].reduce((a, b) => a + b, 0);
 const pct = (ratio) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
 console.log('');
 console.log(`per email (median of ${rounds} rounds), ${files.length} emails:`);
-console.log(`  median email: base ${median([...base.values()]).toFixed(2)} ms, this ${median([...mine.values()]).toFixed(2)} ms (${pct(median([...mine.values()]) / median([...base.values()]))})`);
-console.log(`  median of the per-email changes: ${pct(median(ratios))} (quartiles ${pct(ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 4)])} .. ${pct(ratios[Math.floor((ratios.length * 3) / 4)])})`);
+console.log(
+  `  median email: base ${median([...base.values()]).toFixed(2)} ms, this ${median([...mine.values()]).toFixed(2)} ms (${pct(median([...mine.values()]) / median([...base.values()]))})`,
+);
+console.log(
+  `  median of the per-email changes: ${pct(median(ratios))} (quartiles ${pct(ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 4)])} .. ${pct(ratios[Math.floor((ratios.length * 3) / 4)])})`,
+);
 console.log(`  corpus total: base ${sum(base).toFixed(1)} ms, this ${sum(mine).toFixed(1)} ms (${pct(sum(mine) / sum(base))})`);

@@ -44,7 +44,10 @@ if (isMainThread) {
   const bench = require(bundle);
   const analyze = workload === 'peer' ? peerFullAnalysis() : { core: bench.mailproofCore, mailproof: bench.mailproof }[workload];
   if (!analyze) throw new Error(`bench-engine-mode: unknown workload ${workload}`);
-  const files = fs.readdirSync(corpusDir).filter((f) => f.endsWith('.html')).sort();
+  const files = fs
+    .readdirSync(corpusDir)
+    .filter((f) => f.endsWith('.html'))
+    .sort();
   const sources = files.map((file) => fs.readFileSync(path.join(corpusDir, file), 'utf8'));
 
   const errors = sources.map(() => null);

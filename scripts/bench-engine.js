@@ -34,7 +34,10 @@ if (!fs.existsSync(corpusDir)) {
   console.log(`bench:engine: no corpus at ${corpusDir}; nothing to measure.`);
   process.exit(0);
 }
-const files = fs.readdirSync(corpusDir).filter((f) => f.endsWith('.html')).sort();
+const files = fs
+  .readdirSync(corpusDir)
+  .filter((f) => f.endsWith('.html'))
+  .sort();
 if (files.length === 0) {
   console.log(`bench:engine: ${corpusDir} holds no .html files.`);
   process.exit(0);
@@ -43,7 +46,16 @@ if (files.length === 0) {
 /** Bundles the engine's benchmark entry (inside the project, so that its bare imports resolve from node_modules). */
 function bundleMailproof() {
   const outfile = path.join(root, 'node_modules', '.cache', 'bench-engine', `engine-${process.pid}.cjs`);
-  buildSync({ entryPoints: [path.join(root, 'bench', 'engine.bench.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
+  buildSync({
+    entryPoints: [path.join(root, 'bench', 'engine.bench.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  });
   process.on('exit', () => fs.rmSync(outfile, { force: true }));
   return outfile;
 }
@@ -82,7 +94,11 @@ sources.forEach((html, i) => {
 const modeRuns = { core: [], mailproof: [] };
 for (let k = 0; k < processPairs; k++) {
   for (const workload of k % 2 === 0 ? ['core', 'mailproof'] : ['mailproof', 'core']) {
-    const output = execFileSync(process.execPath, [path.join(__dirname, 'bench-engine-mode.js'), bundle, workload, corpusDir, String(warmUpPasses), String(iterations)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const output = execFileSync(
+      process.execPath,
+      [path.join(__dirname, 'bench-engine-mode.js'), bundle, workload, corpusDir, String(warmUpPasses), String(iterations)],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
     modeRuns[workload].push(JSON.parse(output));
   }
 }
@@ -123,7 +139,11 @@ const stepTotal = stepMedians.reduce((sum, [, ms]) => sum + ms, 0);
 const peerProcesses = Number(process.env.BENCH_PEER_PROCESSES || processPairs);
 const peerModeRuns = [];
 for (let k = 0; k < peerProcesses; k++) {
-  const output = execFileSync(process.execPath, [path.join(__dirname, 'bench-engine-mode.js'), bundle, 'peer', corpusDir, String(warmUpPasses), String(iterations)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const output = execFileSync(
+    process.execPath,
+    [path.join(__dirname, 'bench-engine-mode.js'), bundle, 'peer', corpusDir, String(warmUpPasses), String(iterations)],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
   peerModeRuns.push(JSON.parse(output));
 }
 rows.forEach((row, i) => {
@@ -138,7 +158,9 @@ const overallPeak = maxRssMb();
 const pad = (s, n) => String(s).padEnd(n);
 const num = (v) => (Number.isFinite(v) ? v.toFixed(2) : 'error').padStart(10);
 const pct = (v) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : '-').padStart(9);
-console.log(`${pad('file', 58)}${'KB'.padStart(7)}${'core'.padStart(10)}${'mailproof'.padStart(10)}${'reports'.padStart(9)}${'emailens'.padStart(10)}${'floor'.padStart(10)}${'speedup'.padStart(10)}`);
+console.log(
+  `${pad('file', 58)}${'KB'.padStart(7)}${'core'.padStart(10)}${'mailproof'.padStart(10)}${'reports'.padStart(9)}${'emailens'.padStart(10)}${'floor'.padStart(10)}${'speedup'.padStart(10)}`,
+);
 const speedups = [];
 const reportShares = [];
 for (const row of rows) {
@@ -146,28 +168,44 @@ for (const row of rows) {
   if (Number.isFinite(speedup)) speedups.push(speedup);
   const share = (row.mailproof - row.core) / row.core;
   if (Number.isFinite(share)) reportShares.push(share);
-  console.log(`${pad(row.file, 58)}${row.kb.toFixed(1).padStart(7)}${num(row.core)}${num(row.mailproof)}${pct(share)}${num(row.peer)}${num(row.floor)}${(Number.isFinite(speedup) ? `${speedup.toFixed(2)}x` : '-').padStart(10)}`);
+  console.log(
+    `${pad(row.file, 58)}${row.kb.toFixed(1).padStart(7)}${num(row.core)}${num(row.mailproof)}${pct(share)}${num(row.peer)}${num(row.floor)}${(Number.isFinite(speedup) ? `${speedup.toFixed(2)}x` : '-').padStart(10)}`,
+  );
   if (row.mailproofError) console.log(`  mailproof error: ${row.mailproofError}`);
   if (row.peerError) console.log(`  emailens error: ${row.peerError}`);
 }
 const total = (key) => rows.reduce((sum, r) => sum + (Number.isFinite(r[key]) ? r[key] : 0), 0);
 console.log('');
-console.log(`files: ${rows.length}; clients: mailproof ${bench.clientCount}, @emailens/engine ${peerClients.length}; per file the median of ${iterations} rounds over the corpus after ${warmUpPasses} warm-up passes, in fresh processes with the analysis threads' heap limits, samples pooled (Mailproof: ${processPairs} processes per workload; the peer: ${peerProcesses}, the same way)`);
-console.log(`total ms: mailproof ${total('mailproof').toFixed(1)} (core ${total('core').toFixed(1)} + reports ${(total('mailproof') - total('core')).toFixed(1)}), @emailens/engine ${total('peer').toFixed(1)}, floor ${total('floor').toFixed(1)}`);
+console.log(
+  `files: ${rows.length}; clients: mailproof ${bench.clientCount}, @emailens/engine ${peerClients.length}; per file the median of ${iterations} rounds over the corpus after ${warmUpPasses} warm-up passes, in fresh processes with the analysis threads' heap limits, samples pooled (Mailproof: ${processPairs} processes per workload; the peer: ${peerProcesses}, the same way)`,
+);
+console.log(
+  `total ms: mailproof ${total('mailproof').toFixed(1)} (core ${total('core').toFixed(1)} + reports ${(total('mailproof') - total('core')).toFixed(1)}), @emailens/engine ${total('peer').toFixed(1)}, floor ${total('floor').toFixed(1)}`,
+);
 const corpusShare = (total('mailproof') - total('core')) / total('core');
 const percent = (share) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
 const pairShares = pairs.map((pair) => pair.full.wall / pair.core.wall - 1).sort((a, b) => a - b);
 const cpuShares = pairs.map((pair) => pair.full.cpu / pair.core.cpu - 1).sort((a, b) => a - b);
 const coldShares = pairs.map((pair) => pair.full.cold / pair.core.cold - 1).sort((a, b) => a - b);
 const spread = (shares) => `${percent(shares[0])} to ${percent(shares[shares.length - 1])}`;
-console.log(`reports cost: ${percent(median(pairShares))} of the core over the corpus (median of ${processPairs} process pairs, ${spread(pairShares)}), median per file ${percent(median(reportShares))} (budget +30%)`);
-console.log(`  summed per-file medians: ${percent(corpusShare)}; corpus pass per process: core ${pairs.map((pair) => pair.core.wall.toFixed(0)).join(' ')} ms, full ${pairs.map((pair) => pair.full.wall.toFixed(0)).join(' ')} ms`);
-console.log(`  CPU time of all the process's threads (garbage-collector helpers included): ${percent(median(cpuShares))} (${spread(cpuShares)}); core ${median(pairs.map((pair) => pair.core.cpu)).toFixed(0)} ms, full ${median(pairs.map((pair) => pair.full.cpu)).toFixed(0)} ms per corpus pass`);
-console.log(`  the first pass of a fresh process (JIT still compiling): ${percent(median(coldShares))}; core ${median(pairs.map((pair) => pair.core.cold)).toFixed(0)} ms, full ${median(pairs.map((pair) => pair.full.cold)).toFixed(0)} ms`);
+console.log(
+  `reports cost: ${percent(median(pairShares))} of the core over the corpus (median of ${processPairs} process pairs, ${spread(pairShares)}), median per file ${percent(median(reportShares))} (budget +30%)`,
+);
+console.log(
+  `  summed per-file medians: ${percent(corpusShare)}; corpus pass per process: core ${pairs.map((pair) => pair.core.wall.toFixed(0)).join(' ')} ms, full ${pairs.map((pair) => pair.full.wall.toFixed(0)).join(' ')} ms`,
+);
+console.log(
+  `  CPU time of all the process's threads (garbage-collector helpers included): ${percent(median(cpuShares))} (${spread(cpuShares)}); core ${median(pairs.map((pair) => pair.core.cpu)).toFixed(0)} ms, full ${median(pairs.map((pair) => pair.full.cpu)).toFixed(0)} ms per corpus pass`,
+);
+console.log(
+  `  the first pass of a fresh process (JIT still compiling): ${percent(median(coldShares))}; core ${median(pairs.map((pair) => pair.core.cold)).toFixed(0)} ms, full ${median(pairs.map((pair) => pair.full.cold)).toFixed(0)} ms`,
+);
 console.log(`where the reports' time goes (timed step by step inside the analysis, ms per corpus pass, median of ${iterations} passes):`);
 for (const [name, ms] of [...stepMedians].sort((x, y) => y[1] - x[1])) {
   console.log(`  ${pad(name, 34)}${ms.toFixed(1).padStart(8)} ms ${`${((ms / stepTotal) * 100).toFixed(0)}%`.padStart(5)}`);
 }
 console.log(`  ${pad('all report steps', 34)}${stepTotal.toFixed(1).padStart(8)} ms`);
-console.log(`peak RSS: a process running Mailproof's full analysis ${mailproofPeak.toFixed(0)} MB, one running @emailens/engine's ${peerPeak.toFixed(0)} MB; this process ${overallPeak.toFixed(0)} MB (it started at ${baseRss.toFixed(0)} MB and holds the floor's parse5 too)`);
+console.log(
+  `peak RSS: a process running Mailproof's full analysis ${mailproofPeak.toFixed(0)} MB, one running @emailens/engine's ${peerPeak.toFixed(0)} MB; this process ${overallPeak.toFixed(0)} MB (it started at ${baseRss.toFixed(0)} MB and holds the floor's parse5 too)`,
+);
 console.log(`median speedup vs @emailens/engine: ${median(speedups).toFixed(2)}x`);

@@ -12,7 +12,17 @@ const http = require('node:http');
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const tasks = require('./lib/tasks');
-const { serviceCpuMs, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, engineOnlyAllCores, startServices } = require('./lib/bench-service');
+const {
+  serviceCpuMs,
+  prepareBenchmark,
+  medianEmail,
+  freePort,
+  percentile,
+  waitReady,
+  engineOnlyWindows,
+  engineOnlyAllCores,
+  startServices,
+} = require('./lib/bench-service');
 
 const DURATION_S = Number(process.env.BENCH_SECONDS || 30);
 const CONNECTIONS = 4;
@@ -20,7 +30,11 @@ const SEQUENTIAL_RUNS = Number(process.env.BENCH_LINK_RUNS || 40);
 
 /** A pro account's key, made with the operator CLI as a person would. */
 function createProKey(env) {
-  const result = spawnSync(process.execPath, [path.join(tasks.ROOT, 'bin', 'mailproof.js'), 'account', 'create', '--name', `bench-gate-${process.pid}`, '--plan', 'pro'], { env, encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(tasks.ROOT, 'bin', 'mailproof.js'), 'account', 'create', '--name', `bench-gate-${process.pid}`, '--plan', 'pro'],
+    { env, encoding: 'utf8' },
+  );
   const key = /mp_live_[0-9A-Za-z]+/.exec(result.stdout ?? '')?.[0];
   if (!key) throw new Error(`could not create a pro account: ${result.stderr || result.stdout}`);
   return key;
@@ -28,7 +42,11 @@ function createProKey(env) {
 
 async function timedGate(url, key, body) {
   const started = process.hrtime.bigint();
-  const res = await fetch(`${url}/api/gate`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/api/gate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const verdict = await res.json();
   if (res.status !== 200) throw new Error(`gate answered ${res.status}: ${JSON.stringify(verdict)}`);
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, verdict };
@@ -58,7 +76,14 @@ async function main() {
         const latencies = [];
         const others = new Map();
         const instance = autocannon(
-          { url: `${url}/api/gate`, method: 'POST', connections: CONNECTIONS, duration: seconds, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body },
+          {
+            url: `${url}/api/gate`,
+            method: 'POST',
+            connections: CONNECTIONS,
+            duration: seconds,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+            body,
+          },
           (error, result) => (error ? reject(error) : resolve({ result, latencies, others })),
         );
         // Only 2xx answers count toward latency and throughput; the others are counted apart and printed.
@@ -96,22 +121,32 @@ async function main() {
     const rps = gate.latencies.length / DURATION_S;
     const otherStatuses = [...gate.others].map(([status, n]) => `${n} x ${status}`).join(', ') || 'none';
     console.log(`email: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${CONNECTIONS} connections, ${DURATION_S} s, ref bench/median`);
-    console.log(`POST /api/gate (no link resolution): ${gate.latencies.length} 2xx answers counted (of ${gate.result.requests.total} requests; not counted: ${otherStatuses}; ${gate.result.errors} errors)`);
-    console.log(`  latency p50 ${percentile(gate.latencies, 50).toFixed(1)} ms, p95 ${percentile(gate.latencies, 95).toFixed(1)} ms (target <= 150), p99 ${percentile(gate.latencies, 99).toFixed(1)} ms`);
+    console.log(
+      `POST /api/gate (no link resolution): ${gate.latencies.length} 2xx answers counted (of ${gate.result.requests.total} requests; not counted: ${otherStatuses}; ${gate.result.errors} errors)`,
+    );
+    console.log(
+      `  latency p50 ${percentile(gate.latencies, 50).toFixed(1)} ms, p95 ${percentile(gate.latencies, 95).toFixed(1)} ms (target <= 150), p99 ${percentile(gate.latencies, 99).toFixed(1)} ms`,
+    );
     console.log(
       `  throughput ${rps.toFixed(1)} req/s = ${((rps / engineRps) * 100).toFixed(0)}% of one-thread engine-only (target >= 70%), ${((rps / allCores.total) * 100).toFixed(0)}% of all-cores engine-only (${allCores.total.toFixed(1)} emails/s, ${allCores.threads} threads)`,
     );
     if (busyMs !== null) {
       const perRequest = busyMs / gate.result.requests.total;
       const cores = require('node:os').cpus().length;
-      console.log(`  CPU per gate request, the whole service (API, worker, PostgreSQL, Redis): ${perRequest.toFixed(1)} ms (engine-only: ${(1000 / engineRps).toFixed(1)} ms); at ${cores} cores the ceiling is ${((cores * 1000) / perRequest).toFixed(1)} req/s`);
+      console.log(
+        `  CPU per gate request, the whole service (API, worker, PostgreSQL, Redis): ${perRequest.toFixed(1)} ms (engine-only: ${(1000 / engineRps).toFixed(1)} ms); at ${cores} cores the ceiling is ${((cores * 1000) / perRequest).toFixed(1)} req/s`,
+      );
     }
-    console.log(`engine-only (compile + analyze + serialize, one thread, service stopped): ${engineRps.toFixed(1)} emails/s (median of 2 s windows ${windows.map((w) => w.toFixed(0)).join(', ')})`);
+    console.log(
+      `engine-only (compile + analyze + serialize, one thread, service stopped): ${engineRps.toFixed(1)} emails/s (median of 2 s windows ${windows.map((w) => w.toFixed(0)).join(', ')})`,
+    );
     without.sort((a, b) => a - b);
     resolved.sort((a, b) => a - b);
     const added = (p) => percentile(resolved, p) - percentile(without, p);
     console.log(`resolveLinks, 25 distinct links to a loopback server, ${SEQUENTIAL_RUNS} sequential runs each (${checked} checked per run):`);
-    console.log(`  without p50 ${percentile(without, 50).toFixed(1)} ms, p95 ${percentile(without, 95).toFixed(1)} ms; with p50 ${percentile(resolved, 50).toFixed(1)} ms, p95 ${percentile(resolved, 95).toFixed(1)} ms`);
+    console.log(
+      `  without p50 ${percentile(without, 50).toFixed(1)} ms, p95 ${percentile(without, 95).toFixed(1)} ms; with p50 ${percentile(resolved, 50).toFixed(1)} ms, p95 ${percentile(resolved, 95).toFixed(1)} ms`,
+    );
     console.log(`  added time p50 ${added(50).toFixed(1)} ms, p95 ${added(95).toFixed(1)} ms (target <= 300)`);
   } finally {
     await stopServices();

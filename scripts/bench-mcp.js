@@ -17,7 +17,11 @@ const SLICE_S = 5;
 const CONCURRENCY = 4;
 
 function createKey(env) {
-  const result = spawnSync(process.execPath, [path.join(tasks.ROOT, 'bin', 'mailproof.js'), 'account', 'create', '--name', `bench-mcp-${process.pid}`, '--plan', 'pro'], { env, encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(tasks.ROOT, 'bin', 'mailproof.js'), 'account', 'create', '--name', `bench-mcp-${process.pid}`, '--plan', 'pro'],
+    { env, encoding: 'utf8' },
+  );
   const key = /mp_live_[0-9A-Za-z]+/.exec(result.stdout ?? '')?.[0];
   if (!key) throw new Error(`could not create an account: ${result.stderr || result.stdout}`);
   return key;
@@ -78,9 +82,13 @@ async function main() {
     mcp.sort((a, b) => a - b);
     preview.sort((a, b) => a - b);
 
-    console.log(`email: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${CONCURRENCY} concurrent clients, ${DURATION_S} s each, alternating ${SLICE_S} s slices`);
+    console.log(
+      `email: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${CONCURRENCY} concurrent clients, ${DURATION_S} s each, alternating ${SLICE_S} s slices`,
+    );
     const line = (label, sorted) =>
-      console.log(`${label}: ${sorted.length} calls (${(sorted.length / DURATION_S).toFixed(1)}/s), p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
+      console.log(
+        `${label}: ${sorted.length} calls (${(sorted.length / DURATION_S).toFixed(1)}/s), p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`,
+      );
     line('MCP analyze_email (SDK client, streamable HTTP)', mcp);
     line('POST /api/preview (fetch, same key)        ', preview);
     const added = percentile(mcp, 50) / percentile(preview, 50) - 1;

@@ -50,7 +50,9 @@ async function paintFresh(page, unit, RENDER_PAGE_URL) {
   await page.setViewport({ width: unit.width, height: 800, deviceScaleFactor: unit.deviceScaleFactor });
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: unit.colorScheme }]);
   await page.setRequestInterception(true);
-  page.on('request', (request) => (request.url() === RENDER_PAGE_URL ? request.respond({ status: 200, contentType: 'text/html', body: unit.html }) : request.abort()));
+  page.on('request', (request) =>
+    request.url() === RENDER_PAGE_URL ? request.respond({ status: 200, contentType: 'text/html', body: unit.html }) : request.abort(),
+  );
   await page.goto(RENDER_PAGE_URL, { waitUntil: 'load' });
   await page.screenshot({ fullPage: true });
 }
@@ -68,7 +70,9 @@ async function main() {
   const modes = ['light', 'dark'];
   const units = planRenders(views, modes);
   const shots = units.reduce((sum, unit) => sum + unit.shots.length, 0);
-  console.log(`bench:render: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${views.length} clients x light/dark = ${shots} screenshots, ${units.length} distinct pages; up to ${ROUNDS} rounds per variant, alternating, each after a warm-up; ${CONCURRENCY} browsers`);
+  console.log(
+    `bench:render: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${views.length} clients x light/dark = ${shots} screenshots, ${units.length} distinct pages; up to ${ROUNDS} rounds per variant, alternating, each after a warm-up; ${CONCURRENCY} browsers`,
+  );
 
   // Each variant is set up, warmed up with one untimed paint of the whole email, timed once and closed, in
   // turn, round after round (the order rotating), so a busy machine slows every variant alike; the peak
@@ -77,7 +81,12 @@ async function main() {
   const everyShot = units.flatMap((unit) => unit.shots.map(() => unit));
   const defaultCluster = (work) => async () => {
     // puppeteer-cluster with its defaults: no `concurrency` option means CONCURRENCY_CONTEXT.
-    const cluster = await Cluster.launch({ puppeteer, maxConcurrency: CONCURRENCY, puppeteerOptions: chromiumLaunchOptions(process.env.CHROMIUM_PATH), monitor: false });
+    const cluster = await Cluster.launch({
+      puppeteer,
+      maxConcurrency: CONCURRENCY,
+      puppeteerOptions: chromiumLaunchOptions(process.env.CHROMIUM_PATH),
+      monitor: false,
+    });
     await cluster.task(({ page, data }) => paintFresh(page, data, RENDER_PAGE_URL));
     return {
       paint: () => Promise.all(work.map((unit) => cluster.execute(unit))),
@@ -143,10 +152,14 @@ async function main() {
   console.log('');
   console.log('                             wall/email   ms/screenshot   pages painted   peak RSS (node+chromium)   rounds');
   for (const row of [ours, naive, clusterEvery, clusterDistinct]) {
-    console.log(`  ${row.label.padEnd(25)}  ${(row.ms / 1000).toFixed(2).padStart(7)} s   ${(row.ms / shots).toFixed(0).padStart(9)} ms   ${String(row.pages).padStart(8)}        ${row.peak.toFixed(0).padStart(6)} MB               ${row.times.length}`);
+    console.log(
+      `  ${row.label.padEnd(25)}  ${(row.ms / 1000).toFixed(2).padStart(7)} s   ${(row.ms / shots).toFixed(0).padStart(9)} ms   ${String(row.pages).padStart(8)}        ${row.peak.toFixed(0).padStart(6)} MB               ${row.times.length}`,
+    );
   }
   console.log('');
-  console.log(`  speed-up: ${(naive.ms / ours.ms).toFixed(2)}x over the naive reference (target >= 3x); over puppeteer-cluster's default model ${(clusterEvery.ms / ours.ms).toFixed(2)}x painting every screenshot, ${(clusterDistinct.ms / ours.ms).toFixed(2)}x painting the same distinct pages (the pool's own model alone)`);
+  console.log(
+    `  speed-up: ${(naive.ms / ours.ms).toFixed(2)}x over the naive reference (target >= 3x); over puppeteer-cluster's default model ${(clusterEvery.ms / ours.ms).toFixed(2)}x painting every screenshot, ${(clusterDistinct.ms / ours.ms).toFixed(2)}x painting the same distinct pages (the pool's own model alone)`,
+  );
   console.log(`  per email ${(ours.ms / 1000).toFixed(2)} s (target <= 3 s); rounds: ${ours.times.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s`);
 }
 

@@ -26,7 +26,9 @@ const CLIENTS = ['gmail-web', 'outlook-windows', 'apple-mail-macos', 'yahoo-mail
  */
 function emails() {
   const corpus = path.join(tasks.ROOT, '..', 'shared', 'corpus');
-  const folders = fs.existsSync(corpus) ? ['html', 'jsx', 'mjml', 'maizzle'].map((format) => ({ dir: path.join(corpus, format), format: () => format })) : [{ dir: path.join(tasks.ROOT, 'test', 'fixtures', 'cli'), format: formatOfFixture }];
+  const folders = fs.existsSync(corpus)
+    ? ['html', 'jsx', 'mjml', 'maizzle'].map((format) => ({ dir: path.join(corpus, format), format: () => format }))
+    : [{ dir: path.join(tasks.ROOT, 'test', 'fixtures', 'cli'), format: formatOfFixture }];
   return folders.flatMap(({ dir, format }) =>
     fs.existsSync(dir)
       ? fs
@@ -44,7 +46,11 @@ function formatOfFixture(file) {
   return /maizzle|front-matter/.test(file) ? 'maizzle' : 'html';
 }
 
-const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 /** The response time (ms) of one GET, the body read. */
 async function timed(url) {
@@ -64,7 +70,10 @@ async function timed(url) {
     env: { ...env, MIGRATE_ON_START: 'false', PREVIEW_PAGE_CACHE_MB: '0', PORT: String(plainPort), HOST: '127.0.0.1' },
     stdio: 'ignore',
   });
-  const apis = { kept: { url: `http://127.0.0.1:${keptPort}`, pid: () => services.pids()[1] }, plain: { url: `http://127.0.0.1:${plainPort}`, pid: () => plainApi.pid } };
+  const apis = {
+    kept: { url: `http://127.0.0.1:${keptPort}`, pid: () => services.pids()[1] },
+    plain: { url: `http://127.0.0.1:${plainPort}`, pid: () => plainApi.pid },
+  };
   try {
     await waitReady(apis.kept.url, ['preview']);
     await waitReady(apis.plain.url, ['preview']);
@@ -74,7 +83,11 @@ async function timed(url) {
     const shares = [];
     const notMeasured = [];
     for (const email of list) {
-      const answer = await fetch(`${apis.kept.url}/api/preview`, { method: 'POST', headers, body: JSON.stringify({ html: email.html, format: email.format, title: email.name }) });
+      const answer = await fetch(`${apis.kept.url}/api/preview`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ html: email.html, format: email.format, title: email.name }),
+      });
       const preview = await answer.json();
       if (!preview.id) {
         notMeasured.push(`${email.name}: HTTP ${answer.status} ${preview.title ?? ''}${preview.detail ? ` (${String(preview.detail).slice(0, 140)})` : ''}`);
@@ -83,7 +96,9 @@ async function timed(url) {
       const share = await (await fetch(`${apis.kept.url}/api/share`, { method: 'POST', headers, body: JSON.stringify({ previewId: preview.id }) })).json();
       shares.push({ ...email, shareId: share.id });
     }
-    console.log(`${shares.length} of ${list.length} emails previewed and shared (the others are listed at the end with their reason); per email: first view, ${REPEATS} more views, ${CLIENTS.length} client views; one request at a time`);
+    console.log(
+      `${shares.length} of ${list.length} emails previewed and shared (the others are listed at the end with their reason); per email: first view, ${REPEATS} more views, ${CLIENTS.length} client views; one request at a time`,
+    );
 
     // Each API's requests of one kind, with the API process's CPU (the /proc counters tick every 10 ms, so
     // it is read per kind over all emails, not per request).
@@ -116,8 +131,13 @@ async function timed(url) {
     rows.sort((a, b) => b.plain.repeat - a.plain.repeat);
     const f = (v) => v.toFixed(1).padStart(6);
     console.log(`\nresponse time per email (ms), median of its requests; sorted by the page without the cache:`);
-    console.log(`  ${'email'.padEnd(52)} ${'page: no cache'.padStart(14)} ${'first'.padStart(7)} ${'repeat'.padStart(7)}   ${'client: no cache'.padStart(16)} ${'kept'.padStart(7)}`);
-    for (const row of rows) console.log(`  ${row.name.slice(-52).padEnd(52)} ${f(row.plain.repeat).padStart(14)} ${f(row.kept.first).padStart(7)} ${f(row.kept.repeat).padStart(7)}   ${f(row.plain.clients).padStart(16)} ${f(row.kept.clients).padStart(7)}`);
+    console.log(
+      `  ${'email'.padEnd(52)} ${'page: no cache'.padStart(14)} ${'first'.padStart(7)} ${'repeat'.padStart(7)}   ${'client: no cache'.padStart(16)} ${'kept'.padStart(7)}`,
+    );
+    for (const row of rows)
+      console.log(
+        `  ${row.name.slice(-52).padEnd(52)} ${f(row.plain.repeat).padStart(14)} ${f(row.kept.first).padStart(7)} ${f(row.kept.repeat).padStart(7)}   ${f(row.plain.clients).padStart(16)} ${f(row.kept.clients).padStart(7)}`,
+      );
     const over = (pick) => {
       const values = rows.map(pick).sort((a, b) => a - b);
       return `median ${percentile(values, 50).toFixed(1)}, p95 ${percentile(values, 95).toFixed(1)}, max ${values[values.length - 1].toFixed(1)} ms`;
@@ -129,10 +149,14 @@ async function timed(url) {
     console.log(`  client view, reference:                          ${over((r) => r.plain.clients)}`);
     console.log(`  client view with the cache:                      ${over((r) => r.kept.clients)}`);
     const perRequest = (which, kind) => (cpu[which][kind] / counts[kind]).toFixed(1);
-    console.log(`\nCPU per request of the API, PostgreSQL and Redis (ms; /proc, 10 ms ticks, averaged over ${counts.repeat} repeats / ${counts.clients} client views):`);
+    console.log(
+      `\nCPU per request of the API, PostgreSQL and Redis (ms; /proc, 10 ms ticks, averaged over ${counts.repeat} repeats / ${counts.clients} client views):`,
+    );
     console.log(`  later page views: reference ${perRequest('plain', 'repeat')}, with the cache ${perRequest('kept', 'repeat')}`);
     console.log(`  client views:     reference ${perRequest('plain', 'clients')}, with the cache ${perRequest('kept', 'clients')}`);
-    console.log(`  first views:      reference ${perRequest('plain', 'first')}, with the cache ${perRequest('kept', 'first')} (the cache decodes on the first view as the reference does)`);
+    console.log(
+      `  first views:      reference ${perRequest('plain', 'first')}, with the cache ${perRequest('kept', 'first')} (the cache decodes on the first view as the reference does)`,
+    );
     console.log(`\nnot measured: ${notMeasured.length} of ${list.length}${notMeasured.length ? ', each with the reason the API gave:' : ''}`);
     for (const line of notMeasured) console.log(`  ${line}`);
   } finally {

@@ -58,7 +58,8 @@ function markPositions(html) {
   const inserts = [];
   const visit = (node) => {
     const start = node.sourceCodeLocation && (node.sourceCodeLocation.startTag || (node.tagName ? null : undefined));
-    if (node.tagName && start) inserts.push({ offset: start.startOffset + 1 + node.tagName.length, text: ` data-mp-src="${start.startLine}:${start.startCol}"` });
+    if (node.tagName && start)
+      inserts.push({ offset: start.startOffset + 1 + node.tagName.length, text: ` data-mp-src="${start.startLine}:${start.startCol}"` });
     for (const child of node.childNodes || []) visit(child);
     if (node.content) visit(node.content);
   };
@@ -82,7 +83,8 @@ async function axeInPage(rules) {
   for (const kind of ['violations', 'incomplete']) {
     for (const rule of result[kind]) {
       const entry = (byRule[rule.id] ??= { violations: [], incomplete: [] });
-      for (const node of rule.nodes) entry[kind].push({ at: position(node.target), html: node.html.slice(0, 120), summary: (node.failureSummary || '').slice(0, 160) });
+      for (const node of rule.nodes)
+        entry[kind].push({ at: position(node.target), html: node.html.slice(0, 120), summary: (node.failureSummary || '').slice(0, 160) });
     }
   }
   // The heuristic needs axe's virtual tree.
@@ -107,7 +109,16 @@ async function axeInPage(rules) {
 
 function bundleEngine() {
   const outfile = path.join(root, 'node_modules', '.cache', 'check-a11y', `engine-${process.pid}.cjs`);
-  buildSync({ entryPoints: [path.join(root, 'libs/engine/src/index.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
+  buildSync({
+    entryPoints: [path.join(root, 'libs/engine/src/index.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  });
   const engine = require(outfile);
   fs.rmSync(outfile, { force: true });
   return engine;
@@ -117,13 +128,24 @@ async function main() {
   const engine = bundleEngine();
   const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   const axeVersion = require('axe-core/package.json').version;
-  const files = fs.readdirSync(corpusDir).filter((file) => file.endsWith('.html')).sort();
+  const files = fs
+    .readdirSync(corpusDir)
+    .filter((file) => file.endsWith('.html'))
+    .sort();
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailproof-check-a11y-'));
   const browser = await puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     userDataDir,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   const totals = new Map(MAPPED.map((rule) => [rule.engine, {}]));
   const differences = [];
@@ -167,8 +189,12 @@ async function main() {
   const show = (value) => (value === null ? '-' : value.toFixed(3));
   const { rows, misses } = judge(totals);
   console.log(`check:a11y: ${files.length} emails, axe-core ${axeVersion} in ${await chromiumVersion()}, ${blocked} network requests blocked`);
-  console.log('FN includes axe violations without a source position ("unmapped"); "review" is axe\'s incomplete (needs review) elements, decided by neither side.');
-  console.log(`${'engine rule'.padEnd(28)}${'axe reference'.padEnd(24)}${'TP'.padStart(6)}${'FP'.padStart(6)}${'FN'.padStart(6)}${'unmapped'.padStart(10)}${'review'.padStart(8)}${'prec.'.padStart(8)}${'recall'.padStart(8)}  notes`);
+  console.log(
+    'FN includes axe violations without a source position ("unmapped"); "review" is axe\'s incomplete (needs review) elements, decided by neither side.',
+  );
+  console.log(
+    `${'engine rule'.padEnd(28)}${'axe reference'.padEnd(24)}${'TP'.padStart(6)}${'FP'.padStart(6)}${'FN'.padStart(6)}${'unmapped'.padStart(10)}${'review'.padStart(8)}${'prec.'.padStart(8)}${'recall'.padStart(8)}  notes`,
+  );
   for (const rule of MAPPED) {
     const c = totals.get(rule.engine);
     const { precision, recall } = rows.find((row) => row.rule === rule.engine);
@@ -187,7 +213,9 @@ async function main() {
 
 async function chromiumVersion() {
   try {
-    return require('node:child_process').execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+    return require('node:child_process')
+      .execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' })
+      .trim();
   } catch {
     return 'Chromium';
   }

@@ -85,9 +85,14 @@ async function main() {
     const sorted = [...stats.times].sort((a, b) => a - b);
     const median = sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : 0;
     const max = sorted.length ? sorted[sorted.length - 1] : 0;
-    console.log(`${folder}\t${stats.files}\t${stats.compiled}\t${stats.compileErrors}\t${stats.withImports}\t${stats.importedFiles}\t${median.toFixed(1)}\t${max.toFixed(1)}`);
+    console.log(
+      `${folder}\t${stats.files}\t${stats.compiled}\t${stats.compileErrors}\t${stats.withImports}\t${stats.importedFiles}\t${median.toFixed(1)}\t${max.toFixed(1)}`,
+    );
   }
-  const totals = Object.values(summary).reduce((sum, stats) => ({ files: sum.files + stats.files, alone: sum.alone + stats.compiled, withImports: sum.withImports + stats.withImports }), { files: 0, alone: 0, withImports: 0 });
+  const totals = Object.values(summary).reduce(
+    (sum, stats) => ({ files: sum.files + stats.files, alone: sum.alone + stats.compiled, withImports: sum.withImports + stats.withImports }),
+    { files: 0, alone: 0, withImports: 0 },
+  );
   console.log(`\ncompiled: ${totals.alone} of ${totals.files} alone, ${totals.withImports} of ${totals.files} with their imports from the corpus`);
   projects.dispose();
   await disposeCompilers();
@@ -110,7 +115,10 @@ function layOutProjects(corpus) {
   let temp;
   if (fs.existsSync(manifest)) {
     temp = fs.mkdtempSync(path.join(os.tmpdir(), 'mailproof-corpus-projects-'));
-    const [header, ...rows] = fs.readFileSync(manifest, 'utf8').split('\n').filter((line) => line.trim() !== '');
+    const [header, ...rows] = fs
+      .readFileSync(manifest, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     const column = Object.fromEntries(header.split('\t').map((name, index) => [name, index]));
     for (const row of rows) {
       const cells = row.split('\t');

@@ -34,7 +34,17 @@ async function loadCheck() {
     : [];
   const reexport = (file) => `export * from ${JSON.stringify(path.join(root, 'test', 'utils', file))};\n`;
   fs.writeFileSync(`${outfile}.ts`, reexport('dns-reference-check') + reexport('dns-reference-scenarios'));
-  await build({ entryPoints: [`${outfile}.ts`], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile, plugins, logLevel: 'warning' });
+  await build({
+    entryPoints: [`${outfile}.ts`],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    plugins,
+    logLevel: 'warning',
+  });
   try {
     return require(outfile);
   } finally {
@@ -54,9 +64,11 @@ async function main() {
   const outcomes = [];
   for (const scenario of REFERENCE_SCENARIOS) outcomes.push(await runScenario(scenario, mailauth));
 
-  console.log(`check:dns — Mailproof's audit beside mailauth ${mailauthVersion}, ${outcomes.length} scenarios over in-process zones${process.env.CHECK_DNS_ENGINE ? ` (engine from ${process.env.CHECK_DNS_ENGINE})` : ''}`);
+  console.log(
+    `check:dns — Mailproof's audit beside mailauth ${mailauthVersion}, ${outcomes.length} scenarios over in-process zones${process.env.CHECK_DNS_ENGINE ? ` (engine from ${process.env.CHECK_DNS_ENGINE})` : ''}`,
+  );
   console.log('SPF verdicts are the RFC 7208 result for a sender the record does not list: pass | fail | softfail | neutral | none | temperror | permerror.');
-  console.log('Verdicts are the published RFCs\' (RFC 7208, 7489, 5321, 7505); a draft Mailproof follows instead is a documented difference (≠ RFC, chosen).\n');
+  console.log("Verdicts are the published RFCs' (RFC 7208, 7489, 5321, 7505); a draft Mailproof follows instead is a documented difference (≠ RFC, chosen).\n");
   console.log(`${pad('scenario', 36)}${pad('RFC', 12)}${pad('Mailproof', 12)}${pad('mailauth', 12)}`);
   for (const { scenario, mailproof, mailauth: theirs } of outcomes) {
     const offRfc = mailproof === scenario.verdict ? '' : scenario.mailproofDiffers ? '  ≠ RFC (chosen)' : '  ✗ Mailproof≠RFC';
@@ -66,18 +78,26 @@ async function main() {
 
   const all = figures(outcomes);
   console.log('\nFigures');
-  console.log(`  Mailproof agrees with the RFC verdict:   ${ratio(all.mailproofMatchesRfc, all.scenarios)}, ${all.mailproofChosen.length} documented difference(s) (a draft's rule), ${all.mailproofWrong.length} undocumented`);
+  console.log(
+    `  Mailproof agrees with the RFC verdict:   ${ratio(all.mailproofMatchesRfc, all.scenarios)}, ${all.mailproofChosen.length} documented difference(s) (a draft's rule), ${all.mailproofWrong.length} undocumented`,
+  );
   console.log(`  Mailproof agrees with mailauth:          ${ratio(all.mailproofMatchesMailauth, all.compared)}`);
-  console.log(`  mailauth agrees with the RFC verdict:    ${ratio(all.mailauthMatchesRfc, all.compared)}, ${all.mailauthErrors.length} error(s) (mailauth threw)`);
+  console.log(
+    `  mailauth agrees with the RFC verdict:    ${ratio(all.mailauthMatchesRfc, all.compared)}, ${all.mailauthErrors.length} error(s) (mailauth threw)`,
+  );
   for (const kind of ['spf', 'dmarc', 'mx']) {
     const part = figures(outcomes.filter((o) => o.scenario.kind === kind));
-    const versus = part.compared > 0 ? `, with mailauth ${part.mailproofMatchesMailauth}/${part.compared}, mailauth with the RFC ${part.mailauthMatchesRfc}/${part.compared}` : ' (mailauth does not evaluate MX)';
+    const versus =
+      part.compared > 0
+        ? `, with mailauth ${part.mailproofMatchesMailauth}/${part.compared}, mailauth with the RFC ${part.mailauthMatchesRfc}/${part.compared}`
+        : ' (mailauth does not evaluate MX)';
     console.log(`    ${pad(kind.toUpperCase(), 6)} Mailproof with the RFC ${part.mailproofMatchesRfc}/${part.scenarios}${versus}`);
   }
 
   if (all.mailproofChosen.length > 0) {
     console.log('\nMailproof differs from the RFC verdict on purpose (documented, not counted as agreeing):');
-    for (const { scenario, mailproof } of all.mailproofChosen) console.log(`  ${scenario.id}: Mailproof ${show(mailproof)}, RFC ${show(scenario.verdict)} — ${scenario.mailproofDiffers}`);
+    for (const { scenario, mailproof } of all.mailproofChosen)
+      console.log(`  ${scenario.id}: Mailproof ${show(mailproof)}, RFC ${show(scenario.verdict)} — ${scenario.mailproofDiffers}`);
   }
   if (all.mailauthErrors.length > 0) {
     console.log('\nmailauth threw (counted as its error):');
@@ -85,7 +105,8 @@ async function main() {
   }
   if (all.mailproofWrong.length > 0) {
     console.log('\nMailproof differs from the RFC verdict:');
-    for (const { scenario, mailproof } of all.mailproofWrong) console.log(`  ${scenario.id}: Mailproof ${show(mailproof)}, RFC ${show(scenario.verdict)} — ${scenario.rule}`);
+    for (const { scenario, mailproof } of all.mailproofWrong)
+      console.log(`  ${scenario.id}: Mailproof ${show(mailproof)}, RFC ${show(scenario.verdict)} — ${scenario.rule}`);
   }
   console.log(`\nDifferences between Mailproof and mailauth (${all.differences.length}), with the rule that decides each:`);
   for (const { scenario, mailproof, mailauth: theirs } of all.differences) {

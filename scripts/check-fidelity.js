@@ -32,7 +32,9 @@ if (args.includes('--json')) {
   const widths = { client: width('client'), behavior: width('behavior'), kind: width('kind') };
   console.log(`${'client'.padEnd(widths.client)}  ${'behavior'.padEnd(widths.behavior)}  ${'kind'.padEnd(widths.kind)}  case     status      source`);
   for (const row of rows) {
-    console.log(`${row.client.padEnd(widths.client)}  ${row.behavior.padEnd(widths.behavior)}  ${row.kind.padEnd(widths.kind)}  ${row.case.padEnd(7)}  ${row.status.padEnd(10)}  ${row.sources[0] ?? ''}`);
+    console.log(
+      `${row.client.padEnd(widths.client)}  ${row.behavior.padEnd(widths.behavior)}  ${row.kind.padEnd(widths.kind)}  ${row.case.padEnd(7)}  ${row.status.padEnd(10)}  ${row.sources[0] ?? ''}`,
+    );
     for (const failure of row.failures) console.log(`    ${failure}`);
   }
 }
@@ -41,7 +43,10 @@ const behaviors = new Set(rows.map((r) => r.behavior)).size;
 // exitCode, never process.exit(): exiting at once cuts stdout short when it is a pipe (the 72 KB markdown
 // table was truncated at 64 KB on Node 20, which failed CI's client-evidence-doc test).
 process.exitCode = count('FAIL') > 0 ? 1 : 0;
-if (!args.includes('--markdown')) console.log(`\ncheck:fidelity: ${rows.length} rows over ${new Set(rows.map((r) => r.client)).size} clients and ${behaviors} behaviors: ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('documented')} documented (alternative, not shown)`);
+if (!args.includes('--markdown'))
+  console.log(
+    `\ncheck:fidelity: ${rows.length} rows over ${new Set(rows.map((r) => r.client)).size} clients and ${behaviors} behaviors: ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('documented')} documented (alternative, not shown)`,
+  );
 
 /** The evidence table per client: behavior, kind, what it does, fixture result, sources with their dates. */
 function printMarkdown(results) {
@@ -60,7 +65,9 @@ function printMarkdown(results) {
       const own = results.filter((r) => r.client === client && r.behavior === behavior.id);
       const status = own.map((r) => (r.case === 'counter' ? `${r.status} (counter-case)` : r.status)).join(', ');
       const sources = behavior.evidence.map((e) => `[${cell(e.title)}](${e.url}) (${e.date})${e.note ? ` — ${cell(e.note)}` : ''}`).join('<br>');
-      console.log(`| \`${behavior.id}\`${behavior.alternative ? ' (alternative, not shown)' : ''} | ${behavior.kind} | ${cell(behavior.summary)} | ${status} | ${sources} |`);
+      console.log(
+        `| \`${behavior.id}\`${behavior.alternative ? ' (alternative, not shown)' : ''} | ${behavior.kind} | ${cell(behavior.summary)} | ${status} | ${sources} |`,
+      );
     }
     console.log('');
   }

@@ -20,12 +20,35 @@ if (!fs.existsSync(corpusDir)) {
 }
 
 const outfile = path.join(root, 'node_modules', '.cache', 'check-reports', `bundle-${process.pid}.cjs`);
-buildSync({ entryPoints: [path.join(root, 'libs/engine/src/index.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
+buildSync({
+  entryPoints: [path.join(root, 'libs/engine/src/index.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  packages: 'external',
+  outfile,
+  logLevel: 'warning',
+});
 const engine = require(outfile);
 fs.rmSync(outfile, { force: true });
 
-const FILLED = ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'designReport', 'plainText', 'darkContrast'];
-const files = fs.readdirSync(corpusDir).filter((file) => file.endsWith('.html')).sort();
+const FILLED = [
+  'spamReport',
+  'sizeReport',
+  'linkReport',
+  'accessibilityReport',
+  'imageReport',
+  'inboxPreview',
+  'templateReport',
+  'designReport',
+  'plainText',
+  'darkContrast',
+];
+const files = fs
+  .readdirSync(corpusDir)
+  .filter((file) => file.endsWith('.html'))
+  .sort();
 let failures = 0;
 for (const file of files) {
   const html = fs.readFileSync(path.join(corpusDir, file), 'utf8');

@@ -64,7 +64,16 @@ async function startSpamd() {
   const port = await freePort();
   const child = spawn(
     SPAMD,
-    ['--local', '--listen-ip=127.0.0.1', `--port=${port}`, `--max-children=${CONCURRENCY}`, `--min-children=${CONCURRENCY}`, '--nouser-config', '--syslog=stderr', `--pidfile=${path.join(directory, 'spamd.pid')}`],
+    [
+      '--local',
+      '--listen-ip=127.0.0.1',
+      `--port=${port}`,
+      `--max-children=${CONCURRENCY}`,
+      `--min-children=${CONCURRENCY}`,
+      '--nouser-config',
+      '--syslog=stderr',
+      `--pidfile=${path.join(directory, 'spamd.pid')}`,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let log = '';
@@ -116,7 +125,7 @@ async function loadCorpus() {
 function ranks(values) {
   const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
   const result = new Array(values.length);
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i;
     while (j + 1 < order.length && order[j + 1].value === order[i].value) j++;
     for (let k = i; k <= j; k++) result[order[k].index] = (i + j) / 2 + 1;
@@ -159,7 +168,11 @@ async function mapLimited(items, limit, task) {
 
 /** Spearman's rho, the verdicts and the levels of one set of rows, as lines. */
 function summarize(label, rows) {
-  const rho = (subset) => spearman(subset.map((row) => row.sa), subset.map((row) => row.points));
+  const rho = (subset) =>
+    spearman(
+      subset.map((row) => row.sa),
+      subset.map((row) => row.points),
+    );
   const count = (subset, predicate) => subset.filter(predicate).length;
   const corpusRows = rows.filter((row) => row.corpus);
   const variantRows = rows.filter((row) => !row.corpus);
@@ -171,7 +184,7 @@ function summarize(label, rows) {
     `  Spearman rho (SpamAssassin score vs engine points): all ${rho(rows).toFixed(3)}, corpus ${rho(corpusRows).toFixed(3)}, variants ${rho(variantRows).toFixed(3)}`,
     `  SpamAssassin >= 5: ${spam.length} (engine ${count(spam, (row) => row.level === 'high')} high, ${count(spam, (row) => row.level === 'medium')} medium, ${count(spam, (row) => row.level === 'low')} low)`,
     `  SpamAssassin < 5: ${ham.length} (engine ${count(ham, (row) => row.level === 'high')} high, ${count(ham, (row) => row.level === 'medium')} medium, ${count(ham, (row) => row.level === 'low')} low)`,
-    `  verdict agreement, SpamAssassin spam (>= 5) vs engine high: ${share(count(rows, (row) => (row.sa >= 5) === (row.level === 'high')))}; vs engine medium or high: ${share(count(rows, (row) => (row.sa >= 5) === (row.level !== 'low')))}`,
+    `  verdict agreement, SpamAssassin spam (>= 5) vs engine high: ${share(count(rows, (row) => row.sa >= 5 === (row.level === 'high')))}; vs engine medium or high: ${share(count(rows, (row) => row.sa >= 5 === (row.level !== 'low')))}`,
     `  corpus levels: ${count(corpusRows, (row) => row.level === 'low')} low, ${count(corpusRows, (row) => row.level === 'medium')} medium, ${count(corpusRows, (row) => row.level === 'high')} high`,
   ];
 }
@@ -188,20 +201,30 @@ async function main() {
   const version = installedVersion();
   if (!version) throw new Error('SpamAssassin is not installed: apt-get install spamassassin spamc spamd');
   const rules = readRules();
-  const stale = Object.entries(SPAMASSASSIN_SCORES).filter(([name, score]) => rules.get(name)?.scores?.[SPAMASSASSIN_SCORE_SET] !== score).map(([name]) => name);
-  console.log(`SpamAssassin ${version} installed; the engine's table is from ${SPAMASSASSIN_VERSION}: ${Object.keys(SPAMASSASSIN_SCORES).length} rules, ${stale.length === 0 ? 'every score matches the installed rule files' : `differing: ${stale.join(', ')}`}`);
+  const stale = Object.entries(SPAMASSASSIN_SCORES)
+    .filter(([name, score]) => rules.get(name)?.scores?.[SPAMASSASSIN_SCORE_SET] !== score)
+    .map(([name]) => name);
+  console.log(
+    `SpamAssassin ${version} installed; the engine's table is from ${SPAMASSASSIN_VERSION}: ${Object.keys(SPAMASSASSIN_SCORES).length} rules, ${stale.length === 0 ? 'every score matches the installed rule files' : `differing: ${stale.join(', ')}`}`,
+  );
   const pool = descriptionPhrases(rules);
   const engineTokens = SPAM_PHRASES.map((phrase) => ` ${tokens(phrase).join(' ')} `);
   const overlapping = pool.filter((phrase) => engineTokens.some((listed) => ` ${tokens(phrase).join(' ')} `.includes(listed)));
-  console.log(`spam text: ${pool.length} SpamAssassin rule descriptions; ${overlapping.length} happen to contain a phrase of the engine's list (${overlapping.join('; ') || 'none'})`);
+  console.log(
+    `spam text: ${pool.length} SpamAssassin rule descriptions; ${overlapping.length} happen to contain a phrase of the engine's list (${overlapping.join('; ') || 'none'})`,
+  );
 
   const { emails: corpus, failed } = await loadCorpus();
   const injected = corpus
     .filter((email) => email.format === 'html')
     .filter((_, index) => index % INJECT_EVERY === 0)
-    .flatMap((email) => injectedVariants(pool, path.basename(email.name, '.html'), email.html).map((variant) => ({ ...variant, format: 'html', corpus: false })));
+    .flatMap((email) =>
+      injectedVariants(pool, path.basename(email.name, '.html'), email.html).map((variant) => ({ ...variant, format: 'html', corpus: false })),
+    );
   const variants = generatedVariants(pool).map((variant) => ({ ...variant, format: 'html', corpus: false }));
-  const emails = [...corpus, ...variants, ...injected].map((email) => ({ ...email, half: half(email.name) })).filter((email) => onlyHalf === null || email.half === onlyHalf);
+  const emails = [...corpus, ...variants, ...injected]
+    .map((email) => ({ ...email, half: half(email.name) }))
+    .filter((email) => onlyHalf === null || email.half === onlyHalf);
 
   const spamd = await startSpamd();
   let rows;
@@ -209,7 +232,13 @@ async function main() {
     rows = await mapLimited(emails, CONCURRENCY, async (email, index) => {
       const analysis = analyzeEmail(email.html, { format: email.format });
       const report = analysis.spamReport;
-      const message = buildMimeMessage({ html: email.html, text: analysis.plainText?.text ?? null, subject: analysis.inboxPreview?.subject ?? null, id: `check-spam-${index}`, date: MESSAGE_DATE });
+      const message = buildMimeMessage({
+        html: email.html,
+        text: analysis.plainText?.text ?? null,
+        subject: analysis.inboxPreview?.subject ?? null,
+        id: `check-spam-${index}`,
+        date: MESSAGE_DATE,
+      });
       const verdict = await checkWithSpamd(message, { host: '127.0.0.1', port: spamd.port, timeoutMs: 60_000 });
       return {
         ...email,
@@ -217,7 +246,9 @@ async function main() {
         saRules: verdict.rules.filter((rule) => rule.score !== 0).map((rule) => `${rule.name}:${rule.score}`),
         points: report.points,
         level: report.level,
-        triggers: report.triggers.filter((trigger) => trigger.spamAssassinScore > 0).map((trigger) => `${trigger.rule}=${trigger.spamAssassinRule}:${trigger.spamAssassinScore}`),
+        triggers: report.triggers
+          .filter((trigger) => trigger.spamAssassinScore > 0)
+          .map((trigger) => `${trigger.rule}=${trigger.spamAssassinRule}:${trigger.spamAssassinScore}`),
       };
     });
   } finally {
@@ -225,17 +256,28 @@ async function main() {
   }
 
   for (const row of rows) {
-    console.log(`${row.half === 'development' ? 'dev ' : 'held'} ${row.name.padEnd(66)} SA ${row.sa.toFixed(1).padStart(5)}  engine ${row.points.toFixed(2).padStart(5)} ${row.level.padEnd(6)}  engine: ${row.triggers.join(' ') || '-'}  SA: ${row.saRules.join(' ')}`);
+    console.log(
+      `${row.half === 'development' ? 'dev ' : 'held'} ${row.name.padEnd(66)} SA ${row.sa.toFixed(1).padStart(5)}  engine ${row.points.toFixed(2).padStart(5)} ${row.level.padEnd(6)}  engine: ${row.triggers.join(' ') || '-'}  SA: ${row.saRules.join(' ')}`,
+    );
   }
   console.log('');
-  console.log(`left out, not compiling: ${Object.entries(failed).map(([folder, n]) => `${folder} ${n}`).join(', ') || 'none'}`);
+  console.log(
+    `left out, not compiling: ${
+      Object.entries(failed)
+        .map(([folder, n]) => `${folder} ${n}`)
+        .join(', ') || 'none'
+    }`,
+  );
   const development = rows.filter((row) => row.half === 'development');
   const heldOut = rows.filter((row) => row.half === 'held-out');
   for (const line of summarize('development half (its corpus emails were seen by earlier tuning)', development)) console.log(line);
   if (onlyHalf !== null) return;
   for (const line of summarize('held-out half (never looked at while choosing anything)', heldOut)) console.log(line);
 
-  const rho = spearman(heldOut.map((row) => row.sa), heldOut.map((row) => row.points));
+  const rho = spearman(
+    heldOut.map((row) => row.sa),
+    heldOut.map((row) => row.points),
+  );
   const misses = [];
   if (!(rho >= 0.6)) misses.push(`held-out rho ${rho.toFixed(3)} < 0.6`);
   for (const row of heldOut.filter((candidate) => candidate.sa >= 5 && candidate.level !== 'high')) {

@@ -44,7 +44,10 @@ function emails() {
   const corpus = path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
   const dir = fs.existsSync(corpus) ? corpus : path.join(tasks.ROOT, 'test', 'fixtures', 'cli');
   const files = fs.readdirSync(dir).filter((file) => file.endsWith('.html') && !file.includes('maizzle') && !file.includes('front-matter'));
-  return { source: dir === corpus ? `../shared/corpus/html (${files.length} emails)` : `test/fixtures/cli (${files.length} emails, corpus absent)`, list: files.map((file) => fs.readFileSync(path.join(dir, file), 'utf8')) };
+  return {
+    source: dir === corpus ? `../shared/corpus/html (${files.length} emails)` : `test/fixtures/cli (${files.length} emails, corpus absent)`,
+    list: files.map((file) => fs.readFileSync(path.join(dir, file), 'utf8')),
+  };
 }
 
 /**
@@ -75,7 +78,10 @@ function rss(pid) {
 }
 
 /** Two-sided 95% quantiles of Student's t for 1-30 degrees of freedom (past 30: the normal's 1.96). */
-const T_95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+const T_95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
+  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
 
 /**
  * Least-squares slope of ys over 0..n-1 with its 95% confidence interval. A p95 of one minute rests on tens
@@ -107,7 +113,10 @@ function describeTrend(ys, unit) {
 
 function startApp(kind, env, logDir, extra = {}) {
   const log = fs.openSync(path.join(logDir, `${kind}-${Object.keys(extra).length ? extra.PORT : 'worker'}.log`), 'a');
-  const child = spawn(process.execPath, [path.join(tasks.ROOT, 'dist', 'apps', kind, 'src', 'main.js')], { env: { ...env, ...extra }, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, [path.join(tasks.ROOT, 'dist', 'apps', kind, 'src', 'main.js')], {
+    env: { ...env, ...extra },
+    stdio: ['ignore', log, log],
+  });
   return { kind, child, log: path.join(logDir, `${kind}-${Object.keys(extra).length ? extra.PORT : 'worker'}.log`) };
 }
 
@@ -196,7 +205,10 @@ async function jsonOrStatus(res) {
 
 /** The gates' webhook endpoint and, with the DNS server, five monitored domains the scheduler audits. */
 async function subscribeAndMonitor(api, urls, receiver, unbound) {
-  const hook = await api.post(urls[0], '/api/webhooks', { url: `http://127.0.0.1:${receiver.address().port}/hooks`, events: ['gate.failed', 'gate.passed', 'domain.drift', 'domain.status_changed'] });
+  const hook = await api.post(urls[0], '/api/webhooks', {
+    url: `http://127.0.0.1:${receiver.address().port}/hooks`,
+    events: ['gate.failed', 'gate.passed', 'domain.drift', 'domain.status_changed'],
+  });
   if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${await hook.text()}`);
   if (unbound) for (const domain of DOMAINS.slice(0, 5)) await api.post(urls[0], '/api/domains', { domain });
 }
@@ -242,30 +254,72 @@ function trafficMix(api, urls, mail, shareIds, unbound) {
 
   const page = (pathOf) => async () => fetch(`${nextUrl()}${pathOf()}`, { headers: { cookie }, redirect: 'manual' });
   const mix = [
-    ['POST /api/preview', 30, 200, async () => {
-      const res = await post(nextUrl(), '/api/preview', { html: nextEmail(), title: `soak ${n}` });
-      const body = await jsonOrStatus(res);
-      if (body.id) remember(previewIds, body.id);
-      return res.status;
-    }],
-    ['POST /api/preview screenshots', 2, 200, async () => (await post(nextUrl(), '/api/preview', { html: nextEmail(), clients: ['gmail-web'], screenshots: true }).then(async (res) => (await res.arrayBuffer(), res))).status],
-    ['POST /api/gate', 8, 200, async () => (await post(nextUrl(), '/api/gate', { html: nextEmail(), ref: `soak/${n % 5}` }).then(async (res) => (await res.arrayBuffer(), res))).status],
-    ...(unbound ? [['POST /api/deliverability', 10, 200, async () => (await post(nextUrl(), '/api/deliverability', { domain: pick(DOMAINS) }).then(async (res) => (await res.arrayBuffer(), res))).status]] : []),
-    ['POST /api/share', 4, 201, async () => {
-      if (previewIds.length === 0) return 201;
-      const res = await post(nextUrl(), '/api/share', { previewId: pick(previewIds) });
-      await res.arrayBuffer();
-      return res.status;
-    }],
-    ['GET /share/:id', 16, 200, async () => ((await fetch(`${nextUrl()}/share/${pick(shareIds)}`).then(async (res) => (await res.arrayBuffer(), res))).status)],
+    [
+      'POST /api/preview',
+      30,
+      200,
+      async () => {
+        const res = await post(nextUrl(), '/api/preview', { html: nextEmail(), title: `soak ${n}` });
+        const body = await jsonOrStatus(res);
+        if (body.id) remember(previewIds, body.id);
+        return res.status;
+      },
+    ],
+    [
+      'POST /api/preview screenshots',
+      2,
+      200,
+      async () =>
+        (
+          await post(nextUrl(), '/api/preview', { html: nextEmail(), clients: ['gmail-web'], screenshots: true }).then(
+            async (res) => (await res.arrayBuffer(), res),
+          )
+        ).status,
+    ],
+    [
+      'POST /api/gate',
+      8,
+      200,
+      async () => (await post(nextUrl(), '/api/gate', { html: nextEmail(), ref: `soak/${n % 5}` }).then(async (res) => (await res.arrayBuffer(), res))).status,
+    ],
+    ...(unbound
+      ? [
+          [
+            'POST /api/deliverability',
+            10,
+            200,
+            async () => (await post(nextUrl(), '/api/deliverability', { domain: pick(DOMAINS) }).then(async (res) => (await res.arrayBuffer(), res))).status,
+          ],
+        ]
+      : []),
+    [
+      'POST /api/share',
+      4,
+      201,
+      async () => {
+        if (previewIds.length === 0) return 201;
+        const res = await post(nextUrl(), '/api/share', { previewId: pick(previewIds) });
+        await res.arrayBuffer();
+        return res.status;
+      },
+    ],
+    ['GET /share/:id', 16, 200, async () => (await fetch(`${nextUrl()}/share/${pick(shareIds)}`).then(async (res) => (await res.arrayBuffer(), res))).status],
     ['GET /app', 6, 200, () => page(() => '/app')().then(async (res) => (await res.arrayBuffer(), res.status))],
     ['GET /app/previews', 6, 200, () => page(() => '/app/previews')().then(async (res) => (await res.arrayBuffer(), res.status))],
-    ['GET /app/previews/:id', 6, 200, () => (previewIds.length === 0 ? 200 : page(() => `/app/previews/${pick(previewIds)}`)().then(async (res) => (await res.arrayBuffer(), res.status)))],
+    [
+      'GET /app/previews/:id',
+      6,
+      200,
+      () => (previewIds.length === 0 ? 200 : page(() => `/app/previews/${pick(previewIds)}`)().then(async (res) => (await res.arrayBuffer(), res.status))),
+    ],
     ['GET /app/domains', 6, 200, () => page(() => '/app/domains')().then(async (res) => (await res.arrayBuffer(), res.status))],
     ['GET /app/gate', 6, 200, () => page(() => '/app/gate')().then(async (res) => (await res.arrayBuffer(), res.status))],
   ];
   const total = mix.reduce((sum, [, weight]) => sum + weight, 0);
-  const order = mix.flatMap((entry) => Array.from({ length: entry[1] }, (_, i) => ({ entry, at: (i + 0.5) / entry[1] }))).sort((a, b) => a.at - b.at).map(({ entry }) => entry);
+  const order = mix
+    .flatMap((entry) => Array.from({ length: entry[1] }, (_, i) => ({ entry, at: (i + 0.5) / entry[1] })))
+    .sort((a, b) => a.at - b.at)
+    .map(({ entry }) => entry);
   let turn = 0;
 
   /** One request of the mix: route, latency, and error (null when it answered the route's success). */
@@ -293,15 +347,19 @@ async function measureCapacity(one) {
   const failed = [];
   const until = Date.now() + CAPACITY_SECONDS * 1000;
   const started = Date.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (Date.now() < until) {
-      const result = await one();
-      if (result.error) failed.push(`${result.route}: ${result.error}`);
-      else done++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        const result = await one();
+        if (result.error) failed.push(`${result.route}: ${result.error}`);
+        else done++;
+      }
+    }),
+  );
   const capacity = done / ((Date.now() - started) / 1000);
-  console.log(`capacity: ${capacity.toFixed(2)} requests/s of the mix (${CONNECTIONS} closed loops, ${CAPACITY_SECONDS} s, ${failed.length} errors${failed.length ? `: ${[...new Set(failed)].slice(0, 5).join('; ')}` : ''})`);
+  console.log(
+    `capacity: ${capacity.toFixed(2)} requests/s of the mix (${CONNECTIONS} closed loops, ${CAPACITY_SECONDS} s, ${failed.length} errors${failed.length ? `: ${[...new Set(failed)].slice(0, 5).join('; ')}` : ''})`,
+  );
   return capacity;
 }
 
@@ -397,7 +455,9 @@ async function runWarmUpAndSteady(loop, apps, exits) {
   for (let minute = 0; minute < MINUTES; minute++) {
     await loop.runFor(60);
     cpuAt.push(processesOf(apps).map((p) => statCpuMs(String(p.pid))));
-    console.log(`  minute ${minute + 1}: ${loop.answeredIn(minute)} answered, ${loop.errorCount()} errors so far, ${loop.shed} shed so far, ${loop.inFlight} in flight`);
+    console.log(
+      `  minute ${minute + 1}: ${loop.answeredIn(minute)} answered, ${loop.errorCount()} errors so far, ${loop.shed} shed so far, ${loop.inFlight} in flight`,
+    );
   }
   sampleRss();
   clearInterval(rssTimer);
@@ -419,13 +479,17 @@ async function runWarmUpAndSteady(loop, apps, exits) {
 function reportRss(rssStart, rssEnd) {
   const mb = (kb) => `${(kb / 1024).toFixed(1)} MB`;
   let memoryOver = false;
-  console.log('\nRSS at the start and the end of the steady part (medians of the first and the last minute; own, and with children: compile processes, Chromium), target < 10% growth:');
+  console.log(
+    '\nRSS at the start and the end of the steady part (medians of the first and the last minute; own, and with children: compile processes, Chromium), target < 10% growth:',
+  );
   for (const start of rssStart) {
     const end = rssEnd.find((p) => p.pid === start.pid) ?? { own: 0, tree: 0, threads: 0 };
     const growth = ((end.own - start.own) / start.own) * 100;
     const treeGrowth = ((end.tree - start.tree) / start.tree) * 100;
     if (growth >= 10) memoryOver = true;
-    console.log(`  ${start.name.padEnd(22)} ${mb(start.own).padStart(9)} -> ${mb(end.own).padStart(9)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${growth >= 10 ? ' OVER TARGET' : ''};  with children ${mb(start.tree)} -> ${mb(end.tree)} (${treeGrowth >= 0 ? '+' : ''}${treeGrowth.toFixed(1)}%); threads ${start.threads} -> ${end.threads}`);
+    console.log(
+      `  ${start.name.padEnd(22)} ${mb(start.own).padStart(9)} -> ${mb(end.own).padStart(9)} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)${growth >= 10 ? ' OVER TARGET' : ''};  with children ${mb(start.tree)} -> ${mb(end.tree)} (${treeGrowth >= 0 ? '+' : ''}${treeGrowth.toFixed(1)}%); threads ${start.threads} -> ${end.threads}`,
+    );
   }
   return memoryOver;
 }
@@ -438,20 +502,31 @@ function reportTrends(mix, loop, apps, cpuAt) {
   console.log(header);
   for (const [route] of mix) {
     const minutes = loop.perMinute.get(route) ?? [];
-    const p95s = minutes.map((latencies) => (latencies.length ? percentile([...latencies].sort((a, b) => a - b), 95) : NaN));
+    const p95s = minutes.map((latencies) =>
+      latencies.length
+        ? percentile(
+            [...latencies].sort((a, b) => a - b),
+            95,
+          )
+        : NaN,
+    );
     const t = describeTrend(p95s, 'ms');
     if (t.rising) rising.push(`p95 of ${route}`);
     const count = minutes.reduce((sum, l) => sum + l.length, 0);
-    console.log(`  ${`${route} (${count})`.padEnd(32)} ${p95s.map((v) => (Number.isFinite(v) ? v.toFixed(0) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`);
+    console.log(
+      `  ${`${route} (${count})`.padEnd(32)} ${p95s.map((v) => (Number.isFinite(v) ? v.toFixed(0) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`,
+    );
   }
-  console.log('\nCPU per answered request per minute (ms: each process\'s CPU in the minute over all requests answered in it), same slope:');
+  console.log("\nCPU per answered request per minute (ms: each process's CPU in the minute over all requests answered in it), same slope:");
   console.log(header.replace('route', 'process'));
   const answered = Array.from({ length: MINUTES }, (_, m) => loop.answeredIn(m));
   processesOf(apps).forEach((p, i) => {
     const perRequest = answered.map((count, m) => (cpuAt[m + 1][i] - cpuAt[m][i]) / count);
     const t = describeTrend(perRequest, 'ms');
     if (t.rising) rising.push(`CPU of ${p.name}`);
-    console.log(`  ${p.name.padEnd(32)} ${perRequest.map((v) => (Number.isFinite(v) ? v.toFixed(1) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`);
+    console.log(
+      `  ${p.name.padEnd(32)} ${perRequest.map((v) => (Number.isFinite(v) ? v.toFixed(1) : '-').padStart(7)).join('')}   ${t.text}${t.rising ? ' RISING' : ''}`,
+    );
   });
   console.log(`\nrising (95% interval above zero): ${rising.length ? rising.join(', ') : 'none'}`);
 }
@@ -496,7 +571,9 @@ async function main() {
 
     const capacity = await measureCapacity(one);
     const rate = capacity * LOAD;
-    console.log(`load: ${rate.toFixed(2)} requests/s (${LOAD} of capacity), open loop; mix of ${total}: ${mix.map(([route, weight]) => `${route} ${weight}`).join(', ')}; emails: ${mail.source}`);
+    console.log(
+      `load: ${rate.toFixed(2)} requests/s (${LOAD} of capacity), open loop; mix of ${total}: ${mix.map(([route, weight]) => `${route} ${weight}`).join(', ')}; emails: ${mail.source}`,
+    );
     const loop = new OpenLoop(one, rate);
     const { rssStart, rssEnd, cpuAt, exitsBefore } = await runWarmUpAndSteady(loop, deployment.apps, deployment.exits);
 

@@ -37,7 +37,7 @@ async function main() {
     spamd = await tasks.ensureSpamd();
     if (spamd.address) {
       process.env.SPAMASSASSIN_HOST = spamd.address;
-      console.log(`[mailproof] SpamAssassin: ${spamd.started ? 'started Debian\'s spamd (local rules) on' : 'spamd at'} ${spamd.address}`);
+      console.log(`[mailproof] SpamAssassin: ${spamd.started ? "started Debian's spamd (local rules) on" : 'spamd at'} ${spamd.address}`);
     } else {
       console.log(`[mailproof] SpamAssassin check off: ${spamd.reason}`);
     }

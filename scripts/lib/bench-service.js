@@ -9,7 +9,11 @@ const tasks = require('./tasks');
 function medianEmail() {
   const corpus = path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
   if (fs.existsSync(corpus)) {
-    const files = fs.readdirSync(corpus).filter((f) => f.endsWith('.html')).map((f) => ({ f, size: fs.statSync(path.join(corpus, f)).size })).sort((a, b) => a.size - b.size);
+    const files = fs
+      .readdirSync(corpus)
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => ({ f, size: fs.statSync(path.join(corpus, f)).size }))
+      .sort((a, b) => a.size - b.size);
     const median = files[Math.floor(files.length / 2)];
     return { name: `corpus/html/${median.f}`, html: fs.readFileSync(path.join(corpus, median.f), 'utf8') };
   }
@@ -91,7 +95,13 @@ function engineOnlyWindows(html, count, milliseconds) {
     const worker = new Worker(source, {
       eval: true,
       resourceLimits: { ...ANALYSIS_THREAD_LIMITS },
-      workerData: { html, count, milliseconds, engine: path.join(tasks.ROOT, 'dist', 'libs', 'engine', 'src'), sandbox: path.join(tasks.ROOT, 'dist', 'libs', 'sandbox', 'src') },
+      workerData: {
+        html,
+        count,
+        milliseconds,
+        engine: path.join(tasks.ROOT, 'dist', 'libs', 'engine', 'src'),
+        sandbox: path.join(tasks.ROOT, 'dist', 'libs', 'sandbox', 'src'),
+      },
     });
     worker.once('message', (rates) => {
       resolve(rates);
@@ -110,7 +120,10 @@ function startServices(env, port, nodeOptions = []) {
   // BENCH_DIST: another checkout's build, for an A/B comparison with the same benchmark code.
   const dist = path.join(process.env.BENCH_DIST || path.join(tasks.ROOT, 'dist'), 'apps');
   const worker = spawn(process.execPath, [...nodeOptions, path.join(dist, 'worker-preview', 'src', 'main.js')], { env, stdio: 'ignore' });
-  const api = spawn(process.execPath, [...nodeOptions, path.join(dist, 'api', 'src', 'main.js')], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+  const api = spawn(process.execPath, [...nodeOptions, path.join(dist, 'api', 'src', 'main.js')], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: 'ignore',
+  });
   const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
   const pids = () => [worker.pid, api.pid];
   const stop = async () => {
@@ -179,7 +192,11 @@ function serviceCpuMs(pids) {
 
 /** A pro account (through the CLI) named `<name>-<pid>`; its API key. */
 function createProKey(env, name) {
-  const result = require('node:child_process').spawnSync(process.execPath, [path.join(tasks.ROOT, 'bin', 'mailproof.js'), 'account', 'create', '--name', `${name}-${process.pid}`, '--plan', 'pro'], { env, encoding: 'utf8' });
+  const result = require('node:child_process').spawnSync(
+    process.execPath,
+    [path.join(tasks.ROOT, 'bin', 'mailproof.js'), 'account', 'create', '--name', `${name}-${process.pid}`, '--plan', 'pro'],
+    { env, encoding: 'utf8' },
+  );
   const key = /mp_live_[0-9A-Za-z]+/.exec(result.stdout ?? '')?.[0];
   if (!key) throw new Error(`could not create a pro account: ${result.stderr || result.stdout}`);
   return key;
@@ -188,7 +205,10 @@ function createProKey(env, name) {
 /** Signs in through the form, as a browser does, and returns the session cookie. */
 async function signIn(url, key) {
   const form = await fetch(`${url}/app/sign-in`);
-  const formCookie = form.headers.getSetCookie().find((c) => c.startsWith('mp_sign_in='))?.split(';')[0];
+  const formCookie = form.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('mp_sign_in='))
+    ?.split(';')[0];
   const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
   const res = await fetch(`${url}/app/sign-in`, {
     method: 'POST',
@@ -254,7 +274,8 @@ async function createCpuMeter(env, { api, worker }) {
     );
   const snapshot = async () => {
     const { rows } = await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-    const [{ transactions }] = (await pg.query('SELECT xact_commit + xact_rollback AS transactions FROM pg_stat_database WHERE datname = current_database()')).rows;
+    const [{ transactions }] = (await pg.query('SELECT xact_commit + xact_rollback AS transactions FROM pg_stat_database WHERE datname = current_database()'))
+      .rows;
     const commands = await redisCommands();
     const backends = Object.fromEntries(rows.map(({ pid }) => [pid, statCpuMs(String(pid))]));
     const workerThreads = threadsOf(worker()).filter((tid) => tid !== String(worker()));
@@ -300,7 +321,10 @@ async function createCpuMeter(env, { api, worker }) {
   const previewsSince = async (since) => {
     const until = Date.now() + 120_000;
     for (;;) {
-      const { rows } = await pg.query("SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'queued')::int AS queued FROM previews WHERE created_at >= $1", [since]);
+      const { rows } = await pg.query(
+        "SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'queued')::int AS queued FROM previews WHERE created_at >= $1",
+        [since],
+      );
       if (rows[0].queued === 0 || Date.now() > until) return rows[0].total;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -312,13 +336,40 @@ async function createCpuMeter(env, { api, worker }) {
 async function startPrivateRedis() {
   const { spawn } = require('node:child_process');
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], {
+    stdio: 'ignore',
+  });
   const until = Date.now() + 10_000;
-  while (!(await new Promise((resolve) => net.connect(port, '127.0.0.1').once('connect', function () { this.end(); resolve(true); }).once('error', () => resolve(false))))) {
+  while (
+    !(await new Promise((resolve) =>
+      net
+        .connect(port, '127.0.0.1')
+        .once('connect', function () {
+          this.end();
+          resolve(true);
+        })
+        .once('error', () => resolve(false)),
+    ))
+  ) {
     if (Date.now() > until) throw new Error('the private redis-server did not start');
     await new Promise((r) => setTimeout(r, 50));
   }
   return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
-module.exports = { createProKey, signIn, serviceCpuMs, statCpuMs, createCpuMeter, startPrivateRedis, engineOnlyAllCores, prepareBenchmark, medianEmail, freePort, percentile, waitReady, engineOnlyWindows, startServices };
+module.exports = {
+  createProKey,
+  signIn,
+  serviceCpuMs,
+  statCpuMs,
+  createCpuMeter,
+  startPrivateRedis,
+  engineOnlyAllCores,
+  prepareBenchmark,
+  medianEmail,
+  freePort,
+  percentile,
+  waitReady,
+  engineOnlyWindows,
+  startServices,
+};

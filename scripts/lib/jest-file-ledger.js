@@ -24,7 +24,14 @@ class JestFileLedger {
 
   onTestFileResult(test, result) {
     const outcome = result.testExecError ? 'error' : result.numFailingTests > 0 ? 'failed' : 'passed';
-    this.note({ event: 'file-done', path: test.path, outcome, passed: result.numPassingTests, failed: result.numFailingTests, skipped: result.numPendingTests + result.numTodoTests });
+    this.note({
+      event: 'file-done',
+      path: test.path,
+      outcome,
+      passed: result.numPassingTests,
+      failed: result.numFailingTests,
+      skipped: result.numPendingTests + result.numTodoTests,
+    });
   }
 }
 

@@ -19,7 +19,14 @@ const KILL_GRACE_MS = 10_000;
 
 /** The first non-empty line of a jest failure message, without colors. */
 function firstLine(text) {
-  return ((text ?? '').replace(ANSI, '').split('\n').find((line) => line.trim()) ?? '').trim().slice(0, 300);
+  return (
+    (text ?? '')
+      .replace(ANSI, '')
+      .split('\n')
+      .find((line) => line.trim()) ?? ''
+  )
+    .trim()
+    .slice(0, 300);
 }
 
 const relative = (file) => path.relative(ROOT, file);
@@ -82,11 +89,14 @@ function runJest(argv, deadline, quiet) {
     const timer =
       deadline === undefined
         ? undefined
-        : setTimeout(() => {
-            stopped = true;
-            group('SIGTERM');
-            killer = setTimeout(() => group('SIGKILL'), KILL_GRACE_MS);
-          }, Math.max(0, deadline - Date.now()));
+        : setTimeout(
+            () => {
+              stopped = true;
+              group('SIGTERM');
+              killer = setTimeout(() => group('SIGKILL'), KILL_GRACE_MS);
+            },
+            Math.max(0, deadline - Date.now()),
+          );
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       process.removeListener('SIGTERM', forward);
@@ -198,14 +208,18 @@ function few(files, most = 8) {
 
 /** The log lines that say how a pass went, in words CI keeps (the last lines of the log). */
 function describePass(name, pass) {
-  const lines = [`${name}: ${pass.finished.length} of ${pass.expected.length} test files ran in ${pass.seconds} s (${pass.passed} tests passed, ${pass.failed} failed, ${pass.skipped} skipped)`];
+  const lines = [
+    `${name}: ${pass.finished.length} of ${pass.expected.length} test files ran in ${pass.seconds} s (${pass.passed} tests passed, ${pass.failed} failed, ${pass.skipped} skipped)`,
+  ];
   if (pass.notStarted) {
     lines.push(`STOPPED AT THE TIME BUDGET: ${name} did not start, no time was left`);
   } else if (pass.stopped) {
     const where = pass.reachedTests ? `${pass.finished.length} test files had finished` : "still in jest's global setup: no test file had started";
     lines.push(`STOPPED AT THE TIME BUDGET: ${name} was stopped after ${pass.seconds} s, ${where}`);
   } else if (!pass.report) {
-    lines.push(`${name}: jest ended (${pass.signal ?? `exit ${pass.status}`}) without its report${pass.reachedTests ? '' : ", before any test file started (global setup)"}`);
+    lines.push(
+      `${name}: jest ended (${pass.signal ?? `exit ${pass.status}`}) without its report${pass.reachedTests ? '' : ', before any test file started (global setup)'}`,
+    );
   }
   if (pass.unfinished.length > 0) lines.push(`${name}: still running, not counted: ${few(pass.unfinished)}`);
   if (pass.neverStarted.length > 0) lines.push(`${name}: never started, not counted: ${few(pass.neverStarted)}`);

@@ -59,8 +59,15 @@ function sampleNonspamBase() {
   if (!fs.existsSync(SAMPLE_NONSPAM)) return null;
   const text = fs.readFileSync(SAMPLE_NONSPAM, 'latin1');
   const subject = /^Subject:\s*(.+)$/m.exec(text)?.[1] ?? 'Newsletter';
-  const body = text.slice(text.search(/\r?\n\r?\n/)).replace(/-----BEGIN PGP SIGNATURE-----[\s\S]*$/, '').replace(/-----BEGIN PGP SIGNED MESSAGE-----/, '');
-  const paragraphs = body.split(/\n\s*\n/).map((part) => part.trim()).filter((part) => part.length > 0).slice(0, 12);
+  const body = text
+    .slice(text.search(/\r?\n\r?\n/))
+    .replace(/-----BEGIN PGP SIGNATURE-----[\s\S]*$/, '')
+    .replace(/-----BEGIN PGP SIGNED MESSAGE-----/, '');
+  const paragraphs = body
+    .split(/\n\s*\n/)
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0)
+    .slice(0, 12);
   return { title: escapeHtml(subject), body: paragraphs.map((part) => `<p>${escapeHtml(part).replace(/\n/g, ' ')}</p>`).join('\n') };
 }
 
@@ -101,7 +108,8 @@ ${footer}
 
 /** Upper-cases the text between tags, not the markup. */
 const shout = (html) => html.replace(/>([^<]+)</g, (_, text) => `>${text.toUpperCase()}<`);
-const image = (name, width = 600, height = 800) => `<a href="https://promo.example.com/offer"><img src="https://promo.example.com/${name}.jpg" width="${width}" height="${height}" alt="" style="display:block"></a>`;
+const image = (name, width = 600, height = 800) =>
+  `<a href="https://promo.example.com/offer"><img src="https://promo.example.com/${name}.jpg" width="${width}" height="${height}" alt="" style="display:block"></a>`;
 
 /** The techniques: each a function of a base, a phrase draw (phrases(count)) to a full email. */
 const TECHNIQUES = {
@@ -110,18 +118,31 @@ const TECHNIQUES = {
   'phrases-12': (base, phrases) => frame(base.title, `${base.body}<p>${phrases(12).join('! ')}!</p>`),
   'caps-body': (base, phrases) => frame(base.title, shout(`${base.body}<p>${phrases(4).join('. ')}.</p>`)),
   'caps-subject': (base, phrases) => frame(`${phrases(1)[0].toUpperCase()} - ${base.title.toUpperCase()}`, base.body),
-  'caps-all-punctuation': (base, phrases) => frame(`${base.title.toUpperCase()}!!!`, `${shout(base.body)}<p>${phrases(3).map((phrase) => `${phrase.toUpperCase()}!!!`).join(' ')} $$$</p>`),
+  'caps-all-punctuation': (base, phrases) =>
+    frame(
+      `${base.title.toUpperCase()}!!!`,
+      `${shout(base.body)}<p>${phrases(3)
+        .map((phrase) => `${phrase.toUpperCase()}!!!`)
+        .join(' ')} $$$</p>`,
+    ),
   'image-only': (base, phrases) => frame(base.title, `${image('hero')}<p>${phrases(1)[0]}</p>`),
   'image-only-no-text': (base) => frame(base.title, image('hero', 600, 1400), ''),
   'hidden-display-none': (base, phrases) => frame(base.title, `${base.body}<div style="display:none">${phrases(8).join(' ')}</div>`),
   'hidden-white-on-white': (base, phrases) => frame(base.title, `${base.body}<p style="color:#ffffff">${phrases(8).join(' ')}</p>`),
   'hidden-tiny-font': (base, phrases) => frame(base.title, `${base.body}<p style="font-size:1px;color:#fefefe">${phrases(8).join(' ')}</p>`),
-  'url-shorteners': (base, phrases) => frame(base.title, `${base.body}<p>${phrases(3).map((phrase, i) => `<a href="https://${['bit.ly/3xYz9Q', 'tinyurl.com/y7k2m4', 't.co/AbC123'][i]}">${phrase}</a>`).join(' · ')}</p>`),
-  'combined-spam': (base, phrases) => frame(
-    `${base.title.toUpperCase()}!!! ${phrases(1)[0].toUpperCase()}`,
-    `${shout(`<p>${phrases(10).join('! ')}!</p>`)}${image('prize', 600, 400)}<p><a href="https://bit.ly/claimnow">${phrases(1)[0].toUpperCase()}</a></p><div style="display:none">${phrases(8).join(' ')}</div>`,
-    '',
-  ),
+  'url-shorteners': (base, phrases) =>
+    frame(
+      base.title,
+      `${base.body}<p>${phrases(3)
+        .map((phrase, i) => `<a href="https://${['bit.ly/3xYz9Q', 'tinyurl.com/y7k2m4', 't.co/AbC123'][i]}">${phrase}</a>`)
+        .join(' · ')}</p>`,
+    ),
+  'combined-spam': (base, phrases) =>
+    frame(
+      `${base.title.toUpperCase()}!!! ${phrases(1)[0].toUpperCase()}`,
+      `${shout(`<p>${phrases(10).join('! ')}!</p>`)}${image('prize', 600, 400)}<p><a href="https://bit.ly/claimnow">${phrases(1)[0].toUpperCase()}</a></p><div style="display:none">${phrases(8).join(' ')}</div>`,
+      '',
+    ),
 };
 
 /** How many independent phrase draws each technique gets per base. */
@@ -155,7 +176,12 @@ function injectedVariants(pool, name, html) {
   return [
     inject('phrases-12', shout(`<p>${phrases('phrases-12', 12).join('! ')}!</p>`)),
     inject('hidden-display-none', `<div style="display:none">${phrases('hidden-display-none', 10).join(' ')}</div>`),
-    inject('url-shorteners', `<p>${phrases('url-shorteners', 2).map((phrase, i) => `<a href="https://${['bit.ly/3xYz9Q', 'tinyurl.com/y7k2m4'][i]}">${phrase.toUpperCase()}</a>`).join(' ')}</p>`),
+    inject(
+      'url-shorteners',
+      `<p>${phrases('url-shorteners', 2)
+        .map((phrase, i) => `<a href="https://${['bit.ly/3xYz9Q', 'tinyurl.com/y7k2m4'][i]}">${phrase.toUpperCase()}</a>`)
+        .join(' ')}</p>`,
+    ),
   ];
 }
 

@@ -12,7 +12,11 @@ const MODULE = '/usr/share/perl5/Mail/SpamAssassin.pm';
 /** The rule files in the order SpamAssassin reads them (lexical), later `score` lines overriding earlier ones. */
 function ruleFiles(dir = RULES_DIR) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((name) => name.endsWith('.cf')).sort().map((name) => path.join(dir, name));
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.cf'))
+    .sort()
+    .map((name) => path.join(dir, name));
 }
 
 /**
@@ -31,7 +35,10 @@ function readRules(dir = RULES_DIR) {
       const line = raw.replace(/#.*$/, '').trim();
       let match = /^score\s+(\S+)\s+([-\d.]+)(?:\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+))?/.exec(line);
       if (match) {
-        const values = match.slice(2).filter((value) => value !== undefined).map(Number);
+        const values = match
+          .slice(2)
+          .filter((value) => value !== undefined)
+          .map(Number);
         entry(match[1]).scores = values.length === 1 ? [values[0], values[0], values[0], values[0]] : values;
         entry(match[1]).file = path.basename(file);
         continue;

@@ -10,7 +10,16 @@ function loadDnsFixtures() {
   const outfile = path.join(ROOT, 'node_modules', '.cache', 'dns-fixtures', `helpers-${process.pid}.cjs`);
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
   fs.writeFileSync(`${outfile}.ts`, "export * from '../../../test/utils/unbound-server';\nexport * from '../../../test/utils/dns-fixture-zones';\n");
-  buildSync({ entryPoints: [`${outfile}.ts`], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
+  buildSync({
+    entryPoints: [`${outfile}.ts`],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  });
   const helpers = require(outfile);
   fs.rmSync(outfile, { force: true });
   fs.rmSync(`${outfile}.ts`, { force: true });

@@ -83,7 +83,15 @@ describe('API basics', () => {
     const roundTrip = document.body.paths['/api/diagnostics/round-trip'].post;
     expect(roundTrip.requestBody.content['application/json'].schema.$ref).toMatch(/RoundTripRequest/);
     expect(Object.keys(roundTrip.responses)).toEqual(expect.arrayContaining(['200', '503']));
-    expect(document.body.components.schemas.RoundTripRequest.properties.queue.enum).toEqual(['preview', 'render', 'dns-audit', 'scheduler', 'gate', 'link-check', 'webhook']);
+    expect(document.body.components.schemas.RoundTripRequest.properties.queue.enum).toEqual([
+      'preview',
+      'render',
+      'dns-audit',
+      'scheduler',
+      'gate',
+      'link-check',
+      'webhook',
+    ]);
     const ui = await request(api.url).get('/api/docs').redirects(1).expect(200);
     expect(ui.text).toMatch(/swagger/i);
   });

@@ -88,7 +88,10 @@ describe('authentication, keys and usage', () => {
   });
 
   it('refuses two different keys in the two headers', async () => {
-    await request(api.url).get('/api/keys').set({ Authorization: `Bearer ${free.key}`, 'x-api-key': pro.key }).expect(401);
+    await request(api.url)
+      .get('/api/keys')
+      .set({ Authorization: `Bearer ${free.key}`, 'x-api-key': pro.key })
+      .expect(401);
   });
 
   it('creates keys (shown once), lists them with usage, enforces the plan limit and revokes', async () => {
@@ -118,7 +121,7 @@ describe('authentication, keys and usage', () => {
     await request(api.url).post('/api/keys').set('x-api-key', account.key).send({ name: 'room again' }).expect(201);
   });
 
-  it('answers 404 for another account\'s key, an unknown id and a malformed id', async () => {
+  it("answers 404 for another account's key, an unknown id and a malformed id", async () => {
     await request(api.url).delete(`/api/keys/${pro.keyId}`).set('x-api-key', free.key).expect(404);
     await request(api.url).delete('/api/keys/00000000-0000-4000-8000-000000000000').set('x-api-key', free.key).expect(404);
     await request(api.url).delete('/api/keys/not-a-uuid').set('x-api-key', free.key).expect(404);

@@ -75,7 +75,12 @@ describe('the dashboard (/app)', () => {
   async function signIn(key: string, ip = `198.51.100.${nextIp++}`) {
     const form = await request(api.url).get('/app/sign-in').set('X-Forwarded-For', ip).expect(200);
     const formCookie = setCookie(form, 'mp_sign_in')!.split(';')[0];
-    const res = await request(api.url).post('/app/sign-in').set('X-Forwarded-For', ip).set('Cookie', formCookie).type('form').send({ _csrf: csrfIn(form.text), key });
+    const res = await request(api.url)
+      .post('/app/sign-in')
+      .set('X-Forwarded-For', ip)
+      .set('Cookie', formCookie)
+      .type('form')
+      .send({ _csrf: csrfIn(form.text), key });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/app');
     const session = setCookie(res, 'mp_session')!;
@@ -132,7 +137,12 @@ describe('the dashboard (/app)', () => {
 
     it('refuses a sign-in whose form token does not match its cookie (login CSRF)', async () => {
       const form = await request(api.url).get('/app/sign-in').set('X-Forwarded-For', '198.51.100.202').expect(200);
-      await request(api.url).post('/app/sign-in').set('X-Forwarded-For', '198.51.100.202').type('form').send({ _csrf: csrfIn(form.text), key: pro.key }).expect(403);
+      await request(api.url)
+        .post('/app/sign-in')
+        .set('X-Forwarded-For', '198.51.100.202')
+        .type('form')
+        .send({ _csrf: csrfIn(form.text), key: pro.key })
+        .expect(403);
       await request(api.url)
         .post('/app/sign-in')
         .set('X-Forwarded-For', '198.51.100.202')
@@ -168,7 +178,13 @@ describe('the dashboard (/app)', () => {
         expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(res.body.detail).toMatch(/CSRF/);
       }
-      await request(api.url).post('/app/domains').set('Cookie', cookie).set('Origin', 'https://evil.example').type('form').send({ domain: 'csrf.example.com', _csrf: csrf }).expect(403);
+      await request(api.url)
+        .post('/app/domains')
+        .set('Cookie', cookie)
+        .set('Origin', 'https://evil.example')
+        .type('form')
+        .send({ domain: 'csrf.example.com', _csrf: csrf })
+        .expect(403);
       await request(api.url).post('/app/sign-out').set('Cookie', cookie).type('form').send({}).expect(403);
       const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM monitored_domains WHERE domain = 'csrf.example.com'`);
       expect(count).toBe(0);
@@ -200,7 +216,10 @@ describe('the dashboard (/app)', () => {
     it('finds saved previews by a part of the title and sorts them by score (also over /api/previews)', async () => {
       const account = await createTestAccount(db, 'free');
       const make = async (title: string, html: string) =>
-        (await request(api.url).post('/api/preview').set('x-api-key', account.key).send({ title, html }).expect(200)).body as { id: string; overallScore: number };
+        (await request(api.url).post('/api/preview').set('x-api-key', account.key).send({ title, html }).expect(200)).body as {
+          id: string;
+          overallScore: number;
+        };
       const plain = await make('Weekly digest 100%', '<p style="color:#111111">Plain</p>');
       const flexy = await make('Weekly flex', EMAIL);
       await make('Receipt', '<p>Receipt</p>');
@@ -230,7 +249,13 @@ describe('the dashboard (/app)', () => {
 
     it("does not show, test or delete another account's webhook endpoint", async () => {
       const other = await createTestAccount(db, 'free');
-      const theirs = (await request(api.url).post('/api/webhooks').set('x-api-key', other.key).send({ url: 'https://hooks.example.com/theirs', events: ['gate.failed'] }).expect(201)).body;
+      const theirs = (
+        await request(api.url)
+          .post('/api/webhooks')
+          .set('x-api-key', other.key)
+          .send({ url: 'https://hooks.example.com/theirs', events: ['gate.failed'] })
+          .expect(201)
+      ).body;
       const { cookie, csrf } = await signIn(pro.key);
       await request(api.url).get(`/app/webhooks/${theirs.id}`).set('Cookie', cookie).expect(404);
       for (const action of ['test', 'enable', 'delete']) {
@@ -238,10 +263,20 @@ describe('the dashboard (/app)', () => {
       }
       expect((await request(api.url).get('/app/webhooks').set('Cookie', cookie).expect(200)).text).not.toContain('hooks.example.com/theirs');
       // The form checks like POST /api/webhooks: no event is a 400 with the field named.
-      const refused = await request(api.url).post('/app/webhooks').set('Cookie', cookie).type('form').send({ _csrf: csrf, url: 'https://hooks.example.com/x' }).expect(400);
+      const refused = await request(api.url)
+        .post('/app/webhooks')
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ _csrf: csrf, url: 'https://hooks.example.com/x' })
+        .expect(400);
       expect(refused.text).toContain('<strong>events</strong>');
       // And the SSRF guard's rules: a private address is a 400 shown on the form, which keeps what was typed.
-      const declined = await request(api.url).post('/app/webhooks').set('Cookie', cookie).type('form').send({ _csrf: csrf, url: 'http://10.0.0.7/hook', events: 'gate.failed' }).expect(400);
+      const declined = await request(api.url)
+        .post('/app/webhooks')
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ _csrf: csrf, url: 'http://10.0.0.7/hook', events: 'gate.failed' })
+        .expect(400);
       expect(declined.text).toContain('Webhooks are not sent to this URL');
       expect(declined.text).toContain('value="http://10.0.0.7/hook"');
       expect(declined.text).toMatch(/value="gate\.failed" checked/);
@@ -278,7 +313,11 @@ describe('the dashboard (/app)', () => {
       // Evaluated through the DevTools protocol, which the page's CSP does not govern.
       await page.evaluate(axeSource);
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+        const axe = (
+          window as unknown as {
+            axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> };
+          }
+        ).axe;
         const result = await axe.run({ exclude: [['iframe']] }, { iframes: false });
         return result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) }));
       });
@@ -309,7 +348,7 @@ describe('the dashboard (/app)', () => {
       expect(await page.$eval('h1', (h) => h.textContent)).toBe('Overview');
     });
 
-    it('shows a markup that does not compile in the form again, with the compiler\'s message', async () => {
+    it("shows a markup that does not compile in the form again, with the compiler's message", async () => {
       await go('/app/previews/new');
       await page.type('#title', 'Broken JSX');
       await page.$eval('#markup', (el) => ((el as HTMLTextAreaElement).value = 'export default function Email() { return <div>; }'));
@@ -344,10 +383,15 @@ describe('the dashboard (/app)', () => {
       // htmx swaps the results in place as one types (the page is not reloaded: the marker survives).
       await page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
       await page.type('#q', 'spring LAUNCH');
-      await page.waitForFunction(() => document.querySelectorAll('#preview-results tbody tr').length === 1 && /q=spring/.test(location.search), { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelectorAll('#preview-results tbody tr').length === 1 && /q=spring/.test(location.search), {
+        timeout: 10_000,
+      });
       expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
       // Without script the form is an ordinary GET: the same results.
-      const plain = await request(api.url).get('/app/previews?q=spring+LAUNCH').set('Cookie', (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; ')).expect(200);
+      const plain = await request(api.url)
+        .get('/app/previews?q=spring+LAUNCH')
+        .set('Cookie', (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; '))
+        .expect(200);
       expect(plain.text).toContain('Spring launch 2026');
       await check('previews-search');
       await submit('#preview-results tbody a');
@@ -377,25 +421,39 @@ describe('the dashboard (/app)', () => {
     });
 
     it('shows stored screenshots on the preview page', async () => {
-      const created = await request(api.url).post('/api/preview').set('x-api-key', pro.key).send({ title: 'With screenshots', html: EMAIL, clients: ['gmail-web'] }).expect(200);
+      const created = await request(api.url)
+        .post('/api/preview')
+        .set('x-api-key', pro.key)
+        .send({ title: 'With screenshots', html: EMAIL, clients: ['gmail-web'] })
+        .expect(200);
       const pixel = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-      await db.query('UPDATE previews SET screenshots = $2 WHERE id = $1', [created.body.id, JSON.stringify({ 'gmail-web-light': pixel, 'gmail-web-dark': pixel })]);
+      await db.query('UPDATE previews SET screenshots = $2 WHERE id = $1', [
+        created.body.id,
+        JSON.stringify({ 'gmail-web-light': pixel, 'gmail-web-dark': pixel }),
+      ]);
       await go(`/app/previews/${created.body.id}`);
       const alts = await page.$$eval('.shots img', (imgs) => imgs.map((img) => img.getAttribute('alt')));
       expect(alts).toEqual(['Gmail in light mode (screenshot)', 'Gmail in dark mode (screenshot)']);
     });
 
     it('renders screenshots on request from the preview page (queued for worker-render; this suite runs none, so they are pending)', async () => {
-      const created = await request(api.url).post('/api/preview').set('x-api-key', pro.key).send({ title: 'Render me', html: EMAIL, clients: ['gmail-web'] }).expect(200);
+      const created = await request(api.url)
+        .post('/api/preview')
+        .set('x-api-key', pro.key)
+        .send({ title: 'Render me', html: EMAIL, clients: ['gmail-web'] })
+        .expect(200);
       await go(`/app/previews/${created.body.id}`);
       await submit(`form[action="/app/previews/${created.body.id}/screenshots"] button`);
       expect(new URL(page.url()).searchParams.get('done')).toBe('screenshots-pending');
       expect(await page.$eval('.notice', (notice) => notice.textContent)).toContain('still rendering');
     });
 
-    it('shows gate runs per ref with their scores over time and each run\'s failures', async () => {
+    it("shows gate runs per ref with their scores over time and each run's failures", async () => {
       const gate = (threshold: number) =>
-        request(api.url).post('/api/gate').set('x-api-key', pro.key).send({ html: EMAIL, ref: 'spring-newsletter', threshold, clients: ['gmail-web', 'outlook-windows-legacy'] });
+        request(api.url)
+          .post('/api/gate')
+          .set('x-api-key', pro.key)
+          .send({ html: EMAIL, ref: 'spring-newsletter', threshold, clients: ['gmail-web', 'outlook-windows-legacy'] });
       expect((await gate(10)).status).toBe(200);
       const failing = await gate(100);
       expect(failing.status).toBe(200);
@@ -430,7 +488,11 @@ describe('the dashboard (/app)', () => {
       const dnsWorker = await startWorkerDns(config);
       try {
         await go('/app/webhooks');
-        expect(await page.$$eval('input[name=events]:checked', (boxes) => boxes.map((b) => (b as HTMLInputElement).value))).toEqual(['domain.drift', 'domain.status_changed', 'gate.failed']);
+        expect(await page.$$eval('input[name=events]:checked', (boxes) => boxes.map((b) => (b as HTMLInputElement).value))).toEqual([
+          'domain.drift',
+          'domain.status_changed',
+          'gate.failed',
+        ]);
         await page.type('#webhook-url', hookUrl);
         await page.click('input[name=events][value="gate.passed"]');
         await submit('form[action="/app/webhooks"] button[type=submit]');
@@ -454,7 +516,9 @@ describe('the dashboard (/app)', () => {
         expect(await page.$eval('#deliveries-title + p', (p) => p.textContent)).toBe('No deliveries yet.');
         await submit(`form[action="${endpointPath}/test"] button`);
         expect(new URL(page.url()).searchParams.get('done')).toBe('webhook-test-queued');
-        expect(await page.$$eval('#deliveries-title + .card tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([expect.stringContaining('webhook.test')]);
+        expect(await page.$$eval('#deliveries-title + .card tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([
+          expect.stringContaining('webhook.test'),
+        ]);
 
         // The worker delivers it, signed with the secret the page showed.
         await waitFor(() => receipts.length >= 1, 'the test event at the receiver', 20_000);
@@ -468,7 +532,9 @@ describe('the dashboard (/app)', () => {
         const delivered = await waitFor(
           async () => {
             await go(endpointPath);
-            const cells = await page.$$eval('#deliveries-title + .card tbody tr:first-child td', (tds) => tds.map((td) => (td as HTMLElement).innerText.trim().replace(/\s+/g, ' ')));
+            const cells = await page.$$eval('#deliveries-title + .card tbody tr:first-child td', (tds) =>
+              tds.map((td) => (td as HTMLElement).innerText.trim().replace(/\s+/g, ' ')),
+            );
             return cells[1]?.startsWith('delivered') ? cells : null;
           },
           'the delivery to show as delivered',
@@ -486,7 +552,10 @@ describe('the dashboard (/app)', () => {
       // Disabled (as the worker disables an endpoint that keeps failing): the reason, as text, and Enable instead of a test.
       const endpointPath = new URL(page.url()).pathname;
       const reason = '<b>HTTP 503</b> on 20 deliveries in a row';
-      await db.query(`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, disabled_at = now() WHERE id = $1`, [endpointPath.split('/').pop(), reason]);
+      await db.query(`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, disabled_at = now() WHERE id = $1`, [
+        endpointPath.split('/').pop(),
+        reason,
+      ]);
       await go(endpointPath);
       expect(await page.$eval('p.error', (p) => p.textContent)).toContain(reason);
       expect(await page.$(`form[action="${endpointPath}/test"]`)).toBeNull();
@@ -539,7 +608,7 @@ describe('the dashboard (/app)', () => {
       await check('overview');
     });
 
-    it('creates a key shown once with a copy button, and revoking the session\'s key ends the session', async () => {
+    it("creates a key shown once with a copy button, and revoking the session's key ends the session", async () => {
       await go('/app/keys');
       await page.type('#key-name', 'ci-pipeline');
       await submit('form[action="/app/keys"] button[type=submit]');
@@ -558,7 +627,23 @@ describe('the dashboard (/app)', () => {
       expect(new URL(page.url()).pathname).toBe('/app/sign-in');
       // The new key still works, for the API and for a new session.
       await request(api.url).get('/api/keys').set('x-api-key', newKey).expect(200);
-      expect(visited).toEqual(expect.arrayContaining(['sign-in', 'overview', 'previews-search', 'preview', 'preview-new', 'gate', 'gate-ref', 'gate-run', 'domains', 'domain', 'keys', 'webhooks', 'webhook']));
+      expect(visited).toEqual(
+        expect.arrayContaining([
+          'sign-in',
+          'overview',
+          'previews-search',
+          'preview',
+          'preview-new',
+          'gate',
+          'gate-ref',
+          'gate-run',
+          'domains',
+          'domain',
+          'keys',
+          'webhooks',
+          'webhook',
+        ]),
+      );
     });
   });
 });

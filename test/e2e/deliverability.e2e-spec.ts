@@ -53,7 +53,10 @@ describeWithUnbound('POST /api/deliverability', () => {
     expect(Array.isArray(response.body.issues)).toBe(true);
     expect(Date.parse(response.body.checkedAt)).not.toBeNaN();
     // The audit is stored for the account that asked.
-    const rows = await stack.db.query('SELECT trigger, account_id FROM domain_audits WHERE domain = $1 AND account_id = $2', ['healthy.test', account.accountId]);
+    const rows = await stack.db.query('SELECT trigger, account_id FROM domain_audits WHERE domain = $1 AND account_id = $2', [
+      'healthy.test',
+      account.accountId,
+    ]);
     expect(rows).toContainEqual({ trigger: 'on-demand', account_id: account.accountId });
   });
 
@@ -115,7 +118,14 @@ describeWithUnbound('POST /api/deliverability', () => {
           probe.close(() => resolve(free));
         });
       });
-      const downConfig = testConfig({ QUEUE_PREFIX: `${stack.config.queue.prefix}-dnsdown`, DNS_SERVERS: `127.0.0.1:${port}`, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 400, DNS_TRIES: 1, DELIVERABILITY_BUDGET_MS: 8_000 });
+      const downConfig = testConfig({
+        QUEUE_PREFIX: `${stack.config.queue.prefix}-dnsdown`,
+        DNS_SERVERS: `127.0.0.1:${port}`,
+        DNS_PROTOCOL: 'http',
+        DNS_TIMEOUT_MS: 400,
+        DNS_TRIES: 1,
+        DELIVERABILITY_BUDGET_MS: 8_000,
+      });
       downQueues = openQueues(downConfig);
       downWorker = await startWorkerDns(downConfig);
       downApi = await startTestApi(downConfig);
@@ -133,7 +143,10 @@ describeWithUnbound('POST /api/deliverability', () => {
       expect(response.body).toMatchObject({ domain: 'nobody-answers.test', score: null, inconclusive: true });
       expect(Object.values(response.body.checks).map((check) => (check as { status: string }).status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip']);
       expect(response.body.checks.mx.message).toMatch(/^MX not checked: /);
-      const rows = await stack.db.query('SELECT score, inconclusive FROM domain_audits WHERE domain = $1 AND account_id = $2', ['nobody-answers.test', account.accountId]);
+      const rows = await stack.db.query('SELECT score, inconclusive FROM domain_audits WHERE domain = $1 AND account_id = $2', [
+        'nobody-answers.test',
+        account.accountId,
+      ]);
       expect(rows).toEqual([{ score: null, inconclusive: true }]);
     });
   });

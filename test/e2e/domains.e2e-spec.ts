@@ -40,19 +40,39 @@ describeWithUnbound('/api/domains', () => {
   });
 
   it('adds a domain, audits it at once, lists it with its score and shows its history', async () => {
-    const created = await as(free.key).post({ domain: 'Healthy.Test.', dkimSelectors: ['Selector1'] }).expect(201);
-    expect(created.body).toMatchObject({ domain: 'healthy.test', dkimSelectors: ['selector1'], status: 'pending', score: null, lastCheckedAt: null, lastResult: null, lastDrift: null });
+    const created = await as(free.key)
+      .post({ domain: 'Healthy.Test.', dkimSelectors: ['Selector1'] })
+      .expect(201);
+    expect(created.body).toMatchObject({
+      domain: 'healthy.test',
+      dkimSelectors: ['selector1'],
+      status: 'pending',
+      score: null,
+      lastCheckedAt: null,
+      lastResult: null,
+      lastDrift: null,
+    });
     expect(Date.parse(created.body.createdAt)).not.toBeNaN();
     const id: string = created.body.id;
 
-    const audited = await waitFor(async () => {
-      const list = await as(free.key).list().expect(200);
-      const entry = list.body.domains.find((domain: { id: string }) => domain.id === id);
-      return entry?.status !== 'pending' ? list.body : null;
-    }, 'the first audit of healthy.test', 15_000);
+    const audited = await waitFor(
+      async () => {
+        const list = await as(free.key).list().expect(200);
+        const entry = list.body.domains.find((domain: { id: string }) => domain.id === id);
+        return entry?.status !== 'pending' ? list.body : null;
+      },
+      'the first audit of healthy.test',
+      15_000,
+    );
     expect(audited.limit).toBe(3);
     expect(audited.domains).toEqual([
-      expect.objectContaining({ id, domain: 'healthy.test', status: 'healthy', score: 100, lastResult: expect.objectContaining({ domain: 'healthy.test', score: 100, checkedAt: expect.any(String) }) }),
+      expect.objectContaining({
+        id,
+        domain: 'healthy.test',
+        status: 'healthy',
+        score: 100,
+        lastResult: expect.objectContaining({ domain: 'healthy.test', score: 100, checkedAt: expect.any(String) }),
+      }),
     ]);
     expect(Date.parse(audited.domains[0].lastCheckedAt)).not.toBeNaN();
 
@@ -66,22 +86,30 @@ describeWithUnbound('/api/domains', () => {
 
   it('maps a poor score to a degraded or failing status', async () => {
     const created = await as(free.key).post({ domain: 'null-mx.test' }).expect(201);
-    const entry = await waitFor(async () => {
-      const list = await as(free.key).list().expect(200);
-      const found = list.body.domains.find((domain: { id: string }) => domain.id === created.body.id);
-      return found?.status !== 'pending' ? found : null;
-    }, 'the first audit of null-mx.test', 15_000);
+    const entry = await waitFor(
+      async () => {
+        const list = await as(free.key).list().expect(200);
+        const found = list.body.domains.find((domain: { id: string }) => domain.id === created.body.id);
+        return found?.status !== 'pending' ? found : null;
+      },
+      'the first audit of null-mx.test',
+      15_000,
+    );
     expect(entry.score).toBeLessThan(80);
     expect(['degraded', 'failing']).toContain(entry.status);
   });
 
   it('keeps a domain whose DNS does not answer pending, without a score, and says why', async () => {
     const created = await as(outage.key).post({ domain: 'slow.test' }).expect(201);
-    const entry = await waitFor(async () => {
-      const list = await as(outage.key).list().expect(200);
-      const found = list.body.domains.find((domain: { id: string }) => domain.id === created.body.id);
-      return found?.lastCheckedAt ? found : null;
-    }, 'the first audit of slow.test', 15_000);
+    const entry = await waitFor(
+      async () => {
+        const list = await as(outage.key).list().expect(200);
+        const found = list.body.domains.find((domain: { id: string }) => domain.id === created.body.id);
+        return found?.lastCheckedAt ? found : null;
+      },
+      'the first audit of slow.test',
+      15_000,
+    );
     expect(entry).toMatchObject({ status: 'pending', score: null, lastResult: null });
     expect(entry.statusReason).toMatch(/inconclusive: no DNS lookup answered \(MX not checked: the DNS lookup timed out\); the domain stays pending/);
     const history = await as(outage.key).history(created.body.id).expect(200);

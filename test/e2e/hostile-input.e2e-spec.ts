@@ -36,7 +36,12 @@ function rawExchange(url: string, chunks: Array<string | Buffer>): Promise<strin
 }
 
 /** POSTs bytes exactly as given (supertest would serialize a Buffer as JSON when the type is JSON). */
-function postBytes(url: string, path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }> {
+function postBytes(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}${path}`, { method: 'POST', headers: { 'Content-Length': String(body.length), ...headers } }, (res) => {
       const chunks: Buffer[] = [];
@@ -115,16 +120,22 @@ describe('hostile input never reaches a 500', () => {
     it.each(['/api/preview', '/api/keys', '/api/domains', '/api/deliverability', '/api/share', '/api/diagnostics/round-trip'])(
       'POST %s with a 3 KB body nested 1,500 deep',
       async (path) => {
-        const response = await post(path, free.key).set('Content-Type', 'application/json').send(`{"html":${nested(1500)}}`);
+        const response = await post(path, free.key)
+          .set('Content-Type', 'application/json')
+          .send(`{"html":${nested(1500)}}`);
         expectProblem(response, 400, 'invalid_json');
         expect(response.body.errors).toEqual([{ field: 'body', message: expect.stringMatching(/64/) }]);
       },
     );
 
     it('64 levels parse (and then fail validation); 65 do not parse', async () => {
-      const at64 = await post('/api/preview').set('Content-Type', 'application/json').send(`{"html":${nested(63)}}`);
+      const at64 = await post('/api/preview')
+        .set('Content-Type', 'application/json')
+        .send(`{"html":${nested(63)}}`);
       expectProblem(at64, 400, 'validation_failed');
-      const at65 = await post('/api/preview').set('Content-Type', 'application/json').send(`{"html":${nested(64)}}`);
+      const at65 = await post('/api/preview')
+        .set('Content-Type', 'application/json')
+        .send(`{"html":${nested(64)}}`);
       expectProblem(at65, 400, 'invalid_json');
       // Brackets inside strings are text, not nesting.
       const inString = await post('/api/preview').send({ html: `<p>${'[{'.repeat(5000)}</p>`, clients: 'x' });
@@ -135,13 +146,22 @@ describe('hostile input never reaches a 500', () => {
 
   describe('encodings', () => {
     it('refuses a gzip body, corrupt or not, with 415: bodies are accepted unencoded only', async () => {
-      const corrupt = await postBytes(api.url, '/api/preview', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, Buffer.from('not gzip at all'));
+      const corrupt = await postBytes(
+        api.url,
+        '/api/preview',
+        { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+        Buffer.from('not gzip at all'),
+      );
       expectProblem(corrupt as unknown as request.Response, 415, 'unsupported_media_type');
       const gzip = gzipSync(JSON.stringify({ html: '<p>hi</p>' }));
       const valid = await postBytes(api.url, '/api/preview', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, gzip);
       expectProblem(valid as unknown as request.Response, 415, 'unsupported_media_type');
       for (const encoding of ['deflate', 'br', 'x-bogus', 'gzip, identity']) {
-        expectProblem(await post('/api/preview').set('Content-Type', 'application/json').set('Content-Encoding', encoding).send('{}'), 415, 'unsupported_media_type');
+        expectProblem(
+          await post('/api/preview').set('Content-Type', 'application/json').set('Content-Encoding', encoding).send('{}'),
+          415,
+          'unsupported_media_type',
+        );
       }
       // identity is no encoding: parsed as usual.
       const identity = await post('/api/preview').set('Content-Encoding', 'identity').send({ html: 7 });
@@ -173,7 +193,9 @@ describe('hostile input never reaches a 500', () => {
     });
 
     it('refuses constructor and prototype keys at any depth', async () => {
-      const nestedKey = await post('/api/preview').set('Content-Type', 'application/json').send('{"html":"<p>x</p>","clients":[{"a":{"constructor":{"prototype":1}}}]}');
+      const nestedKey = await post('/api/preview')
+        .set('Content-Type', 'application/json')
+        .send('{"html":"<p>x</p>","clients":[{"a":{"constructor":{"prototype":1}}}]}');
       expectProblem(nestedKey, 400, 'validation_failed');
       expect(fieldsOf(nestedKey)).toContain('clients.0.a.constructor');
       const topLevel = await post('/api/keys', free.key).set('Content-Type', 'application/json').send('{"name":"n","prototype":{}}');

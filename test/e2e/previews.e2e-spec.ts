@@ -46,11 +46,37 @@ describe('POST /api/preview and reading previews back', () => {
     expect(body.overallScore).toBeGreaterThanOrEqual(0);
     expect(body.overallScore).toBeLessThanOrEqual(100);
     expect(body.cssReport.some((f: { property: string }) => f.property.startsWith('display'))).toBe(true);
-    for (const field of ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'overflowReport', 'visualReport', 'darkContrast', 'mobileContrast', 'designReport', 'vmlReport', 'plainText']) {
+    for (const field of [
+      'spamReport',
+      'sizeReport',
+      'linkReport',
+      'accessibilityReport',
+      'imageReport',
+      'inboxPreview',
+      'templateReport',
+      'overflowReport',
+      'visualReport',
+      'darkContrast',
+      'mobileContrast',
+      'designReport',
+      'vmlReport',
+      'plainText',
+    ]) {
       expect(body).toHaveProperty(field);
     }
     // The static quality reports are filled by the engine; the rendered-page reports come with the render worker.
-    for (const field of ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'darkContrast', 'designReport', 'plainText']) {
+    for (const field of [
+      'spamReport',
+      'sizeReport',
+      'linkReport',
+      'accessibilityReport',
+      'imageReport',
+      'inboxPreview',
+      'templateReport',
+      'darkContrast',
+      'designReport',
+      'plainText',
+    ]) {
       expect(body[field]).toEqual(expect.any(Object));
     }
     expect(body.overflowReport).toBeNull();
@@ -74,7 +100,10 @@ describe('POST /api/preview and reading previews back', () => {
   });
 
   it('measures image weights in the worker without failing the preview: a private image address is refused, not fetched', async () => {
-    const html = EMAIL.replace('Hello', 'Hello <img src="http://127.0.0.1:9/logo.png" alt="Logo" width="120"> <img src="http://10.0.0.1/pixel.gif" width="1" height="1" alt="">');
+    const html = EMAIL.replace(
+      'Hello',
+      'Hello <img src="http://127.0.0.1:9/logo.png" alt="Logo" width="120"> <img src="http://10.0.0.1/pixel.gif" width="1" height="1" alt="">',
+    );
     const response = await request(api.url).post('/api/preview').send({ html }).expect(200);
     const { imageReport } = response.body;
     expect(imageReport.images.map((image: { bytes: number | null }) => image.bytes)).toEqual([null, null]);
@@ -86,7 +115,9 @@ describe('POST /api/preview and reading previews back', () => {
     const mjml = '<mjml><mj-body><mj-include path="./footer.mjml" /><mj-section><mj-column><mj-text>Hi</mj-text></mj-column></mj-section></mj-body></mjml>';
     const response = await request(api.url).post('/api/preview').send({ html: mjml, format: 'mjml' }).expect(200);
     expect(response.body.templateReport.format).toBe('mjml');
-    expect(response.body.templateReport.issues).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'mjml-validation', message: expect.stringMatching(/mj-include/) })]));
+    expect(response.body.templateReport.issues).toEqual(
+      expect.arrayContaining([expect.objectContaining({ rule: 'mjml-validation', message: expect.stringMatching(/mj-include/) })]),
+    );
   });
 
   it('gzips the result for clients that accept gzip but not br (Node fetch over http, Python requests)', async () => {
@@ -120,14 +151,20 @@ describe('POST /api/preview and reading previews back', () => {
   });
 
   it('runs only the requested clients', async () => {
-    const response = await request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web', 'outlook-windows-legacy'] }).expect(200);
+    const response = await request(api.url)
+      .post('/api/preview')
+      .send({ html: EMAIL, clients: ['gmail-web', 'outlook-windows-legacy'] })
+      .expect(200);
     expect(response.body.transforms.map((t: { clientId: string }) => t.clientId)).toEqual(['gmail-web', 'outlook-windows-legacy']);
     expect(Object.keys(response.body.darkContrast.clients)).toEqual(['gmail-web', 'outlook-windows-legacy']);
     expect(Object.keys(response.body.inboxPreview.clients)).toEqual(['gmail-web', 'outlook-windows-legacy']);
   });
 
   it('refuses unknown clients with 400 listing the valid ids', async () => {
-    const response = await request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web', 'lotus-notes'] }).expect(400);
+    const response = await request(api.url)
+      .post('/api/preview')
+      .send({ html: EMAIL, clients: ['gmail-web', 'lotus-notes'] })
+      .expect(400);
     expect(response.body.code).toBe('validation_failed');
     expect(response.body.errors[0].field).toBe('clients');
     expect(response.body.errors[0].message).toContain('outlook-windows-legacy');
@@ -137,18 +174,23 @@ describe('POST /api/preview and reading previews back', () => {
     const tooBig = 'é'.repeat(256_001); // 512,002 bytes, 256,001 characters
     const response = await request(api.url).post('/api/preview').send({ html: tooBig }).expect(413);
     expect(response.body.code).toBe('payload_too_large');
-    const atTheLimit = await request(api.url).post('/api/preview').send({ html: 'a'.repeat(512_000), clients: ['gmail-web'] }).expect(200);
+    const atTheLimit = await request(api.url)
+      .post('/api/preview')
+      .send({ html: 'a'.repeat(512_000), clients: ['gmail-web'] })
+      .expect(200);
     expect(atTheLimit.body.id).toMatch(/^prv_/);
   });
 
   it('validates format and title', async () => {
     const badFormat = await request(api.url).post('/api/preview').send({ html: EMAIL, format: 'docx' }).expect(400);
     expect(badFormat.body.errors[0].field).toBe('format');
-    const longTitle = await request(api.url).post('/api/preview').send({ html: EMAIL, title: 'x'.repeat(201) }).expect(400);
+    const longTitle = await request(api.url)
+      .post('/api/preview')
+      .send({ html: EMAIL, title: 'x'.repeat(201) })
+      .expect(400);
     expect(longTitle.body.errors[0].field).toBe('title');
     await request(api.url).post('/api/preview').send({}).expect(400);
   });
-
 
   it('answers a malformed MJML document with 422 and its message', async () => {
     const response = await request(api.url).post('/api/preview').send({ html: '<p>not mjml at all</p>', format: 'mjml' }).expect(422);
@@ -163,7 +205,13 @@ describe('POST /api/preview and reading previews back', () => {
     const id = created.body.id;
     const list = await request(api.url).get('/api/previews').set('x-api-key', account.key).expect(200);
     expect(list.body).toMatchObject({ page: 1, pageSize: 20, total: 1 });
-    expect(list.body.previews[0]).toEqual({ id, title: 'Spring sale v1', overallScore: created.body.overallScore, status: 'completed', createdAt: expect.any(String) });
+    expect(list.body.previews[0]).toEqual({
+      id,
+      title: 'Spring sale v1',
+      overallScore: created.body.overallScore,
+      status: 'completed',
+      createdAt: expect.any(String),
+    });
     await request(api.url).get(`/api/preview/${id}`).expect(404);
     await request(api.url).get(`/api/preview/${id}`).set('x-api-key', other.key).expect(404);
     await request(api.url).get(`/api/preview/${id}`).set('x-api-key', account.key).expect(200);
@@ -174,7 +222,12 @@ describe('POST /api/preview and reading previews back', () => {
 
   it('paginates the list', async () => {
     const fresh = await createTestAccount(db, 'pro');
-    for (let i = 0; i < 3; i++) await request(api.url).post('/api/preview').set('x-api-key', fresh.key).send({ html: EMAIL, title: `v${i}`, clients: ['gmail-web'] }).expect(200);
+    for (let i = 0; i < 3; i++)
+      await request(api.url)
+        .post('/api/preview')
+        .set('x-api-key', fresh.key)
+        .send({ html: EMAIL, title: `v${i}`, clients: ['gmail-web'] })
+        .expect(200);
     const page2 = await request(api.url).get('/api/previews?page=2&pageSize=2').set('x-api-key', fresh.key).expect(200);
     expect(page2.body).toMatchObject({ page: 2, pageSize: 2, total: 3 });
     expect(page2.body.previews.map((p: { title: string }) => p.title)).toEqual(['v0']);
@@ -190,7 +243,10 @@ describe('POST /api/preview and reading previews back', () => {
   });
 
   it('stops serving and sharing an anonymous preview once its 24 hours are up, before the cleanup deletes it', async () => {
-    const created = await request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web'] }).expect(200);
+    const created = await request(api.url)
+      .post('/api/preview')
+      .send({ html: EMAIL, clients: ['gmail-web'] })
+      .expect(200);
     const id = created.body.id as string;
     await request(api.url).get(`/api/preview/${id}`).expect(200);
     await db.query(`UPDATE previews SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
@@ -228,15 +284,28 @@ describe('POST /api/preview and reading previews back', () => {
   it("lists a client's model: every behavior with its kind, summary and sources; Thunderbird's dark reader documented but not shown", async () => {
     const listed = (await request(api.url).get('/api/clients').expect(200)).body.find((client: { id: string }) => client.id === 'thunderbird');
     const model = (await request(api.url).get('/api/clients/thunderbird/model').expect(200)).body;
-    expect(model).toMatchObject({ client: 'thunderbird', engine: listed.engine, renderer: listed.renderer, darkModel: listed.darkModel, modelCheckedAt: listed.modelCheckedAt });
+    expect(model).toMatchObject({
+      client: 'thunderbird',
+      engine: listed.engine,
+      renderer: listed.renderer,
+      darkModel: listed.darkModel,
+      modelCheckedAt: listed.modelCheckedAt,
+    });
     expect(model.behaviors).toHaveLength(listed.behaviors);
     const kinds = ['sanitize', 'drop-block', 'rewrite', 'prefix', 'element', 'dark', 'addition'];
     for (const behavior of model.behaviors) {
       expect(Object.keys(behavior).sort()).toEqual(['evidence', 'id', 'kind', 'shown', 'summary']);
-      expect(behavior).toEqual({ id: expect.stringMatching(/^[a-z0-9-]+$/), kind: expect.any(String), summary: expect.stringMatching(/\S/), shown: expect.any(Boolean), evidence: expect.any(Array) });
+      expect(behavior).toEqual({
+        id: expect.stringMatching(/^[a-z0-9-]+$/),
+        kind: expect.any(String),
+        summary: expect.stringMatching(/\S/),
+        shown: expect.any(Boolean),
+        evidence: expect.any(Array),
+      });
       expect(kinds).toContain(behavior.kind);
       expect(behavior.evidence.length).toBeGreaterThan(0);
-      for (const evidence of behavior.evidence) expect(evidence).toMatchObject({ url: expect.stringMatching(/^https:\/\//), title: expect.any(String), date: expect.stringMatching(/^\d{4}/) });
+      for (const evidence of behavior.evidence)
+        expect(evidence).toMatchObject({ url: expect.stringMatching(/^https:\/\//), title: expect.any(String), date: expect.stringMatching(/^\d{4}/) });
     }
     const dark = model.behaviors.filter((behavior: { kind: string }) => behavior.kind === 'dark');
     expect(dark.filter((behavior: { shown: boolean }) => behavior.shown)).toHaveLength(1);
@@ -258,7 +327,9 @@ describe('POST /api/preview and reading previews back', () => {
     const list = document.paths['/api/clients'].get.responses['200'].content['application/json'].schema;
     expect(list.type).toBe('array');
     const schema = document.components.schemas[String(list.items.$ref).replace('#/components/schemas/', '')];
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['id', 'name', 'category', 'engine', 'renderer', 'darkMode', 'darkModel', 'modelCheckedAt', 'behaviors']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['id', 'name', 'category', 'engine', 'renderer', 'darkMode', 'darkModel', 'modelCheckedAt', 'behaviors']),
+    );
     expect(schema.properties.behaviors.type).toBe('number');
     expect(document.paths['/api/clients/{id}/model'].get).toBeDefined();
   });
@@ -267,12 +338,16 @@ describe('POST /api/preview and reading previews back', () => {
   // builds; both come from the contract's PreviewResult type, and this keeps them from drifting at run time.
   it.each([
     ['an html', { html: EMAIL }],
-    ['an mjml (with compiledHtml)', { html: '<mjml><mj-body><mj-section><mj-column><mj-text>Hi</mj-text></mj-column></mj-section></mj-body></mjml>', format: 'mjml' }],
+    [
+      'an mjml (with compiledHtml)',
+      { html: '<mjml><mj-body><mj-section><mj-column><mj-text>Hi</mj-text></mj-column></mj-section></mj-body></mjml>', format: 'mjml' },
+    ],
   ])('documents in OpenAPI every top-level key of %s stored result, which has every required property', async (_label, body) => {
     const document = (await request(api.url).get('/api/openapi.json').expect(200)).body;
     const ok = document.paths['/api/preview'].post.responses['200'].content['application/json'].schema;
     expect(document.paths['/api/preview/{id}'].get.responses['200'].content['application/json'].schema).toEqual(ok);
-    const schema: { properties: Record<string, unknown>; required: string[] } = document.components.schemas[String(ok.$ref).replace('#/components/schemas/', '')];
+    const schema: { properties: Record<string, unknown>; required: string[] } =
+      document.components.schemas[String(ok.$ref).replace('#/components/schemas/', '')];
     const documented = Object.keys(schema.properties);
     // Only these may be missing: screenshots and their notes come with rendering, compiledHtml with compiled formats.
     expect(documented.filter((key) => !schema.required.includes(key)).sort()).toEqual(['compiledHtml', 'screenshotNotes', 'screenshots']);

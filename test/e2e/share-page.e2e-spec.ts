@@ -51,7 +51,11 @@ describe('sharing previews and the public share page', () => {
   });
 
   async function sharedPreview(key: string, html: string, extra: object = {}) {
-    const preview = await request(api.url).post('/api/preview').set('x-api-key', key).send({ html, title: 'Launch email', ...extra }).expect(200);
+    const preview = await request(api.url)
+      .post('/api/preview')
+      .set('x-api-key', key)
+      .send({ html, title: 'Launch email', ...extra })
+      .expect(200);
     const share = await request(api.url).post('/api/share').set('x-api-key', key).send({ previewId: preview.body.id }).expect(201);
     return { preview: preview.body, share: share.body };
   }
@@ -61,7 +65,9 @@ describe('sharing previews and the public share page', () => {
    * web fonts, a dark media query): many findings in every client, the case the grouping is for.
    */
   const newsletter = (): string => {
-    const section = (i: number) => `<tr><td class="section" style="padding:24px;border-radius:8px;background-image:url(https://img.mailproof-test.invalid/bg${i}.png);background-color:#f4f4f4">
+    const section = (
+      i: number,
+    ) => `<tr><td class="section" style="padding:24px;border-radius:8px;background-image:url(https://img.mailproof-test.invalid/bg${i}.png);background-color:#f4f4f4">
 <div style="display:flex;gap:12px;justify-content:space-between"><h2 style="font-family:'Inter',Arial,sans-serif;font-size:20px;color:#1b1f24;margin:0">Story number ${i}</h2>
 <span style="box-shadow:0 1px 2px #cccccc;border-radius:12px;padding:2px 8px;color:#333333">New</span></div>
 <p style="font-size:16px;line-height:24px;color:#333333;max-width:520px">This is paragraph ${i} of the newsletter. It tells readers about the features we shipped this month, with enough words to look like real copy and fill a typical section of an email.</p>
@@ -86,7 +92,7 @@ describe('sharing previews and the public share page', () => {
     expect(proShare.expiresAt).toBeNull();
   });
 
-  it('refuses to share another account\'s preview (404) and needs a key (401)', async () => {
+  it("refuses to share another account's preview (404) and needs a key (401)", async () => {
     const { preview } = await sharedPreview(pro.key, hostileEmail(api.url));
     await request(api.url).post('/api/share').set('x-api-key', free.key).send({ previewId: preview.id }).expect(404);
     await request(api.url).post('/api/share').send({ previewId: preview.id }).expect(401);
@@ -94,7 +100,10 @@ describe('sharing previews and the public share page', () => {
   });
 
   it('shares anonymous previews and keeps them alive as long as the link', async () => {
-    const anonymous = await request(api.url).post('/api/preview').send({ html: hostileEmail(api.url) }).expect(200);
+    const anonymous = await request(api.url)
+      .post('/api/preview')
+      .send({ html: hostileEmail(api.url) })
+      .expect(200);
     const share = await request(api.url).post('/api/share').set('x-api-key', pro.key).send({ previewId: anonymous.body.id }).expect(201);
     const [row] = await db.query('SELECT expires_at FROM previews WHERE id = $1', [anonymous.body.id]);
     expect(row.expires_at).toBeNull();
@@ -123,7 +132,10 @@ describe('sharing previews and the public share page', () => {
     const deleted = await sharedPreview(free.key, hostileEmail(api.url));
     for (const { share } of [expiring, deleted]) {
       expect((await request(api.url).get(`/share/${share.id}`).expect(200)).text).toContain('Hello from the shared email');
-      expect((await request(api.url).get(`/share/${share.id}/clients/gmail-web`).expect(200)).body).toMatchObject({ clientId: 'gmail-web', html: expect.stringContaining('Hello from the shared email') });
+      expect((await request(api.url).get(`/share/${share.id}/clients/gmail-web`).expect(200)).body).toMatchObject({
+        clientId: 'gmail-web',
+        html: expect.stringContaining('Hello from the shared email'),
+      });
     }
     // Kept, and visible to operators: GET /metrics counts what this API holds.
     const metrics = (await request(api.url).get('/metrics').expect(200)).text;
@@ -183,8 +195,14 @@ describe('sharing previews and the public share page', () => {
         expect(entry.chips).toBe(clients.size);
         expect(entry.count).toContain(`${clients.size} of 21 clients`);
       }
-      const headings = await page.$$eval('details.severity', (sections) => sections.map((d) => ({ open: (d as HTMLDetailsElement).open, title: d.querySelector('summary')?.textContent })));
-      expect(headings.map((h) => h.title)).toEqual([expect.stringMatching(/^Errors \(\d+\)$/), expect.stringMatching(/^Warnings \(\d+\)$/), expect.stringMatching(/^Notes \(\d+\)$/)]);
+      const headings = await page.$$eval('details.severity', (sections) =>
+        sections.map((d) => ({ open: (d as HTMLDetailsElement).open, title: d.querySelector('summary')?.textContent })),
+      );
+      expect(headings.map((h) => h.title)).toEqual([
+        expect.stringMatching(/^Errors \(\d+\)$/),
+        expect.stringMatching(/^Warnings \(\d+\)$/),
+        expect.stringMatching(/^Notes \(\d+\)$/),
+      ]);
       expect(headings[2].open).toBe(false);
       // A few screens, not tens of thousands of pixels (the iframes are 560 px each, side by side).
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -222,7 +240,10 @@ describe('sharing previews and the public share page', () => {
 
   it('shows screenshots light and dark side by side per client when the preview has them', async () => {
     const { preview, share } = await sharedPreview(pro.key, hostileEmail(api.url));
-    await db.query('UPDATE previews SET screenshots = $2 WHERE id = $1', [preview.id, JSON.stringify({ 'gmail-web-light': '/shots/g-l.png', 'gmail-web-dark': '/shots/g-d.png' })]);
+    await db.query('UPDATE previews SET screenshots = $2 WHERE id = $1', [
+      preview.id,
+      JSON.stringify({ 'gmail-web-light': '/shots/g-l.png', 'gmail-web-dark': '/shots/g-d.png' }),
+    ]);
     const page = await request(api.url).get(`/share/${share.id}`).expect(200);
     expect(page.text).toContain('<h2 id="shots-title">Screenshots</h2>');
     expect(page.text).toContain('<img src="/shots/g-l.png" alt="Gmail in light mode (screenshot)"');
@@ -241,7 +262,11 @@ describe('sharing previews and the public share page', () => {
         await page.evaluate(axeSource);
         // The frames hold the email under test, not the page: axe checks the page around them.
         const violations = await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ html: string }> }> }> } }).axe;
+          const axe = (
+            window as unknown as {
+              axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ html: string }> }> }> };
+            }
+          ).axe;
           const result = await axe.run(document, { iframes: false, resultTypes: ['violations'] });
           return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 80)).join(' | ')}`);
         });
@@ -288,9 +313,14 @@ describe('sharing previews and the public share page', () => {
 
       // The clients' transforms strip scripts and event handlers already; the frames must hold even
       // if markup with a script reached them, so put one there the way the picker loads markup.
-      await page.$eval('#frame-light', (frame, url) => {
-        (frame as HTMLIFrameElement).srcdoc = `<p>x</p><script>console.log('EMAIL-SCRIPT-RAN'); new Image().src = '${url}';</script><img src="data:," onerror="console.log('EMAIL-SCRIPT-RAN')">`;
-      }, `${api.url}${canaryPath}?injected`);
+      await page.$eval(
+        '#frame-light',
+        (frame, url) => {
+          (frame as HTMLIFrameElement).srcdoc =
+            `<p>x</p><script>console.log('EMAIL-SCRIPT-RAN'); new Image().src = '${url}';</script><img src="data:," onerror="console.log('EMAIL-SCRIPT-RAN')">`;
+        },
+        `${api.url}${canaryPath}?injected`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(consoleLines.filter((line) => line.includes('EMAIL-SCRIPT-RAN'))).toEqual([]);
       expect(requested.filter((url) => url.includes(canaryPath))).toEqual([]);

@@ -155,7 +155,7 @@ describe('mailproof analyze', () => {
     expect(output.templateReport.issues).toContainEqual(expect.objectContaining({ rule: 'mjml-validation', severity: 'warning', line: 5 }));
   });
 
-  it("compiles an email with its local imports, read from its project folder", () => {
+  it('compiles an email with its local imports, read from its project folder', () => {
     const inProject = (args: string[]) => mailproof(args, undefined, PROJECT);
     const jsx = inProject(['analyze', 'emails/welcome.tsx', '--json']);
     expect(jsx.stderr).toBe('');
@@ -242,12 +242,7 @@ describe('mailproof lint', () => {
   });
 
   it('checks the whole command line before analyzing: exit 3, nothing printed on stdout', () => {
-    for (const args of [
-      ['lint', 'clean.html', 'notes.txt'],
-      ['lint', 'clean.html', '--clients', 'hotmail'],
-      ['lint', 'clean.html', '--bogus'],
-      ['lint'],
-    ]) {
+    for (const args of [['lint', 'clean.html', 'notes.txt'], ['lint', 'clean.html', '--clients', 'hotmail'], ['lint', 'clean.html', '--bogus'], ['lint']]) {
       const result = mailproof(args);
       expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 3, stdout: '' });
       expectNoStackTrace(result.stderr);

@@ -33,7 +33,9 @@ const CLEAN = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 </td></tr></table></body></html>`;
 
 /** display:flex (an error in the Word engine), a placeholder link and an image without alt text. */
-const BROKEN = CLEAN.replace('<td style="', '<td style="display:flex;').replace('href="https://shop.example.org/orders/42"', 'href="#"').replace(' alt="Shop"', '');
+const BROKEN = CLEAN.replace('<td style="', '<td style="display:flex;')
+  .replace('href="https://shop.example.org/orders/42"', 'href="#"')
+  .replace(' alt="Shop"', '');
 
 const MJML = '<mjml><mj-body><mj-section><mj-column><mj-text>Hello</mj-text></mj-column></mj-section></mj-body></mjml>';
 
@@ -141,7 +143,14 @@ const FAILED = {
     { family: 'content', check: 'size', bytes: 120345, limit: 102400 },
     { family: 'content', check: 'alt-text', src: 'https://shop.example.org/hero.png' },
     { family: 'content', check: 'link-unreachable', url: 'https://shop.example.org/gone', status: 404 },
-    { family: 'regression', check: 'worse-than-baseline', clientId: 'outlook-windows-legacy', property: 'display:flex', rule: 'css-display-flex', severity: 'error' },
+    {
+      family: 'regression',
+      check: 'worse-than-baseline',
+      clientId: 'outlook-windows-legacy',
+      property: 'display:flex',
+      rule: 'css-display-flex',
+      severity: 'error',
+    },
   ],
   checks: ALL_CHECKS,
   links: {
@@ -170,7 +179,8 @@ describe('mailproof gate', () => {
   let dir: string;
   const fake = new FakeGateServer();
   let env: NodeJS.ProcessEnv;
-  const gate = (args: string[], extraEnv: NodeJS.ProcessEnv = {}, stdin?: string) => mailproof(['gate', ...args], { cwd: dir, env: { ...env, ...extraEnv }, stdin });
+  const gate = (args: string[], extraEnv: NodeJS.ProcessEnv = {}, stdin?: string) =>
+    mailproof(['gate', ...args], { cwd: dir, env: { ...env, ...extraEnv }, stdin });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mailproof-gate-cli-'));
@@ -265,7 +275,10 @@ describe('mailproof gate', () => {
     });
 
     it('prints each failure on one line in words, the unchecked links and the baseline; exit 1 when a verdict failed', async () => {
-      fake.reset([{ status: 200, body: PASSED }, { status: 200, body: FAILED }]);
+      fake.reset([
+        { status: 200, body: PASSED },
+        { status: 200, body: FAILED },
+      ]);
       const result = await gate(['emails/welcome.html', 'emails/promo.html']);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain(
@@ -298,7 +311,10 @@ describe('mailproof gate', () => {
     });
 
     it('--json prints one document with an entry per file, the verdicts as the server sent them', async () => {
-      fake.reset([{ status: 200, body: PASSED }, { status: 200, body: FAILED }]);
+      fake.reset([
+        { status: 200, body: PASSED },
+        { status: 200, body: FAILED },
+      ]);
       const result = await gate(['emails/welcome.html', 'emails/promo.html', 'emails/missing.html', '--json']);
       expect(result.code).toBe(2);
       const output = JSON.parse(result.stdout);
@@ -322,7 +338,10 @@ describe('mailproof gate', () => {
     });
 
     it('retries a 429 after the Retry-After it was given, then delivers the verdict', async () => {
-      fake.reset([{ status: 429, headers: { 'retry-after': '7' }, body: problem(429, 'rate_limited', 'Too many requests.') }, { status: 200, body: FAILED }]);
+      fake.reset([
+        { status: 429, headers: { 'retry-after': '7' }, body: problem(429, 'rate_limited', 'Too many requests.') },
+        { status: 200, body: FAILED },
+      ]);
       const result = await gate(['emails/promo.html']);
       expect(result.code).toBe(1);
       expect(fake.requests).toHaveLength(2);
@@ -335,13 +354,21 @@ describe('mailproof gate', () => {
 
     it('after a 503 that names the run the server started, reads that run instead of starting another', async () => {
       fake.reset([
-        { status: 503, headers: { 'retry-after': '5' }, body: { ...problem(503, 'service_unavailable', 'The gate run did not finish in time.'), runId: 'gtr_slow1' } },
+        {
+          status: 503,
+          headers: { 'retry-after': '5' },
+          body: { ...problem(503, 'service_unavailable', 'The gate run did not finish in time.'), runId: 'gtr_slow1' },
+        },
         { status: 200, body: { id: 'gtr_slow1', status: 'running', failure: null } },
         { status: 200, body: { id: 'gtr_slow1', status: 'completed', verdict: FAILED } },
       ]);
       const result = await gate(['emails/promo.html']);
       expect(result.code).toBe(1);
-      expect(fake.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['POST /api/gate', 'GET /api/gate/runs/gtr_slow1', 'GET /api/gate/runs/gtr_slow1']);
+      expect(fake.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+        'POST /api/gate',
+        'GET /api/gate/runs/gtr_slow1',
+        'GET /api/gate/runs/gtr_slow1',
+      ]);
       expect(result.stdout).toContain('FAIL  emails/promo.html');
     });
 
@@ -375,7 +402,11 @@ describe('mailproof gate', () => {
         { status: 400, body: problem(400, 'validation_failed', 'The request is not valid.', { errors: [{ field: 'ref', message: 'too long' }] }) },
         'HTTP 400 validation_failed: The request is not valid. [ref: too long]',
       ],
-      ['401', { status: 401, body: problem(401, 'unauthorized', 'A valid API key is required.') }, 'HTTP 401 unauthorized: A valid API key is required. (check MAILPROOF_API_KEY)'],
+      [
+        '401',
+        { status: 401, body: problem(401, 'unauthorized', 'A valid API key is required.') },
+        'HTTP 401 unauthorized: A valid API key is required. (check MAILPROOF_API_KEY)',
+      ],
       [
         '403 plan_required',
         { status: 403, body: problem(403, 'plan_required', 'The gate needs the Pro plan.') },
@@ -402,7 +433,9 @@ describe('mailproof gate', () => {
       const port = await freePort();
       const result = await gate(['emails/welcome.html', '--api-url', `http://127.0.0.1:${port}`]);
       expect(result.code).toBe(2);
-      expect(result.stdout).toContain(`ERROR emails/welcome.html: cannot reach the Mailproof server at http://127.0.0.1:${port} (ECONNREFUSED) (after 3 attempts)\n`);
+      expect(result.stdout).toContain(
+        `ERROR emails/welcome.html: cannot reach the Mailproof server at http://127.0.0.1:${port} (ECONNREFUSED) (after 3 attempts)\n`,
+      );
       expect(result.stderr).toContain('attempt 2 of 3 failed (ECONNREFUSED); retrying in 0 s\n');
       expectNoStackTrace(result.stdout + result.stderr);
     });
@@ -417,7 +450,9 @@ describe('mailproof gate', () => {
     it('needs a key (exit 2, nothing sent); an unreadable file is exit 2 while the other files are still gated', async () => {
       const noKey = await gate(['emails/welcome.html'], { MAILPROOF_API_KEY: '' });
       expect(noKey.code).toBe(2);
-      expect(noKey.stderr).toBe('mailproof: no API key: set MAILPROOF_API_KEY (or pass --api-key) to a key on the Pro plan; --local runs the checks without a server\n');
+      expect(noKey.stderr).toBe(
+        'mailproof: no API key: set MAILPROOF_API_KEY (or pass --api-key) to a key on the Pro plan; --local runs the checks without a server\n',
+      );
       expect(fake.requests).toHaveLength(0);
 
       const withFlag = await gate(['emails/welcome.html', '--api-key', 'mp_live_from_flag'], { MAILPROOF_API_KEY: '' });
@@ -499,13 +534,19 @@ describe('mailproof gate', () => {
       expect(failures).toContainEqual({ family: 'content', check: 'alt-text', src: 'https://shop.example.org/logo.png' });
 
       // The Emailens CI action's verdict: compatibility only; client errors do not block without failOnError.
-      const lenient = await gate(['emails/promo.html', '--local', '--checks', 'compatibility', '--no-fail-on-error', '--threshold', '0', '--json'], await offline());
+      const lenient = await gate(
+        ['emails/promo.html', '--local', '--checks', 'compatibility', '--no-fail-on-error', '--threshold', '0', '--json'],
+        await offline(),
+      );
       expect(lenient.code).toBe(0);
       expect(JSON.parse(lenient.stdout).files[0].verdict).toMatchObject({ passed: true, checks: ['compatibility'], failures: [] });
     });
 
     it("sends an email's local imports from its project folder as files, and --mjml-validation", async () => {
-      const result = await mailproof(['gate', 'emails/welcome.tsx', 'emails/newsletter.mjml', '--no-ref', '--mjml-validation', 'strict'], { cwd: PROJECT, env });
+      const result = await mailproof(['gate', 'emails/welcome.tsx', 'emails/newsletter.mjml', '--no-ref', '--mjml-validation', 'strict'], {
+        cwd: PROJECT,
+        env,
+      });
       expect(result.code).toBe(0);
       const [jsx, mjml] = fake.requests.map((request) => request.body as { files?: Record<string, string>; mjmlValidation?: string });
       expect(Object.keys(jsx.files ?? {}).sort()).toEqual(['../components/Banner.tsx', '../components/brand.js', '../tailwind.config.js']);
@@ -583,15 +624,23 @@ describe('mailproof gate', () => {
       expect(second.stdout).toMatch(/ {2}run \S+, preview \S+\n/);
 
       // A React Email template with local components and a Tailwind config, compiled by the worker from files.
-      const withImports = await mailproof(['gate', 'emails/welcome.tsx', '--no-ref', '--json', '--checks', 'compatibility', '--threshold', '0', '--no-fail-on-error'], {
+      const withImports = await mailproof(
+        ['gate', 'emails/welcome.tsx', '--no-ref', '--json', '--checks', 'compatibility', '--threshold', '0', '--no-fail-on-error'],
+        {
+          cwd: PROJECT,
+          env: { ...env, MAILPROOF_API_URL: api.url, MAILPROOF_API_KEY: pro },
+        },
+      );
+      expect(withImports.stderr).toBe('');
+      expect(JSON.parse(withImports.stdout).files[0]).toMatchObject({ outcome: 'passed', format: 'jsx' });
+      const missing = await mailproof(['gate', 'emails/missing-import.tsx', '--no-ref', '--json'], {
         cwd: PROJECT,
         env: { ...env, MAILPROOF_API_URL: api.url, MAILPROOF_API_KEY: pro },
       });
-      expect(withImports.stderr).toBe('');
-      expect(JSON.parse(withImports.stdout).files[0]).toMatchObject({ outcome: 'passed', format: 'jsx' });
-      const missing = await mailproof(['gate', 'emails/missing-import.tsx', '--no-ref', '--json'], { cwd: PROJECT, env: { ...env, MAILPROOF_API_URL: api.url, MAILPROOF_API_KEY: pro } });
       expect(missing.code).toBe(2);
-      expect(JSON.parse(missing.stdout).files[0].error.message).toMatch(/^HTTP 422 compile_failed: Import of "\.\.\/components\/Footer" is not among the files.* \(line 2, column 24\)$/);
+      expect(JSON.parse(missing.stdout).files[0].error.message).toMatch(
+        /^HTTP 422 compile_failed: Import of "\.\.\/components\/Footer" is not among the files.* \(line 2, column 24\)$/,
+      );
 
       const onFree = await real(['emails/welcome.html', '--no-ref'], free);
       expect(onFree.code).toBe(2);

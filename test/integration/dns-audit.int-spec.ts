@@ -32,7 +32,13 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
   beforeAll(async () => {
     const fixtures = deliverabilityFixtures();
     unbound = await UnboundServer.start({
-      records: { ...fixtures.records, ...healthyDomain('drift.test', rsaDkimKey(2048), { 'drift.test': { MX: [{ exchange: 'mx1.drift.test', priority: 10 }], TXT: ['v=spf1 mx -all'], ttl: 1 }, '_dmarc.drift.test': { TXT: ['v=DMARC1; p=reject; rua=mailto:r@drift.test'], ttl: 1 } }) },
+      records: {
+        ...fixtures.records,
+        ...healthyDomain('drift.test', rsaDkimKey(2048), {
+          'drift.test': { MX: [{ exchange: 'mx1.drift.test', priority: 10 }], TXT: ['v=spf1 mx -all'], ttl: 1 },
+          '_dmarc.drift.test': { TXT: ['v=DMARC1; p=reject; rua=mailto:r@drift.test'], ttl: 1 },
+        }),
+      },
       silentZones: fixtures.silentZones,
     });
     config = testConfig({ DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 400, DNS_TRIES: 1 });
@@ -58,16 +64,33 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
     jobIds.push(id);
     const payload: DnsAuditJobPayload = { schemaVersion: 1, domain, dkimSelectors: [], trigger: 'on-demand', ...extra };
     await queues['dns-audit'].add('dns-audit.run', payload, { jobId: id });
-    const [row] = await waitFor(async () => {
-      const rows = await db.query('SELECT id, score, inconclusive, result FROM domain_audits WHERE job_id = $1', [id]);
-      return rows.length > 0 ? rows : null;
-    }, `the audit of ${domain}`, 20_000);
+    const [row] = await waitFor(
+      async () => {
+        const rows = await db.query('SELECT id, score, inconclusive, result FROM domain_audits WHERE job_id = $1', [id]);
+        return rows.length > 0 ? rows : null;
+      },
+      `the audit of ${domain}`,
+      20_000,
+    );
     return row as { id: string; score: number | null; inconclusive: boolean; result: DeliverabilityResult };
   }
   const rules = (result: DeliverabilityResult) => result.issues.map((issue) => issue.rule);
 
   it('audits every fixture over DoH and stores the result', async () => {
-    const domains = ['healthy.test', 'spf-eleven.test', 'two-spf.test', 'plus-all.test', 'no-dmarc.test', 'dmarc-none.test', 'weak-dkim.test', 'null-mx.test', 'no-bimi.test', 'spf-macro.test', 'implicit-mx.test', 'dmarc-rua-only.test'];
+    const domains = [
+      'healthy.test',
+      'spf-eleven.test',
+      'two-spf.test',
+      'plus-all.test',
+      'no-dmarc.test',
+      'dmarc-none.test',
+      'weak-dkim.test',
+      'null-mx.test',
+      'no-bimi.test',
+      'spf-macro.test',
+      'implicit-mx.test',
+      'dmarc-rua-only.test',
+    ];
     const results = Object.fromEntries(await Promise.all(domains.map(async (domain) => [domain, (await audit(domain)).result] as const)));
 
     expect(results['healthy.test']).toMatchObject({
@@ -149,8 +172,13 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
     await sleep(1_100); // the records' TTL: the cache must let the change through
     const second = await audit('drift.test', { trigger: 'schedule', accountId, monitoredDomainId: domainId, window: auditWindow(interval, interval) });
 
-    const events = await db.query('SELECT kind, check_name, previous, current, previous_audit_id FROM drift_events WHERE audit_id = $1 ORDER BY kind, check_name', [second.id]);
-    expect(events.map((e: { kind: string }) => e.kind)).toEqual(expect.arrayContaining(['dmarc_policy', 'dmarc_record', 'mx_hosts', 'spf_record', 'spf_lookups', 'score']));
+    const events = await db.query(
+      'SELECT kind, check_name, previous, current, previous_audit_id FROM drift_events WHERE audit_id = $1 ORDER BY kind, check_name',
+      [second.id],
+    );
+    expect(events.map((e: { kind: string }) => e.kind)).toEqual(
+      expect.arrayContaining(['dmarc_policy', 'dmarc_record', 'mx_hosts', 'spf_record', 'spf_lookups', 'score']),
+    );
     expect(events.find((e: { kind: string }) => e.kind === 'dmarc_policy')).toMatchObject({ previous: 'reject', current: 'none', previous_audit_id: first.id });
     expect(events.find((e: { kind: string }) => e.kind === 'mx_hosts')).toMatchObject({ previous: ['mx1.drift.test'], current: ['mx2.drift.test'] });
     domain = await db.query('SELECT status, score, last_drift FROM monitored_domains WHERE id = $1', [domainId]);
@@ -161,11 +189,19 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
     // A second job for a window that already has an audit does nothing.
     const repeatId = `it-repeat-${Date.now()}`;
     jobIds.push(repeatId);
-    await queues['dns-audit'].add('dns-audit.run', { schemaVersion: 1, domain: 'drift.test', dkimSelectors: [], trigger: 'schedule', monitoredDomainId: domainId, window: auditWindow(interval, interval) }, { jobId: repeatId });
-    const job = await waitFor(async () => {
-      const found = await queues['dns-audit'].getJob(repeatId);
-      return (await found?.getState()) === 'completed' ? found : null;
-    }, 'the repeated window job', 10_000);
+    await queues['dns-audit'].add(
+      'dns-audit.run',
+      { schemaVersion: 1, domain: 'drift.test', dkimSelectors: [], trigger: 'schedule', monitoredDomainId: domainId, window: auditWindow(interval, interval) },
+      { jobId: repeatId },
+    );
+    const job = await waitFor(
+      async () => {
+        const found = await queues['dns-audit'].getJob(repeatId);
+        return (await found?.getState()) === 'completed' ? found : null;
+      },
+      'the repeated window job',
+      10_000,
+    );
     expect(job?.returnvalue).toMatchObject({ auditId: null });
     const count = await db.query('SELECT count(*)::int AS n FROM domain_audits WHERE monitored_domain_id = $1', [domainId]);
     expect(count[0].n).toBe(2);
@@ -173,7 +209,10 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
 
   it('rejects a malformed payload without retrying it', async () => {
     const id = `it-bad-${Date.now()}`;
-    await queues['dns-audit'].add('dns-audit.run', { schemaVersion: 1, domain: 'Not A Domain', dkimSelectors: [], trigger: 'on-demand' } as never, { jobId: id, attempts: 3 });
+    await queues['dns-audit'].add('dns-audit.run', { schemaVersion: 1, domain: 'Not A Domain', dkimSelectors: [], trigger: 'on-demand' } as never, {
+      jobId: id,
+      attempts: 3,
+    });
     // With 3 attempts a retryable failure would wait in `delayed` for its backoff; this one fails for good at once.
     await waitFor(async () => (await queues['dns-audit'].getJobState(id)) === 'failed', 'the bad job to fail', 10_000);
     // Read the job after it failed: a copy fetched earlier would not carry the reason.
@@ -219,10 +258,14 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
       const schedulers = await schedulerQueues.scheduler.getJobSchedulers();
       expect(schedulers.filter((scheduler) => scheduler.key === DRIFT_SWEEP_SCHEDULER_ID)).toEqual([expect.objectContaining({ every: intervalMs })]);
       // Three windows' worth of sweeps, then stop everything before counting.
-      await waitFor(async () => {
-        const rows = await db.query(`SELECT count(DISTINCT window_key)::int AS n FROM domain_audits WHERE monitored_domain_id = ANY($1)`, [domainIds]);
-        return rows[0].n >= 3;
-      }, 'three windows of scheduled audits', 20_000);
+      await waitFor(
+        async () => {
+          const rows = await db.query(`SELECT count(DISTINCT window_key)::int AS n FROM domain_audits WHERE monitored_domain_id = ANY($1)`, [domainIds]);
+          return rows[0].n >= 3;
+        },
+        'three windows of scheduled audits',
+        20_000,
+      );
       for (const app of apps.splice(0)) await app.close();
 
       const perWindow: Array<{ monitored_domain_id: string; window_key: string; n: number }> = await db.query(

@@ -28,7 +28,8 @@ function picture(png: Buffer, scale: number, label: string): Picture {
   return {
     at(x, y) {
       const [px, py] = [device(x) + Math.floor(scale / 2), device(y) + Math.floor(scale / 2)];
-      if (px >= image.width || py >= image.height) throw new Error(`${label}: (${x}, ${y}) CSS px lies outside the ${image.width} x ${image.height} screenshot`);
+      if (px >= image.width || py >= image.height)
+        throw new Error(`${label}: (${x}, ${y}) CSS px lies outside the ${image.width} x ${image.height} screenshot`);
       return rgb(px, py);
     },
     count({ x, y, width, height }, test) {
@@ -41,7 +42,10 @@ function picture(png: Buffer, scale: number, label: string): Picture {
   };
 }
 
-const near = (expected: Rgb, tolerance = 24) => (actual: Rgb) => actual.every((value, i) => Math.abs(value - expected[i]) <= tolerance);
+const near =
+  (expected: Rgb, tolerance = 24) =>
+  (actual: Rgb) =>
+    actual.every((value, i) => Math.abs(value - expected[i]) <= tolerance);
 const RED: Rgb = [255, 0, 0];
 const GREEN: Rgb = [0, 255, 0];
 const BLUE: Rgb = [0, 0, 255];
@@ -146,7 +150,8 @@ ${SPACER}</body></html>`;
     // A 40 x 40 blue child inside a red box with 40 px padding: first in a cell, then in a div. Word also
     // ignores margin on <body>, so its view sits 8 px lower and to the right (Chromium's default margin):
     // every position below lies inside the same area in both layouts.
-    const child = '<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="width:40px"><tr><td height="40" style="height:40px;background-color:#0000ff">&nbsp;</td></tr></table>';
+    const child =
+      '<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="width:40px"><tr><td height="40" style="height:40px;background-color:#0000ff">&nbsp;</td></tr></table>';
     const email = `<!doctype html><html><head></head><body style="margin:0;background-color:#ffffff">
 <table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr><td style="padding:40px;background-color:#ff0000">${child}</td></tr></table>
 <div style="padding:40px;background-color:#ff0000">${child}</div>

@@ -70,12 +70,11 @@ describe('POST /api/gate', () => {
 
   /** Locks short enough that a killed worker's step comes back within seconds. */
   async function startWorker(): Promise<AppProcess> {
-    return startWorkerPreview(
-      config,
-      queues,
-      { SSRF_ALLOWED_ADDRESSES: '127.0.0.1', WORKER_LOCK_DURATION_MS: '4000', WORKER_STALLED_INTERVAL_MS: '1000' },
-      ['preview', 'gate', 'link-check'],
-    );
+    return startWorkerPreview(config, queues, { SSRF_ALLOWED_ADDRESSES: '127.0.0.1', WORKER_LOCK_DURATION_MS: '4000', WORKER_STALLED_INTERVAL_MS: '1000' }, [
+      'preview',
+      'gate',
+      'link-check',
+    ]);
   }
 
   const gate = (body: Record<string, unknown>, key = pro) => request(api.url).post('/api/gate').set('Authorization', `Bearer ${key}`).send(body);
@@ -142,7 +141,13 @@ describe('POST /api/gate', () => {
       expect(res.status).toBe(200);
       expect(res.body.passed).toBe(false);
       const failures: Array<Record<string, unknown>> = res.body.failures;
-      expect(failures).toContainEqual({ family: 'compatibility', check: 'threshold', clientId: 'outlook-windows-legacy', score: expect.any(Number), threshold: 100 });
+      expect(failures).toContainEqual({
+        family: 'compatibility',
+        check: 'threshold',
+        clientId: 'outlook-windows-legacy',
+        score: expect.any(Number),
+        threshold: 100,
+      });
       expect(failures).toContainEqual({ family: 'compatibility', check: 'client-errors', clientId: 'outlook-windows-legacy', errors: expect.any(Number) });
       expect(failures).toContainEqual(expect.objectContaining({ family: 'content', check: 'links', href: '#' }));
       expect(res.body.worstClient).toBe('outlook-windows-legacy');
@@ -190,7 +195,10 @@ describe('POST /api/gate', () => {
           ['gate.failed', onFailure],
           ['gate.passed', onPass],
         ]);
-        expect(rows[0].payload).toMatchObject({ type: 'gate.failed', data: { runId: failed.body.runId, passed: false, overallScore: failed.body.overallScore, failures: failed.body.failures } });
+        expect(rows[0].payload).toMatchObject({
+          type: 'gate.failed',
+          data: { runId: failed.body.runId, passed: false, overallScore: failed.body.overallScore, failures: failed.body.failures },
+        });
         expect(rows[1].payload).toMatchObject({ type: 'gate.passed', data: { runId: passed.body.runId, previewId: passed.body.previewId, passed: true } });
         for (const row of rows) expect(await queues.webhook.getJob(`webhook.deliver-${row.id}`)).toBeDefined();
       } finally {
@@ -217,7 +225,9 @@ describe('POST /api/gate', () => {
       const worse = await gate({ html: WORSE, ref, threshold: 0, checks: ['regression'] });
       expect(worse.body.passed).toBe(false);
       expect(worse.body.baseline).toEqual({ ref, comparedTo: stored.created_at.toISOString() });
-      expect(worse.body.failures).toContainEqual(expect.objectContaining({ family: 'regression', check: 'worse-than-baseline', clientId: 'outlook-windows-legacy', severity: 'error' }));
+      expect(worse.body.failures).toContainEqual(
+        expect.objectContaining({ family: 'regression', check: 'worse-than-baseline', clientId: 'outlook-windows-legacy', severity: 'error' }),
+      );
       expect((await baselineOf(ref))?.run_id).toBe(first.body.runId);
 
       // never: read-only, whatever the verdict.
@@ -243,7 +253,9 @@ describe('POST /api/gate', () => {
 
     it('runs on one ref at the same moment take turns: each compares with what the previous stored, no update is lost', async () => {
       const ref = `concurrent/${Date.now()}`;
-      const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => gate({ html: i % 2 ? WORSE : CLEAN, ref, threshold: 0, updateBaseline: 'always' })));
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => gate({ html: i % 2 ? WORSE : CLEAN, ref, threshold: 0, updateBaseline: 'always' })),
+      );
       for (const res of responses) expect(res.status).toBe(200);
       const runs: Array<{ id: string; completed_at: Date; verdict: { baseline: { comparedTo: string | null } } }> = await db.query(
         'SELECT id, completed_at, verdict FROM gate_runs WHERE ref = $1 ORDER BY completed_at',
@@ -256,7 +268,7 @@ describe('POST /api/gate', () => {
       expect((await baselineOf(ref))?.run_id).toBe(runs[runs.length - 1].id);
     });
 
-    it('lists the account\'s runs of a ref, newest first', async () => {
+    it("lists the account's runs of a ref, newest first", async () => {
       const ref = `listed/${Date.now()}`;
       const a = await gate({ html: CLEAN, ref });
       const b = await gate({ html: WORSE, ref, threshold: 100 });

@@ -19,7 +19,11 @@ const ROOT = join(__dirname, '..', '..');
  * the request keeps serving.
  */
 const HOSTILE_TEMPLATES: Array<{ name: string; format: 'jsx' | 'maizzle'; html: string }> = [
-  { name: 'JSX Array.from of 1e9', format: 'jsx', html: 'export default function E() { const a = Array.from({ length: 1e9 }); return <div>{a.length}</div>; }' },
+  {
+    name: 'JSX Array.from of 1e9',
+    format: 'jsx',
+    html: 'export default function E() { const a = Array.from({ length: 1e9 }); return <div>{a.length}</div>; }',
+  },
   { name: 'Maizzle each over Array.from of 1e9', format: 'maizzle', html: '<each loop="i in Array.from({length: 1e9})"><p>{{ i }}</p></each>' },
   { name: 'Maizzle expression filling the isolate heap', format: 'maizzle', html: '{{ Array.from({ length: 1e8 }, (_, i) => i).join(",") }}' },
   { name: 'new ArrayBuffer(2**31)', format: 'jsx', html: 'export default function E() { const b = new ArrayBuffer(2 ** 31); return <p>{b.byteLength}</p>; }' },
@@ -143,7 +147,10 @@ describe('hostile templates against separate API and worker processes', () => {
     const shortLocks = { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '1000' };
     const first = await startWorker(shortLocks);
     // The request waits out its budget (answered 503 with the id); the job tells the id sooner.
-    const created = request(api.url).post('/api/preview').send({ html: slow, format: 'jsx' }).then((res) => res);
+    const created = request(api.url)
+      .post('/api/preview')
+      .send({ html: slow, format: 'jsx' })
+      .then((res) => res);
     const job = await waitFor(async () => (await queues.preview.getActive())[0], 'the job to be taken', 30_000, 50);
     const id: string = job.data.previewId;
     expect(id).toMatch(/^prv_/);

@@ -42,7 +42,7 @@ type BodySpec =
   | { kind: 'json'; value: unknown }
   | { kind: 'text'; text: string }
   | { kind: 'bytes'; bytes: Uint8Array }
-  | { kind: 'deep'; depth: number; open: '[' | '{"a":' ; inString: boolean }
+  | { kind: 'deep'; depth: number; open: '[' | '{"a":'; inString: boolean }
   | { kind: 'padded'; bytes: number }
   | { kind: 'gzip'; inner: unknown; corrupt: boolean };
 
@@ -127,7 +127,19 @@ const clientsField = field(fc.uniqueArray(fc.constantFrom(...CLIENT_IDS), { minL
 /** `files`: relative paths and hostile ones (absolute, backslash, URL, too many `..`), sources of any size or type. */
 const filesField = field(
   fc.dictionary(
-    fc.oneof(fc.constantFrom('ui/Button.tsx', '../partials/header.mjml', './a/../b.html', '/etc/passwd', 'a\\b.tsx', 'https://x.test/a.tsx', '', `${'../'.repeat(9)}x`), fc.string({ maxLength: 12 })),
+    fc.oneof(
+      fc.constantFrom(
+        'ui/Button.tsx',
+        '../partials/header.mjml',
+        './a/../b.html',
+        '/etc/passwd',
+        'a\\b.tsx',
+        'https://x.test/a.tsx',
+        '',
+        `${'../'.repeat(9)}x`,
+      ),
+      fc.string({ maxLength: 12 }),
+    ),
     fc.oneof({ arbitrary: fc.string({ maxLength: 40 }), weight: 6 }, { arbitrary: hugeString, weight: 1 }, { arbitrary: anyValue, weight: 1 }),
     { maxKeys: 4 },
   ),
@@ -147,14 +159,34 @@ const bodiesByRoute: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   }),
   '/api/keys': fc.record({ name: field(fc.string({ maxLength: 110 })) }),
   '/api/domains': fc.record({
-    domain: field(fc.constantFrom('example.com', 'mailproof.invalid', 'https://user@example.org/path', 'xn--bcher-kva.example', 'bücher.example', '-bad-.com', 'a'.repeat(300) + '.com', '1.2.3.4', 'localhost')),
+    domain: field(
+      fc.constantFrom(
+        'example.com',
+        'mailproof.invalid',
+        'https://user@example.org/path',
+        'xn--bcher-kva.example',
+        'bücher.example',
+        '-bad-.com',
+        'a'.repeat(300) + '.com',
+        '1.2.3.4',
+        'localhost',
+      ),
+    ),
     dkimSelectors: field(fc.array(fc.oneof(fc.constantFrom('s1', 'google', 'bad selector', ''), nastyString), { maxLength: 25 })),
   }),
   '/api/deliverability': fc.record({
     domain: field(fc.constantFrom('example.com', 'mailproof.invalid', 'exa mple.com', '', '.', 'a..b', 'x'.repeat(70) + '.com')),
     dkimSelectors: field(fc.array(fc.string({ maxLength: 130 }), { maxLength: 22 })),
   }),
-  '/api/share': fc.record({ previewId: field(fc.oneof(fc.constant('prv_'), token.map((t) => `prv_${t}`), fc.uuid())) }),
+  '/api/share': fc.record({
+    previewId: field(
+      fc.oneof(
+        fc.constant('prv_'),
+        token.map((t) => `prv_${t}`),
+        fc.uuid(),
+      ),
+    ),
+  }),
   '/api/diagnostics/round-trip': fc.record({ queue: field(fc.constantFrom(...QUEUES)), budgetMs: field(fc.integer({ min: -10, max: 40_000 })) }),
   '/api/gate': fc.record({
     html: field(fc.constantFrom(...VALID_HTML)),
@@ -173,10 +205,28 @@ const bodiesByRoute: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   }),
   // `.invalid` never resolves and 10/8 is refused: no generated endpoint can receive a delivery.
   '/api/webhooks': fc.record({
-    url: field(fc.constantFrom('https://hooks.mailproof.invalid/in', 'http://10.0.0.1/', 'ftp://x/', 'http://localhost/', 'not a url', 'https://hooks.mailproof.invalid:8443/')),
-    events: field(fc.array(fc.oneof(fc.constantFrom('domain.drift', 'domain.status_changed', 'gate.failed', 'gate.passed'), fc.string({ maxLength: 20 })), { maxLength: 6 })),
+    url: field(
+      fc.constantFrom(
+        'https://hooks.mailproof.invalid/in',
+        'http://10.0.0.1/',
+        'ftp://x/',
+        'http://localhost/',
+        'not a url',
+        'https://hooks.mailproof.invalid:8443/',
+      ),
+    ),
+    events: field(
+      fc.array(fc.oneof(fc.constantFrom('domain.drift', 'domain.status_changed', 'gate.failed', 'gate.passed'), fc.string({ maxLength: 20 })), {
+        maxLength: 6,
+      }),
+    ),
   }),
-  '/api/mcp': fc.record({ jsonrpc: field(fc.constant('2.0')), id: anyValue, method: field(fc.constantFrom('tools/list', 'tools/call', 'initialize')), params: anyValue }),
+  '/api/mcp': fc.record({
+    jsonrpc: field(fc.constant('2.0')),
+    id: anyValue,
+    method: field(fc.constantFrom('tools/list', 'tools/call', 'initialize')),
+    params: anyValue,
+  }),
 };
 
 const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
@@ -184,7 +234,8 @@ const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
 /** Adds unknown or prototype keys as own properties (plain assignment of __proto__ would set the prototype). */
 const withExtraKeys = (body: Record<string, unknown>, extras: Array<[string, unknown]>): Record<string, unknown> => {
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) if (value !== undefined) Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of Object.entries(body))
+    if (value !== undefined) Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   for (const [key, value] of extras) Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   return copy;
 };
@@ -205,7 +256,25 @@ const rawBody: fc.Arbitrary<BodySpec> = fc.oneof(
   { arbitrary: fc.string({ maxLength: 200 }).map((text) => ({ kind: 'text' as const, text })), weight: 4 },
   {
     arbitrary: fc
-      .constantFrom('', ' ', '{}', '[]', 'null', '0', '"x"', '{', '{"a":', '[1,]', '{"a":1}}', '\ufeff{}', '{"a":"\\u0000"}', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}', '{"a":1,"a":2}', '1e999999')
+      .constantFrom(
+        '',
+        ' ',
+        '{}',
+        '[]',
+        'null',
+        '0',
+        '"x"',
+        '{',
+        '{"a":',
+        '[1,]',
+        '{"a":1}}',
+        '\ufeff{}',
+        '{"a":"\\u0000"}',
+        '{"a":"\\ud800"}',
+        '{"__proto__":{"x":1}}',
+        '{"a":1,"a":2}',
+        '1e999999',
+      )
       .map((text) => ({ kind: 'text' as const, text })),
     weight: 4,
   },
@@ -254,7 +323,13 @@ const query = fc.oneof(
   { arbitrary: fc.constant(''), weight: 4 },
   {
     arbitrary: fc
-      .array(fc.tuple(fc.constantFrom('page', 'pageSize', 'limit', 'page[]', '__proto__', 'x'), fc.oneof(fc.constantFrom('1', '0', '-1', '1e309', 'abc', '', '100001', '%zz', '2.5'), token)), { maxLength: 4 })
+      .array(
+        fc.tuple(
+          fc.constantFrom('page', 'pageSize', 'limit', 'page[]', '__proto__', 'x'),
+          fc.oneof(fc.constantFrom('1', '0', '-1', '1e309', 'abc', '', '100001', '%zz', '2.5'), token),
+        ),
+        { maxLength: 4 },
+      )
       .map((pairs) => '?' + pairs.map(([k, v]) => `${k}=${v}`).join('&')),
     weight: 1,
   },
@@ -264,8 +339,27 @@ const path: fc.Arbitrary<string> = fc
   .tuple(
     fc.oneof(
       fc.constantFrom('/api/preview', '/api/previews', '/api/keys', '/api/domains', '/api/deliverability', '/api/share', '/api/diagnostics/round-trip'),
-      fc.constantFrom('/api/clients', '/api/clients/properties', '/health/live', '/health/ready', '/metrics', '/api/gate', '/api/mcp', '/', '/api', '/share/assets/share.js', '/share/assets/share.css'),
-      fc.constantFrom('/api/gate/runs', '/api/gate/runs?ref=a%20b', '/api/gate/runs?page=0', '/api/gate/runs?pageSize=1000', '/api/gate/runs/gtr_x', '/api/gate/runs/%00'),
+      fc.constantFrom(
+        '/api/clients',
+        '/api/clients/properties',
+        '/health/live',
+        '/health/ready',
+        '/metrics',
+        '/api/gate',
+        '/api/mcp',
+        '/',
+        '/api',
+        '/share/assets/share.js',
+        '/share/assets/share.css',
+      ),
+      fc.constantFrom(
+        '/api/gate/runs',
+        '/api/gate/runs?ref=a%20b',
+        '/api/gate/runs?page=0',
+        '/api/gate/runs?pageSize=1000',
+        '/api/gate/runs/gtr_x',
+        '/api/gate/runs/%00',
+      ),
       idSegment.map((id) => `/api/preview/${id}`),
       idSegment.map((id) => `/api/preview/${id}/screenshots`),
       idSegment.map((id) => `/screenshots/${id}.png`),
@@ -328,8 +422,18 @@ const httpSpec = (keys: { free: string; pro: string }): fc.Arbitrary<HttpSpec> =
     .record({
       target: fc.oneof(
         { arbitrary: routeBody.map(({ path, body }) => ({ method: 'POST', path, body: body as BodySpec | undefined })), weight: 10 },
-        { arbitrary: fc.tuple(fc.constantFrom(...Object.keys(bodiesByRoute)), rawBody).map(([p, body]) => ({ method: 'POST', path: p, body: body as BodySpec | undefined })), weight: 5 },
-        { arbitrary: fc.tuple(fc.constantFrom(...METHODS), path, fc.option(rawBody, { freq: 4 })).map(([method, p, body]) => ({ method, path: p, body: body ?? undefined })), weight: 5 },
+        {
+          arbitrary: fc
+            .tuple(fc.constantFrom(...Object.keys(bodiesByRoute)), rawBody)
+            .map(([p, body]) => ({ method: 'POST', path: p, body: body as BodySpec | undefined })),
+          weight: 5,
+        },
+        {
+          arbitrary: fc
+            .tuple(fc.constantFrom(...METHODS), path, fc.option(rawBody, { freq: 4 }))
+            .map(([method, p, body]) => ({ method, path: p, body: body ?? undefined })),
+          weight: 5,
+        },
       ),
       contentType: fc.oneof({ arbitrary: fc.constant('application/json'), weight: 8 }, { arbitrary: fc.constantFrom(...CONTENT_TYPES), weight: 2 }),
       encoding: fc.oneof({ arbitrary: fc.constant(''), weight: 12 }, { arbitrary: fc.constantFrom(...ENCODINGS), weight: 1 }),
@@ -349,30 +453,57 @@ const httpSpec = (keys: { free: string; pro: string }): fc.Arbitrary<HttpSpec> =
     });
 
 const rawSpec: fc.Arbitrary<RawSpec> = fc.oneof(
-  fc.integer({ min: 8_000, max: 70_000 }).map((size) => ({ type: 'raw' as const, name: 'huge header', bytes: `GET /api/clients HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(size)}\r\nConnection: close\r\n\r\n` })),
+  fc
+    .integer({ min: 8_000, max: 70_000 })
+    .map((size) => ({
+      type: 'raw' as const,
+      name: 'huge header',
+      bytes: `GET /api/clients HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(size)}\r\nConnection: close\r\n\r\n`,
+    })),
   fc.integer({ min: 100, max: 400 }).map((count) => ({
     type: 'raw' as const,
     name: 'many headers',
     bytes: `GET /health/live HTTP/1.1\r\nHost: x\r\n${Array.from({ length: count }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\nConnection: close\r\n\r\n`,
   })),
-  fc.string({ unit: printable, maxLength: 60 }).map((line) => ({ type: 'raw' as const, name: 'garbage request line', bytes: `${line}\r\nHost: x\r\nConnection: close\r\n\r\n` })),
-  fc.constantFrom(
-    { name: 'bad chunk size', bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n' },
-    { name: 'length and chunked', bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n' },
-    { name: 'two lengths', bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}' },
-    { name: 'body longer than declared', bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}GARBAGE\r\n\r\n' },
-    { name: 'negative length', bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n{}' },
-    { name: 'unknown method', bytes: 'BREW /api/preview HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' },
-    { name: 'HTTP/0.9', bytes: 'GET /\r\nConnection: close\r\n\r\n' },
-    { name: 'HTTP/2 preface', bytes: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n' },
-    { name: 'NUL in header', bytes: 'GET /health/live HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n' },
-    { name: 'header without colon', bytes: 'GET /health/live HTTP/1.1\r\nHost x\r\n\r\n' },
-    { name: 'obs-fold header', bytes: 'GET /health/live HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\nConnection: close\r\n\r\n' },
-    { name: 'absolute-form target', bytes: 'GET http://evil.example/metrics HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n' },
-    { name: 'asterisk target', bytes: 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' },
-    { name: 'expect continue', bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}' },
-    { name: 'no host', bytes: 'GET /health/live HTTP/1.1\r\nConnection: close\r\n\r\n' },
-  ).map((raw) => ({ type: 'raw' as const, ...raw })),
+  fc
+    .string({ unit: printable, maxLength: 60 })
+    .map((line) => ({ type: 'raw' as const, name: 'garbage request line', bytes: `${line}\r\nHost: x\r\nConnection: close\r\n\r\n` })),
+  fc
+    .constantFrom(
+      {
+        name: 'bad chunk size',
+        bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+      },
+      {
+        name: 'length and chunked',
+        bytes:
+          'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      },
+      {
+        name: 'two lengths',
+        bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+      },
+      {
+        name: 'body longer than declared',
+        bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}GARBAGE\r\n\r\n',
+      },
+      { name: 'negative length', bytes: 'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n{}' },
+      { name: 'unknown method', bytes: 'BREW /api/preview HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' },
+      { name: 'HTTP/0.9', bytes: 'GET /\r\nConnection: close\r\n\r\n' },
+      { name: 'HTTP/2 preface', bytes: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n' },
+      { name: 'NUL in header', bytes: 'GET /health/live HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n' },
+      { name: 'header without colon', bytes: 'GET /health/live HTTP/1.1\r\nHost x\r\n\r\n' },
+      { name: 'obs-fold header', bytes: 'GET /health/live HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\nConnection: close\r\n\r\n' },
+      { name: 'absolute-form target', bytes: 'GET http://evil.example/metrics HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n' },
+      { name: 'asterisk target', bytes: 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' },
+      {
+        name: 'expect continue',
+        bytes:
+          'POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      },
+      { name: 'no host', bytes: 'GET /health/live HTTP/1.1\r\nConnection: close\r\n\r\n' },
+    )
+    .map((raw) => ({ type: 'raw' as const, ...raw })),
 );
 
 const spec = (keys: { free: string; pro: string }): fc.Arbitrary<Spec> =>
@@ -415,7 +546,14 @@ async function sendHttp(pool: Pool, spec: HttpSpec): Promise<Outcome> {
   const body = spec.body ? bodyBytes(spec.body) : undefined;
   const refusedEarly = body !== undefined && (body.length > BODY_LIMIT || spec.headers['content-encoding'] !== undefined || spec.body?.kind === 'gzip');
   try {
-    const response = await pool.request({ method: spec.method as 'GET', path: spec.path, headers: spec.headers, body, headersTimeout: 60_000, bodyTimeout: 60_000 });
+    const response = await pool.request({
+      method: spec.method as 'GET',
+      path: spec.path,
+      headers: spec.headers,
+      body,
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    });
     const text = await response.body.text();
     const status = String(response.statusCode);
     if (response.statusCode >= 400 && spec.method !== 'HEAD') {
@@ -457,7 +595,8 @@ function sendRaw(port: number, spec: RawSpec): Promise<Outcome> {
       for (const response of responses) {
         const code = Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1]);
         if (code === 500) return resolve({ status: '500', problem: `raw ${spec.name}` });
-        if (code >= 400 && !/content-type: application\/problem\+json/i.test(response)) return resolve({ status: `raw ${code}`, problem: `raw ${spec.name}: error without problem+json` });
+        if (code >= 400 && !/content-type: application\/problem\+json/i.test(response))
+          return resolve({ status: `raw ${code}`, problem: `raw ${spec.name}: error without problem+json` });
       }
       resolve({ status: `raw ${status}` });
     });
@@ -520,7 +659,12 @@ describe('HTTP fuzz against the running all-in-one process', () => {
 
     const origin = `http://127.0.0.1:${port}`;
     await waitFor(
-      async () => exits.length > 0 || (await fetch(`${origin}/health/ready`).then((r) => r.status === 200, () => false)),
+      async () =>
+        exits.length > 0 ||
+        (await fetch(`${origin}/health/ready`).then(
+          (r) => r.status === 200,
+          () => false,
+        )),
       'the all-in-one process to be ready',
       90_000,
       250,
@@ -552,9 +696,18 @@ describe('HTTP fuzz against the running all-in-one process', () => {
     const sorted = [...histogram.entries()].sort((a, b) => b[1] - a[1]);
     // The figures the issue asks for: how many, which statuses, which seed.
     console.log(
-      [`HTTP fuzz: ${sent} requests, seed ${SEED}, ${CONCURRENCY} concurrent, ${seconds.toFixed(1)} s, process exits: ${exits.length}`, ...sorted.map(([status, count]) => `  ${status.padEnd(32)} ${count}`)].join('\n'),
+      [
+        `HTTP fuzz: ${sent} requests, seed ${SEED}, ${CONCURRENCY} concurrent, ${seconds.toFixed(1)} s, process exits: ${exits.length}`,
+        ...sorted.map(([status, count]) => `  ${status.padEnd(32)} ${count}`),
+      ].join('\n'),
     );
-    if (failures.length > 0) console.log(`failures (first 20 of ${failures.length}):\n${failures.slice(0, 20).map((f) => JSON.stringify(f)).join('\n')}\n--- process output ---\n${output.slice(-8_000)}`);
+    if (failures.length > 0)
+      console.log(
+        `failures (first 20 of ${failures.length}):\n${failures
+          .slice(0, 20)
+          .map((f) => JSON.stringify(f))
+          .join('\n')}\n--- process output ---\n${output.slice(-8_000)}`,
+      );
 
     expect(exits).toEqual([]);
     expect(sent).toBe(REQUESTS);

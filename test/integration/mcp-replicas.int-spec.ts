@@ -31,7 +31,10 @@ describe('MCP across two API replicas', () => {
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      replicas.push({ process: startAppProcess('api', { PORT: String(port), HOST: '127.0.0.1', QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false' }), url });
+      replicas.push({
+        process: startAppProcess('api', { PORT: String(port), HOST: '127.0.0.1', QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false' }),
+        url,
+      });
     }
     for (const replica of replicas) {
       await waitFor(async () => (await fetch(`${replica.url}/health/live`).catch(() => null))?.status === 200, `API replica ${replica.url} to be live`, 30_000);

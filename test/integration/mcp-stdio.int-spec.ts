@@ -48,7 +48,11 @@ describe('mailproof mcp over stdio, without a server', () => {
   it('runs analyze_email, audit_email, diff_emails and list_clients in-process', async () => {
     const analysis = await client.callTool({ name: 'analyze_email', arguments: { html: WORSE_EMAIL, clients: ['gmail-web', 'outlook-windows-legacy'] } });
     expect(analysis.isError).toBeFalsy();
-    const structured = analysis.structuredContent as { previewId: null; clients: Array<{ clientId: string }>; findings: Array<{ property: string; clients: string[] }> };
+    const structured = analysis.structuredContent as {
+      previewId: null;
+      clients: Array<{ clientId: string }>;
+      findings: Array<{ property: string; clients: string[] }>;
+    };
     expect(structured.previewId).toBeNull();
     expect(structured.clients.map((c) => c.clientId)).toEqual(['gmail-web', 'outlook-windows-legacy']);
     expect(structured.findings.some((f) => f.clients.includes('outlook-windows-legacy'))).toBe(true);
@@ -68,7 +72,9 @@ describe('mailproof mcp over stdio, without a server', () => {
     const broken = await client.callTool({ name: 'analyze_email', arguments: { html: BROKEN_JSX, format: 'jsx' } });
     expect(broken.isError).toBe(true);
     expect(textOf(broken)).toMatchObject({ code: 'compile_failed', line: expect.any(Number) });
-    const error = await client.callTool({ name: 'audit_email', arguments: { html: `<p>${'x'.repeat(600_000)}</p>` } }).catch((thrown: { code: number; message: string }) => thrown);
+    const error = await client
+      .callTool({ name: 'audit_email', arguments: { html: `<p>${'x'.repeat(600_000)}</p>` } })
+      .catch((thrown: { code: number; message: string }) => thrown);
     expect(error).toMatchObject({ code: -32602 });
     expect((error as { message: string }).message).toContain('html');
   });

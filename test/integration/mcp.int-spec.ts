@@ -38,7 +38,15 @@ interface OpenApiSchema {
 describe('POST /api/mcp', () => {
   // capture_screenshots waits for its render: the first one launches Chromium, which on a fresh machine's
   // cold disk takes longer than the default 3 s wait (then the answer is a correct `pending`, not the test's point).
-  const config = testConfig({ DNS_SERVERS: '127.0.0.1:9', DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 300, DNS_TRIES: 1, GATE_BUDGET_MS: 15_000, PREVIEW_BUDGET_MS: 15_000, PREVIEW_RENDER_WAIT_MS: 20_000 });
+  const config = testConfig({
+    DNS_SERVERS: '127.0.0.1:9',
+    DNS_PROTOCOL: 'http',
+    DNS_TIMEOUT_MS: 300,
+    DNS_TRIES: 1,
+    GATE_BUDGET_MS: 15_000,
+    PREVIEW_BUDGET_MS: 15_000,
+    PREVIEW_RENDER_WAIT_MS: 20_000,
+  });
   const queues = openQueues(config);
   const outputValidator = new AjvJsonSchemaValidator();
   let api: RunningApi;
@@ -125,7 +133,12 @@ describe('POST /api/mcp', () => {
       for (const [tool, dto, toolOnly, httpOnly] of pairs) {
         const http = openapi.components.schemas[dto];
         const input = inputOf(tool);
-        expect([tool, Object.keys(input.properties ?? {}).filter((name) => !toolOnly.includes(name)).sort()]).toEqual([
+        expect([
+          tool,
+          Object.keys(input.properties ?? {})
+            .filter((name) => !toolOnly.includes(name))
+            .sort(),
+        ]).toEqual([
           tool,
           Object.keys(http.properties ?? {})
             .filter((name) => !httpOnly.includes(name))
@@ -186,7 +199,9 @@ describe('POST /api/mcp', () => {
       };
       expect(structured.overallScore).toBe(viaHttp.overallScore);
       const clients = structured.clients as Array<{ clientId: string; score: number }>;
-      expect(Object.fromEntries(clients.map((c) => [c.clientId, c.score]))).toEqual(Object.fromEntries(Object.entries(viaHttp.compatibilityScores).map(([id, s]) => [id, s.score])));
+      expect(Object.fromEntries(clients.map((c) => [c.clientId, c.score]))).toEqual(
+        Object.fromEntries(Object.entries(viaHttp.compatibilityScores).map(([id, s]) => [id, s.score])),
+      );
       const findings = structured.findings as Array<{ severity: string; property: string; clients: string[] }>;
       // summary: errors and warnings only, each problem once with every client it affects.
       expect(findings.every((f) => f.severity !== 'info')).toBe(true);
@@ -231,8 +246,16 @@ describe('POST /api/mcp', () => {
       expect(legacy.fixed).toEqual([]);
       expect((structured.summary as { regressed: string[] }).regressed).toContain('outlook-windows-legacy');
       // The scores are the previews' own: the same as POST /api/preview for each version.
-      const after = (await http('post', '/api/preview').send({ html: WORSE_EMAIL, clients: ['outlook-windows-legacy'] }).expect(200)).body;
-      const before = (await http('post', '/api/preview').send({ html: CLEAN_EMAIL, clients: ['outlook-windows-legacy'] }).expect(200)).body;
+      const after = (
+        await http('post', '/api/preview')
+          .send({ html: WORSE_EMAIL, clients: ['outlook-windows-legacy'] })
+          .expect(200)
+      ).body;
+      const before = (
+        await http('post', '/api/preview')
+          .send({ html: CLEAN_EMAIL, clients: ['outlook-windows-legacy'] })
+          .expect(200)
+      ).body;
       expect(legacy.scoreDelta).toBe(after.compatibilityScores['outlook-windows-legacy'].score - before.compatibilityScores['outlook-windows-legacy'].score);
     });
 
@@ -243,7 +266,9 @@ describe('POST /api/mcp', () => {
       expect(share.expiresAt).toBeNull();
       const viaHttp = (await http('post', '/api/share').send({ previewId: analysis.previewId }).expect(201)).body;
       expect(Object.keys(share).sort()).toEqual(Object.keys(viaHttp).sort());
-      const shared = await request(api.url).get(`/api/share/${share.id as string}`).expect(200);
+      const shared = await request(api.url)
+        .get(`/api/share/${share.id as string}`)
+        .expect(200);
       expect(shared.body.id).toBe(analysis.previewId);
     });
 
@@ -252,10 +277,16 @@ describe('POST /api/mcp', () => {
       const shots = await call('capture_screenshots', { previewId: analysis.previewId, clients: ['gmail-web'], modes: ['light'] });
       expect(shots).toMatchObject({ screenshotStatus: 'complete', captured: ['gmail-web-light'], failed: [] });
       expect((shots.screenshots as Record<string, string>)['gmail-web-light']).toMatch(/\/screenshots\/[0-9a-f]{64}\.png$/);
-      const viaHttp = (await http('post', `/api/preview/${analysis.previewId as string}/screenshots`).send({ clients: ['gmail-web'], modes: ['light'] }).expect(200)).body;
+      const viaHttp = (
+        await http('post', `/api/preview/${analysis.previewId as string}/screenshots`)
+          .send({ clients: ['gmail-web'], modes: ['light'] })
+          .expect(200)
+      ).body;
       expect(viaHttp).toEqual(shots);
       // A client the preview did not analyze is a bad argument: a protocol error naming the field.
-      const notAnalyzed = await client.callTool({ name: 'capture_screenshots', arguments: { previewId: analysis.previewId, clients: ['aol'] } }).catch((error: { code: number; message: string }) => error);
+      const notAnalyzed = await client
+        .callTool({ name: 'capture_screenshots', arguments: { previewId: analysis.previewId, clients: ['aol'] } })
+        .catch((error: { code: number; message: string }) => error);
       expect(notAnalyzed).toMatchObject({ code: -32602 });
       expect((notAnalyzed as { message: string }).message).toContain('clients: not analyzed in this preview: aol');
     });
@@ -267,7 +298,7 @@ describe('POST /api/mcp', () => {
       expect(structured.domain).toBe('mcp-check.example');
     });
 
-    it('list_domains lists the account\'s monitored domains, as GET /api/domains does', async () => {
+    it("list_domains lists the account's monitored domains, as GET /api/domains does", async () => {
       await http('post', '/api/domains').send({ domain: 'mcp-monitored.example' }).expect(201);
       const structured = await call('list_domains', {});
       const viaHttp = (await http('get', '/api/domains').expect(200)).body;
@@ -277,7 +308,10 @@ describe('POST /api/mcp', () => {
   });
 
   describe('errors the assistant can act on', () => {
-    async function protocolError(args: Record<string, unknown>, name = 'analyze_email'): Promise<{ code: number; message: string; data?: { errors?: Array<{ field: string }> } }> {
+    async function protocolError(
+      args: Record<string, unknown>,
+      name = 'analyze_email',
+    ): Promise<{ code: number; message: string; data?: { errors?: Array<{ field: string }> } }> {
       const error = await client.callTool({ name, arguments: args }).then(
         () => null,
         (thrown: unknown) => thrown as { code: number; message: string; data?: { errors?: Array<{ field: string }> } },
@@ -308,7 +342,7 @@ describe('POST /api/mcp', () => {
       expect(error.message).toContain('outlook-windows-legacy');
     });
 
-    it('answers the gate\'s own argument rules as protocol errors too: neither html nor url, a ref with a space', async () => {
+    it("answers the gate's own argument rules as protocol errors too: neither html nor url, a ref with a space", async () => {
       expect((await protocolError({}, 'gate_email')).data?.errors?.map((e) => e.field)).toEqual(['html', 'url']);
       expect((await protocolError({ html: CLEAN_EMAIL, ref: 'a b' }, 'gate_email')).data?.errors?.map((e) => e.field)).toEqual(['ref']);
       expect((await protocolError({ domain: '10.0.0.1' }, 'check_deliverability')).data?.errors?.map((e) => e.field)).toEqual(['domain']);
@@ -423,7 +457,9 @@ describe('POST /api/mcp', () => {
         const rows: Array<{ count: number }> = await db.query(`SELECT count FROM usage_counters WHERE key_id = $1 AND kind = 'mcp'`, [pro.keyId]);
         return rows.length === 1 && rows[0].count > 5;
       }, 'mcp usage to be counted');
-      const previews: Array<{ count: string }> = await db.query(`SELECT count(*) FROM usage_counters WHERE key_id = $1 AND kind = 'preview' AND count > 0`, [free.keyId]);
+      const previews: Array<{ count: string }> = await db.query(`SELECT count(*) FROM usage_counters WHERE key_id = $1 AND kind = 'preview' AND count > 0`, [
+        free.keyId,
+      ]);
       expect(previews[0].count).toBe('0');
     });
   });

@@ -21,7 +21,14 @@ describe('text from outside is storable in every text and jsonb column (real Pos
 
   it('stores a compile failure whose message holds NUL and a lone surrogate', async () => {
     const previews = new PreviewRepository(db, new ScreenshotRepository(db));
-    const preview = await previews.create({ accountId: null, title: 'nul\u0000title', format: 'mjml', clients: ['gmail-web'], source: '<mjml>a\u0000b</mjml>', expiresAt: null });
+    const preview = await previews.create({
+      accountId: null,
+      title: 'nul\u0000title',
+      format: 'mjml',
+      clients: ['gmail-web'],
+      source: '<mjml>a\u0000b</mjml>',
+      expiresAt: null,
+    });
     const stored = await previews.storeOutcome(preview.id, {
       failure: { code: 'compile_failed', message: 'Unexpected "\u0000" after \ud800 at line 1', line: 1 },
     });
@@ -60,7 +67,17 @@ describe('text from outside is storable in every text and jsonb column (real Pos
     // First writer wins: a second outcome changes nothing.
     expect(await previews.storeOutcome(preview.id, { failure: { code: 'internal_error', message: 'late' } })).toBe(false);
     const row = await previews.find(preview.id);
-    expect(row).toMatchObject({ id: preview.id, status: 'completed', overallScore: 77, failure: null, accountId: null, title: null, format: 'jsx', screenshots: null, renderedReports: null });
+    expect(row).toMatchObject({
+      id: preview.id,
+      status: 'completed',
+      overallScore: 77,
+      failure: null,
+      accountId: null,
+      title: null,
+      format: 'jsx',
+      screenshots: null,
+      renderedReports: null,
+    });
     expect(row?.result?.equals(storedResult)).toBe(true);
     expect(row?.createdAt.getTime()).toBe(preview.createdAt.getTime());
     expect(row?.completedAt).toBeInstanceOf(Date);

@@ -41,7 +41,11 @@ describe('preview pipeline under faults and load', () => {
 
   it('loses nothing when the worker is killed with SIGKILL while 50 previews are in flight', async () => {
     const first = await startWorker();
-    const responses = Array.from({ length: 50 }, () => request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web', 'outlook-windows-legacy', 'apple-mail-ios'] }));
+    const responses = Array.from({ length: 50 }, () =>
+      request(api.url)
+        .post('/api/preview')
+        .send({ html: EMAIL, clients: ['gmail-web', 'outlook-windows-legacy', 'apple-mail-ios'] }),
+    );
     const settled = Promise.all(responses.map((r) => r.then((res) => res)));
     await waitFor(async () => (await queues.preview.getCompletedCount()) >= 4, 'a few previews to complete before the kill', 30_000);
     // The kill must land mid-run: some jobs still waiting or active, or there is no recovery to test.
@@ -83,7 +87,12 @@ describe('preview pipeline under faults and load', () => {
   it('completes 200 concurrent previews with no 5xx but documented 503s', async () => {
     if (workers.every((w) => w.child.exitCode !== null)) await startWorker();
     const results = await Promise.all(
-      Array.from({ length: 200 }, () => request(api.url).post('/api/preview').send({ html: EMAIL, clients: ['gmail-web'] }).then((res) => res)),
+      Array.from({ length: 200 }, () =>
+        request(api.url)
+          .post('/api/preview')
+          .send({ html: EMAIL, clients: ['gmail-web'] })
+          .then((res) => res),
+      ),
     );
     const statuses = results.map((r) => r.status);
     for (const res of results) {

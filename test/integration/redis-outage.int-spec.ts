@@ -44,7 +44,9 @@ describe('a Redis outage: requests answer at once, queued jobs survive', () => {
         signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new Error(`${method} ${path} got no answer within ${CLIENT_TIMEOUT_MS} ms (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+      throw new Error(`${method} ${path} got no answer within ${CLIENT_TIMEOUT_MS} ms (${error instanceof Error ? error.message : String(error)})`, {
+        cause: error,
+      });
     }
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, ms: Date.now() - started };
@@ -91,7 +93,13 @@ describe('a Redis outage: requests answer at once, queued jobs survive', () => {
       expect(preview.body.id).toBeUndefined();
       expect(ready.status).toBe(503);
       expect(ready.body.details).toMatchObject({ redis: { status: 'down' } });
-      const named = { 'GET /api/clients': clients, 'POST /api/preview': preview, 'POST /api/deliverability': audit, 'POST /api/domains': domain, 'GET /health/ready': ready };
+      const named = {
+        'GET /api/clients': clients,
+        'POST /api/preview': preview,
+        'POST /api/deliverability': audit,
+        'POST /api/domains': domain,
+        'GET /health/ready': ready,
+      };
       for (const [request, answer] of Object.entries(named)) {
         if (answer.ms > (slowest[kind]?.ms ?? -1)) slowest[kind] = { ms: answer.ms, request };
       }

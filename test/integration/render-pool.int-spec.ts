@@ -55,7 +55,7 @@ describe('render pool (real Chromium)', () => {
     expect(isDark(pixelAt(png('outlook-windows-legacy-dark'), 400, 300))).toBe(true);
   });
 
-  it('never runs the page\'s scripts (the body stays white, not magenta)', async () => {
+  it("never runs the page's scripts (the body stays white, not magenta)", async () => {
     const views = renderClientViews(DARK_BOX_EMAIL, { clients: ['apple-mail-macos'] });
     const { painted } = await renderEmail(pool, views, ['light'], noImages());
     expect(pixelAt(painted.get('apple-mail-macos-light')!.page.png, 400, 300)).toEqual([255, 255, 255]);
@@ -230,7 +230,7 @@ describe('render pool (real Chromium)', () => {
     }
   }, 120_000);
 
-  it('keeps Chromium\'s memory bounded over 20 renders in a row', async () => {
+  it("keeps Chromium's memory bounded over 20 renders in a row", async () => {
     const rss: number[] = [];
     for (let i = 0; i < 20; i++) {
       const email = DARK_BOX_EMAIL.replace('Text', `Text ${i} ${'word '.repeat(200)}`);
@@ -259,7 +259,10 @@ function chromiumPidsOf(parent: number): number[] {
 /** Resident memory of every process under `root` (Chromium's browser, renderers, GPU and utility processes), in MB. */
 function treeRssMb(root: number): number {
   const out = execFileSync('ps', ['-eo', 'pid=,ppid=,rss='], { encoding: 'utf8' });
-  const rows = out.split('\n').map((line) => line.trim().split(/\s+/).map(Number)).filter((row) => row.length === 3);
+  const rows = out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter((row) => row.length === 3);
   const children = new Map<number, number[]>();
   for (const [pid, ppid] of rows) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   const rssOf = new Map(rows.map(([pid, , rss]) => [pid, rss]));

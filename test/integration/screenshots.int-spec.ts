@@ -52,11 +52,14 @@ describe('screenshots through the render worker', () => {
 
   const fetchPng = async (url: string) => {
     const path = new URL(url).pathname;
-    const response = await request(api.url).get(path).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const response = await request(api.url)
+      .get(path)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     return response;
   };
 
@@ -68,7 +71,12 @@ describe('screenshots through the render worker', () => {
     email = DARK_BOX_EMAIL.replace('IMAGE_URL', `${images.origin}/logo.png`);
     db = await openDatabase(config);
     previewWorker = await startWorkerPreview(config, queues);
-    renderWorker = startAppProcess('worker-render', { QUEUE_PREFIX: config.queue.prefix, MIGRATE_ON_START: 'false', SSRF_ALLOWED_ADDRESSES: '127.0.0.2', WORKER_RENDER_CONCURRENCY: '2' });
+    renderWorker = startAppProcess('worker-render', {
+      QUEUE_PREFIX: config.queue.prefix,
+      MIGRATE_ON_START: 'false',
+      SSRF_ALLOWED_ADDRESSES: '127.0.0.2',
+      WORKER_RENDER_CONCURRENCY: '2',
+    });
     await waitFor(async () => (await queues.render.getWorkersCount()) > 0, 'the worker-render process to consume render', 30_000);
     api = await startTestApi(config);
     impatientApi = await startTestApi(impatient);
@@ -90,7 +98,14 @@ describe('screenshots through the render worker', () => {
       .send({ html: email, clients: ['apple-mail-macos', 'gmail-web', 'apple-mail-ios'], screenshots: true })
       .expect(200);
     const shots = response.body.screenshots as Record<string, string>;
-    expect(Object.keys(shots).sort()).toEqual(['apple-mail-ios-dark', 'apple-mail-ios-light', 'apple-mail-macos-dark', 'apple-mail-macos-light', 'gmail-web-dark', 'gmail-web-light']);
+    expect(Object.keys(shots).sort()).toEqual([
+      'apple-mail-ios-dark',
+      'apple-mail-ios-light',
+      'apple-mail-macos-dark',
+      'apple-mail-macos-light',
+      'gmail-web-dark',
+      'gmail-web-light',
+    ]);
     for (const url of Object.values(shots)) expect(url).toMatch(SHOT_URL);
 
     const appleDark = await fetchPng(shots['apple-mail-macos-dark']);
@@ -108,7 +123,11 @@ describe('screenshots through the render worker', () => {
     expect(bluePixels.length).toBeGreaterThan(0);
     expect(images.hits).toContain('/logo.png');
 
-    expect(response.body.overflowReport.clients.map((c: { clientId: string }) => c.clientId).sort()).toEqual(['apple-mail-ios', 'apple-mail-macos', 'gmail-web']);
+    expect(response.body.overflowReport.clients.map((c: { clientId: string }) => c.clientId).sort()).toEqual([
+      'apple-mail-ios',
+      'apple-mail-macos',
+      'gmail-web',
+    ]);
     const faint = response.body.mobileContrast.clients.find((c: { clientId: string; mode: string }) => c.clientId === 'apple-mail-ios' && c.mode === 'light');
     expect(faint.failures).toEqual([expect.objectContaining({ sample: 'Faint text', line: 11 })]);
     expect(response.body.visualReport.references.wide).toBe('apple-mail-macos');
@@ -120,7 +139,10 @@ describe('screenshots through the render worker', () => {
   });
 
   it('renders nothing for a preview that did not ask (the reports stay null)', async () => {
-    const response = await request(api.url).post('/api/preview').send({ html: email, clients: ['gmail-web'] }).expect(200);
+    const response = await request(api.url)
+      .post('/api/preview')
+      .send({ html: email, clients: ['gmail-web'] })
+      .expect(200);
     expect(response.body.screenshots).toBeUndefined();
     expect(response.body).toMatchObject({ overflowReport: null, visualReport: null, mobileContrast: null });
     const renderJobs = await queues.render.getJobs(['waiting', 'active', 'completed', 'delayed', 'waiting-children']);
@@ -128,9 +150,15 @@ describe('screenshots through the render worker', () => {
   });
 
   it('renders a stored preview on request, only what is asked, and merges it into the stored preview', async () => {
-    const created = await request(api.url).post('/api/preview').send({ html: email, clients: ['gmail-ios', 'outlook-windows-legacy'] }).expect(200);
+    const created = await request(api.url)
+      .post('/api/preview')
+      .send({ html: email, clients: ['gmail-ios', 'outlook-windows-legacy'] })
+      .expect(200);
     const id = created.body.id as string;
-    const answer = await request(api.url).post(`/api/preview/${id}/screenshots`).send({ clients: ['outlook-windows-legacy'], modes: ['dark'] }).expect(200);
+    const answer = await request(api.url)
+      .post(`/api/preview/${id}/screenshots`)
+      .send({ clients: ['outlook-windows-legacy'], modes: ['dark'] })
+      .expect(200);
     expect(answer.body).toMatchObject({ screenshotStatus: 'complete', captured: ['outlook-windows-legacy-dark'], failed: [] });
     expect(Object.keys(answer.body.screenshots)).toEqual(['outlook-windows-legacy-dark']);
     // Full inversion: the white body is dark in Outlook Classic's dark view.
@@ -143,57 +171,95 @@ describe('screenshots through the render worker', () => {
     expect(all.body.captured.sort()).toEqual(['gmail-ios-dark', 'gmail-ios-light', 'outlook-windows-legacy-dark', 'outlook-windows-legacy-light']);
     const stored = await request(api.url).get(`/api/preview/${id}`).expect(200);
     expect(Object.keys(stored.body.screenshots).sort()).toEqual(all.body.captured.sort());
-    expect(stored.body.mobileContrast.clients.map((c: { clientId: string; mode: string }) => `${c.clientId}-${c.mode}`).sort()).toEqual(['gmail-ios-dark', 'gmail-ios-light']);
+    expect(stored.body.mobileContrast.clients.map((c: { clientId: string; mode: string }) => `${c.clientId}-${c.mode}`).sort()).toEqual([
+      'gmail-ios-dark',
+      'gmail-ios-light',
+    ]);
   });
 
   it('answers pending within a zero wait, and the preview gains the screenshots when rendering ends', async () => {
-    const created = await request(impatientApi.url).post('/api/preview').send({ html: email, clients: ['yahoo-mail'], screenshots: true }).expect(200);
+    const created = await request(impatientApi.url)
+      .post('/api/preview')
+      .send({ html: email, clients: ['yahoo-mail'], screenshots: true })
+      .expect(200);
     expect(created.body.screenshots).toBeUndefined();
     const answer = await request(impatientApi.url).post(`/api/preview/${created.body.id}/screenshots`).send({}).expect(200);
     expect(['pending', 'complete']).toContain(answer.body.screenshotStatus);
-    const stored = await waitFor(async () => {
-      const body = (await request(api.url).get(`/api/preview/${created.body.id}`).expect(200)).body;
-      return body.screenshots && Object.keys(body.screenshots).length === 2 ? body : null;
-    }, 'the screenshots to be stored', 60_000, 250);
+    const stored = await waitFor(
+      async () => {
+        const body = (await request(api.url).get(`/api/preview/${created.body.id}`).expect(200)).body;
+        return body.screenshots && Object.keys(body.screenshots).length === 2 ? body : null;
+      },
+      'the screenshots to be stored',
+      60_000,
+      250,
+    );
     expect(stored.overflowReport.clients[0].clientId).toBe('yahoo-mail');
   });
 
   it('completes a render job whose Chromium is killed in the middle of it (the browser is relaunched)', async () => {
     // A page that takes a while to lay out, so the kill lands while it is painted.
     const heavy = `<!doctype html><html><body>${'<p>cell'.repeat(60_000)}</body></html>`;
-    const created = await request(impatientApi.url).post('/api/preview').send({ html: heavy, clients: ['apple-mail-macos'] }).expect(200);
-    const answer = await request(impatientApi.url).post(`/api/preview/${created.body.id}/screenshots`).send({ modes: ['light'] }).expect(200);
+    const created = await request(impatientApi.url)
+      .post('/api/preview')
+      .send({ html: heavy, clients: ['apple-mail-macos'] })
+      .expect(200);
+    const answer = await request(impatientApi.url)
+      .post(`/api/preview/${created.body.id}/screenshots`)
+      .send({ modes: ['light'] })
+      .expect(200);
     expect(answer.body.screenshotStatus).toBe('pending');
     const browsers = await waitFor(() => {
-      const pids = childProcessesOf(renderWorker.child.pid!).filter((child) => /chrom/.test(child.command)).map((child) => child.pid);
+      const pids = childProcessesOf(renderWorker.child.pid!)
+        .filter((child) => /chrom/.test(child.command))
+        .map((child) => child.pid);
       return pids.length > 0 ? pids : null;
     }, 'the worker-render process to run Chromium');
     for (const pid of browsers) process.kill(pid, 'SIGKILL');
-    const stored = await waitFor(async () => {
-      const body = (await request(api.url).get(`/api/preview/${created.body.id}`).expect(200)).body;
-      return body.screenshots?.['apple-mail-macos-light'] ? body : null;
-    }, 'the screenshot to be stored after the relaunch', 90_000, 250);
+    const stored = await waitFor(
+      async () => {
+        const body = (await request(api.url).get(`/api/preview/${created.body.id}`).expect(200)).body;
+        return body.screenshots?.['apple-mail-macos-light'] ? body : null;
+      },
+      'the screenshot to be stored after the relaunch',
+      90_000,
+      250,
+    );
     expect(stored.screenshots['apple-mail-macos-light']).toMatch(SHOT_URL);
     // The worker itself never died.
     expect(renderWorker.child.exitCode).toBeNull();
   }, 120_000);
 
   it('refuses bad requests with problem+json', async () => {
-    const created = await request(api.url).post('/api/preview').send({ html: '<p>hello</p>', clients: ['gmail-web'] }).expect(200);
+    const created = await request(api.url)
+      .post('/api/preview')
+      .send({ html: '<p>hello</p>', clients: ['gmail-web'] })
+      .expect(200);
     const id = created.body.id as string;
-    const unknownClient = await request(api.url).post(`/api/preview/${id}/screenshots`).send({ clients: ['outlook-2003'] }).expect(400);
+    const unknownClient = await request(api.url)
+      .post(`/api/preview/${id}/screenshots`)
+      .send({ clients: ['outlook-2003'] })
+      .expect(400);
     expect(unknownClient.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(unknownClient.body).toMatchObject({ code: 'validation_failed' });
     expect(JSON.stringify(unknownClient.body)).toContain('apple-mail-ios');
-    const notAnalyzed = await request(api.url).post(`/api/preview/${id}/screenshots`).send({ clients: ['aol'] }).expect(400);
+    const notAnalyzed = await request(api.url)
+      .post(`/api/preview/${id}/screenshots`)
+      .send({ clients: ['aol'] })
+      .expect(400);
     expect(notAnalyzed.body.errors).toEqual([expect.objectContaining({ field: 'clients' })]);
-    await request(api.url).post(`/api/preview/${id}/screenshots`).send({ modes: ['sepia'] }).expect(400);
+    await request(api.url)
+      .post(`/api/preview/${id}/screenshots`)
+      .send({ modes: ['sepia'] })
+      .expect(400);
     await request(api.url).post(`/api/preview/${id}/screenshots`).send({ modes: [] }).expect(400);
     await request(api.url).post('/api/preview').send({ html: '<p>x</p>', screenshots: 'yes' }).expect(400);
     const missing = await request(api.url).post('/api/preview/prv_doesnotexist000000000000/screenshots').send({}).expect(404);
     expect(missing.body.code).toBe('not_found');
     await request(api.url).get('/screenshots/not-a-hash.png').expect(404);
-    await request(api.url).get(`/screenshots/${'0'.repeat(64)}.png`).expect(404);
+    await request(api.url)
+      .get(`/screenshots/${'0'.repeat(64)}.png`)
+      .expect(404);
   });
 
   it("keeps account previews to their account, and deletes a preview's screenshots with it unless another preview shows them", async () => {
@@ -201,8 +267,16 @@ describe('screenshots through the render worker', () => {
     const stranger = await createTestAccount(db, 'free');
     // Unique per run: earlier runs' previews (account previews never expire) must not share this PNG.
     const html = `<!doctype html><html><body style="margin:0;background:#123456"><p style="color:#fff">Owned ${Date.now()}</p></body></html>`;
-    const first = await request(api.url).post('/api/preview').set('x-api-key', owner.key).send({ html, clients: ['aol'], screenshots: true }).expect(200);
-    const second = await request(api.url).post('/api/preview').set('x-api-key', owner.key).send({ html, clients: ['aol'], screenshots: true }).expect(200);
+    const first = await request(api.url)
+      .post('/api/preview')
+      .set('x-api-key', owner.key)
+      .send({ html, clients: ['aol'], screenshots: true })
+      .expect(200);
+    const second = await request(api.url)
+      .post('/api/preview')
+      .set('x-api-key', owner.key)
+      .send({ html, clients: ['aol'], screenshots: true })
+      .expect(200);
     await request(api.url).post(`/api/preview/${first.body.id}/screenshots`).send({}).expect(404);
     await request(api.url).post(`/api/preview/${first.body.id}/screenshots`).set('x-api-key', stranger.key).send({}).expect(404);
     const url = first.body.screenshots['aol-light'] as string;
@@ -234,7 +308,10 @@ describe('screenshots through the render worker', () => {
 
   it('deletes the screenshots of expired anonymous previews with them', async () => {
     const html = `<!doctype html><html><body style="margin:0;background:#654321"><p>Expiring ${Date.now()}</p></body></html>`;
-    const created = await request(api.url).post('/api/preview').send({ html, clients: ['fastmail'], screenshots: true }).expect(200);
+    const created = await request(api.url)
+      .post('/api/preview')
+      .send({ html, clients: ['fastmail'], screenshots: true })
+      .expect(200);
     const url = created.body.screenshots['fastmail-light'] as string;
     await db.query("UPDATE previews SET expires_at = now() - interval '1 minute' WHERE id = $1", [created.body.id]);
     await new PreviewRepository(db, new ScreenshotRepository(db)).deleteExpired();

@@ -75,7 +75,12 @@ describe('files beside html (POST /api/preview, POST /api/gate)', () => {
     const response = await preview({ html: NEWSLETTER, format: 'mjml', files: { 'partials/header.mjml': HEADER } }).expect(200);
     expect(response.body.compiledHtml).toContain('Acme Monthly');
     expect(response.body.templateReport.issues).toContainEqual(
-      expect.objectContaining({ rule: 'mjml-validation', severity: 'warning', line: 3, message: expect.stringMatching(/^partials\/header\.mjml line 3: <mj-text>: Attribute font-size/) }),
+      expect.objectContaining({
+        rule: 'mjml-validation',
+        severity: 'warning',
+        line: 3,
+        message: expect.stringMatching(/^partials\/header\.mjml line 3: <mj-text>: Attribute font-size/),
+      }),
     );
   });
 
@@ -89,7 +94,12 @@ describe('files beside html (POST /api/preview, POST /api/gate)', () => {
     const ok = await preview({ html: RECEIPT, format: 'jsx', files: { '../ui/Footer.tsx': FOOTER } }).expect(200);
     expect(ok.body.compiledHtml).toContain('Acme Rockets, 1 Launch Way');
     const missing = await preview({ html: RECEIPT, format: 'jsx' }).expect(422);
-    expect(missing.body).toMatchObject({ code: 'compile_failed', line: 2, column: 24, detail: expect.stringContaining('Import of "../ui/Footer" is not among the files') });
+    expect(missing.body).toMatchObject({
+      code: 'compile_failed',
+      line: 2,
+      column: 24,
+      detail: expect.stringContaining('Import of "../ui/Footer" is not among the files'),
+    });
   });
 
   it('places findings in the submitted source, with the compiled position beside them', async () => {
@@ -104,7 +114,10 @@ describe('files beside html (POST /api/preview, POST /api/gate)', () => {
   it('answers bad files with 400 naming the field, and files over the total with 413', async () => {
     const badKey = await preview({ html: RECEIPT, format: 'jsx', files: { '/etc/passwd': 'x' } }).expect(400);
     expect(badKey.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(badKey.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'files', message: expect.stringContaining('"/etc/passwd" must be a relative path') }] });
+    expect(badKey.body).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ field: 'files', message: expect.stringContaining('"/etc/passwd" must be a relative path') }],
+    });
     const notString = await preview({ html: RECEIPT, format: 'jsx', files: { 'a.tsx': 1 } }).expect(400);
     expect(notString.body.errors).toEqual([{ field: 'files', message: 'files["a.tsx"] must be a string (the file\'s source)' }]);
     const notObject = await preview({ html: RECEIPT, format: 'jsx', files: ['a.tsx'] }).expect(400);
@@ -113,7 +126,10 @@ describe('files beside html (POST /api/preview, POST /api/gate)', () => {
     expect(badLevel.body.errors[0]).toMatchObject({ field: 'mjmlValidation' });
 
     const tooLarge = await preview({ html: 'x'.repeat(300_000), format: 'jsx', files: { 'big.tsx': 'y'.repeat(300_000) } }).expect(413);
-    expect(tooLarge.body).toMatchObject({ code: 'payload_too_large', errors: [{ field: 'files', message: 'html and files are 600000 bytes together; the limit is 512000' }] });
+    expect(tooLarge.body).toMatchObject({
+      code: 'payload_too_large',
+      errors: [{ field: 'files', message: 'html and files are 600000 bytes together; the limit is 512000' }],
+    });
   });
 
   it('documents files and mjmlValidation in OpenAPI for both requests', async () => {
@@ -126,7 +142,14 @@ describe('files beside html (POST /api/preview, POST /api/gate)', () => {
 
   it('the gate compiles html with its files; files with url are refused', async () => {
     const gate = (body: Record<string, unknown>) => request(api.url).post('/api/gate').set('Authorization', `Bearer ${pro}`).send(body);
-    const verdict = await gate({ html: RECEIPT, format: 'jsx', files: { '../ui/Footer.tsx': FOOTER }, checks: ['compatibility'], threshold: 0, failOnError: false }).expect(200);
+    const verdict = await gate({
+      html: RECEIPT,
+      format: 'jsx',
+      files: { '../ui/Footer.tsx': FOOTER },
+      checks: ['compatibility'],
+      threshold: 0,
+      failOnError: false,
+    }).expect(200);
     expect(verdict.body).toMatchObject({ passed: true, previewId: expect.any(String) });
     const stored = await request(api.url).get(`/api/preview/${verdict.body.previewId}`).set('Authorization', `Bearer ${pro}`).expect(200);
     expect(stored.body.compiledHtml).toContain('Acme Rockets, 1 Launch Way');

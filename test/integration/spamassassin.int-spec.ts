@@ -63,7 +63,16 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     port = await freePort();
     spamd = spawn(
       SPAMD,
-      ['--local', '--listen-ip=127.0.0.1', `--port=${port}`, '--max-children=1', '--min-children=1', '--nouser-config', '--syslog=stderr', `--pidfile=${join(directory, 'spamd.pid')}`],
+      [
+        '--local',
+        '--listen-ip=127.0.0.1',
+        `--port=${port}`,
+        '--max-children=1',
+        '--min-children=1',
+        '--nouser-config',
+        '--syslog=stderr',
+        `--pidfile=${join(directory, 'spamd.pid')}`,
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     spamd.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -118,12 +127,14 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     expect(names.some((name) => /^(URIBL|RCVD_IN|DNSWL|RAZOR|PYZOR|DCC)_/.test(name))).toBe(false);
   });
 
-  it('lets the preview worker add spamd\'s verdict to the spam report, and turn a dead spamd into a note', async () => {
+  it("lets the preview worker add spamd's verdict to the spam report, and turn a dead spamd into a note", async () => {
     const html = SPAMMY;
     const analysis = analyzeEmail(html);
     const triggersBefore = structuredClone(analysis.spamReport?.triggers);
     expect(triggersBefore?.length).toBeGreaterThan(0);
-    const working = new PreviewChecksService(loadConfig({ SPAMASSASSIN_HOST: `127.0.0.1:${port}`, SPAMASSASSIN_TIMEOUT_MS: '20000', IMAGE_WEIGHT_CHECK: 'off' }));
+    const working = new PreviewChecksService(
+      loadConfig({ SPAMASSASSIN_HOST: `127.0.0.1:${port}`, SPAMASSASSIN_TIMEOUT_MS: '20000', IMAGE_WEIGHT_CHECK: 'off' }),
+    );
     const checked = await working.complete('prv_int1', html, analysis);
     expect(checked.spamReport?.spamassassin).toEqual(expect.objectContaining({ isSpam: true, threshold: 5, rules: expect.any(Array) }));
     // The engine's own rules stay as they were; the level follows SpamAssassin's verdict, the engine's beside it.
@@ -132,7 +143,9 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     await working.onApplicationShutdown();
 
     const deadPort = await freePort();
-    const failing = new PreviewChecksService(loadConfig({ SPAMASSASSIN_HOST: `127.0.0.1:${deadPort}`, SPAMASSASSIN_TIMEOUT_MS: '2000', IMAGE_WEIGHT_CHECK: 'off' }));
+    const failing = new PreviewChecksService(
+      loadConfig({ SPAMASSASSIN_HOST: `127.0.0.1:${deadPort}`, SPAMASSASSIN_TIMEOUT_MS: '2000', IMAGE_WEIGHT_CHECK: 'off' }),
+    );
     const noted = await failing.complete('prv_int2', html, analysis);
     expect(noted.spamReport?.spamassassin).toBeNull();
     expect(noted.spamReport?.notes).toEqual([expect.stringMatching(/^SpamAssassin check failed: .*ECONNREFUSED/)]);
@@ -155,7 +168,9 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     });
     try {
       await waitFor(async () => (await queues.preview.getWorkers()).length >= 1, 'a worker-preview process to connect', 30_000);
-      const response = await request(api.url).post('/api/preview').send({ html: SPAMMY, clients: ['gmail-web', 'outlook-web'] });
+      const response = await request(api.url)
+        .post('/api/preview')
+        .send({ html: SPAMMY, clients: ['gmail-web', 'outlook-web'] });
       expect(response.status).toBe(200);
       expect(response.body.spamReport.spamassassin).toEqual(expect.objectContaining({ isSpam: true, threshold: 5 }));
       expect(response.body.spamReport).toMatchObject({ level: 'high', levelSource: 'spamassassin' });

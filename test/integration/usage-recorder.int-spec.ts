@@ -18,7 +18,10 @@ describe('UsageRecorder when the usage write fails', () => {
   let renamed = false;
 
   const storedCounts = async (keyId: string, table = 'usage_counters') => {
-    const rows: Array<{ kind: string; count: number }> = await db.query(`SELECT kind, sum(count)::int AS count FROM ${table} WHERE key_id = $1 GROUP BY kind ORDER BY kind`, [keyId]);
+    const rows: Array<{ kind: string; count: number }> = await db.query(
+      `SELECT kind, sum(count)::int AS count FROM ${table} WHERE key_id = $1 GROUP BY kind ORDER BY kind`,
+      [keyId],
+    );
     return Object.fromEntries(rows.map((row) => [row.kind, row.count]));
   };
   const renameAway = async () => {

@@ -118,7 +118,11 @@ describe('webhooks', () => {
   }
 
   const auth = (key_: string) => ({ Authorization: `Bearer ${key_}` });
-  const createEndpoint = (body: unknown, key_ = key) => request(api.url).post('/api/webhooks').set(auth(key_)).send(body as object);
+  const createEndpoint = (body: unknown, key_ = key) =>
+    request(api.url)
+      .post('/api/webhooks')
+      .set(auth(key_))
+      .send(body as object);
 
   async function endpoint(path: string, events = ['domain.drift']): Promise<{ id: string; secret: string }> {
     const res = await createEndpoint({ url: `${base}${path}`, events });
@@ -133,11 +137,15 @@ describe('webhooks', () => {
   }
 
   async function deliveryOf(endpointId: string, deliveryId: string, settled = true, timeoutMs = 20_000) {
-    return waitFor(async () => {
-      const res = await request(api.url).get(`/api/webhooks/${endpointId}/deliveries`).set(auth(key));
-      const delivery = res.body.deliveries.find((item: { id: string }) => item.id === deliveryId);
-      return delivery && (!settled || delivery.status !== 'pending') ? delivery : null;
-    }, `delivery ${deliveryId}`, timeoutMs);
+    return waitFor(
+      async () => {
+        const res = await request(api.url).get(`/api/webhooks/${endpointId}/deliveries`).set(auth(key));
+        const delivery = res.body.deliveries.find((item: { id: string }) => item.id === deliveryId);
+        return delivery && (!settled || delivery.status !== 'pending') ? delivery : null;
+      },
+      `delivery ${deliveryId}`,
+      timeoutMs,
+    );
   }
 
   const verify = (secret: string, receipt: Receipt) =>
@@ -161,7 +169,13 @@ describe('webhooks', () => {
       ['events missing', { url: 'https://hooks.example.com/in' }, 400, 'validation_failed', 'events'],
       ['an unknown field', { url: 'https://hooks.example.com/in', events: ['gate.failed'], secret: 'mine' }, 400, 'validation_failed', 'secret'],
       ['a URL over 2,000 characters', { url: `https://hooks.example.com/${'a'.repeat(2_000)}`, events: ['gate.failed'] }, 400, 'validation_failed', 'url'],
-      ['a body over the 2 MB limit', { url: 'https://hooks.example.com/in', events: ['gate.failed'], pad: 'x'.repeat(2_200_000) }, 413, 'payload_too_large', null],
+      [
+        'a body over the 2 MB limit',
+        { url: 'https://hooks.example.com/in', events: ['gate.failed'], pad: 'x'.repeat(2_200_000) },
+        413,
+        'payload_too_large',
+        null,
+      ],
     ])('%s: problem+json with the documented status and code', async (_name, body, status, code, field) => {
       const res = await createEndpoint(body);
       expect(res.status).toBe(status);
@@ -173,7 +187,8 @@ describe('webhooks', () => {
     it('refuses an endpoint past WEBHOOK_ENDPOINT_LIMIT with 403 forbidden and the limit', async () => {
       const { key: fresh } = await createTestAccount(db, 'free');
       const limit = config.webhooks.endpointLimit;
-      for (let i = 0; i < limit; i++) expect((await createEndpoint({ url: `https://hooks.mailproof.invalid/${i}`, events: ['gate.failed'] }, fresh)).status).toBe(201);
+      for (let i = 0; i < limit; i++)
+        expect((await createEndpoint({ url: `https://hooks.mailproof.invalid/${i}`, events: ['gate.failed'] }, fresh)).status).toBe(201);
       const refused = await createEndpoint({ url: 'https://hooks.mailproof.invalid/one-more', events: ['gate.failed'] }, fresh);
       expect(refused.status).toBe(403);
       expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
@@ -181,10 +196,12 @@ describe('webhooks', () => {
       expect((await request(api.url).get('/api/webhooks').set(auth(fresh))).body.webhooks).toHaveLength(limit);
     });
 
-    it('needs a key on every route (401), and another account\'s endpoint is 404', async () => {
+    it("needs a key on every route (401), and another account's endpoint is 404", async () => {
       const created = await endpoint('/ok');
       for (const res of [
-        await request(api.url).post('/api/webhooks').send({ url: 'https://hooks.example.com/in', events: ['gate.failed'] }),
+        await request(api.url)
+          .post('/api/webhooks')
+          .send({ url: 'https://hooks.example.com/in', events: ['gate.failed'] }),
         await request(api.url).get('/api/webhooks'),
         await request(api.url).delete(`/api/webhooks/${created.id}`),
         await request(api.url).post(`/api/webhooks/${created.id}/test`),
@@ -326,16 +343,19 @@ describe('webhooks', () => {
     expect(rows[0].n).toBe(1);
   }, 120_000);
 
-  it('sends deliveries whose producer died before queueing them: the scheduler\'s relay queues them', async () => {
+  it("sends deliveries whose producer died before queueing them: the scheduler's relay queues them", async () => {
     const created = await endpoint('/relayed', ['gate.failed']);
     // What a worker leaves behind when it dies between its commit and the enqueue: rows, no job.
-    const [deliveryId] = await new WebhookRepository(db).recordEventNow({
-      accountId,
-      type: 'gate.failed',
-      sourceKey: `gate.failed/relay-test-${Date.now()}`,
-      occurredAt: new Date(),
-      data: { runId: 'gtr_relay' },
-    }, created.id);
+    const [deliveryId] = await new WebhookRepository(db).recordEventNow(
+      {
+        accountId,
+        type: 'gate.failed',
+        sourceKey: `gate.failed/relay-test-${Date.now()}`,
+        occurredAt: new Date(),
+        data: { runId: 'gtr_relay' },
+      },
+      created.id,
+    );
     expect(await queues.webhook.getJob(`webhook.deliver-${deliveryId}`)).toBeUndefined();
     const scheduler = await startScheduler(config);
     try {
@@ -357,23 +377,36 @@ describe('webhooks', () => {
     expect(added.status).toBe(201);
     const domainId = added.body.id as string;
     // The first audit moves the domain from pending to healthy: a status change, no drift.
-    const firstStatus = await waitFor(() => receipts.find((item) => item.path === '/drift-a' && JSON.parse(item.body).type === 'domain.status_changed'), 'the status change');
-    expect(verify(both.secret, firstStatus)).toMatchObject({ data: { domainId, domain: 'hooked.test', previousStatus: 'pending', status: 'healthy', score: 100 } });
+    const firstStatus = await waitFor(
+      () => receipts.find((item) => item.path === '/drift-a' && JSON.parse(item.body).type === 'domain.status_changed'),
+      'the status change',
+    );
+    expect(verify(both.secret, firstStatus)).toMatchObject({
+      data: { domainId, domain: 'hooked.test', previousStatus: 'pending', status: 'healthy', score: 100 },
+    });
 
     unbound.setRecords('_dmarc.hooked.test', { TXT: ['v=DMARC1; p=none; rua=mailto:r@hooked.test'], ttl: 1 });
     await sleep(1_100); // the record's TTL: the DNS cache must let the change through
     const scheduler: INestApplicationContext = await startScheduler(config);
     try {
-      await waitFor(async () => {
-        const rows = await db.query(`SELECT count(*)::int AS n FROM drift_events WHERE monitored_domain_id = $1`, [domainId]);
-        return rows[0].n > 0;
-      }, 'a drift recorded by the scheduler', 20_000);
+      await waitFor(
+        async () => {
+          const rows = await db.query(`SELECT count(*)::int AS n FROM drift_events WHERE monitored_domain_id = $1`, [domainId]);
+          return rows[0].n > 0;
+        },
+        'a drift recorded by the scheduler',
+        20_000,
+      );
       // Let later windows re-audit the unchanged domain: they find no new drift.
       const audits = await db.query(`SELECT count(*)::int AS n FROM domain_audits WHERE monitored_domain_id = $1`, [domainId]);
-      await waitFor(async () => {
-        const rows = await db.query(`SELECT count(*)::int AS n FROM domain_audits WHERE monitored_domain_id = $1`, [domainId]);
-        return rows[0].n >= audits[0].n + 1;
-      }, 'one more scheduled audit', 20_000);
+      await waitFor(
+        async () => {
+          const rows = await db.query(`SELECT count(*)::int AS n FROM domain_audits WHERE monitored_domain_id = $1`, [domainId]);
+          return rows[0].n >= audits[0].n + 1;
+        },
+        'one more scheduled audit',
+        20_000,
+      );
     } finally {
       await scheduler.close();
     }

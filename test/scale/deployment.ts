@@ -58,7 +58,12 @@ export class Deployment {
       const process = startAppProcess('api', { ...env, PORT: String(port), HOST: '127.0.0.1' });
       const replica = { kind, process, url: `http://127.0.0.1:${port}` };
       this.replicas.push(replica);
-      await waitFor(async () => this.exitedEarly(replica) || (await fetch(`${replica.url}/health/live`)).ok, `api replica on port ${port} to answer`, 60_000, 200);
+      await waitFor(
+        async () => this.exitedEarly(replica) || (await fetch(`${replica.url}/health/live`)).ok,
+        `api replica on port ${port} to answer`,
+        60_000,
+        200,
+      );
       return replica;
     }
     const queues = APP_QUEUES[kind];

@@ -62,7 +62,9 @@ export function treeCpuMs(rootPids: number[], database?: string): { perPid: Map<
   const tree = (pid: number): number => (byPid.get(pid)?.cpuMs ?? 0) + (children.get(pid) ?? []).reduce((sum, child) => sum + tree(child.pid), 0);
   return {
     perPid: new Map(rootPids.filter((pid) => byPid.has(pid)).map((pid) => [pid, tree(pid)])),
-    postgres: new Map(stats.filter((stat) => stat.comm === 'postgres' && (!database || servesDatabase(stat.pid, database))).map((stat) => [stat.pid, stat.cpuMs])),
+    postgres: new Map(
+      stats.filter((stat) => stat.comm === 'postgres' && (!database || servesDatabase(stat.pid, database))).map((stat) => [stat.pid, stat.cpuMs]),
+    ),
     redis: stats.filter((stat) => stat.comm === 'redis-server').reduce((sum, stat) => sum + stat.cpuMs, 0),
   };
 }
@@ -102,7 +104,10 @@ export function cpuMeter(roots: () => Record<string, number[]>, database?: strin
     const pids = roots();
     const rootPids = Object.values(pids).flat();
     for (const [kind, list] of Object.entries(pids)) for (const pid of list) kindOf.set(pid, kind);
-    const { perPid, postgres, redis } = treeCpuMs([...new Set([...rootPids, ...[...kindOf].filter(([, kind]) => kind !== 'postgres').map(([pid]) => pid)])], database);
+    const { perPid, postgres, redis } = treeCpuMs(
+      [...new Set([...rootPids, ...[...kindOf].filter(([, kind]) => kind !== 'postgres').map(([pid]) => pid)])],
+      database,
+    );
     for (const [pid, ms] of perPid) note(pid, kindOf.get(pid)!, ms);
     for (const [pid, ms] of postgres) note(pid, 'postgres', ms);
     redisFirst ??= redis;

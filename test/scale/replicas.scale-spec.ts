@@ -122,7 +122,12 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     const load = (url: string) => autocannon({ url: `${url}/api/clients`, connections: 8, amount: 75, headers: { authorization: `Bearer ${free.key}` } });
     const results = await Promise.all([load(a), load(b)]);
     const count = (status: string) => results.reduce((sum, result) => sum + (result.statusCodeStats?.[status]?.count ?? 0), 0);
-    figures.rateLimit = { sent: 150, ok: count('200'), limited: count('429'), perReplicaOk: results.map((result) => result.statusCodeStats?.['200']?.count ?? 0) };
+    figures.rateLimit = {
+      sent: 150,
+      ok: count('200'),
+      limited: count('429'),
+      perReplicaOk: results.map((result) => result.statusCodeStats?.['200']?.count ?? 0),
+    };
     expect(count('200')).toBe(60);
     expect(count('429')).toBe(90);
     // Both replicas served some of the 60: the limit is shared, not per instance.
@@ -142,11 +147,16 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     const refusedAfter: Record<string, number> = {};
     await Promise.all(
       [a, b].map((url) =>
-        waitFor(async () => {
-          if ((await get(url)).status !== 401) return false;
-          refusedAfter[url] = Date.now() - revokedAt;
-          return true;
-        }, `${url} to refuse the revoked key`, 5_000, 100),
+        waitFor(
+          async () => {
+            if ((await get(url)).status !== 401) return false;
+            refusedAfter[url] = Date.now() - revokedAt;
+            return true;
+          },
+          `${url} to refuse the revoked key`,
+          5_000,
+          100,
+        ),
       ),
     );
     figures.revocationMs = refusedAfter;
@@ -156,7 +166,11 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     const account = await createTestAccount(db, 'pro');
     const [a, b] = deployment.apiUrls;
     const post = (url: string, path: string, body: unknown) =>
-      fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const previews = await Promise.all(Array.from({ length: 24 }, (_, i) => post(i % 2 ? a : b, '/api/preview', { html: EMAIL(`p${i}`) })));
     const gates = await Promise.all(Array.from({ length: 8 }, (_, i) => post(i % 2 ? a : b, '/api/gate', { html: EMAIL(`g${i}`) })));
     expect(previews.map((res) => res.status)).toEqual(Array(24).fill(200));
@@ -176,14 +190,22 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     const account = await createTestAccount(db, 'pro');
     const [a, b] = deployment.apiUrls;
     const post = (url: string, path: string, body: unknown) =>
-      fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     // Chains (preview.analyze -> render.screenshots) through both APIs: one client, light and dark.
-    const chained = await Promise.all(Array.from({ length: 6 }, (_, i) => post(i % 2 ? a : b, '/api/preview', { html: EMAIL(`r${i}`), clients: ['gmail-web'], screenshots: true })));
+    const chained = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => post(i % 2 ? a : b, '/api/preview', { html: EMAIL(`r${i}`), clients: ['gmail-web'], screenshots: true })),
+    );
     expect(chained.map((res) => (res.status === 503 ? 200 : res.status))).toEqual(Array(6).fill(200));
     const chainIds = await Promise.all(chained.map(async (res) => ((await res.json()) as { id: string }).id));
     // Stored previews rendered on request, the same request through both APIs at once: one job between them
     // (the job id holds the minute, so the pair is not sent across a minute's boundary).
-    const plain = await Promise.all(Array.from({ length: 4 }, (_, i) => post(i % 2 ? a : b, '/api/preview', { html: EMAIL(`s${i}`), clients: ['apple-mail-ios'] })));
+    const plain = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => post(i % 2 ? a : b, '/api/preview', { html: EMAIL(`s${i}`), clients: ['apple-mail-ios'] })),
+    );
     // On a busy machine an analysis can outlast the preview budget (503 with the id): wait until it is stored,
     // since rendering a preview still being analyzed is a documented 503.
     const plainIds = await Promise.all(plain.map(async (res) => ((await res.json()) as { id: string }).id));
@@ -201,8 +223,15 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     const expected = (id: string) => (chainIds.includes(id) ? ['gmail-web-dark', 'gmail-web-light'] : ['apple-mail-ios-light']);
     const shotsOf = async (id: string): Promise<string[]> =>
       (await db.query('SELECT shot FROM preview_screenshots WHERE preview_id = $1 ORDER BY shot', [id])).map((row: { shot: string }) => row.shot);
-    await waitFor(async () => (await Promise.all(ids.map(async (id) => (await shotsOf(id)).length === expected(id).length))).every(Boolean), 'every render to be stored', 120_000, 500);
-    const jobs = (await queues.render.getJobs(['completed', 'failed', 'active', 'waiting', 'delayed', 'waiting-children'])).filter((job) => ids.includes((job.data as { previewId: string }).previewId));
+    await waitFor(
+      async () => (await Promise.all(ids.map(async (id) => (await shotsOf(id)).length === expected(id).length))).every(Boolean),
+      'every render to be stored',
+      120_000,
+      500,
+    );
+    const jobs = (await queues.render.getJobs(['completed', 'failed', 'active', 'waiting', 'delayed', 'waiting-children'])).filter((job) =>
+      ids.includes((job.data as { previewId: string }).previewId),
+    );
     await waitFor(async () => (await Promise.all(jobs.map((job) => job.isCompleted()))).every(Boolean), 'the render jobs to complete', 60_000, 250);
     const done = await Promise.all(jobs.map(async (job) => (await queues.render.getJob(job.id!))!));
     // One render job per chain and one per pair of identical requests, each one attempt, and no screenshot
@@ -211,9 +240,18 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     expect(
       done
         .filter((job) => job.attemptsMade !== 1 || job.attemptsStarted !== 1)
-        .map((job) => ({ id: job.id, made: job.attemptsMade, started: job.attemptsStarted, stalled: job.stalledCounter, failed: job.failedReason, stack: job.stacktrace?.[0]?.slice(0, 300) })),
+        .map((job) => ({
+          id: job.id,
+          made: job.attemptsMade,
+          started: job.attemptsStarted,
+          stalled: job.stalledCounter,
+          failed: job.failedReason,
+          stack: job.stacktrace?.[0]?.slice(0, 300),
+        })),
     ).toEqual([]);
-    const painted = done.flatMap((job) => (job.returnvalue as { captured: string[] }).captured.map((shot) => `${(job.data as { previewId: string }).previewId}/${shot}`));
+    const painted = done.flatMap((job) =>
+      (job.returnvalue as { captured: string[] }).captured.map((shot) => `${(job.data as { previewId: string }).previewId}/${shot}`),
+    );
     expect(painted.length).toBe(new Set(painted).size);
     for (const id of ids) expect(await shotsOf(id)).toEqual(expected(id));
     const [rows] = await db.query(
@@ -223,7 +261,15 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     );
     expect(rows).toEqual({ shots: 6 * 2 + 4, distinct_shots: 6 * 2 + 4, with_image: 6 * 2 + 4 });
     const workers = await queues.render.getWorkers();
-    figures.render = { chains: 6, onRequestPairs: 4, renderJobs: done.length, painted: painted.length, storedShots: rows.shots, retriedJobs: 0, renderWorkers: workers.length };
+    figures.render = {
+      chains: 6,
+      onRequestPairs: 4,
+      renderJobs: done.length,
+      painted: painted.length,
+      storedShots: rows.shots,
+      retriedJobs: 0,
+      renderWorkers: workers.length,
+    };
   }, 240_000);
 
   it('audits each monitored domain once per interval with two schedulers and two worker-dns', async () => {
@@ -243,7 +289,11 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
       'SELECT monitored_domain_id, window_key, count(*)::int AS n FROM domain_audits WHERE monitored_domain_id = ANY($1) GROUP BY 1, 2',
       [domainIds],
     );
-    figures.audits = { windows: new Set(perWindow.map((row) => row.window_key)).size, rows: perWindow.length, duplicates: perWindow.filter((row) => row.n > 1).length };
+    figures.audits = {
+      windows: new Set(perWindow.map((row) => row.window_key)).size,
+      rows: perWindow.length,
+      duplicates: perWindow.filter((row) => row.n > 1).length,
+    };
     expect(perWindow.filter((row) => row.n > 1)).toEqual([]);
   });
 
@@ -252,7 +302,11 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     const [a, b] = deployment.apiUrls;
     const gateHook = await createWebhook(b, account.key, '/gates', ['gate.failed', 'gate.passed']);
     const post = (url: string, path: string, body?: unknown) =>
-      fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     // Gate verdicts through both APIs (each one event), and test events asked of both APIs.
     const gates = await Promise.all(Array.from({ length: 8 }, (_, i) => post(i % 2 ? a : b, '/api/gate', { html: EMAIL(`w${i}`) })));
     expect(gates.map((res) => res.status)).toEqual(Array(8).fill(200));
@@ -260,17 +314,25 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     expect(tests.map((res) => res.status)).toEqual(Array(4).fill(202));
     const endpointIds = [gateHook.id, domainHook.id];
     const deliveries = async () =>
-      (await db.query('SELECT d.id, d.status, d.attempts, d.endpoint_id, e.type FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.endpoint_id = ANY($1)', [endpointIds])) as Array<{
+      (await db.query(
+        'SELECT d.id, d.status, d.attempts, d.endpoint_id, e.type FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.endpoint_id = ANY($1)',
+        [endpointIds],
+      )) as Array<{
         id: string;
         status: string;
         attempts: number;
         endpoint_id: string;
         type: string;
       }>;
-    await waitFor(async () => {
-      const rows = await deliveries();
-      return rows.filter((row) => row.endpoint_id === gateHook.id).length === 12 && rows.every((row) => row.status !== 'pending');
-    }, 'every delivery to be attempted', 60_000, 250);
+    await waitFor(
+      async () => {
+        const rows = await deliveries();
+        return rows.filter((row) => row.endpoint_id === gateHook.id).length === 12 && rows.every((row) => row.status !== 'pending');
+      },
+      'every delivery to be attempted',
+      60_000,
+      250,
+    );
     // The relay runs every second from both schedulers: give a second sending of anything time to show.
     await sleep(4_000);
     const rows = await deliveries();
@@ -282,7 +344,12 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     // One request per delivery, none twice: 8 verdicts and 4 test events for the gate endpoint, and the
     // monitored domains' status changes (the audit test) for the other.
     expect([...perEvent].filter(([, count]) => count > 1)).toEqual([]);
-    expect(gateReceipts.map((receipt) => receipt.type).sort()).toEqual(rows.filter((row) => row.endpoint_id === gateHook.id).map((row) => row.type).sort());
+    expect(gateReceipts.map((receipt) => receipt.type).sort()).toEqual(
+      rows
+        .filter((row) => row.endpoint_id === gateHook.id)
+        .map((row) => row.type)
+        .sort(),
+    );
     expect(gateReceipts.filter((receipt) => receipt.type.startsWith('gate.'))).toHaveLength(8);
     expect(gateReceipts.filter((receipt) => receipt.type === 'webhook.test')).toHaveLength(4);
     expect(domainReceipts.length).toBe(rows.filter((row) => row.endpoint_id === domainHook.id).length);
@@ -291,7 +358,9 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
       deliveries: rows.length,
       received: receipts.length,
       duplicates: 0,
-      byType: Object.fromEntries([...new Set(receipts.map((receipt) => receipt.type))].map((type) => [type, receipts.filter((receipt) => receipt.type === type).length])),
+      byType: Object.fromEntries(
+        [...new Set(receipts.map((receipt) => receipt.type))].map((type) => [type, receipts.filter((receipt) => receipt.type === type).length]),
+      ),
       webhookWorkers: (await queues.webhook.getWorkers()).length,
     };
   });
@@ -305,7 +374,15 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     // past the preview budget: on a machine busy with other work a request can wait over autocannon's 10 s
     // default, and an answer given up on would be a preview stored but not counted.
     const load = (url: string, amount: number) =>
-      autocannon({ url: `${url}/api/preview`, method: 'POST', connections: 4, amount, timeout: 120, headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' }, body });
+      autocannon({
+        url: `${url}/api/preview`,
+        method: 'POST',
+        connections: 4,
+        amount,
+        timeout: 120,
+        headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+        body,
+      });
     // Per phase: throughput, and where the CPU went (ms per request of each process kind, children
     // included, from /proc), the cores used and the machine's busy share. Little's law, L = λW: with 8
     // connections always waiting, throughput λ = 8 / W, and W grows with the queue for the cores.
@@ -315,11 +392,19 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
       const results = await Promise.all([load(a, perApi), load(b, perApi)]);
       const seconds = (Date.now() - started) / 1000;
       const ok = results.reduce((sum, result) => sum + (result.statusCodeStats?.['200']?.count ?? 0), 0);
-      const other = results.reduce((sum, result) => sum + Object.entries(result.statusCodeStats ?? {}).filter(([status]) => status !== '200').reduce((s, [, v]) => s + v.count, 0), 0);
+      const other = results.reduce(
+        (sum, result) =>
+          sum +
+          Object.entries(result.statusCodeStats ?? {})
+            .filter(([status]) => status !== '200')
+            .reduce((s, [, v]) => s + v.count, 0),
+        0,
+      );
       const perSecond = Math.round((ok / seconds) * 10) / 10;
       const meanLatencyMs = Math.round(results.reduce((sum, result) => sum + result.latency.average, 0) / results.length);
       const statuses: Record<string, number> = {};
-      for (const result of results) for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
+      for (const result of results)
+        for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
       return {
         ok,
         other,
@@ -356,9 +441,16 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
       );
     }
     // No process died under the load (the one stopped aside): a dead replica's last output says why.
-    const dead = deployment.replicas.filter((replica) => replica !== leaving && (replica.process.child.exitCode !== null || replica.process.child.signalCode !== null));
-    expect(dead.map((replica) => `${replica.kind} exited ${replica.process.child.exitCode ?? replica.process.child.signalCode}: ${replica.process.output().slice(-1_500)}`)).toEqual([]);
-    for (const result of [two, whileJoining, three, whileStopping]) expect({ statuses: result.statuses, errors: result.errors }).toEqual({ statuses: { 200: result.ok }, errors: 0 });
+    const dead = deployment.replicas.filter(
+      (replica) => replica !== leaving && (replica.process.child.exitCode !== null || replica.process.child.signalCode !== null),
+    );
+    expect(
+      dead.map(
+        (replica) => `${replica.kind} exited ${replica.process.child.exitCode ?? replica.process.child.signalCode}: ${replica.process.output().slice(-1_500)}`,
+      ),
+    ).toEqual([]);
+    for (const result of [two, whileJoining, three, whileStopping])
+      expect({ statuses: result.statuses, errors: result.errors }).toEqual({ statuses: { 200: result.ok }, errors: 0 });
     expect(exit).toBe(0);
     // Every 200 is one stored preview: nothing lost, nothing stored twice.
     expect(await previewRows(account.accountId)).toBe(two.ok + whileJoining.ok + three.ok + whileStopping.ok);

@@ -53,7 +53,14 @@ export function startSteadyLoad(options: {
         endedAt: Date.now(),
       });
     } catch (error) {
-      answers.push({ status: 0, retryAfter: null, contentType: null, startedAt, endedAt: Date.now(), error: error instanceof Error ? error.message : String(error) });
+      answers.push({
+        status: 0,
+        retryAfter: null,
+        contentType: null,
+        startedAt,
+        endedAt: Date.now(),
+        error: error instanceof Error ? error.message : String(error),
+      });
       // A refused connection answers at once: do not spin.
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -65,14 +65,21 @@ describe('PostgreSQL and Redis restarted under load', () => {
   }, 120_000);
 
   /** A process's output without its warnings (the outage's expected ones would hide the rest). */
-  const quiet = (output: string) => output.split('\n').filter((line) => !line.startsWith('{"level":40')).join('\n');
+  const quiet = (output: string) =>
+    output
+      .split('\n')
+      .filter((line) => !line.startsWith('{"level":40'))
+      .join('\n');
 
   /** Fails with the processes' last output, to see why. */
   const orExplain = async <T>(work: Promise<T>): Promise<T> => {
     try {
       return await work;
     } catch (error) {
-      const outputs = deployment.replicas.map((replica) => `--- ${replica.kind} (${replica.process.child.exitCode ?? replica.process.child.signalCode ?? 'running'}):\n${quiet(replica.process.output()).slice(-4_000)}`);
+      const outputs = deployment.replicas.map(
+        (replica) =>
+          `--- ${replica.kind} (${replica.process.child.exitCode ?? replica.process.child.signalCode ?? 'running'}):\n${quiet(replica.process.output()).slice(-4_000)}`,
+      );
       const saved = join(tmpdir(), `mailproof-store-restarts-${Date.now()}.log`);
       writeFileSync(saved, deployment.replicas.map((replica) => `--- ${replica.kind}:\n${replica.process.output()}`).join('\n'));
       const cause = error instanceof Error && error.cause ? ` (cause: ${String((error.cause as Error).message ?? error.cause)})` : '';
@@ -80,7 +87,10 @@ describe('PostgreSQL and Redis restarted under load', () => {
     }
   };
 
-  const pids = () => deployment.replicas.map((replica) => `${replica.kind}:${replica.process.child.pid}:${replica.process.child.exitCode ?? replica.process.child.signalCode ?? 'running'}`);
+  const pids = () =>
+    deployment.replicas.map(
+      (replica) => `${replica.kind}:${replica.process.child.pid}:${replica.process.child.exitCode ?? replica.process.child.signalCode ?? 'running'}`,
+    );
 
   /**
    * The API's readiness. fetch shares its keep-alive sockets with the load's requests, and the API closes
@@ -102,7 +112,12 @@ describe('PostgreSQL and Redis restarted under load', () => {
 
   /** Steady preview load by a Pro account (its rows are the account's: every one can be counted). */
   const load = (key: string) =>
-    startSteadyLoad({ url: `${apiUrl}/api/preview`, body: (n) => ({ html: EMAIL(n), clients: ['gmail-web', 'apple-mail-ios'] }), headers: { authorization: `Bearer ${key}` }, connections: 4 });
+    startSteadyLoad({
+      url: `${apiUrl}/api/preview`,
+      body: (n) => ({ html: EMAIL(n), clients: ['gmail-web', 'apple-mail-ios'] }),
+      headers: { authorization: `Bearer ${key}` },
+      connections: 4,
+    });
 
   /** Waits until no preview of the account is queued; returns the ids by status. */
   const settledPreviews = async (accountId: string) => {
@@ -150,7 +165,12 @@ describe('PostgreSQL and Redis restarted under load', () => {
     const readyAfterMs = Date.now() - upAt;
     // Steady traffic after the outage too: the API serves again without a restart.
     const okAfter = traffic.answers.filter((answer) => answer.status === 200 && answer.startedAt > upAt).length;
-    await waitFor(() => traffic.answers.filter((answer) => answer.status === 200 && answer.startedAt > upAt).length >= okAfter + 4, 'previews to succeed after the outage', 60_000, 100);
+    await waitFor(
+      () => traffic.answers.filter((answer) => answer.status === 200 && answer.startedAt > upAt).length >= okAfter + 4,
+      'previews to succeed after the outage',
+      60_000,
+      100,
+    );
     const answers = await traffic.stop();
 
     // While PostgreSQL was down (answers asked and given within the outage): 503 problem+json with Retry-After.
@@ -178,7 +198,11 @@ describe('PostgreSQL and Redis restarted under load', () => {
       startMs: upAt - resumeAt,
       readyAgainAfterMs: readyAfterMs,
       answers: statusCounts(answers),
-      duringOutage: { answers: duringOutage.length, status503: duringOutage.filter((answer) => answer.status === 503).length, slowestMs: Math.max(...duringOutage.map((answer) => answer.endedAt - answer.startedAt)) },
+      duringOutage: {
+        answers: duringOutage.length,
+        status503: duringOutage.filter((answer) => answer.status === 503).length,
+        slowestMs: Math.max(...duringOutage.map((answer) => answer.endedAt - answer.startedAt)),
+      },
       acceptedIds: accepted,
       storedRows: rows.length,
       retriedJobs: retried,
@@ -218,12 +242,24 @@ describe('PostgreSQL and Redis restarted under load', () => {
     const resumeAt = Date.now();
     await redis.resume();
     const upAt = Date.now();
-    await orExplain(waitFor(async () => {
-      const { details } = (await ready()).body;
-      return details?.redis?.status === 'up' && details['queue:preview']?.status === 'up';
-    }, 'readiness to report Redis and the worker up again', 60_000, 200));
+    await orExplain(
+      waitFor(
+        async () => {
+          const { details } = (await ready()).body;
+          return details?.redis?.status === 'up' && details['queue:preview']?.status === 'up';
+        },
+        'readiness to report Redis and the worker up again',
+        60_000,
+        200,
+      ),
+    );
     const readyAfterMs = Date.now() - upAt;
-    await waitFor(() => traffic.answers.filter((answer) => answer.status === 200 && answer.startedAt > upAt).length >= 4, 'previews to succeed after the restart', 60_000, 100);
+    await waitFor(
+      () => traffic.answers.filter((answer) => answer.status === 200 && answer.startedAt > upAt).length >= 4,
+      'previews to succeed after the restart',
+      60_000,
+      100,
+    );
     const answers = await traffic.stop();
     const burstAnswers = await burst;
 
@@ -248,7 +284,11 @@ describe('PostgreSQL and Redis restarted under load', () => {
       queuedJobsAtStop: waitingAtStop,
       answers: statusCounts(answers),
       burst: statusCounts(burstAnswers as unknown as LoadAnswer[]),
-      duringOutage: { answers: duringOutage.length, status503: duringOutage.length, slowestMs: Math.max(...duringOutage.map((answer) => answer.endedAt - answer.startedAt)) },
+      duringOutage: {
+        answers: duringOutage.length,
+        status503: duringOutage.length,
+        slowestMs: Math.max(...duringOutage.map((answer) => answer.endedAt - answer.startedAt)),
+      },
       acceptedIds: accepted,
       storedRows: rows.length,
       retriedJobs: await jobsRunMoreThanOnce(rows.map((row) => row.id)),

@@ -115,7 +115,12 @@ describe('kill -9 of each worker kind under load', () => {
     const killedAt = Date.now();
     const signal = await deployment.stop(victim, 'SIGKILL');
     const replacement = await deployment.add(kind, env);
-    await waitFor(async () => stillRunning(children).length === 0, `the killed ${kind}'s ${children.length} child processes (pids ${children.join(', ')}) to end`, 15_000, 100);
+    await waitFor(
+      async () => stillRunning(children).length === 0,
+      `the killed ${kind}'s ${children.length} child processes (pids ${children.join(', ')}) to end`,
+      15_000,
+      100,
+    );
     return { signal, replacedAfterMs: Date.now() - killedAt, replacementPid: replacement.process.child.pid, childProcessesEnded: children.length };
   };
 
@@ -123,8 +128,11 @@ describe('kill -9 of each worker kind under load', () => {
 
   it('worker-render: every screenshot of every preview is stored once', async () => {
     const account = await createTestAccount(db, 'pro');
-    const html = (n: number) => `<!doctype html><html><body style="margin:0;background:#fff"><div style="width:200px;height:80px;background:#${(0x100000 + n * 4099).toString(16).slice(-6)}"></div><p>Render ${n}</p></body></html>`;
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, n) => post('/api/preview', account.key, { html: html(n), clients: ['gmail-web'], screenshots: true })));
+    const html = (n: number) =>
+      `<!doctype html><html><body style="margin:0;background:#fff"><div style="width:200px;height:80px;background:#${(0x100000 + n * 4099).toString(16).slice(-6)}"></div><p>Render ${n}</p></body></html>`;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, n) => post('/api/preview', account.key, { html: html(n), clients: ['gmail-web'], screenshots: true })),
+    );
     for (const answer of answers) expect(answer.status).toBe(200);
     const ids = answers.map((answer) => answer.body.id as string);
     const kill = await killAndReplace('worker-render', () => active('render'), RENDER_ENV);
@@ -134,28 +142,60 @@ describe('kill -9 of each worker kind under load', () => {
       120_000,
       250,
     );
-    const shots: Array<{ preview_id: string; n: number }> = await db.query('SELECT preview_id, count(*)::int AS n FROM preview_screenshots WHERE preview_id = ANY($1) GROUP BY 1', [ids]);
+    const shots: Array<{ preview_id: string; n: number }> = await db.query(
+      'SELECT preview_id, count(*)::int AS n FROM preview_screenshots WHERE preview_id = ANY($1) GROUP BY 1',
+      [ids],
+    );
     expect(shots.map((row) => row.n)).toEqual(Array(ids.length).fill(2));
     const jobs = (await queues.render.getJobs(['completed', 'failed'])).filter((job) => ids.includes((job.data as { previewId: string }).previewId));
     expect(jobs.filter((job) => job.finishedOn && job.failedReason)).toEqual([]);
-    figures.workerRender = { previews: ids.length, screenshots: ids.length * 2, ...kill, redelivered: jobs.filter((job) => job.attemptsStarted > 1).length, lost: 0, duplicated: 0 };
+    figures.workerRender = {
+      previews: ids.length,
+      screenshots: ids.length * 2,
+      ...kill,
+      redelivered: jobs.filter((job) => job.attemptsStarted > 1).length,
+      lost: 0,
+      duplicated: 0,
+    };
   }, 240_000);
 
   it('worker-dns (dns-audit): every on-demand audit is stored once', async () => {
     const account = await createTestAccount(db, 'pro');
-    const domains = ['healthy.test', 'dmarc-none.test', 'spf-eleven.test', 'no-dmarc.test', 'healthy.test', 'dmarc-none.test', 'spf-eleven.test', 'no-dmarc.test'];
+    const domains = [
+      'healthy.test',
+      'dmarc-none.test',
+      'spf-eleven.test',
+      'no-dmarc.test',
+      'healthy.test',
+      'dmarc-none.test',
+      'spf-eleven.test',
+      'no-dmarc.test',
+    ];
     const requests = Promise.all(domains.map((domain) => post('/api/deliverability', account.key, { domain })));
     const kill = await killAndReplace('worker-dns', () => active('dns-audit'));
     const answers = await requests;
     for (const answer of answers) expect([200, 503]).toContain(answer.status);
-    const jobsOf = async () => (await queues['dns-audit'].getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter((job) => (job.data as { accountId?: string }).accountId === account.accountId);
+    const jobsOf = async () =>
+      (await queues['dns-audit'].getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter(
+        (job) => (job.data as { accountId?: string }).accountId === account.accountId,
+      );
     await waitFor(async () => (await jobsOf()).every((job) => job.finishedOn), 'every audit job to finish', 60_000, 250);
     const jobs = await jobsOf();
     expect(jobs).toHaveLength(domains.length);
     expect(jobs.filter((job) => job.failedReason)).toEqual([]);
-    const rows: Array<{ job_id: string }> = await db.query("SELECT job_id FROM domain_audits WHERE account_id = $1 AND trigger = 'on-demand'", [account.accountId]);
+    const rows: Array<{ job_id: string }> = await db.query("SELECT job_id FROM domain_audits WHERE account_id = $1 AND trigger = 'on-demand'", [
+      account.accountId,
+    ]);
     expect(rows.map((row) => row.job_id).sort()).toEqual(jobs.map((job) => job.id).sort());
-    figures.workerDnsAudits = { requests: domains.length, answers: answers.map((answer) => answer.status), rows: rows.length, ...kill, redelivered: jobs.filter((job) => job.attemptsStarted > 1).length, lost: 0, duplicated: 0 };
+    figures.workerDnsAudits = {
+      requests: domains.length,
+      answers: answers.map((answer) => answer.status),
+      rows: rows.length,
+      ...kill,
+      redelivered: jobs.filter((job) => job.attemptsStarted > 1).length,
+      lost: 0,
+      duplicated: 0,
+    };
   }, 240_000);
 
   it('worker-dns (webhook): every event is delivered, with one webhook-id per event', async () => {
@@ -168,7 +208,12 @@ describe('kill -9 of each worker kind under load', () => {
     for (const answer of tests) expect(answer.status).toBe(202);
     const kill = await killAndReplace('worker-dns', async () => received.some((item) => item.path === path));
     const deliveries = async () =>
-      (await db.query('SELECT d.id, d.status, d.attempts, d.event_id FROM webhook_deliveries d WHERE d.endpoint_id = $1', [endpointId])) as Array<{ id: string; status: string; attempts: number; event_id: string }>;
+      (await db.query('SELECT d.id, d.status, d.attempts, d.event_id FROM webhook_deliveries d WHERE d.endpoint_id = $1', [endpointId])) as Array<{
+        id: string;
+        status: string;
+        attempts: number;
+        event_id: string;
+      }>;
     await waitFor(async () => (await deliveries()).every((row) => row.status !== 'pending'), 'every delivery to settle', 90_000, 250);
     const rows = await deliveries();
     expect(rows).toHaveLength(tests.length);
@@ -182,7 +227,15 @@ describe('kill -9 of each worker kind under load', () => {
     expect([...perEvent.keys()].sort()).toEqual(rows.map((row) => row.event_id).sort());
     const resent = [...perEvent.values()].filter((n) => n > 1).length;
     expect(resent).toBeLessThanOrEqual(config.webhooks.concurrency);
-    figures.workerDnsWebhooks = { events: tests.length, deliveryRows: rows.length, received: got.length, eventsSentTwice: resent, ...kill, lost: 0, duplicatedRows: 0 };
+    figures.workerDnsWebhooks = {
+      events: tests.length,
+      deliveryRows: rows.length,
+      received: got.length,
+      eventsSentTwice: resent,
+      ...kill,
+      lost: 0,
+      duplicatedRows: 0,
+    };
   }, 240_000);
 
   it('worker-preview under gate runs with link checks (preview, link-check and gate queues): every run completes once', async () => {
@@ -252,7 +305,8 @@ describe('kill -9 of each worker kind under load', () => {
       if (added.status === 'created') domainIds.push(added.domain.id);
     }
     expect(domainIds).toHaveLength(2);
-    const windows = async () => (await db.query('SELECT count(DISTINCT window_key)::int AS n FROM domain_audits WHERE monitored_domain_id = ANY($1)', [domainIds]))[0].n as number;
+    const windows = async () =>
+      (await db.query('SELECT count(DISTINCT window_key)::int AS n FROM domain_audits WHERE monitored_domain_id = ANY($1)', [domainIds]))[0].n as number;
     const kill = await killAndReplace('scheduler', async () => (await windows()) >= 2);
     const before = await windows();
     await waitFor(async () => (await windows()) >= before + 2, 'two more audit windows after the replacement', 60_000, 250);

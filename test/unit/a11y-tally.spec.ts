@@ -3,7 +3,10 @@
 const tally = require('../../scripts/lib/a11y-tally') as {
   TARGET: number;
   isInvisibleImage(image: { width: number; height: number; rendered: boolean }): boolean;
-  tallyElementRule(input: { violations: AxeNode[]; incomplete: AxeNode[]; reported: Array<{ at: string; message: string }>; exempt?: Set<string> }): { counts: Counts; differences: string[] };
+  tallyElementRule(input: { violations: AxeNode[]; incomplete: AxeNode[]; reported: Array<{ at: string; message: string }>; exempt?: Set<string> }): {
+    counts: Counts;
+    differences: string[];
+  };
   tallyDocumentRule(input: { violations: AxeNode[]; incomplete: AxeNode[]; reported: boolean }): { counts: Counts; differences: string[] };
   addCounts(total: Partial<Counts>, part: Counts): Counts;
   judge(totals: Map<string, Counts>, target?: number): { rows: Array<{ rule: string; precision: number | null; recall: number | null }>; misses: string[] };
@@ -42,7 +45,11 @@ describe('check:a11y counting (scripts/lib/a11y-tally.js)', () => {
 
   describe('tallyElementRule', () => {
     it('matches by position: TP, FP and FN', () => {
-      const { counts, differences } = tally.tallyElementRule({ violations: [node('1:1'), node('2:1')], incomplete: [], reported: [issue('1:1'), issue('3:1')] });
+      const { counts, differences } = tally.tallyElementRule({
+        violations: [node('1:1'), node('2:1')],
+        incomplete: [],
+        reported: [issue('1:1'), issue('3:1')],
+      });
       expect(counts).toMatchObject({ tp: 1, fp: 1, fn: 1, unmapped: 0 });
       expect(differences).toEqual(['FP at 3:1: missing alt', 'FN at 2:1: <img data-mp-src="2:1"> Fix: add alt']);
     });
@@ -59,7 +66,12 @@ describe('check:a11y counting (scripts/lib/a11y-tally.js)', () => {
     });
 
     it('counts exempt positions (images painted invisible) apart from misses, and only misses', () => {
-      const { counts } = tally.tallyElementRule({ violations: [node('6:1'), node('7:1')], incomplete: [], reported: [issue('7:1')], exempt: new Set(['6:1', '7:1']) });
+      const { counts } = tally.tallyElementRule({
+        violations: [node('6:1'), node('7:1')],
+        incomplete: [],
+        reported: [issue('7:1')],
+        exempt: new Set(['6:1', '7:1']),
+      });
       expect(counts).toMatchObject({ tp: 1, fn: 0, exempt: 1 });
     });
   });

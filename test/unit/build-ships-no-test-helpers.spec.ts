@@ -13,7 +13,7 @@ describe('the build ships no test helpers', () => {
     const importers = new Map<string, string[]>();
     for (const [file, imported] of importsByFile) for (const target of imported) importers.set(target, [...(importers.get(target) ?? []), file]);
     const testOnly = new Set<string>();
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const [file, by] of importers) {
         if (testOnly.has(file) || isTestFile(file) || !by.every((importer) => isTestFile(importer) || testOnly.has(importer))) continue;
@@ -28,7 +28,11 @@ describe('the build ships no test helpers', () => {
     const testOnly = testOnlyFiles();
     // The helpers known today, so a walk that finds nothing cannot pass.
     expect([...testOnly].map((file) => relative(ROOT, file))).toEqual(
-      expect.arrayContaining(['libs/net-guard/src/testing/loopback-server.ts', 'libs/net-guard/src/testing/ssrf-vectors.ts', 'libs/sandbox/src/__fixtures__/fixtures.ts']),
+      expect.arrayContaining([
+        'libs/net-guard/src/testing/loopback-server.ts',
+        'libs/net-guard/src/testing/ssrf-vectors.ts',
+        'libs/sandbox/src/__fixtures__/fixtures.ts',
+      ]),
     );
     expect([...testOnly].filter((file) => built.has(file)).map((file) => relative(ROOT, file))).toEqual([]);
   });
@@ -36,7 +40,9 @@ describe('the build ships no test helpers', () => {
   it('never lets built code import a file the build leaves out (tsc would emit it anyway)', () => {
     expect(built.size).toBeGreaterThan(300);
     const offenders = [...built].flatMap((file) =>
-      (importsByFile.get(file) ?? []).filter((target) => /\.tsx?$/.test(target) && !built.has(target)).map((target) => `${relative(ROOT, file)} imports ${relative(ROOT, target)}`),
+      (importsByFile.get(file) ?? [])
+        .filter((target) => /\.tsx?$/.test(target) && !built.has(target))
+        .map((target) => `${relative(ROOT, file)} imports ${relative(ROOT, target)}`),
     );
     expect(offenders).toEqual([]);
   });

@@ -38,8 +38,13 @@ describe('DNS audit against the RFC verdicts and mailauth (check:dns scenarios)'
 });
 
 describe('figures', () => {
-  const scenario = (extra: Partial<ReferenceScenario> = {}): ReferenceScenario => ({ kind: 'dmarc', id: 'dmarc/x', domain: 'x.test', zone: {}, verdict: '', rule: 'RFC', ...extra }) as ReferenceScenario;
-  const outcome = (mailproof: string, mailauth: string | null, extra: Partial<ReferenceScenario> = {}): ScenarioOutcome => ({ scenario: scenario(extra), mailproof, mailauth });
+  const scenario = (extra: Partial<ReferenceScenario> = {}): ReferenceScenario =>
+    ({ kind: 'dmarc', id: 'dmarc/x', domain: 'x.test', zone: {}, verdict: '', rule: 'RFC', ...extra }) as ReferenceScenario;
+  const outcome = (mailproof: string, mailauth: string | null, extra: Partial<ReferenceScenario> = {}): ScenarioOutcome => ({
+    scenario: scenario(extra),
+    mailproof,
+    mailauth,
+  });
 
   it('counts a softfail given for a fail as a difference from the RFC, not as the same class', () => {
     const result = figures([{ scenario: { ...scenario(), kind: 'spf', verdict: 'fail' } as ReferenceScenario, mailproof: 'softfail', mailauth: 'fail' }]);

@@ -6,13 +6,18 @@ import { parse } from 'yaml';
 // every command points at code that exists, and the dependencies wait on health.
 const ROOT = join(__dirname, '..', '..');
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { command?: string[]; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown; build?: { args?: { APP?: string } } }>;
+  services: Record<
+    string,
+    { command?: string[]; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown; build?: { args?: { APP?: string } } }
+  >;
 };
 const APPS = ['api', 'worker-preview', 'worker-render', 'worker-dns', 'scheduler'];
 
 describe('docker-compose.yml', () => {
   it('has postgres, redis, a one-shot migrate, the API, every worker and the scheduler', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'migrate', 'postgres', 'redis', 'scheduler', 'spamd', 'worker-dns', 'worker-preview', 'worker-render'].sort());
+    expect(Object.keys(compose.services).sort()).toEqual(
+      ['api', 'migrate', 'postgres', 'redis', 'scheduler', 'spamd', 'worker-dns', 'worker-preview', 'worker-render'].sort(),
+    );
   });
 
   it('runs every app from a source entry point that exists, built with its own APP', () => {
@@ -45,7 +50,7 @@ describe('docker-compose.yml', () => {
     expect(check('api')).toMatch(/\/health\/live/);
   });
 
-  it('runs spamd with local rules from Debian\'s packages, healthy when it answers PING, and points the preview worker at it', () => {
+  it("runs spamd with local rules from Debian's packages, healthy when it answers PING, and points the preview worker at it", () => {
     const spamd = compose.services.spamd as { build?: { dockerfile?: string } };
     const dockerfile = readFileSync(join(ROOT, spamd.build?.dockerfile ?? 'missing'), 'utf8');
     expect(dockerfile).toMatch(/apt-get install .*spamassassin spamc spamd/);

@@ -44,14 +44,23 @@ function ownerOf(path: string): string {
   return area === 'libs' || area === 'apps' ? `${area}/${name}` : area;
 }
 
-const OWNERS = [...['libs', 'apps'].flatMap((area) => readdirSync(join(ROOT, area)).filter((name) => statSync(join(ROOT, area, name)).isDirectory()).map((name) => `${area}/${name}`)), 'launcher'];
+const OWNERS = [
+  ...['libs', 'apps'].flatMap((area) =>
+    readdirSync(join(ROOT, area))
+      .filter((name) => statSync(join(ROOT, area, name)).isDirectory())
+      .map((name) => `${area}/${name}`),
+  ),
+  'launcher',
+];
 /** Every file of every owner, tests included: a spec imports what its code may import. */
 const FILES = OWNERS.flatMap((owner) => sourceFiles(join(ROOT, owner)).map((file) => ({ owner, file, imports: importsOf(file) })));
 
 describe('import direction', () => {
   it('has a row for every lib and app, and each row names only libs that exist', () => {
     expect(Object.keys(MAY_IMPORT).sort()).toEqual([...OWNERS].sort());
-    const unknown = Object.entries(MAY_IMPORT).flatMap(([owner, libs]) => libs.filter((lib) => !existsSync(join(ROOT, 'libs', lib, 'src', 'index.ts'))).map((lib) => `${owner} -> ${lib}`));
+    const unknown = Object.entries(MAY_IMPORT).flatMap(([owner, libs]) =>
+      libs.filter((lib) => !existsSync(join(ROOT, 'libs', lib, 'src', 'index.ts'))).map((lib) => `${owner} -> ${lib}`),
+    );
     expect(unknown).toEqual([]);
   });
 

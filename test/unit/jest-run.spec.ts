@@ -46,7 +46,10 @@ describe('jest-run: a pass is ok only when every selected file ran and passed', 
     const pass = await runJestPass(ARGS, 'spec-failing', only('passes', 'fails', 'fails-to-load'), { quiet: true });
     expect(pass).toMatchObject({ ok: false, complete: true, passed: 1, failed: 1, runtimeErrors: 1 });
     expect(pass.failures).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^test\/fixtures\/jest-run\/fails\.check\.js › compares: /), expect.stringMatching(/^test\/fixtures\/jest-run\/fails-to-load\.check\.js: /)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^test\/fixtures\/jest-run\/fails\.check\.js › compares: /),
+        expect.stringMatching(/^test\/fixtures\/jest-run\/fails-to-load\.check\.js: /),
+      ]),
     );
   }, 60_000);
 

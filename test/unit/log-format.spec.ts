@@ -32,12 +32,14 @@ describe('npm start: log format', () => {
   });
 
   it('shows a request as method, path, status and time, and an error with its stack indented', () => {
-    expect(logFormat.formatLogLine(json({ level: 30, req: { id: 'r1', method: 'GET', url: '/api/clients' }, res: { statusCode: 200 }, responseTime: 4, msg: 'request completed' }))).toBe(
-      '09:05:07 GET /api/clients 200 4 ms',
-    );
-    expect(logFormat.formatLogLine(json({ level: 50, context: 'Worker', msg: 'job failed', err: { message: 'boom', stack: 'Error: boom\n    at x (y.js:1:1)' } }))).toBe(
-      '09:05:07 ERROR Worker: job failed\n    Error: boom\n        at x (y.js:1:1)',
-    );
+    expect(
+      logFormat.formatLogLine(
+        json({ level: 30, req: { id: 'r1', method: 'GET', url: '/api/clients' }, res: { statusCode: 200 }, responseTime: 4, msg: 'request completed' }),
+      ),
+    ).toBe('09:05:07 GET /api/clients 200 4 ms');
+    expect(
+      logFormat.formatLogLine(json({ level: 50, context: 'Worker', msg: 'job failed', err: { message: 'boom', stack: 'Error: boom\n    at x (y.js:1:1)' } })),
+    ).toBe('09:05:07 ERROR Worker: job failed\n    Error: boom\n        at x (y.js:1:1)');
   });
 
   it("drops Nest's module and route wiring at info, keeps it when it warns", () => {

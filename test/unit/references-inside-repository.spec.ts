@@ -48,7 +48,15 @@ describe('comments and docs refer only to files inside the repository', () => {
   });
 
   it('knows a citation from outside when it sees one', () => {
-    const cited = ['see decisions.md', 'as interface.md says', '(interface section 3)', 'research/reliability.md', '(research: reliability.md section 1)', 'the way DEVELOPERS.md shows', '../shared/spec.md'];
+    const cited = [
+      'see decisions.md',
+      'as interface.md says',
+      '(interface section 3)',
+      'research/reliability.md',
+      '(research: reliability.md section 1)',
+      'the way DEVELOPERS.md shows',
+      '../shared/spec.md',
+    ];
     expect(cited.filter((line) => !(OUTSIDE.test(line) || missingMarkdown(__filename, line).length > 0))).toEqual([]);
     const inside = ['docs/gate.md, "Baselines"', 'README.md', 'engine.md, "Benchmark"', '../shared/corpus/html', 'RFC 7208 section 4.6.4'];
     expect(inside.filter((line) => OUTSIDE.test(line) || missingMarkdown(join(ROOT, 'docs', 'reports.md'), line).length > 0)).toEqual([]);

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { SPAM_PHRASES } from '../../libs/engine/src/reports/spam-phrases';
 import { SPAM_COUNTERPARTS, tokens } from '../../libs/engine/src/reports/spam-report';
-import { PHRASE_COUNTERPARTS, SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORES, SPAMASSASSIN_SCORE_SET, SPAMASSASSIN_VERSION } from '../../libs/engine/src/reports/spamassassin-scores';
+import {
+  PHRASE_COUNTERPARTS,
+  SPAMASSASSIN_REQUIRED_SCORE,
+  SPAMASSASSIN_SCORES,
+  SPAMASSASSIN_SCORE_SET,
+  SPAMASSASSIN_VERSION,
+} from '../../libs/engine/src/reports/spamassassin-scores';
 
 // The engine's spam weights are SpamAssassin's published scores (libs/engine/src/reports/spamassassin-scores.ts).
 // Checked here against the rule files Debian's `spamassassin` package installs (CI installs it); where it is
@@ -13,21 +19,27 @@ const version: string | null = installedVersion();
 const whenInstalled = version ? it : it.skip;
 
 describe('the engine spam score table', () => {
-  if (!version) it('has SpamAssassin rule files to compare with', () => console.warn(`SpamAssassin is not installed (${RULES_DIR}): the score table was not compared`));
+  if (!version)
+    it('has SpamAssassin rule files to compare with', () => console.warn(`SpamAssassin is not installed (${RULES_DIR}): the score table was not compared`));
 
   whenInstalled('names the installed SpamAssassin version', () => {
     expect(version).toBe(SPAMASSASSIN_VERSION);
   });
 
-  whenInstalled('carries each rule\'s published score of set 0, and every rule is described in the rule files', () => {
+  whenInstalled("carries each rule's published score of set 0, and every rule is described in the rule files", () => {
     const rules = readRules();
     const differences = Object.entries(SPAMASSASSIN_SCORES)
-      .map(([name, score]) => ({ name, table: score, published: rules.get(name)?.scores?.[SPAMASSASSIN_SCORE_SET] ?? null, describe: rules.get(name)?.describe ?? null }))
+      .map(([name, score]) => ({
+        name,
+        table: score,
+        published: rules.get(name)?.scores?.[SPAMASSASSIN_SCORE_SET] ?? null,
+        describe: rules.get(name)?.describe ?? null,
+      }))
       .filter((rule) => rule.published !== rule.table || rule.describe === null);
     expect(differences).toEqual([]);
   });
 
-  whenInstalled('uses SpamAssassin\'s default required score', () => {
+  whenInstalled("uses SpamAssassin's default required score", () => {
     const prefs = readFileSync(`${RULES_DIR}/10_default_prefs.cf`, 'latin1');
     expect(Number(/^required_score\s+([\d.]+)/m.exec(prefs)?.[1])).toBe(SPAMASSASSIN_REQUIRED_SCORE);
   });

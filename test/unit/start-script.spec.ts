@@ -5,7 +5,11 @@ import { freePort as closedPort } from '../utils/free-port';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS script of scripts/lib
 const tasks = require('../../scripts/lib/tasks') as {
   ensureServices(databaseUrl: string, redisUrl: string): Promise<void>;
-  ensureSpamd(options: { env?: Record<string, string | undefined>; spamdPath?: string; port?: number }): Promise<{ address: string | null; started?: boolean; reason?: string; stop?: () => Promise<void> }>;
+  ensureSpamd(options: {
+    env?: Record<string, string | undefined>;
+    spamdPath?: string;
+    port?: number;
+  }): Promise<{ address: string | null; started?: boolean; reason?: string; stop?: () => Promise<void> }>;
   spamdAnswers(host: string, port: number, timeoutMs?: number): Promise<boolean>;
 };
 
@@ -17,7 +21,9 @@ describe('npm start: checking PostgreSQL and Redis', () => {
     process.env.PATH = '/nonexistent'; // no docker on PATH: the fallback cannot run
     try {
       await expect(tasks.ensureServices(`postgres://postgres@127.0.0.1:${pgPort}/mailproof`, `redis://127.0.0.1:${redisPort}`)).rejects.toThrow(
-        new RegExp(`PostgreSQL is not reachable at 127\\.0\\.0\\.1:${pgPort} \\(DATABASE_URL\\)[\\s\\S]*pg_ctlcluster[\\s\\S]*Redis is not reachable at 127\\.0\\.0\\.1:${redisPort} \\(REDIS_URL\\)[\\s\\S]*redis-server`),
+        new RegExp(
+          `PostgreSQL is not reachable at 127\\.0\\.0\\.1:${pgPort} \\(DATABASE_URL\\)[\\s\\S]*pg_ctlcluster[\\s\\S]*Redis is not reachable at 127\\.0\\.0\\.1:${redisPort} \\(REDIS_URL\\)[\\s\\S]*redis-server`,
+        ),
       );
     } finally {
       process.env.PATH = previousPath;
@@ -48,14 +54,20 @@ describe('npm start: a spamd for the SpamAssassin check', () => {
   }
 
   it('keeps SPAMASSASSIN_HOST when it is set, and turns the check off with "off"', async () => {
-    await expect(tasks.ensureSpamd({ env: { SPAMASSASSIN_HOST: 'spam.internal:783' } })).resolves.toMatchObject({ address: 'spam.internal:783', started: false });
+    await expect(tasks.ensureSpamd({ env: { SPAMASSASSIN_HOST: 'spam.internal:783' } })).resolves.toMatchObject({
+      address: 'spam.internal:783',
+      started: false,
+    });
     await expect(tasks.ensureSpamd({ env: { SPAMASSASSIN_HOST: 'off' } })).resolves.toMatchObject({ address: null, reason: 'SPAMASSASSIN_HOST=off' });
   });
 
   it('uses a spamd that answers on the local port without starting one', async () => {
     const { server, port } = await pongServer();
     try {
-      await expect(tasks.ensureSpamd({ env: {}, port, spamdPath: '/nonexistent/spamd' })).resolves.toMatchObject({ address: `127.0.0.1:${port}`, started: false });
+      await expect(tasks.ensureSpamd({ env: {}, port, spamdPath: '/nonexistent/spamd' })).resolves.toMatchObject({
+        address: `127.0.0.1:${port}`,
+        started: false,
+      });
     } finally {
       server.close();
     }
@@ -69,7 +81,7 @@ describe('npm start: a spamd for the SpamAssassin check', () => {
   });
 
   // Debian's spamd is installed wherever the suite runs (.ci/run installs it); the SpamAssassin integration test needs it too.
-  it('starts Debian\'s spamd when none answers, and stops it', async () => {
+  it("starts Debian's spamd when none answers, and stops it", async () => {
     const port = await closedPort();
     const result = await tasks.ensureSpamd({ env: {}, port });
     expect(result).toMatchObject({ started: true, address: expect.stringMatching(/^127\.0\.0\.1:\d+$/) });

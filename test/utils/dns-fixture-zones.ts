@@ -9,7 +9,13 @@ export function rsaDkimKey(bits: number): string {
 /** A domain with every record right (score 100), under any name. */
 export function healthyDomain(domain: string, dkimKey: string, overrides: FixtureZone = {}): FixtureZone {
   return {
-    [domain]: { MX: [{ exchange: `mx1.${domain}`, priority: 10 }, { exchange: `mx2.${domain}`, priority: 20 }], TXT: ['v=spf1 include:_spf.provider.test mx -all'] },
+    [domain]: {
+      MX: [
+        { exchange: `mx1.${domain}`, priority: 10 },
+        { exchange: `mx2.${domain}`, priority: 20 },
+      ],
+      TXT: ['v=spf1 include:_spf.provider.test mx -all'],
+    },
     [`mx1.${domain}`]: { A: ['192.0.2.10'] },
     [`mx2.${domain}`]: { A: ['192.0.2.11'] },
     [`selector1._domainkey.${domain}`]: { TXT: [`v=DKIM1; k=rsa; p=${dkimKey}`] },
@@ -30,8 +36,10 @@ export function deliverabilityFixtures(): { records: FixtureZone; silentZones: s
   const weak = rsaDkimKey(1024);
   const eleven: FixtureZone = {};
   // 6 includes, each with one `a` lookup of its own, minus one: 6 + 5 = 11.
-  for (let i = 0; i < 6; i++) eleven[`i${i}.eleven.test`] = { TXT: [i < 5 ? `v=spf1 a ip4:198.51.100.${i} -all` : 'v=spf1 ip4:198.51.100.9 -all'], A: ['198.51.100.1'] };
-  const withSpf = (domain: string, ...spf: string[]) => healthyDomain(domain, strong, { [domain]: { MX: [{ exchange: `mx1.${domain}`, priority: 10 }], TXT: spf } });
+  for (let i = 0; i < 6; i++)
+    eleven[`i${i}.eleven.test`] = { TXT: [i < 5 ? `v=spf1 a ip4:198.51.100.${i} -all` : 'v=spf1 ip4:198.51.100.9 -all'], A: ['198.51.100.1'] };
+  const withSpf = (domain: string, ...spf: string[]) =>
+    healthyDomain(domain, strong, { [domain]: { MX: [{ exchange: `mx1.${domain}`, priority: 10 }], TXT: spf } });
   const records: FixtureZone = {
     '_spf.provider.test': { TXT: ['v=spf1 ip4:198.51.100.0/24 ip6:2001:db8:1::/48 ~all'] },
     ...healthyDomain('healthy.test', strong),
@@ -41,7 +49,10 @@ export function deliverabilityFixtures(): { records: FixtureZone; silentZones: s
     ...withSpf('plus-all.test', 'v=spf1 mx +all'),
     ...healthyDomain('no-dmarc.test', strong, { '_dmarc.no-dmarc.test': {} }),
     ...healthyDomain('dmarc-none.test', strong, { '_dmarc.dmarc-none.test': { TXT: ['v=DMARC1; p=none; rua=mailto:r@dmarc-none.test'] } }),
-    ...healthyDomain('weak-dkim.test', strong, { 'selector1._domainkey.weak-dkim.test': {}, 'google._domainkey.weak-dkim.test': { TXT: [`v=DKIM1; p=${weak}`] } }),
+    ...healthyDomain('weak-dkim.test', strong, {
+      'selector1._domainkey.weak-dkim.test': {},
+      'google._domainkey.weak-dkim.test': { TXT: [`v=DKIM1; p=${weak}`] },
+    }),
     ...healthyDomain('null-mx.test', strong, { 'null-mx.test': { MX: [{ exchange: '', priority: 0 }], TXT: ['v=spf1 -all'] } }),
     ...healthyDomain('no-bimi.test', strong, { 'default._bimi.no-bimi.test': {} }),
     // include:_spf.%{d} expands to _spf.spf-macro.test: 1 + 10 lookups.

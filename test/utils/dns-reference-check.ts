@@ -74,7 +74,13 @@ export async function mailauthVerdict(scenario: ReferenceScenario, mailauth: Mai
   const resolver = mailauthResolver(new StaticZoneResolver(scenario.zone));
   switch (scenario.kind) {
     case 'spf': {
-      const { status } = await mailauth.spf({ sender: `postmaster@${scenario.domain}`, ip: UNLISTED_SENDER_IP, helo: 'client.example', mta: 'check-dns', resolver });
+      const { status } = await mailauth.spf({
+        sender: `postmaster@${scenario.domain}`,
+        ip: UNLISTED_SENDER_IP,
+        helo: 'client.example',
+        mta: 'check-dns',
+        resolver,
+      });
       return status.result;
     }
     case 'dmarc': {
@@ -135,7 +141,8 @@ export function figures(outcomes: ScenarioOutcome[]): CheckFigures {
   // A difference is explained when exactly one side leaves the RFC verdict and the scenario says why.
   const explained = (o: ScenarioOutcome) =>
     o.mailauth !== REFERENCE_ERROR &&
-    ((o.mailproof === o.scenario.verdict && Boolean(o.scenario.mailauthDiffers)) || (o.mailauth === o.scenario.verdict && Boolean(o.scenario.mailproofDiffers)));
+    ((o.mailproof === o.scenario.verdict && Boolean(o.scenario.mailauthDiffers)) ||
+      (o.mailauth === o.scenario.verdict && Boolean(o.scenario.mailproofDiffers)));
   return {
     scenarios: outcomes.length,
     mailproofMatchesRfc: outcomes.length - offRfc.length,

@@ -56,7 +56,6 @@ export function localData(name: string, records: FixtureRecords): string[] {
   return lines;
 }
 
-
 /**
  * A real DNS server for tests: Debian's unbound, in the foreground on random loopback ports,
  * serving fixture records over UDP and over DNS-over-HTTPS on cleartext HTTP/2 (h2c), with

@@ -31,7 +31,14 @@ export class DriftSweepService {
       if (page.length === 0) break;
       const added = await this.jobs.enqueueBulk(
         page.map((domain) =>
-          dnsAuditJob({ trigger: 'schedule', domain: domain.domain, dkimSelectors: domain.dkimSelectors, accountId: domain.accountId, monitoredDomainId: domain.id, window }),
+          dnsAuditJob({
+            trigger: 'schedule',
+            domain: domain.domain,
+            dkimSelectors: domain.dkimSelectors,
+            accountId: domain.accountId,
+            monitoredDomainId: domain.id,
+            window,
+          }),
         ),
       );
       domains += page.length;

@@ -19,7 +19,16 @@ export class SchedulerAppModule {
     return {
       module: SchedulerAppModule,
       imports: [ConfigModule.forRoot(config), createLoggerModule(config, 'scheduler'), PersistenceModule, QueueModule, WebhookQueueModule],
-      providers: [SchedulerProcessor, DriftSweepHandler, PreviewCleanupHandler, DriftSweepService, DriftScheduleService, PreviewCleanupService, WebhookRelayHandler, WebhookRelayService],
+      providers: [
+        SchedulerProcessor,
+        DriftSweepHandler,
+        PreviewCleanupHandler,
+        DriftSweepService,
+        DriftScheduleService,
+        PreviewCleanupService,
+        WebhookRelayHandler,
+        WebhookRelayService,
+      ],
     };
   }
 }

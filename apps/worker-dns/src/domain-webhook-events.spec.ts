@@ -5,7 +5,7 @@ const domain: LockedMonitoredDomain = { id: 'dom-1', accountId: 'acc-1', domain:
 const audit = { id: 'audit-7', checkedAt: new Date('2026-11-25T10:00:00.000Z') };
 const drift = { kind: 'dmarc_policy', check: 'dmarc', previous: 'reject', current: 'none', message: 'DMARC policy changed from reject to none' };
 
-describe('domainWebhookEvents (what an audit tells the account\'s webhooks)', () => {
+describe("domainWebhookEvents (what an audit tells the account's webhooks)", () => {
   it('sends domain.drift with every change, keyed by the audit', () => {
     const change: MonitoredDomainChange = { driftEvents: [drift], domain: { score: 90, status: 'healthy' } };
     expect(domainWebhookEvents(domain, audit, change)).toEqual([
@@ -14,7 +14,15 @@ describe('domainWebhookEvents (what an audit tells the account\'s webhooks)', ()
         type: 'domain.drift',
         sourceKey: 'domain.drift/audit-7',
         occurredAt: audit.checkedAt,
-        data: { domainId: 'dom-1', domain: 'example.test', auditId: 'audit-7', detectedAt: '2026-11-25T10:00:00.000Z', score: 90, status: 'healthy', changes: [drift] },
+        data: {
+          domainId: 'dom-1',
+          domain: 'example.test',
+          auditId: 'audit-7',
+          detectedAt: '2026-11-25T10:00:00.000Z',
+          score: 90,
+          status: 'healthy',
+          changes: [drift],
+        },
       },
     ]);
   });

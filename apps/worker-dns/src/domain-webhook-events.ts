@@ -6,7 +6,11 @@ import type { DomainAuditEntity, LockedMonitoredDomain, MonitoredDomainChange, N
  * first conclusive audit moves a domain out of `pending`, which counts). Keyed by the audit, so a
  * redelivered audit job records neither twice.
  */
-export function domainWebhookEvents(domain: LockedMonitoredDomain, audit: Pick<DomainAuditEntity, 'id' | 'checkedAt'>, change: MonitoredDomainChange): NewWebhookEvent[] {
+export function domainWebhookEvents(
+  domain: LockedMonitoredDomain,
+  audit: Pick<DomainAuditEntity, 'id' | 'checkedAt'>,
+  change: MonitoredDomainChange,
+): NewWebhookEvent[] {
   const events: NewWebhookEvent[] = [];
   const base = { domainId: domain.id, domain: domain.domain, auditId: audit.id };
   const score = change.domain.score ?? null;

@@ -24,7 +24,13 @@ describe('monitoredDomainChange (the dns-audit service decides drift and status;
     const result = await audit(new StaticZoneResolver(zone));
     const change = monitoredDomainChange(row(false), result, null);
     expect(change.driftEvents).toEqual([]);
-    expect(change.domain).toEqual({ lastCheckedAt: checkedAt, score: result.score, status: domainHealth(result.score as number), statusReason: null, lastResult: { ...result, checkedAt: '2025-03-01T10:00:00.000Z' } });
+    expect(change.domain).toEqual({
+      lastCheckedAt: checkedAt,
+      score: result.score,
+      status: domainHealth(result.score as number),
+      statusReason: null,
+      lastResult: { ...result, checkedAt: '2025-03-01T10:00:00.000Z' },
+    });
     expect(change.domain).not.toHaveProperty('lastDrift');
   });
 

@@ -53,7 +53,9 @@ describe('measureImageWeights', () => {
       ['/pixel.gif', null],
     ]);
     expect(measured.totalBytes).toBe(48213 + HEAVY_IMAGE_BYTES * 2);
-    expect(measured.issues.filter((issue) => issue.rule === 'image-too-heavy')).toEqual([expect.objectContaining({ severity: 'warning', url: `${base}/huge.png` })]);
+    expect(measured.issues.filter((issue) => issue.rule === 'image-too-heavy')).toEqual([
+      expect.objectContaining({ severity: 'warning', url: `${base}/huge.png` }),
+    ]);
     expect(measured.images[2].rules).toContain('image-too-heavy');
     // Each distinct URL once; the pixel is never requested (a request would record a fake open).
     expect(requests.sort()).toEqual(['HEAD /hero.jpg', 'HEAD /huge.png', 'HEAD /missing.png']);
@@ -67,7 +69,10 @@ describe('measureImageWeights', () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.2', resolve));
     const silentPort = (silent.address() as AddressInfo).port;
-    const report = buildReports(`<html><body><img src="http://127.0.0.2:${silentPort}/slow.png" alt="x" width="100"></body></html>`, { format: 'html', clients: [] }).imageReport;
+    const report = buildReports(`<html><body><img src="http://127.0.0.2:${silentPort}/slow.png" alt="x" width="100"></body></html>`, {
+      format: 'html',
+      clients: [],
+    }).imageReport;
     const measured = await measureImageWeights(report, guard, { maxImages: 25, budgetMs: 200, concurrency: 2 });
     expect(measured.images[0].bytes).toBeNull();
     expect(measured.notes).toEqual(['1 image(s) not measured: the 200 ms budget was spent.']);

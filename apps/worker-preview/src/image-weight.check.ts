@@ -8,7 +8,6 @@ export const IMAGE_WEIGHT_LIMITS = { maxImages: 25, budgetMs: 3000, concurrency:
 /** One image over this weighs down the email on mobile connections. */
 export const HEAVY_IMAGE_BYTES = 1024 * 1024;
 
-
 const humanBytes = (bytes: number): string => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(2)} MB`);
 
 /**
@@ -30,7 +29,14 @@ export async function measureImageWeights(
     const check = checks.get(image.src.trim());
     const bytes = check && check.status !== null && check.status < 400 ? check.contentLength : null;
     if (bytes !== null && bytes > HEAVY_IMAGE_BYTES) {
-      issues.push({ rule: 'image-too-heavy', severity: 'warning', message: `This image weighs ${humanBytes(bytes)}; over 1 MB loads slowly on mobile connections. Compress or resize it.`, line: image.line, column: image.column, url: image.src });
+      issues.push({
+        rule: 'image-too-heavy',
+        severity: 'warning',
+        message: `This image weighs ${humanBytes(bytes)}; over 1 MB loads slowly on mobile connections. Compress or resize it.`,
+        line: image.line,
+        column: image.column,
+        url: image.src,
+      });
       return { ...image, bytes, rules: [...image.rules, 'image-too-heavy'] };
     }
     return bytes === null ? image : { ...image, bytes };

@@ -45,14 +45,22 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     if (preview.status !== 'queued') return { previewId, status: preview.status };
 
     try {
-      const compiled = await compileEmail(preview.source, preview.format, { files: preview.files ?? undefined, mjmlValidation: preview.mjmlValidation ?? undefined });
+      const compiled = await compileEmail(preview.source, preview.format, {
+        files: preview.files ?? undefined,
+        mjmlValidation: preview.mjmlValidation ?? undefined,
+      });
       // SpamAssassin and image weights run while the thread waits: bounded in time, and their failures are
       // notes, never a failed preview.
       const outcome = await this.pool.run(
         {
           previewId,
           html: compiled.html,
-          options: { format: preview.format, clients: preview.clients as ClientId[], compileWarnings: compiled.warnings, sourcePositions: compiled.sourcePositions },
+          options: {
+            format: preview.format,
+            clients: preview.clients as ClientId[],
+            compileWarnings: compiled.warnings,
+            sourcePositions: compiled.sourcePositions,
+          },
           includeCompiledHtml: preview.format !== 'html',
         },
         (inputs) => this.checks.complete(previewId, compiled.html, inputs),
@@ -83,9 +91,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
    */
   async recordFinalFailure(previewId: string, cause: FinalFailureCause): Promise<void> {
     const message =
-      cause === 'stalled'
-        ? 'The analysis stopped its worker twice (crashed or froze) and was not tried again.'
-        : 'The analysis failed on every attempt.';
+      cause === 'stalled' ? 'The analysis stopped its worker twice (crashed or froze) and was not tried again.' : 'The analysis failed on every attempt.';
     await this.previews.storeOutcome(previewId, { failure: { code: 'internal_error', message } });
     // A gate run's analysis: the steps after it are failed by BullMQ (failParentOnFailure) without ever
     // running, so nothing else would end the run; it is ended here, or it would stay running for good.

@@ -39,12 +39,24 @@ export class PreviewChecksService implements OnApplicationShutdown {
     const report = analysis.spamReport;
     const spamd = this.config.previews.spamAssassin;
     if (!report || !spamd) return report;
-    const message = buildMimeMessage({ html, text: analysis.plainText?.text ?? null, subject: analysis.inboxPreview?.subject ?? null, id: previewId, date: new Date() });
+    const message = buildMimeMessage({
+      html,
+      text: analysis.plainText?.text ?? null,
+      subject: analysis.inboxPreview?.subject ?? null,
+      id: previewId,
+      date: new Date(),
+    });
     try {
       const verdict = await checkWithSpamd(message, spamd);
       // SpamAssassin saw the whole message (headers, its phrase rules, every rule the engine has no counterpart
       // for): its verdict decides the level, the engine's stays beside it.
-      return { ...report, spamassassin: verdict, engineLevel: report.level, level: spamRiskLevel(verdict.score, verdict.threshold), levelSource: 'spamassassin' };
+      return {
+        ...report,
+        spamassassin: verdict,
+        engineLevel: report.level,
+        level: spamRiskLevel(verdict.score, verdict.threshold),
+        levelSource: 'spamassassin',
+      };
     } catch (error) {
       this.logger.warn(`preview ${previewId}: SpamAssassin check failed: ${(error as Error).message}`);
       return { ...report, spamassassin: null, notes: [`SpamAssassin check failed: ${(error as Error).message}`], levelSource: 'engine' };
@@ -54,7 +66,8 @@ export class PreviewChecksService implements OnApplicationShutdown {
   private async imageWeights(previewId: string, analysis: CheckInputs): Promise<CheckedReports['imageReport']> {
     const report = analysis.imageReport;
     if (!report) return report;
-    if (!this.guard) return { ...report, totalBytes: null, notes: report.images.length > 0 ? ['Image weights were not measured: IMAGE_WEIGHT_CHECK is off.'] : [] };
+    if (!this.guard)
+      return { ...report, totalBytes: null, notes: report.images.length > 0 ? ['Image weights were not measured: IMAGE_WEIGHT_CHECK is off.'] : [] };
     try {
       return await measureImageWeights(report, this.guard);
     } catch (error) {

@@ -42,7 +42,12 @@ describe('parseSpamdResponse', () => {
   });
 
   it('reads a clean verdict with a negative score', () => {
-    expect(parseSpamdResponse('SPAMD/1.1 0 EX_OK\r\nContent-length: 0\r\nSpam: False ; -1.5 / 5.0\r\n\r\n')).toEqual({ score: -1.5, threshold: 5, isSpam: false, rules: [] });
+    expect(parseSpamdResponse('SPAMD/1.1 0 EX_OK\r\nContent-length: 0\r\nSpam: False ; -1.5 / 5.0\r\n\r\n')).toEqual({
+      score: -1.5,
+      threshold: 5,
+      isSpam: false,
+      rules: [],
+    });
   });
 
   it.each([

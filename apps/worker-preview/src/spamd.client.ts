@@ -38,7 +38,10 @@ export function checkWithSpamd(message: Buffer, address: SpamdAddress): Promise<
     };
     const socket = connect({ host: address.host, port: address.port });
     // One deadline for connect, send, scan and answer together.
-    const timer = setTimeout(() => finish(new SpamdError(`spamd at ${address.host}:${address.port} did not answer within ${address.timeoutMs} ms`)), address.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new SpamdError(`spamd at ${address.host}:${address.port} did not answer within ${address.timeoutMs} ms`)),
+      address.timeoutMs,
+    );
     socket.once('connect', () => {
       socket.write(`REPORT SPAMC/1.5\r\nContent-length: ${message.length}\r\nUser: mailproof\r\n\r\n`);
       socket.write(message);

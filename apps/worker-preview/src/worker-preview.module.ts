@@ -33,7 +33,10 @@ export class WorkerPreviewAppModule {
         LinksResolveHandler,
         GateRunService,
         RedisLinkCheckCache,
-        PreviewAnalysisService, PreviewChecksService, AnalysisPool],
+        PreviewAnalysisService,
+        PreviewChecksService,
+        AnalysisPool,
+      ],
     };
   }
 }

@@ -53,7 +53,8 @@ export class PreviewRenderService implements OnModuleInit, OnModuleDestroy {
 
   async render(payload: RenderScreenshotsJobPayload): Promise<RenderScreenshotsJobResult> {
     const preview = await this.previews.findForRender(payload.previewId);
-    const wanted = (clients: readonly string[]): ClientId[] => (payload.clients ?? clients).filter((id): id is ClientId => isClientId(id) && clients.includes(id));
+    const wanted = (clients: readonly string[]): ClientId[] =>
+      (payload.clients ?? clients).filter((id): id is ClientId => isClientId(id) && clients.includes(id));
     // Deleted or expired meanwhile: nothing to paint, nothing to store.
     if (!preview) return { previewId: payload.previewId, captured: [], failed: [] };
     const clients = wanted(preview.clients);

@@ -18,8 +18,18 @@ describe('deliverability settings', () => {
   });
 
   it('reads servers, protocol, interval and limits', () => {
-    const config = loadConfig({ DNS_SERVERS: ' 127.0.0.1:8053, [::1]:853 ,dns.example:443', DNS_PROTOCOL: 'http', DOMAIN_AUDIT_INTERVAL: '15m', DOMAIN_LIMIT_FREE: '1' });
-    expect(config.deliverability).toMatchObject({ dnsServers: ['127.0.0.1:8053', '[::1]:853', 'dns.example:443'], dnsProtocol: 'http', auditIntervalMs: 900_000, domainLimits: { free: 1, pro: 50 } });
+    const config = loadConfig({
+      DNS_SERVERS: ' 127.0.0.1:8053, [::1]:853 ,dns.example:443',
+      DNS_PROTOCOL: 'http',
+      DOMAIN_AUDIT_INTERVAL: '15m',
+      DOMAIN_LIMIT_FREE: '1',
+    });
+    expect(config.deliverability).toMatchObject({
+      dnsServers: ['127.0.0.1:8053', '[::1]:853', 'dns.example:443'],
+      dnsProtocol: 'http',
+      auditIntervalMs: 900_000,
+      domainLimits: { free: 1, pro: 50 },
+    });
   });
 
   it.each([

@@ -13,7 +13,15 @@ type EnvSource = Record<string, string | undefined>;
  * settings fall back to a local developer setup.
  */
 export function validateEnvironment(env: EnvSource = process.env): EnvironmentVariables {
-  const known = Object.keys(new EnvironmentVariables()).concat(Object.keys(DEVELOPMENT_DEFAULTS), ['CHROMIUM_PATH', 'RATE_LIMIT_REDIS_URL', 'REDIS_CLUSTER_NODES', 'TRUSTED_PROXIES', 'SPAMASSASSIN_HOST', 'METRICS_TOKEN', 'SSRF_ALLOWED_ADDRESSES']);
+  const known = Object.keys(new EnvironmentVariables()).concat(Object.keys(DEVELOPMENT_DEFAULTS), [
+    'CHROMIUM_PATH',
+    'RATE_LIMIT_REDIS_URL',
+    'REDIS_CLUSTER_NODES',
+    'TRUSTED_PROXIES',
+    'SPAMASSASSIN_HOST',
+    'METRICS_TOKEN',
+    'SSRF_ALLOWED_ADDRESSES',
+  ]);
   const raw: Record<string, string> = {};
   for (const name of new Set(known)) {
     const value = env[name];
@@ -34,7 +42,10 @@ export function validateEnvironment(env: EnvSource = process.env): EnvironmentVa
     return { variable: error.property, message };
   });
   if (production && raw.SSRF_ALLOWED_ADDRESSES !== undefined) {
-    problems.push({ variable: 'SSRF_ALLOWED_ADDRESSES', message: 'must not be set when NODE_ENV=production: it lets server-side fetches reach private addresses' });
+    problems.push({
+      variable: 'SSRF_ALLOWED_ADDRESSES',
+      message: 'must not be set when NODE_ENV=production: it lets server-side fetches reach private addresses',
+    });
   }
   if (raw.REDIS_CLUSTER_NODES !== undefined && !problems.some((p) => p.variable === 'REDIS_URL') && !/^\/?0?$/.test(new URL(raw.REDIS_URL).pathname)) {
     problems.push({ variable: 'REDIS_URL', message: 'must name database 0 (or none) when REDIS_CLUSTER_NODES is set: a Redis Cluster has only database 0' });

@@ -85,7 +85,15 @@ export class MailproofConfig {
     /** Addresses server-side fetches may reach although not public (tests only; empty in production). */
     readonly netGuard: { allowedAddresses: string[] },
     /** Webhook delivery: per-attempt timeout, retry schedule, disabling rule (docs/webhooks.md). */
-    readonly webhooks: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; disableAfter: number; endpointLimit: number; relayEveryMs: number },
+    readonly webhooks: {
+      concurrency: number;
+      timeoutMs: number;
+      attempts: number;
+      backoffMs: number;
+      disableAfter: number;
+      endpointLimit: number;
+      relayEveryMs: number;
+    },
   ) {}
 
   /** What a BullMQ consumer needs: its concurrency plus the shared lock settings. */
@@ -146,11 +154,20 @@ export class MailproofConfig {
         perWindow: { anonymous: e.RATE_LIMIT_ANONYMOUS, free: e.RATE_LIMIT_FREE, pro: e.RATE_LIMIT_PRO },
         redis: e.RATE_LIMIT_REDIS_URL ? { url: e.RATE_LIMIT_REDIS_URL, clusterNodes: [] } : { url: e.REDIS_URL, clusterNodes },
         redisTimeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
-        trustedProxies: (e.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+        trustedProxies: (e.TRUSTED_PROXIES ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
       },
-      { sessionTtlSeconds: e.DASHBOARD_SESSION_TTL_HOURS * 3600, signInLimit: e.DASHBOARD_SIGN_IN_LIMIT, previewCacheBytes: e.PREVIEW_PAGE_CACHE_MB * 1024 * 1024 },
       {
-        dnsServers: e.DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean),
+        sessionTtlSeconds: e.DASHBOARD_SESSION_TTL_HOURS * 3600,
+        signInLimit: e.DASHBOARD_SIGN_IN_LIMIT,
+        previewCacheBytes: e.PREVIEW_PAGE_CACHE_MB * 1024 * 1024,
+      },
+      {
+        dnsServers: e.DNS_SERVERS.split(',')
+          .map((server) => server.trim())
+          .filter(Boolean),
         dnsProtocol: e.DNS_PROTOCOL,
         dnsTimeoutMs: e.DNS_TIMEOUT_MS,
         dnsTries: e.DNS_TRIES,
@@ -161,7 +178,12 @@ export class MailproofConfig {
         domainLimits: { free: e.DOMAIN_LIMIT_FREE, pro: e.DOMAIN_LIMIT_PRO },
       },
       { budgetMs: e.GATE_BUDGET_MS, linksBudgetMs: e.GATE_LINKS_BUDGET_MS, linkCacheSeconds: e.LINK_CHECK_CACHE_SECONDS },
-      { allowedAddresses: (e.SSRF_ALLOWED_ADDRESSES ?? '').split(',').map((address) => address.trim()).filter(Boolean) },
+      {
+        allowedAddresses: (e.SSRF_ALLOWED_ADDRESSES ?? '')
+          .split(',')
+          .map((address) => address.trim())
+          .filter(Boolean),
+      },
       {
         concurrency: e.WORKER_WEBHOOK_CONCURRENCY,
         timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -12,7 +12,11 @@ describe('preview worker checks settings', () => {
   });
 
   it('reads spamd as host:port, IPv6 in brackets, with its timeout', () => {
-    expect(loadConfig({ SPAMASSASSIN_HOST: '127.0.0.1:783', SPAMASSASSIN_TIMEOUT_MS: '1500' }).previews.spamAssassin).toEqual({ host: '127.0.0.1', port: 783, timeoutMs: 1500 });
+    expect(loadConfig({ SPAMASSASSIN_HOST: '127.0.0.1:783', SPAMASSASSIN_TIMEOUT_MS: '1500' }).previews.spamAssassin).toEqual({
+      host: '127.0.0.1',
+      port: 783,
+      timeoutMs: 1500,
+    });
     expect(loadConfig({ SPAMASSASSIN_HOST: '[::1]:7830' }).previews.spamAssassin).toEqual({ host: '::1', port: 7830, timeoutMs: 3000 });
     expect(loadConfig({ SPAMASSASSIN_HOST: 'spamd.internal:783' }).previews.spamAssassin).toMatchObject({ host: 'spamd.internal', port: 783 });
   });

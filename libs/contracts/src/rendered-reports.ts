@@ -58,4 +58,3 @@ export interface RenderedReports {
 export interface StoredRenderedReports extends RenderedReports {
   screenshotNotes?: string[];
 }
-

@@ -34,16 +34,43 @@ describe('analyzeEmail', () => {
     const result = analyzeEmail(FIXTURES.layout);
     expect(Object.keys(result).sort()).toEqual(
       [
-        'overallScore', 'transforms', 'compatibilityScores', 'cssReport', 'darkMode', 'spamReport', 'sizeReport', 'linkReport',
-        'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'overflowReport', 'visualReport', 'darkContrast',
-        'mobileContrast', 'designReport', 'vmlReport', 'plainText',
+        'overallScore',
+        'transforms',
+        'compatibilityScores',
+        'cssReport',
+        'darkMode',
+        'spamReport',
+        'sizeReport',
+        'linkReport',
+        'accessibilityReport',
+        'imageReport',
+        'inboxPreview',
+        'templateReport',
+        'overflowReport',
+        'visualReport',
+        'darkContrast',
+        'mobileContrast',
+        'designReport',
+        'vmlReport',
+        'plainText',
       ].sort(),
     );
     expect(result.transforms.map((t) => t.clientId)).toEqual([...CLIENT_IDS]);
     expect(Object.keys(result.darkMode)).toEqual([...CLIENT_IDS]);
     expect(Object.keys(result.compatibilityScores)).toEqual([...CLIENT_IDS]);
     // The static reports are filled; the ones that need a rendered page stay null.
-    for (const report of ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'designReport', 'plainText', 'darkContrast'] as const) {
+    for (const report of [
+      'spamReport',
+      'sizeReport',
+      'linkReport',
+      'accessibilityReport',
+      'imageReport',
+      'inboxPreview',
+      'templateReport',
+      'designReport',
+      'plainText',
+      'darkContrast',
+    ] as const) {
       expect(result[report]).toEqual(expect.any(Object));
     }
     expect(result.overflowReport).toBeNull();
@@ -59,7 +86,20 @@ describe('analyzeEmail', () => {
     expect(core.spamReport).toBeNull();
     expect(core.darkContrast).toBeNull();
     expect(core.plainText).toBeNull();
-    expect({ ...full, spamReport: null, sizeReport: null, linkReport: null, accessibilityReport: null, imageReport: null, inboxPreview: null, templateReport: null, darkContrast: null, designReport: null, vmlReport: null, plainText: null }).toEqual(core);
+    expect({
+      ...full,
+      spamReport: null,
+      sizeReport: null,
+      linkReport: null,
+      accessibilityReport: null,
+      imageReport: null,
+      inboxPreview: null,
+      templateReport: null,
+      darkContrast: null,
+      designReport: null,
+      vmlReport: null,
+      plainText: null,
+    }).toEqual(core);
   });
 
   it('passes compile warnings to the template report, and the requested clients to the per-client reports', () => {
@@ -99,12 +139,16 @@ describe('analyzeEmail', () => {
   it('flags elements clients remove as errors', () => {
     const findings = analyzeEmail(FIXTURES.removedElements).cssReport;
     for (const client of CLIENT_IDS) {
-      const errors = byClient(findings, client).filter((f) => f.severity === 'error').map((f) => f.property);
+      const errors = byClient(findings, client)
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.property);
       expect(errors).toEqual(expect.arrayContaining(['<script>', '<iframe>']));
     }
-    expect(byClient(findings, 'gmail-web').filter((f) => f.severity === 'error').map((f) => f.property)).toEqual(
-      expect.arrayContaining(['<svg>', '<link rel="stylesheet">']),
-    );
+    expect(
+      byClient(findings, 'gmail-web')
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.property),
+    ).toEqual(expect.arrayContaining(['<svg>', '<link rel="stylesheet">']));
   });
 
   it('downgrades Outlook findings a VML fallback covers to info', () => {
@@ -158,7 +202,12 @@ describe('analyzeEmail', () => {
     });
 
     it('uses the native idiom of each format in its fixes', () => {
-      const markers: Record<EmailFormat, RegExp> = { html: /<(table|v:|!--\[if|img|a|style|meta|td|h1)/, jsx: /@react-email\/components|style=\{\{|<Head>/, mjml: /<mj-/, maizzle: /class="|config|tailwind|googleFonts|css:/ };
+      const markers: Record<EmailFormat, RegExp> = {
+        html: /<(table|v:|!--\[if|img|a|style|meta|td|h1)/,
+        jsx: /@react-email\/components|style=\{\{|<Head>/,
+        mjml: /<mj-/,
+        maizzle: /class="|config|tailwind|googleFonts|css:/,
+      };
       for (const format of EMAIL_FORMATS) {
         const fixes = analyzeEmail(html, { format }).cssReport.flatMap((f) => (f.fix ? [f.fix] : []));
         // Fixtures whose findings carry no fix (nothing to rewrite) have nothing to check here.
@@ -202,7 +251,8 @@ describe('transforms', () => {
   });
 
   it('shows the Word engine its conditional comments and hides !mso content', () => {
-    const html = '<div><!--[if mso]><table><tr><td>word<![endif]--><!--[if !mso]><!--><p>modern</p><!--<![endif]--></div><p style="border-radius:4px; color:red">x</p>';
+    const html =
+      '<div><!--[if mso]><table><tr><td>word<![endif]--><!--[if !mso]><!--><p>modern</p><!--<![endif]--></div><p style="border-radius:4px; color:red">x</p>';
     const result = analyzeEmail(html);
     const word = result.transforms.find((t) => t.clientId === 'outlook-windows-legacy')?.html ?? '';
     expect(word).toContain('<table><tr><td>word');
@@ -216,7 +266,8 @@ describe('transforms', () => {
   it('serializes unchanged markup exactly like parse5', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded here only, for one test
     const { parse, serialize } = require('parse5') as typeof import('parse5');
-    const html = '<!DOCTYPE html><html><head><title>a &amp; b</title></head><body><p title="&quot;x&quot; &amp;">1 &lt; 2&nbsp;</p><svg><use xlink:href="#a"></use></svg><template><b>t</b></template><br></body></html>';
+    const html =
+      '<!DOCTYPE html><html><head><title>a &amp; b</title></head><body><p title="&quot;x&quot; &amp;">1 &lt; 2&nbsp;</p><svg><use xlink:href="#a"></use></svg><template><b>t</b></template><br></body></html>';
     const apple = analyzeEmail(html, { clients: ['apple-mail-macos'] }).transforms[0].html;
     expect(apple).toBe(serialize(parse(html)));
   });
@@ -258,7 +309,9 @@ describe('dark mode', () => {
   it('keeps Apple Mail light without a color-scheme opt-in, and applies the dark rules with it', () => {
     expect(dark('apple-mail-macos')).toBe(result.transforms.find((t) => t.clientId === 'apple-mail-macos')?.html);
     expect(result.darkMode['apple-mail-macos'].warnings.map((w) => w.property)).toContain('color-scheme');
-    const optedIn = analyzeEmail(FIXTURES.darkMode.replace('<head>', '<head><meta name="color-scheme" content="light dark">'), { clients: ['apple-mail-macos'] });
+    const optedIn = analyzeEmail(FIXTURES.darkMode.replace('<head>', '<head><meta name="color-scheme" content="light dark">'), {
+      clients: ['apple-mail-macos'],
+    });
     expect(optedIn.darkMode['apple-mail-macos'].html).toMatch(/\.card\{background:#111111 !important;/);
     expect(optedIn.darkMode['apple-mail-macos'].warnings.map((w) => w.property)).toContain('dark-mode-coverage');
   });

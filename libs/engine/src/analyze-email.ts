@@ -169,7 +169,15 @@ export function analyzeParsedEmail(
   const features = collectFeatures(parsed, selectors);
   const cascade = computeStyleCascade(parsed, selectors);
   const transformContext = new TransformContext(parsed, features, cascade);
-  const compiledReport = buildCssReport({ parsed, hits: features.hits, cascade, format, clients, uses: features, behaviors: (client) => transformContext.behaviorOutcome(client) });
+  const compiledReport = buildCssReport({
+    parsed,
+    hits: features.hits,
+    cascade,
+    format,
+    clients,
+    uses: features,
+    behaviors: (client) => transformContext.behaviorOutcome(client),
+  });
   // A compiled template's findings point into the author's source where the element came from one.
   const cssReport = options.sourcePositions ? placeFindingsInSource(compiledReport, parsed.source, options.sourcePositions) : compiledReport;
   const compatibilityScores = scoreClients(cssReport, clients);
@@ -178,7 +186,8 @@ export function analyzeParsedEmail(
   // The quality reports run last, once the per-client views and plans are garbage: scavenges during the
   // reports then copy only the parse, cascade and output, and the reports' own data is never alive
   // while the views allocate (measured: ~15 ms less per corpus pass than running them before the views).
-  const reportContext = options.reports === false ? null : createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
+  const reportContext =
+    options.reports === false ? null : createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
   const qualityReports = reportContext ? buildQualityReports(reportContext, options.compileWarnings ?? []) : null;
   const darkContrast = reportContext ? buildDarkContrast(reportContext, handovers) : null;
 

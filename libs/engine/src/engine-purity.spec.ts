@@ -32,7 +32,8 @@ function usesOf(fileName: string, text: string): string[] {
   const uses: string[] = [];
   const moduleUse = (specifier: string) => uses.push(`import ${BUILTINS.has(specifier) ? `node:${specifier}` : specifier}`);
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) moduleUse(node.moduleSpecifier.text);
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+      moduleUse(node.moduleSpecifier.text);
     if (ts.isCallExpression(node)) {
       const [first] = node.arguments;
       const loadsModule = node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require');

@@ -39,7 +39,7 @@ describe('renderClientViews', () => {
     expect(gmail.light).toMatch(/<p style="color:#333333" data-mp-line="12">/);
   });
 
-  it('paints the dark variant under a dark scheme only for clients that apply the email\'s own dark rules', () => {
+  it("paints the dark variant under a dark scheme only for clients that apply the email's own dark rules", () => {
     const byId = new Map(views.map((v) => [v.clientId, v]));
     expect(byId.get('apple-mail-macos')!.darkUsesDarkScheme).toBe(true);
     expect(byId.get('gmail-web')!.darkUsesDarkScheme).toBe(false);

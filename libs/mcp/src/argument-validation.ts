@@ -47,7 +47,10 @@ function byteLimitErrors(schema: JsonSchema, args: Record<string, unknown>): Fie
 }
 
 function fieldError(error: ErrorObject): FieldError {
-  const path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   switch (error.keyword) {
     case 'required':
       return { field: [...path, error.params.missingProperty as string].join('.'), message: 'is required' };

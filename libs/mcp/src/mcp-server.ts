@@ -108,22 +108,34 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (!prompt) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. Prompts: ${PROMPTS.map((p) => p.name).join(', ')}`);
     const args = request.params.arguments ?? {};
     const errors: FieldError[] = [
-      ...prompt.arguments.filter((argument) => argument.required && !args[argument.name]?.trim()).map((argument) => ({ field: argument.name, message: 'is required' })),
-      ...Object.keys(args).filter((key) => !prompt.arguments.some((argument) => argument.name === key)).map((key) => ({ field: key, message: 'is not an argument of this prompt' })),
+      ...prompt.arguments
+        .filter((argument) => argument.required && !args[argument.name]?.trim())
+        .map((argument) => ({ field: argument.name, message: 'is required' })),
+      ...Object.keys(args)
+        .filter((key) => !prompt.arguments.some((argument) => argument.name === key))
+        .map((key) => ({ field: key, message: 'is not an argument of this prompt' })),
     ];
-    if (errors.length > 0) throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${prompt.name}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { errors });
+    if (errors.length > 0)
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Invalid arguments for prompt ${prompt.name}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+        { errors },
+      );
     try {
       return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.message(args) } }] };
     } catch (error) {
       if (!(error instanceof PromptArgumentError)) throw error;
-      throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${prompt.name}: ${error.field}: ${error.message}`, { errors: [{ field: error.field, message: error.message }] });
+      throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${prompt.name}: ${error.field}: ${error.message}`, {
+        errors: [{ field: error.field, message: error.message }],
+      });
     }
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CLIENTS_RESOURCE] }));
 
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    if (request.params.uri !== CLIENTS_RESOURCE.uri) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}. Resources: ${CLIENTS_RESOURCE.uri}`);
+    if (request.params.uri !== CLIENTS_RESOURCE.uri)
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}. Resources: ${CLIENTS_RESOURCE.uri}`);
     return { contents: [{ uri: CLIENTS_RESOURCE.uri, mimeType: CLIENTS_RESOURCE.mimeType, text: JSON.stringify({ clients: clientSummaries() }) }] };
   });
 

@@ -31,7 +31,10 @@ export class PromptArgumentError extends Error {
 
 function clientList(raw: string | undefined, field: string): string[] | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
-  const ids = raw.split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = raw
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
   const unknown = ids.filter((id) => !isClientId(id));
   if (unknown.length > 0) throw new PromptArgumentError(field, `unknown client id(s): ${unknown.join(', ')}; valid ids: ${CLIENT_IDS.join(', ')}`);
   return ids;
@@ -97,7 +100,10 @@ export const PROMPTS: readonly PromptDefinition[] = [
       { name: 'dkimSelectors', description: 'Comma-separated DKIM selectors your provider uses (optional)', required: false },
     ],
     message(args) {
-      const selectors = (args.dkimSelectors ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const selectors = (args.dkimSelectors ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       return [
         `Audit the sending domain ${args.domain} with the Mailproof check_deliverability tool${selectors.length > 0 ? ` (dkimSelectors ${JSON.stringify(selectors)})` : ''}.`,
         'Explain the score, then each record that does not pass: what is wrong and the exact DNS record to publish instead.',

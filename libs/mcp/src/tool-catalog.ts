@@ -71,13 +71,13 @@ const TEXTS: Record<ToolName, ToolText> = {
   },
   share_preview: {
     title: 'Share a preview',
-    description: 'Creates a public link to a saved preview (the previewId of another tool\'s result). Free plan links expire after 7 days; Pro links do not.',
+    description: "Creates a public link to a saved preview (the previewId of another tool's result). Free plan links expire after 7 days; Pro links do not.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   capture_screenshots: {
     title: 'Screenshots of a preview',
     description:
-      'Renders a saved preview (the previewId of another tool\'s result) in headless Chromium as each client shows it, light and dark, and returns the PNG URLs. Waits a few seconds; screenshotStatus pending means they are still rendering (call again). Afterwards the preview also has overflowReport, mobileContrast and visualReport.',
+      "Renders a saved preview (the previewId of another tool's result) in headless Chromium as each client shows it, light and dark, and returns the PNG URLs. Waits a few seconds; screenshotStatus pending means they are still rendering (call again). Afterwards the preview also has overflowReport, mobileContrast and visualReport.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   list_domains: {

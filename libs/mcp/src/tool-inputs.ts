@@ -98,7 +98,8 @@ export const TOOL_INPUTS = {
       screenshots: {
         type: 'boolean',
         default: false,
-        description: 'Also render screenshots of every client, light and dark (waits a few seconds; absent when not done by then; capture_screenshots asks again).',
+        description:
+          'Also render screenshots of every client, light and dark (waits a few seconds; absent when not done by then; capture_screenshots asks again).',
       },
     },
     ['html'],
@@ -122,12 +123,28 @@ export const TOOL_INPUTS = {
   /** POST /api/gate, exactly; the service checks that exactly one of html and url is given. */
   gate_email: object({
     html: markup('The email (HTML, JSX, MJML or Maizzle), at most 500 KB. Exactly one of html and url.'),
-    url: { type: 'string', minLength: 1, maxLength: 2048, description: 'A "view in browser" link to import the email from (http/https, public addresses, at most 500 KB). Exactly one of html and url.' },
+    url: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description: 'A "view in browser" link to import the email from (http/https, public addresses, at most 500 KB). Exactly one of html and url.',
+    },
     format: FORMAT,
     files: { ...FILES, description: `${FILES.description} Not with url.` },
     mjmlValidation: MJML_VALIDATION,
-    ref: { type: 'string', maxLength: 200, pattern: GATE_REF_PATTERN.source, description: 'Stable name of the email (1-200 letters, digits and ._/-:@); omit to skip regression checking.' },
-    threshold: { type: 'number', minimum: 0, maximum: 100, default: GATE_DEFAULT_THRESHOLD, description: 'A client scoring below it fails the threshold check.' },
+    ref: {
+      type: 'string',
+      maxLength: 200,
+      pattern: GATE_REF_PATTERN.source,
+      description: 'Stable name of the email (1-200 letters, digits and ._/-:@); omit to skip regression checking.',
+    },
+    threshold: {
+      type: 'number',
+      minimum: 0,
+      maximum: 100,
+      default: GATE_DEFAULT_THRESHOLD,
+      description: 'A client scoring below it fails the threshold check.',
+    },
     checks: {
       type: 'array',
       items: { type: 'string', enum: GATE_CHECK_FAMILIES },
@@ -166,7 +183,10 @@ export const TOOL_INPUTS = {
     ['before', 'after'],
   ),
   /** POST /api/share, exactly. */
-  share_preview: object({ previewId: { type: 'string', maxLength: 100, description: 'The previewId of a preview_email, analyze_email, audit_email or gate_email result.' } }, ['previewId']),
+  share_preview: object(
+    { previewId: { type: 'string', maxLength: 100, description: 'The previewId of a preview_email, analyze_email, audit_email or gate_email result.' } },
+    ['previewId'],
+  ),
   /** GET /api/domains. */
   list_domains: object({}),
   /** POST /api/preview/:id/screenshots: the path's id as `previewId`, then the body. */

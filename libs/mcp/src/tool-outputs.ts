@@ -52,7 +52,15 @@ const previewResult = object(
     overallScore: number,
     transforms: array(object({ clientId, html: string, warnings: array(openObject) })),
     compatibilityScores: { type: 'object', additionalProperties: clientScore },
-    cssReport: array(object({ severity, client: clientId, property: string, message: string, suggestion: string }, ['severity', 'client', 'property', 'message', 'suggestion'])),
+    cssReport: array(
+      object({ severity, client: clientId, property: string, message: string, suggestion: string }, [
+        'severity',
+        'client',
+        'property',
+        'message',
+        'suggestion',
+      ]),
+    ),
     darkMode: openObject,
     ...reports,
   },
@@ -77,7 +85,11 @@ const findingGroup = object(
 const clientSummary = object({ clientId, name: string, score: number, errors: integer, warnings: integer, info: integer });
 const severityCounts = object({ error: integer, warning: integer, info: integer });
 
-const gateFinding = object({ clientId: string, property: string, rule: string, severity: { type: 'string', enum: ['error', 'warning'] } }, ['clientId', 'property', 'severity']);
+const gateFinding = object({ clientId: string, property: string, rule: string, severity: { type: 'string', enum: ['error', 'warning'] } }, [
+  'clientId',
+  'property',
+  'severity',
+]);
 const clientDiff = object({
   clientId: string,
   presence: { type: 'string', enum: ['both', 'before-only', 'after-only'] },
@@ -156,7 +168,14 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
     before: diffSide,
     after: diffSide,
     clients: array(clientDiff),
-    summary: object({ improved: array(string), regressed: array(string), unchanged: array(string), added: array(string), removed: array(string), meanDelta: number }),
+    summary: object({
+      improved: array(string),
+      regressed: array(string),
+      unchanged: array(string),
+      added: array(string),
+      removed: array(string),
+      meanDelta: number,
+    }),
   }),
   share_preview: object({ id: string, url: string, expiresAt: nullableString }),
   capture_screenshots: object({
@@ -168,7 +187,15 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
   list_domains: object({
     domains: array(
       object(
-        { id: string, domain: string, dkimSelectors: array(string), score: nullableNumber, status: { type: 'string', enum: ['pending', 'healthy', 'degraded', 'failing'] }, lastCheckedAt: nullableString, createdAt: string },
+        {
+          id: string,
+          domain: string,
+          dkimSelectors: array(string),
+          score: nullableNumber,
+          status: { type: 'string', enum: ['pending', 'healthy', 'degraded', 'failing'] },
+          lastCheckedAt: nullableString,
+          createdAt: string,
+        },
         ['id', 'domain', 'score', 'status'],
       ),
     ),

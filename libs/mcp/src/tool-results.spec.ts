@@ -3,7 +3,16 @@ import { analyzeEmailResult, auditEmailResult, diffEmailsResult, type AnalysisLi
 import { REPORT_FIELDS } from './tool-outputs';
 
 function finding(client: string, property: string, severity: CssFinding['severity'], extra: Partial<CssFinding> = {}): CssFinding {
-  return { client, property, severity, rule: `rule-${property}`, message: `${property} in ${client}`, suggestion: `avoid ${property}`, occurrences: 1, ...extra } as CssFinding;
+  return {
+    client,
+    property,
+    severity,
+    rule: `rule-${property}`,
+    message: `${property} in ${client}`,
+    suggestion: `avoid ${property}`,
+    occurrences: 1,
+    ...extra,
+  } as CssFinding;
 }
 
 const result: AnalysisLike = {
@@ -14,7 +23,11 @@ const result: AnalysisLike = {
   },
   cssReport: [
     finding('gmail-web', '<svg>', 'error', { line: 3, column: 5 }),
-    finding('outlook-windows-legacy', '<svg>', 'error', { line: 3, column: 5, fix: { before: '<svg>', after: '<img>', language: 'html', description: 'use an image' } }),
+    finding('outlook-windows-legacy', '<svg>', 'error', {
+      line: 3,
+      column: 5,
+      fix: { before: '<svg>', after: '<img>', language: 'html', description: 'use an image' },
+    }),
     finding('outlook-windows-legacy', 'border-radius', 'warning'),
     finding('gmail-web', 'gap', 'info'),
   ],
@@ -25,7 +38,15 @@ describe('analyzeEmailResult', () => {
   it('groups a problem once across the clients it hits; summary leaves info notes out', () => {
     const summary = analyzeEmailResult(result, 'prv_1', 'summary');
     expect(summary.findings).toEqual([
-      { severity: 'error', property: '<svg>', rule: 'rule-<svg>', line: 3, column: 5, clients: ['gmail-web', 'outlook-windows-legacy'], suggestion: 'avoid <svg>' },
+      {
+        severity: 'error',
+        property: '<svg>',
+        rule: 'rule-<svg>',
+        line: 3,
+        column: 5,
+        clients: ['gmail-web', 'outlook-windows-legacy'],
+        suggestion: 'avoid <svg>',
+      },
       { severity: 'warning', property: 'border-radius', rule: 'rule-border-radius', clients: ['outlook-windows-legacy'], suggestion: 'avoid border-radius' },
     ]);
     expect(summary.counts).toEqual({ error: 1, warning: 1, info: 1 });
@@ -52,7 +73,12 @@ describe('auditEmailResult', () => {
 
 describe('diffEmailsResult', () => {
   it('reports fixed and introduced findings and score deltas per client, and which side is which', () => {
-    const after: AnalysisLike = { ...result, overallScore: 95, compatibilityScores: { ...result.compatibilityScores, 'outlook-windows-legacy': { score: 97, errors: 0, warnings: 1, info: 0 } }, cssReport: result.cssReport.filter((f) => !(f.client === 'outlook-windows-legacy' && f.property === '<svg>')) };
+    const after: AnalysisLike = {
+      ...result,
+      overallScore: 95,
+      compatibilityScores: { ...result.compatibilityScores, 'outlook-windows-legacy': { score: 97, errors: 0, warnings: 1, info: 0 } },
+      cssReport: result.cssReport.filter((f) => !(f.client === 'outlook-windows-legacy' && f.property === '<svg>')),
+    };
     const diff = diffEmailsResult({ result, previewId: 'a' }, { result: after, previewId: 'b' });
     expect(diff.before).toEqual({ previewId: 'a', overallScore: 85 });
     expect(diff.after).toEqual({ previewId: 'b', overallScore: 95 });

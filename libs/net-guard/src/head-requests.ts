@@ -79,9 +79,17 @@ export async function headUrls(guard: SsrfGuard, urls: readonly string[], option
     if (deadline.signal.aborted) return { ...base, failure: 'timeout', detail: `budget of ${budgetMs} ms spent` };
     try {
       const response = await headThenGet(guard, url, { signal: deadline.signal });
-      return { url, status: response.status, contentLength: contentLengthOf(response.headers['content-length']), finalUrl: response.url, failure: null, detail: null };
+      return {
+        url,
+        status: response.status,
+        contentLength: contentLengthOf(response.headers['content-length']),
+        finalUrl: response.url,
+        failure: null,
+        detail: null,
+      };
     } catch (error) {
-      if (error instanceof SsrfRefusedError || (error as { code?: string }).code === 'ESSRFREFUSED') return { ...base, failure: 'refused', detail: (error as Error).message };
+      if (error instanceof SsrfRefusedError || (error as { code?: string }).code === 'ESSRFREFUSED')
+        return { ...base, failure: 'refused', detail: (error as Error).message };
       if (deadline.signal.aborted) return { ...base, failure: 'timeout', detail: `budget of ${budgetMs} ms spent` };
       return { ...base, failure: 'error', detail: (error as Error).message };
     }

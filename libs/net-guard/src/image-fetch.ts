@@ -42,19 +42,34 @@ export async function fetchImage(url: string, options: FetchImageOptions): Promi
   if (options.signal?.aborted) cancel();
   else options.signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const response = await options.guard.open(url, { method: 'GET', signal: deadline.signal, maxRedirects: 3, headers: { accept: 'image/*' } }).catch((error: unknown) => {
-      throw error instanceof SsrfRefusedError ? new ImageFetchError('refused', url) : deadline.signal.aborted ? new ImageFetchError('timeout', url) : new ImageFetchError('error', url);
-    });
+    const response = await options.guard
+      .open(url, { method: 'GET', signal: deadline.signal, maxRedirects: 3, headers: { accept: 'image/*' } })
+      .catch((error: unknown) => {
+        throw error instanceof SsrfRefusedError
+          ? new ImageFetchError('refused', url)
+          : deadline.signal.aborted
+            ? new ImageFetchError('timeout', url)
+            : new ImageFetchError('error', url);
+      });
     const { body } = response;
     try {
-      const contentType = String(Array.isArray(response.headers['content-type']) ? response.headers['content-type'][0] : (response.headers['content-type'] ?? '')).split(';')[0].trim().toLowerCase();
+      const contentType = String(
+        Array.isArray(response.headers['content-type']) ? response.headers['content-type'][0] : (response.headers['content-type'] ?? ''),
+      )
+        .split(';')[0]
+        .trim()
+        .toLowerCase();
       if (response.status < 200 || response.status > 299) throw new ImageFetchError('error', url);
       // Browsers sniff images without a type; a declared non-image (HTML, CSS, JS) is never handed to the page.
       if (contentType !== '' && !contentType.startsWith('image/') && contentType !== 'application/octet-stream') throw new ImageFetchError('not-an-image', url);
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > options.maxBytes) throw new ImageFetchError('too-large', url);
       const bytes = await readAtMost(body, options.maxBytes, deadline.signal).catch((error: unknown) => {
-        throw error === TOO_LARGE ? new ImageFetchError('too-large', url) : error instanceof ImageFetchError ? error : new ImageFetchError(deadline.signal.aborted ? 'timeout' : 'error', url);
+        throw error === TOO_LARGE
+          ? new ImageFetchError('too-large', url)
+          : error instanceof ImageFetchError
+            ? error
+            : new ImageFetchError(deadline.signal.aborted ? 'timeout' : 'error', url);
       });
       return { status: response.status, contentType, body: bytes };
     } finally {

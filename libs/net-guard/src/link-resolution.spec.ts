@@ -68,7 +68,12 @@ describe('resolveLinks', () => {
   beforeEach(() => {
     site.reset();
     other.reset();
-    guard = new SsrfGuard({ allowedAddresses: ['127.0.0.2', '127.0.0.3'], allowedPorts: [80, 443, canary.port], resolve: testResolver, connectTimeoutMs: 1000 });
+    guard = new SsrfGuard({
+      allowedAddresses: ['127.0.0.2', '127.0.0.3'],
+      allowedPorts: [80, 443, canary.port],
+      resolve: testResolver,
+      connectTimeoutMs: 1000,
+    });
   });
   afterEach(async () => {
     await guard.close();
@@ -83,13 +88,20 @@ describe('resolveLinks', () => {
     const result = await run(urls);
     expect(result.unchecked).toEqual([]);
     expect(result.checked).toEqual(urls.map((url) => ({ url, status: 200 })));
-    for (const path of ['/no-head', '/no-head-501', '/head-reset']) expect(site.hits.filter((hit) => hit.endsWith(` ${path}`))).toEqual([`HEAD ${path}`, `GET ${path}`]);
+    for (const path of ['/no-head', '/no-head-501', '/head-reset'])
+      expect(site.hits.filter((hit) => hit.endsWith(` ${path}`))).toEqual([`HEAD ${path}`, `GET ${path}`]);
     expect(site.hits.filter((hit) => hit.endsWith(' /ok'))).toEqual(['HEAD /ok']);
   });
 
   it('reports 404 and 500 as checked with their status (the gate fails on them)', async () => {
     const result = await run([`${site.base}/404`, `${site.base}/500`]);
-    expect(result).toEqual({ checked: [{ url: `${site.base}/404`, status: 404 }, { url: `${site.base}/500`, status: 500 }], unchecked: [] });
+    expect(result).toEqual({
+      checked: [
+        { url: `${site.base}/404`, status: 404 },
+        { url: `${site.base}/500`, status: 500 },
+      ],
+      unchecked: [],
+    });
     expect(site.hits).toEqual(['HEAD /404', 'HEAD /500']);
   });
 
@@ -136,7 +148,10 @@ describe('resolveLinks', () => {
     const result = await run(declined);
     expect(result.checked).toEqual([]);
     expect(result.unchecked).toEqual(declined.map((url) => ({ url, reason: 'declined', detail: expect.stringMatching(/^Refused /) })));
-    expect(site.hits).toEqual([`HEAD /redirect?to=${encodeURIComponent(`http://127.0.0.1:${canary.port}/`)}`, `HEAD /redirect?to=${encodeURIComponent(`http://rebind.example.test:${canary.port}/`)}`]);
+    expect(site.hits).toEqual([
+      `HEAD /redirect?to=${encodeURIComponent(`http://127.0.0.1:${canary.port}/`)}`,
+      `HEAD /redirect?to=${encodeURIComponent(`http://rebind.example.test:${canary.port}/`)}`,
+    ]);
   });
 
   it('never reads a body: a server streaming forever after refusing HEAD sees its socket closed, and the call completes', async () => {

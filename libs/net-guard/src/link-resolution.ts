@@ -226,7 +226,8 @@ class LinkResolutionRun {
     }
     this.entries = [...distinct.entries()].map(([key, url]) => ({ key, url }));
     this.inScope = this.entries.slice(0, Math.max(0, this.settings.maxUrls));
-    for (const { key } of this.entries.slice(this.inScope.length)) this.outcomes.set(key, { reason: 'cap', detail: `at most ${this.settings.maxUrls} distinct URLs are checked` });
+    for (const { key } of this.entries.slice(this.inScope.length))
+      this.outcomes.set(key, { reason: 'cap', detail: `at most ${this.settings.maxUrls} distinct URLs are checked` });
 
     // Every hop in flight and every wait for a host slot listens to the budget: up to two per URL.
     setMaxListeners(2 * this.inScope.length + 10, this.budget.signal);
@@ -269,7 +270,14 @@ class LinkResolutionRun {
   /** Results of earlier runs; a lookup slower than `cacheTimeoutMs`, failed or invalid counts as a miss. */
   private async readCache(cache: LinkCheckCache, pending: readonly PendingLink[]): Promise<void> {
     const hits = await Promise.race([
-      Promise.all(pending.map((entry) => withTimer(Promise.resolve().then(() => cache.get(entry.key)), this.settings.cacheTimeoutMs))),
+      Promise.all(
+        pending.map((entry) =>
+          withTimer(
+            Promise.resolve().then(() => cache.get(entry.key)),
+            this.settings.cacheTimeoutMs,
+          ),
+        ),
+      ),
       this.finished.then(() => []),
     ]);
     hits.forEach((hit, index) => {
@@ -362,7 +370,8 @@ function checkedOutcome(key: string, status: number, finalUrl: unknown): Outcome
 }
 
 function classify(error: unknown, budget: AbortSignal, maxRedirects: number): Outcome {
-  if (error instanceof BudgetSpent || (budget.aborted && !(error instanceof SsrfRefusedError))) return { reason: 'budget', detail: (budget.reason as Error).message };
+  if (error instanceof BudgetSpent || (budget.aborted && !(error instanceof SsrfRefusedError)))
+    return { reason: 'budget', detail: (budget.reason as Error).message };
   if (error instanceof SsrfRefusedError) {
     if (error.reason === 'too-many-redirects') return { reason: 'error', detail: `more than ${maxRedirects} redirects` };
     return { reason: 'declined', detail: error.message };

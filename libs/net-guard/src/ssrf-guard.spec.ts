@@ -30,9 +30,32 @@ const close = (test: TestServer): Promise<void> => new Promise((resolve) => test
 
 describe('isPublicAddress', () => {
   it.each([
-    '127.0.0.1', '127.8.9.10', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255',
-    '224.0.0.1', '192.0.2.10', '198.18.0.1', '::1', '::', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'fe80::1', 'fd00:ec2::254', 'fc00::1',
-    'ff02::1', '2001:db8::1', '64:ff9b::7f00:1', '2002:7f00:1::1', '::127.0.0.1', 'not-an-ip', '',
+    '127.0.0.1',
+    '127.8.9.10',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1',
+    '192.0.2.10',
+    '198.18.0.1',
+    '::1',
+    '::',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    'fe80::1',
+    'fd00:ec2::254',
+    'fc00::1',
+    'ff02::1',
+    '2001:db8::1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::1',
+    '::127.0.0.1',
+    'not-an-ip',
+    '',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
@@ -48,7 +71,8 @@ describe('SsrfGuard', () => {
   let guard: SsrfGuard;
   /** Resolves every name to what the test says; never asks real DNS. */
   const answers = new Map<string, string[]>();
-  const resolve: HostResolver = async (hostname) => (answers.get(hostname) ?? ['203.0.113.1']).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const resolve: HostResolver = async (hostname) =>
+    (answers.get(hostname) ?? ['203.0.113.1']).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   beforeAll(async () => {
     canary = await listen('127.0.0.1', (_request, response) => response.end('canary'));
@@ -187,7 +211,13 @@ describe('headUrls', () => {
 
   it('measures sizes from Content-Length, falls back to GET on 405, and reports refusals', async () => {
     const base = `http://127.0.0.2:${server.port}`;
-    const { checks, skipped } = await headUrls(guard, [`${base}/a.png`, `${base}/no-head.png`, `${base}/chunked.png`, `http://127.0.0.1:${canary.port}/x.png`, `${base}/a.png`]);
+    const { checks, skipped } = await headUrls(guard, [
+      `${base}/a.png`,
+      `${base}/no-head.png`,
+      `${base}/chunked.png`,
+      `http://127.0.0.1:${canary.port}/x.png`,
+      `${base}/a.png`,
+    ]);
     expect(skipped).toEqual([]);
     expect(checks.get(`${base}/a.png`)).toMatchObject({ status: 200, contentLength: 600, failure: null });
     expect(checks.get(`${base}/no-head.png`)).toMatchObject({ status: 200, contentLength: 1200, failure: null });

@@ -110,7 +110,10 @@ export class SsrfGuard {
     this.resolve = options.resolve ?? systemResolver;
     this.maxRedirects = options.maxRedirects ?? 5;
     this.dispatcher = new Agent({
-      connect: { timeout: options.connectTimeoutMs ?? 2000, lookup: (hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback) => this.lookup(hostname, lookupOptions, callback) },
+      connect: {
+        timeout: options.connectTimeoutMs ?? 2000,
+        lookup: (hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback) => this.lookup(hostname, lookupOptions, callback),
+      },
       // One short request per URL: no connection is worth keeping.
       keepAliveTimeout: 1,
       keepAliveMaxTimeout: 1,
@@ -189,7 +192,10 @@ export class SsrfGuard {
     const forward = (): void => controller.abort(outer?.reason);
     if (outer?.aborted) forward();
     else outer?.addEventListener('abort', forward, { once: true });
-    const timer = options.hopTimeoutMs === undefined ? undefined : setTimeout(() => controller.abort(new HopTimeoutError(url.href, options.hopTimeoutMs as number)), options.hopTimeoutMs);
+    const timer =
+      options.hopTimeoutMs === undefined
+        ? undefined
+        : setTimeout(() => controller.abort(new HopTimeoutError(url.href, options.hopTimeoutMs as number)), options.hopTimeoutMs);
     const detach = (): void => outer?.removeEventListener('abort', forward);
     try {
       const response = await request(url, {
@@ -221,7 +227,11 @@ export class SsrfGuard {
       (addresses) => {
         const refused = addresses.find((answer) => !this.addressAllowed(answer.address));
         if (addresses.length === 0 || refused) {
-          const error = new SsrfRefusedError('address', hostname, `${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`) as SsrfRefusedError & NodeJS.ErrnoException;
+          const error = new SsrfRefusedError(
+            'address',
+            hostname,
+            `${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`,
+          ) as SsrfRefusedError & NodeJS.ErrnoException;
           error.code = 'ESSRFREFUSED';
           callback(error, []);
           return;

@@ -19,11 +19,15 @@ describe('importEmailFromUrl', () => {
       case '/email':
         return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<p>Grüße, 20 €</p>');
       case '/latin1':
-        return void response.writeHead(200, { 'content-type': 'text/html; charset="ISO-8859-1"' }).end(Buffer.from('<p>Gr\u00fc\u00dfe \u00e9t\u00e9</p>', 'latin1'));
+        return void response
+          .writeHead(200, { 'content-type': 'text/html; charset="ISO-8859-1"' })
+          .end(Buffer.from('<p>Gr\u00fc\u00dfe \u00e9t\u00e9</p>', 'latin1'));
       case '/shift-jis':
         return void response.writeHead(200, { 'content-type': 'text/html; charset=shift_jis' }).end('<p>Grüße</p>');
       case '/xhtml':
-        return void response.writeHead(200, { 'content-type': 'application/xhtml+xml' }).end('<html xmlns="http://www.w3.org/1999/xhtml"><body>x</body></html>');
+        return void response
+          .writeHead(200, { 'content-type': 'application/xhtml+xml' })
+          .end('<html xmlns="http://www.w3.org/1999/xhtml"><body>x</body></html>');
       case '/redirect':
         return void response.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
       case '/chain': {
@@ -95,7 +99,13 @@ describe('importEmailFromUrl', () => {
   };
 
   it('imports a normal page, decoded as utf-8', async () => {
-    await expect(importing(`${site.base}/email`)).resolves.toEqual({ html: '<p>Grüße, 20 €</p>', finalUrl: `${site.base}/email`, contentType: 'text/html', charset: 'utf-8', bytes: 22 });
+    await expect(importing(`${site.base}/email`)).resolves.toEqual({
+      html: '<p>Grüße, 20 €</p>',
+      finalUrl: `${site.base}/email`,
+      contentType: 'text/html',
+      charset: 'utf-8',
+      bytes: 22,
+    });
   });
 
   it('honors a latin1 charset, reads anything else as utf-8, and accepts XHTML', async () => {
@@ -125,7 +135,11 @@ describe('importEmailFromUrl', () => {
     ['credentials', 'http://user:pass@example.com/', 'URLs with a user name or password are not fetched.'],
     ['a private address', 'http://10.0.0.1/', '10.0.0.1 is not a public address; only public addresses are fetched.'],
     ['another port', 'http://example.com:8080/', 'Port 8080 is not allowed: only ports 80 and 443 are fetched.'],
-    ['a name resolving to the metadata address', 'http://metadata.example.test/', 'Metadata.example.test resolves to 169.254.169.254, which is not a public address; only public addresses are fetched.'],
+    [
+      'a name resolving to the metadata address',
+      'http://metadata.example.test/',
+      'Metadata.example.test resolves to 169.254.169.254, which is not a public address; only public addresses are fetched.',
+    ],
     ['not a URL', 'view in browser', 'This is not a valid URL.'],
   ])('says why it declines %s', async (_name, url, reason) => {
     await expect(failure(url)).resolves.toMatchObject({ code: 'url_declined', reason });
@@ -155,7 +169,10 @@ describe('importEmailFromUrl', () => {
   }, 6500);
 
   it('counts the body against the time limit: a page that trickles forever is cut', async () => {
-    await expect(failure(`${site.base}/trickle`, { timeoutMs: 300 })).resolves.toMatchObject({ code: 'url_unreachable', reason: 'The page did not arrive completely within 0.3 s.' });
+    await expect(failure(`${site.base}/trickle`, { timeoutMs: 300 })).resolves.toMatchObject({
+      code: 'url_unreachable',
+      reason: 'The page did not arrive completely within 0.3 s.',
+    });
     await eventually(() => site.abandoned.includes('GET /trickle'));
   }, 2000);
 

@@ -101,10 +101,19 @@ export async function importEmailFromUrl(url: string, options: ImportEmailOption
       });
     const { body } = response;
     try {
-      if (response.status < 200 || response.status > 299) throw new UrlUnreachableError(start, `The page answered with HTTP status ${response.status}${redirectedTo(start, response.url)}; only a 2xx answer is imported.`);
+      if (response.status < 200 || response.status > 299)
+        throw new UrlUnreachableError(
+          start,
+          `The page answered with HTTP status ${response.status}${redirectedTo(start, response.url)}; only a 2xx answer is imported.`,
+        );
       const { mediaType, charsetLabel } = parseContentType(response.headers['content-type']);
       if (!HTML_TYPES.has(mediaType)) {
-        throw new UrlUnreachableError(start, mediaType === '' ? 'The page was sent without a Content-Type; only text/html is imported.' : `The page is ${mediaType}, not HTML; only text/html is imported.`);
+        throw new UrlUnreachableError(
+          start,
+          mediaType === ''
+            ? 'The page was sent without a Content-Type; only text/html is imported.'
+            : `The page is ${mediaType}, not HTML; only text/html is imported.`,
+        );
       }
       const declaredLength = Number(header(response.headers['content-length']));
       if (Number.isFinite(declaredLength) && declaredLength > maxBytes) throw tooLarge(start, maxBytes);
@@ -113,7 +122,13 @@ export async function importEmailFromUrl(url: string, options: ImportEmailOption
       });
       if (bytes.length === 0) throw new UrlUnreachableError(start, 'The page is empty.');
       const charset = LATIN1_LABELS.has(charsetLabel) ? 'windows-1252' : 'utf-8';
-      return { html: new TextDecoder(charset).decode(bytes), finalUrl: response.url, contentType: mediaType as ImportedEmail['contentType'], charset, bytes: bytes.length };
+      return {
+        html: new TextDecoder(charset).decode(bytes),
+        finalUrl: response.url,
+        contentType: mediaType as ImportedEmail['contentType'],
+        charset,
+        bytes: bytes.length,
+      };
     } finally {
       body.on('error', () => undefined);
       body.destroy();
@@ -227,6 +242,7 @@ function failure(start: string, hopUrl: string, error: unknown, deadline: AbortS
     ENETUNREACH: 'The server cannot be reached',
   };
   if (text[code]) return new UrlUnreachableError(start, `${text[code]}${where}.`);
-  if (/CERT|TLS|SSL/i.test(code) || /certificate|tls|ssl/i.test(message)) return new UrlUnreachableError(start, `The TLS connection failed${where}: ${message}.`);
+  if (/CERT|TLS|SSL/i.test(code) || /certificate|tls|ssl/i.test(message))
+    return new UrlUnreachableError(start, `The TLS connection failed${where}: ${message}.`);
   return new UrlUnreachableError(start, `The page could not be fetched${where}: ${message}.`);
 }

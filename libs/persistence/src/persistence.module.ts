@@ -14,7 +14,17 @@ import { MonitoredDomainRepository } from './repositories/monitored-domain.repos
 import { WebhookRepository } from './repositories/webhook.repository';
 import { runMigrationsLocked } from './run-migrations';
 
-const REPOSITORIES = [JobProbeRepository, AccountsRepository, MonitoredDomainRepository, DomainAuditRepository, PreviewRepository, ShareRepository, GateRunRepository, ScreenshotRepository, WebhookRepository];
+const REPOSITORIES = [
+  JobProbeRepository,
+  AccountsRepository,
+  MonitoredDomainRepository,
+  DomainAuditRepository,
+  PreviewRepository,
+  ShareRepository,
+  GateRunRepository,
+  ScreenshotRepository,
+  WebhookRepository,
+];
 
 /** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
 @Global()

@@ -4,12 +4,19 @@ import { decodePreviewResult, encodePreviewResult, parsePreviewResult } from './
 describe('the stored preview result', () => {
   it('decodes to the response JSON: the id first, then every field of the result', () => {
     fc.assert(
-      fc.property(fc.string(), fc.dictionary(fc.string().filter((key) => key !== 'id' && !/^\d+$/.test(key)), fc.jsonValue()), (id, result) => {
-        const decoded = JSON.parse(decodePreviewResult(encodePreviewResult(id, result)).toString('utf8'));
-        // Compared with what JSON itself round-trips (-0 comes back as 0).
-        expect(decoded).toEqual(JSON.parse(JSON.stringify({ id, ...result })));
-        expect(Object.keys(decoded)[0]).toBe('id');
-      }),
+      fc.property(
+        fc.string(),
+        fc.dictionary(
+          fc.string().filter((key) => key !== 'id' && !/^\d+$/.test(key)),
+          fc.jsonValue(),
+        ),
+        (id, result) => {
+          const decoded = JSON.parse(decodePreviewResult(encodePreviewResult(id, result)).toString('utf8'));
+          // Compared with what JSON itself round-trips (-0 comes back as 0).
+          expect(decoded).toEqual(JSON.parse(JSON.stringify({ id, ...result })));
+          expect(Object.keys(decoded)[0]).toBe('id');
+        },
+      ),
     );
   });
 
@@ -25,15 +32,49 @@ describe('the stored preview result', () => {
   };
 
   it('stores exactly the bytes of JSON.stringify, whatever the result holds (undefined, functions, toJSON, class instances, boxed values, integer keys, any text)', () => {
-    const text = fc.string({ unit: fc.oneof(fc.constantFrom('\ud800', '\udfff', '\u00e9', '\u4f60', '\ud83d\ude42', '"', '\\', '\u2028'), fc.string({ unit: 'binary', maxLength: 1 })) });
-    const odd = fc.constantFrom<unknown>(undefined, () => 1, Symbol('s'), new Date(0), { toJSON: () => undefined }, { toJSON: (key: string) => `key ${key}` }, new Map([[1, 2]]), Object.assign(Object.create(null) as object, { a: 1 }), new (class Point { x = 1 })(), Object(5), Object('s'), -0, NaN, Infinity, [undefined, () => 1]);
+    const text = fc.string({
+      unit: fc.oneof(fc.constantFrom('\ud800', '\udfff', '\u00e9', '\u4f60', '\ud83d\ude42', '"', '\\', '\u2028'), fc.string({ unit: 'binary', maxLength: 1 })),
+    });
+    const odd = fc.constantFrom<unknown>(
+      undefined,
+      () => 1,
+      Symbol('s'),
+      new Date(0),
+      { toJSON: () => undefined },
+      { toJSON: (key: string) => `key ${key}` },
+      new Map([[1, 2]]),
+      Object.assign(Object.create(null) as object, { a: 1 }),
+      new (class Point {
+        x = 1;
+      })(),
+      Object(5),
+      Object('s'),
+      -0,
+      NaN,
+      Infinity,
+      [undefined, () => 1],
+    );
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), odd, text, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(text, tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 1 }),
+        odd,
+        text,
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(text, tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.dictionary(text.filter((key) => key !== 'id'), value), (id, result) => {
-        expect(decodePreviewResult(encodePreviewResult(id, result)).equals(joined(id, result))).toBe(true);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.dictionary(
+          text.filter((key) => key !== 'id'),
+          value,
+        ),
+        (id, result) => {
+          expect(decodePreviewResult(encodePreviewResult(id, result)).equals(joined(id, result))).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -1,9 +1,6 @@
 import { Job, type QueueEvents } from 'bullmq';
 
-export type AwaitedJob<R> =
-  | { status: 'completed'; result: R }
-  | { status: 'failed'; reason: string }
-  | { status: 'timeout'; jobId: string };
+export type AwaitedJob<R> = { status: 'completed'; result: R } | { status: 'failed'; reason: string } | { status: 'timeout'; jobId: string };
 
 /**
  * Waits for a job within a budget and never hangs or throws: the job's completed/failed events on the

@@ -57,7 +57,10 @@ describe('ConsumerHost', () => {
     '%s: %s with a wrong schemaVersion or a malformed payload fails as unrecoverable with the reason, and never reaches its handler',
     async (queue, name) => {
       const calls: unknown[] = [];
-      const consumer = new TestConsumer(queue, jobsOfQueue(queue).map((n) => recordingHandler(n, calls)));
+      const consumer = new TestConsumer(
+        queue,
+        jobsOfQueue(queue).map((n) => recordingHandler(n, calls)),
+      );
       const valid = VALID[name] as Record<string, unknown>;
       await expect(consumer.process(fakeJob(name, { ...valid, schemaVersion: 2 }))).rejects.toThrow(
         new UnrecoverableError(`${name}: unsupported schemaVersion 2 (expected ${JOB_DEFINITIONS[name].schemaVersion})`),
@@ -76,9 +79,12 @@ describe('ConsumerHost', () => {
     ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), domain: 'Example.COM.' }, /domain is not normalized/],
     ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), dkimSelectors: ['bad selector'] }, /invalid dkimSelectors/],
     ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), trigger: 'whenever' }, /unknown trigger whenever/],
-  ])('%s: a payload that fails the job\'s own check is unrecoverable (%j)', async (name, data, reason) => {
+  ])("%s: a payload that fails the job's own check is unrecoverable (%j)", async (name, data, reason) => {
     const queue = JOB_DEFINITIONS[name].queues.find((q) => q !== 'render') ?? 'preview';
-    const consumer = new TestConsumer(queue, jobsOfQueue(queue).map((n) => recordingHandler(n, [])));
+    const consumer = new TestConsumer(
+      queue,
+      jobsOfQueue(queue).map((n) => recordingHandler(n, [])),
+    );
     const error = await consumer.process(fakeJob(name, data)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnrecoverableError);
     expect((error as Error).message).toMatch(reason);
@@ -106,7 +112,12 @@ describe('ConsumerHost', () => {
   it('gives each handler the moment its job was meant to run (added + delay) and its id', async () => {
     const contexts: unknown[] = [];
     const handler: JobHandler = { jobName: 'drift-sweep.run', handle: async (_p, context) => (contexts.push(context), {} as never) };
-    const consumer = new TestConsumer('scheduler', [recordingHandler('probe.run', []), handler, recordingHandler('preview-cleanup.run', []), recordingHandler('webhook-relay.run', [])]);
+    const consumer = new TestConsumer('scheduler', [
+      recordingHandler('probe.run', []),
+      handler,
+      recordingHandler('preview-cleanup.run', []),
+      recordingHandler('webhook-relay.run', []),
+    ]);
     await consumer.process(fakeJob('drift-sweep.run', VALID['drift-sweep.run'], { timestamp: 5_000, opts: { delay: 250 } } as Partial<Job>));
     expect(contexts).toEqual([{ id: 'job-1', queue: 'scheduler', scheduledFor: 5_250 }]);
   });
@@ -115,7 +126,11 @@ describe('ConsumerHost', () => {
     const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
     const setUp = (error: () => Error) => {
       const recorded: string[] = [];
-      const handler: JobHandler = { jobName: 'preview.analyze', handle: () => Promise.reject(error()), onFinalFailure: async (_p, cause) => void recorded.push(cause) };
+      const handler: JobHandler = {
+        jobName: 'preview.analyze',
+        handle: () => Promise.reject(error()),
+        onFinalFailure: async (_p, cause) => void recorded.push(cause),
+      };
       const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), handler], { storeRetryMs: 60_000 });
       return { consumer, recorded };
     };

@@ -98,7 +98,9 @@ export abstract class ConsumerHost extends WorkerHost implements OnApplicationBo
     } catch (error) {
       if (token && this.putBackWhileStoreIsDown(job, error)) {
         const delay = storeRetryDelayMs(job.attemptsStarted);
-        this.logger.warn(`job ${job.id} (${job.name}): the store is unavailable (${error instanceof Error ? error.message : String(error)}); retried in ${delay} ms`);
+        this.logger.warn(
+          `job ${job.id} (${job.name}): the store is unavailable (${error instanceof Error ? error.message : String(error)}); retried in ${delay} ms`,
+        );
         // skipAttempt: the job keeps all of its attempts for faults of its own.
         await job.moveToDelayed(Date.now() + delay, token);
         throw new DelayedError();

@@ -46,7 +46,9 @@ export class JobProducer implements OnModuleDestroy {
    */
   async enqueue<N extends JobName>(request: JobRequest<N, JobPayload<N>>): Promise<TypedJob<N>> {
     checkRequest(request);
-    const adding = this.queues[request.queue].add(request.name as never, request.data as never, jobOptions(request)) as Promise<unknown> as Promise<TypedJob<N>>;
+    const adding = this.queues[request.queue].add(request.name as never, request.data as never, jobOptions(request)) as Promise<unknown> as Promise<
+      TypedJob<N>
+    >;
     return this.bounded(request.queue, adding);
   }
 

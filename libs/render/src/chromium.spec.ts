@@ -4,14 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { boundToParent, chromiumLaunchOptions } from './chromium';
 
-const linuxWithSetpriv = process.platform === 'linux' && (() => {
-  try {
-    execFileSync('/usr/bin/setpriv', ['--help'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const linuxWithSetpriv =
+  process.platform === 'linux' &&
+  (() => {
+    try {
+      execFileSync('/usr/bin/setpriv', ['--help'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
 
 describe('boundToParent: Chromium started with a parent-death signal', () => {
   let tmp: string;

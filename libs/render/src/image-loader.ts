@@ -11,7 +11,13 @@ export interface ImageLimits {
   budgetMs: number;
 }
 
-export const IMAGE_LIMITS: ImageLimits = { maxImageBytes: 2 * 1024 * 1024, imageTimeoutMs: 3_000, maxImages: 40, maxTotalBytes: 10 * 1024 * 1024, budgetMs: 6_000 };
+export const IMAGE_LIMITS: ImageLimits = {
+  maxImageBytes: 2 * 1024 * 1024,
+  imageTimeoutMs: 3_000,
+  maxImages: 40,
+  maxTotalBytes: 10 * 1024 * 1024,
+  budgetMs: 6_000,
+};
 
 export type LoadedImage = { ok: true; contentType: string; body: Buffer } | { ok: false; reason: string };
 

@@ -63,7 +63,8 @@ export function measurePage(args: { lineAttribute: string; maxElements: number; 
     const element = all[index];
     const box = element.getBoundingClientRect();
     if (box.width <= 0 || box.height <= 0) continue;
-    if (box.right > viewportWidth + 0.5) overflowing.push({ line: lineOf(element), tag: element.tagName.toLowerCase(), right: Math.round(box.right), width: Math.round(box.width) });
+    if (box.right > viewportWidth + 0.5)
+      overflowing.push({ line: lineOf(element), tag: element.tagName.toLowerCase(), right: Math.round(box.right), width: Math.round(box.width) });
     if (texts.length >= args.maxTexts) continue;
     let ownText = '';
     for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === 3) ownText += child.nodeValue || '';
@@ -104,7 +105,17 @@ export function measurePage(args: { lineAttribute: string; maxElements: number; 
   (body ?? root).appendChild(probe);
   const canvas = getComputedStyle(probe).backgroundColor;
   probe.remove();
-  return { viewportWidth, scrollWidth, scrollHeight, contentHeight, overflowing: overflowing.slice(0, 20), texts, canvas, elementsMeasured: count, elementsTotal: all.length };
+  return {
+    viewportWidth,
+    scrollWidth,
+    scrollHeight,
+    contentHeight,
+    overflowing: overflowing.slice(0, 20),
+    texts,
+    canvas,
+    elementsMeasured: count,
+    elementsTotal: all.length,
+  };
 }
 
 export const MEASURE_ARGS = { maxElements: MAX_MEASURED_ELEMENTS, maxTexts: MAX_TEXTS };

@@ -19,7 +19,12 @@ export interface RenderEmailResult {
  * Paints the requested clients and modes: the distinct pages behind them once each (many clients share
  * markup), as many at a time as the pool has browsers. A page that fails fails only its own screenshots.
  */
-export async function renderEmail(pool: RenderPool, views: readonly ClientRenderView[], modes: readonly ScreenshotMode[], images: EmailImageLoader): Promise<RenderEmailResult> {
+export async function renderEmail(
+  pool: RenderPool,
+  views: readonly ClientRenderView[],
+  modes: readonly ScreenshotMode[],
+  images: EmailImageLoader,
+): Promise<RenderEmailResult> {
   const units = planRenders(views, modes);
   const outcomes = await Promise.allSettled(units.map((unit) => pool.paint(unit, images)));
   const painted: PaintedShots = new Map();
@@ -38,7 +43,8 @@ export async function renderEmail(pool: RenderPool, views: readonly ClientRender
   });
   const notes: string[] = [];
   if (truncated > 0) notes.push(`${truncated} screenshot(s) stop at the height limit; the email is longer.`);
-  if (images.failures.size > 0) notes.push(`${images.failures.size} image(s) could not be loaded and show as broken (${[...new Set(images.failures.values())].join(', ')}).`);
+  if (images.failures.size > 0)
+    notes.push(`${images.failures.size} image(s) could not be loaded and show as broken (${[...new Set(images.failures.values())].join(', ')}).`);
   return { units, painted, failed, notes };
 }
 

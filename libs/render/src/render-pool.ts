@@ -49,7 +49,8 @@ export class PaintError extends Error {
  * The document gets its own Content-Security-Policy as a third line of defense (JavaScript is already off
  * and every request intercepted): no scripts, frames, objects, media, connections or external styles.
  */
-const PAGE_CSP = "default-src 'none'; img-src http: https: data: blob:; style-src 'unsafe-inline'; font-src data:; script-src 'none'; frame-src 'none'; object-src 'none'; media-src 'none'; connect-src 'none'; form-action 'none'";
+const PAGE_CSP =
+  "default-src 'none'; img-src http: https: data: blob:; style-src 'unsafe-inline'; font-src data:; script-src 'none'; frame-src 'none'; object-src 'none'; media-src 'none'; connect-src 'none'; form-action 'none'";
 const BROWSER_GONE = /Target closed|Session closed|disconnected|Protocol error|detached|crash|Connection closed|Unable to get browser page/i;
 
 interface PaintJob {

@@ -40,10 +40,19 @@ function backgroundOf(text: MeasuredText, canvas: Rgba): Rgba {
 }
 
 const hex = (color: Rgba): string =>
-  `#${[color.r, color.g, color.b].map((channel) => Math.round(channel * 255).toString(16).padStart(2, '0')).join('')}`;
+  `#${[color.r, color.g, color.b]
+    .map((channel) =>
+      Math.round(channel * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 
 /** WCAG AA per text measured in the page: the text color (its alpha and the elements' opacity) over what is painted behind it. */
-export function contrastOfTexts(texts: readonly MeasuredText[], canvasColor = 'rgb(255, 255, 255)'): { checked: number; failures: ContrastFailure[]; overImage: number } {
+export function contrastOfTexts(
+  texts: readonly MeasuredText[],
+  canvasColor = 'rgb(255, 255, 255)',
+): { checked: number; failures: ContrastFailure[]; overImage: number } {
   const canvas = parseCssColor(canvasColor) ?? WHITE;
   const failures: ContrastFailure[] = [];
   let checked = 0;
@@ -61,7 +70,16 @@ export function contrastOfTexts(texts: readonly MeasuredText[], canvasColor = 'r
     checked++;
     const ratio = contrastRatio(foreground, background);
     const required = requiredRatio(text);
-    if (ratio < required) failures.push({ line: text.line, tag: text.tag, sample: text.sample, color: hex(foreground), background: hex(background), ratio: displayedRatio(ratio), required });
+    if (ratio < required)
+      failures.push({
+        line: text.line,
+        tag: text.tag,
+        sample: text.sample,
+        color: hex(foreground),
+        background: hex(background),
+        ratio: displayedRatio(ratio),
+        required,
+      });
   }
   return { checked, failures, overImage };
 }
@@ -125,7 +143,12 @@ function changedRegions(mask: Buffer, width: number, height: number, scale: numb
     }
   }
   return regions
-    .map((r) => ({ x: Math.floor(r.left / scale), y: Math.floor(r.top / scale), width: Math.ceil((r.right - r.left + 1) / scale), height: Math.ceil((r.bottom - r.top + 1) / scale) }))
+    .map((r) => ({
+      x: Math.floor(r.left / scale),
+      y: Math.floor(r.top / scale),
+      width: Math.ceil((r.right - r.left + 1) / scale),
+      height: Math.ceil((r.bottom - r.top + 1) / scale),
+    }))
     .sort((a, b) => b.width * b.height - a.width * a.height)
     .slice(0, 8);
 }
@@ -195,10 +218,13 @@ export function mergeRenderedReports(current: Partial<StoredRenderedReports> | n
   const contrastClients = mergeEntries(current?.mobileContrast?.clients ?? [], next.mobileContrast?.clients ?? [], (e) => `${e.clientId}-${e.mode}`);
   const visualClients = mergeEntries(current?.visualReport?.clients ?? [], next.visualReport?.clients ?? [], (e) => e.clientId);
   return {
-    overflowReport: overflowClients.length === 0 ? null : { clients: overflowClients, overflowing: overflowClients.filter((e) => e.overflowPx > 0).map((e) => e.clientId) },
+    overflowReport:
+      overflowClients.length === 0 ? null : { clients: overflowClients, overflowing: overflowClients.filter((e) => e.overflowPx > 0).map((e) => e.clientId) },
     mobileContrast: contrastClients.length === 0 ? null : { clients: contrastClients, failing: contrastClients.reduce((sum, e) => sum + e.failures.length, 0) },
     visualReport:
-      visualClients.length === 0 ? null : { references: next.visualReport?.references ?? current?.visualReport?.references ?? { wide: null, mobile: null }, clients: visualClients },
+      visualClients.length === 0
+        ? null
+        : { references: next.visualReport?.references ?? current?.visualReport?.references ?? { wide: null, mobile: null }, clients: visualClients },
     screenshotNotes: next.screenshotNotes ?? current?.screenshotNotes ?? [],
   };
 }

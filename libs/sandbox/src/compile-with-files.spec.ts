@@ -53,11 +53,15 @@ describe('files beside the email', () => {
   it('jsx: files never reach the disk or other packages', async () => {
     const source = `import data from './secret';\nexport default function E() { return <p>{String(data)}</p>; }\n`;
     const files = { 'secret.ts': `export { readFileSync as default } from 'fs';\n` };
-    await expect(compileEmail(source, 'jsx', { files })).rejects.toMatchObject({ message: expect.stringMatching(/secret\.ts:1:\d+: Import of "fs" is not allowed/) });
+    await expect(compileEmail(source, 'jsx', { files })).rejects.toMatchObject({
+      message: expect.stringMatching(/secret\.ts:1:\d+: Import of "fs" is not allowed/),
+    });
   });
 
   it('refuses keys that are not relative paths, and files over the total size', async () => {
-    await expect(compileEmail('<p>x</p>', 'jsx', { files: { '/etc/passwd': 'x' } })).rejects.toMatchObject({ message: expect.stringMatching(/must be a relative path/) });
+    await expect(compileEmail('<p>x</p>', 'jsx', { files: { '/etc/passwd': 'x' } })).rejects.toMatchObject({
+      message: expect.stringMatching(/must be a relative path/),
+    });
     const large = 'x'.repeat(300_000);
     await expect(compileEmail(large, 'mjml', { files: { 'a.mjml': large } })).rejects.toMatchObject({ message: expect.stringMatching(/the limit is 512000/) });
   });
@@ -101,13 +105,17 @@ describe('files beside the email', () => {
     const email = `<mjml>\n  <mj-body>\n    <mj-include path="../../../../etc/passwd" />\n    <mj-section><mj-column><mj-text>Hi</mj-text></mj-column></mj-section>\n  </mj-body>\n</mjml>`;
     const soft = await compileEmail(email, 'mjml');
     expect(soft.html).not.toMatch(/root:x:0:0/);
-    expect(soft.warnings).toEqual([{ line: 3, message: expect.stringMatching(/mj-include path="\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd">: the file is not among the files/) }]);
+    expect(soft.warnings).toEqual([
+      { line: 3, message: expect.stringMatching(/mj-include path="\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd">: the file is not among the files/) },
+    ]);
     await expect(compileEmail(email, 'mjml', { mjmlValidation: 'strict' })).rejects.toMatchObject({ line: 3 });
   });
 
   it('mjml: a circular include stops with a warning', async () => {
     const email = `<mjml><mj-body>\n<mj-include path="a.mjml" />\n</mj-body></mjml>`;
-    const result = await compileEmail(email, 'mjml', { files: { 'a.mjml': '<mj-include path="./a.mjml" /><mj-section><mj-column><mj-text>A</mj-text></mj-column></mj-section>' } });
+    const result = await compileEmail(email, 'mjml', {
+      files: { 'a.mjml': '<mj-include path="./a.mjml" /><mj-section><mj-column><mj-text>A</mj-text></mj-column></mj-section>' },
+    });
     expect(result.html).toContain('>A<');
     expect(result.warnings).toEqual([{ line: 2, message: expect.stringMatching(/^a\.mjml line 1: .*circular/) }]);
   });

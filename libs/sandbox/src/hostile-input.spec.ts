@@ -54,11 +54,19 @@ describe('hostile JSX', () => {
   });
 
   it.each([
-    ['require of a Node module by a computed name', "export default function E() { const name = 'f' + 's'; const fs = require(name); return <p>{String(fs)}</p>; }", /"fs" is not allowed/],
+    [
+      'require of a Node module by a computed name',
+      "export default function E() { const name = 'f' + 's'; const fs = require(name); return <p>{String(fs)}</p>; }",
+      /"fs" is not allowed/,
+    ],
     ['process.mainModule', "export default function E() { return <p>{String(process.mainModule.require('child_process'))}</p>; }", /TypeError/],
     ['process.binding', "export default function E() { return <p>{String(process.binding('fs'))}</p>; }", /TypeError/],
     ['fetch', "export default function E() { fetch('URL'); return <p>x</p>; }", /fetch is not defined/],
-    ['the constructor chain to process', "export default function E() { const p = ({}).constructor.constructor('return process')(); return <p>{String(p.mainModule.require('fs'))}</p>; }", /TypeError/],
+    [
+      'the constructor chain to process',
+      "export default function E() { const p = ({}).constructor.constructor('return process')(); return <p>{String(p.mainModule.require('fs'))}</p>; }",
+      /TypeError/,
+    ],
     ['dynamic import by a computed name', "export default function E() { const m = 'child' + '_process'; import(m); return <p>x</p>; }", /not allowed/],
   ])('refuses %s', async (_label, source, message) => {
     await expectCompileError(source.replace('URL', canaryUrl), 'jsx', fast, message);
@@ -96,7 +104,12 @@ describe('hostile Maizzle', () => {
   });
 
   it('stops an exploding <each> loop', async () => {
-    await expectCompileError('<each loop="i in Array.from({ length: 1e5 })"><each loop="j in Array.from({ length: 1e5 })"><p>{{ i }}</p></each></each>', 'maizzle', { timeoutMs: 2000, memoryLimitMb: 64 }, /memory limit|time limit/);
+    await expectCompileError(
+      '<each loop="i in Array.from({ length: 1e5 })"><each loop="j in Array.from({ length: 1e5 })"><p>{{ i }}</p></each></each>',
+      'maizzle',
+      { timeoutMs: 2000, memoryLimitMb: 64 },
+      /memory limit|time limit/,
+    );
   });
 
   it.each([

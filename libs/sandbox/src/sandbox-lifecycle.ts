@@ -1,9 +1,5 @@
 import type { CompileProcessPoolOptions } from './process/compile-process-pool';
-import {
-  closeSharedCompileProcessPool,
-  configureSharedCompileProcessPool,
-  sharedCompileProcessPool,
-} from './process/shared-compile-process-pool';
+import { closeSharedCompileProcessPool, configureSharedCompileProcessPool, sharedCompileProcessPool } from './process/shared-compile-process-pool';
 
 /**
  * Sets how many compile processes run and their hard memory cap. Call before the first compile (a

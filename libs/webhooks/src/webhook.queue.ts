@@ -24,7 +24,9 @@ export class WebhookQueue {
     try {
       await this.jobs.enqueueBulk(deliveryIds.map((id) => webhookDeliverJob(id, retry)));
     } catch (error) {
-      this.logger.warn(`${deliveryIds.length} webhook deliveries stored but not queued (the relay will queue them): ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `${deliveryIds.length} webhook deliveries stored but not queued (the relay will queue them): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -19,10 +19,7 @@ export class AuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [context.getHandler(), context.getClass()]);
     const identity = request.identity ?? { credentials: 'none' as const };
     if (identity.credentials === 'invalid' || (requirement && !identity.account)) {
       throw new ProblemException(401, 'unauthorized', UNAUTHORIZED_DETAIL, { headers: { 'WWW-Authenticate': 'Bearer realm="mailproof"' } });

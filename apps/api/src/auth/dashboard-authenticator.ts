@@ -26,7 +26,9 @@ export class DashboardAuthenticator {
   async identify(req: Request): Promise<DashboardIdentity> {
     const sessionId = readCookie(req, SESSION_COOKIE);
     const session = await this.sessions.find(sessionId).catch(() => {
-      throw new ProblemException(503, 'service_unavailable', 'Dashboard sessions cannot be read right now (Redis is unavailable). Retry shortly.', { headers: { 'Retry-After': '5' } });
+      throw new ProblemException(503, 'service_unavailable', 'Dashboard sessions cannot be read right now (Redis is unavailable). Retry shortly.', {
+        headers: { 'Retry-After': '5' },
+      });
     });
     if (!session || !sessionId) return { identity: { credentials: 'none' } };
     const key = await this.accounts.findActiveKeyById(session.keyId);

@@ -21,7 +21,15 @@ function isHttps(req: Request, publicBaseUrl: string): boolean {
   return req.secure || publicBaseUrl.startsWith('https:');
 }
 
-export function setDashboardCookie(req: Request, res: Response, publicBaseUrl: string, name: string, value: string, maxAgeSeconds: number, path = '/app'): void {
+export function setDashboardCookie(
+  req: Request,
+  res: Response,
+  publicBaseUrl: string,
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+  path = '/app',
+): void {
   res.cookie(name, value, { httpOnly: true, sameSite: 'lax', secure: isHttps(req, publicBaseUrl), path, maxAge: maxAgeSeconds * 1000 });
 }
 

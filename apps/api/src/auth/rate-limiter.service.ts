@@ -36,7 +36,10 @@ export class RateLimiterService implements OnModuleDestroy {
 
   constructor(private readonly config: MailproofConfig) {
     // Fail fast while Redis is down or silent, so the in-memory fallback answers instead of requests waiting.
-    this.redis = createRedisClient(config.rateLimits.redis, { ...requestPathRedisOptions(config.rateLimits.redis.url, config.rateLimits.redisTimeoutMs), lazyConnect: false });
+    this.redis = createRedisClient(config.rateLimits.redis, {
+      ...requestPathRedisOptions(config.rateLimits.redis.url, config.rateLimits.redisTimeoutMs),
+      lazyConnect: false,
+    });
     this.redis.on('error', (error) => this.logger.warn(`rate-limit redis: ${error.message}`));
     const duration = config.rateLimits.windowSeconds;
     const make = (name: string, points: number, seconds = duration) =>

@@ -6,10 +6,18 @@ class ClientSummary {
   @ApiProperty({ example: 'gmail-web' }) id: string;
   @ApiProperty({ example: 'Gmail' }) name: string;
   @ApiProperty({ enum: ['webmail', 'desktop', 'mobile'] }) category: string;
-  @ApiProperty({ enum: ['WebKit', 'Blink', 'Word', 'Gecko'], description: "The engine that paints the email (a webmail paints in the reader's browser: Blink)." }) engine: string;
-  @ApiProperty({ example: 'Gmail web sanitizer', description: "What stands in front of the engine: a webmail's sanitizer, an app's web view." }) renderer: string;
+  @ApiProperty({
+    enum: ['WebKit', 'Blink', 'Word', 'Gecko'],
+    description: "The engine that paints the email (a webmail paints in the reader's browser: Blink).",
+  })
+  engine: string;
+  @ApiProperty({ example: 'Gmail web sanitizer', description: "What stands in front of the engine: a webmail's sanitizer, an app's web view." })
+  renderer: string;
   @ApiProperty({ example: 'none' }) darkMode: string;
-  @ApiProperty({ example: 'none', description: 'The dark model shown (same as darkMode): none, partial-inversion, full-inversion, prefers-color-scheme, partial-inversion-unless-dark-query.' })
+  @ApiProperty({
+    example: 'none',
+    description: 'The dark model shown (same as darkMode): none, partial-inversion, full-inversion, prefers-color-scheme, partial-inversion-unless-dark-query.',
+  })
   darkModel: string;
   @ApiProperty({ example: '2026-11-27', description: 'When the client model was last checked against its sources.' }) modelCheckedAt: string;
   @ApiProperty({ example: 14, description: 'How many documented behaviors the model holds (GET /api/clients/{id}/model lists them).' }) behaviors: number;

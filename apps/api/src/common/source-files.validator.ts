@@ -33,7 +33,11 @@ export function OptionalSourceFiles(description = DESCRIPTION) {
 /** `mjmlValidation`: MJML's validation level; soft (MJML's default) makes its messages warnings, strict makes the first a 422. */
 export function OptionalMjmlValidation() {
   return applyDecorators(
-    ApiPropertyOptional({ enum: ['soft', 'strict'], default: 'soft', description: 'MJML validation: soft reports problems as warning findings with their line; strict refuses the email (422) at the first.' }),
+    ApiPropertyOptional({
+      enum: ['soft', 'strict'],
+      default: 'soft',
+      description: 'MJML validation: soft reports problems as warning findings with their line; strict refuses the email (422) at the first.',
+    }),
     IsOptional(),
     IsIn(['soft', 'strict']),
   );
@@ -49,7 +53,12 @@ function sourceFilesRule(name: string, status: 400 | 413): PropertyDecorator {
       name,
       target: target.constructor,
       propertyName: String(propertyName),
-      options: { message: (args: ValidationArguments) => problems(args).map((problem) => problem.message).join('; ') },
+      options: {
+        message: (args: ValidationArguments) =>
+          problems(args)
+            .map((problem) => problem.message)
+            .join('; '),
+      },
       validator: { validate: (_value: unknown, args: ValidationArguments) => problems(args).length === 0 },
     });
 }

@@ -47,7 +47,10 @@ export function dashboardGate(req: AuthenticatedRequest, res: Response, next: Ne
   const body = (req.body ?? {}) as Record<string, unknown>;
   const token = body._csrf ?? req.headers['x-csrf-token'];
   if (!fromThisOrigin(req) || !sameToken(session.csrfToken, token)) {
-    return sendProblem(res, buildProblem(403, 'forbidden', 'This form is missing its CSRF token or comes from another site; reload the page and try again.', { instance: req.path }));
+    return sendProblem(
+      res,
+      buildProblem(403, 'forbidden', 'This form is missing its CSRF token or comes from another site; reload the page and try again.', { instance: req.path }),
+    );
   }
   next();
 }

@@ -72,7 +72,10 @@ const pipe = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, t
  * Checks form fields with the HTTP API's own request class and pipe, so a form accepts exactly
  * what the JSON endpoint accepts. The CSRF field is the form's, not the request's.
  */
-export async function validateForm<T extends object>(type: Type<T>, fields: Record<string, unknown>): Promise<{ value: T } | { errors: FieldError[]; detail: string }> {
+export async function validateForm<T extends object>(
+  type: Type<T>,
+  fields: Record<string, unknown>,
+): Promise<{ value: T } | { errors: FieldError[]; detail: string }> {
   const { _csrf: _ignored, ...plain } = fields;
   try {
     return { value: (await pipe.transform(plain, { type: 'body', metatype: type })) as T };

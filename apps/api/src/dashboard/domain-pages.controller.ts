@@ -28,7 +28,10 @@ export class DomainPagesController {
   async add(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
     const account = accountOf(req);
     const form = { domain: text(body.domain, 300) ?? '', selectors: text(body.dkimSelectors, 1000) ?? '' };
-    const selectors = form.selectors.split(',').map((s) => s.trim()).filter(Boolean);
+    const selectors = form.selectors
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     try {
       const checked = await validateForm(AddDomainRequest, { domain: form.domain.trim(), ...(selectors.length > 0 ? { dkimSelectors: selectors } : {}) });
       if ('errors' in checked) return this.sendForm(req, res, 400, form, formErrors(checked.detail, checked.errors));
@@ -62,7 +65,13 @@ export class DomainPagesController {
     }
   }
 
-  private async sendForm(req: Request, res: Response, status: number, form: { domain: string; selectors: string }, error: ReturnType<typeof formErrors>): Promise<void> {
+  private async sendForm(
+    req: Request,
+    res: Response,
+    status: number,
+    form: { domain: string; selectors: string },
+    error: ReturnType<typeof formErrors>,
+  ): Promise<void> {
     const { domains, limit } = await this.domains.list(accountOf(req));
     sendPage(res, status, domainsPage(pageContext(req), domains, limit, form, error));
   }

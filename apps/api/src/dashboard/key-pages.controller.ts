@@ -32,13 +32,21 @@ export class KeyPagesController {
     const checked = await validateForm(CreateKeyRequest, { name: body.name });
     try {
       if ('errors' in checked) {
-        return sendPage(res, 400, keysPage(pageContext(req), await this.keys.list(account), req.dashboardSession?.keyId, undefined, formErrors(checked.detail, checked.errors)));
+        return sendPage(
+          res,
+          400,
+          keysPage(pageContext(req), await this.keys.list(account), req.dashboardSession?.keyId, undefined, formErrors(checked.detail, checked.errors)),
+        );
       }
       const created = await this.keys.create(account, checked.value.name);
       sendPage(res, 201, keysPage(pageContext(req), await this.keys.list(account), req.dashboardSession?.keyId, created));
     } catch (error) {
       const problem = problemMessage(error);
-      sendPage(res, problem.status, keysPage(pageContext(req), await this.keys.list(account), req.dashboardSession?.keyId, undefined, formErrors(problem.detail)));
+      sendPage(
+        res,
+        problem.status,
+        keysPage(pageContext(req), await this.keys.list(account), req.dashboardSession?.keyId, undefined, formErrors(problem.detail)),
+      );
     }
   }
 

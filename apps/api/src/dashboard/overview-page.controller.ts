@@ -43,6 +43,16 @@ export class OverviewPageController {
       const reason = attentionReason(d, now);
       return reason ? [{ ...d, reason }] : [];
     });
-    sendPage(res, 200, overviewPage(pageContext(req), { previews: previews.previews, previewTotal: previews.total, runs: runs.runs, attention, domainCount: domains.domains.length }));
+    sendPage(
+      res,
+      200,
+      overviewPage(pageContext(req), {
+        previews: previews.previews,
+        previewTotal: previews.total,
+        runs: runs.runs,
+        attention,
+        domainCount: domains.domains.length,
+      }),
+    );
   }
 }

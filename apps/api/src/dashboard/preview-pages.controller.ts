@@ -46,7 +46,12 @@ export class PreviewPagesController {
   /** The same PreviewsService.create as POST /api/preview: stored, queued, awaited within PREVIEW_BUDGET_MS. */
   @Post('new')
   async create(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
-    const form: NewPreviewForm = { title: text(body.title, 200) ?? '', html: text(body.html, 2_000_000) ?? '', format: text(body.format, 20) ?? 'html', clients: asList(body.clients) };
+    const form: NewPreviewForm = {
+      title: text(body.title, 200) ?? '',
+      html: text(body.html, 2_000_000) ?? '',
+      format: text(body.format, 20) ?? 'html',
+      clients: asList(body.clients),
+    };
     const fields = { html: form.html, format: form.format, title: form.title.trim() || undefined, clients: form.clients.length > 0 ? form.clients : undefined };
     const checked = await validateForm(PreviewRequest, fields);
     if ('errors' in checked) return sendPage(res, 400, newPreviewPage(pageContext(req), form, formErrors(checked.detail, checked.errors)));
@@ -80,7 +85,9 @@ export class PreviewPagesController {
     const failure = outcome.state === 'failed' ? problemForFailure(outcome.failure, outcome.subject).message : undefined;
     const share = typeof shareId === 'string' ? await this.shares.findLive(shareId) : null;
     const shareUrl = share && share.preview.id === preview.id ? this.shares.urlOf(share.share.id) : undefined;
-    sendPage(res, 200, previewDetailPage(pageContext(req), { preview, analysis: this.analyses.analysisOf(preview), shareUrl, failure }), { inlineStyles: true });
+    sendPage(res, 200, previewDetailPage(pageContext(req), { preview, analysis: this.analyses.analysisOf(preview), shareUrl, failure }), {
+      inlineStyles: true,
+    });
   }
 
   /** One client's markup for the viewer's picker (the share page's script fetches it). */

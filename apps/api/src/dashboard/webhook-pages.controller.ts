@@ -76,7 +76,14 @@ export class WebhookPagesController {
     }
   }
 
-  private async sendList(req: Request, res: Response, status: number, form: WebhookForm, created?: CreatedWebhookResponse, error?: ReturnType<typeof formErrors>): Promise<void> {
+  private async sendList(
+    req: Request,
+    res: Response,
+    status: number,
+    form: WebhookForm,
+    created?: CreatedWebhookResponse,
+    error?: ReturnType<typeof formErrors>,
+  ): Promise<void> {
     const { webhooks, limit } = await this.webhooks.list(accountOf(req));
     sendPage(res, status, webhooksPage(pageContext(req), webhooks, limit, form, created, error));
   }

@@ -5,7 +5,10 @@ import { ProblemException } from '../problems/problem.exception';
 export function domainOrBadRequest(raw: string): string {
   const normalized = normalizeDomain(raw);
   if (!normalized.ok) {
-    throw new ProblemException(400, 'validation_failed', normalized.message, { errors: [{ field: 'domain', message: normalized.message }], reason: normalized.reason });
+    throw new ProblemException(400, 'validation_failed', normalized.message, {
+      errors: [{ field: 'domain', message: normalized.message }],
+      reason: normalized.reason,
+    });
   }
   return normalized.domain;
 }

@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Authenticated, CurrentAccount } from '../auth/auth.decorators';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { domainOrBadRequest, selectorsOrBadRequest } from '../deliverability/domain-input';
@@ -18,7 +27,7 @@ export class DomainsController {
   @ApiOperation({ summary: 'Monitor a sending domain for DNS drift; its first audit starts at once.' })
   @ApiCreatedResponse({ type: MonitoredDomainResponse })
   @ApiConflictResponse({ description: 'The account already monitors this domain (problem carries its id).' })
-  @ApiForbiddenResponse({ description: 'The plan\'s domain limit is reached (DOMAIN_LIMIT_FREE / DOMAIN_LIMIT_PRO).' })
+  @ApiForbiddenResponse({ description: "The plan's domain limit is reached (DOMAIN_LIMIT_FREE / DOMAIN_LIMIT_PRO)." })
   add(@CurrentAccount() account: AuthenticatedAccount, @Body() body: AddDomainRequest): Promise<MonitoredDomainResponse> {
     return this.domains.add(account, domainOrBadRequest(body.domain), selectorsOrBadRequest(body.dkimSelectors));
   }
@@ -33,7 +42,7 @@ export class DomainsController {
   @Get(':id/history')
   @ApiOperation({ summary: 'Past audits and drift events of one monitored domain, newest first.' })
   @ApiOkResponse({ type: DomainHistoryResponse })
-  @ApiNotFoundResponse({ description: 'Unknown id, or another account\'s domain.' })
+  @ApiNotFoundResponse({ description: "Unknown id, or another account's domain." })
   history(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string, @Query() query: DomainHistoryQuery): Promise<DomainHistoryResponse> {
     return this.domains.history(account, id, query.limit);
   }
@@ -42,7 +51,7 @@ export class DomainsController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Stop monitoring a domain; its audits and drift events are deleted with it.' })
   @ApiNoContentResponse()
-  @ApiNotFoundResponse({ description: 'Unknown id, or another account\'s domain.' })
+  @ApiNotFoundResponse({ description: "Unknown id, or another account's domain." })
   remove(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string): Promise<void> {
     return this.domains.remove(account, id);
   }

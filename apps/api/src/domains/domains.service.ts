@@ -6,7 +6,13 @@ import { JobProducer } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { ProblemException } from '../problems/problem.exception';
-import { DomainAuditResponse, DriftEventResponse, MonitoredDomainResponse, type DomainHistoryResponse, type MonitoredDomainListResponse } from './dto/monitored-domain.response';
+import {
+  DomainAuditResponse,
+  DriftEventResponse,
+  MonitoredDomainResponse,
+  type DomainHistoryResponse,
+  type MonitoredDomainListResponse,
+} from './dto/monitored-domain.response';
 
 const DEFAULT_HISTORY_LIMIT = 50;
 
@@ -31,7 +37,12 @@ export class DomainsService {
     }
     if (outcome.status === 'limit_reached') {
       const plan = account.plan === 'free' ? 'Free' : 'Pro';
-      throw new ProblemException(403, 'forbidden', `${plan} accounts may monitor up to ${limit} domains; remove one first${account.plan === 'free' ? ' or move to Pro' : ''}.`, { limit });
+      throw new ProblemException(
+        403,
+        'forbidden',
+        `${plan} accounts may monitor up to ${limit} domains; remove one first${account.plan === 'free' ? ' or move to Pro' : ''}.`,
+        { limit },
+      );
     }
     // Without its first audit the domain is not added: 503 and the row is removed, so the client's
     // retry is a fresh add rather than a 409. A job that still reaches the queue finds the domain gone.
@@ -50,7 +61,14 @@ export class DomainsService {
   private async auditNow(domain: MonitoredDomainEntity): Promise<void> {
     const window = auditWindow(Date.now(), this.config.deliverability.auditIntervalMs);
     await this.jobs.enqueue(
-      dnsAuditJob({ trigger: 'domain-added', domain: domain.domain, dkimSelectors: domain.dkimSelectors, accountId: domain.accountId, monitoredDomainId: domain.id, window }),
+      dnsAuditJob({
+        trigger: 'domain-added',
+        domain: domain.domain,
+        dkimSelectors: domain.dkimSelectors,
+        accountId: domain.accountId,
+        monitoredDomainId: domain.id,
+        window,
+      }),
     );
   }
 
@@ -63,7 +81,11 @@ export class DomainsService {
     const domain = await this.domains.findForAccount(id, account.accountId);
     if (!domain) throw notFound();
     const [audits, driftEvents] = await Promise.all([this.audits.history(domain.id, limit), this.audits.driftEvents(domain.id, limit)]);
-    return { domain: MonitoredDomainResponse.from(domain), audits: audits.map(DomainAuditResponse.from), driftEvents: driftEvents.map(DriftEventResponse.from) };
+    return {
+      domain: MonitoredDomainResponse.from(domain),
+      audits: audits.map(DomainAuditResponse.from),
+      driftEvents: driftEvents.map(DriftEventResponse.from),
+    };
   }
 
   /** A domain with its lowest score per day over `days` and its latest drift events (the dashboard's domain page). */

@@ -100,7 +100,14 @@ export class GateService {
   async read(account: AuthenticatedAccount, id: string): Promise<GateRunView | null> {
     const run = await this.runs.findForAccount(account.accountId, id);
     if (!run) return null;
-    const summary = { id: run.id, ref: run.ref, status: run.status, previewId: run.previewId, createdAt: run.createdAt.toISOString(), completedAt: run.completedAt?.toISOString() ?? null };
+    const summary = {
+      id: run.id,
+      ref: run.ref,
+      status: run.status,
+      previewId: run.previewId,
+      createdAt: run.createdAt.toISOString(),
+      completedAt: run.completedAt?.toISOString() ?? null,
+    };
     const outcome = gateRunOutcome(run);
     if (outcome.state === 'done') return { ...summary, verdict: outcome.value };
     return { ...summary, failure: run.failure };
@@ -160,7 +167,9 @@ function checkUrlScheme(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ProblemException(400, 'url_declined', 'The url is not a valid absolute URL.', { errors: [{ field: 'url', message: 'must be an absolute http or https URL' }] });
+    throw new ProblemException(400, 'url_declined', 'The url is not a valid absolute URL.', {
+      errors: [{ field: 'url', message: 'must be an absolute http or https URL' }],
+    });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ProblemException(400, 'url_declined', `Only http and https URLs are fetched, not ${parsed.protocol.replace(/:$/, '')}.`, {
@@ -168,7 +177,9 @@ function checkUrlScheme(url: string): void {
     });
   }
   if (parsed.username || parsed.password) {
-    throw new ProblemException(400, 'url_declined', 'URLs with credentials are not fetched.', { errors: [{ field: 'url', message: 'must not carry a user name or password' }] });
+    throw new ProblemException(400, 'url_declined', 'URLs with credentials are not fetched.', {
+      errors: [{ field: 'url', message: 'must not carry a user name or password' }],
+    });
   }
 }
 

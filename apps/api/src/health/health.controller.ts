@@ -8,11 +8,7 @@ import { JobProducer, withDeadline } from '@mailproof/queue';
 const CHECK_TIMEOUT_MS = 2_000;
 
 function withTimeout<T>(work: () => Promise<T>, ms: number, what: string): Promise<T> {
-  return withDeadline(
-    Promise.resolve().then(work),
-    ms,
-    () => new Error(`${what} did not answer within ${ms} ms`),
-  );
+  return withDeadline(Promise.resolve().then(work), ms, () => new Error(`${what} did not answer within ${ms} ms`));
 }
 
 @ApiTags('health')

@@ -110,7 +110,14 @@ export function installJsonBodyParsing(app: INestApplication, limitBytes: number
       }
       if (form) {
         const fields = parseFormBody(bytes);
-        if (!fields) return sendProblem(res, buildProblem(400, 'validation_failed', 'The form body is not valid UTF-8.', { instance: req.path, errors: [{ field: 'body', message: 'must be UTF-8' }] }));
+        if (!fields)
+          return sendProblem(
+            res,
+            buildProblem(400, 'validation_failed', 'The form body is not valid UTF-8.', {
+              instance: req.path,
+              errors: [{ field: 'body', message: 'must be UTF-8' }],
+            }),
+          );
         req.body = fields;
         return next();
       }
@@ -120,7 +127,10 @@ export function installJsonBodyParsing(app: INestApplication, limitBytes: number
         return next();
       }
       if (outcome.code === 'invalid_json') {
-        return sendProblem(res, buildProblem(400, 'invalid_json', outcome.detail, { instance: req.path, errors: [{ field: 'body', message: outcome.message }] }));
+        return sendProblem(
+          res,
+          buildProblem(400, 'invalid_json', outcome.detail, { instance: req.path, errors: [{ field: 'body', message: outcome.message }] }),
+        );
       }
       sendProblem(res, buildProblem(400, 'validation_failed', 'The request is invalid; see errors.', { instance: req.path, errors: outcome.errors }));
     }, next);

@@ -62,7 +62,8 @@ export function hostileFields(value: unknown, path = '', errors: FieldError[] = 
     for (const key of Object.keys(value)) {
       const field = path ? `${path}.${key}` : key;
       if (FORBIDDEN_KEYS.has(key)) errors.push({ field, message: `property ${key} should not exist` });
-      else if (key.includes('\u0000')) errors.push({ field: field.replace(/\u0000/g, '\\u0000'), message: 'property names must not contain the NUL character (U+0000)' });
+      else if (key.includes('\u0000'))
+        errors.push({ field: field.replace(/\u0000/g, '\\u0000'), message: 'property names must not contain the NUL character (U+0000)' });
       else hostileFields((value as Record<string, unknown>)[key], field, errors);
       if (errors.length >= MAX_FIELD_ERRORS) break;
     }
@@ -83,7 +84,12 @@ export function parseJsonBody(bytes: Buffer): JsonBodyOutcome {
   try {
     text = utf8.decode(bytes);
   } catch {
-    return { ok: false, code: 'invalid_json', detail: 'The request body is not valid UTF-8.', message: 'must be UTF-8 text (it holds bytes that are not valid UTF-8)' };
+    return {
+      ok: false,
+      code: 'invalid_json',
+      detail: 'The request body is not valid UTF-8.',
+      message: 'must be UTF-8 text (it holds bytes that are not valid UTF-8)',
+    };
   }
   const first = FIRST_SIGNIFICANT.exec(text)?.[1];
   if (first !== '{' && first !== '[') {
@@ -101,7 +107,12 @@ export function parseJsonBody(bytes: Buffer): JsonBodyOutcome {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, code: 'invalid_json', detail: 'The request body is not valid JSON.', message: 'must be one valid JSON value (the parser stopped before its end)' };
+    return {
+      ok: false,
+      code: 'invalid_json',
+      detail: 'The request body is not valid JSON.',
+      message: 'must be one valid JSON value (the parser stopped before its end)',
+    };
   }
   const errors = hostileFields(value);
   return errors.length > 0 ? { ok: false, code: 'validation_failed', errors } : { ok: true, value };

@@ -150,7 +150,9 @@ export class McpToolsService {
       },
       gate_email: (args) => {
         if (account.plan !== 'pro') {
-          return Promise.reject(new ToolFailure('plan_required', 'gate_email needs a key on the Pro plan (as POST /api/gate does).', { status: 403, requiredPlan: 'pro' }));
+          return Promise.reject(
+            new ToolFailure('plan_required', 'gate_email needs a key on the Pro plan (as POST /api/gate does).', { status: 403, requiredPlan: 'pro' }),
+          );
         }
         return asTool(async () => {
           checkFilesArgument(args.files, args.html);
@@ -159,13 +161,21 @@ export class McpToolsService {
       },
       check_deliverability: (args) =>
         asTool(async () => {
-          const audit = await this.deliverability.audit(account, domainOrBadRequest(args.domain as string), selectorsOrBadRequest(args.dkimSelectors as string[] | undefined));
+          const audit = await this.deliverability.audit(
+            account,
+            domainOrBadRequest(args.domain as string),
+            selectorsOrBadRequest(args.dkimSelectors as string[] | undefined),
+          );
           return { ...audit };
         }),
       share_preview: (args) => asTool(async () => ({ ...(await this.shares.create(account, args.previewId as string)) })),
       capture_screenshots: (args) =>
         asTool(async () => ({
-          ...(await this.previews.captureScreenshots(args.previewId as string, { clients: args.clients as ClientId[] | undefined, modes: args.modes as RenderMode[] | undefined }, account)),
+          ...(await this.previews.captureScreenshots(
+            args.previewId as string,
+            { clients: args.clients as ClientId[] | undefined, modes: args.modes as RenderMode[] | undefined },
+            account,
+          )),
         })),
       list_domains: () => asTool(async () => ({ ...(await this.domains.list(account)) })),
       list_clients: async () => ({ clients: clientSummaries() }),

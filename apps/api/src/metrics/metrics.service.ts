@@ -43,7 +43,10 @@ export class MetricsService implements OnModuleInit {
     private readonly queueEvents: QueueEventsRegistry,
     analyses: PreviewAnalysisCache,
   ) {
-    const pageCache = { bytes: 'Estimated memory of the analyses this API keeps for share and preview pages (PREVIEW_PAGE_CACHE_MB).', entries: 'Analyses this API keeps for share and preview pages.' };
+    const pageCache = {
+      bytes: 'Estimated memory of the analyses this API keeps for share and preview pages (PREVIEW_PAGE_CACHE_MB).',
+      entries: 'Analyses this API keeps for share and preview pages.',
+    };
     for (const [measure, help] of Object.entries(pageCache) as Array<[keyof typeof pageCache, string]>) {
       new Gauge({
         name: `mailproof_preview_page_cache_${measure}`,

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { previewAnalyzeJob, RENDER_MODES, renderScreenshotsJob, type PreviewJobResult, type RenderMode, type RenderScreenshotsJobResult } from '@mailproof/contracts';
+import {
+  previewAnalyzeJob,
+  RENDER_MODES,
+  renderScreenshotsJob,
+  type PreviewJobResult,
+  type RenderMode,
+  type RenderScreenshotsJobResult,
+} from '@mailproof/contracts';
 import { CLIENT_IDS } from '@mailproof/engine';
 import { PreviewRepository, type PreviewEntity, type PreviewListOptions } from '@mailproof/persistence';
 import type { Job } from 'bullmq';
@@ -63,7 +70,9 @@ export class PreviewsService {
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
     // With screenshots, rendering is the chain's second step: it starts when the analysis is stored.
-    const renderEvents = request.screenshots ? await orQueueUnavailable(this.queueEvents.getWithin('render', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE) : null;
+    const renderEvents = request.screenshots
+      ? await orQueueUnavailable(this.queueEvents.getWithin('render', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE)
+      : null;
     // The analysis is watched before it is added (its id is new): no round trip to ask whether it finished already.
     const analysisJob = previewAnalyzeJob(preview.id);
     const analysis = watchJob<PreviewJobResult>(events, analysisJob.jobId, this.config.previews.budgetMs - (Date.now() - started));
@@ -120,7 +129,10 @@ export class PreviewsService {
       throw new ProblemException(404, 'not_found', 'No preview with this id.');
     }
     if (preview.status === 'queued') {
-      throw new ProblemException(503, 'service_unavailable', 'The preview is still being analyzed; ask for screenshots once it is done.', { id, headers: { 'Retry-After': '2' } });
+      throw new ProblemException(503, 'service_unavailable', 'The preview is still being analyzed; ask for screenshots once it is done.', {
+        id,
+        headers: { 'Retry-After': '2' },
+      });
     }
     const analysis = previewOutcome(preview);
     if (analysis.state === 'failed') throw problemForFailure(analysis.failure, analysis.subject);

@@ -63,10 +63,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   }
 
   private internal(exception: unknown, res: Response, context: Partial<ProblemDetails>, status: number): void {
-    this.logger.error(
-      { err: exception, requestId: context.requestId },
-      exception instanceof Error ? exception.stack : String(exception),
-    );
+    this.logger.error({ err: exception, requestId: context.requestId }, exception instanceof Error ? exception.stack : String(exception));
     const detail = status === 503 ? 'The service cannot answer right now; retry shortly.' : 'An unexpected error occurred. It has been logged.';
     const code = status === 503 ? 'service_unavailable' : 'internal_error';
     sendProblem(res, buildProblem(status, code, detail, context), status === 503 ? { 'Retry-After': '5' } : {});

@@ -21,12 +21,7 @@ export function defaultCodeFor(status: number): ProblemCode {
 }
 
 /** Builds an RFC 9457 body. `type` points at the error catalog in docs/errors.md. */
-export function buildProblem(
-  status: number,
-  code: ProblemCode,
-  detail: string,
-  extra: Partial<ProblemDetails> = {},
-): ProblemDetails {
+export function buildProblem(status: number, code: ProblemCode, detail: string, extra: Partial<ProblemDetails> = {}): ProblemDetails {
   return {
     type: `https://mailproof.dev/problems/${code.replace(/_/g, '-')}`,
     title: STATUS_CODES[status] ?? 'Error',

@@ -5,7 +5,16 @@ import { ProblemException } from './problem.exception';
 
 /** Flattens class-validator errors into `errors: [{ field, message }]` with dotted field paths. */
 /** class-validator's type checks: when one fails, the length and range messages of the same field are noise. */
-const TYPE_CONSTRAINTS: ReadonlySet<string> = new Set(['isDefined', 'isString', 'isArray', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'whitelistValidation']);
+const TYPE_CONSTRAINTS: ReadonlySet<string> = new Set([
+  'isDefined',
+  'isString',
+  'isArray',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isObject',
+  'whitelistValidation',
+]);
 
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   const flat: FieldError[] = [];

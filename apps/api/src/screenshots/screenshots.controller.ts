@@ -16,7 +16,7 @@ export class ScreenshotsController {
   constructor(private readonly screenshots: ScreenshotRepository) {}
 
   @Get(':file')
-  @ApiOperation({ summary: 'A screenshot PNG, by the SHA-256 in its URL (the URLs of a preview\'s `screenshots`).' })
+  @ApiOperation({ summary: "A screenshot PNG, by the SHA-256 in its URL (the URLs of a preview's `screenshots`)." })
   @ApiProduces('image/png')
   @ApiOkResponse({ description: 'The PNG; cached for a year (immutable).' })
   @ApiResponse({ status: 404, description: 'no such screenshot (or its previews were deleted)' })

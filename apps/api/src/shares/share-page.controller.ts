@@ -76,7 +76,10 @@ export class SharePageController {
       return;
     }
     const view = { client: typeof client === 'string' ? client : undefined, mode: typeof mode === 'string' ? mode : undefined };
-    res.status(200).type('text/html; charset=utf-8').send(renderSharePage(found.share, found.preview, this.analyses.analysisOf(found.preview), view));
+    res
+      .status(200)
+      .type('text/html; charset=utf-8')
+      .send(renderSharePage(found.share, found.preview, this.analyses.analysisOf(found.preview), view));
   }
 
   @Get(':id/clients/:clientId')

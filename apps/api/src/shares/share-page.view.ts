@@ -60,7 +60,16 @@ export function groupFindings(findings: readonly CssFinding[]): FindingGroup[] {
     const message = generalMessage(finding);
     const group = groups.get(key);
     if (!group) {
-      groups.set(key, { severity: finding.severity, property: finding.property, message, suggestion: finding.suggestion, fix: finding.fix, clients: [finding.client], notes: [], occurrences: finding.occurrences });
+      groups.set(key, {
+        severity: finding.severity,
+        property: finding.property,
+        message,
+        suggestion: finding.suggestion,
+        fix: finding.fix,
+        clients: [finding.client],
+        notes: [],
+        occurrences: finding.occurrences,
+      });
       continue;
     }
     if (!group.clients.includes(finding.client)) group.clients.push(finding.client);
@@ -69,7 +78,9 @@ export function groupFindings(findings: readonly CssFinding[]): FindingGroup[] {
     group.occurrences = Math.max(group.occurrences, finding.occurrences);
   }
   // Most clients first within a severity: what affects the most readers leads.
-  return [...groups.values()].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.clients.length - a.clients.length || (a.property < b.property ? -1 : 1));
+  return [...groups.values()].sort(
+    (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.clients.length - a.clients.length || (a.property < b.property ? -1 : 1),
+  );
 }
 
 function clientChips(clients: readonly string[]): string {
@@ -115,7 +126,9 @@ function screenshotsSection(screenshots: Record<string, string> | null | undefin
       const name = CLIENT_NAMES.get(id) ?? id;
       const shot = (mode: 'light' | 'dark') => {
         const url = screenshots[`${id}-${mode}`];
-        return url ? `<figure><img src="${e(url)}" alt="${e(name)} in ${mode} mode (screenshot)" loading="lazy"><figcaption>${mode === 'light' ? 'Light' : 'Dark'}</figcaption></figure>` : '';
+        return url
+          ? `<figure><img src="${e(url)}" alt="${e(name)} in ${mode} mode (screenshot)" loading="lazy"><figcaption>${mode === 'light' ? 'Light' : 'Dark'}</figcaption></figure>`
+          : '';
       };
       return `<div class="shot-pair"><h3>${e(name)}</h3><div class="shots">${shot('light')}${shot('dark')}</div></div>`;
     })
@@ -135,7 +148,10 @@ function renderedReportsSection(reports: StoredRenderedReports | null): string {
       wide.length === 0
         ? `<li>No client scrolls sideways (${overflow.clients.length} checked).</li>`
         : `<li>Scrolls sideways in ${wide.length} of ${overflow.clients.length} clients:<ul>${wide
-            .map((c) => `<li>${name(c.clientId)}: ${c.overflowPx} px wider than its ${c.viewportWidth} px screen${c.elements[0] ? `; widest: &lt;${e(c.elements[0].tag)}&gt;${c.elements[0].line ? ` at line ${c.elements[0].line}` : ''}` : ''}</li>`)
+            .map(
+              (c) =>
+                `<li>${name(c.clientId)}: ${c.overflowPx} px wider than its ${c.viewportWidth} px screen${c.elements[0] ? `; widest: &lt;${e(c.elements[0].tag)}&gt;${c.elements[0].line ? ` at line ${c.elements[0].line}` : ''}` : ''}</li>`,
+            )
             .join('')}</ul></li>`,
     );
   }
@@ -146,7 +162,10 @@ function renderedReportsSection(reports: StoredRenderedReports | null): string {
       failing.length === 0
         ? `<li>All measured text passes WCAG AA contrast on mobile clients, light and dark.</li>`
         : `<li>Low contrast on mobile:<ul>${failing
-            .map((c) => `<li>${name(c.clientId)} (${c.mode}): ${c.failures.length} text${c.failures.length === 1 ? '' : 's'}, e.g. “${e(c.failures[0].sample)}” ${c.failures[0].ratio}:1${c.failures[0].line ? ` at line ${c.failures[0].line}` : ''}</li>`)
+            .map(
+              (c) =>
+                `<li>${name(c.clientId)} (${c.mode}): ${c.failures.length} text${c.failures.length === 1 ? '' : 's'}, e.g. “${e(c.failures[0].sample)}” ${c.failures[0].ratio}:1${c.failures[0].line ? ` at line ${c.failures[0].line}` : ''}</li>`,
+            )
             .join('')}</ul></li>`,
     );
   }
@@ -160,7 +179,9 @@ function renderedReportsSection(reports: StoredRenderedReports | null): string {
     );
   }
   for (const note of reports.screenshotNotes ?? []) items.push(`<li>${e(note)}</li>`);
-  return items.length === 0 ? '' : `<section aria-labelledby="rendered-title"><h2 id="rendered-title">Measured in the rendered pages</h2><ul class="card">${items.join('')}</ul></section>`;
+  return items.length === 0
+    ? ''
+    : `<section aria-labelledby="rendered-title"><h2 id="rendered-title">Measured in the rendered pages</h2><ul class="card">${items.join('')}</ul></section>`;
 }
 
 export type ViewMode = 'both' | 'light' | 'dark';
@@ -187,7 +208,11 @@ export function renderSharePage(share: ShareEntity, preview: PreviewEntity, anal
   const title = preview.title ? `${preview.title}: Mailproof preview` : 'Shared Mailproof preview';
   if (!analysis) {
     const message = preview.status === 'queued' ? 'This email is still being analyzed. The page refreshes by itself.' : 'This email could not be analyzed.';
-    return layout(title, `<main id="main"><h1>${e(title)}</h1><p role="status">${e(message)}</p></main>`, preview.status === 'queued' ? '<meta http-equiv="refresh" content="5">' : '');
+    return layout(
+      title,
+      `<main id="main"><h1>${e(title)}</h1><p role="status">${e(message)}</p></main>`,
+      preview.status === 'queued' ? '<meta http-equiv="refresh" content="5">' : '',
+    );
   }
   const report = previewReport(preview, analysis, `/share/${encodeURIComponent(share.id)}/clients`, request);
   const expiry = share.expiresAt ? `This link expires on ${e(share.expiresAt.toISOString().slice(0, 10))}.` : 'This link does not expire.';
@@ -209,7 +234,12 @@ ${report.sections}
  * what was measured in the rendered pages, findings and scores per client. `rootAttributes` go on the
  * element that holds `sections`; `request` (`?client=&mode=`) selects the view the page opens on.
  */
-export function previewReport(preview: Pick<PreviewEntity, 'screenshots' | 'renderedReports'>, analysis: StoredAnalysis, clientsUrl: string, request: ViewRequest = {}) {
+export function previewReport(
+  preview: Pick<PreviewEntity, 'screenshots' | 'renderedReports'>,
+  analysis: StoredAnalysis,
+  clientsUrl: string,
+  request: ViewRequest = {},
+) {
   const clients: string[] = analysis.transforms.map((t) => t.clientId);
   const selected = request.client && clients.includes(request.client) ? request.client : defaultClient(analysis, clients);
   const mode: ViewMode = MODES.includes(request.mode as ViewMode) ? (request.mode as ViewMode) : 'both';

@@ -24,7 +24,9 @@ export class SharesController {
 
   @Get(':id')
   @ApiOperation({ summary: 'The shared preview as JSON (public). Expired or unknown links are 404.' })
-  @ApiOkResponse({ description: 'The preview result as POST /api/preview returned it (its `id` is the preview id), plus `share: { id, url, expiresAt, createdAt }`.' })
+  @ApiOkResponse({
+    description: 'The preview result as POST /api/preview returned it (its `id` is the preview id), plus `share: { id, url, expiresAt, createdAt }`.',
+  })
   async read(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const found = await this.shares.findLive(id);
     if (!found) throw new ProblemException(404, 'not_found', 'No live share with this id.');

@@ -15,13 +15,7 @@ import { Authenticated, CurrentAccount } from '../auth/auth.decorators';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { CreateWebhookRequest } from './dto/create-webhook.request';
 import { RecentItemsQuery } from '../common/recent-items.query';
-import {
-  CreatedWebhookResponse,
-  WebhookDeliveryListResponse,
-  WebhookEndpointResponse,
-  WebhookListResponse,
-  WebhookTestResponse,
-} from './dto/webhook.response';
+import { CreatedWebhookResponse, WebhookDeliveryListResponse, WebhookEndpointResponse, WebhookListResponse, WebhookTestResponse } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')

@@ -104,13 +104,17 @@ export class WebhooksService {
     try {
       parsed = new URL(url);
     } catch {
-      throw new ProblemException(400, 'validation_failed', 'The url is not a valid absolute URL.', { errors: [{ field: 'url', message: 'must be an absolute http or https URL' }] });
+      throw new ProblemException(400, 'validation_failed', 'The url is not a valid absolute URL.', {
+        errors: [{ field: 'url', message: 'must be an absolute http or https URL' }],
+      });
     }
     try {
       return this.guard.check(parsed).href;
     } catch (error) {
       if (!(error instanceof SsrfRefusedError)) throw error;
-      throw new ProblemException(400, 'url_declined', `Webhooks are not sent to this URL: ${error.detail}.`, { errors: [{ field: 'url', message: error.detail }] });
+      throw new ProblemException(400, 'url_declined', `Webhooks are not sent to this URL: ${error.detail}.`, {
+        errors: [{ field: 'url', message: error.detail }],
+      });
     }
   }
 }

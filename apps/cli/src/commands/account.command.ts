@@ -26,7 +26,7 @@ export function registerAccountCommands(program: Command): void {
 
   account
     .command('create')
-    .description("create an account and print its first API key (shown once)")
+    .description('create an account and print its first API key (shown once)')
     .requiredOption('--name <name>', 'account name')
     .option('--plan <plan>', `plan: ${PLANS.join('|')}`, 'free')
     .option('--json', 'print { accountId, key, ... } as JSON')
@@ -51,18 +51,25 @@ export function registerAccountCommands(program: Command): void {
     .option('--name <name>', 'account name')
     .option('--plan <plan>', `new plan: ${PLANS.join('|')}`)
     .option('--json', 'print the account as JSON')
-    .action(async (accountArgument: string | undefined, planArgument: string | undefined, options: { account?: string; name?: string; plan?: string; json?: boolean }) => {
-      const reference = accountArgument ?? options.account ?? options.name;
-      const planText = planArgument ?? options.plan;
-      if (!reference || !planText) throw new CliError('give the account (id or name) and the plan: mailproof account plan <account> <plan>', 'usage', EXIT_CODES.usage);
-      const plan = parsePlan(planText);
-      const updated = await withAccounts(async (accounts) => accounts.setPlan(await resolveAccountId(accounts, reference), plan)).catch((error: unknown) => {
-        if (error instanceof AccountNotFoundError) fail(`no account ${reference}`);
-        throw error;
-      });
-      if (options.json) console.log(JSON.stringify({ accountId: updated.id, name: updated.name, plan: updated.plan }));
-      else console.log(`account ${updated.id} (${updated.name}) is now on ${updated.plan}`);
-    });
+    .action(
+      async (
+        accountArgument: string | undefined,
+        planArgument: string | undefined,
+        options: { account?: string; name?: string; plan?: string; json?: boolean },
+      ) => {
+        const reference = accountArgument ?? options.account ?? options.name;
+        const planText = planArgument ?? options.plan;
+        if (!reference || !planText)
+          throw new CliError('give the account (id or name) and the plan: mailproof account plan <account> <plan>', 'usage', EXIT_CODES.usage);
+        const plan = parsePlan(planText);
+        const updated = await withAccounts(async (accounts) => accounts.setPlan(await resolveAccountId(accounts, reference), plan)).catch((error: unknown) => {
+          if (error instanceof AccountNotFoundError) fail(`no account ${reference}`);
+          throw error;
+        });
+        if (options.json) console.log(JSON.stringify({ accountId: updated.id, name: updated.name, plan: updated.plan }));
+        else console.log(`account ${updated.id} (${updated.name}) is now on ${updated.plan}`);
+      },
+    );
 
   account
     .command('list')

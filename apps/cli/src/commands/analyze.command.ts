@@ -31,7 +31,9 @@ export function formatOption(): Option {
 
 /** `--mjml-validation`: MJML's own levels; soft (MJML's default) reports problems as warnings. */
 export function mjmlValidationOption(): Option {
-  return new Option('--mjml-validation <level>', 'MJML validation: soft reports problems as warnings (default), strict refuses the email at the first').choices(['soft', 'strict']);
+  return new Option('--mjml-validation <level>', 'MJML validation: soft reports problems as warnings (default), strict refuses the email at the first').choices(
+    ['soft', 'strict'],
+  );
 }
 
 export function clientsOption(): Option {
@@ -95,7 +97,9 @@ function printAnalysisSummary({ input, compileWarnings, analysis }: AnalyzedEmai
   const top = [...problems]
     .sort((a, b) => (a.severity === b.severity ? b.clients.length - a.clients.length : a.severity === 'error' ? -1 : 1))
     .slice(0, TOP_FINDINGS);
-  console.log(`Top findings${positionNote(input)}: ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.info, 'info note')}`);
+  console.log(
+    `Top findings${positionNote(input)}: ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.info, 'info note')}`,
+  );
   for (const line of formatFindingGroups(top, clientIds.length, '  ')) console.log(line);
   if (problems.length > top.length) console.log(`  … and ${problems.length - top.length} more (mailproof lint lists them all, --json prints every finding)`);
 }

@@ -25,7 +25,11 @@ export function registerClientsCommand(program: Command): void {
         return;
       }
       printTable(clients.map(({ id, name, category, engine, darkModel, modelCheckedAt }) => ({ id, name, category, engine, darkModel, modelCheckedAt })));
-      if (options.properties) printPropertyMatrix(listTrackedProperties(), clients.map((client) => client.id));
+      if (options.properties)
+        printPropertyMatrix(
+          listTrackedProperties(),
+          clients.map((client) => client.id),
+        );
     });
 }
 

@@ -16,7 +16,12 @@ export interface AnalyzedEmail {
 export async function analyzeEmailInput(input: EmailInput, clients: readonly ClientId[] | undefined): Promise<AnalyzedEmail> {
   try {
     const compiled = await compileEmail(input.source, input.format, { files: input.files, mjmlValidation: input.mjmlValidation });
-    const analysis = analyzeEmail(compiled.html, { format: input.format, clients, compileWarnings: compiled.warnings, sourcePositions: compiled.sourcePositions });
+    const analysis = analyzeEmail(compiled.html, {
+      format: input.format,
+      clients,
+      compileWarnings: compiled.warnings,
+      sourcePositions: compiled.sourcePositions,
+    });
     return { input, compileWarnings: compiled.warnings, compiledHtml: compiled.html, analysis };
   } catch (error) {
     throw describeInputError(input.label, error);

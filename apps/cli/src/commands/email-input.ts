@@ -32,10 +32,7 @@ export type MjmlValidation = 'soft' | 'strict';
  * What the path alone says about the format. `.html`/`.htm` and stdin still need a look at the content,
  * because Maizzle templates are `.html` files too.
  */
-type FormatPlan =
-  | { kind: 'decided'; format: CompileFormat; detectedBy: 'option' | 'extension' }
-  | { kind: 'html-or-maizzle' }
-  | { kind: 'any' };
+type FormatPlan = { kind: 'decided'; format: CompileFormat; detectedBy: 'option' | 'extension' } | { kind: 'html-or-maizzle' } | { kind: 'any' };
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, CompileFormat>> = {
   '.html': 'html',

@@ -120,7 +120,12 @@ async function attemptOnce(url: string, apiKey: string, body: GateRequestBody, t
       parsed = undefined;
     }
     if (isVerdict(parsed)) return { kind: 'verdict', verdict: parsed, attempts: 1 };
-    return { kind: 'problem', status: 200, problem: { status: 200, title: 'the answer is not a gate verdict (is --api-url a Mailproof server?)' }, attempts: 1 };
+    return {
+      kind: 'problem',
+      status: 200,
+      problem: { status: 200, title: 'the answer is not a gate verdict (is --api-url a Mailproof server?)' },
+      attempts: 1,
+    };
   }
   return { kind: 'problem', status: response.status, problem: await readProblem(response), attempts: 1, retryAfterMs };
 }
@@ -151,7 +156,12 @@ async function readRunOnce(apiUrl: string, apiKey: string, runId: string, timeou
     const status = RUN_FAILURE_STATUS[code] ?? 500;
     return { kind: 'problem', status, problem: { status, code, title: 'gate run failed', detail: run.failure?.message }, attempts: 1 };
   }
-  return { kind: 'problem', status: 503, problem: { status: 503, code: 'service_unavailable', title: 'still running', detail: `Gate run ${runId} has not finished yet.`, runId }, attempts: 1 };
+  return {
+    kind: 'problem',
+    status: 503,
+    problem: { status: 503, code: 'service_unavailable', title: 'still running', detail: `Gate run ${runId} has not finished yet.`, runId },
+    attempts: 1,
+  };
 }
 
 /** Without Retry-After: 2 s, then 4 s, and so on. */
@@ -186,7 +196,9 @@ export async function callGate(
   const base = apiUrl.replace(/\/+$/, '');
   let acceptedRunId: string | undefined;
   for (let attempt = 1; ; attempt += 1) {
-    const result = acceptedRunId ? await readRunOnce(base, apiKey, acceptedRunId, policy.timeoutMs) : await attemptOnce(`${base}/api/gate`, apiKey, body, policy.timeoutMs);
+    const result = acceptedRunId
+      ? await readRunOnce(base, apiKey, acceptedRunId, policy.timeoutMs)
+      : await attemptOnce(`${base}/api/gate`, apiKey, body, policy.timeoutMs);
     if (result.kind === 'problem' && result.status === 503 && typeof result.problem.runId === 'string') acceptedRunId = result.problem.runId;
     const retryable = result.kind === 'unreachable' || (result.kind === 'problem' && isRetryableStatus(result.status));
     if (!retryable || attempt >= policy.attempts) {

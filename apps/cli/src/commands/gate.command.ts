@@ -128,14 +128,19 @@ function prepareRun(files: string[], options: GateOptions): GateRun {
       options.resolveLinks ? '--resolve-links' : null,
       checks?.includes('regression') ? '--checks regression' : null,
     ].filter((flag): flag is string => flag !== null);
-    if (serverOnly.length > 0) throw new UsageError(`${serverOnly.join(', ')} need${serverOnly.length === 1 ? 's' : ''} a server; --local runs ${LOCAL_CHECKS.join(' and ')} only`);
+    if (serverOnly.length > 0)
+      throw new UsageError(`${serverOnly.join(', ')} need${serverOnly.length === 1 ? 's' : ''} a server; --local runs ${LOCAL_CHECKS.join(' and ')} only`);
   }
 
   const apiUrl = (options.apiUrl ?? process.env.MAILPROOF_API_URL ?? DEFAULT_API_URL).replace(/\/+$/, '');
   if (!local) checkApiUrl(apiUrl);
   const apiKey = options.apiKey ?? process.env.MAILPROOF_API_KEY ?? '';
   if (!local && apiKey.trim() === '') {
-    throw new CliError('no API key: set MAILPROOF_API_KEY (or pass --api-key) to a key on the Pro plan; --local runs the checks without a server', 'usage', GATE_EXIT_CODES.error);
+    throw new CliError(
+      'no API key: set MAILPROOF_API_KEY (or pass --api-key) to a key on the Pro plan; --local runs the checks without a server',
+      'usage',
+      GATE_EXIT_CODES.error,
+    );
   }
 
   const shared: GateRun['shared'] = {};
@@ -164,7 +169,14 @@ function prepareRun(files: string[], options: GateOptions): GateRun {
 
 function parseChecks(value: string | undefined): GateCheckFamily[] | undefined {
   if (value === undefined) return undefined;
-  const requested = [...new Set(value.split(',').map((check) => check.trim()).filter((check) => check.length > 0))];
+  const requested = [
+    ...new Set(
+      value
+        .split(',')
+        .map((check) => check.trim())
+        .filter((check) => check.length > 0),
+    ),
+  ];
   if (requested.length === 0) throw new UsageError(`--checks needs at least one of ${GATE_CHECK_FAMILIES.join(', ')}`);
   const unknown = requested.filter((check) => !(GATE_CHECK_FAMILIES as readonly string[]).includes(check));
   if (unknown.length > 0) throw new UsageError(`unknown check(s): ${unknown.join(', ')}. Valid: ${GATE_CHECK_FAMILIES.join(', ')}`);

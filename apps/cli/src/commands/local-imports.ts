@@ -38,7 +38,8 @@ export async function readLocalImports(emailPath: string, source: string, format
   else if (format === 'mjml') await reader.collectMjml(resolve(emailPath), source);
   else await reader.collectMaizzle(resolve(emailPath), source);
   const problems = checkSourceFiles(reader.files, reader.emailBytes);
-  if (problems.length > 0) throw new CliError(`${emailPath}: its local imports cannot be sent: ${problems.map((problem) => problem.message).join('; ')}`, 'limit');
+  if (problems.length > 0)
+    throw new CliError(`${emailPath}: its local imports cannot be sent: ${problems.map((problem) => problem.message).join('; ')}`, 'limit');
   return reader.files;
 }
 
@@ -112,7 +113,14 @@ class ProjectReader {
         build.onLoad({ filter: /.*/, namespace: 'local' }, (args) => {
           const key = relative(this.emailFolder, args.path).split(sep).join('/');
           const extension = /\.([a-z]+)$/i.exec(args.path)?.[1]?.toLowerCase();
-          const loader: esbuild.Loader = extension === 'json' ? 'json' : extension === 'ts' ? 'ts' : extension === 'js' || extension === 'mjs' || extension === 'cjs' || extension === 'jsx' ? 'jsx' : 'tsx';
+          const loader: esbuild.Loader =
+            extension === 'json'
+              ? 'json'
+              : extension === 'ts'
+                ? 'ts'
+                : extension === 'js' || extension === 'mjs' || extension === 'cjs' || extension === 'jsx'
+                  ? 'jsx'
+                  : 'tsx';
           return { contents: this.files[key], loader, resolveDir: dirname(args.path) };
         });
       },

@@ -34,7 +34,10 @@ async function analyzeLocally(
   local: { files?: Record<string, string>; mjmlValidation?: 'soft' | 'strict' } = {},
 ): Promise<AnalysisLike> {
   try {
-    const { analysis } = await analyzeEmailInput({ path: field, label: field, source, format: format ?? 'html', detectedBy: 'option', files: local.files ?? {}, mjmlValidation: local.mjmlValidation }, clients);
+    const { analysis } = await analyzeEmailInput(
+      { path: field, label: field, source, format: format ?? 'html', detectedBy: 'option', files: local.files ?? {}, mjmlValidation: local.mjmlValidation },
+      clients,
+    );
     // A shallow copy: the engine's interface has no index signature, the copy's object type has one.
     return { ...analysis };
   } catch (error) {
@@ -74,7 +77,8 @@ export function registerMcpCommand(program: Command): void {
           const result = await analyzeLocally(args.html as string, 'html', args.format as EmailFormat, args.clients as ClientId[], args as never);
           return { ...analyzeEmailResult(result, null, (args.detail as AnalysisDetail | undefined) ?? 'summary') };
         },
-        audit_email: async (args) => auditEmailResult(await analyzeLocally(args.html as string, 'html', args.format as EmailFormat, args.clients as ClientId[], args as never), null),
+        audit_email: async (args) =>
+          auditEmailResult(await analyzeLocally(args.html as string, 'html', args.format as EmailFormat, args.clients as ClientId[], args as never), null),
         diff_emails: async (args) => {
           const before = await analyzeLocally(args.before as string, 'before', args.format as EmailFormat, args.clients as ClientId[]);
           const after = await analyzeLocally(args.after as string, 'after', args.format as EmailFormat, args.clients as ClientId[]);

@@ -3,7 +3,11 @@ export function printTable(rows: Array<Record<string, string | number | null>>):
   if (rows.length === 0) return console.log('(none)');
   const columns = Object.keys(rows[0]);
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   console.log(line(columns));
   for (const row of rows) console.log(line(columns.map((c) => String(row[c] ?? ''))));
 }

@@ -63,7 +63,15 @@ export function registerScreenshotsCommand(program: Command): void {
           await writeFile(path, page.png);
           written[id] = path;
         }
-        const reports = { ...renderedReports(result.painted, views.map((view) => view.clientId), modes), screenshotNotes: result.notes, failed: result.failed };
+        const reports = {
+          ...renderedReports(
+            result.painted,
+            views.map((view) => view.clientId),
+            modes,
+          ),
+          screenshotNotes: result.notes,
+          failed: result.failed,
+        };
         await writeFile(join(options.out, 'reports.json'), `${JSON.stringify(reports, null, 2)}\n`);
         if (options.json) {
           console.log(JSON.stringify({ screenshots: written, distinctPages: result.units.length, ...reports }));
@@ -84,7 +92,10 @@ export function registerScreenshotsCommand(program: Command): void {
 }
 
 function parseModes(value: string): RenderMode[] {
-  const modes = value.split(',').map((mode) => mode.trim()).filter(Boolean);
+  const modes = value
+    .split(',')
+    .map((mode) => mode.trim())
+    .filter(Boolean);
   const unknown = modes.filter((mode) => !(RENDER_MODES as readonly string[]).includes(mode));
   if (modes.length === 0 || unknown.length > 0) throw new UsageError(`--modes takes light, dark or light,dark (not ${value}).`);
   return RENDER_MODES.filter((mode) => modes.includes(mode));

@@ -59,9 +59,19 @@ describe('RedisDnsCacheAdapter', () => {
     redis.store.set('p:txt:bad.test', { value: '{not json', px: 1 });
     const cache = new RedisDnsCacheAdapter(redis as unknown as Redis, 'p:', 600, 45, quiet());
     expect(await cache.get('txt:bad.test')).toBeUndefined();
-    const broken = { get: () => Promise.reject(new Error('down')), set: () => Promise.reject(new Error('down')), exists: () => Promise.reject(new Error('down')) };
+    const broken = {
+      get: () => Promise.reject(new Error('down')),
+      set: () => Promise.reject(new Error('down')),
+      exists: () => Promise.reject(new Error('down')),
+    };
     const warnings: string[] = [];
-    const offline = new RedisDnsCacheAdapter(broken as unknown as Redis, 'p:', 600, 45, new FailureLog('DNS cache (Redis)', { warn: (line) => warnings.push(line), log: () => undefined }));
+    const offline = new RedisDnsCacheAdapter(
+      broken as unknown as Redis,
+      'p:',
+      600,
+      45,
+      new FailureLog('DNS cache (Redis)', { warn: (line) => warnings.push(line), log: () => undefined }),
+    );
     expect(await offline.get('txt:x.test')).toBeUndefined();
     await expect(offline.set('txt:x.test', { answers: [{ ttl: 60 }] })).resolves.toBeUndefined();
     expect(await offline.isKnownMissing('txt:x.test')).toBe(false);

@@ -37,7 +37,13 @@ export class TangerineResolver implements DnsResolver, OnApplicationShutdown {
       // A cache must never hold a lookup up: refused, a miss at once; silent (frozen), a miss after REDIS_COMMAND_TIMEOUT_MS.
       this.redis = createRedisClient(config.redis, { ...requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs), lazyConnect: false });
       this.redis.on('error', (error) => this.logger.warn(`DNS cache Redis: ${error.message}`));
-      this.cache = new RedisDnsCacheAdapter(this.redis, `${config.queue.prefix}:dns-cache:`, settings.cacheMaxTtlSeconds, settings.cacheNegativeTtlSeconds, new FailureLog('DNS cache (Redis)', this.logger));
+      this.cache = new RedisDnsCacheAdapter(
+        this.redis,
+        `${config.queue.prefix}:dns-cache:`,
+        settings.cacheMaxTtlSeconds,
+        settings.cacheNegativeTtlSeconds,
+        new FailureLog('DNS cache (Redis)', this.logger),
+      );
     } else {
       this.redis = null;
       this.cache = null;
@@ -79,7 +85,10 @@ export class TangerineResolver implements DnsResolver, OnApplicationShutdown {
     if (this.cache && (await this.cache.isKnownMissing(key))) return { status: 'nxdomain' };
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<DnsLookup<T>>((resolve) => {
-      timer = setTimeout(() => resolve({ status: 'error', reason: 'timeout', message: `${type} ${name}: no answer within ${this.deadlineMs} ms` }), this.deadlineMs);
+      timer = setTimeout(
+        () => resolve({ status: 'error', reason: 'timeout', message: `${type} ${name}: no answer within ${this.deadlineMs} ms` }),
+        this.deadlineMs,
+      );
     });
     const query = this.tangerine
       .resolve(name, type)
@@ -93,7 +102,11 @@ export class TangerineResolver implements DnsResolver, OnApplicationShutdown {
           return { status: 'nxdomain' };
         }
         if (error.code === 'ENODATA') return { status: 'nodata' };
-        return { status: 'error', reason: FAILURES[error.code ?? ''] ?? 'bad_response', message: `${type} ${name}: ${error.code ?? error.message ?? 'failed'}` };
+        return {
+          status: 'error',
+          reason: FAILURES[error.code ?? ''] ?? 'bad_response',
+          message: `${type} ${name}: ${error.code ?? error.message ?? 'failed'}`,
+        };
       });
     try {
       return await Promise.race([query, deadline]);

@@ -35,7 +35,13 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       return { deliveryId, status: 'canceled', httpStatus: null };
     }
     const at = new Date();
-    const attempt = await sendWebhook(this.guard, endpoint.url, { id: event.id, body: JSON.stringify(event.payload), secret: endpoint.secret }, this.config.webhooks.timeoutMs, at);
+    const attempt = await sendWebhook(
+      this.guard,
+      endpoint.url,
+      { id: event.id, body: JSON.stringify(event.payload), secret: endpoint.secret },
+      this.config.webhooks.timeoutMs,
+      at,
+    );
     if (attempt.outcome === 'delivered') {
       await this.webhooks.markDelivered(deliveryId, { httpStatus: attempt.httpStatus, at });
       return { deliveryId, status: 'delivered', httpStatus: attempt.httpStatus };

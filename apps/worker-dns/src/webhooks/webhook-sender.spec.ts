@@ -68,7 +68,11 @@ describe('sendWebhook', () => {
     expect(await sendWebhook(guard, `${site.base}/in`, message, 2_000, at)).toEqual({ outcome: 'delivered', httpStatus: 204 });
     const [got] = site.received.filter((item) => item.url === '/in');
     expect(got).toMatchObject({ method: 'POST', body: message.body });
-    expect(got.headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': 'msg_test1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) });
+    expect(got.headers).toMatchObject({
+      'content-type': 'application/json',
+      'webhook-id': 'msg_test1',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    });
     const verified = new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
     expect(verified).toEqual(JSON.parse(message.body));
   });
@@ -81,7 +85,11 @@ describe('sendWebhook', () => {
   });
 
   it('reports a non-2xx answer with the start of its body', async () => {
-    expect(await sendWebhook(guard, `${site.base}/error`, message, 2_000)).toEqual({ outcome: 'rejected', httpStatus: 500, error: 'HTTP 500: database is down' });
+    expect(await sendWebhook(guard, `${site.base}/error`, message, 2_000)).toEqual({
+      outcome: 'rejected',
+      httpStatus: 500,
+      error: 'HTTP 500: database is down',
+    });
   });
 
   it('gives up on a server that does not answer within the timeout', async () => {
@@ -93,14 +101,18 @@ describe('sendWebhook', () => {
     // The server sees its response cut off: the body was dropped after the cap, not read to the end.
     await new Promise<void>((resolve, reject) => {
       const until = Date.now() + 2_000;
-      const poll = () => (site.abandoned.includes('/endless') ? resolve() : Date.now() > until ? reject(new Error('response not abandoned')) : setTimeout(poll, 10));
+      const poll = () =>
+        site.abandoned.includes('/endless') ? resolve() : Date.now() > until ? reject(new Error('response not abandoned')) : setTimeout(poll, 10);
       poll();
     });
   });
 
-  it.each(['http://127.0.0.1/in', 'http://10.0.0.8/in', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/in'])('declines %s without connecting', async (url) => {
-    const attempt = await sendWebhook(guard, url.replace('127.0.0.1/', `127.0.0.1:${new URL(canary.base).port}/`), message, 2_000);
-    expect(attempt.outcome).toBe('declined');
-    expect(canary.received).toEqual([]);
-  });
+  it.each(['http://127.0.0.1/in', 'http://10.0.0.8/in', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/in'])(
+    'declines %s without connecting',
+    async (url) => {
+      const attempt = await sendWebhook(guard, url.replace('127.0.0.1/', `127.0.0.1:${new URL(canary.base).port}/`), message, 2_000);
+      expect(attempt.outcome).toBe('declined');
+      expect(canary.received).toEqual([]);
+    },
+  );
 });

@@ -20,15 +20,16 @@ export class AnalysisPool implements OnApplicationShutdown {
 
   constructor(config: MailproofConfig) {
     const threadFile = join(__dirname, 'analysis.thread.js');
-    this.pool = config.workers.previewThreads && existsSync(threadFile)
-      ? new Piscina({
-          filename: threadFile,
-          minThreads: 1,
-          maxThreads: config.workers.previewConcurrency,
-          idleTimeout: 60_000,
-          resourceLimits: { ...ANALYSIS_THREAD_LIMITS },
-        })
-      : null;
+    this.pool =
+      config.workers.previewThreads && existsSync(threadFile)
+        ? new Piscina({
+            filename: threadFile,
+            minThreads: 1,
+            maxThreads: config.workers.previewConcurrency,
+            idleTimeout: 60_000,
+            resourceLimits: { ...ANALYSIS_THREAD_LIMITS },
+          })
+        : null;
   }
 
   async run(task: Omit<AnalysisTask, 'checksPort'>, completeChecks: CompleteChecks): Promise<AnalysisOutcome> {

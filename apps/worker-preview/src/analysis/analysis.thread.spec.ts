@@ -12,7 +12,10 @@ describe('the analysis thread', () => {
   const emails: Array<[string, string]> = [
     ['clean.html', fixture('clean.html')],
     ['with-errors.html', fixture('with-errors.html')],
-    ['non-ASCII text, dark colors and an image', '<html><body style="background:#fff;color:#111"><h1>Grüße — 你好 🙂</h1><p style="display:flex">“Quoted” – text</p><img src="https://example.com/a.png" alt="ü"></body></html>'],
+    [
+      'non-ASCII text, dark colors and an image',
+      '<html><body style="background:#fff;color:#111"><h1>Grüße — 你好 🙂</h1><p style="display:flex">“Quoted” – text</p><img src="https://example.com/a.png" alt="ü"></body></html>',
+    ],
   ];
 
   it.each(emails)('stores %s as the id followed by JSON.stringify of the result, byte for byte', async (_name, html) => {

@@ -57,7 +57,12 @@ export default async function analyze(task: AnalysisTask, completeChecksInline?:
   const completeChecks = completeChecksInline ?? checksOverPort(task.checksPort!);
   let checked: CheckedReports;
   try {
-    checked = await completeChecks({ spamReport: analysis.spamReport, imageReport: analysis.imageReport, plainText: analysis.plainText, inboxPreview: analysis.inboxPreview });
+    checked = await completeChecks({
+      spamReport: analysis.spamReport,
+      imageReport: analysis.imageReport,
+      plainText: analysis.plainText,
+      inboxPreview: analysis.inboxPreview,
+    });
   } finally {
     task.checksPort?.close();
   }

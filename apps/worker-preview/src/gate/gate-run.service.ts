@@ -15,7 +15,6 @@ import type { FinalFailureCause } from '@mailproof/queue';
 import { WebhookQueue } from '@mailproof/webhooks';
 import { RedisLinkCheckCache } from './redis-link-check.cache';
 
-
 /**
  * The gate's steps after the API stored a run (docs/gate.md). Each reads its input from PostgreSQL and
  * is idempotent: a redelivered step finds its work done or the run ended, and does nothing twice.
@@ -86,9 +85,7 @@ export class GateRunService {
   /** A step failed for good: the run ends failed with a reason the API returns (never "running" forever). */
   async recordFinalFailure(runId: string, cause: FinalFailureCause): Promise<void> {
     const message =
-      cause === 'stalled'
-        ? 'The gate run stopped its worker twice (crashed or froze) and was not tried again.'
-        : 'The gate run failed on every attempt.';
+      cause === 'stalled' ? 'The gate run stopped its worker twice (crashed or froze) and was not tried again.' : 'The gate run failed on every attempt.';
     if (await this.runs.fail(runId, { code: 'internal_error', message })) this.logger.warn(`gate run ${runId} failed for good (${cause})`);
   }
 
@@ -149,7 +146,15 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
         sourceKey: `${type}/${run.id}`,
         // The repository stamps the verdict's completion time.
         occurredAt: new Date(),
-        data: { runId: run.id, ref: run.ref, previewId: run.previewId, passed: verdict.passed, overallScore: verdict.overallScore, worstClient: verdict.worstClient, failures: verdict.failures },
+        data: {
+          runId: run.id,
+          ref: run.ref,
+          previewId: run.previewId,
+          passed: verdict.passed,
+          overallScore: verdict.overallScore,
+          worstClient: verdict.worstClient,
+          failures: verdict.failures,
+        },
       },
     ],
     verdict: {

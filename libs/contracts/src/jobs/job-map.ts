@@ -60,14 +60,26 @@ export interface JobDefinition {
 export const JOB_DEFINITIONS: { [N in JobName]: JobDefinition } = {
   [PROBE_JOB.name]: { queues: PROBE_JOB.queues, schemaVersion: PROBE_JOB.schemaVersion, checkPayload: checkProbePayload },
   [PREVIEW_JOB.name]: { queues: PREVIEW_JOB.queues, schemaVersion: PREVIEW_JOB.schemaVersion, checkPayload: checkPreviewPayload },
-  [PREVIEW_CLEANUP_JOB.name]: { queues: PREVIEW_CLEANUP_JOB.queues, schemaVersion: PREVIEW_CLEANUP_JOB.schemaVersion, checkPayload: checkPreviewCleanupPayload },
+  [PREVIEW_CLEANUP_JOB.name]: {
+    queues: PREVIEW_CLEANUP_JOB.queues,
+    schemaVersion: PREVIEW_CLEANUP_JOB.schemaVersion,
+    checkPayload: checkPreviewCleanupPayload,
+  },
   [DNS_AUDIT_JOB.name]: { queues: DNS_AUDIT_JOB.queues, schemaVersion: DNS_AUDIT_JOB.schemaVersion, checkPayload: checkDnsAuditPayload },
   [DRIFT_SWEEP_JOB.name]: { queues: DRIFT_SWEEP_JOB.queues, schemaVersion: DRIFT_SWEEP_JOB.schemaVersion, checkPayload: checkDriftSweepPayload },
   [GATE_IMPORT_JOB.name]: { queues: GATE_IMPORT_JOB.queues, schemaVersion: GATE_IMPORT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
   [LINKS_RESOLVE_JOB.name]: { queues: LINKS_RESOLVE_JOB.queues, schemaVersion: LINKS_RESOLVE_JOB.schemaVersion, checkPayload: checkLinksResolvePayload },
   [GATE_VERDICT_JOB.name]: { queues: GATE_VERDICT_JOB.queues, schemaVersion: GATE_VERDICT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
-  [RENDER_SCREENSHOTS_JOB.name]: { queues: RENDER_SCREENSHOTS_JOB.queues, schemaVersion: RENDER_SCREENSHOTS_JOB.schemaVersion, checkPayload: checkRenderScreenshotsPayload },
-  [WEBHOOK_DELIVER_JOB.name]: { queues: WEBHOOK_DELIVER_JOB.queues, schemaVersion: WEBHOOK_DELIVER_JOB.schemaVersion, checkPayload: checkWebhookDeliverPayload },
+  [RENDER_SCREENSHOTS_JOB.name]: {
+    queues: RENDER_SCREENSHOTS_JOB.queues,
+    schemaVersion: RENDER_SCREENSHOTS_JOB.schemaVersion,
+    checkPayload: checkRenderScreenshotsPayload,
+  },
+  [WEBHOOK_DELIVER_JOB.name]: {
+    queues: WEBHOOK_DELIVER_JOB.queues,
+    schemaVersion: WEBHOOK_DELIVER_JOB.schemaVersion,
+    checkPayload: checkWebhookDeliverPayload,
+  },
   [WEBHOOK_RELAY_JOB.name]: { queues: WEBHOOK_RELAY_JOB.queues, schemaVersion: WEBHOOK_RELAY_JOB.schemaVersion, checkPayload: checkWebhookRelayPayload },
 };
 

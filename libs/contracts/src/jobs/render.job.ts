@@ -33,8 +33,10 @@ export interface RenderScreenshotsJobResult {
 
 export const checkRenderScreenshotsPayload: PayloadCheck = (data) => {
   if (!isNonEmptyString(data.previewId)) return 'previewId must be a non-empty string';
-  if (data.clients !== null && !(Array.isArray(data.clients) && data.clients.length <= 64 && data.clients.every((id) => isNonEmptyString(id)))) return 'clients must be null or a list of client ids';
-  if (!Array.isArray(data.modes) || data.modes.length === 0 || !data.modes.every((mode) => (RENDER_MODES as readonly unknown[]).includes(mode))) return 'modes must list light and/or dark';
+  if (data.clients !== null && !(Array.isArray(data.clients) && data.clients.length <= 64 && data.clients.every((id) => isNonEmptyString(id))))
+    return 'clients must be null or a list of client ids';
+  if (!Array.isArray(data.modes) || data.modes.length === 0 || !data.modes.every((mode) => (RENDER_MODES as readonly unknown[]).includes(mode)))
+    return 'modes must list light and/or dark';
   return undefined;
 };
 
@@ -42,10 +44,18 @@ export const checkRenderScreenshotsPayload: PayloadCheck = (data) => {
  * Rendering of one preview. Two identical requests within the same minute share one job (the second waits
  * for the first); a later request renders again, so a failed render can be retried by asking again.
  */
-export function renderScreenshotsJob(previewId: string, clients: readonly string[] | null, modes: readonly RenderMode[], now = Date.now()): JobRequest<'render.screenshots', RenderScreenshotsJobPayload> {
+export function renderScreenshotsJob(
+  previewId: string,
+  clients: readonly string[] | null,
+  modes: readonly RenderMode[],
+  now = Date.now(),
+): JobRequest<'render.screenshots', RenderScreenshotsJobPayload> {
   const sortedClients = clients === null ? null : [...new Set(clients)].sort();
   const sortedModes = RENDER_MODES.filter((mode) => modes.includes(mode));
-  const what = createHash('sha256').update(JSON.stringify([sortedClients, sortedModes])).digest('hex').slice(0, 16);
+  const what = createHash('sha256')
+    .update(JSON.stringify([sortedClients, sortedModes]))
+    .digest('hex')
+    .slice(0, 16);
   return {
     queue: 'render',
     name: RENDER_SCREENSHOTS_JOB.name,

@@ -30,7 +30,13 @@ export interface WebhookDeliverJobResult {
 }
 
 export function webhookDeliverJob(deliveryId: string, retry: { attempts: number; backoffMs: number }): JobRequest<'webhook.deliver', WebhookDeliverJobPayload> {
-  return { queue: 'webhook', name: WEBHOOK_DELIVER_JOB.name, data: { schemaVersion: 1, deliveryId }, jobId: jobId(WEBHOOK_DELIVER_JOB.name, deliveryId), retry };
+  return {
+    queue: 'webhook',
+    name: WEBHOOK_DELIVER_JOB.name,
+    data: { schemaVersion: 1, deliveryId },
+    jobId: jobId(WEBHOOK_DELIVER_JOB.name, deliveryId),
+    retry,
+  };
 }
 
 export const checkWebhookDeliverPayload: PayloadCheck = (data) => (isNonEmptyString(data.deliveryId) ? undefined : 'deliveryId must be a non-empty string');

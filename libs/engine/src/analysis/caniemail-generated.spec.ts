@@ -52,7 +52,21 @@ function expectedLevel(slugs: readonly string[], client: ClientId): Level {
 }
 
 const ERROR_ELEMENTS = ['html-svg', 'html-form', 'html-link', 'html-script', 'html-iframe'];
-const HARMLESS = ['html-meta-color-scheme', 'html-doctype', 'html-comments', 'css-comments', 'css-color-scheme', 'html-role', 'html-lang', 'html-aria-describedby', 'html-aria-hidden', 'html-aria-label', 'html-aria-labelledby', 'html-aria-live', 'html-loading-attribute'];
+const HARMLESS = [
+  'html-meta-color-scheme',
+  'html-doctype',
+  'html-comments',
+  'css-comments',
+  'css-color-scheme',
+  'html-role',
+  'html-lang',
+  'html-aria-describedby',
+  'html-aria-hidden',
+  'html-aria-label',
+  'html-aria-labelledby',
+  'html-aria-live',
+  'html-loading-attribute',
+];
 
 type Expected = 'error' | 'warning' | 'info' | undefined;
 
@@ -101,14 +115,26 @@ const labelOf = (slug: string): string => getTrackedFeature(slug)?.label ?? slug
 for (const [property, slugs] of PROPERTY_FEATURES) {
   cases.push({ name: `property ${property}`, html: `<p style="${property}: inherit">x</p>`, label: property, slugs });
 }
-for (const [value, slug] of [['flex', 'css-display-flex'], ['grid', 'css-display-grid'], ['none', 'css-display-none']]) {
+for (const [value, slug] of [
+  ['flex', 'css-display-flex'],
+  ['grid', 'css-display-grid'],
+  ['none', 'css-display-none'],
+]) {
   cases.push({ name: `display:${value}`, html: `<p style="display: ${value}">x</p>`, label: `display:${value}`, slugs: [slug] });
 }
 const functionSamples: Record<string, string> = {
-  calc: 'width: calc(1px + 1px)', clamp: 'width: clamp(1px, 2px, 3px)', min: 'width: min(1px, 2px)', max: 'width: max(1px, 2px)',
-  'light-dark': 'color: light-dark(#000, #fff)', 'linear-gradient': 'background-image: linear-gradient(#000, #fff)',
-  'radial-gradient': 'background-image: radial-gradient(#000, #fff)', 'conic-gradient': 'background-image: conic-gradient(#000, #fff)',
-  rgb: 'color: rgb(0, 0, 0)', rgba: 'color: rgba(0, 0, 0, 0.5)', oklch: 'color: oklch(50% 0.1 100)', var: 'color: var(--brand)',
+  calc: 'width: calc(1px + 1px)',
+  clamp: 'width: clamp(1px, 2px, 3px)',
+  min: 'width: min(1px, 2px)',
+  max: 'width: max(1px, 2px)',
+  'light-dark': 'color: light-dark(#000, #fff)',
+  'linear-gradient': 'background-image: linear-gradient(#000, #fff)',
+  'radial-gradient': 'background-image: radial-gradient(#000, #fff)',
+  'conic-gradient': 'background-image: conic-gradient(#000, #fff)',
+  rgb: 'color: rgb(0, 0, 0)',
+  rgba: 'color: rgba(0, 0, 0, 0.5)',
+  oklch: 'color: oklch(50% 0.1 100)',
+  var: 'color: var(--brand)',
 };
 for (const [fn, sample] of Object.entries(functionSamples)) {
   const slug = FUNCTION_FEATURES[fn];
@@ -118,8 +144,10 @@ for (const [unit, slug] of Object.entries(UNIT_FEATURES)) {
   cases.push({ name: `unit ${unit}`, html: `<p style="text-indent: 2${unit}">x</p>`, label: labelOf(slug), slugs: [slug] });
 }
 const atRuleSamples: Record<string, string> = {
-  'font-face': '@font-face { font-family: Brand; src: url(brand.woff2) }', import: '@import url(theme.css);',
-  keyframes: '@keyframes pulse { from { opacity: 0 } to { opacity: 1 } }', media: '@media screen { .a { color: red } }',
+  'font-face': '@font-face { font-family: Brand; src: url(brand.woff2) }',
+  import: '@import url(theme.css);',
+  keyframes: '@keyframes pulse { from { opacity: 0 } to { opacity: 1 } }',
+  media: '@media screen { .a { color: red } }',
   supports: '@supports (display: grid) { .a { color: red } }',
 };
 for (const [name, sample] of Object.entries(atRuleSamples)) {
@@ -129,17 +157,43 @@ for (const [name, sample] of Object.entries(atRuleSamples)) {
 for (const [feature, slug] of Object.entries(MEDIA_FEATURE_FEATURES)) {
   if (!feature.startsWith('-webkit-device') && !['hover', 'orientation', 'prefers-color-scheme', 'prefers-reduced-motion'].includes(feature)) continue;
   const value = { hover: 'hover', orientation: 'landscape', 'prefers-color-scheme': 'dark', 'prefers-reduced-motion': 'reduce' }[feature] ?? '2';
-  cases.push({ name: `@media (${feature})`, html: `<style>@media (${feature}: ${value}) { .a { color: red } }</style><p>x</p>`, label: labelOf(slug), slugs: [slug] });
+  cases.push({
+    name: `@media (${feature})`,
+    html: `<style>@media (${feature}: ${value}) { .a { color: red } }</style><p>x</p>`,
+    label: labelOf(slug),
+    slugs: [slug],
+  });
 }
-const pseudoArguments: Record<string, string> = { ':has': '(.b)', ':not': '(.b)', ':lang': '(en)', ':nth-child': '(2)', ':nth-last-child': '(2)', ':nth-of-type': '(2)', ':nth-last-of-type': '(2)' };
+const pseudoArguments: Record<string, string> = {
+  ':has': '(.b)',
+  ':not': '(.b)',
+  ':lang': '(en)',
+  ':nth-child': '(2)',
+  ':nth-last-child': '(2)',
+  ':nth-of-type': '(2)',
+  ':nth-last-of-type': '(2)',
+};
 for (const [pseudo, slug] of Object.entries(PSEUDO_FEATURES)) {
   if (!pseudo.startsWith('::') && ['after', 'before', 'first-letter', 'first-line'].includes(pseudo.slice(1))) continue;
-  cases.push({ name: `selector ${pseudo}`, html: `<style>a${pseudo}${pseudoArguments[pseudo] ?? ''} { color: red }</style><p>x</p>`, label: labelOf(slug), slugs: [slug] });
+  cases.push({
+    name: `selector ${pseudo}`,
+    html: `<style>a${pseudo}${pseudoArguments[pseudo] ?? ''} { color: red }</style><p>x</p>`,
+    label: labelOf(slug),
+    slugs: [slug],
+  });
 }
 const selectorSamples: Array<[string, string]> = [
-  ['css-selector-class', '.a'], ['css-selector-id', '#a'], ['css-selector-universal', '*'], ['css-selector-attribute', '[title]'],
-  ['css-selector-descendant', 'p a'], ['css-selector-child', 'p > a'], ['css-selector-adjacent-sibling', 'p + a'],
-  ['css-selector-general-sibling', 'p ~ a'], ['css-selector-grouping', 'p, a'], ['css-selector-chaining', 'p.a'], ['css-selector-type', 'p'],
+  ['css-selector-class', '.a'],
+  ['css-selector-id', '#a'],
+  ['css-selector-universal', '*'],
+  ['css-selector-attribute', '[title]'],
+  ['css-selector-descendant', 'p a'],
+  ['css-selector-child', 'p > a'],
+  ['css-selector-adjacent-sibling', 'p + a'],
+  ['css-selector-general-sibling', 'p ~ a'],
+  ['css-selector-grouping', 'p, a'],
+  ['css-selector-chaining', 'p.a'],
+  ['css-selector-type', 'p'],
 ];
 for (const [slug, selector] of selectorSamples) {
   cases.push({ name: `selector ${slug}`, html: `<style>${selector} { margin: 0 }</style><p>x</p>`, label: labelOf(slug), slugs: [slug] });
@@ -150,8 +204,19 @@ for (const [tag, slug] of Object.entries(ELEMENT_FEATURES)) {
   const html = voidTags.has(tag) ? `<${tag}${tag === 'img' ? ' src="a"' : ''}>` : `<${tag}>x</${tag}>`;
   cases.push({ name: `element <${tag}>`, html: `<div>${html}</div>`, label: labelOf(slug), slugs: [slug] });
 }
-cases.push({ name: '<style> relied on', html: '<style>.title { color: red }</style><p class="title">x</p>', label: '<style>', slugs: ['html-style'], reliesOnStyle: true });
-cases.push({ name: '<style> with inline fallback', html: '<style>.title { color: red }</style><p class="title" style="color: red">x</p>', label: '<style>', slugs: ['html-style'] });
+cases.push({
+  name: '<style> relied on',
+  html: '<style>.title { color: red }</style><p class="title">x</p>',
+  label: '<style>',
+  slugs: ['html-style'],
+  reliesOnStyle: true,
+});
+cases.push({
+  name: '<style> with inline fallback',
+  html: '<style>.title { color: red }</style><p class="title" style="color: red">x</p>',
+  label: '<style>',
+  slugs: ['html-style'],
+});
 cases.push({ name: '<link rel=stylesheet>', html: '<link rel="stylesheet" href="a.css"><p>x</p>', label: labelOf('html-link'), slugs: ['html-link'] });
 for (const [type, slug] of Object.entries(INPUT_TYPE_FEATURES)) {
   cases.push({ name: `input ${type}`, html: `<p><input type="${type}"></p>`, label: labelOf(slug), slugs: [slug] });
@@ -164,7 +229,12 @@ cases.push({ name: 'anchor links', html: '<p><a href="#top">x</a></p>', label: l
 cases.push({ name: 'mailto links', html: '<p><a href="mailto:a@example.com">x</a></p>', label: labelOf('html-mailto-links'), slugs: ['html-mailto-links'] });
 cases.push({ name: 'HTML comments', html: '<p><!-- note -->x</p>', label: labelOf('html-comments'), slugs: ['html-comments'] });
 cases.push({ name: 'doctype', html: '<!DOCTYPE html><p>x</p>', label: labelOf('html-doctype'), slugs: ['html-doctype'] });
-cases.push({ name: 'color-scheme meta', html: '<meta name="color-scheme" content="light dark"><p>x</p>', label: labelOf('html-meta-color-scheme'), slugs: ['html-meta-color-scheme'] });
+cases.push({
+  name: 'color-scheme meta',
+  html: '<meta name="color-scheme" content="light dark"><p>x</p>',
+  label: labelOf('html-meta-color-scheme'),
+  slugs: ['html-meta-color-scheme'],
+});
 for (const [extension, slug] of Object.entries(IMAGE_FORMAT_FEATURES)) {
   if (extension.includes('+')) continue;
   cases.push({ name: `image .${extension}`, html: `<p><img src="https://example.com/a.${extension}?v=1"></p>`, label: labelOf(slug), slugs: [slug] });

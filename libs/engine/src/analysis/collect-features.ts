@@ -128,7 +128,15 @@ function selectorUses(selectorText: string, selectors: SelectorCache): FeatureUs
     if (selector.usesAttribute) push(SELECTOR_FEATURES.attribute);
     if (selector.usesChaining) push(SELECTOR_FEATURES.chaining);
     for (const combinator of selector.combinators) {
-      push(combinator === ' ' ? SELECTOR_FEATURES.descendant : combinator === '>' ? SELECTOR_FEATURES.child : combinator === '+' ? SELECTOR_FEATURES.adjacentSibling : SELECTOR_FEATURES.generalSibling);
+      push(
+        combinator === ' '
+          ? SELECTOR_FEATURES.descendant
+          : combinator === '>'
+            ? SELECTOR_FEATURES.child
+            : combinator === '+'
+              ? SELECTOR_FEATURES.adjacentSibling
+              : SELECTOR_FEATURES.generalSibling,
+      );
     }
     for (const pseudo of [...selector.pseudoClasses, ...selector.pseudoElements]) push(PSEUDO_FEATURES[pseudo]);
   }

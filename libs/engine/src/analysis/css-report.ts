@@ -20,8 +20,19 @@ const LAYOUT_DISPLAY = new Set(['css-display-flex', 'css-display-grid']);
  * Unsupported, they are info: flagging them as warnings would push senders to remove good practice.
  */
 const HARMLESS_WHEN_IGNORED = new Set([
-  'html-meta-color-scheme', 'html-doctype', 'html-comments', 'css-comments', 'css-color-scheme', 'html-role', 'html-lang',
-  'html-aria-describedby', 'html-aria-hidden', 'html-aria-label', 'html-aria-labelledby', 'html-aria-live', 'html-loading-attribute',
+  'html-meta-color-scheme',
+  'html-doctype',
+  'html-comments',
+  'css-comments',
+  'css-color-scheme',
+  'html-role',
+  'html-lang',
+  'html-aria-describedby',
+  'html-aria-hidden',
+  'html-aria-label',
+  'html-aria-labelledby',
+  'html-aria-live',
+  'html-loading-attribute',
 ]);
 
 export interface CssReportContext {
@@ -172,9 +183,9 @@ function skippedRuleFindings(parsed: ParsedEmail, client: ClientId): CssFinding[
 
 function compareFindings(a: CssFinding, b: CssFinding): number {
   return (
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      (a.column ?? 0) - (b.column ?? 0) ||
-      (a.property < b.property ? -1 : a.property > b.property ? 1 : 0)
+    SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.column ?? 0) - (b.column ?? 0) ||
+    (a.property < b.property ? -1 : a.property > b.property ? 1 : 0)
   );
 }

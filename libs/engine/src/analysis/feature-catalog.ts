@@ -10,17 +10,7 @@ import { STANDARD_CSS_PROPERTIES } from '../clients/css-properties';
  * element or an attribute.
  */
 export type FeatureKind =
-  | 'property'
-  | 'value'
-  | 'function'
-  | 'unit'
-  | 'at-rule'
-  | 'media-feature'
-  | 'selector'
-  | 'html-element'
-  | 'html-attribute'
-  | 'image-format'
-  | 'markup';
+  'property' | 'value' | 'function' | 'unit' | 'at-rule' | 'media-feature' | 'selector' | 'html-element' | 'html-attribute' | 'image-format' | 'markup';
 
 export interface TrackedFeature {
   id: string;
@@ -80,7 +70,13 @@ function titleProperties(feature: CaniemailFeature): string[] {
 // ---- the non-property CSS features, by slug ------------------------------------------------
 
 export const VALUE_FEATURES = {
-  display: { flex: 'css-display-flex', 'inline-flex': 'css-display-flex', grid: 'css-display-grid', 'inline-grid': 'css-display-grid', none: 'css-display-none' } as Record<string, string>,
+  display: {
+    flex: 'css-display-flex',
+    'inline-flex': 'css-display-flex',
+    grid: 'css-display-grid',
+    'inline-grid': 'css-display-grid',
+    none: 'css-display-none',
+  } as Record<string, string>,
   intrinsicSizes: ['fit-content', 'min-content', 'max-content'],
   systemFonts: ['system-ui', 'ui-serif', 'ui-sans-serif', 'ui-rounded', 'ui-monospace'],
 };
@@ -162,14 +158,47 @@ export const MISC_CSS_FEATURES = {
 // ---- HTML ----------------------------------------------------------------------------------
 
 export const ELEMENT_FEATURES: Record<string, string> = {
-  abbr: 'html-abbr', acronym: 'html-acronym', address: 'html-address', audio: 'html-audio', base: 'html-base', bdi: 'html-bdi',
-  blockquote: 'html-blockquote', body: 'html-body', code: 'html-code', del: 'html-del', dfn: 'html-dfn', dialog: 'html-dialog',
-  div: 'html-div', form: 'html-form', hr: 'html-hr', img: 'html-img', marquee: 'html-marquee', meter: 'html-meter',
-  object: 'html-object', p: 'html-p', picture: 'html-picture', pre: 'html-pre', progress: 'html-progress', rp: 'html-rp',
-  rt: 'html-rt', ruby: 'html-ruby', select: 'html-select', small: 'html-small', span: 'html-span', strike: 'html-strike',
-  strong: 'html-strong', style: 'html-style', svg: 'html-svg', table: 'html-table', textarea: 'html-textarea',
-  video: 'html-video', wbr: 'html-wbr', map: 'html-image-maps', area: 'html-image-maps',
-  script: 'html-script', iframe: 'html-iframe',
+  abbr: 'html-abbr',
+  acronym: 'html-acronym',
+  address: 'html-address',
+  audio: 'html-audio',
+  base: 'html-base',
+  bdi: 'html-bdi',
+  blockquote: 'html-blockquote',
+  body: 'html-body',
+  code: 'html-code',
+  del: 'html-del',
+  dfn: 'html-dfn',
+  dialog: 'html-dialog',
+  div: 'html-div',
+  form: 'html-form',
+  hr: 'html-hr',
+  img: 'html-img',
+  marquee: 'html-marquee',
+  meter: 'html-meter',
+  object: 'html-object',
+  p: 'html-p',
+  picture: 'html-picture',
+  pre: 'html-pre',
+  progress: 'html-progress',
+  rp: 'html-rp',
+  rt: 'html-rt',
+  ruby: 'html-ruby',
+  select: 'html-select',
+  small: 'html-small',
+  span: 'html-span',
+  strike: 'html-strike',
+  strong: 'html-strong',
+  style: 'html-style',
+  svg: 'html-svg',
+  table: 'html-table',
+  textarea: 'html-textarea',
+  video: 'html-video',
+  wbr: 'html-wbr',
+  map: 'html-image-maps',
+  area: 'html-image-maps',
+  script: 'html-script',
+  iframe: 'html-iframe',
 };
 for (const tag of ['h1', 'h2', 'h3', 'h4', 'h5', 'h6']) ELEMENT_FEATURES[tag] = 'html-h1-h6';
 for (const tag of ['ul', 'ol', 'dl']) ELEMENT_FEATURES[tag] = 'html-lists';
@@ -178,16 +207,40 @@ for (const tag of ['article', 'aside', 'details', 'figcaption', 'figure', 'foote
 }
 
 export const INPUT_TYPE_FEATURES: Record<string, string> = {
-  checkbox: 'html-input-checkbox', hidden: 'html-input-hidden', radio: 'html-input-radio', reset: 'html-input-reset', submit: 'html-input-submit', text: 'html-input-text',
+  checkbox: 'html-input-checkbox',
+  hidden: 'html-input-hidden',
+  radio: 'html-input-radio',
+  reset: 'html-input-reset',
+  submit: 'html-input-submit',
+  text: 'html-input-text',
 };
 export const BUTTON_TYPE_FEATURES: Record<string, string> = { reset: 'html-button-reset', submit: 'html-button-submit' };
 
 export const ATTRIBUTE_FEATURES: Record<string, string> = {
-  align: 'html-align', background: 'html-background', cellpadding: 'html-cellpadding', cellspacing: 'html-cellspacing', dir: 'html-dir',
-  height: 'html-height', hidden: 'html-hidden', lang: 'html-lang', loading: 'html-loading-attribute', popover: 'html-popover',
-  required: 'html-required', role: 'html-role', srcset: 'html-srcset', sizes: 'html-srcset', target: 'html-target', valign: 'html-valign',
-  width: 'html-width', 'aria-describedby': 'html-aria-describedby', 'aria-hidden': 'html-aria-hidden', 'aria-label': 'html-aria-label',
-  'aria-labelledby': 'html-aria-labelledby', 'aria-live': 'html-aria-live', inert: 'css-inert-attribute', usemap: 'html-image-maps',
+  align: 'html-align',
+  background: 'html-background',
+  cellpadding: 'html-cellpadding',
+  cellspacing: 'html-cellspacing',
+  dir: 'html-dir',
+  height: 'html-height',
+  hidden: 'html-hidden',
+  lang: 'html-lang',
+  loading: 'html-loading-attribute',
+  popover: 'html-popover',
+  required: 'html-required',
+  role: 'html-role',
+  srcset: 'html-srcset',
+  sizes: 'html-srcset',
+  target: 'html-target',
+  valign: 'html-valign',
+  width: 'html-width',
+  'aria-describedby': 'html-aria-describedby',
+  'aria-hidden': 'html-aria-hidden',
+  'aria-label': 'html-aria-label',
+  'aria-labelledby': 'html-aria-labelledby',
+  'aria-live': 'html-aria-live',
+  inert: 'css-inert-attribute',
+  usemap: 'html-image-maps',
 };
 
 export const MARKUP_FEATURES = {
@@ -201,9 +254,23 @@ export const MARKUP_FEATURES = {
 
 /** File extension (or data-URI subtype) of an `<img src>` -> image format feature. */
 export const IMAGE_FORMAT_FEATURES: Record<string, string> = {
-  apng: 'image-apng', avif: 'image-avif', bmp: 'image-bmp', gif: 'image-gif', hdr: 'image-hdr', heif: 'image-heif', heic: 'image-heif',
-  ico: 'image-ico', jpg: 'image-jpg', jpeg: 'image-jpg', mp4: 'image-mp4', png: 'image-png', svg: 'image-svg', 'svg+xml': 'image-svg',
-  tif: 'image-tiff', tiff: 'image-tiff', webp: 'image-webp',
+  apng: 'image-apng',
+  avif: 'image-avif',
+  bmp: 'image-bmp',
+  gif: 'image-gif',
+  hdr: 'image-hdr',
+  heif: 'image-heif',
+  heic: 'image-heif',
+  ico: 'image-ico',
+  jpg: 'image-jpg',
+  jpeg: 'image-jpg',
+  mp4: 'image-mp4',
+  png: 'image-png',
+  svg: 'image-svg',
+  'svg+xml': 'image-svg',
+  tif: 'image-tiff',
+  tiff: 'image-tiff',
+  webp: 'image-webp',
 };
 export const BASE64_IMAGE_FEATURE = 'image-base64';
 
@@ -211,8 +278,15 @@ export const BASE64_IMAGE_FEATURE = 'image-base64';
 
 function buildCatalog(): void {
   for (const slug of Object.values(VALUE_FEATURES.display)) SPECIAL_CSS_SLUGS.add(slug);
-  for (const slug of [...Object.values(FUNCTION_FEATURES), ...Object.values(UNIT_FEATURES), ...Object.values(AT_RULE_FEATURES),
-    ...Object.values(MEDIA_FEATURE_FEATURES), ...Object.values(SELECTOR_FEATURES), ...Object.values(MISC_CSS_FEATURES), 'css-inert-attribute']) {
+  for (const slug of [
+    ...Object.values(FUNCTION_FEATURES),
+    ...Object.values(UNIT_FEATURES),
+    ...Object.values(AT_RULE_FEATURES),
+    ...Object.values(MEDIA_FEATURE_FEATURES),
+    ...Object.values(SELECTOR_FEATURES),
+    ...Object.values(MISC_CSS_FEATURES),
+    'css-inert-attribute',
+  ]) {
     SPECIAL_CSS_SLUGS.add(slug);
   }
   for (const feature of CANIEMAIL.data) {
@@ -272,9 +346,17 @@ function buildCatalog(): void {
   for (const [name, slug] of Object.entries(AT_RULE_FEATURES)) if (!FEATURES.has(slug)) register(slug, 'at-rule', `@${name}`);
   for (const [name, slug] of Object.entries(MEDIA_FEATURE_FEATURES)) if (!FEATURES.has(slug)) register(slug, 'media-feature', `@media (${name})`);
   const selectorLabels: Record<string, string> = {
-    class: 'class selector', id: 'id selector', type: 'type selector', universal: 'universal selector *', attribute: 'attribute selector',
-    descendant: 'descendant combinator', child: 'child combinator >', adjacentSibling: 'adjacent sibling combinator +',
-    generalSibling: 'general sibling combinator ~', grouping: 'selector grouping', chaining: 'chained selectors',
+    class: 'class selector',
+    id: 'id selector',
+    type: 'type selector',
+    universal: 'universal selector *',
+    attribute: 'attribute selector',
+    descendant: 'descendant combinator',
+    child: 'child combinator >',
+    adjacentSibling: 'adjacent sibling combinator +',
+    generalSibling: 'general sibling combinator ~',
+    grouping: 'selector grouping',
+    chaining: 'chained selectors',
   };
   for (const [key, slug] of Object.entries(SELECTOR_FEATURES)) register(slug, 'selector', selectorLabels[key]);
   for (const feature of CANIEMAIL.data) {

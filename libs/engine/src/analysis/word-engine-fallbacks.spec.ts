@@ -23,7 +23,10 @@ describe('Outlook fallbacks cover only what they wrap', () => {
 
   it('a VML shape covers the cell holding it and its siblings, not another cell', () => {
     const button = `<td style="border-radius:6px"><!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" arcsize="10%" style="width:200px;height:40px"><center>Go</center></v:roundrect><![endif]--><a href="https://x.test" style="border-radius:6px">Go</a></td>`;
-    expect(wordFinding(`<table><tr>${button}</tr></table>`, 'border-radius')).toMatchObject({ severity: 'info', message: expect.stringContaining('VML <v:roundrect>') });
+    expect(wordFinding(`<table><tr>${button}</tr></table>`, 'border-radius')).toMatchObject({
+      severity: 'info',
+      message: expect.stringContaining('VML <v:roundrect>'),
+    });
     const other = `<table><tr>${button}<td style="border-radius:6px">Other</td></tr></table>`;
     expect(wordFinding(other, 'border-radius')?.severity).not.toBe('info');
   });

@@ -6,12 +6,33 @@ import type { FeatureUse } from './collect-features';
 
 /** Findings an MSO ghost table fallback covers in the Word engine. */
 const MSO_COVERED_LABELS: ReadonlySet<string> = new Set([
-  'display:flex', 'display:grid', 'max-width', 'min-width', 'gap', 'row-gap', 'column-gap', 'flex-direction', 'flex-wrap', 'justify-content',
-  'align-items', 'float', '@media', 'display', 'width', 'box-sizing',
+  'display:flex',
+  'display:grid',
+  'max-width',
+  'min-width',
+  'gap',
+  'row-gap',
+  'column-gap',
+  'flex-direction',
+  'flex-wrap',
+  'justify-content',
+  'align-items',
+  'float',
+  '@media',
+  'display',
+  'width',
+  'box-sizing',
 ]);
 /** Findings a VML shape covers in the Word engine, by VML element. */
 const VML_COVERED_LABELS: Record<string, readonly string[]> = {
-  roundrect: ['border-radius', 'border-top-left-radius', 'border-top-right-radius', 'border-bottom-left-radius', 'border-bottom-right-radius', 'background-color'],
+  roundrect: [
+    'border-radius',
+    'border-top-left-radius',
+    'border-top-right-radius',
+    'border-bottom-left-radius',
+    'border-bottom-right-radius',
+    'background-color',
+  ],
   rect: ['background-image', 'background', 'background-size', 'background-position', 'background-repeat', 'linear-gradient()', 'radial-gradient()'],
   fill: ['background-image', 'background', 'background-size', 'background-position', 'background-repeat', 'linear-gradient()', 'radial-gradient()'],
   image: ['background-image', 'background'],
@@ -19,14 +40,14 @@ const VML_COVERED_LABELS: Record<string, readonly string[]> = {
 };
 const TRACKED_LABELS: ReadonlySet<string> = new Set([...MSO_COVERED_LABELS, ...Object.values(VML_COVERED_LABELS).flat()]);
 /** What Word reads and never shows: document settings (`<xml>` islands, `<o:…>`), styles, `<noscript>`, metadata. */
-const NON_MARKUP = /<xml\b[\s\S]*?<\/xml\s*>|<noscript\b[\s\S]*?<\/noscript\s*>|<style\b[\s\S]*?<\/style\s*>|<\/?(?:o:[\w-]+|meta|link|title|noscript|xml)\b[^>]*>/gi;
+const NON_MARKUP =
+  /<xml\b[\s\S]*?<\/xml\s*>|<noscript\b[\s\S]*?<\/noscript\s*>|<style\b[\s\S]*?<\/style\s*>|<\/?(?:o:[\w-]+|meta|link|title|noscript|xml)\b[^>]*>/gi;
 
 export interface FeatureUses {
   elementUses: ReadonlyMap<HtmlElement, readonly FeatureUse[]>;
   inlineDeclarationUses: ReadonlyMap<CssDeclaration, readonly FeatureUse[]>;
   cssNodeUses: ReadonlyMap<ChildNode, readonly FeatureUse[]>;
 }
-
 
 /**
  * Which findings an MSO or VML fallback really covers in the Word engine. A fallback is an

@@ -34,12 +34,7 @@ export type ClientCategory = 'webmail' | 'desktop' | 'mobile';
  * - `prefers-color-scheme`: no inversion, the email's own dark media query applies;
  * - `partial-inversion-unless-dark-query`: Samsung: the email's dark rules win when present.
  */
-export type DarkModeBehavior =
-  | 'none'
-  | 'partial-inversion'
-  | 'full-inversion'
-  | 'prefers-color-scheme'
-  | 'partial-inversion-unless-dark-query';
+export type DarkModeBehavior = 'none' | 'partial-inversion' | 'full-inversion' | 'prefers-color-scheme' | 'partial-inversion-unless-dark-query';
 
 export interface EmailClient {
   id: ClientId;

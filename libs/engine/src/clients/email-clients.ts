@@ -66,6 +66,4 @@ export function getClient(id: ClientId): EmailClient {
 }
 
 /** Position of each client in `CLIENT_IDS`; per-client arrays in the engine use it. */
-export const CLIENT_INDEX: Readonly<Record<ClientId, number>> = Object.fromEntries(
-  CLIENT_IDS.map((id, index) => [id, index]),
-) as Record<ClientId, number>;
+export const CLIENT_INDEX: Readonly<Record<ClientId, number>> = Object.fromEntries(CLIENT_IDS.map((id, index) => [id, index])) as Record<ClientId, number>;

@@ -32,7 +32,8 @@ export function fixtureFailures(fixture: BehaviorFixture, client: ClientId): str
   for (const text of expect.darkExcludes ?? []) if (dark.includes(text)) failures.push(`dark variant still has ${JSON.stringify(text)}`);
   if (expect.finding) {
     const { rule, severity } = expect.finding;
-    if (!findings.some((f) => f.rule === rule && (severity === undefined || f.severity === severity))) failures.push(`no ${severity ?? ''} finding ${rule}`.replace('  ', ' '));
+    if (!findings.some((f) => f.rule === rule && (severity === undefined || f.severity === severity)))
+      failures.push(`no ${severity ?? ''} finding ${rule}`.replace('  ', ' '));
   }
   if (expect.noFindingFor) {
     const label = expect.noFindingFor;

@@ -12,12 +12,22 @@ describe('source file paths', () => {
     expect(normalizeSourcePath(path)).toBe(expected);
   });
 
-  it.each(['/etc/passwd', 'C:/x.tsx', 'https://x.test/a.tsx', 'file:a', 'a\\b.tsx', 'a\u0000b', '', '.', 'a/..', '..', `${'../'.repeat(9)}x.tsx`, 'x'.repeat(301)])(
-    'refuses %j',
-    (path) => {
-      expect(normalizeSourcePath(path)).toBeNull();
-    },
-  );
+  it.each([
+    '/etc/passwd',
+    'C:/x.tsx',
+    'https://x.test/a.tsx',
+    'file:a',
+    'a\\b.tsx',
+    'a\u0000b',
+    '',
+    '.',
+    'a/..',
+    '..',
+    `${'../'.repeat(9)}x.tsx`,
+    'x'.repeat(301),
+  ])('refuses %j', (path) => {
+    expect(normalizeSourcePath(path)).toBeNull();
+  });
 
   it('finds a file from a folder, trying suffixes in order', () => {
     const files = { '../ui/Button.tsx': 'a', '../ui/index.ts': 'b', 'partials/header.mjml': 'c' };
@@ -52,10 +62,14 @@ describe('checkSourceFiles', () => {
   });
 
   it('counts the email and the files against one total, and caps the number of files (413)', () => {
-    expect(checkSourceFiles({ 'a.html': 'x'.repeat(12_001) }, 500_000)).toEqual([{ status: 413, message: 'html and files are 512001 bytes together; the limit is 512000' }]);
+    expect(checkSourceFiles({ 'a.html': 'x'.repeat(12_001) }, 500_000)).toEqual([
+      { status: 413, message: 'html and files are 512001 bytes together; the limit is 512000' },
+    ]);
     expect(checkSourceFiles({ 'a.html': 'x'.repeat(12_000) }, 500_000)).toEqual([]);
     const many = Object.fromEntries(Array.from({ length: SOURCE_FILES_LIMITS.maxFiles + 1 }, (_, i) => [`f${i}.tsx`, '']));
-    expect(checkSourceFiles(many)).toEqual([{ status: 413, message: `files holds ${SOURCE_FILES_LIMITS.maxFiles + 1} files; the limit is ${SOURCE_FILES_LIMITS.maxFiles}` }]);
+    expect(checkSourceFiles(many)).toEqual([
+      { status: 413, message: `files holds ${SOURCE_FILES_LIMITS.maxFiles + 1} files; the limit is ${SOURCE_FILES_LIMITS.maxFiles}` },
+    ]);
   });
 
   it('normalizes keys, keeping __proto__ a file name', () => {

@@ -79,7 +79,10 @@ export function checkSourceFiles(files: unknown, otherBytes = 0): SourceFilesPro
     const shown = JSON.stringify(path.length > 80 ? `${path.slice(0, 80)}…` : path);
     const normalized = normalizeSourcePath(path);
     if (normalized === null) {
-      problems.push({ status: 400, message: `files key ${shown} must be a relative path (no leading /, no \\, no URL, at most ${SOURCE_FILES_LIMITS.maxParentSegments} leading ..)` });
+      problems.push({
+        status: 400,
+        message: `files key ${shown} must be a relative path (no leading /, no \\, no URL, at most ${SOURCE_FILES_LIMITS.maxParentSegments} leading ..)`,
+      });
     } else if (seen.has(normalized)) {
       problems.push({ status: 400, message: `files keys ${JSON.stringify(seen.get(normalized))} and ${shown} name the same file` });
     } else {
@@ -109,7 +112,6 @@ export function normalizeSourceFiles(files: SourceFiles | undefined): SourceFile
 }
 
 export { utf8Length } from '../parse/utf8-length';
-
 
 /**
  * The key of `specifier` imported from the folder `fromDirectory`, trying each suffix in order

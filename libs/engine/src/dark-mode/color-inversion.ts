@@ -74,8 +74,21 @@ export class ColorInverter {
 
 const BACKGROUND_PROPERTIES = new Set(['background', 'background-color']);
 const FOREGROUND_PROPERTIES = new Set([
-  'color', 'border', 'border-color', 'border-top', 'border-right', 'border-bottom', 'border-left', 'border-top-color', 'border-right-color',
-  'border-bottom-color', 'border-left-color', 'outline', 'outline-color', 'text-decoration-color', 'column-rule-color',
+  'color',
+  'border',
+  'border-color',
+  'border-top',
+  'border-right',
+  'border-bottom',
+  'border-left',
+  'border-top-color',
+  'border-right-color',
+  'border-bottom-color',
+  'border-left-color',
+  'outline',
+  'outline-color',
+  'text-decoration-color',
+  'column-rule-color',
 ]);
 
 export function colorRoleOf(property: string): ColorRole | undefined {
@@ -85,4 +98,11 @@ export function colorRoleOf(property: string): ColorRole | undefined {
 }
 
 /** Color-bearing HTML attributes. */
-export const COLOR_ATTRIBUTES: Readonly<Record<string, ColorRole>> = { bgcolor: 'background', color: 'foreground', text: 'foreground', link: 'foreground', vlink: 'foreground', alink: 'foreground' };
+export const COLOR_ATTRIBUTES: Readonly<Record<string, ColorRole>> = {
+  bgcolor: 'background',
+  color: 'foreground',
+  text: 'foreground',
+  link: 'foreground',
+  vlink: 'foreground',
+  alink: 'foreground',
+};

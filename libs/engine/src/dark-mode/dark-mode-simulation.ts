@@ -62,12 +62,15 @@ export class DarkModeContext {
     this.riskyImages = (parsed.elementsByTag.get('img') ?? []).filter((img) => IMAGE_AT_RISK.test(getAttribute(img, 'src') ?? ''));
     const body = parsed.elementsByTag.get('body')?.[0];
     this.withColorAttributes = new Set(parsed.elements.filter((e) => e.attrs.some((a) => COLOR_ATTRIBUTES[a.name] !== undefined)));
-    this.colorCandidates = parsed.elements.filter((e) => e === body || parsed.inlineStyles.has(e) || transform.cascade.matches.has(e) || this.withColorAttributes.has(e));
+    this.colorCandidates = parsed.elements.filter(
+      (e) => e === body || parsed.inlineStyles.has(e) || transform.cascade.matches.has(e) || this.withColorAttributes.has(e),
+    );
     this.hasOutlookHints = parsed.styleSheets.some((sheet) => /\[data-og(sc|sb)\]/.test(sheet.text));
     const darkBackgroundSelectors = features.darkSchemeBlocks.flatMap((block) => {
       const selectorsOfBlock: ReturnType<SelectorCache['list']> = [];
       block.walkRules((rule: Rule) => {
-        if (rule.nodes.some((d) => d.type === 'decl' && colorRoleOf(d.prop.toLowerCase()) === 'background')) selectorsOfBlock.push(...selectors.list(rule.selector));
+        if (rule.nodes.some((d) => d.type === 'decl' && colorRoleOf(d.prop.toLowerCase()) === 'background'))
+          selectorsOfBlock.push(...selectors.list(rule.selector));
       });
       return selectorsOfBlock;
     });
@@ -119,7 +122,14 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
   return invertColors(context, view, client, behavior === 'full-inversion' ? 'full' : 'partial');
 }
 
-function addWarning(warnings: TransformWarning[], client: ClientId, severity: TransformWarning['severity'], property: string, message: string, element?: HtmlElement): void {
+function addWarning(
+  warnings: TransformWarning[],
+  client: ClientId,
+  severity: TransformWarning['severity'],
+  property: string,
+  message: string,
+  element?: HtmlElement,
+): void {
   const w: TransformWarning = { severity, client, property, message };
   const position = element ? positionOf(element) : undefined;
   if (position) {
@@ -129,7 +139,12 @@ function addWarning(warnings: TransformWarning[], client: ClientId, severity: Tr
   warnings.push(w);
 }
 
-function colorHandover(view: ClientView, mode: DarkColorHandover['mode'], inverter: ColorInverter | null = null, markers: DarkColorHandover['markers'] = null): DarkColorHandover {
+function colorHandover(
+  view: ClientView,
+  mode: DarkColorHandover['mode'],
+  inverter: ColorInverter | null = null,
+  markers: DarkColorHandover['markers'] = null,
+): DarkColorHandover {
   return {
     client: view.client,
     mode,
@@ -158,11 +173,23 @@ function applyDarkRules(context: DarkModeContext, view: ClientView, client: Emai
   const warnings: TransformWarning[] = [];
   const requiresOptIn = view.behaviors.rules.dark?.requiresColorSchemeOptIn;
   if (features.darkSchemeBlocks.length === 0) {
-    addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} applies the email's @media (prefers-color-scheme: dark) rules; this email has none, so it stays light.`);
+    addWarning(
+      warnings,
+      view.client,
+      'info',
+      'dark-mode',
+      `${client.name} applies the email's @media (prefers-color-scheme: dark) rules; this email has none, so it stays light.`,
+    );
     return unchangedVariant(view, warnings);
   }
   if (requiresOptIn && !features.hasColorSchemeMeta) {
-    addWarning(warnings, view.client, 'warning', 'color-scheme', `${client.name} applies the email's dark rules only when it opts in with color-scheme: add <meta name="color-scheme" content="light dark"> and :root { color-scheme: light dark; }. Without it the email stays light.`);
+    addWarning(
+      warnings,
+      view.client,
+      'warning',
+      'color-scheme',
+      `${client.name} applies the email's dark rules only when it opts in with color-scheme: add <meta name="color-scheme" content="light dark"> and :root { color-scheme: light dark; }. Without it the email stays light.`,
+    );
     return unchangedVariant(view, warnings);
   }
   const plan = copyPlan(view.plan);
@@ -171,12 +198,32 @@ function applyDarkRules(context: DarkModeContext, view: ClientView, client: Emai
     const text = view.writeSheet(sheet, { skip: isLightSchemeQuery, unwrap: isDarkQueryNode, rewrite });
     if (text !== undefined && !plan.removed.has(sheet.element)) plan.styleTexts.set(sheet.element, text);
   }
-  addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} applies the email's own dark rules (${features.darkSchemeBlocks.length} @media (prefers-color-scheme: dark) block(s)).`);
+  addWarning(
+    warnings,
+    view.client,
+    'info',
+    'dark-mode',
+    `${client.name} applies the email's own dark rules (${features.darkSchemeBlocks.length} @media (prefers-color-scheme: dark) block(s)).`,
+  );
   if (!features.hasColorSchemeMeta && !requiresOptIn) {
-    addWarning(warnings, view.client, 'warning', 'color-scheme', `The email has dark rules but no <meta name="color-scheme" content="light dark"> (or :root { color-scheme }); ${client.name} may ignore them.`);
+    addWarning(
+      warnings,
+      view.client,
+      'warning',
+      'color-scheme',
+      `The email has dark rules but no <meta name="color-scheme" content="light dark"> (or :root { color-scheme }); ${client.name} may ignore them.`,
+    );
   }
   reportUncovered(context, warnings, view.client);
-  if (context.riskyImages.length > 0) addWarning(warnings, view.client, 'info', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may have transparent parts designed for a light background.`, context.riskyImages[0]);
+  if (context.riskyImages.length > 0)
+    addWarning(
+      warnings,
+      view.client,
+      'info',
+      'images',
+      `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may have transparent parts designed for a light background.`,
+      context.riskyImages[0],
+    );
   return { plan, warnings, sameAsTransform: false, colors: colorHandover(view, 'dark-media') };
 }
 
@@ -224,13 +271,45 @@ function invertColors(context: DarkModeContext, view: ClientView, client: EmailC
   for (const element of context.colorCandidates) if (recolorElement(inversion, element)) recolored++;
   recolorSheets(inversion);
   const warnings: TransformWarning[] = [];
-  addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} ${mode === 'full' ? 'inverts every color (full inversion)' : 'darkens light backgrounds and lightens dark text (partial inversion)'}; ${recolored} element(s) recolored.`);
+  addWarning(
+    warnings,
+    view.client,
+    'info',
+    'dark-mode',
+    `${client.name} ${mode === 'full' ? 'inverts every color (full inversion)' : 'darkens light backgrounds and lightens dark text (partial inversion)'}; ${recolored} element(s) recolored.`,
+  );
   if (context.riskyImages.length > 0) {
-    addWarning(warnings, view.client, 'warning', 'images', `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may vanish or lose contrast on the inverted background (transparent dark logos and icons).`, context.riskyImages[0]);
+    addWarning(
+      warnings,
+      view.client,
+      'warning',
+      'images',
+      `${context.riskyImages.length} PNG/GIF/SVG/WebP image(s) may vanish or lose contrast on the inverted background (transparent dark logos and icons).`,
+      context.riskyImages[0],
+    );
   }
-  if (addHints && !context.hasOutlookHints) addWarning(warnings, view.client, 'info', '[data-ogsc]', `${client.name} ignores prefers-color-scheme; style its dark mode with [data-ogsc] (text) and [data-ogsb] (background) selectors.`);
-  if (client.id === 'outlook-windows-legacy') addWarning(warnings, view.client, 'info', 'dark-mode', `${client.name} gives the email no control over dark mode; only high-contrast color choices survive.`);
-  return { plan: inversion.plan, warnings, sameAsTransform: false, colors: colorHandover(view, mode === 'full' ? 'full-inversion' : 'partial-inversion', inverter, inversion.markers) };
+  if (addHints && !context.hasOutlookHints)
+    addWarning(
+      warnings,
+      view.client,
+      'info',
+      '[data-ogsc]',
+      `${client.name} ignores prefers-color-scheme; style its dark mode with [data-ogsc] (text) and [data-ogsb] (background) selectors.`,
+    );
+  if (client.id === 'outlook-windows-legacy')
+    addWarning(
+      warnings,
+      view.client,
+      'info',
+      'dark-mode',
+      `${client.name} gives the email no control over dark mode; only high-contrast color choices survive.`,
+    );
+  return {
+    plan: inversion.plan,
+    warnings,
+    sameAsTransform: false,
+    colors: colorHandover(view, mode === 'full' ? 'full-inversion' : 'partial-inversion', inverter, inversion.markers),
+  };
 }
 
 /** Recolors one element's style and color attributes into the plan's start tag; whether anything changed. */
@@ -263,7 +342,11 @@ function recolorElement(inversion: Inversion, element: HtmlElement): boolean {
   });
   if (element === body && !declarations.some((d) => colorRoleOf(d.property) === 'background') && !getAttribute(element, 'bgcolor')) {
     // The client paints its dark canvas behind an email that sets no background of its own.
-    declarations = [{ property: 'background-color', value: DARK_CANVAS.background, important: false }, { property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
+    declarations = [
+      { property: 'background-color', value: DARK_CANVAS.background, important: false },
+      { property: 'color', value: DARK_CANVAS.text, important: false },
+      ...declarations,
+    ];
     changedBackground = true;
   } else if (element === body && !bodyDeclaresTextColor(context.transform, body, declarations, inversion.clientBit)) {
     // The email's own background is recolored, and text it never colored takes the client's dark-mode
@@ -274,7 +357,8 @@ function recolorElement(inversion: Inversion, element: HtmlElement): boolean {
   if (!changedBackground && !changedForeground) return false;
   const withoutStyle = attrs.filter((a) => a.name !== 'style' || a.prefix);
   const styleIndex = attrs.findIndex((a) => a.name === 'style' && !a.prefix);
-  if (declarations.length > 0) withoutStyle.splice(styleIndex >= 0 ? styleIndex : withoutStyle.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
+  if (declarations.length > 0)
+    withoutStyle.splice(styleIndex >= 0 ? styleIndex : withoutStyle.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
   // Outlook.com marks what it recolored; an email's [data-ogsc]/[data-ogsb] rules then apply.
   if (markers && changedForeground) {
     withoutStyle.push({ name: 'data-ogsc', value: '' });
@@ -306,7 +390,9 @@ function recolorSheets({ context, view, plan, inverter }: Inversion): void {
 function bodyDeclaresTextColor(transform: TransformContext, body: HtmlElement, inline: readonly Decl[], clientBit: number): boolean {
   if (inline.some((d) => d.property === 'color') || getAttribute(body, 'text') !== undefined) return true;
   return (transform.cascade.matches.get(body) ?? []).some(
-    (match) => (transform.cssNodeMask(match.rule) & clientBit) === 0 && match.declarations.some((d) => d.prop.toLowerCase() === 'color' && (transform.cssNodeMask(d) & clientBit) === 0),
+    (match) =>
+      (transform.cssNodeMask(match.rule) & clientBit) === 0 &&
+      match.declarations.some((d) => d.prop.toLowerCase() === 'color' && (transform.cssNodeMask(d) & clientBit) === 0),
   );
 }
 
@@ -320,5 +406,12 @@ function reportUncovered(context: DarkModeContext, warnings: TransformWarning[],
       return `<${el.tagName}>${position ? ` at line ${position.line}` : ''}`;
     })
     .join(', ');
-  addWarning(warnings, client, 'warning', 'dark-mode-coverage', `${uncovered.length} element(s) keep a hard-coded light background that no dark rule overrides (${examples}).`, uncovered[0]);
+  addWarning(
+    warnings,
+    client,
+    'warning',
+    'dark-mode-coverage',
+    `${uncovered.length} element(s) keep a hard-coded light background that no dark rule overrides (${examples}).`,
+    uncovered[0],
+  );
 }

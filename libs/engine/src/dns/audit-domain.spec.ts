@@ -19,7 +19,13 @@ const KEY_512 = rsaKey(512);
 /** A domain that gets everything right. Parts can be overridden per test. */
 function healthyZone(domain = 'good.test', overrides: Record<string, StaticZoneEntry> = {}): Record<string, StaticZoneEntry> {
   return {
-    [domain]: { MX: [{ exchange: `mx2.${domain}`, priority: 20 }, { exchange: `mx1.${domain}`, priority: 10 }], TXT: ['v=spf1 include:_spf.provider.test mx -all', 'google-site-verification=abc'] },
+    [domain]: {
+      MX: [
+        { exchange: `mx2.${domain}`, priority: 20 },
+        { exchange: `mx1.${domain}`, priority: 10 },
+      ],
+      TXT: ['v=spf1 include:_spf.provider.test mx -all', 'google-site-verification=abc'],
+    },
     [`mx1.${domain}`]: { A: ['192.0.2.10'] },
     [`mx2.${domain}`]: { AAAA: ['2001:db8::10'] },
     '_spf.provider.test': { TXT: ['v=spf1 ip4:198.51.100.0/24 ip6:2001:db8:1::/48 ~all'] },
@@ -65,7 +71,8 @@ describe('auditDomain', () => {
       const includes = Array.from({ length: 5 }, (_, i) => `include:i${i}.chain.test`).join(' ');
       const zone = healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: [`v=spf1 ${includes} a mx -all`] } });
       // Each include adds its own a + mx: 5 includes + 5*(a) + a + mx = 12? Build exactly 11: 5 includes, 4 of them with one `a`.
-      for (let i = 0; i < 5; i++) zone[`i${i}.chain.test`] = { TXT: [i < 4 ? `v=spf1 a ip4:192.0.2.${i} -all` : 'v=spf1 ip4:192.0.2.9 -all'], A: ['192.0.2.1'] };
+      for (let i = 0; i < 5; i++)
+        zone[`i${i}.chain.test`] = { TXT: [i < 4 ? `v=spf1 a ip4:192.0.2.${i} -all` : 'v=spf1 ip4:192.0.2.9 -all'], A: ['192.0.2.1'] };
       const result = await audit(zone);
       expect(result.spf.lookups).toBe(11);
       expect(result.spf.valid).toBe(false);
@@ -84,7 +91,9 @@ describe('auditDomain', () => {
     });
 
     it('counts a record included from two places twice (a diamond is not a loop), as receivers evaluate it', async () => {
-      const zone = healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: ['v=spf1 include:a.diamond.test include:b.diamond.test -all'] } });
+      const zone = healthyZone('good.test', {
+        'good.test': { ...healthyZone()['good.test'], TXT: ['v=spf1 include:a.diamond.test include:b.diamond.test -all'] },
+      });
       zone['a.diamond.test'] = { TXT: ['v=spf1 include:shared.diamond.test -all'] };
       zone['b.diamond.test'] = { TXT: ['v=spf1 include:shared.diamond.test -all'] };
       zone['shared.diamond.test'] = { TXT: ['v=spf1 a mx ip4:192.0.2.7 -all'], A: ['192.0.2.7'], MX: [{ exchange: 'mx1.good.test', priority: 10 }] };
@@ -94,7 +103,11 @@ describe('auditDomain', () => {
       expect(rules(result)).not.toContain('spf_include_loop');
       expect(result.checks.spf.status).toBe('pass');
       // The same include written twice counts twice.
-      const twice = await audit(healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: ['v=spf1 include:_spf.provider.test include:_spf.provider.test -all'] } }));
+      const twice = await audit(
+        healthyZone('good.test', {
+          'good.test': { ...healthyZone()['good.test'], TXT: ['v=spf1 include:_spf.provider.test include:_spf.provider.test -all'] },
+        }),
+      );
       expect(twice.spf).toMatchObject({ valid: true, lookups: 2 });
       expect(rules(twice)).not.toContain('spf_include_loop');
     });
@@ -132,7 +145,8 @@ describe('auditDomain', () => {
       const zone = healthyZone();
       delete (zone['good.test'] as { TXT?: string[] }).TXT;
       expect(rules(await audit(zone))).toContain('spf_missing');
-      const withSpf = (spf: string, extra: Record<string, StaticZoneEntry> = {}) => healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: [spf] }, ...extra });
+      const withSpf = (spf: string, extra: Record<string, StaticZoneEntry> = {}) =>
+        healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: [spf] }, ...extra });
       expect(rules(await audit(withSpf('v=spf1 ip4:999.1.1.1 -all')))).toContain('spf_syntax');
       expect(rules(await audit(withSpf('v=spf1 foo:bar -all')))).toContain('spf_syntax');
       expect(rules(await audit(withSpf('v=spf1 include:nothing.test -all')))).toContain('spf_include_invalid');
@@ -249,7 +263,11 @@ describe('auditDomain', () => {
     });
 
     it('reports a record without a usable p= but with a valid rua= as invalid, acting as p=none (RFC 7489 6.6.3)', async () => {
-      for (const record of ['v=DMARC1; rua=mailto:x@good.test', 'v=DMARC1; p=maybe; rua=mailto:x@good.test', 'v=DMARC1; p=reject; sp=never; rua=mailto:x@good.test']) {
+      for (const record of [
+        'v=DMARC1; rua=mailto:x@good.test',
+        'v=DMARC1; p=maybe; rua=mailto:x@good.test',
+        'v=DMARC1; p=reject; sp=never; rua=mailto:x@good.test',
+      ]) {
         const result = await audit(withDmarc(record));
         expect(result.dmarc).toMatchObject({ valid: false, policy: 'none' });
         expect(result.checks.dmarc.status).toBe('fail');
@@ -258,7 +276,11 @@ describe('auditDomain', () => {
     });
 
     it('discards syntax errors in optional tags with a warning; the defaults apply (RFC 7489 6.3)', async () => {
-      for (const record of ['v=DMARC1; p=reject; pct=150; rua=mailto:x@good.test', 'v=DMARC1; p=reject; adkim=x; aspf=strict; rua=mailto:x@good.test', 'v=DMARC1; p=reject; nonsense; rua=mailto:x@good.test']) {
+      for (const record of [
+        'v=DMARC1; p=reject; pct=150; rua=mailto:x@good.test',
+        'v=DMARC1; p=reject; adkim=x; aspf=strict; rua=mailto:x@good.test',
+        'v=DMARC1; p=reject; nonsense; rua=mailto:x@good.test',
+      ]) {
         const result = await audit(withDmarc(record));
         expect(result.dmarc).toMatchObject({ valid: true, policy: 'reject' });
         expect(result.checks.dmarc.status).toBe('warn');
@@ -269,7 +291,10 @@ describe('auditDomain', () => {
     });
 
     it('inherits the parent policy through sp= for a subdomain', async () => {
-      const zone: Record<string, StaticZoneEntry> = { ...healthyZone('news.good.test'), '_dmarc.good.test': { TXT: ['v=DMARC1; p=reject; sp=quarantine; rua=mailto:r@good.test'] } };
+      const zone: Record<string, StaticZoneEntry> = {
+        ...healthyZone('news.good.test'),
+        '_dmarc.good.test': { TXT: ['v=DMARC1; p=reject; sp=quarantine; rua=mailto:r@good.test'] },
+      };
       delete zone['_dmarc.news.good.test'];
       const result = await audit(zone, 'news.good.test');
       expect(result.dmarc).toMatchObject({ valid: true, policy: 'quarantine', foundAt: '_dmarc.good.test' });
@@ -353,7 +378,11 @@ describe('auditDomain', () => {
     });
 
     it('skips every record when the whole domain times out, without throwing', async () => {
-      const zone: Record<string, StaticZoneEntry> = { 'slow.test': { fail: 'timeout' }, '_dmarc.slow.test': { fail: 'timeout' }, 'default._bimi.slow.test': { fail: 'timeout' } };
+      const zone: Record<string, StaticZoneEntry> = {
+        'slow.test': { fail: 'timeout' },
+        '_dmarc.slow.test': { fail: 'timeout' },
+        'default._bimi.slow.test': { fail: 'timeout' },
+      };
       for (const selector of COMMON_DKIM_SELECTORS) zone[`${selector}._domainkey.slow.test`] = { fail: 'timeout' };
       const result = await audit(zone, 'slow.test');
       expect(Object.values(result.checks).map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip']);

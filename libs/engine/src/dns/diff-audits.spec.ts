@@ -25,7 +25,11 @@ describe('diffAudits', () => {
     const events = diffAudits(before, after);
     expect(events.map((e) => e.kind)).toEqual(['mx_hosts', 'spf_record', 'spf_lookups', 'dmarc_policy', 'dmarc_record', 'check_status', 'score']);
     expect(events[0]).toMatchObject({ check: 'mx', previous: ['mx1.drift.test'], current: ['mx2.drift.test'] });
-    expect(events.find((e) => e.kind === 'dmarc_policy')).toMatchObject({ previous: 'reject', current: 'none', message: 'DMARC policy changed from reject to none.' });
+    expect(events.find((e) => e.kind === 'dmarc_policy')).toMatchObject({
+      previous: 'reject',
+      current: 'none',
+      message: 'DMARC policy changed from reject to none.',
+    });
     expect(events.find((e) => e.kind === 'score')).toMatchObject({ previous: before.score, current: after.score });
   });
 

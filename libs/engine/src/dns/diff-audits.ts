@@ -2,16 +2,7 @@ import type { DeliverabilityResult, DnsCheckName } from './deliverability-result
 import { DNS_CHECK_NAMES } from './deliverability-result';
 
 export type DriftKind =
-  | 'mx_hosts'
-  | 'spf_record'
-  | 'spf_lookups'
-  | 'dkim_validity'
-  | 'dkim_selector'
-  | 'dmarc_policy'
-  | 'dmarc_record'
-  | 'bimi'
-  | 'check_status'
-  | 'score';
+  'mx_hosts' | 'spf_record' | 'spf_lookups' | 'dkim_validity' | 'dkim_selector' | 'dmarc_policy' | 'dmarc_record' | 'bimi' | 'check_status' | 'score';
 
 export type DriftValue = string | number | boolean | string[] | null;
 
@@ -43,11 +34,23 @@ export function diffAudits(previous: AuditSnapshot, current: AuditSnapshot): Dri
     events.push({ kind, check, previous: before, current: after, message });
 
   if (comparable('mx') && !sameList(previous.mx.hosts, current.mx.hosts)) {
-    push('mx_hosts', 'mx', previous.mx.hosts, current.mx.hosts, `MX hosts changed from ${show(previous.mx.hosts.join(', '))} to ${show(current.mx.hosts.join(', '))}.`);
+    push(
+      'mx_hosts',
+      'mx',
+      previous.mx.hosts,
+      current.mx.hosts,
+      `MX hosts changed from ${show(previous.mx.hosts.join(', '))} to ${show(current.mx.hosts.join(', '))}.`,
+    );
   }
   if (comparable('spf')) {
     if (previous.spf.record !== current.spf.record) {
-      push('spf_record', 'spf', previous.spf.record, current.spf.record, `SPF record changed from "${show(previous.spf.record)}" to "${show(current.spf.record)}".`);
+      push(
+        'spf_record',
+        'spf',
+        previous.spf.record,
+        current.spf.record,
+        `SPF record changed from "${show(previous.spf.record)}" to "${show(current.spf.record)}".`,
+      );
     }
     if (previous.spf.lookups !== current.spf.lookups) {
       push('spf_lookups', 'spf', previous.spf.lookups, current.spf.lookups, `SPF now needs ${current.spf.lookups} DNS lookups (was ${previous.spf.lookups}).`);
@@ -55,25 +58,66 @@ export function diffAudits(previous: AuditSnapshot, current: AuditSnapshot): Dri
   }
   if (comparable('dkim')) {
     if (previous.dkim.valid !== current.dkim.valid) {
-      push('dkim_validity', 'dkim', previous.dkim.valid, current.dkim.valid, current.dkim.valid ? 'A valid DKIM key is now published.' : 'No valid DKIM key is published any more.');
+      push(
+        'dkim_validity',
+        'dkim',
+        previous.dkim.valid,
+        current.dkim.valid,
+        current.dkim.valid ? 'A valid DKIM key is now published.' : 'No valid DKIM key is published any more.',
+      );
     } else if (previous.dkim.selector !== current.dkim.selector) {
-      push('dkim_selector', 'dkim', previous.dkim.selector, current.dkim.selector, `The DKIM selector in use changed from ${show(previous.dkim.selector)} to ${show(current.dkim.selector)}.`);
+      push(
+        'dkim_selector',
+        'dkim',
+        previous.dkim.selector,
+        current.dkim.selector,
+        `The DKIM selector in use changed from ${show(previous.dkim.selector)} to ${show(current.dkim.selector)}.`,
+      );
     }
   }
   if (comparable('dmarc')) {
     if (previous.dmarc.policy !== current.dmarc.policy) {
-      push('dmarc_policy', 'dmarc', previous.dmarc.policy, current.dmarc.policy, `DMARC policy changed from ${show(previous.dmarc.policy)} to ${show(current.dmarc.policy)}.`);
+      push(
+        'dmarc_policy',
+        'dmarc',
+        previous.dmarc.policy,
+        current.dmarc.policy,
+        `DMARC policy changed from ${show(previous.dmarc.policy)} to ${show(current.dmarc.policy)}.`,
+      );
     }
     if (previous.dmarc.record !== current.dmarc.record) {
-      push('dmarc_record', 'dmarc', previous.dmarc.record, current.dmarc.record, `DMARC record changed from "${show(previous.dmarc.record)}" to "${show(current.dmarc.record)}".`);
+      push(
+        'dmarc_record',
+        'dmarc',
+        previous.dmarc.record,
+        current.dmarc.record,
+        `DMARC record changed from "${show(previous.dmarc.record)}" to "${show(current.dmarc.record)}".`,
+      );
     }
   }
-  if (comparable('bimi') && (previous.bimi.valid !== current.bimi.valid || previous.bimi.indicatorUrl !== current.bimi.indicatorUrl || previous.bimi.authorityUrl !== current.bimi.authorityUrl)) {
-    push('bimi', 'bimi', previous.bimi.indicatorUrl, current.bimi.indicatorUrl, `BIMI changed: logo ${show(previous.bimi.indicatorUrl)} → ${show(current.bimi.indicatorUrl)}${current.bimi.valid ? '' : ' (not valid)'}.`);
+  if (
+    comparable('bimi') &&
+    (previous.bimi.valid !== current.bimi.valid ||
+      previous.bimi.indicatorUrl !== current.bimi.indicatorUrl ||
+      previous.bimi.authorityUrl !== current.bimi.authorityUrl)
+  ) {
+    push(
+      'bimi',
+      'bimi',
+      previous.bimi.indicatorUrl,
+      current.bimi.indicatorUrl,
+      `BIMI changed: logo ${show(previous.bimi.indicatorUrl)} → ${show(current.bimi.indicatorUrl)}${current.bimi.valid ? '' : ' (not valid)'}.`,
+    );
   }
   for (const check of DNS_CHECK_NAMES) {
     if (comparable(check) && previous.checks[check].status !== current.checks[check].status) {
-      push('check_status', check, previous.checks[check].status, current.checks[check].status, `${check.toUpperCase()} went from ${previous.checks[check].status} to ${current.checks[check].status}: ${current.checks[check].message}`);
+      push(
+        'check_status',
+        check,
+        previous.checks[check].status,
+        current.checks[check].status,
+        `${check.toUpperCase()} went from ${previous.checks[check].status} to ${current.checks[check].status}: ${current.checks[check].message}`,
+      );
     }
   }
   const sameScope = DNS_CHECK_NAMES.every((check) => (previous.checks[check].status === 'skip') === (current.checks[check].status === 'skip'));

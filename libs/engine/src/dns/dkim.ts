@@ -56,7 +56,12 @@ function readKey(selector: string, records: string[]): Pick<SelectorProbe, 'key'
   const candidates = records.filter((record) => /(^|;)\s*p\s*=/i.test(record));
   if (candidates.length === 0) return { found: false, problems: [] };
   const problems: SelectorProbe['problems'] = [];
-  if (candidates.length > 1) problems.push({ rule: 'dkim_multiple_records', fatal: true, message: `Selector ${selector} has ${candidates.length} DKIM records; verifiers may pick either.` });
+  if (candidates.length > 1)
+    problems.push({
+      rule: 'dkim_multiple_records',
+      fatal: true,
+      message: `Selector ${selector} has ${candidates.length} DKIM records; verifiers may pick either.`,
+    });
   const { tags, order, duplicates } = parseTagList(candidates[0]);
   const version = tags.get('v');
   if (version !== undefined && (version !== 'DKIM1' || order[0] !== 'v')) {
@@ -65,7 +70,10 @@ function readKey(selector: string, records: string[]): Pick<SelectorProbe, 'key'
   if (duplicates.length > 0) problems.push({ rule: 'dkim_syntax', fatal: true, message: `Selector ${selector} repeats the tag ${duplicates[0]}=.` });
   const keyType = (tags.get('k') ?? 'rsa').toLowerCase();
   const p = (tags.get('p') ?? '').replace(/\s+/g, '');
-  const testing = (tags.get('t') ?? '').split(':').map((flag) => flag.trim().toLowerCase()).includes('y');
+  const testing = (tags.get('t') ?? '')
+    .split(':')
+    .map((flag) => flag.trim().toLowerCase())
+    .includes('y');
   const key: DkimKey = { selector, keyType, bits: null, revoked: p === '', testing };
   if (key.revoked) {
     problems.push({ rule: 'dkim_key_revoked', fatal: true, message: `Selector ${selector} has an empty p=: the key is revoked and signatures with it fail.` });
@@ -76,9 +84,17 @@ function readKey(selector: string, records: string[]): Pick<SelectorProbe, 'key'
     key.bits = bytes ? rsaKeyBits(bytes) : null;
     if (key.bits === null) problems.push({ rule: 'dkim_invalid_key', fatal: true, message: `Selector ${selector}: p= is not a readable RSA public key.` });
     else if (key.bits < DKIM_MIN_KEY_BITS) {
-      problems.push({ rule: 'dkim_weak_key', fatal: true, message: `Selector ${selector} has a ${key.bits}-bit RSA key; receivers ignore keys under ${DKIM_MIN_KEY_BITS} bits (RFC 8301). Use ${DKIM_RECOMMENDED_KEY_BITS} bits.` });
+      problems.push({
+        rule: 'dkim_weak_key',
+        fatal: true,
+        message: `Selector ${selector} has a ${key.bits}-bit RSA key; receivers ignore keys under ${DKIM_MIN_KEY_BITS} bits (RFC 8301). Use ${DKIM_RECOMMENDED_KEY_BITS} bits.`,
+      });
     } else if (key.bits < DKIM_RECOMMENDED_KEY_BITS) {
-      problems.push({ rule: 'dkim_weak_key', fatal: false, message: `Selector ${selector} has a ${key.bits}-bit RSA key; ${DKIM_RECOMMENDED_KEY_BITS} bits is the current recommendation.` });
+      problems.push({
+        rule: 'dkim_weak_key',
+        fatal: false,
+        message: `Selector ${selector} has a ${key.bits}-bit RSA key; ${DKIM_RECOMMENDED_KEY_BITS} bits is the current recommendation.`,
+      });
     }
   } else if (keyType === 'ed25519') {
     key.bits = bytes && bytes.length === 32 ? 256 : null;
@@ -87,10 +103,18 @@ function readKey(selector: string, records: string[]): Pick<SelectorProbe, 'key'
     problems.push({ rule: 'dkim_unknown_key_type', fatal: true, message: `Selector ${selector} uses the unknown key type k=${keyType}.` });
   }
   const hashes = tags.get('h');
-  if (hashes !== undefined && !hashes.toLowerCase().split(':').map((h) => h.trim()).includes('sha256')) {
+  if (
+    hashes !== undefined &&
+    !hashes
+      .toLowerCase()
+      .split(':')
+      .map((h) => h.trim())
+      .includes('sha256')
+  ) {
     problems.push({ rule: 'dkim_sha1_only', fatal: true, message: `Selector ${selector} allows only h=${hashes}; receivers require sha256 (RFC 8301).` });
   }
-  if (testing) problems.push({ rule: 'dkim_testing', fatal: false, message: `Selector ${selector} is in test mode (t=y): receivers may treat its signatures as absent.` });
+  if (testing)
+    problems.push({ rule: 'dkim_testing', fatal: false, message: `Selector ${selector} is in test mode (t=y): receivers may treat its signatures as absent.` });
   return { found: true, key, problems };
 }
 
@@ -101,14 +125,19 @@ function readKey(selector: string, records: string[]): Pick<SelectorProbe, 'key'
  */
 export async function evaluateDkim(domain: string, resolver: DnsResolver, selectors: readonly string[] = []): Promise<CheckOutcome<DkimSummary>> {
   const given = [...new Set(selectors.map((s) => s.trim().toLowerCase()).filter(isValidDkimSelector))];
-  const probesWanted = [...given.map((selector) => ({ selector, given: true })), ...COMMON_DKIM_SELECTORS.filter((s) => !given.includes(s)).map((selector) => ({ selector, given: false }))];
+  const probesWanted = [
+    ...given.map((selector) => ({ selector, given: true })),
+    ...COMMON_DKIM_SELECTORS.filter((s) => !given.includes(s)).map((selector) => ({ selector, given: false })),
+  ];
   const probes: SelectorProbe[] = await Promise.all(
     probesWanted.map(async ({ selector, given: isGiven }): Promise<SelectorProbe> => {
       const lookup = await resolver.txt(`${selector}._domainkey.${domain}`);
       if (lookup.status === 'error') return { selector, given: isGiven, outcome: 'error', problems: [], failure: describeFailure(lookup) };
       if (lookup.status !== 'ok') return { selector, given: isGiven, outcome: 'absent', problems: [] };
       const read = readKey(selector, lookup.records);
-      return read.found ? { selector, given: isGiven, outcome: 'key', key: read.key, problems: read.problems } : { selector, given: isGiven, outcome: 'absent', problems: [] };
+      return read.found
+        ? { selector, given: isGiven, outcome: 'key', key: read.key, problems: read.problems }
+        : { selector, given: isGiven, outcome: 'absent', problems: [] };
     }),
   );
   const withKeys = probes.filter((probe) => probe.outcome === 'key');
@@ -131,7 +160,11 @@ export async function evaluateDkim(domain: string, resolver: DnsResolver, select
   if (!best && withKeys.length === 0 && !givenMissing) {
     // Nothing found: a failed lookup means we cannot conclude; a clean miss of every guess warns.
     if (failed.length > 0) {
-      return { summary, check: { status: 'skip', message: `DKIM not checked: ${failed[0].failure} (${failed.length} of ${probes.length} selectors).` }, issues };
+      return {
+        summary,
+        check: { status: 'skip', message: `DKIM not checked: ${failed[0].failure} (${failed.length} of ${probes.length} selectors).` },
+        issues,
+      };
     }
     issues.push({
       check: 'dkim',
@@ -141,9 +174,17 @@ export async function evaluateDkim(domain: string, resolver: DnsResolver, select
     });
   }
   if (failed.length > 0) {
-    issues.push({ check: 'dkim', rule: 'dkim_lookup_failed', severity: 'info', message: `${failed.length} selector(s) could not be looked up: ${failed[0].failure}.` });
+    issues.push({
+      check: 'dkim',
+      rule: 'dkim_lookup_failed',
+      severity: 'info',
+      message: `${failed.length} selector(s) could not be looked up: ${failed[0].failure}.`,
+    });
   }
   const status = statusFromIssues(issues);
-  const message = checkMessage(issues, `DKIM key found at selector ${best?.selector ?? ''}${best?.key?.bits ? ` (${best.key.keyType} ${best.key.bits} bits)` : ''}.`);
+  const message = checkMessage(
+    issues,
+    `DKIM key found at selector ${best?.selector ?? ''}${best?.key?.bits ? ` (${best.key.keyType} ${best.key.bits} bits)` : ''}.`,
+  );
   return { summary, check: { status, message }, issues };
 }

@@ -3,7 +3,10 @@ import { StaticZoneResolver } from './static-zone-resolver';
 
 /** The DMARC outcome of `example.test` publishing `record` at `_dmarc.example.test`. */
 async function dmarc(record: string) {
-  const outcome = await evaluateDmarc('example.test', new StaticZoneResolver({ 'example.test': { A: ['192.0.2.1'] }, '_dmarc.example.test': { TXT: [record] } }));
+  const outcome = await evaluateDmarc(
+    'example.test',
+    new StaticZoneResolver({ 'example.test': { A: ['192.0.2.1'] }, '_dmarc.example.test': { TXT: [record] } }),
+  );
   return { ...outcome, rules: outcome.issues.map((issue) => `${issue.rule}/${issue.severity}`) };
 }
 

@@ -29,7 +29,12 @@ export async function evaluateDmarc(domain: string, resolver: DnsResolver): Prom
     }
     const records = lookup.status === 'ok' ? lookup.records.filter(isDmarcRecord) : [];
     if (records.length > 1) {
-      const issue: DnsIssue = { check: 'dmarc', rule: 'dmarc_multiple_records', severity: 'error', message: `_dmarc.${name} publishes ${records.length} DMARC records; receivers then apply none of them.` };
+      const issue: DnsIssue = {
+        check: 'dmarc',
+        rule: 'dmarc_multiple_records',
+        severity: 'error',
+        message: `_dmarc.${name} publishes ${records.length} DMARC records; receivers then apply none of them.`,
+      };
       return { summary: { ...empty, foundAt: `_dmarc.${name}` }, check: { status: 'fail', message: issue.message }, issues: [issue] };
     }
     if (records.length === 1) {
@@ -38,7 +43,12 @@ export async function evaluateDmarc(domain: string, resolver: DnsResolver): Prom
     }
   }
   if (!found) {
-    const issue: DnsIssue = { check: 'dmarc', rule: 'dmarc_missing', severity: 'error', message: `No DMARC record at _dmarc.${domain}: receivers get no policy for mail that fails SPF and DKIM.` };
+    const issue: DnsIssue = {
+      check: 'dmarc',
+      rule: 'dmarc_missing',
+      severity: 'error',
+      message: `No DMARC record at _dmarc.${domain}: receivers get no policy for mail that fails SPF and DKIM.`,
+    };
     return { summary: empty, check: { status: 'fail', message: issue.message }, issues: [issue] };
   }
 
@@ -66,7 +76,11 @@ export async function evaluateDmarc(domain: string, resolver: DnsResolver): Prom
     const what = !pValid ? (p === undefined ? 'has no p= tag' : `has p=${p}, which is not none, quarantine or reject`) : `has sp=${sp}, which is not a policy`;
     usable = false;
     if (ruaValid) {
-      add('dmarc_invalid_policy', 'error', `The DMARC record at ${at} ${what}, so it is not valid: receivers act as if it said p=none (RFC 7489 6.6.3) and only send reports. Set p=quarantine or p=reject.`);
+      add(
+        'dmarc_invalid_policy',
+        'error',
+        `The DMARC record at ${at} ${what}, so it is not valid: receivers act as if it said p=none (RFC 7489 6.6.3) and only send reports. Set p=quarantine or p=reject.`,
+      );
       policy = 'none';
     } else {
       add('dmarc_invalid_policy', 'error', `The DMARC record at ${at} ${what} and has no valid rua=: receivers apply no DMARC policy at all (RFC 7489 6.6.3).`);
@@ -86,12 +100,15 @@ export async function evaluateDmarc(domain: string, resolver: DnsResolver): Prom
   const pctText = tags.get('pct');
   if (pctText !== undefined) {
     const pct = /^\d{1,3}$/.test(pctText) ? Number(pctText) : NaN;
-    if (!(pct >= 0 && pct <= 100)) add('dmarc_invalid_pct', 'warning', `pct=${pctText} must be a whole number from 0 to 100; receivers ignore it and apply the policy to all failing mail.`);
-    else if (pct < 100 && policy !== 'none' && policy !== '') add('dmarc_partial_pct', 'warning', `pct=${pct}: the policy applies to only ${pct}% of failing mail.`);
+    if (!(pct >= 0 && pct <= 100))
+      add('dmarc_invalid_pct', 'warning', `pct=${pctText} must be a whole number from 0 to 100; receivers ignore it and apply the policy to all failing mail.`);
+    else if (pct < 100 && policy !== 'none' && policy !== '')
+      add('dmarc_partial_pct', 'warning', `pct=${pct}: the policy applies to only ${pct}% of failing mail.`);
   }
   for (const tag of ['adkim', 'aspf']) {
     const value = tags.get(tag)?.toLowerCase();
-    if (value !== undefined && value !== 'r' && value !== 's') add('dmarc_syntax', 'warning', `${tag}=${value} must be r (relaxed) or s (strict); receivers ignore it and use relaxed alignment.`);
+    if (value !== undefined && value !== 'r' && value !== 's')
+      add('dmarc_syntax', 'warning', `${tag}=${value} must be r (relaxed) or s (strict); receivers ignore it and use relaxed alignment.`);
   }
   if (rua === undefined || rua === '') {
     add('dmarc_no_reports', 'info', 'No rua= address: nobody receives the aggregate reports that show who sends as this domain.');
@@ -102,5 +119,9 @@ export async function evaluateDmarc(domain: string, resolver: DnsResolver): Prom
 
   const status = statusFromIssues(issues);
   const summary: DmarcSummary = { valid: usable, policy, record: found.record, foundAt: at };
-  return { summary, check: { status, message: checkMessage(issues, `DMARC policy is p=${policy}${inherited ? ` (inherited from ${found.name})` : ''}.`) }, issues };
+  return {
+    summary,
+    check: { status, message: checkMessage(issues, `DMARC policy is p=${policy}${inherited ? ` (inherited from ${found.name})` : ''}.`) },
+    issues,
+  };
 }

@@ -32,15 +32,29 @@ export async function evaluateMx(domain: string, resolver: DnsResolver): Promise
     const [v4, v6] = await Promise.all([resolver.a(domain), resolver.aaaa(domain)]);
     const address = [v4, v6].find((answer) => answer.status === 'ok' && answer.records.length > 0);
     if (address) {
-      add('mx_implicit', 'warning', `${domain} has no MX records; mail to it goes to its address record (the implicit MX of RFC 5321 5.1). Publish an MX record naming the host that receives mail.`);
+      add(
+        'mx_implicit',
+        'warning',
+        `${domain} has no MX records; mail to it goes to its address record (the implicit MX of RFC 5321 5.1). Publish an MX record naming the host that receives mail.`,
+      );
     } else if (v4.status === 'error' && v6.status === 'error') {
       add('mx_missing', 'error', `${domain} has no MX records, and its address record could not be checked (${describeFailure(v4)}).`);
     } else {
-      add('mx_missing', 'error', `${domain} has no MX records and no address record: replies and bounces have nowhere to go, and receivers distrust senders that cannot receive mail.`);
+      add(
+        'mx_missing',
+        'error',
+        `${domain} has no MX records and no address record: replies and bounces have nowhere to go, and receivers distrust senders that cannot receive mail.`,
+      );
     }
   } else if (hosts.includes('')) {
     // RFC 7505: a single MX of "." at preference 0 says the domain accepts no mail at all.
-    add('mx_null', 'error', hosts.length === 1 ? `${domain} publishes a null MX (RFC 7505): it declares that it accepts no mail, so receivers may reject mail sent from it.` : `${domain} mixes a null MX with real MX hosts, which RFC 7505 forbids.`);
+    add(
+      'mx_null',
+      'error',
+      hosts.length === 1
+        ? `${domain} publishes a null MX (RFC 7505): it declares that it accepts no mail, so receivers may reject mail sent from it.`
+        : `${domain} mixes a null MX with real MX hosts, which RFC 7505 forbids.`,
+    );
   } else {
     const checked = hosts.slice(0, MAX_HOSTS_RESOLVED);
     const resolved = await Promise.all(
@@ -60,7 +74,11 @@ export async function evaluateMx(domain: string, resolver: DnsResolver): Promise
     if (dead.length > 0 && usable === 0 && !resolved.some((r) => r.state === 'ip')) {
       add('mx_unresolvable', 'error', `None of the MX hosts of ${domain} resolve to an address (${dead.join(', ')}).`);
     } else if (dead.length > 0) {
-      add('mx_host_unresolvable', 'warning', `MX host${dead.length > 1 ? 's' : ''} ${dead.join(', ')} of ${domain} do${dead.length > 1 ? '' : 'es'} not resolve to an address.`);
+      add(
+        'mx_host_unresolvable',
+        'warning',
+        `MX host${dead.length > 1 ? 's' : ''} ${dead.join(', ')} of ${domain} do${dead.length > 1 ? '' : 'es'} not resolve to an address.`,
+      );
     }
   }
   const status = statusFromIssues(issues);

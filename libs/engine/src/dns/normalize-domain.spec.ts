@@ -46,7 +46,9 @@ describe('normalizeDomain', () => {
 
   it('encodes RFC 3492 sample strings', () => {
     // RFC 3492 section 7.1 (A) Arabic (Egyptian) and (L) Japanese samples.
-    expect(punycodeEncode('\u0644\u064A\u0647\u0645\u0627\u0628\u062A\u0643\u0644\u0645\u0648\u0634\u0639\u0631\u0628\u064A\u061F')).toBe('egbpdaj6bu4bxfgehfvwxn');
+    expect(punycodeEncode('\u0644\u064A\u0647\u0645\u0627\u0628\u062A\u0643\u0644\u0645\u0648\u0634\u0639\u0631\u0628\u064A\u061F')).toBe(
+      'egbpdaj6bu4bxfgehfvwxn',
+    );
     expect(punycodeEncode('3\u5E74B\u7D44\u91D1\u516B\u5148\u751F')).toBe('3B-ww4c5e180e575a65lsy2b');
   });
 

@@ -30,7 +30,10 @@ function digit(value: number): string {
 /** Encodes one Unicode label (without the `xn--` prefix). Throws RangeError on overflow. */
 export function punycodeEncode(label: string): string {
   const codePoints = Array.from(label, (char) => char.codePointAt(0) as number);
-  let output = codePoints.filter((cp) => cp < 0x80).map((cp) => String.fromCharCode(cp)).join('');
+  let output = codePoints
+    .filter((cp) => cp < 0x80)
+    .map((cp) => String.fromCharCode(cp))
+    .join('');
   const basicLength = output.length;
   let handled = basicLength;
   if (basicLength > 0) output += '-';

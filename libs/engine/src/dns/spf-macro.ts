@@ -14,7 +14,7 @@ const DOMAIN_END = /\.(?:[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9])\.
 
 /** macro-string: visible ASCII, every `%` starting a well-formed macro-expand (a DIGIT transformer is never 0). */
 export function isMacroString(text: string, letters: string = ALL_LETTERS): boolean {
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (text[i] === '%') {
       const macro = MACRO_EXPAND.exec(text.slice(i));
       if (!macro) return false;
@@ -57,7 +57,7 @@ function transform(value: string, digits: string, reverse: string, delimiters: s
  */
 export function expandDomainSpec(spec: string, context: MacroContext): string | null {
   let out = '';
-  for (let i = 0; i < spec.length; ) {
+  for (let i = 0; i < spec.length;) {
     if (spec[i] !== '%') {
       out += spec[i++];
       continue;

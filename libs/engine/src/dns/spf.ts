@@ -73,7 +73,7 @@ function parseTerm(raw: string): SpfTerm | string {
   if (modifier) {
     const name = modifier[1].toLowerCase();
     const argument = modifier[2];
-    if ((name === 'redirect' || name === 'exp') ? !isDomainSpec(argument) : !isMacroString(argument)) return `"${raw}" has an invalid value`;
+    if (name === 'redirect' || name === 'exp' ? !isDomainSpec(argument) : !isMacroString(argument)) return `"${raw}" has an invalid value`;
     return { kind: 'modifier', name, argument, raw };
   }
   const mechanism = /^([+\-~?]?)([a-z][a-z0-9_.-]*)(.*)$/i.exec(raw);
@@ -94,7 +94,8 @@ function parseTerm(raw: string): SpfTerm | string {
     case 'a':
     case 'mx': {
       const parts = DUAL_CIDR.exec(rest);
-      if (!parts || (parts[1] !== undefined && !isDomainSpec(parts[1])) || !within(parts[2], 32) || !within(parts[3], 128)) return `"${raw}" is not a valid ${name} term`;
+      if (!parts || (parts[1] !== undefined && !isDomainSpec(parts[1])) || !within(parts[2], 32) || !within(parts[3], 128))
+        return `"${raw}" is not a valid ${name} term`;
       return term(parts[1] ?? '');
     }
     case 'ip4': {
@@ -152,11 +153,19 @@ class SpfWalk {
     if (term.argument === '') return domain;
     const name = expandDomainSpec(term.argument, { domain, senderDomain: this.auditedDomain });
     if (name === null) {
-      this.issue('spf_macro_not_followed', 'info', `"${term.raw}" in the SPF record of ${domain} depends on each message (sender, IP address or HELO); its lookup is counted but not followed.`);
+      this.issue(
+        'spf_macro_not_followed',
+        'info',
+        `"${term.raw}" in the SPF record of ${domain} depends on each message (sender, IP address or HELO); its lookup is counted but not followed.`,
+      );
       return null;
     }
     if (!isQueryableName(name)) {
-      this.issue('spf_syntax', 'error', `"${term.raw}" in the SPF record of ${domain} names "${name}", which is not a valid domain: receivers return permerror.`);
+      this.issue(
+        'spf_syntax',
+        'error',
+        `"${term.raw}" in the SPF record of ${domain} names "${name}", which is not a valid domain: receivers return permerror.`,
+      );
       return null;
     }
     return name;
@@ -183,7 +192,11 @@ class SpfWalk {
     }
     const lookup = await answer;
     if (lookup.status === 'error') {
-      this.issue('spf_include_unverified', 'warning', `Could not read the SPF record of ${via} ${name}: ${describeFailure(lookup)}; the lookup count may be low.`);
+      this.issue(
+        'spf_include_unverified',
+        'warning',
+        `Could not read the SPF record of ${via} ${name}: ${describeFailure(lookup)}; the lookup count may be low.`,
+      );
       return 'temperror';
     }
     this.countVoid(lookup);
@@ -204,7 +217,13 @@ class SpfWalk {
    * (`all`, an ip4/ip6 network of length 0, an `exists` whose name does not depend on the message and
    * resolves, an include whose record passes everyone), else redirect='s result, else neutral.
    */
-  async walk(domain: string, record: string, depth: number, root: boolean, parents: ReadonlySet<string> = new Set()): Promise<{ all: SpfTerm | null; result: SpfResult | null }> {
+  async walk(
+    domain: string,
+    record: string,
+    depth: number,
+    root: boolean,
+    parents: ReadonlySet<string> = new Set(),
+  ): Promise<{ all: SpfTerm | null; result: SpfResult | null }> {
     const ancestors = new Set(parents).add(domain);
     const terms: SpfTerm[] = [];
     for (const raw of record.trim().split(/\s+/).slice(1)) {
@@ -274,7 +293,11 @@ class SpfWalk {
             const lookup = await this.resolver.mx(name);
             this.countVoid(lookup);
             if (lookup.status === 'ok' && lookup.records.length > SPF_MAX_MX_HOSTS) {
-              this.issue('spf_mx_too_many_hosts', 'error', `"${term.raw}" in the SPF record of ${domain}: ${name} has ${lookup.records.length} MX hosts; receivers look up at most ${SPF_MAX_MX_HOSTS} and return permerror (RFC 7208 4.6.4).`);
+              this.issue(
+                'spf_mx_too_many_hosts',
+                'error',
+                `"${term.raw}" in the SPF record of ${domain}: ${name} has ${lookup.records.length} MX hosts; receivers look up at most ${SPF_MAX_MX_HOSTS} and return permerror (RFC 7208 4.6.4).`,
+              );
             }
           });
           break;
@@ -295,7 +318,11 @@ class SpfWalk {
     // Sequential, in record order, so the walk and its findings are deterministic.
     for (const step of pending) await step();
     if (root && !all && !redirect) {
-      this.issue('spf_no_all', 'warning', `The SPF record of ${domain} ends without an "all" mechanism: mail from unlisted servers gets a neutral result. End it with -all or ~all.`);
+      this.issue(
+        'spf_no_all',
+        'warning',
+        `The SPF record of ${domain} ends without an "all" mechanism: mail from unlisted servers gets a neutral result. End it with -all or ~all.`,
+      );
     }
     return { all, result: unlistedResult(tested, redirected) };
   }
@@ -325,7 +352,12 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
   if (!('record' in picked)) {
     const issue: DnsIssue =
       picked.count > 1
-        ? { check: 'spf', rule: 'spf_multiple_records', severity: 'error', message: `${domain} publishes ${picked.count} SPF records; there must be exactly one (receivers return permerror).` }
+        ? {
+            check: 'spf',
+            rule: 'spf_multiple_records',
+            severity: 'error',
+            message: `${domain} publishes ${picked.count} SPF records; there must be exactly one (receivers return permerror).`,
+          }
         : { check: 'spf', rule: 'spf_missing', severity: 'error', message: `${domain} has no SPF record (a TXT record starting with v=spf1).` };
     return { summary: { ...empty, result: picked.count > 1 ? 'permerror' : 'none' }, check: { status: 'fail', message: issue.message }, issues: [issue] };
   }
@@ -333,9 +365,19 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
   const { all, result } = await walk.walk(domain, picked.record, 0, true);
   if (all?.kind === 'mechanism') {
     if (all.qualifier === '+') {
-      walk.issues.push({ check: 'spf', rule: 'spf_pass_all', severity: 'error', message: `The SPF record of ${domain} ends with ${all.raw}: it authorizes every server on the internet to send as ${domain}. The record is valid SPF; the policy is the problem. End it with -all or ~all.` });
+      walk.issues.push({
+        check: 'spf',
+        rule: 'spf_pass_all',
+        severity: 'error',
+        message: `The SPF record of ${domain} ends with ${all.raw}: it authorizes every server on the internet to send as ${domain}. The record is valid SPF; the policy is the problem. End it with -all or ~all.`,
+      });
     } else if (all.qualifier === '?') {
-      walk.issues.push({ check: 'spf', rule: 'spf_neutral_all', severity: 'warning', message: `The SPF record of ${domain} ends with ?all (neutral): it does not tell receivers to reject anything. Use -all or ~all.` });
+      walk.issues.push({
+        check: 'spf',
+        rule: 'spf_neutral_all',
+        severity: 'warning',
+        message: `The SPF record of ${domain} ends with ?all (neutral): it does not tell receivers to reject anything. Use -all or ~all.`,
+      });
     }
   }
   if (walk.lookups > SPF_MAX_LOOKUPS) {
@@ -356,7 +398,13 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
   }
   const status = statusFromIssues(walk.issues);
   const valid = !walk.issues.some((issue) => SPF_PERMERROR_RULES.has(issue.rule));
-  const summary: SpfSummary = { valid, record: picked.record, lookups: walk.lookups, voidLookups: walk.voidLookups, result: valid ? (result ?? '') : 'permerror' };
+  const summary: SpfSummary = {
+    valid,
+    record: picked.record,
+    lookups: walk.lookups,
+    voidLookups: walk.voidLookups,
+    result: valid ? (result ?? '') : 'permerror',
+  };
   const message = checkMessage(walk.issues, `SPF record is valid and needs ${walk.lookups} of ${SPF_MAX_LOOKUPS} DNS lookups.`);
   return { summary, check: { status, message }, issues: walk.issues };
 }

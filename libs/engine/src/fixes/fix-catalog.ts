@@ -28,25 +28,91 @@ type Topic =
   | 'animation';
 
 const TOPIC_BY_LABEL: Record<string, Topic> = {
-  'display:flex': 'flex-grid', 'display:grid': 'flex-grid', 'flex-direction': 'flex-grid', 'flex-wrap': 'flex-grid', 'justify-content': 'flex-grid',
-  'align-items': 'flex-grid', gap: 'flex-grid', 'row-gap': 'flex-grid', 'column-gap': 'flex-grid', 'grid-template': 'flex-grid',
-  'grid-template-columns': 'flex-grid', 'grid-template-rows': 'flex-grid', 'grid-template-areas': 'flex-grid',
-  'border-radius': 'border-radius', 'border-top-left-radius': 'border-radius', 'border-top-right-radius': 'border-radius',
-  'border-bottom-left-radius': 'border-radius', 'border-bottom-right-radius': 'border-radius',
-  'background-image': 'background-image', background: 'background-image', 'background-size': 'background-image', 'background-position': 'background-image',
-  'linear-gradient()': 'background-image', 'radial-gradient()': 'background-image', 'conic-gradient()': 'background-image',
-  'max-width': 'max-width', 'min-width': 'max-width', 'max-height': 'max-width', width: 'max-width',
-  '<style>': 'style-block', 'class selector': 'style-block', '<link rel="stylesheet">': 'link-stylesheet', '@import': 'link-stylesheet',
-  '<svg>': 'svg', 'SVG images': 'svg', '<form>': 'form', '<input type="text">': 'form', '<input type="submit">': 'form', '<select>': 'form',
-  '<textarea>': 'form', '<button type="submit">': 'form', '<script>': 'script', '<iframe>': 'iframe', '@font-face': 'font-face',
-  '@media': 'media-query', '@media (orientation)': 'media-query', '@media (hover)': 'media-query',
-  '@media (prefers-color-scheme)': 'dark-mode', 'color-scheme': 'dark-mode', 'light-dark()': 'dark-mode', '<meta name="color-scheme">': 'dark-mode',
-  position: 'position', left: 'position', right: 'position', top: 'position', bottom: 'position', 'z-index': 'position', inset: 'position', float: 'position',
-  'box-shadow': 'shadow', 'text-shadow': 'shadow', filter: 'shadow', opacity: 'shadow',
-  'calc()': 'css-function', 'clamp()': 'css-function', 'min()': 'css-function', 'max()': 'css-function', 'var()': 'css-function',
-  'rem unit': 'relative-units', 'em unit': 'relative-units', 'vw unit': 'relative-units', 'vh unit': 'relative-units', 'vmin unit': 'relative-units', 'vmax unit': 'relative-units',
-  ':hover': 'pseudo-class', ':focus': 'pseudo-class', ':active': 'pseudo-class', '::before': 'pseudo-class', '::after': 'pseudo-class',
-  '<video>': 'media-element', '<audio>': 'media-element', animation: 'animation', transition: 'animation', transform: 'animation', '@keyframes': 'animation',
+  'display:flex': 'flex-grid',
+  'display:grid': 'flex-grid',
+  'flex-direction': 'flex-grid',
+  'flex-wrap': 'flex-grid',
+  'justify-content': 'flex-grid',
+  'align-items': 'flex-grid',
+  gap: 'flex-grid',
+  'row-gap': 'flex-grid',
+  'column-gap': 'flex-grid',
+  'grid-template': 'flex-grid',
+  'grid-template-columns': 'flex-grid',
+  'grid-template-rows': 'flex-grid',
+  'grid-template-areas': 'flex-grid',
+  'border-radius': 'border-radius',
+  'border-top-left-radius': 'border-radius',
+  'border-top-right-radius': 'border-radius',
+  'border-bottom-left-radius': 'border-radius',
+  'border-bottom-right-radius': 'border-radius',
+  'background-image': 'background-image',
+  background: 'background-image',
+  'background-size': 'background-image',
+  'background-position': 'background-image',
+  'linear-gradient()': 'background-image',
+  'radial-gradient()': 'background-image',
+  'conic-gradient()': 'background-image',
+  'max-width': 'max-width',
+  'min-width': 'max-width',
+  'max-height': 'max-width',
+  width: 'max-width',
+  '<style>': 'style-block',
+  'class selector': 'style-block',
+  '<link rel="stylesheet">': 'link-stylesheet',
+  '@import': 'link-stylesheet',
+  '<svg>': 'svg',
+  'SVG images': 'svg',
+  '<form>': 'form',
+  '<input type="text">': 'form',
+  '<input type="submit">': 'form',
+  '<select>': 'form',
+  '<textarea>': 'form',
+  '<button type="submit">': 'form',
+  '<script>': 'script',
+  '<iframe>': 'iframe',
+  '@font-face': 'font-face',
+  '@media': 'media-query',
+  '@media (orientation)': 'media-query',
+  '@media (hover)': 'media-query',
+  '@media (prefers-color-scheme)': 'dark-mode',
+  'color-scheme': 'dark-mode',
+  'light-dark()': 'dark-mode',
+  '<meta name="color-scheme">': 'dark-mode',
+  position: 'position',
+  left: 'position',
+  right: 'position',
+  top: 'position',
+  bottom: 'position',
+  'z-index': 'position',
+  inset: 'position',
+  float: 'position',
+  'box-shadow': 'shadow',
+  'text-shadow': 'shadow',
+  filter: 'shadow',
+  opacity: 'shadow',
+  'calc()': 'css-function',
+  'clamp()': 'css-function',
+  'min()': 'css-function',
+  'max()': 'css-function',
+  'var()': 'css-function',
+  'rem unit': 'relative-units',
+  'em unit': 'relative-units',
+  'vw unit': 'relative-units',
+  'vh unit': 'relative-units',
+  'vmin unit': 'relative-units',
+  'vmax unit': 'relative-units',
+  ':hover': 'pseudo-class',
+  ':focus': 'pseudo-class',
+  ':active': 'pseudo-class',
+  '::before': 'pseudo-class',
+  '::after': 'pseudo-class',
+  '<video>': 'media-element',
+  '<audio>': 'media-element',
+  animation: 'animation',
+  transition: 'animation',
+  transform: 'animation',
+  '@keyframes': 'animation',
 };
 
 const SUGGESTIONS: Record<Topic, string> = {
@@ -78,25 +144,29 @@ const FIXES: FixTable = {
   'flex-grid': {
     html: {
       before: '<div style="display:flex; gap:16px">\n  <div>Left</div>\n  <div>Right</div>\n</div>',
-      after: '<table role="presentation" width="100%" cellpadding="0" cellspacing="0">\n  <tr>\n    <td width="50%" valign="top" style="padding-right:8px">Left</td>\n    <td width="50%" valign="top" style="padding-left:8px">Right</td>\n  </tr>\n</table>',
+      after:
+        '<table role="presentation" width="100%" cellpadding="0" cellspacing="0">\n  <tr>\n    <td width="50%" valign="top" style="padding-right:8px">Left</td>\n    <td width="50%" valign="top" style="padding-left:8px">Right</td>\n  </tr>\n</table>',
       language: 'html',
       description: 'Replace the flex or grid container with a presentation table: every client lays out table cells.',
     },
     jsx: {
       before: '<div style={{ display: "flex", gap: 16 }}>\n  <div>Left</div>\n  <div>Right</div>\n</div>',
-      after: 'import { Row, Column } from "@react-email/components";\n\n<Row>\n  <Column style={{ width: "50%", paddingRight: 8 }}>Left</Column>\n  <Column style={{ width: "50%", paddingLeft: 8 }}>Right</Column>\n</Row>',
+      after:
+        'import { Row, Column } from "@react-email/components";\n\n<Row>\n  <Column style={{ width: "50%", paddingRight: 8 }}>Left</Column>\n  <Column style={{ width: "50%", paddingLeft: 8 }}>Right</Column>\n</Row>',
       language: 'jsx',
       description: 'Use React Email Row and Column: they render table layouts every client understands.',
     },
     mjml: {
       before: '<mj-text><div style="display:flex">…</div></mj-text>',
-      after: '<mj-section>\n  <mj-column width="50%"><mj-text>Left</mj-text></mj-column>\n  <mj-column width="50%"><mj-text>Right</mj-text></mj-column>\n</mj-section>',
+      after:
+        '<mj-section>\n  <mj-column width="50%"><mj-text>Left</mj-text></mj-column>\n  <mj-column width="50%"><mj-text>Right</mj-text></mj-column>\n</mj-section>',
       language: 'mjml',
       description: 'Use mj-section and mj-column; MJML emits tables and MSO ghost tables for Outlook.',
     },
     maizzle: {
       before: '<div class="flex gap-4">…</div>',
-      after: '<table class="w-full">\n  <tr>\n    <td class="w-1/2 pr-2 align-top">Left</td>\n    <td class="w-1/2 pl-2 align-top">Right</td>\n  </tr>\n</table>',
+      after:
+        '<table class="w-full">\n  <tr>\n    <td class="w-1/2 pr-2 align-top">Left</td>\n    <td class="w-1/2 pl-2 align-top">Right</td>\n  </tr>\n</table>',
       language: 'maizzle',
       description: 'Use a table with Tailwind width and padding classes; Maizzle inlines them at build time.',
     },
@@ -104,13 +174,15 @@ const FIXES: FixTable = {
   'border-radius': {
     html: {
       before: '<a href="https://example.com" style="background:#2563eb; border-radius:6px; padding:12px 24px; color:#fff">Buy now</a>',
-      after: '<!--[if mso]>\n<v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" href="https://example.com" style="height:44px;v-text-anchor:middle;width:160px" arcsize="14%" fillcolor="#2563eb" stroke="f">\n  <center style="color:#ffffff;font-family:Arial,sans-serif;font-size:16px">Buy now</center>\n</v:roundrect>\n<![endif]-->\n<!--[if !mso]><!-->\n<a href="https://example.com" style="background:#2563eb; border-radius:6px; padding:12px 24px; color:#fff">Buy now</a>\n<!--<![endif]-->',
+      after:
+        '<!--[if mso]>\n<v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" href="https://example.com" style="height:44px;v-text-anchor:middle;width:160px" arcsize="14%" fillcolor="#2563eb" stroke="f">\n  <center style="color:#ffffff;font-family:Arial,sans-serif;font-size:16px">Buy now</center>\n</v:roundrect>\n<![endif]-->\n<!--[if !mso]><!-->\n<a href="https://example.com" style="background:#2563eb; border-radius:6px; padding:12px 24px; color:#fff">Buy now</a>\n<!--<![endif]-->',
       language: 'html',
       description: 'Draw the rounded button with VML v:roundrect for the Word engine; other clients keep the CSS button.',
     },
     jsx: {
       before: '<a href={url} style={{ borderRadius: 6, background: "#2563eb" }}>Buy now</a>',
-      after: 'import { Button } from "@react-email/components";\n\n<Button href={url} style={{ borderRadius: 6, background: "#2563eb", padding: "12px 24px", color: "#fff" }}>\n  Buy now\n</Button>',
+      after:
+        'import { Button } from "@react-email/components";\n\n<Button href={url} style={{ borderRadius: 6, background: "#2563eb", padding: "12px 24px", color: "#fff" }}>\n  Buy now\n</Button>',
       language: 'jsx',
       description: 'React Email Button keeps the padding clickable in Outlook; corners stay square there (add VML by hand if they matter).',
     },
@@ -122,7 +194,8 @@ const FIXES: FixTable = {
     },
     maizzle: {
       before: '<a class="rounded-md bg-blue-600 px-6 py-3">Buy now</a>',
-      after: '<!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" arcsize="14%" fillcolor="#2563eb" stroke="f" style="height:44px;width:160px;v-text-anchor:middle"><center>Buy now</center></v:roundrect><![endif]-->\n<!--[if !mso]><!--><a class="rounded-md bg-blue-600 px-6 py-3">Buy now</a><!--<![endif]-->',
+      after:
+        '<!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" arcsize="14%" fillcolor="#2563eb" stroke="f" style="height:44px;width:160px;v-text-anchor:middle"><center>Buy now</center></v:roundrect><![endif]-->\n<!--[if !mso]><!--><a class="rounded-md bg-blue-600 px-6 py-3">Buy now</a><!--<![endif]-->',
       language: 'maizzle',
       description: 'Keep the Tailwind classes for modern clients and add a VML roundrect in an MSO conditional.',
     },
@@ -130,7 +203,8 @@ const FIXES: FixTable = {
   'background-image': {
     html: {
       before: '<td style="background-image:url(hero.jpg); background-size:cover">…</td>',
-      after: '<td background="hero.jpg" bgcolor="#1f2937" style="background:#1f2937 url(hero.jpg) center/cover">\n  <!--[if gte mso 9]>\n  <v:rect xmlns:v="urn:schemas-microsoft-com:vml" fill="true" stroke="false" style="width:600px;height:300px">\n    <v:fill type="frame" src="hero.jpg" color="#1f2937" />\n    <v:textbox inset="0,0,0,0">\n  <![endif]-->\n  …\n  <!--[if gte mso 9]></v:textbox></v:rect><![endif]-->\n</td>',
+      after:
+        '<td background="hero.jpg" bgcolor="#1f2937" style="background:#1f2937 url(hero.jpg) center/cover">\n  <!--[if gte mso 9]>\n  <v:rect xmlns:v="urn:schemas-microsoft-com:vml" fill="true" stroke="false" style="width:600px;height:300px">\n    <v:fill type="frame" src="hero.jpg" color="#1f2937" />\n    <v:textbox inset="0,0,0,0">\n  <![endif]-->\n  …\n  <!--[if gte mso 9]></v:textbox></v:rect><![endif]-->\n</td>',
       language: 'html',
       description: 'Add a solid bgcolor fallback and a VML v:rect/v:fill so Outlook Classic shows the image.',
     },
@@ -148,7 +222,8 @@ const FIXES: FixTable = {
     },
     maizzle: {
       before: '<td class="bg-[url(hero.jpg)] bg-cover">…</td>',
-      after: '<td class="bg-gray-800 bg-[url(hero.jpg)] bg-cover" background="hero.jpg">\n  <!--[if mso]><v:rect xmlns:v="urn:schemas-microsoft-com:vml" fill="true" stroke="false" style="width:600px"><v:fill type="frame" src="hero.jpg" color="#1f2937" /><v:textbox inset="0,0,0,0"><![endif]-->\n  …\n  <!--[if mso]></v:textbox></v:rect><![endif]-->\n</td>',
+      after:
+        '<td class="bg-gray-800 bg-[url(hero.jpg)] bg-cover" background="hero.jpg">\n  <!--[if mso]><v:rect xmlns:v="urn:schemas-microsoft-com:vml" fill="true" stroke="false" style="width:600px"><v:fill type="frame" src="hero.jpg" color="#1f2937" /><v:textbox inset="0,0,0,0"><![endif]-->\n  …\n  <!--[if mso]></v:textbox></v:rect><![endif]-->\n</td>',
       language: 'maizzle',
       description: 'Add a bg color class as fallback and a VML block for Outlook Classic.',
     },
@@ -156,7 +231,8 @@ const FIXES: FixTable = {
   'max-width': {
     html: {
       before: '<div style="max-width:600px; margin:0 auto">…</div>',
-      after: '<!--[if mso]><table role="presentation" width="600" align="center"><tr><td><![endif]-->\n<div style="max-width:600px; margin:0 auto">…</div>\n<!--[if mso]></td></tr></table><![endif]-->',
+      after:
+        '<!--[if mso]><table role="presentation" width="600" align="center"><tr><td><![endif]-->\n<div style="max-width:600px; margin:0 auto">…</div>\n<!--[if mso]></td></tr></table><![endif]-->',
       language: 'html',
       description: 'Wrap the fluid container in an MSO ghost table with a fixed width for the Word engine.',
     },
@@ -292,19 +368,22 @@ const FIXES: FixTable = {
     },
     jsx: {
       before: '<style>{"@font-face { … }"}</style>',
-      after: 'import { Font } from "@react-email/components";\n\n<Head>\n  <Font fontFamily="Brand" fallbackFontFamily={["Helvetica", "Arial", "sans-serif"]} webFont={{ url: "https://example.com/brand.woff2", format: "woff2" }} />\n</Head>',
+      after:
+        'import { Font } from "@react-email/components";\n\n<Head>\n  <Font fontFamily="Brand" fallbackFontFamily={["Helvetica", "Arial", "sans-serif"]} webFont={{ url: "https://example.com/brand.woff2", format: "woff2" }} />\n</Head>',
       language: 'jsx',
       description: 'React Email Font declares the face and its fallback stack.',
     },
     mjml: {
       before: '<mj-style>@font-face { … }</mj-style>',
-      after: '<mj-head>\n  <mj-font name="Brand" href="https://example.com/brand.css" />\n  <mj-attributes><mj-all font-family="Brand, Helvetica, Arial, sans-serif" /></mj-attributes>\n</mj-head>',
+      after:
+        '<mj-head>\n  <mj-font name="Brand" href="https://example.com/brand.css" />\n  <mj-attributes><mj-all font-family="Brand, Helvetica, Arial, sans-serif" /></mj-attributes>\n</mj-head>',
       language: 'mjml',
       description: 'mj-font loads the face only where supported; mj-all sets the fallback stack.',
     },
     maizzle: {
       before: '@font-face { … }',
-      after: '// config.js\nexport default {\n  googleFonts: "Inter:ital,wght@0,400;0,600",\n}\n// tailwind.config.js: fontFamily: { sans: ["Inter", "Helvetica", "Arial", "sans-serif"] }',
+      after:
+        '// config.js\nexport default {\n  googleFonts: "Inter:ital,wght@0,400;0,600",\n}\n// tailwind.config.js: fontFamily: { sans: ["Inter", "Helvetica", "Arial", "sans-serif"] }',
       language: 'js',
       description: 'Use Maizzle googleFonts and a Tailwind font stack with web-safe fallbacks.',
     },
@@ -312,7 +391,8 @@ const FIXES: FixTable = {
   'media-query': {
     html: {
       before: '<style>@media (max-width:600px) { .col { width:100% !important } }</style>',
-      after: '<!--[if mso]><table role="presentation" width="600"><tr><td width="300" valign="top"><![endif]-->\n<div class="col" style="display:inline-block; width:100%; max-width:300px; vertical-align:top">…</div>\n<!--[if mso]></td></tr></table><![endif]-->',
+      after:
+        '<!--[if mso]><table role="presentation" width="600"><tr><td width="300" valign="top"><![endif]-->\n<div class="col" style="display:inline-block; width:100%; max-width:300px; vertical-align:top">…</div>\n<!--[if mso]></td></tr></table><![endif]-->',
       language: 'html',
       description: 'Hybrid (spongy) columns stack on small screens without any media query.',
     },
@@ -338,19 +418,22 @@ const FIXES: FixTable = {
   'dark-mode': {
     html: {
       before: '<style>@media (prefers-color-scheme: dark) { .body { background:#111 } }</style>',
-      after: '<meta name="color-scheme" content="light dark">\n<meta name="supported-color-schemes" content="light dark">\n<style>\n  :root { color-scheme: light dark; }\n  @media (prefers-color-scheme: dark) { .body { background:#111111 !important } }\n  [data-ogsb] .body { background:#111111 !important }\n</style>',
+      after:
+        '<meta name="color-scheme" content="light dark">\n<meta name="supported-color-schemes" content="light dark">\n<style>\n  :root { color-scheme: light dark; }\n  @media (prefers-color-scheme: dark) { .body { background:#111111 !important } }\n  [data-ogsb] .body { background:#111111 !important }\n</style>',
       language: 'html',
       description: 'Declare color-scheme support and repeat the dark rules with [data-ogsc]/[data-ogsb] for Outlook.',
     },
     jsx: {
       before: '<Head />',
-      after: '<Head>\n  <meta name="color-scheme" content="light dark" />\n  <meta name="supported-color-schemes" content="light dark" />\n  <style>{"@media (prefers-color-scheme: dark) { .body { background: #111111 !important } }"}</style>\n</Head>',
+      after:
+        '<Head>\n  <meta name="color-scheme" content="light dark" />\n  <meta name="supported-color-schemes" content="light dark" />\n  <style>{"@media (prefers-color-scheme: dark) { .body { background: #111111 !important } }"}</style>\n</Head>',
       language: 'jsx',
       description: 'Add the color-scheme meta tags and dark rules in React Email Head.',
     },
     mjml: {
       before: '<mj-head></mj-head>',
-      after: '<mj-head>\n  <mj-raw><meta name="color-scheme" content="light dark"></mj-raw>\n  <mj-style>@media (prefers-color-scheme: dark) { .body { background:#111111 !important } }</mj-style>\n</mj-head>',
+      after:
+        '<mj-head>\n  <mj-raw><meta name="color-scheme" content="light dark"></mj-raw>\n  <mj-style>@media (prefers-color-scheme: dark) { .body { background:#111111 !important } }</mj-style>\n</mj-head>',
       language: 'mjml',
       description: 'Add the meta through mj-raw and the dark rules in mj-style.',
     },

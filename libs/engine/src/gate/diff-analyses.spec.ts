@@ -109,7 +109,11 @@ describe('diffAnalyses', () => {
     };
     const renamed = { ...base, findings: [{ ...base.findings[0], rule: 'css-gap-2' }] };
     expect(diffAnalyses(base, renamed).clients[0]).toMatchObject({ fixed: [], introduced: [], unchanged: [renamed.findings[0]] });
-    const worse: GateSnapshot = { ...base, clients: { 'gmail-web': { score: 90, errors: 1, warnings: 0, info: 0 } }, findings: [{ ...base.findings[0], severity: 'error' }] };
+    const worse: GateSnapshot = {
+      ...base,
+      clients: { 'gmail-web': { score: 90, errors: 1, warnings: 0, info: 0 } },
+      findings: [{ ...base.findings[0], severity: 'error' }],
+    };
     const diff = diffAnalyses(base, worse).clients[0];
     expect(diff.introduced.map((f) => f.severity)).toEqual(['error']);
     expect(diff.fixed.map((f) => f.severity)).toEqual(['warning']);
@@ -125,7 +129,11 @@ describe('diffAnalyses properties (fast-check)', () => {
     severity: fc.constantFrom<'error' | 'warning'>('error', 'warning'),
   });
   const snapshot: fc.Arbitrary<GateSnapshot> = fc
-    .tuple(fc.uniqueArray(clientId, { maxLength: 5 }), fc.array(finding, { maxLength: 20 }), fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 5, maxLength: 5 }))
+    .tuple(
+      fc.uniqueArray(clientId, { maxLength: 5 }),
+      fc.array(finding, { maxLength: 20 }),
+      fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 5, maxLength: 5 }),
+    )
     .map(([clients, findings, scores]) => {
       const distinct = new Map(findings.map((f) => [findingKey(f), f]));
       const map: GateSnapshot['clients'] = {};

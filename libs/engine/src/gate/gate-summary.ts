@@ -32,7 +32,9 @@ export function gateSummary(result: GateResult): GateSummary {
       .map(({ client, property, rule, severity }) => ({ client, property, rule, severity })),
     linkReport: result.linkReport ? { links: result.linkReport.links.map(({ href, scheme, host, rules }) => ({ href, scheme, host, rules })) } : null,
     sizeReport: result.sizeReport ? { bytes: result.sizeReport.bytes, limit: result.sizeReport.limit, clippingRisk: result.sizeReport.clippingRisk } : null,
-    imageReport: result.imageReport ? { images: result.imageReport.images.map(({ src, kind, rules, width, height }) => ({ src, kind, rules, width, height })) } : null,
+    imageReport: result.imageReport
+      ? { images: result.imageReport.images.map(({ src, kind, rules, width, height }) => ({ src, kind, rules, width, height })) }
+      : null,
   };
   if (typeof result.overallScore === 'number') summary.overallScore = result.overallScore;
   return summary;

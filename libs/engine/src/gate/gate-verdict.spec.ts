@@ -56,7 +56,11 @@ describe('gateVerdict: compatibility', () => {
     const v = verdict(SVG, { threshold: 95, checks: ['compatibility'], clients: ['apple-mail-ios', 'gmail-web'] });
     expect(v.failures.map((f) => (f as { clientId: string }).clientId)).toEqual(['gmail-web', 'gmail-web']);
     expect(v).toMatchObject({ overallScore: 95, worstClient: 'gmail-web' });
-    expect(verdict(SVG, { checks: ['compatibility'], clients: ['apple-mail-ios'] })).toMatchObject({ passed: true, overallScore: 100, worstClient: 'apple-mail-ios' });
+    expect(verdict(SVG, { checks: ['compatibility'], clients: ['apple-mail-ios'] })).toMatchObject({
+      passed: true,
+      overallScore: 100,
+      worstClient: 'apple-mail-ios',
+    });
     // Ids the result did not analyze are ignored.
     expect(verdict(SVG, { checks: ['compatibility'], clients: ['apple-mail-ios', 'fastmail'] })).toMatchObject({ passed: true, worstClient: 'apple-mail-ios' });
   });
@@ -109,13 +113,21 @@ describe('gateVerdict: content', () => {
 
   it('does not fail ESP merge tags, which the sending platform fills in', () => {
     const tags = [
-      '{{unsubscribe_url}}', '*|UNSUB|*', '%%view_email_url%%', '[unsubscribe]', '{$unsubscribe}', '<%= url %>', 'https://acme.test/u/{{user_id}}', '${link}',
+      '{{unsubscribe_url}}',
+      '*|UNSUB|*',
+      '%%view_email_url%%',
+      '[unsubscribe]',
+      '{$unsubscribe}',
+      '<%= url %>',
+      'https://acme.test/u/{{user_id}}',
+      '${link}',
     ].map((href) => `<a href="${href.replace(/</g, '&lt;').replace(/>/g, '&gt;')}">link</a>`);
     expect(verdict(tags.join(''), onlyContent)).toMatchObject({ passed: true, failures: [] });
   });
 
   it('does not fail working links: https, mailto, tel, in-page anchors with a target', () => {
-    const body = '<a href="https://acme.test/a">a</a><a href="mailto:help@acme.test">mail</a><a href="tel:+15550100">call</a><a href="#top">top</a><a id="top" name="top"></a>';
+    const body =
+      '<a href="https://acme.test/a">a</a><a href="mailto:help@acme.test">mail</a><a href="tel:+15550100">call</a><a href="#top">top</a><a id="top" name="top"></a>';
     expect(verdict(body, onlyContent).failures).toEqual([]);
   });
 
@@ -194,12 +206,23 @@ describe('gateVerdict: regression', () => {
     const v = verdict(RADIUS, onlyRegression, { baseline: baselineOf('') });
     expect(v).toMatchObject({ passed: false, comparedTo: '2026-03-01T10:00:00.000Z', checks: ['regression'] });
     expect(v.failures).toEqual([
-      { family: 'regression', check: 'worse-than-baseline', clientId: 'outlook-windows-legacy', property: 'border-radius', rule: 'css-border-radius', severity: 'warning' },
+      {
+        family: 'regression',
+        check: 'worse-than-baseline',
+        clientId: 'outlook-windows-legacy',
+        property: 'border-radius',
+        rule: 'css-border-radius',
+        severity: 'warning',
+      },
     ]);
   });
 
   it('does not fail a warning the baseline already had', () => {
-    expect(verdict(RADIUS, onlyRegression, { baseline: baselineOf(RADIUS) })).toMatchObject({ passed: true, failures: [], comparedTo: '2026-03-01T10:00:00.000Z' });
+    expect(verdict(RADIUS, onlyRegression, { baseline: baselineOf(RADIUS) })).toMatchObject({
+      passed: true,
+      failures: [],
+      comparedTo: '2026-03-01T10:00:00.000Z',
+    });
   });
 
   it('does not fail a fixed error; fails only what is new, per client, in client order', () => {
@@ -207,14 +230,21 @@ describe('gateVerdict: regression', () => {
     const v = verdict(RADIUS + SVG, onlyRegression, { baseline: baselineOf(FLEX + RADIUS) });
     expect(v.failures).toEqual(
       ['gmail-web', 'outlook-windows-legacy', 'yahoo-mail'].map((clientId) => ({
-        family: 'regression', check: 'worse-than-baseline', clientId, property: '<svg>', rule: 'html-svg', severity: 'error',
+        family: 'regression',
+        check: 'worse-than-baseline',
+        clientId,
+        property: '<svg>',
+        rule: 'html-svg',
+        severity: 'error',
       })),
     );
   });
 
   it('only compares the checked clients, and only clients the baseline analyzed', () => {
     const baseline = baselineOf('');
-    expect(verdict(SVG, { ...onlyRegression, clients: ['apple-mail-ios', 'yahoo-mail'] }, { baseline }).failures.map((f) => (f as { clientId: string }).clientId)).toEqual(['yahoo-mail']);
+    expect(
+      verdict(SVG, { ...onlyRegression, clients: ['apple-mail-ios', 'yahoo-mail'] }, { baseline }).failures.map((f) => (f as { clientId: string }).clientId),
+    ).toEqual(['yahoo-mail']);
     const narrow = { snapshot: gateSnapshot(result('', ['apple-mail-ios'])), createdAt: baseline.createdAt };
     expect(verdict(SVG, onlyRegression, { baseline: narrow }).passed).toBe(true);
   });
@@ -223,11 +253,18 @@ describe('gateVerdict: regression', () => {
     const make = (severity: 'error' | 'warning'): GateSnapshot => ({
       version: 1,
       overallScore: 90,
-      clients: { 'gmail-web': { score: severity === 'error' ? 90 : 97, errors: severity === 'error' ? 1 : 0, warnings: severity === 'warning' ? 1 : 0, info: 0 } },
+      clients: {
+        'gmail-web': { score: severity === 'error' ? 90 : 97, errors: severity === 'error' ? 1 : 0, warnings: severity === 'warning' ? 1 : 0, info: 0 },
+      },
       findings: [{ clientId: 'gmail-web', property: '<style>', rule: 'html-style', severity }],
     });
     const run = (before: 'error' | 'warning', after: 'error' | 'warning') =>
-      gateVerdict({ result: { compatibilityScores: {}, cssReport: [] }, snapshot: make(after), options: onlyRegression, baseline: { snapshot: make(before), createdAt: 'x' } });
+      gateVerdict({
+        result: { compatibilityScores: {}, cssReport: [] },
+        snapshot: make(after),
+        options: onlyRegression,
+        baseline: { snapshot: make(before), createdAt: 'x' },
+      });
     expect(run('error', 'warning').passed).toBe(true);
     expect(run('warning', 'error').failures).toEqual([
       { family: 'regression', check: 'worse-than-baseline', clientId: 'gmail-web', property: '<style>', rule: 'html-style', severity: 'error' },
@@ -258,7 +295,14 @@ describe('gateVerdict: families together', () => {
     const info = result('');
     expect(Object.values(info.compatibilityScores).some((s) => s.info > 0)).toBe(true);
     const v = gateVerdict({ result: info, options: { threshold: 100 }, baseline: baselineOf('') });
-    expect(v).toEqual({ passed: true, overallScore: 100, worstClient: 'apple-mail-ios', failures: [], checks: ['compatibility', 'content', 'regression'], comparedTo: baseline.createdAt });
+    expect(v).toEqual({
+      passed: true,
+      overallScore: 100,
+      worstClient: 'apple-mail-ios',
+      failures: [],
+      checks: ['compatibility', 'content', 'regression'],
+      comparedTo: baseline.createdAt,
+    });
   });
 
   it('gives the same verdict for the stored JSON result, a precomputed snapshot, and run after run', () => {
@@ -275,7 +319,8 @@ describe('gateVerdict: families together', () => {
 function emailensAction(scores: Record<string, { score: number; errors: number }>, threshold: number, failOnError: boolean): boolean {
   let passed = true;
   for (const { score, errors } of Object.values(scores)) {
-    if (score < threshold) passed = false; // FAIL
+    if (score < threshold)
+      passed = false; // FAIL
     else if (errors > 0 && failOnError) passed = false; // WARN, which fails the file too
   }
   return passed;
@@ -288,7 +333,12 @@ describe("gateVerdict: checks ['compatibility'] reproduces the Emailens CI actio
       for (const threshold of [0, 50, 70, 87, 90, 94, 97, 100]) {
         for (const failOnError of [true, false]) {
           const v = gateVerdict({ result: r, options: { threshold, failOnError, checks: ['compatibility'] } });
-          expect({ body, threshold, failOnError, passed: v.passed }).toEqual({ body, threshold, failOnError, passed: emailensAction(r.compatibilityScores, threshold, failOnError) });
+          expect({ body, threshold, failOnError, passed: v.passed }).toEqual({
+            body,
+            threshold,
+            failOnError,
+            passed: emailensAction(r.compatibilityScores, threshold, failOnError),
+          });
         }
       }
     }
@@ -297,12 +347,20 @@ describe("gateVerdict: checks ['compatibility'] reproduces the Emailens CI actio
   it('on arbitrary scores (fast-check)', () => {
     const client = fc.record({ score: fc.integer({ min: 0, max: 100 }), errors: fc.integer({ min: 0, max: 3 }), warnings: fc.nat(5), info: fc.nat(5) });
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom('gmail-web', 'outlook-web', 'yahoo-mail', 'thunderbird', 'aol'), client), fc.integer({ min: 0, max: 100 }), fc.boolean(), (scores, threshold, failOnError) => {
-        const v = gateVerdict({ result: { compatibilityScores: scores, cssReport: [] }, options: { threshold, failOnError, checks: ['compatibility'] } });
-        expect(v.passed).toBe(emailensAction(scores, threshold, failOnError));
-        const below = Object.entries(scores).filter(([, s]) => s.score < threshold).map(([id]) => id).sort();
-        expect(v.failures.filter((f) => f.check === 'threshold').map((f) => (f as { clientId: string }).clientId)).toEqual(below);
-      }),
+      fc.property(
+        fc.dictionary(fc.constantFrom('gmail-web', 'outlook-web', 'yahoo-mail', 'thunderbird', 'aol'), client),
+        fc.integer({ min: 0, max: 100 }),
+        fc.boolean(),
+        (scores, threshold, failOnError) => {
+          const v = gateVerdict({ result: { compatibilityScores: scores, cssReport: [] }, options: { threshold, failOnError, checks: ['compatibility'] } });
+          expect(v.passed).toBe(emailensAction(scores, threshold, failOnError));
+          const below = Object.entries(scores)
+            .filter(([, s]) => s.score < threshold)
+            .map(([id]) => id)
+            .sort();
+          expect(v.failures.filter((f) => f.check === 'threshold').map((f) => (f as { clientId: string }).clientId)).toEqual(below);
+        },
+      ),
     );
   });
 });

@@ -55,12 +55,42 @@ export interface GateVerdictInput {
 
 export type LinkFailureReason = 'empty' | 'javascript' | 'placeholder';
 
-export interface ThresholdFailure { family: 'compatibility'; check: 'threshold'; clientId: string; score: number; threshold: number }
-export interface ClientErrorsFailure { family: 'compatibility'; check: 'client-errors'; clientId: string; errors: number }
-export interface LinksFailure { family: 'content'; check: 'links'; href: string; reason: LinkFailureReason }
-export interface SizeFailure { family: 'content'; check: 'size'; bytes: number; limit: number }
-export interface AltTextFailure { family: 'content'; check: 'alt-text'; src: string }
-export interface LinkUnreachableFailure { family: 'content'; check: 'link-unreachable'; url: string; status: number }
+export interface ThresholdFailure {
+  family: 'compatibility';
+  check: 'threshold';
+  clientId: string;
+  score: number;
+  threshold: number;
+}
+export interface ClientErrorsFailure {
+  family: 'compatibility';
+  check: 'client-errors';
+  clientId: string;
+  errors: number;
+}
+export interface LinksFailure {
+  family: 'content';
+  check: 'links';
+  href: string;
+  reason: LinkFailureReason;
+}
+export interface SizeFailure {
+  family: 'content';
+  check: 'size';
+  bytes: number;
+  limit: number;
+}
+export interface AltTextFailure {
+  family: 'content';
+  check: 'alt-text';
+  src: string;
+}
+export interface LinkUnreachableFailure {
+  family: 'content';
+  check: 'link-unreachable';
+  url: string;
+  status: number;
+}
 export interface WorseThanBaselineFailure {
   family: 'regression';
   check: 'worse-than-baseline';
@@ -71,13 +101,7 @@ export interface WorseThanBaselineFailure {
 }
 
 export type GateFailure =
-  | ThresholdFailure
-  | ClientErrorsFailure
-  | LinksFailure
-  | SizeFailure
-  | AltTextFailure
-  | LinkUnreachableFailure
-  | WorseThanBaselineFailure;
+  ThresholdFailure | ClientErrorsFailure | LinksFailure | SizeFailure | AltTextFailure | LinkUnreachableFailure | WorseThanBaselineFailure;
 
 export interface GateVerdict {
   passed: boolean;
@@ -191,7 +215,13 @@ function regressionFailures(baseline: GateSnapshot, snapshot: GateSnapshot, clie
     if (client.presence !== 'both' || !checked.has(client.clientId)) continue;
     for (const finding of client.introduced) {
       if (finding.severity === 'warning' && baselineKeys.has(findingKey({ ...finding, severity: 'error' }))) continue;
-      const failure: WorseThanBaselineFailure = { family: 'regression', check: 'worse-than-baseline', clientId: finding.clientId, property: finding.property, severity: finding.severity };
+      const failure: WorseThanBaselineFailure = {
+        family: 'regression',
+        check: 'worse-than-baseline',
+        clientId: finding.clientId,
+        property: finding.property,
+        severity: finding.severity,
+      };
       if (finding.rule !== undefined) failure.rule = finding.rule;
       failures.push(failure);
     }

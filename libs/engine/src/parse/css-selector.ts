@@ -52,7 +52,21 @@ export interface ParsedSelector {
   usesChaining: boolean;
 }
 
-const STRUCTURAL = new Set(['first-child', 'last-child', 'only-child', 'nth-child', 'nth-last-child', 'first-of-type', 'last-of-type', 'only-of-type', 'nth-of-type', 'nth-last-of-type', 'root', 'empty', 'not']);
+const STRUCTURAL = new Set([
+  'first-child',
+  'last-child',
+  'only-child',
+  'nth-child',
+  'nth-last-child',
+  'first-of-type',
+  'last-of-type',
+  'only-of-type',
+  'nth-of-type',
+  'nth-last-of-type',
+  'root',
+  'empty',
+  'not',
+]);
 const LEGACY_PSEUDO_ELEMENTS = new Set(['before', 'after', 'first-letter', 'first-line']);
 const MAX_COMPOUNDS = 32;
 
@@ -111,7 +125,8 @@ export function selectorLimitCrossed(text: string): SelectorLimitCrossed | undef
     } else if (ch === 41 /* ) */ || ch === 93 /* ] */) depth = Math.max(0, depth - 1);
     else if (ch === 44 /* , */ && depth === 0) listSize++;
   }
-  if (maxDepth > ENGINE_LIMITS.maxSelectorNestingDepth) return { limit: 'selector nesting depth', value: ENGINE_LIMITS.maxSelectorNestingDepth, actual: maxDepth };
+  if (maxDepth > ENGINE_LIMITS.maxSelectorNestingDepth)
+    return { limit: 'selector nesting depth', value: ENGINE_LIMITS.maxSelectorNestingDepth, actual: maxDepth };
   if (listSize > ENGINE_LIMITS.maxSelectorListSize) return { limit: 'selector list size', value: ENGINE_LIMITS.maxSelectorListSize, actual: listSize };
   if (text.length > ENGINE_LIMITS.maxSelectorLength) return { limit: 'selector length', value: ENGINE_LIMITS.maxSelectorLength, actual: text.length };
   return undefined;
@@ -312,7 +327,12 @@ function readAttributeTest(reader: SelectorReader, selector: ParsedSelector, com
   if (match) {
     const raw = match[3];
     const value = raw && (raw.startsWith('"') || raw.startsWith("'")) ? raw.slice(1, -1) : raw;
-    compound.attributes.push({ name: match[1].toLowerCase(), operator: match[2] as AttributeTest['operator'], value, caseInsensitive: match[4]?.toLowerCase() === 'i' });
+    compound.attributes.push({
+      name: match[1].toLowerCase(),
+      operator: match[2] as AttributeTest['operator'],
+      value,
+      caseInsensitive: match[4]?.toLowerCase() === 'i',
+    });
   } else selector.matchable = false;
   selector.usesAttribute = true;
   selector.specificity[1]++;
@@ -572,7 +592,13 @@ function matchesFrom(selector: ParsedSelector, index: number, element: HtmlEleme
  * the same chain stops where an earlier one left a known answer: without it a failing descendant
  * selector backtracks exponentially and a `~` combinator rescans every earlier sibling per candidate.
  */
-function someAlongChain(selector: ParsedSelector, index: number, start: HtmlElement | null, step: (element: HtmlElement) => HtmlElement | null, context: MatchContext): boolean {
+function someAlongChain(
+  selector: ParsedSelector,
+  index: number,
+  start: HtmlElement | null,
+  step: (element: HtmlElement) => HtmlElement | null,
+  context: MatchContext,
+): boolean {
   const known = context.partialMatches(selector, index);
   const visited: HtmlElement[] = [];
   let answer = false;

@@ -14,7 +14,8 @@ function parentsFromTheTree(html: string): number[] {
 
 describe('parseEmail element parents', () => {
   it('notes each element parent by its number, found by the numbering walk itself', () => {
-    const html = '<!doctype html><html><head><title>t</title><style>p{color:red}</style></head><body><table><tr><td><p>a<b>b</b></p></td><td></td></tr></table><div><span>c</span></div></body></html>';
+    const html =
+      '<!doctype html><html><head><title>t</title><style>p{color:red}</style></head><body><table><tr><td><p>a<b>b</b></p></td><td></td></tr></table><div><span>c</span></div></body></html>';
     const parsed = parseEmail(html);
     const names = parsed.elements.map((element) => element.tagName);
     const parentName = (tag: string): string | null => {
@@ -44,7 +45,31 @@ describe('parseEmail element parents', () => {
   it('agrees with the tree on arbitrary markup', () => {
     const fragment = fc.oneof(
       fc.string({ maxLength: 8 }),
-      fc.constantFrom('<div>', '</div>', '<p>', '</p>', '<table>', '<tr>', '<td>', '</td>', '</table>', '<template>', '</template>', '<svg>', '</svg>', '<b>', '</b>', '<li>', '<ul>', '<br>', '<!-- c -->', '<html>', '<body>', '<head>', '<select><option>'),
+      fc.constantFrom(
+        '<div>',
+        '</div>',
+        '<p>',
+        '</p>',
+        '<table>',
+        '<tr>',
+        '<td>',
+        '</td>',
+        '</table>',
+        '<template>',
+        '</template>',
+        '<svg>',
+        '</svg>',
+        '<b>',
+        '</b>',
+        '<li>',
+        '<ul>',
+        '<br>',
+        '<!-- c -->',
+        '<html>',
+        '<body>',
+        '<head>',
+        '<select><option>',
+      ),
     );
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 60 }), (parts) => {

@@ -4,18 +4,7 @@ import type { Root, Rule } from 'postcss';
 import { EngineLimitError } from '../errors';
 import { ENGINE_LIMITS } from '../limits';
 import { CssDeclaration, cssBraceDepth, parseDeclarationList, parseStylesheet } from './css-syntax';
-import {
-  HtmlComment,
-  HtmlDocument,
-  HtmlDocumentType,
-  HtmlElement,
-  HtmlNode,
-  HtmlParentNode,
-  HtmlText,
-  childrenOf,
-  isComment,
-  isElement,
-} from './dom';
+import { HtmlComment, HtmlDocument, HtmlDocumentType, HtmlElement, HtmlNode, HtmlParentNode, HtmlText, childrenOf, isComment, isElement } from './dom';
 import { MatchContext, SelectorLimitCrossed, selectorLimitCrossed } from './css-selector';
 import { MaskedTemplateTag, blankTemplateTags, findPrologueTemplateTags } from './template-prologue';
 
@@ -140,11 +129,21 @@ function limitError(code: 'input_too_large' | 'nesting_too_deep' | 'too_many_css
 export function assertInputSize(html: string): number {
   // A UTF-16 length already over the limit cannot be fewer bytes: skip the count.
   if (html.length > ENGINE_LIMITS.maxInputBytes) {
-    throw limitError('input_too_large', `The markup is larger than ${ENGINE_LIMITS.maxInputBytes} bytes (500 KB).`, ENGINE_LIMITS.maxInputBytes, utf8Length(html));
+    throw limitError(
+      'input_too_large',
+      `The markup is larger than ${ENGINE_LIMITS.maxInputBytes} bytes (500 KB).`,
+      ENGINE_LIMITS.maxInputBytes,
+      utf8Length(html),
+    );
   }
   const bytes = utf8Length(html);
   if (bytes > ENGINE_LIMITS.maxInputBytes) {
-    throw limitError('input_too_large', `The markup is ${bytes} bytes; the limit is ${ENGINE_LIMITS.maxInputBytes} bytes (500 KB).`, ENGINE_LIMITS.maxInputBytes, bytes);
+    throw limitError(
+      'input_too_large',
+      `The markup is ${bytes} bytes; the limit is ${ENGINE_LIMITS.maxInputBytes} bytes (500 KB).`,
+      ENGINE_LIMITS.maxInputBytes,
+      bytes,
+    );
   }
   return bytes;
 }
@@ -293,7 +292,12 @@ function readStyleElement(node: HtmlElement, cssRuleCount: number, styleSheets: 
     }
   });
   if (cssRuleCount > ENGINE_LIMITS.maxCssRules) {
-    throw limitError('too_many_css_rules', `The email's <style> blocks hold more than ${ENGINE_LIMITS.maxCssRules} CSS rules.`, ENGINE_LIMITS.maxCssRules, cssRuleCount);
+    throw limitError(
+      'too_many_css_rules',
+      `The email's <style> blocks hold more than ${ENGINE_LIMITS.maxCssRules} CSS rules.`,
+      ENGINE_LIMITS.maxCssRules,
+      cssRuleCount,
+    );
   }
   for (const rule of overLimit) rule.remove();
   styleSheets.push({ element: node, text, root, line: location?.startLine ?? 0, column: location?.startCol ?? 0 });
@@ -338,4 +342,3 @@ function pairNotMsoRanges(children: readonly HtmlNode[], ranges: NotMsoRange[]):
 export function firstElement(parsed: ParsedEmail, tag: string): HtmlElement | undefined {
   return parsed.elementsByTag.get(tag)?.[0];
 }
-

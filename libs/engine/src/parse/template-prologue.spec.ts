@@ -4,7 +4,8 @@ import { parseEmail } from './parse-email';
 import { blankTemplateTags, findPrologueTemplateTags } from './template-prologue';
 
 const HEAD = '<meta charset="utf-8">\n<title>{{ subject }}</title>\n<style>\n  body { margin: 0 }\n  .note { color: #0b0c0c }\n</style>';
-const page = (prefix: string, betweenHead = '') => `${prefix}<!DOCTYPE html>\n<html lang="en">\n<head>\n${betweenHead}${HEAD}\n</head>\n<body>\n<p class="note">Hello {{ name }}</p>\n</body>\n</html>\n{% endif %}`;
+const page = (prefix: string, betweenHead = '') =>
+  `${prefix}<!DOCTYPE html>\n<html lang="en">\n<head>\n${betweenHead}${HEAD}\n</head>\n<body>\n<p class="note">Hello {{ name }}</p>\n</body>\n</html>\n{% endif %}`;
 
 /** Where the parse put each of the head's elements. */
 function parentsOf(html: string, tags: string[]): string[] {
@@ -46,19 +47,40 @@ describe('template syntax in front of the head', () => {
 
   it('leaves template syntax alone where it is the body content, in the title and in the CSS', () => {
     expect(findPrologueTemplateTags('{{ greeting }}, welcome!<table><tr><td>x</td></tr></table>')).toEqual([]);
-    expect(findPrologueTemplateTags('<html><head><title>{{ subject }}</title><style>p { color: {{ brand }} }</style></head><body>{{ x }}</body></html>')).toEqual([]);
+    expect(
+      findPrologueTemplateTags('<html><head><title>{{ subject }}</title><style>p { color: {{ brand }} }</style></head><body>{{ x }}</body></html>'),
+    ).toEqual([]);
     expect(findPrologueTemplateTags('<!doctype html><html><head></head>{{ x }}<body></body></html>')).toEqual([]);
   });
 
   it('blanks tags to the same length, line breaks kept', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('{% if a %}', '{{ b }}', '{#\nc\n#}', '<% d %>', '\n', ' ', '<!-- e -->', '<meta charset="utf-8">', '<title>t</title>', '<style>s{}</style>', '<!doctype html>', '<head>'), { maxLength: 12 }), (parts) => {
-        const html = `${parts.join('')}<body><p>x</p></body>`;
-        const blanked = blankTemplateTags(html, findPrologueTemplateTags(html));
-        expect(blanked.length).toBe(html.length);
-        expect(blanked.split('\n').length).toBe(html.split('\n').length);
-        expect(blanked.endsWith('<body><p>x</p></body>')).toBe(true);
-      }),
+      fc.property(
+        fc.array(
+          fc.constantFrom(
+            '{% if a %}',
+            '{{ b }}',
+            '{#\nc\n#}',
+            '<% d %>',
+            '\n',
+            ' ',
+            '<!-- e -->',
+            '<meta charset="utf-8">',
+            '<title>t</title>',
+            '<style>s{}</style>',
+            '<!doctype html>',
+            '<head>',
+          ),
+          { maxLength: 12 },
+        ),
+        (parts) => {
+          const html = `${parts.join('')}<body><p>x</p></body>`;
+          const blanked = blankTemplateTags(html, findPrologueTemplateTags(html));
+          expect(blanked.length).toBe(html.length);
+          expect(blanked.split('\n').length).toBe(html.split('\n').length);
+          expect(blanked.endsWith('<body><p>x</p></body>')).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -7,7 +7,9 @@ function a11y(body: string, parts = {}) {
 
 describe('accessibilityReport', () => {
   it('scores a clean email 100 with no issues', () => {
-    const report = a11y('<table role="presentation"><tr><td><h1>Spring</h1><h2>News</h2><p style="font-size:16px">Hello there.</p><img src="https://acme.test/a.png" alt="Our new shop front" width="600"></td></tr></table>');
+    const report = a11y(
+      '<table role="presentation"><tr><td><h1>Spring</h1><h2>News</h2><p style="font-size:16px">Hello there.</p><img src="https://acme.test/a.png" alt="Our new shop front" width="600"></td></tr></table>',
+    );
     expect(report.issues).toEqual([]);
     expect(report.score).toBe(100);
   });
@@ -20,7 +22,9 @@ describe('accessibilityReport', () => {
   });
 
   it('requires alt on content images but exempts tracking pixels and decorative images', () => {
-    const report = a11y('<img src="https://acme.test/hero.png" width="600"><img src="https://t.acme.test/o.gif" width="1" height="1"><img src="https://acme.test/line.png" role="presentation">');
+    const report = a11y(
+      '<img src="https://acme.test/hero.png" width="600"><img src="https://t.acme.test/o.gif" width="1" height="1"><img src="https://acme.test/line.png" role="presentation">',
+    );
     expect(rules(report.issues)).toEqual(['img-missing-alt']);
     expect(report.issues[0]).toMatchObject({ severity: 'error', url: 'https://acme.test/hero.png', line: 1 });
     expect(report.issues[0].element).toContain('<img src="https://acme.test/hero.png"');
@@ -34,7 +38,9 @@ describe('accessibilityReport', () => {
   });
 
   it('flags links and buttons without an accessible name and generic link text', () => {
-    const report = a11y('<a href="https://acme.test/a"><img src="https://acme.test/i.png" width="20"></a><button></button><a href="https://acme.test/b">read more</a>');
+    const report = a11y(
+      '<a href="https://acme.test/a"><img src="https://acme.test/i.png" width="20"></a><button></button><a href="https://acme.test/b">read more</a>',
+    );
     expect(rules(report.issues)).toEqual(expect.arrayContaining(['link-no-accessible-name', 'button-no-accessible-name', 'link-generic-text']));
   });
 
@@ -51,13 +57,23 @@ describe('accessibilityReport', () => {
     expect(layout('<table><tr><td scope="col">Item</td></tr><tr><td>Tea</td></tr></table>')).toBe(false);
     // A regular grid: bordered cells (inline or from <style>), or rows painted differently.
     expect(layout('<table><tr><td style="border-top:1px solid #eeeeee">Tea</td><td>£3</td></tr><tr><td>Cake</td><td>£4</td></tr></table>')).toBe(false);
-    expect(rules(a11y('<table class="items"><tr><td>Tea</td><td>£3</td></tr><tr><td>Cake</td><td>£4</td></tr></table>', { head: '<style>.items td { border-bottom: 1px solid #dddddd }</style>' }).issues)).not.toContain('layout-table-missing-role');
+    expect(
+      rules(
+        a11y('<table class="items"><tr><td>Tea</td><td>£3</td></tr><tr><td>Cake</td><td>£4</td></tr></table>', {
+          head: '<style>.items td { border-bottom: 1px solid #dddddd }</style>',
+        }).issues,
+      ),
+    ).not.toContain('layout-table-missing-role');
     expect(layout('<table><tr bgcolor="#f5f5f5"><td>Tea</td><td>£3</td></tr><tr><td>Cake</td><td>£4</td></tr></table>')).toBe(false);
-    expect(layout('<table><tr><td>a</td><td>b</td><td>c</td><td>d</td><td>e</td></tr><tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td></tr></table>')).toBe(false);
+    expect(
+      layout('<table><tr><td>a</td><td>b</td><td>c</td><td>d</td><td>e</td></tr><tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td></tr></table>'),
+    ).toBe(false);
     // Layout: one column, nested tables, a border of style none, a full-width table of few cells.
     expect(layout('<table><tr><td>Header</td></tr><tr><td>Body</td></tr></table>')).toBe(true);
     expect(layout('<table><tr><td style="border:0 none">A</td><td>B</td></tr><tr><td>C</td><td>D</td></tr></table>')).toBe(true);
-    expect(layout('<table><tr><td><table role="presentation"><tr><td>Inner</td></tr></table></td><td>B</td></tr><tr><td>C</td><td>D</td></tr></table>')).toBe(true);
+    expect(layout('<table><tr><td><table role="presentation"><tr><td>Inner</td></tr></table></td><td>B</td></tr><tr><td>C</td><td>D</td></tr></table>')).toBe(
+      true,
+    );
     // Twelve plain cells: data inside a 600px column, layout when it spans the whole window.
     const rows = '<tr><td>1</td><td>2</td><td>3</td></tr>'.repeat(4);
     expect(layout(`<table role="presentation" width="600"><tr><td><table width="100%">${rows}</table></td></tr></table>`)).toBe(false);
@@ -82,16 +98,22 @@ describe('accessibilityReport', () => {
   });
 
   it('blends translucent text over the background behind it, not over the inherited text color (issue 19)', () => {
-    const lowContrast = (body: string) => a11y(body).issues.filter((issue) => issue.rule === 'low-contrast') as unknown as Array<{ color: string; background: string }>;
+    const lowContrast = (body: string) =>
+      a11y(body).issues.filter((issue) => issue.rule === 'low-contrast') as unknown as Array<{ color: string; background: string }>;
     // rgba(0,0,0,.4) on white paints #999999 (2.85:1); blended over the inherited #222222 it would pass.
     expect(lowContrast('<p style="color:rgba(0,0,0,.4)">Faint caption</p>')).toEqual([expect.objectContaining({ color: '#999999', background: '#ffffff' })]);
     // Inherited as it is: a child over another background blends over that one.
-    expect(lowContrast('<div style="color:rgba(255,255,255,.4)"><p style="background:#000000">White at 40% on black</p></div>')).toEqual([expect.objectContaining({ color: '#666666', background: '#000000' })]);
+    expect(lowContrast('<div style="color:rgba(255,255,255,.4)"><p style="background:#000000">White at 40% on black</p></div>')).toEqual([
+      expect.objectContaining({ color: '#666666', background: '#000000' }),
+    ]);
     expect(lowContrast('<div style="background:#000000"><p style="color:rgba(255,255,255,.9)">Nearly white on black</p></div>')).toEqual([]);
   });
 
   it('lets a:link and other link rules in <style> color the link; :visited never matches a fresh profile (issue 19)', () => {
-    const linkIssues = (head: string) => a11y('<p><a href="https://acme.test/shop">Visit the shop</a></p>', { head }).issues.filter((issue) => issue.rule === 'low-contrast' && issue.message.includes('Visit the shop'));
+    const linkIssues = (head: string) =>
+      a11y('<p><a href="https://acme.test/shop">Visit the shop</a></p>', { head }).issues.filter(
+        (issue) => issue.rule === 'low-contrast' && issue.message.includes('Visit the shop'),
+      );
     expect(linkIssues('<style>a:link { color: #bbbbbb; }</style>')).toEqual([expect.objectContaining({ color: '#bbbbbb' })]);
     expect(linkIssues('<style>a:any-link { color: #bbbbbb; }</style>')).toHaveLength(1);
     expect(linkIssues('<style>p a { color: #bbbbbb; }</style>')).toHaveLength(1);
@@ -104,14 +126,19 @@ describe('accessibilityReport', () => {
 
   it('resolves var() and light-dark() as a browser does: the variable wins, an unknown one leaves the property unset (issue 19)', () => {
     const lowContrast = (body: string, head: string) => a11y(body, { head }).issues.filter((issue) => issue.rule === 'low-contrast');
-    const themed = '<style>:root { --brand-bg: #1a1a1a; --brand-fg: #ffffff; } .card { background-color: #ffffff; background-color: var(--brand-bg); color: var(--brand-fg); }</style>';
+    const themed =
+      '<style>:root { --brand-bg: #1a1a1a; --brand-fg: #ffffff; } .card { background-color: #ffffff; background-color: var(--brand-bg); color: var(--brand-fg); }</style>';
     // White on the variable's dark background: no white-on-white error.
     expect(lowContrast('<div class="card"><p>Card text</p></div>', themed)).toEqual([]);
-    expect(lowContrast('<div style="--soft: #cccccc"><p style="color: var(--soft)">Soft grey</p></div>', '')).toEqual([expect.objectContaining({ color: '#cccccc' })]);
+    expect(lowContrast('<div style="--soft: #cccccc"><p style="color: var(--soft)">Soft grey</p></div>', '')).toEqual([
+      expect.objectContaining({ color: '#cccccc' }),
+    ]);
     expect(lowContrast('<p style="color: var(--missing, #dddddd)">Fallback grey</p>', '')).toEqual([expect.objectContaining({ color: '#dddddd' })]);
     // No such variable and no fallback: color is unset and inherits the body's #222222.
     expect(lowContrast('<p style="color:#eeeeee; color: var(--missing)">Inherits</p>', '')).toEqual([]);
-    expect(lowContrast('<p style="background-color: light-dark(#0000ff, #00ff00); color:#000000">Blue in light</p>', '')).toEqual([expect.objectContaining({ background: '#0000ff' })]);
+    expect(lowContrast('<p style="background-color: light-dark(#0000ff, #00ff00); color:#000000">Blue in light</p>', '')).toEqual([
+      expect.objectContaining({ background: '#0000ff' }),
+    ]);
   });
 
   it('leaves text of punctuation only out of contrast, as axe-core does', () => {
@@ -119,7 +146,7 @@ describe('accessibilityReport', () => {
     expect(a11y('<p style="color:#aaaaaa">A</p>').issues.filter((issue) => issue.rule === 'low-contrast')).toHaveLength(1);
   });
 
-  it('compares the exact ratio with WCAG\'s threshold, never a rounded one', () => {
+  it("compares the exact ratio with WCAG's threshold, never a rounded one", () => {
     // #008676 on white is 4.4952:1: rounded to two decimals it would read 4.50 and pass.
     const report = a11y('<p style="color:#008676;font-size:14px">Teal on white</p>');
     const issue = report.issues.find((i) => i.rule === 'low-contrast') as unknown as { ratio: number; message: string };

@@ -68,7 +68,12 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
       ...(htmlElement ? at(htmlElement) : {}),
     });
   } else if (!isValidLanguageTag(lang)) {
-    issues.push({ rule: 'invalid-lang', severity: 'warning', message: `lang="${shorten(lang, 30)}" is not a valid language tag such as "en" or "en-GB".`, ...(htmlElement ? at(htmlElement) : {}) });
+    issues.push({
+      rule: 'invalid-lang',
+      severity: 'warning',
+      message: `lang="${shorten(lang, 30)}" is not a valid language tag such as "en" or "en-GB".`,
+      ...(htmlElement ? at(htmlElement) : {}),
+    });
   }
 
   const titleElement = doc.byTag('title')[0];
@@ -87,19 +92,38 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
       issues.push({
         rule: 'img-missing-alt',
         severity: 'error',
-        message: 'The image has no alt attribute: screen readers read out its file name, and blocked images leave an empty box. Use alt="" if it is decorative.',
+        message:
+          'The image has no alt attribute: screen readers read out its file name, and blocked images leave an empty box. Use alt="" if it is decorative.',
         ...at(image.element),
         url: image.src,
       });
     } else if (image.alt.trim() !== '' && isFileNameAlt(image.alt)) {
-      issues.push({ rule: 'img-filename-alt', severity: 'error', message: `The alt text "${shorten(image.alt, 40)}" is a file name, not a description.`, ...at(image.element), url: image.src });
+      issues.push({
+        rule: 'img-filename-alt',
+        severity: 'error',
+        message: `The alt text "${shorten(image.alt, 40)}" is a file name, not a description.`,
+        ...at(image.element),
+        url: image.src,
+      });
     } else {
       const lower = image.alt.trim().toLowerCase();
       if (REDUNDANT_ALT_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
-        issues.push({ rule: 'img-redundant-alt', severity: 'info', message: `Screen readers already say "image"; drop "${image.alt.trim().split(' ').slice(0, 2).join(' ')}" from the alt text.`, ...at(image.element), url: image.src });
+        issues.push({
+          rule: 'img-redundant-alt',
+          severity: 'info',
+          message: `Screen readers already say "image"; drop "${image.alt.trim().split(' ').slice(0, 2).join(' ')}" from the alt text.`,
+          ...at(image.element),
+          url: image.src,
+        });
       }
       if (image.alt.length > 150) {
-        issues.push({ rule: 'img-alt-too-long', severity: 'info', message: `The alt text is ${image.alt.length} characters; keep it under about 150 and put long content in the body.`, ...at(image.element), url: image.src });
+        issues.push({
+          rule: 'img-alt-too-long',
+          severity: 'info',
+          message: `The alt text is ${image.alt.length} characters; keep it under about 150 and put long content in the body.`,
+          ...at(image.element),
+          url: image.src,
+        });
       }
     }
   }
@@ -107,11 +131,29 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
   for (const link of context.links) {
     if (link.hidden) continue;
     if (getAttribute(link.element, 'aria-hidden') === 'true') {
-      issues.push({ rule: 'aria-hidden-link', severity: 'error', message: 'aria-hidden="true" hides this link from screen readers although it stays focusable and clickable.', ...at(link.element), url: link.href });
+      issues.push({
+        rule: 'aria-hidden-link',
+        severity: 'error',
+        message: 'aria-hidden="true" hides this link from screen readers although it stays focusable and clickable.',
+        ...at(link.element),
+        url: link.href,
+      });
     } else if (link.accessibleName === '') {
-      issues.push({ rule: 'link-no-accessible-name', severity: 'error', message: 'The link has no text, aria-label or image alt; screen readers announce only "link".', ...at(link.element), url: link.href });
+      issues.push({
+        rule: 'link-no-accessible-name',
+        severity: 'error',
+        message: 'The link has no text, aria-label or image alt; screen readers announce only "link".',
+        ...at(link.element),
+        url: link.href,
+      });
     } else if (isGenericLinkText(link.accessibleName)) {
-      issues.push({ rule: 'link-generic-text', severity: 'warning', message: `"${shorten(link.accessibleName, 40)}" does not say where the link goes; screen reader users often browse a list of links.`, ...at(link.element), url: link.href });
+      issues.push({
+        rule: 'link-generic-text',
+        severity: 'warning',
+        message: `"${shorten(link.accessibleName, 40)}" does not say where the link goes; screen reader users often browse a list of links.`,
+        ...at(link.element),
+        url: link.href,
+      });
     }
   }
 
@@ -122,7 +164,9 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
     const type = getAttribute(element, 'type')?.toLowerCase();
     const isButton = tag === 'button' || role === 'button' || (tag === 'input' && (type === 'submit' || type === 'button' || type === 'reset'));
     if (!isButton || tag === 'a' || styles.hiddenReason(element) !== null) continue;
-    const name = collapseWhitespace(getAttribute(element, 'aria-label') ?? getAttribute(element, 'value') ?? textContent(element)) || collapseWhitespace(getAttribute(element, 'title') ?? '');
+    const name =
+      collapseWhitespace(getAttribute(element, 'aria-label') ?? getAttribute(element, 'value') ?? textContent(element)) ||
+      collapseWhitespace(getAttribute(element, 'title') ?? '');
     if (!name) issues.push({ rule: 'button-no-accessible-name', severity: 'error', message: 'The button has no text or aria-label.', ...at(element) });
   }
 
@@ -145,7 +189,12 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
     if (tag.length !== 2 || tag[0] !== 'h' || tag[1] < '1' || tag[1] > '6' || styles.hiddenReason(element) !== null) continue;
     const level = Number(tag[1]);
     if (previousLevel > 0 && level > previousLevel + 1) {
-      issues.push({ rule: 'heading-skip', severity: 'warning', message: `An <h${level}> follows an <h${previousLevel}>; skipped heading levels break screen readers' outline navigation.`, ...at(element) });
+      issues.push({
+        rule: 'heading-skip',
+        severity: 'warning',
+        message: `An <h${level}> follows an <h${previousLevel}>; skipped heading levels break screen readers' outline navigation.`,
+        ...at(element),
+      });
     }
     previousLevel = level;
   }

@@ -3,11 +3,24 @@ import { ENGINE_LIMITS } from '../limits';
 import { buildReports } from './build-reports';
 import { email, reports } from './testing/email-fixture';
 
-const KEYS = ['spamReport', 'sizeReport', 'linkReport', 'accessibilityReport', 'imageReport', 'inboxPreview', 'templateReport', 'designReport', 'vmlReport', 'plainText'];
+const KEYS = [
+  'spamReport',
+  'sizeReport',
+  'linkReport',
+  'accessibilityReport',
+  'imageReport',
+  'inboxPreview',
+  'templateReport',
+  'designReport',
+  'vmlReport',
+  'plainText',
+];
 
 describe('buildReports', () => {
   it('returns every report, and the same output for the same input', () => {
-    const html = email('<h1>Hi</h1><p style="color:#777777">Text {{ name }}</p><a href="http://acme.test">Click here</a><img src="https://acme.test/a.svg" width="10">');
+    const html = email(
+      '<h1>Hi</h1><p style="color:#777777">Text {{ name }}</p><a href="http://acme.test">Click here</a><img src="https://acme.test/a.svg" width="10">',
+    );
     const first = reports(html);
     expect(Object.keys(first)).toEqual(KEYS);
     expect(JSON.stringify(reports(html))).toBe(JSON.stringify(first));
@@ -45,7 +58,10 @@ describe('buildReports', () => {
     // The frame of email() takes about 300 bytes of the engine's 500 KB input limit.
     const SIZE = 500 * 1024 - 1024;
     it.each([
-      ['deep nesting (at the engine limit), padded', `${'<div>'.repeat(ENGINE_LIMITS.maxNestingDepth - 10)}${'x '.repeat((SIZE - 5 * ENGINE_LIMITS.maxNestingDepth) / 2)}`],
+      [
+        'deep nesting (at the engine limit), padded',
+        `${'<div>'.repeat(ENGINE_LIMITS.maxNestingDepth - 10)}${'x '.repeat((SIZE - 5 * ENGINE_LIMITS.maxNestingDepth) / 2)}`,
+      ],
       ['many small elements', '<p style="color:#999;font-size:8px">x</p>'.repeat(SIZE / 41)],
       ['one huge attribute', `<a href="https://a.test/${'a'.repeat(SIZE)}">x</a>`],
       ['unclosed template openers', `<p>${'{{'.repeat(SIZE / 2)}</p>`],
@@ -54,12 +70,16 @@ describe('buildReports', () => {
       ['many conditional comments', '<!--[if mso]><table><tr><td><![endif]-->'.repeat(SIZE / 42)],
       ['huge selector list', `<style>${'.a .b > .c, '.repeat(SIZE / 13)}{color:red}</style><p class="c">x</p>`],
       ['many links', '<a href="https://bit.ly/x">www.bank.test</a>'.repeat(SIZE / 44)],
-    ])('%s', (_name, body) => {
-      const html = email(body);
-      const result = reports(html);
-      expect(Object.keys(result)).toEqual(KEYS);
-      expect(result.sizeReport.bytes).toBe(Buffer.byteLength(html));
-      expect(result.sizeReport.clippingRisk).toBe(true);
-    }, 30_000);
+    ])(
+      '%s',
+      (_name, body) => {
+        const html = email(body);
+        const result = reports(html);
+        expect(Object.keys(result)).toEqual(KEYS);
+        expect(result.sizeReport.bytes).toBe(Buffer.byteLength(html));
+        expect(result.sizeReport.clippingRisk).toBe(true);
+      },
+      30_000,
+    );
   });
 });

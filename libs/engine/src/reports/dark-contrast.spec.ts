@@ -5,7 +5,8 @@ import { parseCssColor, luminanceOf } from './context/color-utils';
 import type { DarkContrastReport } from './dark-contrast';
 
 /** #767676 on white passes AA (4.54:1); partial inversion darkens the white but leaves mid grey alone. */
-const MID_GREY = '<html lang="en"><head><title>t</title></head><body style="background:#ffffff"><p style="color:#767676">Mid grey text on white</p></body></html>';
+const MID_GREY =
+  '<html lang="en"><head><title>t</title></head><body style="background:#ffffff"><p style="color:#767676">Mid grey text on white</p></body></html>';
 const DARK_MEDIA =
   '<html><head><meta name="color-scheme" content="light dark"><style>@media (prefers-color-scheme: dark) { .card { background:#000000 !important } }</style></head><body><div class="card" style="background:#ffffff;color:#111111">Text</div></body></html>';
 
@@ -25,7 +26,15 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     expect(report.clients['gmail-web']).toEqual({ checked: 1, issues: [], omitted: 0 });
     expect(report.clients['apple-mail-ios'].issues).toEqual([]);
     const partial = report.clients['outlook-ios'].issues;
-    expect(partial).toEqual([expect.objectContaining({ rule: 'dark-low-contrast', color: '#767676', required: 4.5, text: 'Mid grey text on white', element: '<p style="color:#767676">' })]);
+    expect(partial).toEqual([
+      expect.objectContaining({
+        rule: 'dark-low-contrast',
+        color: '#767676',
+        required: 4.5,
+        text: 'Mid grey text on white',
+        element: '<p style="color:#767676">',
+      }),
+    ]);
     expect(isDark(partial[0].background)).toBe(true);
     expect(partial[0].ratio).toBeLessThan(4.5);
     expect(partial[0].message).toMatch(/^In dark mode: /);
@@ -37,10 +46,11 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     expect(report.worstClient).toBe('gmail-ios');
   });
 
-  it('gives text the email never colored the client\'s dark-mode default when the email\'s own background is recolored', () => {
+  it("gives text the email never colored the client's dark-mode default when the email's own background is recolored", () => {
     // Black-on-white by default: the inverting clients darken the body's white and lighten the default text,
     // as they recolor computed colors; nothing may be flagged at 1.2:1.
-    const html = '<html lang="en"><head><title>t</title></head><body style="background:#ffffff"><p>Default text</p><a href="https://example.com/x">A link</a></body></html>';
+    const html =
+      '<html lang="en"><head><title>t</title></head><body style="background:#ffffff"><p>Default text</p><a href="https://example.com/x">A link</a></body></html>';
     const clients: ClientId[] = ['gmail-ios', 'gmail-android', 'outlook-web', 'outlook-windows-legacy', 'superhuman'];
     const analysis = analyzeEmail(html, { clients });
     expect(analysis.darkContrast!.total).toBe(0);
@@ -50,7 +60,9 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
       expect(isDark(body.match(/background: (#[0-9a-f]{6})/)![1])).toBe(true);
     }
     // A color of the email's own (here from <style>) is recolored instead, never overridden by the default.
-    const styled = analyzeEmail('<html><head><style>body { color: #222222 }</style></head><body style="background:#ffffff"><p>Styled</p></body></html>', { clients: ['outlook-windows-legacy'] });
+    const styled = analyzeEmail('<html><head><style>body { color: #222222 }</style></head><body style="background:#ffffff"><p>Styled</p></body></html>', {
+      clients: ['outlook-windows-legacy'],
+    });
     expect(styled.darkMode['outlook-windows-legacy'].html.match(/<body[^>]*>/)![0]).not.toMatch(/#e0e0e0/);
     expect(styled.darkContrast!.total).toBe(0);
   });
@@ -60,7 +72,9 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     const light = analysis.accessibilityReport!.issues.filter((issue) => issue.rule === 'low-contrast');
     const dark = analysis.darkContrast!.clients['gmail-web'].issues;
     expect(light).toHaveLength(1);
-    expect(dark.map((issue) => [issue.color, issue.background, issue.ratio])).toEqual(light.map((issue) => [(issue as { color?: string }).color, (issue as { background?: string }).background, (issue as { ratio?: number }).ratio]));
+    expect(dark.map((issue) => [issue.color, issue.background, issue.ratio])).toEqual(
+      light.map((issue) => [(issue as { color?: string }).color, (issue as { background?: string }).background, (issue as { ratio?: number }).ratio]),
+    );
     expect(analysis.darkContrast!.clients['gmail-web'].checked).toBe(2);
   });
 
@@ -94,7 +108,8 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
   });
 
   it('resolves var() per client from caniemail: the variable where custom properties work, the previous declaration elsewhere (issue 19)', () => {
-    const html = '<html><head><style>:root { --ink: #111111; }</style></head><body style="background:#ffffff"><p style="color:#999999; color:var(--ink)">Ink from a variable</p></body></html>';
+    const html =
+      '<html><head><style>:root { --ink: #111111; }</style></head><body style="background:#ffffff"><p style="color:#999999; color:var(--ink)">Ink from a variable</p></body></html>';
     const clients: ClientId[] = ['gmail-web', 'apple-mail-macos'];
     const levels = clients.map((client) => getClientSupport('css-variables', client).level);
     // The two clients must disagree for this test to mean anything.

@@ -12,7 +12,10 @@ describe('designReport', () => {
       '<p style="font-family:Arial, sans-serif;font-size:16px;line-height:24px;color:#333333;padding:8px 16px">a</p><p style="font-family:\'Arial\',sans-serif;font-size:12pt;color:#333">b</p><td bgcolor="#F4F4F4">c</td>',
       '<style>h1 { font-family: Georgia, serif; font-size: 2rem; color: rgb(17, 17, 17) } @media (prefers-color-scheme: dark) { p { color: #eeeeee } }</style>',
     );
-    expect(report.fontFamilies).toEqual([{ value: 'arial, sans-serif', count: 2 }, { value: 'georgia, serif', count: 1 }]);
+    expect(report.fontFamilies).toEqual([
+      { value: 'arial, sans-serif', count: 2 },
+      { value: 'georgia, serif', count: 1 },
+    ]);
     expect(report.typefaces.map((item) => item.value)).toEqual(['arial', 'georgia']);
     expect(report.fontSizes.map((item) => item.value).sort()).toEqual(['16px', '32px']);
     expect(report.fontSizes.find((item) => item.value === '16px')?.count).toBe(2);
@@ -39,7 +42,12 @@ describe('designReport', () => {
 
 describe('near-duplicate colors: the lightness bound', () => {
   it('never exceeds the CIEDE2000 distance, so no pair under the threshold is skipped', () => {
-    const lab = fc.record({ mode: fc.constant('lab65' as const), l: fc.double({ min: -20, max: 120, noNaN: true }), a: fc.double({ min: -150, max: 150, noNaN: true }), b: fc.double({ min: -150, max: 150, noNaN: true }) });
+    const lab = fc.record({
+      mode: fc.constant('lab65' as const),
+      l: fc.double({ min: -20, max: 120, noNaN: true }),
+      a: fc.double({ min: -150, max: 150, noNaN: true }),
+      b: fc.double({ min: -150, max: 150, noNaN: true }),
+    });
     fc.assert(
       fc.property(lab, lab, (x, y) => {
         expect(labDistanceLowerBound(x, y)).toBeLessThanOrEqual(labDistance(x, y) + 1e-9);

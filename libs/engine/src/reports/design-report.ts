@@ -46,10 +46,47 @@ export const NEAR_DUPLICATE_DISTANCE = 3;
 /** Pairwise comparison is quadratic; hostile input with thousands of colors compares only the first ones. */
 const MAX_COLORS_COMPARED = 300;
 
-const GENERIC_FAMILIES = new Set(['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'system-ui', 'ui-sans-serif', 'ui-serif', 'ui-monospace', 'ui-rounded', 'math', 'emoji', 'fangsong']);
-const SPACING_PROPERTIES = new Set(['padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'margin', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left', 'gap', 'row-gap', 'column-gap']);
+const GENERIC_FAMILIES = new Set([
+  'serif',
+  'sans-serif',
+  'monospace',
+  'cursive',
+  'fantasy',
+  'system-ui',
+  'ui-sans-serif',
+  'ui-serif',
+  'ui-monospace',
+  'ui-rounded',
+  'math',
+  'emoji',
+  'fangsong',
+]);
+const SPACING_PROPERTIES = new Set([
+  'padding',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'padding-left',
+  'margin',
+  'margin-top',
+  'margin-right',
+  'margin-bottom',
+  'margin-left',
+  'gap',
+  'row-gap',
+  'column-gap',
+]);
 /** The properties the tallies read; every other declaration is skipped at once. */
-const DESIGN_PROPERTIES = new Set(['font-family', 'font-size', 'line-height', 'color', 'background-color', 'background', 'border-radius', ...SPACING_PROPERTIES]);
+const DESIGN_PROPERTIES = new Set([
+  'font-family',
+  'font-size',
+  'line-height',
+  'color',
+  'background-color',
+  'background',
+  'border-radius',
+  ...SPACING_PROPERTIES,
+]);
 const COLOR_KEYWORDS_SKIPPED = new Set(['inherit', 'initial', 'unset', 'currentcolor', 'transparent', 'none', 'revert']);
 
 type Contribution = [target: Tally | Set<string>, value: string];
@@ -79,7 +116,13 @@ class Tally {
 function normalizeStack(value: string): string[] {
   return value
     .split(',')
-    .map((family) => family.trim().replace(/^["']|["']$/g, '').trim().toLowerCase())
+    .map((family) =>
+      family
+        .trim()
+        .replace(/^["']|["']$/g, '')
+        .trim()
+        .toLowerCase(),
+    )
     .filter((family) => family.length > 0);
 }
 
@@ -147,7 +190,11 @@ class DesignTallies {
     const issues = this.scaleIssues();
     const nearDuplicateColors = findNearDuplicateColors(this.alphaByHex);
     for (const pair of nearDuplicateColors.slice(0, 20)) {
-      issues.push({ rule: 'near-duplicate-colors', severity: 'info', message: `${pair.a} and ${pair.b} are almost the same color (ΔE ${pair.distance}); pick one.` });
+      issues.push({
+        rule: 'near-duplicate-colors',
+        severity: 'info',
+        message: `${pair.a} and ${pair.b} are almost the same color (ΔE ${pair.distance}); pick one.`,
+      });
     }
     return {
       fontFamilies: this.stacks.values(),
@@ -212,7 +259,8 @@ class DesignTallies {
         for (const token of splitCssValue(value)) if (parseCssColor(token)) this.colorContribution(out, this.backgroundColors, token);
         return out;
       case 'border-radius':
-        for (const token of splitCssValue(value)) if (token !== '/' && token !== '0' && !Number.isNaN(lengthToPx(token))) out.push([this.radii, token.toLowerCase()]);
+        for (const token of splitCssValue(value))
+          if (token !== '/' && token !== '0' && !Number.isNaN(lengthToPx(token))) out.push([this.radii, token.toLowerCase()]);
         return out;
       default:
         if (SPACING_PROPERTIES.has(property)) this.spacingContributions(out, value);
@@ -232,7 +280,8 @@ class DesignTallies {
   private spacingContributions(out: Contribution[], value: string): void {
     for (const token of splitCssValue(value)) {
       const px = lengthToPx(token);
-      if (!Number.isNaN(px) && px > 0) out.push([this.spacing, token.toLowerCase().endsWith('px') || /^[\d.]+$/.test(token) ? formatPx(px) : token.toLowerCase()]);
+      if (!Number.isNaN(px) && px > 0)
+        out.push([this.spacing, token.toLowerCase().endsWith('px') || /^[\d.]+$/.test(token) ? formatPx(px) : token.toLowerCase()]);
     }
   }
 
@@ -264,23 +313,52 @@ class DesignTallies {
     const { typefaces, fontSizes, textColors, lineHeights, spacing } = this;
     const issues: ReportIssue[] = [];
     if (typefaces.size > MAX_TYPEFACES) {
-      issues.push({ rule: 'too-many-typefaces', severity: 'warning', message: `${typefaces.size} different typefaces (${typefaces.values().map((item) => item.value).join(', ')}); most emails need ${MAX_TYPEFACES} or fewer.` });
+      issues.push({
+        rule: 'too-many-typefaces',
+        severity: 'warning',
+        message: `${typefaces.size} different typefaces (${typefaces
+          .values()
+          .map((item) => item.value)
+          .join(', ')}); most emails need ${MAX_TYPEFACES} or fewer.`,
+      });
     }
     for (const stack of [...this.stacksWithoutGeneric].sort()) {
-      issues.push({ rule: 'font-stack-no-generic', severity: 'info', message: `The font stack "${stack}" ends without a generic family (sans-serif, serif); clients without these fonts fall back to their default, often Times New Roman.` });
+      issues.push({
+        rule: 'font-stack-no-generic',
+        severity: 'info',
+        message: `The font stack "${stack}" ends without a generic family (sans-serif, serif); clients without these fonts fall back to their default, often Times New Roman.`,
+      });
     }
     const absoluteSizes = fontSizes.values().filter((item) => item.value.endsWith('px') && !item.value.endsWith('em'));
     if (absoluteSizes.length > MAX_FONT_SIZES) {
-      issues.push({ rule: 'too-many-font-sizes', severity: 'warning', message: `${absoluteSizes.length} different font sizes (${absoluteSizes.map((item) => item.value).sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b)).join(', ')}); a type scale of ${MAX_FONT_SIZES} or fewer reads as deliberate.` });
+      issues.push({
+        rule: 'too-many-font-sizes',
+        severity: 'warning',
+        message: `${absoluteSizes.length} different font sizes (${absoluteSizes
+          .map((item) => item.value)
+          .sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b))
+          .join(', ')}); a type scale of ${MAX_FONT_SIZES} or fewer reads as deliberate.`,
+      });
     }
     if (textColors.size > MAX_TEXT_COLORS) {
       issues.push({ rule: 'too-many-text-colors', severity: 'info', message: `${textColors.size} different text colors; consider a smaller palette.` });
     }
     if (lineHeights.size > MAX_LINE_HEIGHTS) {
-      issues.push({ rule: 'too-many-line-heights', severity: 'info', message: `${lineHeights.size} different line heights (${lineHeights.values().map((item) => item.value).join(', ')}).` });
+      issues.push({
+        rule: 'too-many-line-heights',
+        severity: 'info',
+        message: `${lineHeights.size} different line heights (${lineHeights
+          .values()
+          .map((item) => item.value)
+          .join(', ')}).`,
+      });
     }
     if (spacing.size > MAX_SPACING_VALUES) {
-      issues.push({ rule: 'too-many-spacing-values', severity: 'info', message: `${spacing.size} different padding and margin values; a spacing scale (4px or 8px steps) keeps rhythm consistent.` });
+      issues.push({
+        rule: 'too-many-spacing-values',
+        severity: 'info',
+        message: `${spacing.size} different padding and margin values; a spacing scale (4px or 8px steps) keeps rhythm consistent.`,
+      });
     }
     return issues;
   }

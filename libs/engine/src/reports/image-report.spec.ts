@@ -7,11 +7,23 @@ function images(body: string, clients?: string[]) {
 
 describe('imageReport', () => {
   it('describes each image and leaves bytes to the worker', () => {
-    const report = images('<a href="https://acme.test"><img src="https://acme.test/hero.jpg" alt="Spring collection" width="600" height="300" style="display:block;color:#333333;font-family:Arial"></a>');
+    const report = images(
+      '<a href="https://acme.test"><img src="https://acme.test/hero.jpg" alt="Spring collection" width="600" height="300" style="display:block;color:#333333;font-family:Arial"></a>',
+    );
     expect(report.total).toBe(1);
     expect(report.images[0]).toMatchObject({
-      src: 'https://acme.test/hero.jpg', alt: 'Spring collection', width: 600, height: 300, format: 'jpeg', isTrackingPixel: false,
-      linked: true, bytes: null, line: 1, droppedBy: [], rules: [], fallback: { altText: true, styledAlt: true },
+      src: 'https://acme.test/hero.jpg',
+      alt: 'Spring collection',
+      width: 600,
+      height: 300,
+      format: 'jpeg',
+      isTrackingPixel: false,
+      linked: true,
+      bytes: null,
+      line: 1,
+      droppedBy: [],
+      rules: [],
+      fallback: { altText: true, styledAlt: true },
     });
     expect(report.issues).toEqual([]);
   });
@@ -42,8 +54,17 @@ describe('imageReport', () => {
   it('checks blocked-image fallbacks: alt, background behind the image, text baked into images', () => {
     expect(rules(images('<img src="https://acme.test/a.png" width="600">').issues)).toEqual(['missing-alt']);
     expect(rules(images('<img src="https://acme.test/a.png" alt="Spring sale" width="600">').issues)).toEqual(['blocked-image-no-fallback']);
-    expect(images('<table><tr><td bgcolor="#f4f4f4"><img src="https://acme.test/a.png" alt="Spring sale" width="600"></td></tr></table>').images[0].fallback.backgroundColor).toBe('#f4f4f4');
-    expect(rules(images('<table><tr><td bgcolor="#f4f4f4"><img src="https://acme.test/a.png" alt="Everything in the store is forty percent off until Sunday night only" width="600"></td></tr></table>').issues)).toEqual(['image-carries-text']);
+    expect(
+      images('<table><tr><td bgcolor="#f4f4f4"><img src="https://acme.test/a.png" alt="Spring sale" width="600"></td></tr></table>').images[0].fallback
+        .backgroundColor,
+    ).toBe('#f4f4f4');
+    expect(
+      rules(
+        images(
+          '<table><tr><td bgcolor="#f4f4f4"><img src="https://acme.test/a.png" alt="Everything in the store is forty percent off until Sunday night only" width="600"></td></tr></table>',
+        ).issues,
+      ),
+    ).toEqual(['image-carries-text']);
   });
 
   it('includes background images and wants a fallback color', () => {

@@ -43,7 +43,13 @@ export interface ImageReport {
 
 /** caniemail feature per format; formats every client shows are absent. */
 const FORMAT_FEATURES: Partial<Record<ImageFormat, string>> = {
-  svg: 'image-svg', webp: 'image-webp', avif: 'image-avif', bmp: 'image-bmp', tiff: 'image-tiff', heic: 'image-heif', ico: 'image-ico',
+  svg: 'image-svg',
+  webp: 'image-webp',
+  avif: 'image-avif',
+  bmp: 'image-bmp',
+  tiff: 'image-tiff',
+  heic: 'image-heif',
+  ico: 'image-ico',
 };
 const LARGE_DATA_URI_BYTES = 100 * 1024;
 const HIGH_IMAGE_COUNT = 30;
@@ -95,12 +101,31 @@ export function buildImageReport(context: ReportContext): ImageReport {
     const isTemplate = isTemplateHref(src);
 
     if (src === '') add({ rule: 'empty-src', severity: 'error', message: 'The image has no src, so it shows as a broken image.' });
-    else if (!isTemplate && !lowerSrc.startsWith('data:') && !lowerSrc.startsWith('cid:') && !lowerSrc.startsWith('https://') && !lowerSrc.startsWith('http://') && !lowerSrc.startsWith('//')) {
-      add({ rule: 'relative-src', severity: 'error', message: `"${shorten(src, 60)}" is a relative path; an inbox has no site to load it from. Use an absolute https:// URL.` });
+    else if (
+      !isTemplate &&
+      !lowerSrc.startsWith('data:') &&
+      !lowerSrc.startsWith('cid:') &&
+      !lowerSrc.startsWith('https://') &&
+      !lowerSrc.startsWith('http://') &&
+      !lowerSrc.startsWith('//')
+    ) {
+      add({
+        rule: 'relative-src',
+        severity: 'error',
+        message: `"${shorten(src, 60)}" is a relative path; an inbox has no site to load it from. Use an absolute https:// URL.`,
+      });
     } else if (lowerSrc.startsWith('http://')) {
-      add({ rule: 'insecure-src', severity: 'warning', message: 'The image loads over http:; some clients block insecure images or show a mixed-content warning.' });
+      add({
+        rule: 'insecure-src',
+        severity: 'warning',
+        message: 'The image loads over http:; some clients block insecure images or show a mixed-content warning.',
+      });
     } else if (lowerSrc.startsWith('//')) {
-      add({ rule: 'protocol-relative-src', severity: 'warning', message: 'Protocol-relative image URLs (//host) fail in desktop clients; write https:// explicitly.' });
+      add({
+        rule: 'protocol-relative-src',
+        severity: 'warning',
+        message: 'Protocol-relative image URLs (//host) fail in desktop clients; write https:// explicitly.',
+      });
     }
 
     let droppedBy: string[] = [];
@@ -110,19 +135,35 @@ export function buildImageReport(context: ReportContext): ImageReport {
         const { dropped, partial } = support(feature);
         droppedBy = [...dropped];
         if (dropped.length > 0) {
-          add({ rule: 'unsupported-image-format', severity: 'warning', message: `${image.format.toUpperCase()} images do not display in ${dropped.join(', ')}; provide a PNG or JPEG.` });
+          add({
+            rule: 'unsupported-image-format',
+            severity: 'warning',
+            message: `${image.format.toUpperCase()} images do not display in ${dropped.join(', ')}; provide a PNG or JPEG.`,
+          });
         } else if (partial.length > 0) {
-          add({ rule: 'partial-image-format', severity: 'info', message: `${image.format.toUpperCase()} support is partial in ${partial.join(', ')} (converted or without animation).` });
+          add({
+            rule: 'partial-image-format',
+            severity: 'info',
+            message: `${image.format.toUpperCase()} support is partial in ${partial.join(', ')} (converted or without animation).`,
+          });
         }
       }
       if (image.isDataUri) {
         const { dropped } = support('image-base64');
         for (const client of dropped) if (!droppedBy.includes(client)) droppedBy.push(client);
         if (dropped.length > 0) {
-          add({ rule: 'data-uri-image', severity: 'warning', message: `Images embedded as data: URIs do not display in ${dropped.join(', ')}; host the image instead.` });
+          add({
+            rule: 'data-uri-image',
+            severity: 'warning',
+            message: `Images embedded as data: URIs do not display in ${dropped.join(', ')}; host the image instead.`,
+          });
         }
         if (src.length > LARGE_DATA_URI_BYTES) {
-          add({ rule: 'large-data-uri', severity: 'warning', message: `This embedded image adds ${humanBytes(src.length)} to the HTML and brings it closer to Gmail's clipping limit.` });
+          add({
+            rule: 'large-data-uri',
+            severity: 'warning',
+            message: `This embedded image adds ${humanBytes(src.length)} to the HTML and brings it closer to Gmail's clipping limit.`,
+          });
         }
       }
     }
@@ -130,24 +171,47 @@ export function buildImageReport(context: ReportContext): ImageReport {
     if (image.kind === 'background') {
       const ownColor = styles.get(image.element, 'background-color');
       if (!ownColor || ownColor === 'transparent') {
-        add({ rule: 'background-image-no-color', severity: 'warning', message: 'A background image without a background-color: where the image is blocked or unsupported (Outlook for Windows without VML), text over it may become unreadable.' });
+        add({
+          rule: 'background-image-no-color',
+          severity: 'warning',
+          message:
+            'A background image without a background-color: where the image is blocked or unsupported (Outlook for Windows without VML), text over it may become unreadable.',
+        });
       }
     } else if (!image.isTrackingPixel && !image.hidden) {
       if (image.alt === null) {
-        add({ rule: 'missing-alt', severity: 'warning', message: 'With images blocked (Outlook by default) this image shows as an empty box with no alt text to stand in for it.' });
+        add({
+          rule: 'missing-alt',
+          severity: 'warning',
+          message: 'With images blocked (Outlook by default) this image shows as an empty box with no alt text to stand in for it.',
+        });
       }
       const widthAttribute = getAttribute(image.element, 'width');
       if (image.kind === 'img' && (widthAttribute === undefined || Number.isNaN(lengthToPx(widthAttribute)))) {
-        add({ rule: 'missing-width-attribute', severity: 'warning', message: 'The image has no width attribute; Outlook for Windows ignores CSS widths on images and shows it at its full pixel size.' });
+        add({
+          rule: 'missing-width-attribute',
+          severity: 'warning',
+          message: 'The image has no width attribute; Outlook for Windows ignores CSS widths on images and shows it at its full pixel size.',
+        });
       }
       const altWords = wordsOf(image.alt ?? '').length;
       const wide = image.width === null || image.width >= 300;
       if (wide && altWords >= 8) {
-        add({ rule: 'image-carries-text', severity: 'info', message: 'The alt text reads like copy, which suggests the image carries text: with images blocked that text is lost, and filters score image-only copy as spam. Put the text in HTML.' });
+        add({
+          rule: 'image-carries-text',
+          severity: 'info',
+          message:
+            'The alt text reads like copy, which suggests the image carries text: with images blocked that text is lost, and filters score image-only copy as spam. Put the text in HTML.',
+        });
       }
       const large = image.width === null ? false : image.width >= 200;
       if (large && fallback.altText && !styledAlt && fallback.backgroundColor === null) {
-        add({ rule: 'blocked-image-no-fallback', severity: 'info', message: 'With images blocked this large image leaves a blank area: give its cell a background color and style the alt text (color, font) so the fallback reads as content.' });
+        add({
+          rule: 'blocked-image-no-fallback',
+          severity: 'info',
+          message:
+            'With images blocked this large image leaves a blank area: give its cell a background color and style the alt text (color, font) so the fallback reads as content.',
+        });
       }
     }
 
@@ -171,7 +235,11 @@ export function buildImageReport(context: ReportContext): ImageReport {
 
   const contentImages = entries.filter((entry) => !entry.isTrackingPixel && entry.kind !== 'background').length;
   if (contentImages > HIGH_IMAGE_COUNT) {
-    issues.push({ rule: 'high-image-count', severity: 'info', message: `The email has ${contentImages} images; each is a request, and many load slowly on mobile connections.` });
+    issues.push({
+      rule: 'high-image-count',
+      severity: 'info',
+      message: `The email has ${contentImages} images; each is a request, and many load slowly on mobile connections.`,
+    });
   }
   return {
     total: entries.length,
@@ -180,4 +248,3 @@ export function buildImageReport(context: ReportContext): ImageReport {
     issues: sortIssues(issues),
   };
 }
-

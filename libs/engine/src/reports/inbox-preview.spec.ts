@@ -10,8 +10,15 @@ function inbox(body: string, parts = {}, clients: string[] = ALL) {
 describe('inboxPreview', () => {
   it('reads the subject from <title> and the preheader from the hidden preview text, stopping at its padding', () => {
     const padding = '&zwnj;&nbsp;'.repeat(40);
-    const report = inbox(`<div style="display:none;max-height:0;overflow:hidden">Exports are faster and the calendar is new.${padding}</div><p>Body text that must not leak.</p>`);
-    expect(report).toMatchObject({ subject: 'Your March update', preheader: 'Exports are faster and the calendar is new.', sender: null, preheaderSource: 'hidden' });
+    const report = inbox(
+      `<div style="display:none;max-height:0;overflow:hidden">Exports are faster and the calendar is new.${padding}</div><p>Body text that must not leak.</p>`,
+    );
+    expect(report).toMatchObject({
+      subject: 'Your March update',
+      preheader: 'Exports are faster and the calendar is new.',
+      sender: null,
+      preheaderSource: 'hidden',
+    });
     expect(report.issues).toEqual([]);
   });
 

@@ -37,10 +37,26 @@ const PREVIEW_WINDOW = 200;
 /** This many invisible characters in a row is preheader padding: clients show nothing after it. */
 const PADDING_RUN = 5;
 const BOILERPLATE_STARTS = [
-  'view this email in your browser', 'view in browser', 'view online', 'view this email online', 'having trouble viewing',
-  'click here to view', 'if you cannot see this', "if you can't see this", 'email not displaying correctly', 'unsubscribe',
-  'web version', 'im browser ansehen', 'online ansehen', 'voir la version en ligne', 'afficher dans le navigateur',
-  'ver en el navegador', 'ver version web', 'visualizza nel browser', 'bekijk in je browser', 'bekijk online',
+  'view this email in your browser',
+  'view in browser',
+  'view online',
+  'view this email online',
+  'having trouble viewing',
+  'click here to view',
+  'if you cannot see this',
+  "if you can't see this",
+  'email not displaying correctly',
+  'unsubscribe',
+  'web version',
+  'im browser ansehen',
+  'online ansehen',
+  'voir la version en ligne',
+  'afficher dans le navigateur',
+  'ver en el navegador',
+  'ver version web',
+  'visualizza nel browser',
+  'bekijk in je browser',
+  'bekijk online',
 ];
 
 interface PreviewText {
@@ -56,8 +72,17 @@ const ASCII_BLANK = /^[ \t\n\r\f]+$/;
 /** White space as `\s` matches it, by code unit (the per-character regex was the hot spot here). */
 function isWhitespaceCode(code: number): boolean {
   return (
-    code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
   );
 }
 
@@ -172,11 +197,21 @@ export function buildInboxPreview(context: ReportContext): InboxPreview {
 
   const subjectLength = subjectText.count;
   if (!subject) {
-    issues.push({ rule: 'missing-subject', severity: 'info', message: 'No <title>: the subject line is set by your sending tool, so it cannot be previewed from the HTML.' });
+    issues.push({
+      rule: 'missing-subject',
+      severity: 'info',
+      message: 'No <title>: the subject line is set by your sending tool, so it cannot be previewed from the HTML.',
+    });
   } else {
     if (subjectLength > 60) {
-      const cutBy = Object.entries(clients).filter(([, client]) => client.subjectTruncated).map(([id]) => id);
-      issues.push({ rule: 'subject-too-long', severity: 'warning', message: `The subject (<title>) is ${subjectLength} characters; ${cutBy.length > 0 ? `${cutBy.join(', ')} cut it` : 'mobile inboxes cut it'}. Aim for under about 40-60.` });
+      const cutBy = Object.entries(clients)
+        .filter(([, client]) => client.subjectTruncated)
+        .map(([id]) => id);
+      issues.push({
+        rule: 'subject-too-long',
+        severity: 'warning',
+        message: `The subject (<title>) is ${subjectLength} characters; ${cutBy.length > 0 ? `${cutBy.join(', ')} cut it` : 'mobile inboxes cut it'}. Aim for under about 40-60.`,
+      });
     }
     if (/\p{Extended_Pictographic}/u.test(subject)) {
       issues.push({ rule: 'emoji-in-subject', severity: 'info', message: 'The subject contains emoji; Outlook for Windows may show them as empty boxes.' });
@@ -188,15 +223,27 @@ export function buildInboxPreview(context: ReportContext): InboxPreview {
   } else {
     const folded = foldForMatching(preheaderFull);
     if (BOILERPLATE_STARTS.some((start) => folded.startsWith(start))) {
-      issues.push({ rule: 'preheader-boilerplate', severity: 'warning', message: `The preview text starts with "${preheaderFull.slice(0, 40)}"; add a hidden preheader so inboxes show a summary instead.` });
+      issues.push({
+        rule: 'preheader-boilerplate',
+        severity: 'warning',
+        message: `The preview text starts with "${preheaderFull.slice(0, 40)}"; add a hidden preheader so inboxes show a summary instead.`,
+      });
     }
     if (preview.source === 'body') {
       issues.push({ rule: 'missing-preheader', severity: 'info', message: 'No hidden preheader: inboxes show the first text of the body as the preview.' });
     } else if (!preview.padded && preview.hiddenLength < 90) {
-      issues.push({ rule: 'preheader-unpadded', severity: 'info', message: `The hidden preheader is ${preview.hiddenLength} characters and not padded; wider inbox lists fill the rest with body text. Pad it with &zwnj;&nbsp; pairs.` });
+      issues.push({
+        rule: 'preheader-unpadded',
+        severity: 'info',
+        message: `The hidden preheader is ${preview.hiddenLength} characters and not padded; wider inbox lists fill the rest with body text. Pad it with &zwnj;&nbsp; pairs.`,
+      });
     }
     if (preview.source === 'hidden' && preview.hiddenLength > 150) {
-      issues.push({ rule: 'preheader-too-long', severity: 'info', message: `The hidden preheader is ${preview.hiddenLength} characters; no inbox shows more than about 140.` });
+      issues.push({
+        rule: 'preheader-too-long',
+        severity: 'info',
+        message: `The hidden preheader is ${preview.hiddenLength} characters; no inbox shows more than about 140.`,
+      });
     }
   }
 

@@ -5,7 +5,14 @@ export type { ReportIssue, ReportSeverity, SourcePosition } from './context/repo
 export { sortIssues } from './context/report-issue';
 export type { SpamReport, SpamTrigger } from './spam-report';
 export { SPAM_COUNTERPARTS } from './spam-report';
-export { SPAMASSASSIN_SCORES, SPAMASSASSIN_VERSION, SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORE_SET, PHRASE_COUNTERPARTS, spamRiskLevel } from './spamassassin-scores';
+export {
+  SPAMASSASSIN_SCORES,
+  SPAMASSASSIN_VERSION,
+  SPAMASSASSIN_REQUIRED_SCORE,
+  SPAMASSASSIN_SCORE_SET,
+  PHRASE_COUNTERPARTS,
+  spamRiskLevel,
+} from './spamassassin-scores';
 export type { SizeReport } from './size-report';
 export { GMAIL_CLIP_LIMIT_BYTES, GMAIL_CLIP_WARNING_BYTES } from './size-report';
 export type { LinkReport, LinkEntry } from './link-report';

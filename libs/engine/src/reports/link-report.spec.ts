@@ -6,7 +6,12 @@ function linkRules(body: string): string[] {
 
 describe('linkReport', () => {
   it('accepts well-formed, descriptive, secure links', () => {
-    const report = reports(email('<a href="https://acme.test/pricing">See our pricing</a> <a href="mailto:help@acme.test">Email support</a> <a href="tel:+44 20 7946 0958">Call us</a> <a id="top"></a><a href="#top">Back to the top</a>', { footer: '' })).linkReport;
+    const report = reports(
+      email(
+        '<a href="https://acme.test/pricing">See our pricing</a> <a href="mailto:help@acme.test">Email support</a> <a href="tel:+44 20 7946 0958">Call us</a> <a id="top"></a><a href="#top">Back to the top</a>',
+        { footer: '' },
+      ),
+    ).linkReport;
     expect(report.issues).toEqual([]);
     expect(report).toMatchObject({ total: 4, broken: 0, insecure: 0, untracked: 0 });
     expect(report.breakdown.https).toBe(1);
@@ -48,7 +53,9 @@ describe('linkReport', () => {
   });
 
   it('treats ESP merge tags in hrefs as resolved at send time, not broken', () => {
-    const report = reports(email('<a href="*|UNSUB|*">Unsubscribe</a> <a href="{{ unsubscribe_url }}">Manage preferences</a> <a href="%unsubscribe_url%">Leave</a>', { footer: '' })).linkReport;
+    const report = reports(
+      email('<a href="*|UNSUB|*">Unsubscribe</a> <a href="{{ unsubscribe_url }}">Manage preferences</a> <a href="%unsubscribe_url%">Leave</a>', { footer: '' }),
+    ).linkReport;
     expect(report.broken).toBe(0);
     expect(report.breakdown.template).toBe(3);
   });
@@ -60,7 +67,9 @@ describe('linkReport', () => {
     expect(report.links.map((link) => link.tracked)).toEqual([true, false]);
     const untrackedOnly = reports(email('<a href="https://acme.test/b">Autumn sale</a>', { footer: '' })).linkReport;
     expect(untrackedOnly.untracked).toBe(0);
-    const clickHost = reports(email('<a href="https://click.acme.test/ls/abc">Spring sale</a> <a href="https://acme.test/unsubscribe">Unsubscribe</a>', { footer: '' })).linkReport;
+    const clickHost = reports(
+      email('<a href="https://click.acme.test/ls/abc">Spring sale</a> <a href="https://acme.test/unsubscribe">Unsubscribe</a>', { footer: '' }),
+    ).linkReport;
     expect(clickHost.untracked).toBe(0);
   });
 });

@@ -34,19 +34,94 @@ export interface LinkReport {
 
 /** Link texts that say nothing about the destination, in the languages most email is written in. */
 export const GENERIC_LINK_TEXTS: ReadonlySet<string> = new Set([
-  'click here', 'click', 'here', 'click this', 'this link', 'link', 'read more', 'learn more', 'more', 'see more',
-  'more info', 'more information', 'details', 'go', 'this', 'continue', 'tap here', 'view', 'download', 'info',
-  'hier klicken', 'hier', 'klicken sie hier', 'mehr', 'weiterlesen', 'mehr erfahren', 'cliquez ici', 'ici',
-  'en savoir plus', 'lire la suite', 'plus', 'haga clic aqui', 'haz clic aqui', 'clic aqui', 'aqui', 'leer mas',
-  'mas', 'mas informacion', 'clique aqui', 'saiba mais', 'leia mais', 'clicca qui', 'qui', 'leggi di piu',
-  'scopri di piu', 'klik hier', 'lees meer', 'meer', 'klicka har', 'las mer', 'kliknij tutaj', 'tutaj',
+  'click here',
+  'click',
+  'here',
+  'click this',
+  'this link',
+  'link',
+  'read more',
+  'learn more',
+  'more',
+  'see more',
+  'more info',
+  'more information',
+  'details',
+  'go',
+  'this',
+  'continue',
+  'tap here',
+  'view',
+  'download',
+  'info',
+  'hier klicken',
+  'hier',
+  'klicken sie hier',
+  'mehr',
+  'weiterlesen',
+  'mehr erfahren',
+  'cliquez ici',
+  'ici',
+  'en savoir plus',
+  'lire la suite',
+  'plus',
+  'haga clic aqui',
+  'haz clic aqui',
+  'clic aqui',
+  'aqui',
+  'leer mas',
+  'mas',
+  'mas informacion',
+  'clique aqui',
+  'saiba mais',
+  'leia mais',
+  'clicca qui',
+  'qui',
+  'leggi di piu',
+  'scopri di piu',
+  'klik hier',
+  'lees meer',
+  'meer',
+  'klicka har',
+  'las mer',
+  'kliknij tutaj',
+  'tutaj',
 ]);
 
 const PLACEHOLDER_HOSTS = new Set([
-  'example.com', 'example.org', 'example.net', 'yourdomain.com', 'yoursite.com', 'yourwebsite.com', 'domain.com',
-  'website.com', 'mysite.com', 'yourcompany.com', 'company.com', 'test.com', 'localhost',
+  'example.com',
+  'example.org',
+  'example.net',
+  'yourdomain.com',
+  'yoursite.com',
+  'yourwebsite.com',
+  'domain.com',
+  'website.com',
+  'mysite.com',
+  'yourcompany.com',
+  'company.com',
+  'test.com',
+  'localhost',
 ]);
-const PLACEHOLDER_HREFS = new Set(['#', '#!', 'url', 'link', 'href', 'todo', 'tbd', 'about:blank', 'http://', 'https://', 'http://#', 'https://#', '[url]', '(url)', 'insert link', 'your link', 'link here']);
+const PLACEHOLDER_HREFS = new Set([
+  '#',
+  '#!',
+  'url',
+  'link',
+  'href',
+  'todo',
+  'tbd',
+  'about:blank',
+  'http://',
+  'https://',
+  'http://#',
+  'https://#',
+  '[url]',
+  '(url)',
+  'insert link',
+  'your link',
+  'link here',
+]);
 
 const LONG_URL = 2000;
 
@@ -100,7 +175,8 @@ function findingsFor(link: EmailLink, context: ReportContext): LinkFinding[] {
     const number = decodeSafely(href.slice(href.indexOf(':') + 1).split('?')[0]);
     const digits = number.replace(/\D/g, '');
     if (digits.length === 0) add(`empty-${classified.scheme}`, 'error', `The ${classified.scheme}: link has no number.`, true);
-    else if (digits.length < 3 || /[^\d\s()+.\-/]/.test(number)) add(`invalid-${classified.scheme}`, 'warning', `"${shorten(number, 40)}" is not a dialable number.`);
+    else if (digits.length < 3 || /[^\d\s()+.\-/]/.test(number))
+      add(`invalid-${classified.scheme}`, 'warning', `"${shorten(number, 40)}" is not a dialable number.`);
   } else if (classified.scheme === 'data' || classified.scheme === 'file') {
     add('unsafe-scheme', 'error', `${classified.scheme}: links are blocked by email clients.`, true);
   }
@@ -148,8 +224,20 @@ function decodeFragment(fragment: string): string {
 
 function emptyBreakdown(): Record<HrefScheme, number> {
   return {
-    https: 0, http: 0, mailto: 0, tel: 0, sms: 0, anchor: 0, javascript: 0, 'protocol-relative': 0, relative: 0,
-    template: 0, data: 0, file: 0, other: 0, empty: 0,
+    https: 0,
+    http: 0,
+    mailto: 0,
+    tel: 0,
+    sms: 0,
+    anchor: 0,
+    javascript: 0,
+    'protocol-relative': 0,
+    relative: 0,
+    template: 0,
+    data: 0,
+    file: 0,
+    other: 0,
+    empty: 0,
   };
 }
 

@@ -43,8 +43,18 @@ function generator(seed: number): (n: number) => number {
   };
 }
 
-const WORDS = ['Spring sale', 'Everything is 20% off until Sunday', ' lead', 'trail ', ' ', '\n    ', '\n\t', '&amp; more', 'x',
-  'A sentence long enough to be wrapped by the formatter because it runs well past seventy-eight characters.'];
+const WORDS = [
+  'Spring sale',
+  'Everything is 20% off until Sunday',
+  ' lead',
+  'trail ',
+  ' ',
+  '\n    ',
+  '\n\t',
+  '&amp; more',
+  'x',
+  'A sentence long enough to be wrapped by the formatter because it runs well past seventy-eight characters.',
+];
 
 /**
  * Valid HTML of the shapes emails use: nested layout tables, divs and sections, paragraphs and headings
@@ -72,8 +82,7 @@ function randomBody(next: (n: number) => number): string {
       else if (pick === 2) {
         const level = 1 + next(3);
         out += `${space}<h${level}>${inline(1)}</h${level}>`;
-      }
-      else if (pick === 3) out += `${space}<div>${next(2) ? inline(0) : ''}${blocks(depth + 1)}${space}</div>`;
+      } else if (pick === 3) out += `${space}<div>${next(2) ? inline(0) : ''}${blocks(depth + 1)}${space}</div>`;
       else if (pick === 4) out += `${space}<section>${blocks(depth + 1)}</section>`;
       // List items with text: an empty item is left out on purpose (html-to-text would print a lone bullet).
       else if (pick === 5) out += `${space}<ul><li>Item ${inline(1)}</li>${space}<li>Item ${inline(1)}</li></ul>`;
@@ -100,7 +109,9 @@ describe('plainText against html-to-text on the whole email', () => {
       '        </td></tr></tbody></table>\n      </td>\n    </tr>\n    <tr><td><p>Everything is 20% off.</p>\n<p>Until <a href="https://shop.test/sale">Sunday</a>.</p></td></tr>\n' +
       '    <tr><td>Left</td><td><div>Right <b>cell</b></div></td></tr>\n  </tbody></table>\n  <hr>\n  <p>Acme Inc</p>\n</body></html>';
     expect(plainText(html)).toBe(oracle(html));
-    expect(plainText(html)).toBe('Spring sale\n\nEverything is 20% off.\n\nUntil Sunday <https://shop.test/sale>.\n\nLeft\nRight cell\n\n--------------------\n\nAcme Inc');
+    expect(plainText(html)).toBe(
+      'Spring sale\n\nEverything is 20% off.\n\nUntil Sunday <https://shop.test/sale>.\n\nLeft\nRight cell\n\n--------------------\n\nAcme Inc',
+    );
   });
 
   it('agrees with html-to-text on 400 generated emails', () => {

@@ -27,7 +27,9 @@ describe('plainText', () => {
   });
 
   it('prints only the text of links that lead nowhere a reader can go (javascript:, data:)', () => {
-    const report = plain('<p><a href="javascript:void(0)">Open menu</a>, <a href="data:text/html,hi">inline</a> and <a href="mailto:help@acme.test">write to us</a></p>');
+    const report = plain(
+      '<p><a href="javascript:void(0)">Open menu</a>, <a href="data:text/html,hi">inline</a> and <a href="mailto:help@acme.test">write to us</a></p>',
+    );
     expect(report.text).toBe('Open menu, inline and write to us <help@acme.test>');
   });
 

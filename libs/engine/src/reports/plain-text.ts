@@ -42,8 +42,20 @@ export const PLAIN_TEXT_MAX_DEPTH = 200;
  */
 type Breaks = readonly [leading: 1 | 2, trailing: 1 | 2];
 const PLAIN_BLOCKS: Readonly<Record<string, Breaks>> = {
-  div: [1, 1], article: [1, 1], aside: [1, 1], footer: [1, 1], form: [1, 1], header: [1, 1], main: [1, 1], nav: [1, 1], section: [1, 1],
-  td: [1, 1], th: [1, 1], tr: [1, 2], table: [1, 2], p: [2, 2],
+  div: [1, 1],
+  article: [1, 1],
+  aside: [1, 1],
+  footer: [1, 1],
+  form: [1, 1],
+  header: [1, 1],
+  main: [1, 1],
+  nav: [1, 1],
+  section: [1, 1],
+  td: [1, 1],
+  th: [1, 1],
+  tr: [1, 2],
+  table: [1, 2],
+  p: [2, 2],
   ...Object.fromEntries(HEADINGS.map((tag) => [tag, [2, 1] as const])),
 };
 const TABLE_BEFORE_CAPTION: Breaks = [2, 2];
@@ -59,7 +71,11 @@ const TABLE_BEFORE_CAPTION: Breaks = [2, 2];
  */
 const genericTag = (leading: number, trailing: number): string => `x${leading}${trailing}`;
 const GENERIC_BLOCK_SELECTORS = [1, 2].flatMap((leading) =>
-  [1, 2].map((trailing) => ({ selector: genericTag(leading, trailing), format: 'block', options: { leadingLineBreaks: leading, trailingLineBreaks: trailing } })),
+  [1, 2].map((trailing) => ({
+    selector: genericTag(leading, trailing),
+    format: 'block',
+    options: { leadingLineBreaks: leading, trailingLineBreaks: trailing },
+  })),
 );
 
 /** Other blocks html-to-text formats, with the trailing breaks each ends with at least (lists nested in a list item end with 1). */
@@ -80,7 +96,15 @@ const toText = compile(OPTIONS);
 
 /** Elements html-to-text formats (everything else it treats as inline), with the attributes it reads. */
 const KEPT: Readonly<Record<string, readonly string[]>> = {
-  a: ['href'], ol: ['start', 'type'], ul: [], li: [], br: [], hr: [], wbr: [], pre: [], blockquote: [],
+  a: ['href'],
+  ol: ['start', 'type'],
+  ul: [],
+  li: [],
+  br: [],
+  hr: [],
+  wbr: [],
+  pre: [],
+  blockquote: [],
   ...Object.fromEntries(Object.keys(PLAIN_BLOCKS).map((tag) => [tag, []])),
 };
 const VOID = new Set(['br', 'hr', 'wbr']);
@@ -232,7 +256,8 @@ function openElement(writer: BodyHtmlWriter, context: ReportContext, current: nu
   const start = parts.length;
   const breaks = tagName === 'table' && captions ? TABLE_BEFORE_CAPTION : (PLAIN_BLOCKS[tagName] ?? null);
   writer.atBlockBoundary = breaks !== null;
-  if (breaks !== null) parts.push(''); // the generic tag is written when the block closes
+  if (breaks !== null)
+    parts.push(''); // the generic tag is written when the block closes
   else parts.push(startTag(node, tagName, kept));
   // A link prints its URL even without text (an image link without alt), so it shows.
   if (tagName === 'a' && SHOWS.test(getAttribute(node, 'href') ?? '')) writer.shown++;
@@ -346,16 +371,31 @@ export function buildPlainText(context: ReportContext): PlainTextReport {
   const wrapped = `<body>${html}</body>`;
   const converted = simplified ? simpleText(context) : toText(wrapped);
   // Trailing white space off every line, at most one blank line in a row.
-  const text = converted.replace(TRAILING_SPACE, '').replace(/\n{3,}/g, '\n\n').trim();
+  const text = converted
+    .replace(TRAILING_SPACE, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   const warnings: ReportIssue[] = [];
   if (simplified) {
-    warnings.push({ rule: 'plain-text-simplified', severity: 'info', message: `The HTML nests more than ${PLAIN_TEXT_MAX_DEPTH} elements deep, so the text version was generated without layout formatting.` });
+    warnings.push({
+      rule: 'plain-text-simplified',
+      severity: 'info',
+      message: `The HTML nests more than ${PLAIN_TEXT_MAX_DEPTH} elements deep, so the text version was generated without layout formatting.`,
+    });
   }
   const contentImages = context.images.filter((image) => !image.isTrackingPixel && !image.hidden && image.kind !== 'background').length;
   if (text.length === 0) {
-    warnings.push({ rule: 'plain-text-empty', severity: 'warning', message: 'The email has no text, so the text/plain part is empty; filters and text-only readers see nothing.' });
+    warnings.push({
+      rule: 'plain-text-empty',
+      severity: 'warning',
+      message: 'The email has no text, so the text/plain part is empty; filters and text-only readers see nothing.',
+    });
   } else if (text.length < 100 && contentImages > 0) {
-    warnings.push({ rule: 'plain-text-short', severity: 'info', message: `The text version is only ${text.length} characters: most of the content is in images.` });
+    warnings.push({
+      rule: 'plain-text-short',
+      severity: 'info',
+      message: `The text version is only ${text.length} characters: most of the content is in images.`,
+    });
   }
   return { text, length: text.length, lines: text === '' ? 0 : text.split('\n').length, warnings: sortIssues(warnings) };
 }

@@ -12,7 +12,8 @@ function triggered(body: string, parts = {}): string[] {
   return [...report.triggers, ...report.compliance].map((trigger) => trigger.rule);
 }
 
-const CLEAN = '<p>Hello Sam, here is what changed in your workspace this month. We shipped faster exports and a new calendar view.</p><p>Read the <a href="https://acme.test/changelog">full changelog</a> on our site.</p>';
+const CLEAN =
+  '<p>Hello Sam, here is what changed in your workspace this month. We shipped faster exports and a new calendar view.</p><p>Read the <a href="https://acme.test/changelog">full changelog</a> on our site.</p>';
 
 describe('spamReport', () => {
   it('scores a clean newsletter 100 with level low', () => {
@@ -30,14 +31,25 @@ describe('spamReport', () => {
 
   it('finds spam phrases in several languages, folding case and accents', () => {
     const rules = spam(`${CLEAN}<p>Act NOW. Vous avez gagné! Oferta exclusiva. Jetzt kaufen.</p>`).triggers.filter((trigger) => trigger.rule === 'spam-phrase');
-    expect(rules.map((trigger) => trigger.message)).toEqual(expect.arrayContaining([expect.stringContaining('act now'), expect.stringContaining('vous avez gagne'), expect.stringContaining('oferta exclusiva'), expect.stringContaining('jetzt kaufen')]));
+    expect(rules.map((trigger) => trigger.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('act now'),
+        expect.stringContaining('vous avez gagne'),
+        expect.stringContaining('oferta exclusiva'),
+        expect.stringContaining('jetzt kaufen'),
+      ]),
+    );
   });
 
   it('reads a var() background behind white text as the variable, not as white-on-white hidden text (issue 19)', () => {
     const banner = '<div class="banner"><p style="color:#ffffff">Our spring collection has arrived in every store near you.</p></div>';
-    expect(triggered(`${CLEAN}${banner}`, { head: '<style>:root { --brand: #123456; } .banner { background-color: var(--brand); }</style>' })).not.toContain('hidden-text');
+    expect(triggered(`${CLEAN}${banner}`, { head: '<style>:root { --brand: #123456; } .banner { background-color: var(--brand); }</style>' })).not.toContain(
+      'hidden-text',
+    );
     // Semi-transparent white over white is still white-on-white.
-    expect(triggered(`${CLEAN}<p style="color:rgba(255,255,255,.95)">This sentence is painted almost exactly like the page behind it.</p>`)).toContain('hidden-text');
+    expect(triggered(`${CLEAN}<p style="color:rgba(255,255,255,.95)">This sentence is painted almost exactly like the page behind it.</p>`)).toContain(
+      'hidden-text',
+    );
   });
 
   it('flags hidden text but not the preheader or media-query copies', () => {
@@ -46,17 +58,23 @@ describe('spamReport', () => {
     const preheader = '<div style="display:none;max-height:0;overflow:hidden">Your March update: exports, calendar and more</div>';
     expect(triggered(`${preheader}${CLEAN}`)).not.toContain('hidden-text');
     const mobileOnly = '<div class="mobile-only" style="display:none">This copy is shown on phones by a media query only</div>';
-    expect(triggered(`${CLEAN}${mobileOnly}`, { head: '<style>@media (max-width:600px){ .mobile-only { display:block !important } }</style>' })).not.toContain('hidden-text');
+    expect(triggered(`${CLEAN}${mobileOnly}`, { head: '<style>@media (max-width:600px){ .mobile-only { display:block !important } }</style>' })).not.toContain(
+      'hidden-text',
+    );
     expect(triggered(`${CLEAN}<p style="color:#ffffff">white words on a white page for the filter only</p>`)).toContain('hidden-text');
   });
 
   it('flags shorteners, raw IP links, executables and deceptive links', () => {
-    const rules = triggered(`${CLEAN}<a href="https://bit.ly/abc">Spring offer</a> <a href="http://192.168.4.1/login">Log in</a> <a href="https://acme.test/setup.exe">Installer</a> <a href="https://evil.test/login">www.paypal.com</a>`);
+    const rules = triggered(
+      `${CLEAN}<a href="https://bit.ly/abc">Spring offer</a> <a href="http://192.168.4.1/login">Log in</a> <a href="https://acme.test/setup.exe">Installer</a> <a href="https://evil.test/login">www.paypal.com</a>`,
+    );
     expect(rules).toEqual(expect.arrayContaining(['url-shortener', 'raw-ip-link', 'executable-link', 'deceptive-link']));
   });
 
   it('does not call click-tracking redirects deceptive', () => {
-    expect(triggered(`${CLEAN}<a href="https://click.mailer.test/ls/click?upn=x&url=https%3A%2F%2Fshop.test">www.shop.test</a>`)).not.toContain('deceptive-link');
+    expect(triggered(`${CLEAN}<a href="https://click.mailer.test/ls/click?upn=x&url=https%3A%2F%2Fshop.test">www.shop.test</a>`)).not.toContain(
+      'deceptive-link',
+    );
     expect(triggered(`${CLEAN}<a href="https://u123.ct.sendgrid.net/ls/click?upn=abc">www.shop.test</a>`)).not.toContain('deceptive-link');
     expect(triggered(`${CLEAN}<a href="https://www.acme.test/spring">acme.test/spring</a>`)).not.toContain('deceptive-link');
   });
@@ -71,13 +89,19 @@ describe('spamReport', () => {
   it('requires an unsubscribe link and a postal address in marketing mail, not in transactional mail', () => {
     const bare = spam(CLEAN, { footer: '' });
     // Compliance findings, apart from the filter score: SpamAssassin scores neither.
-    expect(bare.compliance.map((finding) => [finding.rule, finding.severity])).toEqual([['missing-unsubscribe', 'error'], ['missing-physical-address', 'warning']]);
+    expect(bare.compliance.map((finding) => [finding.rule, finding.severity])).toEqual([
+      ['missing-unsubscribe', 'error'],
+      ['missing-physical-address', 'warning'],
+    ]);
     expect(bare.triggers).toEqual([]);
     expect(bare).toMatchObject({ score: 100, level: 'low' });
     const receipt = spam('<h1>Your order confirmation</h1><p>Thanks! Here is your receipt for order number 1042.</p>', { footer: '' });
     expect(receipt.transactional).toBe(true);
     expect(receipt.score).toBe(100);
-    expect(receipt.compliance.map((finding) => [finding.rule, finding.severity])).toEqual([['missing-physical-address', 'info'], ['missing-unsubscribe', 'info']]);
+    expect(receipt.compliance.map((finding) => [finding.rule, finding.severity])).toEqual([
+      ['missing-physical-address', 'info'],
+      ['missing-unsubscribe', 'info'],
+    ]);
   });
 
   it('recognizes unsubscribe links in other languages and ESP tags, and addresses in several formats', () => {
@@ -107,26 +131,64 @@ describe('spamReport', () => {
 
   it('takes each counterpart score from SpamAssassin and maps the points to a level at its required score', () => {
     const medium = spam(`${CLEAN}<p>Dear friend, this is for you.</p>`);
-    expect(medium.triggers.map((trigger) => [trigger.rule, trigger.spamAssassinRule, trigger.spamAssassinScore])).toEqual([['spam-phrase', 'DEAR_FRIEND', SPAMASSASSIN_SCORES.DEAR_FRIEND]]);
+    expect(medium.triggers.map((trigger) => [trigger.rule, trigger.spamAssassinRule, trigger.spamAssassinScore])).toEqual([
+      ['spam-phrase', 'DEAR_FRIEND', SPAMASSASSIN_SCORES.DEAR_FRIEND],
+    ]);
     expect(medium).toMatchObject({ points: SPAMASSASSIN_SCORES.DEAR_FRIEND, score: Math.round(100 - 12 * SPAMASSASSIN_SCORES.DEAR_FRIEND), level: 'medium' });
     const high = spam(`${CLEAN}<p>Dear friend, 100% guaranteed.</p>`);
     expect(high.points).toBeCloseTo(SPAMASSASSIN_SCORES.DEAR_FRIEND + SPAMASSASSIN_SCORES.GUARANTEED_100_PERCENT, 3);
     expect(high.level).toBe('high');
     expect(spam(`${CLEAN}<p>The lowest price in town.</p>`).level).toBe('low');
     // Capitals: the share decides between SpamAssassin's two body rules.
-    const shouting = spam('<p>BUY THE BEST SHOES TODAY AND SAVE HUGE ON EVERY ORDER YOU PLACE NOW</p>', { footer: '' }).triggers.find((trigger) => trigger.rule === 'caps-ratio');
+    const shouting = spam('<p>BUY THE BEST SHOES TODAY AND SAVE HUGE ON EVERY ORDER YOU PLACE NOW</p>', { footer: '' }).triggers.find(
+      (trigger) => trigger.rule === 'caps-ratio',
+    );
     expect(shouting).toMatchObject({ spamAssassinRule: 'UPPERCASE_75_100', spamAssassinScore: SPAMASSASSIN_SCORES.UPPERCASE_75_100 });
     // Hidden text: colored like the background is SpamAssassin's low-contrast rule; display:none has no counterpart.
     const stuffing = 'cheap pills and replica watches online today for you';
-    expect(spam(`${CLEAN}<p style="color:#ffffff">${stuffing}</p>`).triggers.find((trigger) => trigger.rule === 'hidden-text')).toMatchObject({ spamAssassinRule: 'HTML_FONT_LOW_CONTRAST', spamAssassinScore: 0.713 });
-    expect(spam(`${CLEAN}<div style="display:none">${stuffing}</div>`).triggers.find((trigger) => trigger.rule === 'hidden-text')).toMatchObject({ spamAssassinRule: null, spamAssassinScore: 0 });
+    expect(spam(`${CLEAN}<p style="color:#ffffff">${stuffing}</p>`).triggers.find((trigger) => trigger.rule === 'hidden-text')).toMatchObject({
+      spamAssassinRule: 'HTML_FONT_LOW_CONTRAST',
+      spamAssassinScore: 0.713,
+    });
+    expect(spam(`${CLEAN}<div style="display:none">${stuffing}</div>`).triggers.find((trigger) => trigger.rule === 'hidden-text')).toMatchObject({
+      spamAssassinRule: null,
+      spamAssassinScore: 0,
+    });
   });
 });
 
 describe('spam text measures on ASCII text', () => {
   // ASCII text takes shortcuts (plain character ranges, one pass without a string per word); they must
   // count exactly what the Unicode-aware patterns count.
-  const asciiText = fc.array(fc.constantFrom('SALE', 'sale', 'Sale', 'FREE!!!', "DON'T", "don't", '100%', '$5', 'A1B', 'ok', 'IT', 'x', ' ', '\n', ',', '-', '.', '&', "'", '42', 'e-mail', 'WWW.SHOP.COM'), { maxLength: 60 }).map((parts) => parts.join(''));
+  const asciiText = fc
+    .array(
+      fc.constantFrom(
+        'SALE',
+        'sale',
+        'Sale',
+        'FREE!!!',
+        "DON'T",
+        "don't",
+        '100%',
+        '$5',
+        'A1B',
+        'ok',
+        'IT',
+        'x',
+        ' ',
+        '\n',
+        ',',
+        '-',
+        '.',
+        '&',
+        "'",
+        '42',
+        'e-mail',
+        'WWW.SHOP.COM',
+      ),
+      { maxLength: 60 },
+    )
+    .map((parts) => parts.join(''));
 
   it('counts capital words as the Unicode pattern does', () => {
     fc.assert(
@@ -150,7 +212,8 @@ describe('spam text measures on ASCII text', () => {
 });
 
 describe('spamReport on what legitimate mail does (issue 19)', () => {
-  const weightOf = (report: ReturnType<typeof spam>, rule: string): number => report.triggers.filter((trigger) => trigger.rule === rule).reduce((sum, trigger) => sum + trigger.weight, 0);
+  const weightOf = (report: ReturnType<typeof spam>, rule: string): number =>
+    report.triggers.filter((trigger) => trigger.rule === rule).reduce((sum, trigger) => sum + trigger.weight, 0);
 
   it('never reads the CSS of a <style> as text: not in the body, not as the preheader, not behind template syntax', () => {
     const css = '<style>.button { background-color: #0b0c0c; color: #ffffff; padding: 12px 24px; } .footer p { font-size: 12px; }</style>';
@@ -186,52 +249,113 @@ describe('spamReport on what legitimate mail does (issue 19)', () => {
   });
 
   it('does not call a link deceptive when its text is the destination site own name', () => {
-    expect(triggered(`${CLEAN}<p><a href="https://www.gov.uk">GOV.UK</a> <a href="https://shop.acme.test/spring">acme.test</a> <a href="https://acme.test">www.acme.test</a></p>`)).toEqual([]);
+    expect(
+      triggered(
+        `${CLEAN}<p><a href="https://www.gov.uk">GOV.UK</a> <a href="https://shop.acme.test/spring">acme.test</a> <a href="https://acme.test">www.acme.test</a></p>`,
+      ),
+    ).toEqual([]);
     expect(triggered(`${CLEAN}<p><a href="https://gov.uk.evil.test/login">GOV.UK</a></p>`)).toContain('deceptive-link');
     expect(triggered(`${CLEAN}<p><a href="https://paypal.com.evil.test/">paypal.com</a></p>`)).toContain('deceptive-link');
   });
 
   it('takes a zero-width joiner that stops auto-linking for what it is, and still flags hidden words', () => {
-    expect(triggered(`${CLEAN}<p>Shipped aug 2&zwnj;8, 201&zwnj;6 to your addr&zwnj;ess: Land&zwnj;mark, St&zwnj;ate, Coun&zwnj;try.</p>`)).not.toContain('obfuscated-text');
+    expect(triggered(`${CLEAN}<p>Shipped aug 2&zwnj;8, 201&zwnj;6 to your addr&zwnj;ess: Land&zwnj;mark, St&zwnj;ate, Coun&zwnj;try.</p>`)).not.toContain(
+      'obfuscated-text',
+    );
     expect(triggered(`${CLEAN}<p>Cheap V\u200Biagra</p>`)).toContain('obfuscated-text');
     expect(triggered(`${CLEAN}<p>F\u200CR\u200CE\u200CE gift</p>`)).toContain('obfuscated-text');
   });
 
   it('scores a phrase by its SpamAssassin counterpart, and lists the others without a score', () => {
-    const phrases = ['act now', 'risk free', 'no credit check', 'click below', 'order now', 'cash bonus', 'no obligation', 'once in a lifetime', 'dear friend', 'lose weight', 'wire transfer', 'work from home', 'extra income', 'free gift', 'best price', 'apply now', 'call now', 'buy now', 'free money', 'earn money', 'viagra', 'casino', 'miracle', 'lowest price', 'get paid'];
+    const phrases = [
+      'act now',
+      'risk free',
+      'no credit check',
+      'click below',
+      'order now',
+      'cash bonus',
+      'no obligation',
+      'once in a lifetime',
+      'dear friend',
+      'lose weight',
+      'wire transfer',
+      'work from home',
+      'extra income',
+      'free gift',
+      'best price',
+      'apply now',
+      'call now',
+      'buy now',
+      'free money',
+      'earn money',
+      'viagra',
+      'casino',
+      'miracle',
+      'lowest price',
+      'get paid',
+    ];
     const report = spam(`${CLEAN}<p>${phrases.join('. ')}.</p>`);
     const found = report.triggers.filter((trigger) => trigger.rule === 'spam-phrase');
     expect(found).toHaveLength(25);
-    expect(found.filter((trigger) => trigger.spamAssassinRule !== null).map((trigger) => trigger.spamAssassinRule).sort()).toEqual(['DEAR_FRIEND', 'DIET_1', 'DRUGS_ERECTILE', 'LOW_PRICE', 'ONE_TIME']);
-    expect(report.points).toBeCloseTo(SPAMASSASSIN_SCORES.DEAR_FRIEND + SPAMASSASSIN_SCORES.DIET_1 + SPAMASSASSIN_SCORES.DRUGS_ERECTILE + SPAMASSASSIN_SCORES.LOW_PRICE + SPAMASSASSIN_SCORES.ONE_TIME, 3);
+    expect(
+      found
+        .filter((trigger) => trigger.spamAssassinRule !== null)
+        .map((trigger) => trigger.spamAssassinRule)
+        .sort(),
+    ).toEqual(['DEAR_FRIEND', 'DIET_1', 'DRUGS_ERECTILE', 'LOW_PRICE', 'ONE_TIME']);
+    expect(report.points).toBeCloseTo(
+      SPAMASSASSIN_SCORES.DEAR_FRIEND +
+        SPAMASSASSIN_SCORES.DIET_1 +
+        SPAMASSASSIN_SCORES.DRUGS_ERECTILE +
+        SPAMASSASSIN_SCORES.LOW_PRICE +
+        SPAMASSASSIN_SCORES.ONE_TIME,
+      3,
+    );
     expect(weightOf(report, 'spam-phrase')).toBeCloseTo(12 * report.points, 1);
   });
 
   it('reads spam phrases in hidden text too, and a hidden "preheader" only up to what an inbox shows', () => {
-    expect(spam(`${CLEAN}<div style="display:none">act now, dear friend, no credit check</div>`).triggers.filter((trigger) => trigger.rule === 'spam-phrase').map((trigger) => trigger.message)).toEqual([
-      expect.stringContaining('dear friend'), expect.stringContaining('act now'), expect.stringContaining('no credit check'),
-    ]);
+    expect(
+      spam(`${CLEAN}<div style="display:none">act now, dear friend, no credit check</div>`)
+        .triggers.filter((trigger) => trigger.rule === 'spam-phrase')
+        .map((trigger) => trigger.message),
+    ).toEqual([expect.stringContaining('dear friend'), expect.stringContaining('act now'), expect.stringContaining('no credit check')]);
     const stuffing = 'cheap pills and replica watches at the lowest price online today '.repeat(6);
     expect(triggered(`<div style="display:none">${stuffing}</div>${CLEAN}`)).toContain('hidden-text');
     expect(triggered(`<div style="display:none">Your March update: exports, calendar and more</div>${CLEAN}`)).not.toContain('hidden-text');
     // React Email's preview padding: zero-width and directional marks.
-    expect(triggered(`<div style="display:none">Log in with this magic link<div>${'\u200C\u200B\u200D\u200E\u200F\uFEFF'.repeat(40)}</div></div>${CLEAN}`)).toEqual([]);
+    expect(
+      triggered(`<div style="display:none">Log in with this magic link<div>${'\u200C\u200B\u200D\u200E\u200F\uFEFF'.repeat(40)}</div></div>${CLEAN}`),
+    ).toEqual([]);
   });
 
-  it('flags an email that is one large image and a few words, with SpamAssassin\'s image-only score for its text length', () => {
-    const report = spam('<a href="https://acme.test/sale"><img src="https://acme.test/sale.jpg" width="600" height="900" alt=""></a><p>Shop the spring sale now.</p>');
-    expect(report.triggers.find((trigger) => trigger.rule === 'image-only')).toMatchObject({ spamAssassinRule: 'HTML_IMAGE_ONLY_04', spamAssassinScore: SPAMASSASSIN_SCORES.HTML_IMAGE_ONLY_04 });
+  it("flags an email that is one large image and a few words, with SpamAssassin's image-only score for its text length", () => {
+    const report = spam(
+      '<a href="https://acme.test/sale"><img src="https://acme.test/sale.jpg" width="600" height="900" alt=""></a><p>Shop the spring sale now.</p>',
+    );
+    expect(report.triggers.find((trigger) => trigger.rule === 'image-only')).toMatchObject({
+      spamAssassinRule: 'HTML_IMAGE_ONLY_04',
+      spamAssassinScore: SPAMASSASSIN_SCORES.HTML_IMAGE_ONLY_04,
+    });
     // A logo above a short note is not an image email.
-    expect(triggered('<img src="https://acme.test/logo.png" width="120" height="40" alt="Acme"><p>Your export of March is ready: download it from the reports page within seven days. Thank you for using Acme, and see you soon.</p>')).toEqual([]);
+    expect(
+      triggered(
+        '<img src="https://acme.test/logo.png" width="120" height="40" alt="Acme"><p>Your export of March is ready: download it from the reports page within seven days. Thank you for using Acme, and see you soon.</p>',
+      ),
+    ).toEqual([]);
   });
 
   it('counts pictures, not icons, against the text', () => {
     const icons = ['facebook', 'twitter', 'instagram'].map((name) => `<img src="https://acme.test/${name}.png" width="24" height="24" alt="${name}">`).join('');
     expect(triggered(`<p>Our spring collection is here, with new colors for every room of the house and garden.</p>${icons}`)).toEqual([]);
-    const social = ['facebook', 'instagram'].map((name) => `<a href="https://${name}.com/acme"><img src="https://cdn.acme.test/x7_icons_0${name.length}.gif" alt="${name}"></a>`).join('');
+    const social = ['facebook', 'instagram']
+      .map((name) => `<a href="https://${name}.com/acme"><img src="https://cdn.acme.test/x7_icons_0${name.length}.gif" alt="${name}"></a>`)
+      .join('');
     const spacer = '<img src="https://cdn.acme.test/ab_transparent.png" class="force-width-gmail">';
     expect(triggered(`<p>Our spring collection is here, with new colors for every room of the house and garden.</p>${social}${spacer}`)).toEqual([]);
-    const pictures = ['<img src="https://cdn.acme.test/sofa.jpg" alt="A green sofa">', '<img src="https://cdn.acme.test/lamp.jpg" alt="A brass lamp">'].join('');
+    const pictures = ['<img src="https://cdn.acme.test/sofa.jpg" alt="A green sofa">', '<img src="https://cdn.acme.test/lamp.jpg" alt="A brass lamp">'].join(
+      '',
+    );
     expect(triggered(`<p>Our spring collection is here, with new colors for every room of the house and garden.</p>${pictures}`)).toContain('high-image-ratio');
   });
 });

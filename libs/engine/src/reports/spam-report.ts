@@ -14,14 +14,30 @@ import type { EmailImage, EmailLink, ReportContext } from './context/report-cont
 import { ownText, textContent } from './context/report-document';
 import { compareIssues, type ReportIssue, type ReportSeverity } from './context/report-issue';
 import {
-  COMMON_TLDS, PO_BOX_PHRASES, SPAM_PHRASES, STREET_WORDS, SUSPICIOUS_TLDS, TRANSACTIONAL_PHRASES, UNSUBSCRIBE_HREF_MARKERS,
-  UNSUBSCRIBE_PHRASES, US_STATES, WATCHED_WORDS, ADDRESS_MERGE_TAGS, STREET_PREFIX_WORDS,
+  COMMON_TLDS,
+  PO_BOX_PHRASES,
+  SPAM_PHRASES,
+  STREET_WORDS,
+  SUSPICIOUS_TLDS,
+  TRANSACTIONAL_PHRASES,
+  UNSUBSCRIBE_HREF_MARKERS,
+  UNSUBSCRIBE_PHRASES,
+  US_STATES,
+  WATCHED_WORDS,
+  ADDRESS_MERGE_TAGS,
+  STREET_PREFIX_WORDS,
 } from './spam-phrases';
 import { mediaApplies } from './context/report-styles';
 import { INVISIBLE_CHARACTERS, collapseWhitespace, foldForMatching, isAscii, stripInvisible } from './context/text-utils';
 import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './context/url-utils';
 import {
-  PHRASE_COUNTERPARTS, SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORES, SPAMASSASSIN_VERSION, imageOnlyRule, spamRiskLevel, uppercaseRule,
+  PHRASE_COUNTERPARTS,
+  SPAMASSASSIN_REQUIRED_SCORE,
+  SPAMASSASSIN_SCORES,
+  SPAMASSASSIN_VERSION,
+  imageOnlyRule,
+  spamRiskLevel,
+  uppercaseRule,
   type SpamAssassinRuleName,
 } from './spamassassin-scores';
 
@@ -59,7 +75,16 @@ export const SPAM_COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
   'all-caps-subject': ['SUBJ_ALL_CAPS'],
   'spam-phrase': [...new Set(Object.values(PHRASE_COUNTERPARTS))],
   'hidden-text': ['HTML_FONT_LOW_CONTRAST'],
-  'image-only': ['HTML_IMAGE_ONLY_04', 'HTML_IMAGE_ONLY_08', 'HTML_IMAGE_ONLY_12', 'HTML_IMAGE_ONLY_16', 'HTML_IMAGE_ONLY_20', 'HTML_IMAGE_ONLY_24', 'HTML_IMAGE_ONLY_28', 'HTML_IMAGE_ONLY_32'],
+  'image-only': [
+    'HTML_IMAGE_ONLY_04',
+    'HTML_IMAGE_ONLY_08',
+    'HTML_IMAGE_ONLY_12',
+    'HTML_IMAGE_ONLY_16',
+    'HTML_IMAGE_ONLY_20',
+    'HTML_IMAGE_ONLY_24',
+    'HTML_IMAGE_ONLY_28',
+    'HTML_IMAGE_ONLY_32',
+  ],
   'high-image-ratio': ['HTML_IMAGE_RATIO_02'],
   'raw-ip-link': ['NUMERIC_HTTP_ADDR'],
   'embedded-content': ['HTML_EMBEDS', 'HTML_IFRAME_SRC'],
@@ -397,7 +422,11 @@ function revealedByMediaQueries(context: ReportContext): string {
   const revealed: string[] = [];
   for (const rule of context.sheet.rules) {
     if (rule.media === null || mediaApplies(rule.media, false)) continue;
-    if (rule.declarations.some((declaration) => (declaration.property === 'display' && declaration.value.toLowerCase() !== 'none') || declaration.property === 'max-height')) {
+    if (
+      rule.declarations.some(
+        (declaration) => (declaration.property === 'display' && declaration.value.toLowerCase() !== 'none') || declaration.property === 'max-height',
+      )
+    ) {
       revealed.push(rule.selectorText);
     }
   }
@@ -463,7 +492,13 @@ function spamContextOf(email: ReportContext): SpamContext {
  * A trigger carrying its SpamAssassin counterpart's full score; countEachRuleOnce takes the score off the
  * counterpart's later triggers.
  */
-function trigger(rule: string, severity: ReportSeverity, message: string, where: Partial<ReportIssue> = {}, counterpart: SpamAssassinRuleName | null = null): SpamTrigger {
+function trigger(
+  rule: string,
+  severity: ReportSeverity,
+  message: string,
+  where: Partial<ReportIssue> = {},
+  counterpart: SpamAssassinRuleName | null = null,
+): SpamTrigger {
   const spamAssassinScore = counterpart ? SPAMASSASSIN_SCORES[counterpart] : 0;
   return { rule, severity, weight: round(spamAssassinScore * SCORE_PER_POINT), message, ...where, spamAssassinRule: counterpart, spamAssassinScore };
 }
@@ -485,7 +520,15 @@ function countEachRuleOnce(triggers: SpamTrigger[]): void {
 function capsTriggers({ visibleText }: SpamContext): SpamTrigger[] {
   const caps = capsRatio(visibleText);
   if (caps.eligible < 10 || caps.ratio <= 0.3) return [];
-  return [trigger('caps-ratio', 'warning', `${Math.round(caps.ratio * 100)}% of the words are in capitals; filters read shouting as promotional pressure.`, {}, uppercaseRule(caps.ratio))];
+  return [
+    trigger(
+      'caps-ratio',
+      'warning',
+      `${Math.round(caps.ratio * 100)}% of the words are in capitals; filters read shouting as promotional pressure.`,
+      {},
+      uppercaseRule(caps.ratio),
+    ),
+  ];
 }
 
 function allCapsSubjectTriggers({ subject }: SpamContext): SpamTrigger[] {
@@ -517,7 +560,13 @@ function punctuationTriggers({ subject, visibleText }: SpamContext): SpamTrigger
   for (let at = punctuated.indexOf('!'); at !== -1; at = punctuated.indexOf('!', at + 1)) exclamations++;
   const longestRun = longestPunctuationRun(punctuated);
   if (longestRun < 3 && exclamations <= Math.max(5, punctuated.length / 200)) return [];
-  return [trigger('excessive-punctuation', 'warning', `${exclamations} exclamation marks${longestRun >= 3 ? ` and a run of ${longestRun} !, ? or currency symbols` : ''}; filters score stacked punctuation as spam.`)];
+  return [
+    trigger(
+      'excessive-punctuation',
+      'warning',
+      `${exclamations} exclamation marks${longestRun >= 3 ? ` and a run of ${longestRun} !, ? or currency symbols` : ''}; filters score stacked punctuation as spam.`,
+    ),
+  ];
 }
 
 /** The preheader: the first hidden element with text, if it comes before any visible text. */
@@ -586,19 +635,36 @@ function findHiddenText(context: ReportContext): HiddenText {
 function hiddenTextTriggers({ email, hidden }: SpamContext): SpamTrigger[] {
   const firstHiddenElement = hidden.firstIndex === -1 ? null : email.doc.index.elements[hidden.firstIndex];
   if (hidden.chars <= 0 || !firstHiddenElement) return [];
-  return [trigger('hidden-text', 'error', `${hidden.chars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`, email.doc.at(firstHiddenElement), hidden.lowContrast ? 'HTML_FONT_LOW_CONTRAST' : null)];
+  return [
+    trigger(
+      'hidden-text',
+      'error',
+      `${hidden.chars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`,
+      email.doc.at(firstHiddenElement),
+      hidden.lowContrast ? 'HTML_FONT_LOW_CONTRAST' : null,
+    ),
+  ];
 }
 
 function spamPhraseTriggers({ subjectTokens, bodyTokens, hidden }: SpamContext): SpamTrigger[] {
   // The subject, the body and the hidden text are one token stream here, as a filter reads them.
-  const phraseTokens = hidden.text === '' ? subjectTokens.concat(['\u0000'], bodyTokens) : subjectTokens.concat(['\u0000'], bodyTokens, ['\u0000'], tokens(hidden.text));
-  return findPhrases(phraseTokens, SPAM_INDEX).map((phrase) => trigger('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`, {}, PHRASE_RULES.get(phrase) ?? null));
+  const phraseTokens =
+    hidden.text === '' ? subjectTokens.concat(['\u0000'], bodyTokens) : subjectTokens.concat(['\u0000'], bodyTokens, ['\u0000'], tokens(hidden.text));
+  return findPhrases(phraseTokens, SPAM_INDEX).map((phrase) =>
+    trigger('spam-phrase', 'info', `"${phrase}" is a phrase spam filters score.`, {}, PHRASE_RULES.get(phrase) ?? null),
+  );
 }
 
 function obfuscatedTextTriggers({ visibleText }: SpamContext): SpamTrigger[] {
   const obfuscated = ZERO_WIDTH.test(visibleText) ? obfuscatedWords(visibleText) : [];
   if (obfuscated.length === 0) return [];
-  return [trigger('obfuscated-text', 'warning', `Zero-width characters split ${obfuscated.length === 1 ? 'the word' : 'words such as'} "${obfuscated[0]}"; filters read this as an attempt to hide words from them.`)];
+  return [
+    trigger(
+      'obfuscated-text',
+      'warning',
+      `Zero-width characters split ${obfuscated.length === 1 ? 'the word' : 'words such as'} "${obfuscated[0]}"; filters read this as an attempt to hide words from them.`,
+    ),
+  ];
 }
 
 function imageTriggers({ email, visibleText, bodyTokens }: SpamContext): SpamTrigger[] {
@@ -606,12 +672,28 @@ function imageTriggers({ email, visibleText, bodyTokens }: SpamContext): SpamTri
   const words = bodyTokens.length;
   const largeImages = contentImages.filter((image) => (image.width ?? 0) >= LARGE_IMAGE_PX || (image.height ?? 0) >= LARGE_IMAGE_PX).length;
   if (contentImages.length > 0 && (words < 20 || (largeImages > 0 && words < IMAGE_CAPTION_WORDS))) {
-    return [trigger('image-only', 'error', `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`, {}, imageOnlyRule(utf8Length(visibleText)))];
+    return [
+      trigger(
+        'image-only',
+        'error',
+        `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`,
+        {},
+        imageOnlyRule(utf8Length(visibleText)),
+      ),
+    ];
   }
   // Icons (social links, bullets) take no room from the text: only pictures count against it.
   const pictures = contentImages.filter((image) => !isIcon(image)).length;
   if (pictures >= 2 && visibleText.length / pictures < 150) {
-    return [trigger('high-image-ratio', 'warning', `${pictures} images for ${visibleText.length} characters of text; keep at least about 60% text.`, {}, 'HTML_IMAGE_RATIO_02')];
+    return [
+      trigger(
+        'high-image-ratio',
+        'warning',
+        `${pictures} images for ${visibleText.length} characters of text; keep at least about 60% text.`,
+        {},
+        'HTML_IMAGE_RATIO_02',
+      ),
+    ];
   }
   return [];
 }
@@ -624,14 +706,22 @@ function linkTriggers({ email }: SpamContext): SpamTrigger[] {
     if (!classified.host) continue;
     const where = { line: link.position.line, column: link.position.column, element: link.excerpt, url: link.href };
     const host = classified.host;
-    if (hostMatches(host, URL_SHORTENERS)) triggers.push(trigger('url-shortener', 'warning', `${host} is a URL shortener; spammers hide destinations behind them, so filters distrust them.`, where));
-    if (isIpHost(host)) triggers.push(trigger('raw-ip-link', 'error', `The link goes to a bare IP address (${host}) instead of a domain.`, where, 'NUMERIC_HTTP_ADDR'));
+    if (hostMatches(host, URL_SHORTENERS))
+      triggers.push(
+        trigger('url-shortener', 'warning', `${host} is a URL shortener; spammers hide destinations behind them, so filters distrust them.`, where),
+      );
+    if (isIpHost(host))
+      triggers.push(trigger('raw-ip-link', 'error', `The link goes to a bare IP address (${host}) instead of a domain.`, where, 'NUMERIC_HTTP_ADDR'));
     const path = classified.url?.pathname.toLowerCase() ?? '';
-    if (EXECUTABLE_EXTENSIONS.some((extension) => path.endsWith(extension))) triggers.push(trigger('executable-link', 'error', 'The link downloads an executable file.', where));
+    if (EXECUTABLE_EXTENSIONS.some((extension) => path.endsWith(extension)))
+      triggers.push(trigger('executable-link', 'error', 'The link downloads an executable file.', where));
     const tld = host.slice(host.lastIndexOf('.') + 1);
     if (SUSPICIOUS_TLDS.has(tld)) triggers.push(trigger('suspicious-tld', 'info', `.${tld} domains are heavily abused and weigh against the email.`, where));
     const shown = deceptivelyShownDomain(link, host);
-    if (shown) triggers.push(trigger('deceptive-link', 'error', `The link text shows ${shown} but the link goes to ${host}; this is the classic phishing pattern.`, where));
+    if (shown)
+      triggers.push(
+        trigger('deceptive-link', 'error', `The link text shows ${shown} but the link goes to ${host}; this is the classic phishing pattern.`, where),
+      );
   }
   return triggers;
 }
@@ -649,11 +739,14 @@ function deceptivelyShownDomain(link: EmailLink, host: string): string | undefin
 function markupTriggers({ email }: SpamContext): SpamTrigger[] {
   const { doc } = email;
   const triggers: SpamTrigger[] = [];
-  for (const element of doc.byTag('script')) triggers.push(trigger('script-tag', 'error', '<script> in an email is stripped by every client and flagged by filters.', doc.at(element)));
-  for (const element of doc.byTag('form')) triggers.push(trigger('form-tag', 'warning', 'Forms in email are disabled by many clients and flagged by some filters.', doc.at(element)));
+  for (const element of doc.byTag('script'))
+    triggers.push(trigger('script-tag', 'error', '<script> in an email is stripped by every client and flagged by filters.', doc.at(element)));
+  for (const element of doc.byTag('form'))
+    triggers.push(trigger('form-tag', 'warning', 'Forms in email are disabled by many clients and flagged by some filters.', doc.at(element)));
   for (const tag of ['iframe', 'object', 'embed', 'applet']) {
     const counterpart = tag === 'iframe' ? 'HTML_IFRAME_SRC' : 'HTML_EMBEDS';
-    for (const element of doc.byTag(tag)) triggers.push(trigger('embedded-content', 'warning', `<${tag}> is removed by email clients and flagged by filters.`, doc.at(element), counterpart));
+    for (const element of doc.byTag(tag))
+      triggers.push(trigger('embedded-content', 'warning', `<${tag}> is removed by email clients and flagged by filters.`, doc.at(element), counterpart));
   }
   return triggers;
 }
@@ -675,12 +768,29 @@ const SPAM_RULES: readonly SpamRule[] = [
 function complianceFindings({ email, visibleText, bodyTokens, transactional }: SpamContext): ReportIssue[] {
   const compliance: ReportIssue[] = [];
   if (!email.links.some(linkMatchesUnsubscribe)) {
-    if (transactional) compliance.push({ rule: 'missing-unsubscribe', severity: 'info', message: 'No unsubscribe link; fine for a transactional email, which this appears to be.' });
-    else compliance.push({ rule: 'missing-unsubscribe', severity: 'error', message: 'No unsubscribe link: required for bulk mail (CAN-SPAM, GDPR, Gmail and Yahoo sender rules) and its absence pushes recipients to the spam button.' });
+    if (transactional)
+      compliance.push({
+        rule: 'missing-unsubscribe',
+        severity: 'info',
+        message: 'No unsubscribe link; fine for a transactional email, which this appears to be.',
+      });
+    else
+      compliance.push({
+        rule: 'missing-unsubscribe',
+        severity: 'error',
+        message:
+          'No unsubscribe link: required for bulk mail (CAN-SPAM, GDPR, Gmail and Yahoo sender rules) and its absence pushes recipients to the spam button.',
+      });
   }
   if (!hasPhysicalAddress(email, visibleText, bodyTokens)) {
-    if (transactional) compliance.push({ rule: 'missing-physical-address', severity: 'info', message: 'No postal address found; fine for a transactional email.' });
-    else compliance.push({ rule: 'missing-physical-address', severity: 'warning', message: 'No postal address found; CAN-SPAM and many national laws require the sender\'s physical address in commercial email.' });
+    if (transactional)
+      compliance.push({ rule: 'missing-physical-address', severity: 'info', message: 'No postal address found; fine for a transactional email.' });
+    else
+      compliance.push({
+        rule: 'missing-physical-address',
+        severity: 'warning',
+        message: "No postal address found; CAN-SPAM and many national laws require the sender's physical address in commercial email.",
+      });
   }
   return compliance.sort(compareIssues);
 }
@@ -690,7 +800,10 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   const triggers: SpamTrigger[] = [];
   for (const rule of SPAM_RULES) for (const each of rule(spamContext)) triggers.push(each);
   countEachRuleOnce(triggers);
-  const points = round(triggers.reduce((sum, each) => sum + each.spamAssassinScore, 0), 3);
+  const points = round(
+    triggers.reduce((sum, each) => sum + each.spamAssassinScore, 0),
+    3,
+  );
   const score = Math.max(0, Math.min(100, Math.round(100 - SCORE_PER_POINT * points)));
   return {
     score,
@@ -709,13 +822,20 @@ function round(value: number, digits = 2): number {
   return Math.round(value * factor) / factor;
 }
 
-
 function sortTriggers(triggers: SpamTrigger[]): SpamTrigger[] {
-  return triggers.sort((a, b) => b.weight - a.weight || (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) || (a.column ?? 0) - (b.column ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) || (a.message < b.message ? -1 : 1));
+  return triggers.sort(
+    (a, b) =>
+      b.weight - a.weight ||
+      (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) ||
+      (a.message < b.message ? -1 : 1),
+  );
 }
 
 /** Social-network and icon images by their alt text or file name, when no size is declared. */
-const ICON_NAME = /(?:^|[^a-z])(?:facebook|twitter|instagram|linkedin|youtube|pinterest|tiktok|google\+|rss|icons?|social|spacer|transparent|blank)(?:[^a-z]|$)/i;
+const ICON_NAME =
+  /(?:^|[^a-z])(?:facebook|twitter|instagram|linkedin|youtube|pinterest|tiktok|google\+|rss|icons?|social|spacer|transparent|blank)(?:[^a-z]|$)/i;
 
 /** An icon (social links, bullets) or a spacer: it takes no room from the text. */
 function isIcon(image: EmailImage): boolean {
@@ -737,7 +857,11 @@ function isSameColorAsBackground(context: ReportContext, index: number): boolean
   if (!painted) return false;
   const { foreground, background } = painted;
   // Cheap pre-check: visibly different channels cannot be under 1.1:1; culori decides the close calls.
-  const channelGap = Math.max(Math.abs(foreground.r - background.color.r), Math.abs(foreground.g - background.color.g), Math.abs(foreground.b - background.color.b));
+  const channelGap = Math.max(
+    Math.abs(foreground.r - background.color.r),
+    Math.abs(foreground.g - background.color.g),
+    Math.abs(foreground.b - background.color.b),
+  );
   if (channelGap > 0.25) return false;
   return contrastRatio(foreground, background.color) < 1.1;
 }

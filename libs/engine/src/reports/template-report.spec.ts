@@ -7,7 +7,9 @@ function template(body: string, format: 'html' | 'jsx' | 'mjml' | 'maizzle' = 'h
 
 describe('templateReport', () => {
   it('finds nothing in a plain email, including percentages and CSS braces', () => {
-    const report = template('<p>Save 20% today, 30% tomorrow. Prices in $ and [brackets].</p>', 'html', { head: '<style>p { color: #333333 } a{color:#0000ee}</style>' });
+    const report = template('<p>Save 20% today, 30% tomorrow. Prices in $ and [brackets].</p>', 'html', {
+      head: '<style>p { color: #333333 } a{color:#0000ee}</style>',
+    });
     expect(report).toMatchObject({ unresolvedCount: 0, tags: [], issues: [] });
   });
 
@@ -32,7 +34,9 @@ describe('templateReport', () => {
   });
 
   it('scans attributes and counts repeats once per distinct tag', () => {
-    const report = template('<a href="https://acme.test/?u={{ user_id }}">Hi {{ user_id }}</a> <img alt="*|FNAME|*" src="https://acme.test/a.png" width="1" height="1">');
+    const report = template(
+      '<a href="https://acme.test/?u={{ user_id }}">Hi {{ user_id }}</a> <img alt="*|FNAME|*" src="https://acme.test/a.png" width="1" height="1">',
+    );
     expect(report.unresolvedCount).toBe(3);
     expect(report.tags.find((tag) => tag.tag === '{{ user_id }}')).toMatchObject({ count: 2, location: 'attribute' });
   });
@@ -46,7 +50,9 @@ describe('templateReport', () => {
   });
 
   it('finds Tailwind classes Maizzle left uninlined, but not classes a <style> rule uses', () => {
-    const report = template('<p class="text-center sm:w-full keep-me">x</p><p class="hover:underline">y</p>', 'maizzle', { head: '<style>@media (max-width:600px){ .sm\\:w-full { width:100% !important } }</style>' });
+    const report = template('<p class="text-center sm:w-full keep-me">x</p><p class="hover:underline">y</p>', 'maizzle', {
+      head: '<style>@media (max-width:600px){ .sm\\:w-full { width:100% !important } }</style>',
+    });
     const issue = report.issues.find((item) => item.rule === 'uninlined-tailwind-class');
     expect(issue?.message).toContain('text-center');
     expect(issue?.message).not.toContain('sm:w-full');
@@ -60,14 +66,22 @@ describe('templateReport', () => {
     expect(rules(template('<extends src="layout.html"><block name="x">y</block></extends>', 'maizzle').issues)).toContain('unrendered-maizzle-tag');
     expect(rules(template('<mj-section><mj-text>x</mj-text></mj-section>').issues)).toContain('unrendered-mjml');
     expect(rules(template('<x-button href="#">Go</x-button>').issues)).toContain('unrendered-component');
-    const jsx = template('<Button href="https://acme.test">Go</Button><p className="x">Hi {user.firstName}</p><img src="undefined" alt="x" width="1" height="1"><p>[object Object]</p>', 'jsx');
-    expect(rules(jsx.issues)).toEqual(expect.arrayContaining(['unrendered-component', 'react-attribute-leftover', 'react-value-leftover', 'unresolved-merge-tag']));
+    const jsx = template(
+      '<Button href="https://acme.test">Go</Button><p className="x">Hi {user.firstName}</p><img src="undefined" alt="x" width="1" height="1"><p>[object Object]</p>',
+      'jsx',
+    );
+    expect(rules(jsx.issues)).toEqual(
+      expect.arrayContaining(['unrendered-component', 'react-attribute-leftover', 'react-value-leftover', 'unresolved-merge-tag']),
+    );
     expect(jsx.tags.map((tag) => tag.language)).toContain('jsx-expression');
     expect(template('<p>Hi {user.firstName}</p>', 'html').tags).toEqual([]);
   });
 
   it('passes MJML compile warnings through with their line', () => {
-    const report = reports(email('<p>x</p>'), { format: 'mjml', compileWarnings: [{ message: 'mj-column has invalid attribute: color', line: 12 }] }).templateReport;
+    const report = reports(email('<p>x</p>'), {
+      format: 'mjml',
+      compileWarnings: [{ message: 'mj-column has invalid attribute: color', line: 12 }],
+    }).templateReport;
     expect(report.issues).toEqual([{ rule: 'mjml-validation', severity: 'warning', message: 'mj-column has invalid attribute: color', line: 12 }]);
   });
 

@@ -11,8 +11,17 @@ import { sortIssues, type ReportIssue } from './context/report-issue';
 import { shorten } from './context/text-utils';
 
 export type TemplateLanguage =
-  | 'handlebars' | 'mustache-style' | 'liquid-jinja' | 'erb' | 'mailchimp' | 'ampscript' | 'mailjet'
-  | 'campaign-monitor' | 'mailgun' | 'template-literal' | 'jsx-expression';
+  | 'handlebars'
+  | 'mustache-style'
+  | 'liquid-jinja'
+  | 'erb'
+  | 'mailchimp'
+  | 'ampscript'
+  | 'mailjet'
+  | 'campaign-monitor'
+  | 'mailgun'
+  | 'template-literal'
+  | 'jsx-expression';
 
 export interface TemplateTag {
   tag: string;
@@ -23,7 +32,6 @@ export interface TemplateTag {
   column?: number;
   location: 'text' | 'attribute' | 'style';
 }
-
 
 export interface TemplateReport {
   format: EmailFormat;
@@ -45,8 +53,27 @@ const NEXT_OPENER = new RegExp(TEMPLATE_OPENERS.source, 'g');
 const NEXT_JSX_OPENER = new RegExp(JSX_TEXT_OPENERS.source, 'g');
 
 const LIQUID_BLOCKS = new Set([
-  'if', 'unless', 'for', 'case', 'capture', 'block', 'macro', 'raw', 'comment', 'with', 'filter', 'tablerow',
-  'paginate', 'form', 'call', 'autoescape', 'spaceless', 'verbatim', 'embed', 'apply', 'sandbox',
+  'if',
+  'unless',
+  'for',
+  'case',
+  'capture',
+  'block',
+  'macro',
+  'raw',
+  'comment',
+  'with',
+  'filter',
+  'tablerow',
+  'paginate',
+  'form',
+  'call',
+  'autoescape',
+  'spaceless',
+  'verbatim',
+  'embed',
+  'apply',
+  'sandbox',
 ]);
 
 const LABEL: Record<TemplateLanguage, string> = {
@@ -236,7 +263,8 @@ function blockTagOf(found: Found): BlockTag | null {
   if (found.tag.startsWith('{%')) {
     const inner = found.tag.slice(2, -2).replace(/^[-+~\s]+/, '');
     const name = inner.split(/[\s(%-]/, 1)[0].toLowerCase();
-    if (name.startsWith('end') && LIQUID_BLOCKS.has(name.slice(3))) return { name: name.slice(3), closing: true, language: 'liquid-jinja', offset: found.offset, tag: found.tag };
+    if (name.startsWith('end') && LIQUID_BLOCKS.has(name.slice(3)))
+      return { name: name.slice(3), closing: true, language: 'liquid-jinja', offset: found.offset, tag: found.tag };
     // "{% set x = 1 %}" is a statement; "{% set x %}…{% endset %}" is a block.
     if (name === 'set' && !inner.includes('=')) return { name, closing: false, language: 'liquid-jinja', offset: found.offset, tag: found.tag };
     if (name === 'endset') return { name: 'set', closing: true, language: 'liquid-jinja', offset: found.offset, tag: found.tag };
@@ -247,7 +275,10 @@ function blockTagOf(found: Found): BlockTag | null {
     const inner = found.tag.slice(2, -2).replace(/^[~\s]+/, '');
     const sigil = inner[0];
     if (sigil === '#' || sigil === '^' || sigil === '/') {
-      const name = inner.slice(1).trim().split(/[\s}~]/, 1)[0];
+      const name = inner
+        .slice(1)
+        .trim()
+        .split(/[\s}~]/, 1)[0];
       if (!name || name.startsWith('>')) return null;
       return { name, closing: sigil === '/', language: 'handlebars', offset: found.offset, tag: found.tag };
     }
@@ -256,15 +287,88 @@ function blockTagOf(found: Found): BlockTag | null {
 }
 
 const TAILWIND_PREFIXES = [
-  'm-', 'mx-', 'my-', 'mt-', 'mr-', 'mb-', 'ml-', 'ms-', 'me-', 'p-', 'px-', 'py-', 'pt-', 'pr-', 'pb-', 'pl-', 'ps-', 'pe-',
-  'w-', 'h-', 'min-w-', 'max-w-', 'min-h-', 'max-h-', 'text-', 'bg-', 'font-', 'leading-', 'tracking-', 'border-',
-  'rounded-', 'gap-', 'space-', 'align-', 'shadow-', 'opacity-', 'items-', 'justify-', 'inset-', 'top-', 'left-',
-  'right-', 'bottom-', 'z-', 'decoration-', 'underline-', 'list-', 'table-', 'whitespace-', 'break-', 'object-',
+  'm-',
+  'mx-',
+  'my-',
+  'mt-',
+  'mr-',
+  'mb-',
+  'ml-',
+  'ms-',
+  'me-',
+  'p-',
+  'px-',
+  'py-',
+  'pt-',
+  'pr-',
+  'pb-',
+  'pl-',
+  'ps-',
+  'pe-',
+  'w-',
+  'h-',
+  'min-w-',
+  'max-w-',
+  'min-h-',
+  'max-h-',
+  'text-',
+  'bg-',
+  'font-',
+  'leading-',
+  'tracking-',
+  'border-',
+  'rounded-',
+  'gap-',
+  'space-',
+  'align-',
+  'shadow-',
+  'opacity-',
+  'items-',
+  'justify-',
+  'inset-',
+  'top-',
+  'left-',
+  'right-',
+  'bottom-',
+  'z-',
+  'decoration-',
+  'underline-',
+  'list-',
+  'table-',
+  'whitespace-',
+  'break-',
+  'object-',
 ];
 const TAILWIND_WORDS = new Set([
-  'block', 'inline-block', 'inline', 'hidden', 'flex', 'grid', 'table', 'table-cell', 'table-row', 'underline',
-  'no-underline', 'uppercase', 'lowercase', 'capitalize', 'italic', 'not-italic', 'truncate', 'border', 'rounded',
-  'shadow', 'mx-auto', 'relative', 'absolute', 'static', 'fixed', 'sticky', 'antialiased', 'contents', 'sr-only',
+  'block',
+  'inline-block',
+  'inline',
+  'hidden',
+  'flex',
+  'grid',
+  'table',
+  'table-cell',
+  'table-row',
+  'underline',
+  'no-underline',
+  'uppercase',
+  'lowercase',
+  'capitalize',
+  'italic',
+  'not-italic',
+  'truncate',
+  'border',
+  'rounded',
+  'shadow',
+  'mx-auto',
+  'relative',
+  'absolute',
+  'static',
+  'fixed',
+  'sticky',
+  'antialiased',
+  'contents',
+  'sr-only',
 ]);
 
 export function looksLikeTailwindClass(token: string): boolean {
@@ -303,8 +407,31 @@ function styledClassNames(context: ReportContext): Set<string> {
 }
 
 const MAIZZLE_TAGS = new Set([
-  'extends', 'block', 'yield', 'fill', 'slot', 'stack', 'push', 'outlook', 'not-outlook', 'raw', 'if', 'elseif', 'else',
-  'each', 'switch', 'case', 'default', 'component', 'markdown', 'md', 'fetch', 'include', 'module', 'layout', 'env',
+  'extends',
+  'block',
+  'yield',
+  'fill',
+  'slot',
+  'stack',
+  'push',
+  'outlook',
+  'not-outlook',
+  'raw',
+  'if',
+  'elseif',
+  'else',
+  'each',
+  'switch',
+  'case',
+  'default',
+  'component',
+  'markdown',
+  'md',
+  'fetch',
+  'include',
+  'module',
+  'layout',
+  'env',
 ]);
 const REACT_ATTRIBUTES = new Set(['classname', 'htmlfor', 'onclick', 'onchange', 'dangerouslysetinnerhtml', 'stylename']);
 const LEFTOVER_VALUES = new Set(['undefined', '[object object]', 'nan', 'null']);
@@ -319,7 +446,11 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
   const blockProblems: ReportIssue[] = [];
 
   // Inlined emails repeat the same attribute values hundreds of times: scan each distinct string once.
-  const scanned: Record<TemplateTag['location'], Map<string, ReturnType<typeof scanTemplateSyntax>>> = { text: new Map(), attribute: new Map(), style: new Map() };
+  const scanned: Record<TemplateTag['location'], Map<string, ReturnType<typeof scanTemplateSyntax>>> = {
+    text: new Map(),
+    attribute: new Map(),
+    style: new Map(),
+  };
   /** Whether a string may hold template syntax; most hold none and are never scanned. */
   const mayHold = (text: string, location: TemplateTag['location']): boolean =>
     text.length >= 2 && (jsx && location === 'text' ? JSX_TEXT_OPENERS : TEMPLATE_OPENERS).test(text);
@@ -385,7 +516,12 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
       if (!isText(child)) continue;
       if (mayHold(child.value, location)) record(child.value, nodeOffset(child), location);
       if (child.value.includes('[object Object]')) {
-        issues.push({ rule: 'react-value-leftover', severity: 'error', message: 'The text contains "[object Object]": an object was rendered where text was expected.', ...doc.positionAt(nodeOffset(child)) });
+        issues.push({
+          rule: 'react-value-leftover',
+          severity: 'error',
+          message: 'The text contains "[object Object]": an object was rendered where text was expected.',
+          ...doc.positionAt(nodeOffset(child)),
+        });
       }
     }
   }
@@ -447,7 +583,12 @@ function checkFrameworkLeftovers(context: ReportContext, issues: ReportIssue[]):
 
     if (format === 'maizzle') {
       if (MAIZZLE_TAGS.has(tag)) {
-        issues.push({ rule: 'unrendered-maizzle-tag', severity: 'error', message: `<${tag}> is Maizzle template markup that was not rendered.`, ...at(element) });
+        issues.push({
+          rule: 'unrendered-maizzle-tag',
+          severity: 'error',
+          message: `<${tag}> is Maizzle template markup that was not rendered.`,
+          ...at(element),
+        });
       }
       const leftovers = classList(element).filter((token) => looksLikeTailwindClass(token) && !styled.has(token));
       if (leftovers.length > 0) {
@@ -468,15 +609,30 @@ function checkFrameworkLeftovers(context: ReportContext, issues: ReportIssue[]):
       const start = startOffsetOf(element);
       const nameStart = start >= 0 ? doc.source.charAt(start + 1) : '';
       if (nameStart >= 'A' && nameStart <= 'Z') {
-        issues.push({ rule: 'unrendered-component', severity: 'error', message: `<${doc.source.slice(start + 1, start + 1 + tag.length)}> is a React component that was never rendered.`, ...at(element) });
+        issues.push({
+          rule: 'unrendered-component',
+          severity: 'error',
+          message: `<${doc.source.slice(start + 1, start + 1 + tag.length)}> is a React component that was never rendered.`,
+          ...at(element),
+        });
       }
       for (const { name, value } of element.attrs) {
         if (REACT_ATTRIBUTES.has(name)) {
-          issues.push({ rule: 'react-attribute-leftover', severity: 'error', message: `The attribute "${name}" is React syntax that reached the HTML; clients ignore it.`, ...at(element) });
+          issues.push({
+            rule: 'react-attribute-leftover',
+            severity: 'error',
+            message: `The attribute "${name}" is React syntax that reached the HTML; clients ignore it.`,
+            ...at(element),
+          });
         } else if (LEFTOVER_VALUES.has(value.trim().toLowerCase()) && name !== 'alt' && name !== 'title') {
           issues.push({ rule: 'react-value-leftover', severity: 'error', message: `${name}="${value}" comes from a missing prop or value.`, ...at(element) });
         } else if (name === 'style' && (value.includes('NaN') || value.includes('undefined'))) {
-          issues.push({ rule: 'react-value-leftover', severity: 'error', message: 'The style attribute contains NaN or undefined from a missing value.', ...at(element) });
+          issues.push({
+            rule: 'react-value-leftover',
+            severity: 'error',
+            message: 'The style attribute contains NaN or undefined from a missing value.',
+            ...at(element),
+          });
         }
       }
     }
@@ -485,6 +641,12 @@ function checkFrameworkLeftovers(context: ReportContext, issues: ReportIssue[]):
     issues.push({ rule: 'uninlined-tailwind-class', severity: 'warning', message: `${tailwindOmitted} more elements carry Tailwind classes without CSS.` });
   }
   if (format === 'maizzle' && doc.source.trimStart().startsWith('---')) {
-    issues.push({ rule: 'front-matter-leftover', severity: 'error', message: 'The HTML starts with front matter (---) that the build should have removed.', line: 1, column: 1 });
+    issues.push({
+      rule: 'front-matter-leftover',
+      severity: 'error',
+      message: 'The HTML starts with front matter (---) that the build should have removed.',
+      line: 1,
+      column: 1,
+    });
   }
 }

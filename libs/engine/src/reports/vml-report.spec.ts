@@ -8,7 +8,8 @@ function vml(body: string, parts: { htmlAttributes?: string; head?: string } = {
   return reports(email(body, parts)).vmlReport;
 }
 
-const BUTTON = '<!--[if mso]><v:roundrect href="https://acme.test" style="height:40px;v-text-anchor:middle;width:200px;" arcsize="10%" fillcolor="#1a73e8" stroke="f"><w:anchorlock/><v:textbox inset="0,0,0,0"><center style="color:#ffffff;">Shop now</center></v:textbox></v:roundrect><![endif]-->';
+const BUTTON =
+  '<!--[if mso]><v:roundrect href="https://acme.test" style="height:40px;v-text-anchor:middle;width:200px;" arcsize="10%" fillcolor="#1a73e8" stroke="f"><w:anchorlock/><v:textbox inset="0,0,0,0"><center style="color:#ffffff;">Shop now</center></v:textbox></v:roundrect><![endif]-->';
 const GHOST_OPEN = '<!--[if mso]><table role="presentation" width="600"><tr><td><![endif]-->';
 const GHOST_CLOSE = '<!--[if mso]></td></tr></table><![endif]-->';
 
@@ -31,8 +32,12 @@ describe('vmlReport', () => {
 
   it('finds unbalanced VML, invalid dimensions, arcsize out of range and text outside a textbox', () => {
     const broken = '<!--[if mso]><v:roundrect style="height:px;width:200px" arcsize="150%" fillcolor="#1a73e8">Shop now<![endif]-->';
-    expect(rules(vml(broken)!.issues)).toEqual(expect.arrayContaining(['vml-invalid-dimension', 'vml-arcsize-range', 'vml-unrendered-text', 'vml-unbalanced-tag']));
-    expect(rules(vml('<!--[if mso]><v:rect style="width:600px;height:300px"><v:fill type="tile" /></v:rect><![endif]-->')!.issues)).toEqual(['vml-missing-src']);
+    expect(rules(vml(broken)!.issues)).toEqual(
+      expect.arrayContaining(['vml-invalid-dimension', 'vml-arcsize-range', 'vml-unrendered-text', 'vml-unbalanced-tag']),
+    );
+    expect(rules(vml('<!--[if mso]><v:rect style="width:600px;height:300px"><v:fill type="tile" /></v:rect><![endif]-->')!.issues)).toEqual([
+      'vml-missing-src',
+    ]);
   });
 
   it('wants the VML and Office namespaces and PixelsPerInch when VML is used', () => {

@@ -131,7 +131,10 @@ function styleDeclarations(style: string): Array<{ property: string; value: stri
     const colon = chunk.indexOf(':');
     if (colon <= 0) continue;
     const property = chunk.slice(0, colon).trim().toLowerCase();
-    const value = chunk.slice(colon + 1).replace(/!\s*important\s*$/i, '').trim();
+    const value = chunk
+      .slice(colon + 1)
+      .replace(/!\s*important\s*$/i, '')
+      .trim();
     if (property && value) declarations.push({ property, value });
   }
   return declarations;
@@ -302,9 +305,10 @@ export function buildVmlReport(context: ReportContext): VmlReport | null {
     issues.push({
       rule: 'unbalanced-conditional',
       severity: 'warning',
-      message: revealedOpen > 0
-        ? `${revealedOpen} "<!--[if !mso]><!-->" opener(s) have no matching "<!--<![endif]-->".`
-        : `${-revealedOpen} "<!--<![endif]-->" closer(s) have no matching opener.`,
+      message:
+        revealedOpen > 0
+          ? `${revealedOpen} "<!--[if !mso]><!-->" opener(s) have no matching "<!--<![endif]-->".`
+          : `${-revealedOpen} "<!--<![endif]-->" closer(s) have no matching opener.`,
     });
   }
   for (const element of vmlOutside.slice(0, 20)) {
@@ -334,42 +338,82 @@ function checkVmlAttributes(tag: Tag, issues: ReportIssue[], doc: ReportDocument
   if (style !== undefined) {
     for (const declaration of styleDeclarations(style)) {
       if (DIMENSION_PROPERTIES.has(declaration.property) && !isValidVmlLength(declaration.value)) {
-        issues.push({ rule: 'vml-invalid-dimension', severity: 'error', message: `${declaration.property}:${declaration.value} on <${tag.name}> is not a valid length; Outlook drops or collapses the shape.`, ...doc.positionAt(tag.offset), element });
+        issues.push({
+          rule: 'vml-invalid-dimension',
+          severity: 'error',
+          message: `${declaration.property}:${declaration.value} on <${tag.name}> is not a valid length; Outlook drops or collapses the shape.`,
+          ...doc.positionAt(tag.offset),
+          element,
+        });
       }
     }
     // "width:;" or "height:px" leave an empty or unit-only value the declaration parser skips.
     for (const part of style.split(';')) {
       const [property, value] = part.split(':').map((piece) => piece?.trim().toLowerCase());
       if (property && DIMENSION_PROPERTIES.has(property) && (value === undefined || value === '')) {
-        issues.push({ rule: 'vml-invalid-dimension', severity: 'error', message: `${property} on <${tag.name}> has no value.`, ...doc.positionAt(tag.offset), element });
+        issues.push({
+          rule: 'vml-invalid-dimension',
+          severity: 'error',
+          message: `${property} on <${tag.name}> has no value.`,
+          ...doc.positionAt(tag.offset),
+          element,
+        });
       }
     }
   }
   for (const attribute of ['width', 'height']) {
     const value = tag.attrs.get(attribute);
     if (value !== undefined && !isValidVmlLength(value)) {
-      issues.push({ rule: 'vml-invalid-dimension', severity: 'error', message: `${attribute}="${shorten(value, 20)}" on <${tag.name}> is not a valid length.`, ...doc.positionAt(tag.offset), element });
+      issues.push({
+        rule: 'vml-invalid-dimension',
+        severity: 'error',
+        message: `${attribute}="${shorten(value, 20)}" on <${tag.name}> is not a valid length.`,
+        ...doc.positionAt(tag.offset),
+        element,
+      });
     }
   }
   const arcsize = tag.attrs.get('arcsize');
   if (tag.name === 'v:roundrect' && arcsize !== undefined) {
     const trimmed = arcsize.trim();
-    const amount = trimmed.endsWith('%') ? Number.parseFloat(trimmed) : trimmed.endsWith('f') ? Number.parseFloat(trimmed) / 65536 * 100 : Number.parseFloat(trimmed) * 100;
+    const amount = trimmed.endsWith('%')
+      ? Number.parseFloat(trimmed)
+      : trimmed.endsWith('f')
+        ? (Number.parseFloat(trimmed) / 65536) * 100
+        : Number.parseFloat(trimmed) * 100;
     if (!Number.isFinite(amount) || amount < 0 || amount > 100) {
-      issues.push({ rule: 'vml-arcsize-range', severity: 'warning', message: `arcsize="${shorten(arcsize, 20)}" is outside 0-100%; Outlook draws the corners wrongly.`, ...doc.positionAt(tag.offset), element });
+      issues.push({
+        rule: 'vml-arcsize-range',
+        severity: 'warning',
+        message: `arcsize="${shorten(arcsize, 20)}" is outside 0-100%; Outlook draws the corners wrongly.`,
+        ...doc.positionAt(tag.offset),
+        element,
+      });
     }
   }
   for (const attribute of ['fillcolor', 'strokecolor', 'color']) {
     const value = tag.attrs.get(attribute);
     if (value !== undefined && value.trim() !== '' && value.trim().toLowerCase() !== 'none' && !parseCssColor(value)) {
-      issues.push({ rule: 'vml-invalid-color', severity: 'warning', message: `${attribute}="${shorten(value, 20)}" on <${tag.name}> is not a color Outlook understands.`, ...doc.positionAt(tag.offset), element });
+      issues.push({
+        rule: 'vml-invalid-color',
+        severity: 'warning',
+        message: `${attribute}="${shorten(value, 20)}" on <${tag.name}> is not a color Outlook understands.`,
+        ...doc.positionAt(tag.offset),
+        element,
+      });
     }
   }
   const type = tag.attrs.get('type')?.toLowerCase();
   if ((tag.name === 'v:fill' && (type === 'tile' || type === 'frame')) || tag.name === 'v:image') {
     const src = tag.attrs.get('src');
     if (!src || src.trim() === '') {
-      issues.push({ rule: 'vml-missing-src', severity: 'error', message: `<${tag.name}> needs a src for its image; Outlook shows nothing.`, ...doc.positionAt(tag.offset), element });
+      issues.push({
+        rule: 'vml-missing-src',
+        severity: 'error',
+        message: `<${tag.name}> needs a src for its image; Outlook shows nothing.`,
+        ...doc.positionAt(tag.offset),
+        element,
+      });
     }
   }
 }

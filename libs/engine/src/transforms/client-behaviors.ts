@@ -1,6 +1,15 @@
 import type { AtRule, ChildNode, Declaration, Root } from 'postcss';
 import type { Severity } from '../analysis/css-finding';
-import { ClientBehavior, Decl, DeclarationSite, DropBlockBehavior, Poison, RewriteBehavior, SheetFacts, ignoredOnElement } from '../clients/models/client-behavior';
+import {
+  ClientBehavior,
+  Decl,
+  DeclarationSite,
+  DropBlockBehavior,
+  Poison,
+  RewriteBehavior,
+  SheetFacts,
+  ignoredOnElement,
+} from '../clients/models/client-behavior';
 import { ClientRules, rulesOf } from '../clients/models/client-rules';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { ClientId } from '../clients/email-client';
@@ -164,12 +173,27 @@ function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<B
   const sheetCandidates = new Set<SheetDeclaration>();
   for (const rule of hasDeclarationRewrites ? rules.rewrites : []) {
     if (!rule.rewrite) continue;
-    for (const entry of index.select(index.inline, rule, (e) => e.declaration.important, (e) => e.declaration.value)) inlineCandidates.add(entry);
-    for (const item of index.select(index.sheet, rule, (d) => d.node.important === true, (d) => d.node.value)) sheetCandidates.add(item);
+    for (const entry of index.select(
+      index.inline,
+      rule,
+      (e) => e.declaration.important,
+      (e) => e.declaration.value,
+    ))
+      inlineCandidates.add(entry);
+    for (const item of index.select(
+      index.sheet,
+      rule,
+      (d) => d.node.important === true,
+      (d) => d.node.value,
+    ))
+      sheetCandidates.add(item);
   }
   for (const { declaration, group } of inlineCandidates) {
     if (result.droppedStyleValues.has(group.value)) continue;
-    const hit = rewriteDeclaration(rules.rewritesFor(declaration.property), declaration, { inline: true, raw: declaration.important ? rawInlineDeclaration(declaration) : undefined });
+    const hit = rewriteDeclaration(rules.rewritesFor(declaration.property), declaration, {
+      inline: true,
+      raw: declaration.important ? rawInlineDeclaration(declaration) : undefined,
+    });
     if (!hit) continue;
     result.inlineRewrites.set(declaration, hit.result);
     result.hits.push({ by: hit.by, position: group.first, count: group.count });
@@ -204,7 +228,11 @@ function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<B
     if (candidates.length === 0 || drops.droppedSheets.has(item.sheet.element) || drops.droppedCss.has(item.top)) continue;
     const { node } = item;
     const important = node.important === true;
-    const hit = rewriteDeclaration(candidates, { property: item.property, value: node.value, important }, { inline: false, raw: important ? rawDeclaration(node) : undefined });
+    const hit = rewriteDeclaration(
+      candidates,
+      { property: item.property, value: node.value, important },
+      { inline: false, raw: important ? rawDeclaration(node) : undefined },
+    );
     if (!hit) continue;
     result.sheetRewrites.set(item.node, hit.result);
     result.hits.push({ by: hit.by, position: sheetNodePosition(item.sheet, item.node), count: 1 });
@@ -226,7 +254,8 @@ export class BehaviorFacts {
     const groups = new Map<string, InlineGroup>();
     for (const inline of this.parsed.inlineStyles.values()) {
       const group = groups.get(inline.value);
-      if (!group) groups.set(inline.value, { value: inline.value, declarations: inline.declarations, count: 1, first: { line: inline.line, column: inline.column } });
+      if (!group)
+        groups.set(inline.value, { value: inline.value, declarations: inline.declarations, count: 1, first: { line: inline.line, column: inline.column } });
       else {
         group.count++;
         if (inline.line > 0 && (group.first.line === 0 || inline.line < group.first.line)) group.first = { line: inline.line, column: inline.column };
@@ -359,7 +388,15 @@ function isInBody(element: HtmlElement): boolean {
 class FindingTally {
   private readonly byBehavior = new Map<ClientBehavior, Map<string, BehaviorFinding>>();
   private readonly order: BehaviorFinding[] = [];
-  add(behavior: ClientBehavior, severity: Severity, property: string, message: () => string, suggestion: string, position?: { line: number; column: number }, count = 1): void {
+  add(
+    behavior: ClientBehavior,
+    severity: Severity,
+    property: string,
+    message: () => string,
+    suggestion: string,
+    position?: { line: number; column: number },
+    count = 1,
+  ): void {
     let byProperty = this.byBehavior.get(behavior);
     if (!byProperty) this.byBehavior.set(behavior, (byProperty = new Map()));
     const existing = byProperty.get(property);
@@ -371,7 +408,16 @@ class FindingTally {
       }
       return;
     }
-    const finding = { behavior, severity, property, message: message(), suggestion, line: position?.line ?? 0, column: position?.column ?? 0, occurrences: count };
+    const finding = {
+      behavior,
+      severity,
+      property,
+      message: message(),
+      suggestion,
+      line: position?.line ?? 0,
+      column: position?.column ?? 0,
+      occurrences: count,
+    };
     byProperty.set(property, finding);
     this.order.push(finding);
   }
@@ -434,14 +480,28 @@ function findPoisons(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Find
         const position = sheetNodePosition(sheetFacts.sheet, poison.node);
         if (behavior.scope === 'block' || !poison.node) {
           outcome.droppedSheets.set(sheetFacts.sheet.element, { ...poison, behavior });
-          tally.add(behavior, behavior.severity, poison.label, () => `${clientName} removes the whole <style> block: ${behavior.summary}`, behavior.suggestion, position);
+          tally.add(
+            behavior,
+            behavior.severity,
+            poison.label,
+            () => `${clientName} removes the whole <style> block: ${behavior.summary}`,
+            behavior.suggestion,
+            position,
+          );
         } else {
           const root = sheetFacts.sheet.root as Root;
           const first = root.index(topLevelOf(poison.node));
           root.nodes.forEach((node, index) => {
             if (index >= first) outcome.droppedCss.add(node);
           });
-          tally.add(behavior, behavior.severity, poison.label, () => `${clientName} ignores the rest of the <style> block from ${poison.label} on: ${behavior.summary}`, behavior.suggestion, position);
+          tally.add(
+            behavior,
+            behavior.severity,
+            poison.label,
+            () => `${clientName} ignores the rest of the <style> block from ${poison.label} on: ${behavior.summary}`,
+            behavior.suggestion,
+            position,
+          );
         }
         break;
       }
@@ -457,7 +517,8 @@ function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Findin
     if (addition.wrapsBody) {
       outcome.bodyWrapper = addition.wrapsBody;
       const body = parsed.elementsByTag.get('body')?.[0];
-      if (body && addition.breaksRules?.(parsed)) tally.add(addition, addition.severity, addition.id, () => `${clientName}: ${addition.summary}`, addition.suggestion, positionOf(body));
+      if (body && addition.breaksRules?.(parsed))
+        tally.add(addition, addition.severity, addition.id, () => `${clientName}: ${addition.summary}`, addition.suggestion, positionOf(body));
       continue;
     }
     if (!addition.addTo) continue;
@@ -522,7 +583,14 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     const report = (element: HtmlElement, property: string, position: () => { line: number; column: number } | undefined): void => {
       const behavior = rules.elementRules.get(property);
       if (!behavior || !ignoredOnElement(behavior, element.tagName)) return;
-      tally.add(behavior, 'warning', property, () => `${clientName} ignores ${property} on <${element.tagName}>: ${behavior.summary}`, behavior.suggestion, position());
+      tally.add(
+        behavior,
+        'warning',
+        property,
+        () => `${clientName} ignores ${property} on <${element.tagName}>: ${behavior.summary}`,
+        behavior.suggestion,
+        position(),
+      );
     };
     for (const [element, inline] of parsed.inlineStyles) {
       for (const declaration of inline.declarations) {

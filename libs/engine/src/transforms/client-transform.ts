@@ -222,7 +222,10 @@ function unsupported(id: string, clientIndex: number): boolean {
 }
 
 class WarningTally {
-  private readonly entries = new Map<string, { severity: Severity; property: string; count: number; message: (n: number) => string; line?: number; column?: number }>();
+  private readonly entries = new Map<
+    string,
+    { severity: Severity; property: string; count: number; message: (n: number) => string; line?: number; column?: number }
+  >();
   constructor(private readonly client: ClientId) {}
   /**
    * `kind` names the call site when it is in a loop (`strips`, `drops rule`): the key is then built without
@@ -245,7 +248,9 @@ class WarningTally {
         }
         return w;
       })
-      .sort((a, b) => order[a.severity] - order[b.severity] || (a.line ?? 0) - (b.line ?? 0) || (a.property < b.property ? -1 : a.property > b.property ? 1 : 0));
+      .sort(
+        (a, b) => order[a.severity] - order[b.severity] || (a.line ?? 0) - (b.line ?? 0) || (a.property < b.property ? -1 : a.property > b.property ? 1 : 0),
+      );
   }
 }
 
@@ -305,7 +310,12 @@ function dropComments(parsed: ParsedEmail, wordEngine: boolean, clientIndex: num
   if (wordEngine) {
     plan.dropNotMsoRanges = parsed.notMsoRanges.length > 0;
     for (const conditional of parsed.msoConditionals) plan.comments.set(conditional.comment, wordVisibleMarkup(conditional.content));
-    if (parsed.msoConditionals.length > 0) tally.add('info', 'conditional comments', () => `${name} renders ${plural(parsed.msoConditionals.length, '<!--[if mso]> block')} and skips <!--[if !mso]> content.`);
+    if (parsed.msoConditionals.length > 0)
+      tally.add(
+        'info',
+        'conditional comments',
+        () => `${name} renders ${plural(parsed.msoConditionals.length, '<!--[if mso]> block')} and skips <!--[if !mso]> content.`,
+      );
   } else if (unsupported('html-comments', clientIndex) && parsed.comments.length > 0) {
     for (const comment of parsed.comments) plan.comments.set(comment, '');
     tally.add('info', 'HTML comments', () => `${name} removed ${plural(parsed.comments.length, 'HTML comment')}.`);
@@ -387,7 +397,14 @@ function writeInlineStyles(
     const matched = allMatched && dropsCss ? allMatched.filter((m) => sheetKept(m.rule, parsed, outcome, plan)) : allMatched;
     if (!matched?.length && !inline) continue;
     const dropsAttribute = inline !== undefined && droppedStyleValues.has(inline.value);
-    if (!matched?.length && inline && !dropsAttribute && (context.styleMask(inline.value, inline.declarations) & bit) === 0 && !inlineChanges(element, inline.declarations, outcome)) continue;
+    if (
+      !matched?.length &&
+      inline &&
+      !dropsAttribute &&
+      (context.styleMask(inline.value, inline.declarations) & bit) === 0 &&
+      !inlineChanges(element, inline.declarations, outcome)
+    )
+      continue;
     const merged = new Map<string, Decl>();
     const position = inline ? { line: inline.line, column: inline.column } : positionOf(element);
     for (const rule of matched ?? []) {
@@ -395,7 +412,10 @@ function writeInlineStyles(
       for (const declaration of rule.declarations) {
         if ((context.cssNodeMask(declaration) & bit) !== 0) continue;
         const rewritten = sheetRewrites.get(declaration);
-        const kept = rewritten !== undefined ? rewritten : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
+        const kept =
+          rewritten !== undefined
+            ? rewritten
+            : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
         if (!kept || ignoredHere(kept.property, element, elementRules, ignoredCounts)) continue;
         const existing = merged.get(kept.property);
         if (existing?.important && !kept.important) continue;
@@ -449,8 +469,16 @@ function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: st
       for (const element of parsed.elementsByTag.get(tag) ?? []) {
         const dropped = rule.dropsAttributes(element);
         if (dropped.length === 0) continue;
-        attributes.set(element, (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.includes(a.name)));
-        tally.add('warning', dropped.join(', '), (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`, positionOf(element));
+        attributes.set(
+          element,
+          (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.includes(a.name)),
+        );
+        tally.add(
+          'warning',
+          dropped.join(', '),
+          (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`,
+          positionOf(element),
+        );
       }
     }
   }
@@ -460,7 +488,14 @@ function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: st
  * Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only). Clients
  * that share a prefix share the prefixed start tags of elements they leave otherwise unchanged.
  */
-function prefixNames(context: TransformContext, prefix: PrefixBehavior, name: string, plan: RenderPlan, tally: WarningTally, attributes: ClientView['attributes']): void {
+function prefixNames(
+  context: TransformContext,
+  prefix: PrefixBehavior,
+  name: string,
+  plan: RenderPlan,
+  tally: WarningTally,
+  attributes: ClientView['attributes'],
+): void {
   for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
   plan.prefixedStartTags = context.prefixedStartTags(prefix);
   if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
@@ -541,9 +576,15 @@ function writeStyleBlocks(
     else plan.styleTexts.set(sheet.element, text);
   }
   if (inlines && parsed.styleSheets.length > 0) {
-    tally.add('info', '<style>', () => `${name} inlined ${plural(inlinedRuleCount, 'rule match', 'rule matches')} into style attributes and kept ${plural(keptRules, 'rule')} (media queries, pseudo-classes) in <style>.`);
+    tally.add(
+      'info',
+      '<style>',
+      () =>
+        `${name} inlined ${plural(inlinedRuleCount, 'rule match', 'rule matches')} into style attributes and kept ${plural(keptRules, 'rule')} (media queries, pseudo-classes) in <style>.`,
+    );
   }
-  if (outcome.droppedCss.size > 0) tally.add('warning', '<style>', () => `${name} ignored ${plural(outcome.droppedCss.size, 'top-level rule')} after a construct it rejects.`);
+  if (outcome.droppedCss.size > 0)
+    tally.add('warning', '<style>', () => `${name} ignored ${plural(outcome.droppedCss.size, 'top-level rule')} after a construct it rejects.`);
   return writeSheet;
 }
 

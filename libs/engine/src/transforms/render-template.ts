@@ -1,4 +1,16 @@
-import { HTML_NAMESPACE, HtmlComment, HtmlElement, HtmlNode, HtmlParentNode, HtmlText, childrenOf, isComment, isElement, isText, positionOf } from '../parse/dom';
+import {
+  HTML_NAMESPACE,
+  HtmlComment,
+  HtmlElement,
+  HtmlNode,
+  HtmlParentNode,
+  HtmlText,
+  childrenOf,
+  isComment,
+  isElement,
+  isText,
+  positionOf,
+} from '../parse/dom';
 import { NotMsoRange, ParsedEmail } from '../parse/parse-email';
 
 /**
@@ -30,7 +42,15 @@ export interface RenderPlan {
 }
 
 export function emptyPlan(): RenderPlan {
-  return { startTags: new Map(), removed: new Set(), unwrapped: new Set(), styleTexts: new Map(), comments: new Map(), dropNotMsoRanges: false, texts: new Map() };
+  return {
+    startTags: new Map(),
+    removed: new Set(),
+    unwrapped: new Set(),
+    styleTexts: new Map(),
+    comments: new Map(),
+    dropNotMsoRanges: false,
+    texts: new Map(),
+  };
 }
 
 export function copyPlan(plan: RenderPlan): RenderPlan {
@@ -65,7 +85,26 @@ interface Slot {
   jump: number;
 }
 
-const VOID_ELEMENTS = new Set(['area', 'base', 'basefont', 'bgsound', 'br', 'col', 'embed', 'frame', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'basefont',
+  'bgsound',
+  'br',
+  'col',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 const RAW_TEXT_PARENTS = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
@@ -74,11 +113,22 @@ const XLINK_NS = 'http://www.w3.org/1999/xlink';
 const NEEDS_ATTRIBUTE_ESCAPE = /[&"\u00a0]/;
 
 export function escapeAttributeValue(value: string): string {
-  return NEEDS_ATTRIBUTE_ESCAPE.test(value) ? value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\u00a0/g, '&nbsp;') : value;
+  return NEEDS_ATTRIBUTE_ESCAPE.test(value)
+    ? value
+        .replace(/&/g, '&amp;')
+        .replace(/"/g, '&quot;')
+        .replace(/\u00a0/g, '&nbsp;')
+    : value;
 }
 
 export function escapeText(value: string): string {
-  return /[&<>\u00a0]/.test(value) ? value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\u00a0/g, '&nbsp;') : value;
+  return /[&<>\u00a0]/.test(value)
+    ? value
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/\u00a0/g, '&nbsp;')
+    : value;
 }
 
 export interface AttributeValue {

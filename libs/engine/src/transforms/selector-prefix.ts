@@ -22,7 +22,12 @@ export function prefixSelector(selector: string, classPrefix: string | undefined
     else if (bracket === 0 && char === '\\') {
       out += char + (selector[++i] ?? '');
       continue;
-    } else if (bracket === 0 && (char === '.' || char === '#') && /[-_a-zA-Z\u00a0-\uffff\\]/.test(selector[i + 1] ?? '') && !/\d/.test(selector[i - 1] ?? '')) {
+    } else if (
+      bracket === 0 &&
+      (char === '.' || char === '#') &&
+      /[-_a-zA-Z\u00a0-\uffff\\]/.test(selector[i + 1] ?? '') &&
+      !/\d/.test(selector[i - 1] ?? '')
+    ) {
       const add = char === '.' ? classPrefix : idPrefix;
       out += char + (add ?? '');
       continue;

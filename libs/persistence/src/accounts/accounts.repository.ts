@@ -94,7 +94,9 @@ export class AccountsRepository {
       SELECT a.id, a.name, a.plan, a.created_at, count(k.id) FILTER (WHERE k.revoked_at IS NULL) AS active_keys
       FROM accounts a LEFT JOIN api_keys k ON k.account_id = a.id
       GROUP BY a.id ORDER BY a.created_at, a.id`);
-    return rows.map((r) => Object.assign(new AccountEntity(), { id: r.id, name: r.name, plan: r.plan, createdAt: r.created_at, activeKeys: Number(r.active_keys) }));
+    return rows.map((r) =>
+      Object.assign(new AccountEntity(), { id: r.id, name: r.name, plan: r.plan, createdAt: r.created_at, activeKeys: Number(r.active_keys) }),
+    );
   }
 
   /** Creates a key unless the account already holds its plan's number of active keys (checked under a row lock). */
@@ -115,9 +117,9 @@ export class AccountsRepository {
 
   private async insertKey(manager: EntityManager, accountId: string, name: string): Promise<CreatedApiKey> {
     const key = generateApiKey();
-    const row = await manager.getRepository(ApiKeyEntity).save(
-      manager.create(ApiKeyEntity, { accountId, name, prefix: displayPrefix(key), keyHash: hashApiKey(key), lastUsedAt: null, revokedAt: null }),
-    );
+    const row = await manager
+      .getRepository(ApiKeyEntity)
+      .save(manager.create(ApiKeyEntity, { accountId, name, prefix: displayPrefix(key), keyHash: hashApiKey(key), lastUsedAt: null, revokedAt: null }));
     return { id: row.id, name: row.name, key, prefix: row.prefix, createdAt: row.createdAt };
   }
 

@@ -11,7 +11,22 @@ import { ShareEntity } from './share.entity';
 import { UsageCounterEntity } from './usage-counter.entity';
 import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity } from './webhook.entity';
 
-export const ENTITIES = [JobProbeEntity, AccountEntity, ApiKeyEntity, UsageCounterEntity, MonitoredDomainEntity, DomainAuditEntity, DriftEventEntity, PreviewEntity, ShareEntity, GateRunEntity, GateBaselineEntity, WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity];
+export const ENTITIES = [
+  JobProbeEntity,
+  AccountEntity,
+  ApiKeyEntity,
+  UsageCounterEntity,
+  MonitoredDomainEntity,
+  DomainAuditEntity,
+  DriftEventEntity,
+  PreviewEntity,
+  ShareEntity,
+  GateRunEntity,
+  GateBaselineEntity,
+  WebhookEndpointEntity,
+  WebhookEventEntity,
+  WebhookDeliveryEntity,
+];
 export * from './account.entity';
 export * from './api-key.entity';
 export * from './job-probe.entity';

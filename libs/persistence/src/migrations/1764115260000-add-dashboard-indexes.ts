@@ -14,7 +14,9 @@ export class AddDashboardIndexes1764115260000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX previews_account_score_idx ON previews (account_id, overall_score DESC NULLS LAST, created_at DESC, id) WHERE account_id IS NOT NULL`,
     );
-    await queryRunner.query(`CREATE INDEX previews_title_trgm_idx ON previews USING gin (title gin_trgm_ops) WHERE account_id IS NOT NULL AND title IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE INDEX previews_title_trgm_idx ON previews USING gin (title gin_trgm_ops) WHERE account_id IS NOT NULL AND title IS NOT NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

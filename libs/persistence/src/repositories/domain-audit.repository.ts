@@ -92,7 +92,9 @@ export class DomainAuditRepository {
   }
 
   driftEvents(monitoredDomainId: string, limit: number): Promise<DriftEventEntity[]> {
-    return this.dataSource.getRepository(DriftEventEntity).find({ where: { monitoredDomainId }, order: { detectedAt: 'DESC', kind: 'ASC', check: 'ASC' }, take: limit });
+    return this.dataSource
+      .getRepository(DriftEventEntity)
+      .find({ where: { monitoredDomainId }, order: { detectedAt: 'DESC', kind: 'ASC', check: 'ASC' }, take: limit });
   }
 
   /**
@@ -115,7 +117,11 @@ export class DomainAuditRepository {
       const audits = manager.getRepository(DomainAuditEntity);
       const existing = await audits.findOneBy({ jobId: audit.jobId });
       if (existing) return { status: 'already_stored', audit: existing, driftEvents: 0, webhookDeliveries: [] };
-      if (audit.monitoredDomainId && audit.windowKey && (await audits.countBy({ monitoredDomainId: audit.monitoredDomainId, windowKey: audit.windowKey })) > 0) {
+      if (
+        audit.monitoredDomainId &&
+        audit.windowKey &&
+        (await audits.countBy({ monitoredDomainId: audit.monitoredDomainId, windowKey: audit.windowKey })) > 0
+      ) {
         return { status: 'window_taken', audit: null, driftEvents: 0, webhookDeliveries: [] };
       }
       const monitoredDomainId = audit.monitoredDomainId;
@@ -127,7 +133,9 @@ export class DomainAuditRepository {
       if (change.driftEvents.length > 0) {
         const drift = manager.getRepository(DriftEventEntity);
         await drift.save(
-          change.driftEvents.map((event) => drift.create({ ...event, monitoredDomainId, auditId: stored.id, previousAuditId: previous?.id ?? null, detectedAt: stored.checkedAt })),
+          change.driftEvents.map((event) =>
+            drift.create({ ...event, monitoredDomainId, auditId: stored.id, previousAuditId: previous?.id ?? null, detectedAt: stored.checkedAt }),
+          ),
         );
       }
       // jsonb columns defeat TypeORM's deep-partial typing; MonitoredDomainUpdate types the shape.

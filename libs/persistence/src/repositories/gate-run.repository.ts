@@ -80,7 +80,17 @@ export class GateRunRepository {
   }
 
   async create(run: NewGateRun): Promise<GateRunEntity> {
-    const entity = this.runs.create({ ...run, id: opaqueId('gtr'), status: 'running', passed: null, overallScore: null, links: null, verdict: null, failure: null, completedAt: null });
+    const entity = this.runs.create({
+      ...run,
+      id: opaqueId('gtr'),
+      status: 'running',
+      passed: null,
+      overallScore: null,
+      links: null,
+      verdict: null,
+      failure: null,
+      completedAt: null,
+    });
     await this.runs.insert(entity as QueryDeepPartialEntity<GateRunEntity>);
     return entity;
   }
@@ -108,7 +118,9 @@ export class GateRunRepository {
       }),
       // count(*), not the ORM's count(DISTINCT id), which sorts every run of the account.
       this.dataSource.query(
-        ref === undefined ? 'SELECT count(*)::int AS total FROM gate_runs WHERE account_id = $1' : 'SELECT count(*)::int AS total FROM gate_runs WHERE account_id = $1 AND ref = $2',
+        ref === undefined
+          ? 'SELECT count(*)::int AS total FROM gate_runs WHERE account_id = $1'
+          : 'SELECT count(*)::int AS total FROM gate_runs WHERE account_id = $1 AND ref = $2',
         ref === undefined ? [accountId] : [accountId, ref],
       ) as Promise<Array<{ total: number }>>,
     ]);
@@ -150,7 +162,14 @@ export class GateRunRepository {
          LIMIT $2`,
         [accountId, limit],
       );
-    return rows.map((r) => ({ ref: r.ref, latestRunId: r.id, status: r.status, passed: r.passed, overallScore: r.overall_score, createdAt: r.created_at.toISOString() }));
+    return rows.map((r) => ({
+      ref: r.ref,
+      latestRunId: r.id,
+      status: r.status,
+      passed: r.passed,
+      overallScore: r.overall_score,
+      createdAt: r.created_at.toISOString(),
+    }));
   }
 
   /** The latest `limit` runs of a ref, oldest first, without their verdicts: what a score plot needs. */
@@ -188,7 +207,10 @@ export class GateRunRepository {
    * move is lost. `decide` gets the stored baseline and returns the verdict and the baseline move; it
    * is not called for a run that is no longer running (a redelivered step), whose row is returned.
    */
-  async decide(id: string, decide: (run: GateRunEntity, baseline: StoredBaseline | null) => Promise<GateRunDecision> | GateRunDecision): Promise<DecidedGateRun> {
+  async decide(
+    id: string,
+    decide: (run: GateRunEntity, baseline: StoredBaseline | null) => Promise<GateRunDecision> | GateRunDecision,
+  ): Promise<DecidedGateRun> {
     return this.dataSource.transaction(async (manager) => {
       const run = await manager.getRepository(GateRunEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!run) throw new Error(`gate run ${id} does not exist`);
@@ -198,10 +220,15 @@ export class GateRunRepository {
       const decision = await decide(run, baseline);
       const completedAt = new Date();
       Object.assign(run, { status: 'completed', verdict: decision.verdict, passed: decision.passed, overallScore: decision.overallScore, completedAt });
-      await manager.getRepository(GateRunEntity).update(
-        { id },
-        { status: 'completed', verdict: decision.verdict, passed: decision.passed, overallScore: decision.overallScore, completedAt } as QueryDeepPartialEntity<GateRunEntity>,
-      );
+      await manager
+        .getRepository(GateRunEntity)
+        .update({ id }, {
+          status: 'completed',
+          verdict: decision.verdict,
+          passed: decision.passed,
+          overallScore: decision.overallScore,
+          completedAt,
+        } as QueryDeepPartialEntity<GateRunEntity>);
       if (decision.newBaseline && run.ref !== null) {
         // Raw SQL: the baseline's created_at must move with it (comparedTo is that time), which an ORM upsert leaves alone.
         await manager.query(
@@ -211,7 +238,8 @@ export class GateRunRepository {
         );
       }
       const webhookDeliveries: string[] = [];
-      for (const event of decision.webhookEvents ?? []) webhookDeliveries.push(...(await this.webhooks.recordEvent(manager, { ...event, occurredAt: completedAt })));
+      for (const event of decision.webhookEvents ?? [])
+        webhookDeliveries.push(...(await this.webhooks.recordEvent(manager, { ...event, occurredAt: completedAt })));
       return { run, webhookDeliveries };
     });
   }

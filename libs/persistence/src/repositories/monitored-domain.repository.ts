@@ -3,9 +3,7 @@ import { DataSource, MoreThan } from 'typeorm';
 import { MonitoredDomainEntity } from '../entities/monitored-domain.entity';
 
 export type AddMonitoredDomainResult =
-  | { status: 'created'; domain: MonitoredDomainEntity }
-  | { status: 'duplicate'; domain: MonitoredDomainEntity }
-  | { status: 'limit_reached'; limit: number };
+  { status: 'created'; domain: MonitoredDomainEntity } | { status: 'duplicate'; domain: MonitoredDomainEntity } | { status: 'limit_reached'; limit: number };
 
 export interface SweepDomain {
   id: string;
@@ -32,7 +30,19 @@ export class MonitoredDomainRepository {
       if (existing) return { status: 'duplicate', domain: existing };
       const count = await repository.countBy({ accountId });
       if (count >= limit) return { status: 'limit_reached', limit };
-      const created = await repository.save(repository.create({ accountId, domain, dkimSelectors, status: 'pending', statusReason: null, score: null, lastCheckedAt: null, lastResult: null, lastDrift: null }));
+      const created = await repository.save(
+        repository.create({
+          accountId,
+          domain,
+          dkimSelectors,
+          status: 'pending',
+          statusReason: null,
+          score: null,
+          lastCheckedAt: null,
+          lastResult: null,
+          lastDrift: null,
+        }),
+      );
       return { status: 'created', domain: created };
     });
   }

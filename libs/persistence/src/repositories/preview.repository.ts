@@ -67,7 +67,20 @@ export class PreviewRepository {
    */
 
   async create(preview: NewPreview): Promise<PreviewEntity> {
-    const entity = this.repo.create({ ...preview, files: preview.files ?? null, mjmlValidation: preview.mjmlValidation ?? null, id: opaqueId('prv'), status: 'queued', result: null, failure: null, gateSummary: null, overallScore: null, screenshots: null, renderedReports: null, completedAt: null });
+    const entity = this.repo.create({
+      ...preview,
+      files: preview.files ?? null,
+      mjmlValidation: preview.mjmlValidation ?? null,
+      id: opaqueId('prv'),
+      status: 'queued',
+      result: null,
+      failure: null,
+      gateSummary: null,
+      overallScore: null,
+      screenshots: null,
+      renderedReports: null,
+      completedAt: null,
+    });
     const { rows } = await preparedQuery<{ createdAt: Date }>(
       this.dataSource,
       'previews.create',
@@ -161,7 +174,12 @@ export class PreviewRepository {
     return this.repo.findOne({ where: { id }, select: { id: true, status: true, failure: true, gateSummary: true } });
   }
 
-  async listForAccount(accountId: string, page: number, pageSize: number, options: PreviewListOptions = {}): Promise<{ items: PreviewListItem[]; total: number }> {
+  async listForAccount(
+    accountId: string,
+    page: number,
+    pageSize: number,
+    options: PreviewListOptions = {},
+  ): Promise<{ items: PreviewListItem[]; total: number }> {
     const title = options.titleContains?.trim();
     const pattern = title ? `%${likeLiteral(title)}%` : null;
     const [rows, [{ total }]] = await Promise.all([

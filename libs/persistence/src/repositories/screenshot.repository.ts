@@ -36,10 +36,13 @@ export class ScreenshotRepository implements ScreenshotStore {
 
   async putImages(images: readonly StoredImage[], manager: EntityManager = this.dataSource.manager): Promise<void> {
     for (const image of images) {
-      await manager.query(
-        'INSERT INTO screenshot_images (hash, png, bytes, width, height) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO NOTHING',
-        [image.hash, image.png, image.png.length, image.width, image.height],
-      );
+      await manager.query('INSERT INTO screenshot_images (hash, png, bytes, width, height) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO NOTHING', [
+        image.hash,
+        image.png,
+        image.png.length,
+        image.width,
+        image.height,
+      ]);
     }
   }
 
@@ -62,7 +65,10 @@ export class ScreenshotRepository implements ScreenshotStore {
     mergeReports: (current: StoredRenderedReports | null) => StoredRenderedReports,
   ): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: Array<{ rendered_reports: StoredRenderedReports | null }> = await manager.query('SELECT rendered_reports FROM previews WHERE id = $1 FOR UPDATE', [previewId]);
+      const rows: Array<{ rendered_reports: StoredRenderedReports | null }> = await manager.query(
+        'SELECT rendered_reports FROM previews WHERE id = $1 FOR UPDATE',
+        [previewId],
+      );
       if (rows.length === 0) return false;
       await this.putImages(images, manager);
       for (const shot of shots) {

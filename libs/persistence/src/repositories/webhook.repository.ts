@@ -70,7 +70,9 @@ export class WebhookRepository {
       await manager.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
       const repository = manager.getRepository(WebhookEndpointEntity);
       if ((await repository.countBy({ accountId })) >= limit) return { status: 'limit_reached', limit };
-      const endpoint = await repository.save(repository.create({ accountId, url, events, secret, status: 'enabled', disabledReason: null, disabledAt: null, consecutiveFailures: 0 }));
+      const endpoint = await repository.save(
+        repository.create({ accountId, url, events, secret, status: 'enabled', disabledReason: null, disabledAt: null, consecutiveFailures: 0 }),
+      );
       return { status: 'created', endpoint };
     });
   }

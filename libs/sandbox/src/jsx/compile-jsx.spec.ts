@@ -38,7 +38,11 @@ describe('jsx', () => {
     ['child_process via require', "const cp = require('child_process');\nexport default () => <p>{String(cp)}</p>;", 1],
     ['another package', "import axios from 'axios';\nexport default () => <p>{String(axios)}</p>;", 1],
   ])('refuses an import of %s at transpile time, with its line', async (_label, source, line) => {
-    await expect(compileEmail(source, 'jsx')).rejects.toMatchObject({ name: 'CompileError', line, message: expect.stringMatching(/is not allowed|is not among the files sent with the email/) });
+    await expect(compileEmail(source, 'jsx')).rejects.toMatchObject({
+      name: 'CompileError',
+      line,
+      message: expect.stringMatching(/is not allowed|is not among the files sent with the email/),
+    });
   });
 
   it('reports a template without a default component', async () => {

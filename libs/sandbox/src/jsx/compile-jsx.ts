@@ -7,8 +7,7 @@ import { takeSourceMarkers } from '../source-markers';
 import { transpileJsx } from './transpile-jsx';
 
 // What @react-email/render prepends; renderToStaticMarkup emits no doctype.
-const XHTML_DOCTYPE =
-  '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
+const XHTML_DOCTYPE = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
 
 /** A React Email template: transpiled on the host, rendered in a fresh isolate with time and memory limits. */
 export async function compileJsx(source: string, options?: CompileOptions): Promise<CompileResult> {

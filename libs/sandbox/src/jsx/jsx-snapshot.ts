@@ -27,9 +27,7 @@ export function releaseJsxSnapshot(): void {
 
 async function createJsxSnapshot(): Promise<IsolateImage> {
   const vendor = await buildJsxVendorBundle();
-  const lazyLoaders = Object.entries(vendor.lazy).map(
-    ([name, code]) => `globalThis.__mailproofLoadLazy[${JSON.stringify(name)}] = function () {\n${code}\n};`,
-  );
+  const lazyLoaders = Object.entries(vendor.lazy).map(([name, code]) => `globalThis.__mailproofLoadLazy[${JSON.stringify(name)}] = function () {\n${code}\n};`);
   return createIsolateImage([
     { code: ISOLATE_PRELUDE_SOURCE, filename: 'prelude.js' },
     { code: ISOLATE_PROCESS_STUB_SOURCE, filename: 'process-stub.js' },

@@ -2,14 +2,27 @@ import * as esbuild from 'esbuild';
 import { CompileError, findSourceFile, sourceDirectory, type SourceFiles } from '@mailproof/engine/compile';
 import { isAllowedJsxImport } from './jsx-allowed-imports';
 
-const ALLOWED_IMPORTS_SUMMARY = 'react, react/jsx-runtime, @react-email/components, @react-email/*, react-email, and relative imports of the files sent with the email';
+const ALLOWED_IMPORTS_SUMMARY =
+  'react, react/jsx-runtime, @react-email/components, @react-email/*, react-email, and relative imports of the files sent with the email';
 /** The template's own file name in esbuild's output (its jsxDEV positions name it). */
 export const JSX_ENTRY_FILE = 'email.tsx';
 /** The namespace of modules read from the request's `files`; esbuild never resolves them on disk. */
 const FILES_NAMESPACE = 'mailproof-files';
 /** What a bundler tries after a relative specifier, in the order TypeScript projects expect. */
 const MODULE_SUFFIXES = ['', '.tsx', '.ts', '.jsx', '.js', '.mjs', '.cjs', '.json', '/index.tsx', '/index.ts', '/index.jsx', '/index.js'];
-const LOADERS: Record<string, esbuild.Loader> = { tsx: 'tsx', ts: 'ts', jsx: 'jsx', js: 'jsx', mjs: 'jsx', cjs: 'jsx', json: 'json', css: 'text', html: 'text', svg: 'text', txt: 'text' };
+const LOADERS: Record<string, esbuild.Loader> = {
+  tsx: 'tsx',
+  ts: 'ts',
+  jsx: 'jsx',
+  js: 'jsx',
+  mjs: 'jsx',
+  cjs: 'jsx',
+  json: 'json',
+  css: 'text',
+  html: 'text',
+  svg: 'text',
+  txt: 'text',
+};
 
 /**
  * Every import is answered here, so esbuild never looks at the file system: allow-listed modules stay
@@ -27,7 +40,11 @@ function importsFromAllowListAndFiles(files: SourceFiles): esbuild.Plugin {
           const fromDirectory = args.namespace === FILES_NAMESPACE ? sourceDirectory(args.importer) : '';
           const key = findSourceFile(files, fromDirectory, args.path, MODULE_SUFFIXES);
           if (key !== undefined) return { path: key, namespace: FILES_NAMESPACE };
-          return { errors: [{ text: `Import of "${args.path}" is not among the files sent with the email (send it in files, keyed by its path relative to the email)` }] };
+          return {
+            errors: [
+              { text: `Import of "${args.path}" is not among the files sent with the email (send it in files, keyed by its path relative to the email)` },
+            ],
+          };
         }
         return { errors: [{ text: `Import of "${args.path}" is not allowed. Allowed imports: ${ALLOWED_IMPORTS_SUMMARY}` }] };
       });

@@ -93,7 +93,10 @@ describe('maizzle', () => {
   });
 
   it('supports <extends> of the built-in layout with a template block', async () => {
-    const result = await compileEmail('<extends src="src/layouts/main.html">\n  <block name="template"><p class="m-0">Block body</p></block>\n</extends>', 'maizzle');
+    const result = await compileEmail(
+      '<extends src="src/layouts/main.html">\n  <block name="template"><p class="m-0">Block body</p></block>\n</extends>',
+      'maizzle',
+    );
     expect(result.html).toContain('Block body');
     expect(result.html).toContain('<meta name="x-apple-disable-message-reformatting">');
   });
@@ -101,7 +104,9 @@ describe('maizzle', () => {
   it('warns about components it cannot resolve and keeps their content', async () => {
     const result = await compileEmail('<div>\n  <x-header>Top</x-header>\n</div>', 'maizzle');
     expect(result.html).toContain('Top');
-    expect(result.warnings).toEqual([{ message: expect.stringMatching(/<x-header> is neither among the files sent with the email nor a built-in component/), line: 2 }]);
+    expect(result.warnings).toEqual([
+      { message: expect.stringMatching(/<x-header> is neither among the files sent with the email nor a built-in component/), line: 2 },
+    ]);
   });
 
   it('reports expression errors with the line in the original source (front matter counted)', async () => {

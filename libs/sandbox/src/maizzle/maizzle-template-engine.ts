@@ -49,7 +49,16 @@ const SIMPLE_PATH = /^\s*[A-Za-z_$][\w$]*(\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*\d+\s
 // Handlebars/Mustache blocks ({{#each}}, {{/if}}, {{> partial}}, {{else}}) are not JavaScript.
 const HANDLEBARS = /^\s*(?:[#/^>!&]|else\b)/;
 const MAX_WARNINGS = 50;
-const OUTLOOK_VERSIONS: Record<string, string> = { '2000': '9', '2002': '10', '2003': '11', '2007': '12', '2010': '14', '2013': '15', '2016': '16', '2019': '16' };
+const OUTLOOK_VERSIONS: Record<string, string> = {
+  '2000': '9',
+  '2002': '10',
+  '2003': '11',
+  '2007': '12',
+  '2010': '14',
+  '2013': '15',
+  '2016': '16',
+  '2019': '16',
+};
 
 class Expander {
   private readonly warnings: Warning[] = [];
@@ -129,7 +138,9 @@ class Expander {
     const name = file === undefined ? builtInName(src, 'layouts') : undefined;
     if (file === undefined && !name) {
       throw new TemplateError(
-        `Layout "${src}" cannot be resolved: it is not among the files sent with the email, and the built-in layouts are ${Object.keys(BUILT_IN_LAYOUTS).map((n) => `"${n}"`).join(', ')}`,
+        `Layout "${src}" cannot be resolved: it is not among the files sent with the email, and the built-in layouts are ${Object.keys(BUILT_IN_LAYOUTS)
+          .map((n) => `"${n}"`)
+          .join(', ')}`,
         this.lineOf(element),
       );
     }
@@ -180,7 +191,11 @@ class Expander {
   /** A layout or component from the project's files; a problem inside it names the file, at the line of the tag that used it. */
   private renderProjectFile(file: string, element: Element, scope: Scope, slot: Slot): string {
     if (this.fileStack.length >= MAX_FILE_DEPTH) {
-      throw new TemplateError(`${file}: components and layouts nest more than ${MAX_FILE_DEPTH} deep (does a component use itself?)`, this.lineOf(element), true);
+      throw new TemplateError(
+        `${file}: components and layouts nest more than ${MAX_FILE_DEPTH} deep (does a component use itself?)`,
+        this.lineOf(element),
+        true,
+      );
     }
     const line = this.lineOf(element);
     this.fileStack.push(file);
@@ -208,7 +223,10 @@ class Expander {
           if (next.type === 'text' && next.data.trim() === '') continue;
           if (next.type === 'tag' && (next.name === 'elseif' || next.name === 'else')) {
             chain.push(next);
-            if (next.name === 'else') { j++; break; }
+            if (next.name === 'else') {
+              j++;
+              break;
+            }
             continue;
           }
           break;
@@ -350,7 +368,14 @@ class Expander {
     const inner = this.renderNodes(element.children, scope, slot);
     if (element.name === 'not-outlook') return `<!--[if !mso]><!-->${inner}<!--<![endif]-->`;
     const conditions: string[] = [];
-    for (const [attribute, operator] of [['only', ''], ['not', '!'], ['lt', 'lt '], ['lte', 'lte '], ['gt', 'gt '], ['gte', 'gte ']] as const) {
+    for (const [attribute, operator] of [
+      ['only', ''],
+      ['not', '!'],
+      ['lt', 'lt '],
+      ['lte', 'lte '],
+      ['gt', 'gt '],
+      ['gte', 'gte '],
+    ] as const) {
       const versions = element.attribs[attribute];
       if (!versions) continue;
       for (const version of versions.split(/[\s,]+/).filter(Boolean)) {
@@ -384,7 +409,10 @@ class Expander {
           this.lineOf(element),
         );
       }
-      this.warn(`<x-${reference}> is neither among the files sent with the email nor a built-in component; its content was kept without it`, this.lineOf(element));
+      this.warn(
+        `<x-${reference}> is neither among the files sent with the email nor a built-in component; its content was kept without it`,
+        this.lineOf(element),
+      );
       return content;
     }
     return this.renderNodes(this.parse(BUILT_IN_COMPONENTS[name], false), { page: scope.page, props: this.componentProps(element, scope) }, { content });
@@ -439,7 +467,8 @@ class Expander {
         value = this.run(source, scope);
       } catch (error) {
         if (SIMPLE_PATH.test(source) && isLookupError(error)) {
-          if (/^\s*page\b/.test(source)) this.warn(`{{ ${source.trim()} }} is not defined (front matter or Maizzle config); it was left as written`, this.lineOf(node, offset));
+          if (/^\s*page\b/.test(source))
+            this.warn(`{{ ${source.trim()} }} is not defined (front matter or Maizzle config); it was left as written`, this.lineOf(node, offset));
           return whole;
         }
         if (error instanceof SyntaxError) {

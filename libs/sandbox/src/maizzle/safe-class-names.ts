@@ -47,7 +47,5 @@ export function toSafeClassNames(html: string): string {
 }
 
 function unescapeCss(name: string): string {
-  return name
-    .replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_match, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/\\(.)/g, '$1');
+  return name.replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_match, hex: string) => String.fromCodePoint(parseInt(hex, 16))).replace(/\\(.)/g, '$1');
 }

@@ -35,7 +35,9 @@ export async function compileMjmlInWorker(source: string, validation: 'strict' |
       minify: false,
       beautify: false,
     } as Parameters<typeof mjml2html>[1]);
-    const problems: WorkerWarning[] = [...expanded.problems, ...((result.errors ?? []) as MjmlValidationIssue[]).map(place)].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    const problems: WorkerWarning[] = [...expanded.problems, ...((result.errors ?? []) as MjmlValidationIssue[]).map(place)].sort(
+      (a, b) => (a.line ?? 0) - (b.line ?? 0),
+    );
     if (problems.length > 0 && validation === 'strict') {
       const first = problems[0];
       const more = problems.length > 1 ? ` (and ${problems.length - 1} more validation error${problems.length > 2 ? 's' : ''})` : '';

@@ -53,7 +53,10 @@ describe('mjml', () => {
   });
 
   it('never reads an mj-include from disk, even of /etc/passwd, and says so in a warning', async () => {
-    const source = VALID_MJML.replace('<mj-body>', '<mj-body>\n    <mj-include path="/etc/passwd" />\n    <mj-include path="../../../../etc/passwd" type="html" />');
+    const source = VALID_MJML.replace(
+      '<mj-body>',
+      '<mj-body>\n    <mj-include path="/etc/passwd" />\n    <mj-include path="../../../../etc/passwd" type="html" />',
+    );
     const result = await compileEmail(source, 'mjml');
     expect(result.html).not.toMatch(/root:x:0:0|\/bin\/(ba)?sh/);
     expect(result.warnings.filter((w) => /mj-include/.test(w.message))).toHaveLength(2);

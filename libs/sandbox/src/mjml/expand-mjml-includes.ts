@@ -90,7 +90,10 @@ function includeOne(expander: Expander, out: MappedText, part: Part, attributes:
   const suffixes = type === 'mjml' ? ['', '.mjml'] : [''];
   const key = findSourceFile(expander.files, sourceDirectory(part.file), path, suffixes);
   if (key === undefined) {
-    expander.problems.push({ message: `${where}<mj-include path="${path}">: the file is not among the files sent with the email; it was left out`, line: siteLine });
+    expander.problems.push({
+      message: `${where}<mj-include path="${path}">: the file is not among the files sent with the email; it was left out`,
+      line: siteLine,
+    });
     return;
   }
   if (part.stack.includes(key) || part.depth >= MAX_INCLUDE_DEPTH) {
@@ -202,7 +205,8 @@ class MappedText {
  * Body components that take `css-class` and put it on the element they render; or a plain HTML start tag
  * (inside `<mj-text>`, `<mj-button>`, `<mj-table>`, `<mj-raw>`, whose content MJML copies as written).
  */
-const MARKABLE_TAG = /<(mj-(?:body|section|column|group|wrapper|hero|text|button|image|divider|spacer|table|social|navbar))(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|<([a-z][a-z0-9]*)(?=[\s/>])/gi;
+const MARKABLE_TAG =
+  /<(mj-(?:body|section|column|group|wrapper|hero|text|button|image|divider|spacer|table|social|navbar))(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|<([a-z][a-z0-9]*)(?=[\s/>])/gi;
 
 /**
  * Gives each body component written in the email itself a `css-class` marker with its source position,

@@ -28,7 +28,8 @@ const START_TIMEOUT_MS = 30_000;
 const STDERR_TAIL_BYTES = 4_096;
 // What V8 prints when a heap (the process's or an isolate's) gives up: an isolate past its limit can
 // abort the whole process ("is_heap_oom = 1" after its last GCs) rather than throw inside it.
-const MEMORY_DEATH = /out of memory|is_heap_oom = 1|last few GCs|invalid (array|size|string|typed array) length|invalid size error|allocation failed|heap limit/i;
+const MEMORY_DEATH =
+  /out of memory|is_heap_oom = 1|last few GCs|invalid (array|size|string|typed array) length|invalid size error|allocation failed|heap limit/i;
 
 interface Task {
   request: CompileProcessRequest;
@@ -72,9 +73,7 @@ export class CompileProcessPool {
 
   /** Starts every process and waits until each has built its snapshots and loaded its compilers. */
   async warm(): Promise<void> {
-    const warmups = Array.from({ length: this.options.processes }, () =>
-      this.submit({ id: this.nextId++, kind: 'warm' }, 'html', START_TIMEOUT_MS),
-    );
+    const warmups = Array.from({ length: this.options.processes }, () => this.submit({ id: this.nextId++, kind: 'warm' }, 'html', START_TIMEOUT_MS));
     for (const response of await Promise.all(warmups)) {
       if (!response.ok) throw new Error(`a compile process could not start: ${response.error.message}`);
     }
@@ -134,7 +133,9 @@ export class CompileProcessPool {
     } catch (error) {
       this.remove(slot);
       for (const task of this.queue.splice(0)) {
-        task.reject(new CompileError({ message: `The compiler could not start: ${error instanceof Error ? error.message : String(error)}`, format: task.format }));
+        task.reject(
+          new CompileError({ message: `The compiler could not start: ${error instanceof Error ? error.message : String(error)}`, format: task.format }),
+        );
       }
       return;
     }
@@ -187,7 +188,7 @@ export class CompileProcessPool {
       return new CompileError({ message: `The template exceeded its time limit of ${task.timeoutMs - KILL_GRACE_MS} ms`, format });
     }
     if (slot.killedFor === 'memory' || MEMORY_DEATH.test(slot.stderrTail) || signal === 'SIGKILL') {
-      return new CompileError({ message: "The template exceeded its memory limit", format });
+      return new CompileError({ message: 'The template exceeded its memory limit', format });
     }
     return new CompileError({ message: `The template crashed the compiler (${signal ?? `exit code ${String(exitCode)}`})`, format });
   }

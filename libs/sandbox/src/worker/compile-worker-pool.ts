@@ -102,7 +102,9 @@ export class CompileWorkerPool {
       busy.task.resolve(response);
       this.dispatch(source);
     });
-    worker.on('error', (error) => this.fail(slot, new CompileWorkerFailure('crash', /memory/i.test(error.message) ? 'memory limit exceeded' : 'the compiler crashed')));
+    worker.on('error', (error) =>
+      this.fail(slot, new CompileWorkerFailure('crash', /memory/i.test(error.message) ? 'memory limit exceeded' : 'the compiler crashed')),
+    );
     worker.on('exit', () => this.fail(slot, new CompileWorkerFailure('crash', 'the compiler stopped unexpectedly')));
     this.slots.push(slot);
     return slot;

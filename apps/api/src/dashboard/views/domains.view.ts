@@ -3,7 +3,13 @@ import { html, type SafeHtml } from './html';
 import { csrfField, page, scoreBadge, statusBadge, when, type PageContext } from './layout';
 import { scoreLineChart } from './svg-charts';
 
-export function domainsPage(context: PageContext, domains: MonitoredDomainResponse[], limit: number, form: { domain: string; selectors: string }, error?: SafeHtml | string): string {
+export function domainsPage(
+  context: PageContext,
+  domains: MonitoredDomainResponse[],
+  limit: number,
+  form: { domain: string; selectors: string },
+  error?: SafeHtml | string,
+): string {
   return page(
     'Domains',
     context,
@@ -16,7 +22,9 @@ ${
     : html`<div class="card table-scroll"><table><caption class="sr-only">Monitored domains</caption>
 <thead><tr><th scope="col">Domain</th><th scope="col">Status</th><th scope="col" class="num">Score</th><th scope="col" class="hide-narrow">Last checked</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${domains.map(
-        (d) => html`<tr><th scope="row"><a href="/app/domains/${d.id}">${d.domain}</a></th><td>${statusBadge(d.status)}</td><td class="num">${scoreBadge(d.score)}</td><td class="hide-narrow">${when(d.lastCheckedAt)}</td>
+        (
+          d,
+        ) => html`<tr><th scope="row"><a href="/app/domains/${d.id}">${d.domain}</a></th><td>${statusBadge(d.status)}</td><td class="num">${scoreBadge(d.score)}</td><td class="hide-narrow">${when(d.lastCheckedAt)}</td>
 <td><form method="post" action="/app/domains/${d.id}/delete" class="inline" data-confirm="Stop monitoring ${d.domain}? Its history is deleted.">${csrfField(context.csrfToken)}<button type="submit" class="danger" aria-label="Remove ${d.domain}">Remove</button></form></td></tr>`,
       )}</tbody></table></div>`
 }
@@ -45,7 +53,10 @@ function driftItem(event: DriftEventResponse) {
 <p class="meta">Before: <code>${value(event.previous)}</code><br>After: <code>${value(event.current)}</code></p></li>`;
 }
 
-export function domainPage(context: PageContext, view: { domain: MonitoredDomainResponse; dailyScores: Array<{ day: Date; score: number }>; driftEvents: DriftEventResponse[]; days: number }): string {
+export function domainPage(
+  context: PageContext,
+  view: { domain: MonitoredDomainResponse; dailyScores: Array<{ day: Date; score: number }>; driftEvents: DriftEventResponse[]; days: number },
+): string {
   const { domain } = view;
   return page(
     domain.domain,
@@ -54,7 +65,11 @@ export function domainPage(context: PageContext, view: { domain: MonitoredDomain
 <p>${statusBadge(domain.status)} Score ${scoreBadge(domain.score)} · last checked ${when(domain.lastCheckedAt)}${domain.dkimSelectors.length > 0 ? html` · DKIM selectors ${domain.dkimSelectors.join(', ')}` : ''}</p>
 <section aria-labelledby="history-title"><h2 id="history-title">Score history</h2>
 <p class="meta">Lowest conclusive score of each day, last ${view.days} days.</p>
-${scoreLineChart('domain-scores', `DNS score of ${domain.domain} per day`, view.dailyScores.map((p) => ({ at: new Date(p.day), value: p.score })))}
+${scoreLineChart(
+  'domain-scores',
+  `DNS score of ${domain.domain} per day`,
+  view.dailyScores.map((p) => ({ at: new Date(p.day), value: p.score })),
+)}
 </section>
 <section aria-labelledby="drift-title"><h2 id="drift-title">Drift events</h2>
 ${view.driftEvents.length === 0 ? html`<p>No drift recorded: every audit found the same records as the one before.</p>` : html`<ol class="timeline">${view.driftEvents.map(driftItem)}</ol>`}

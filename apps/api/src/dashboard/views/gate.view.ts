@@ -4,7 +4,11 @@ import { page, pager, scoreBadge, verdictBadge, when, type PageContext } from '.
 import { gateRunTable } from './overview.view';
 import { scoreLineChart } from './svg-charts';
 
-export function gateOverviewPage(context: PageContext, refs: GateRefSummary[], runs: { runs: GateRunListItem[]; page: number; pageSize: number; total: number }): string {
+export function gateOverviewPage(
+  context: PageContext,
+  refs: GateRefSummary[],
+  runs: { runs: GateRunListItem[]; page: number; pageSize: number; total: number },
+): string {
   return page(
     'Gate runs',
     context,
@@ -16,7 +20,8 @@ ${
     : html`<div class="card table-scroll"><table><caption class="sr-only">Refs and their latest verdicts</caption>
 <thead><tr><th scope="col">Ref</th><th scope="col">Latest verdict</th><th scope="col" class="num">Score</th><th scope="col">Last run</th></tr></thead>
 <tbody>${refs.map(
-        (r) => html`<tr><th scope="row"><a href="/app/gate/ref?ref=${encodeURIComponent(r.ref)}">${r.ref}</a></th><td>${verdictBadge(r)}</td><td class="num">${scoreBadge(r.overallScore)}</td><td>${when(r.createdAt)}</td></tr>`,
+        (r) =>
+          html`<tr><th scope="row"><a href="/app/gate/ref?ref=${encodeURIComponent(r.ref)}">${r.ref}</a></th><td>${verdictBadge(r)}</td><td class="num">${scoreBadge(r.overallScore)}</td><td>${when(r.createdAt)}</td></tr>`,
       )}</tbody></table></div>`
 }
 </section>
@@ -27,7 +32,12 @@ ${pager('/app/gate', {}, runs.page, runs.pageSize, runs.total)}
   );
 }
 
-export function gateRefPage(context: PageContext, ref: string, history: GateScorePoint[], runs: { runs: GateRunListItem[]; page: number; pageSize: number; total: number }): string {
+export function gateRefPage(
+  context: PageContext,
+  ref: string,
+  history: GateScorePoint[],
+  runs: { runs: GateRunListItem[]; page: number; pageSize: number; total: number },
+): string {
   const points = history
     .filter((h) => h.overallScore !== null)
     .map((h) => ({ at: h.createdAt, value: h.overallScore as number, tone: h.passed ? ('good' as const) : ('bad' as const) }));

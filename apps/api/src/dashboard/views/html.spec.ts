@@ -5,7 +5,9 @@ describe('the dashboard html template', () => {
   it('escapes every interpolated value, in text and in attributes', () => {
     const title = `<script>alert("x")</script>' onmouseover='1`;
     const out = html`<a title="${title}">${title}</a>`.value;
-    expect(out).toBe('<a title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onmouseover=&#39;1">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onmouseover=&#39;1</a>');
+    expect(out).toBe(
+      '<a title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onmouseover=&#39;1">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onmouseover=&#39;1</a>',
+    );
   });
 
   it('nests templates without escaping them twice, joins arrays and drops null, undefined and false', () => {
@@ -26,7 +28,10 @@ describe('the dashboard charts', () => {
       { at: new Date('2026-01-02T00:00:00Z'), value: 0, tone: 'bad' as const },
     ];
     const svg = scoreLineChart('c', '<b>Scores</b>', points).value;
-    const coordinates = /points="([^"]+)"/.exec(svg)![1].split(' ').map((pair) => pair.split(',').map(Number));
+    const coordinates = /points="([^"]+)"/
+      .exec(svg)![1]
+      .split(' ')
+      .map((pair) => pair.split(',').map(Number));
     expect(coordinates).toHaveLength(3);
     expect(coordinates.map(([x]) => x)).toEqual([...coordinates.map(([x]) => x)].sort((a, b) => a - b));
     // 100 is drawn highest (smallest y), 0 lowest.

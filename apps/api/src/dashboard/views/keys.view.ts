@@ -17,13 +17,23 @@ ${barChart(`key-${index}-kinds`, `Requests of ${key.name} in the last 30 days, p
   { label: 'MCP', value: usage.mcp },
   { label: 'Other', value: other },
 ])}
-${dailyColumns(`key-${index}-days`, `Requests of ${key.name} per day`, key.usage.daily.map((d) => ({ date: d.date, count: d.requests })))}
+${dailyColumns(
+  `key-${index}-days`,
+  `Requests of ${key.name} per day`,
+  key.usage.daily.map((d) => ({ date: d.date, count: d.requests })),
+)}
 <form method="post" action="/app/keys/${key.id}/revoke" data-confirm="${current ? 'Revoke the key this session signed in with? You will be signed out.' : `Revoke ${key.name}? Programs using it stop working.`}">
 ${csrfField(context.csrfToken)}<button type="submit" class="danger" aria-label="Revoke ${key.name}">Revoke</button></form>
 </section>`;
 }
 
-export function keysPage(context: PageContext, keys: KeySummary[], currentKeyId: string | undefined, created?: CreatedKeyResponse, error?: SafeHtml | string): string {
+export function keysPage(
+  context: PageContext,
+  keys: KeySummary[],
+  currentKeyId: string | undefined,
+  created?: CreatedKeyResponse,
+  error?: SafeHtml | string,
+): string {
   return page(
     'Keys',
     context,

@@ -14,7 +14,8 @@ export interface OverviewView {
 
 export function gateRunRows(runs: GateRunListItem[], showRef: boolean) {
   return runs.map(
-    (r) => html`<tr><th scope="row"><a href="/app/gate/runs/${r.id}">${when(r.createdAt)}</a></th>${showRef ? html`<td>${r.ref ?? '—'}</td>` : ''}<td>${verdictBadge(r)}</td><td class="num">${scoreBadge(r.overallScore)}</td><td class="num">${r.failures ?? '—'}</td></tr>`,
+    (r) =>
+      html`<tr><th scope="row"><a href="/app/gate/runs/${r.id}">${when(r.createdAt)}</a></th>${showRef ? html`<td>${r.ref ?? '—'}</td>` : ''}<td>${verdictBadge(r)}</td><td class="num">${scoreBadge(r.overallScore)}</td><td class="num">${r.failures ?? '—'}</td></tr>`,
   );
 }
 

@@ -21,7 +21,8 @@ export interface PreviewListView {
 
 export function previewRows(previews: PreviewListItem[]): SafeHtml {
   return html`${previews.map(
-    (p) => html`<tr><th scope="row" class="title"><a href="/app/previews/${p.id}">${p.title ?? 'Untitled preview'}</a></th><td class="num">${scoreBadge(p.overallScore)}</td><td class="hide-narrow">${p.status}</td><td>${when(p.createdAt)}</td></tr>`,
+    (p) =>
+      html`<tr><th scope="row" class="title"><a href="/app/previews/${p.id}">${p.title ?? 'Untitled preview'}</a></th><td class="num">${scoreBadge(p.overallScore)}</td><td class="hide-narrow">${p.status}</td><td>${when(p.createdAt)}</td></tr>`,
   )}`;
 }
 
@@ -78,7 +79,8 @@ ${csrfField(context.csrfToken)}
       (f) => html`<label><input type="radio" name="format" value="${f}"${f === form.format ? raw(' checked') : ''}> ${f}</label>`,
     )}</fieldset>
 <fieldset><legend>Clients (none checked: all ${CLIENT_IDS.length})</legend>${CLIENT_IDS.map(
-      (id) => html`<label><input type="checkbox" name="clients" value="${id}"${form.clients.includes(id) ? raw(' checked') : ''}> ${clientNames.get(id) ?? id}</label>`,
+      (id) =>
+        html`<label><input type="checkbox" name="clients" value="${id}"${form.clients.includes(id) ? raw(' checked') : ''}> ${clientNames.get(id) ?? id}</label>`,
     )}</fieldset>
 <div class="actions"><button type="submit" class="primary">Analyze</button></div>
 </form>`,

@@ -33,9 +33,15 @@ export function scoreLineChart(id: string, title: string, points: SeriesPoint[],
   const values = sorted.map((p) => p.value);
   const summary = `${sorted.length} points from ${day(sorted[0].at)} to ${day(sorted[sorted.length - 1].at)}; latest ${values[values.length - 1]}, lowest ${Math.min(...values)}, highest ${Math.max(...values)}.`;
   const grid = [0, 50, 100].map(
-    (v) => html`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y(v)}" y2="${y(v)}" class="grid"></line><text x="${PAD.left - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`,
+    (v) =>
+      html`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y(v)}" y2="${y(v)}" class="grid"></line><text x="${PAD.left - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`,
   );
-  const markers = sorted.length <= 400 ? sorted.filter((p) => p.tone).map((p) => html`<circle cx="${x(p.at).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5" class="dot-${p.tone ?? 'good'}"></circle>`) : [];
+  const markers =
+    sorted.length <= 400
+      ? sorted
+          .filter((p) => p.tone)
+          .map((p) => html`<circle cx="${x(p.at).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5" class="dot-${p.tone ?? 'good'}"></circle>`)
+      : [];
   return html`<figure class="chart"><svg id="${id}" class="line-chart" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc">
 <title id="${id}-title">${title}</title><desc id="${id}-desc">${summary}</desc>
 ${grid}

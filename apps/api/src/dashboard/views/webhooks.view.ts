@@ -33,7 +33,14 @@ function disabledNote(endpoint: WebhookEndpointResponse): SafeHtml | '' {
   return html`<p class="error">Disabled ${when(endpoint.disabledAt)}: ${endpoint.disabledReason ?? 'no reason recorded'}</p>`;
 }
 
-export function webhooksPage(context: PageContext, endpoints: WebhookEndpointResponse[], limit: number, form: WebhookForm, created?: CreatedWebhookResponse, error?: SafeHtml | string): string {
+export function webhooksPage(
+  context: PageContext,
+  endpoints: WebhookEndpointResponse[],
+  limit: number,
+  form: WebhookForm,
+  created?: CreatedWebhookResponse,
+  error?: SafeHtml | string,
+): string {
   return page(
     'Webhooks',
     context,
@@ -63,7 +70,8 @@ ${csrfField(context.csrfToken)}
 <label for="webhook-url">URL</label>
 <input type="text" id="webhook-url" name="url" required maxlength="2000" inputmode="url" value="${form.url}" placeholder="https://hooks.example.com/mailproof" autocomplete="off" spellcheck="false">
 <fieldset class="checks"><legend>Events</legend>${WEBHOOK_EVENT_TYPES.map(
-      (type) => html`<label><input type="checkbox" name="events" value="${type}"${form.events.includes(type) ? raw(' checked') : ''}><span><code>${type}</code>: ${EVENT_DESCRIPTIONS[type]}</span></label>`,
+      (type) =>
+        html`<label><input type="checkbox" name="events" value="${type}"${form.events.includes(type) ? raw(' checked') : ''}><span><code>${type}</code>: ${EVENT_DESCRIPTIONS[type]}</span></label>`,
     )}</fieldset>
 <div class="actions"><button type="submit" class="primary">Add endpoint</button></div>
 </form>

@@ -1,6 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { DeliverabilityAnswer } from '@mailproof/contracts';
-import type { BimiSummary, DkimSummary, DmarcSummary, DnsCheck, DnsCheckName, DnsCheckStatus, DnsIssue, DnsIssueSeverity, MxSummary, SpfSummary } from '@mailproof/engine/dns';
+import type {
+  BimiSummary,
+  DkimSummary,
+  DmarcSummary,
+  DnsCheck,
+  DnsCheckName,
+  DnsCheckStatus,
+  DnsIssue,
+  DnsIssueSeverity,
+  MxSummary,
+  SpfSummary,
+} from '@mailproof/engine/dns';
 
 class DnsCheckResponse implements DnsCheck {
   @ApiProperty({ enum: ['pass', 'warn', 'fail', 'skip'] }) status: DnsCheckStatus;
@@ -28,13 +39,16 @@ class DnsIssueResponse implements DnsIssue {
  */
 export class DeliverabilityResponse implements DeliverabilityAnswer {
   @ApiProperty() domain: string;
-  @ApiProperty({ minimum: 0, maximum: 100, nullable: true, type: Number, description: 'null when the audit is inconclusive (no lookup answered).' }) score: number | null;
+  @ApiProperty({ minimum: 0, maximum: 100, nullable: true, type: Number, description: 'null when the audit is inconclusive (no lookup answered).' }) score:
+    number | null;
   @ApiProperty({
     example: { valid: true, record: 'v=spf1 include:_spf.example.net -all', lookups: 3, voidLookups: 0, result: 'fail' },
     description: 'result: the SPF result (RFC 7208 2.6) a server the record does not list gets; "" when it depends on the message.',
   })
   spf: SpfSummary;
-  @ApiProperty({ example: { valid: true, selector: 'selector1', keys: [{ selector: 'selector1', keyType: 'rsa', bits: 2048, revoked: false, testing: false }] } })
+  @ApiProperty({
+    example: { valid: true, selector: 'selector1', keys: [{ selector: 'selector1', keyType: 'rsa', bits: 2048, revoked: false, testing: false }] },
+  })
   dkim: DkimSummary;
   @ApiProperty({ example: { valid: true, policy: 'reject', record: 'v=DMARC1; p=reject', foundAt: '_dmarc.example.com' } })
   dmarc: DmarcSummary;
@@ -43,6 +57,8 @@ export class DeliverabilityResponse implements DeliverabilityAnswer {
   @ApiProperty() checks: DnsChecksResponse;
   @ApiProperty({ type: [DnsIssueResponse] }) issues: DnsIssueResponse[];
   @ApiProperty({ description: 'When the audit ran (ISO 8601).' }) checkedAt: string;
-  @ApiProperty({ description: 'True when no lookup answered (every check skipped): score is then null, since no number says anything about the domain; retry later.' })
+  @ApiProperty({
+    description: 'True when no lookup answered (every check skipped): score is then null, since no number says anything about the domain; retry later.',
+  })
   inconclusive: boolean;
 }

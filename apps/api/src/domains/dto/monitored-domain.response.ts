@@ -8,17 +8,25 @@ export class MonitoredDomainResponse {
   @ApiProperty() domain: string;
   @ApiProperty({ type: [String] }) dkimSelectors: string[];
   @ApiProperty({ nullable: true, type: Number, description: 'DNS health score of the last conclusive audit.' }) score: number | null;
-  @ApiProperty({ enum: ['pending', 'healthy', 'degraded', 'failing'], description: 'pending until the first audit; then healthy >= 80, degraded >= 50, failing below.' })
+  @ApiProperty({
+    enum: ['pending', 'healthy', 'degraded', 'failing'],
+    description: 'pending until the first audit; then healthy >= 80, degraded >= 50, failing below.',
+  })
   status: string;
   @ApiProperty({
     nullable: true,
     type: String,
-    description: 'Why the status did not move when the last audit got no DNS answers (it stays pending, or keeps the last conclusive status); null after a conclusive audit.',
+    description:
+      'Why the status did not move when the last audit got no DNS answers (it stays pending, or keeps the last conclusive status); null after a conclusive audit.',
   })
   statusReason: string | null;
   @ApiProperty({ nullable: true, type: String }) lastCheckedAt: string | null;
-  @ApiProperty({ nullable: true, type: Object, description: 'The last conclusive audit result (POST /api/deliverability shape).' }) lastResult: CheckedDeliverabilityResult | null;
-  @ApiProperty({ nullable: true, type: Object, description: '{ detectedAt, auditId, events } of the latest audit that found drift.' }) lastDrift: Record<string, unknown> | null;
+  @ApiProperty({ nullable: true, type: Object, description: 'The last conclusive audit result (POST /api/deliverability shape).' })
+  lastResult: CheckedDeliverabilityResult | null;
+  @ApiProperty({ nullable: true, type: Object, description: '{ detectedAt, auditId, events } of the latest audit that found drift.' }) lastDrift: Record<
+    string,
+    unknown
+  > | null;
   @ApiProperty() createdAt: string;
 
   static from(entity: MonitoredDomainEntity): MonitoredDomainResponse {
@@ -51,7 +59,14 @@ export class DomainAuditResponse {
   @ApiProperty({ type: Object }) result: DeliverabilityResult;
 
   static from(entity: DomainAuditEntity): DomainAuditResponse {
-    return { id: entity.id, trigger: entity.trigger, checkedAt: entity.checkedAt.toISOString(), score: entity.score, inconclusive: entity.inconclusive, result: entity.result };
+    return {
+      id: entity.id,
+      trigger: entity.trigger,
+      checkedAt: entity.checkedAt.toISOString(),
+      score: entity.score,
+      inconclusive: entity.inconclusive,
+      result: entity.result,
+    };
   }
 }
 

@@ -1,20 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsNotEmpty,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
-import { GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD, GATE_REF_PATTERN, UPDATE_BASELINE_MODES, type GateCheckFamily, type UpdateBaselineMode } from '@mailproof/contracts';
+  GATE_CHECK_FAMILIES,
+  GATE_DEFAULT_THRESHOLD,
+  GATE_REF_PATTERN,
+  UPDATE_BASELINE_MODES,
+  type GateCheckFamily,
+  type UpdateBaselineMode,
+} from '@mailproof/contracts';
 import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
 import { OptionalClientIds } from '../../common/client-ids.validator';
 import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';

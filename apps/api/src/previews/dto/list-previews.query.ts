@@ -26,7 +26,11 @@ export class ListPreviewsQuery {
   @MaxLength(200)
   q?: string;
 
-  @ApiPropertyOptional({ enum: PREVIEW_SORTS, default: 'date-desc', description: 'By creation date or overall score; unscored previews sort last when descending.' })
+  @ApiPropertyOptional({
+    enum: PREVIEW_SORTS,
+    default: 'date-desc',
+    description: 'By creation date or overall score; unscored previews sort last when descending.',
+  })
   @IsOptional()
   @IsIn(PREVIEW_SORTS)
   sort?: PreviewSort;

@@ -36,7 +36,11 @@ export class PreviewRequest {
   @MaxLength(200)
   title?: string;
 
-  @ApiPropertyOptional({ default: false, description: 'Also render screenshots of every client, light and dark (waits up to PREVIEW_RENDER_WAIT_MS; absent when not done by then, stored when done).' })
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Also render screenshots of every client, light and dark (waits up to PREVIEW_RENDER_WAIT_MS; absent when not done by then, stored when done).',
+  })
   @IsOptional()
   @IsBoolean()
   screenshots?: boolean;
@@ -44,7 +48,7 @@ export class PreviewRequest {
 
 /** `POST /api/preview/:id/screenshots`: which screenshots of a stored preview to render. */
 export class ScreenshotsRequest {
-  @OptionalClientIds("Clients to render; every client of the preview when omitted. Each must be one the preview analyzed.")
+  @OptionalClientIds('Clients to render; every client of the preview when omitted. Each must be one the preview analyzed.')
   clients?: ClientId[];
 
   @ApiPropertyOptional({ type: [String], enum: RENDER_MODES, default: RENDER_MODES, description: 'light, dark or both.' })

@@ -31,7 +31,10 @@ class CssFinding implements EngineCssFinding {
   @ApiProperty() message: string;
   @ApiProperty() suggestion: string;
   @ApiPropertyOptional({ type: CodeFix }) fix?: CodeFix;
-  @ApiPropertyOptional({ description: 'Position of the first use (1-based); for jsx, mjml and maizzle input, in the submitted source where the compiled element came from a source element.' })
+  @ApiPropertyOptional({
+    description:
+      'Position of the first use (1-based); for jsx, mjml and maizzle input, in the submitted source where the compiled element came from a source element.',
+  })
   line?: number;
   @ApiPropertyOptional() column?: number;
   @ApiPropertyOptional({ description: 'jsx, mjml and maizzle input: the position in compiledHtml (1-based).' }) compiledLine?: number;
@@ -101,7 +104,11 @@ class ScreenshotFailure {
 
 /** `POST /api/preview/:id/screenshots`. */
 export class ScreenshotsResponse {
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'Every screenshot of the preview: "<clientId>-light|dark" to PNG URL.' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Every screenshot of the preview: "<clientId>-light|dark" to PNG URL.',
+  })
   screenshots: Record<string, string>;
   @ApiProperty({ enum: ['complete', 'partial', 'pending'] }) screenshotStatus: 'complete' | 'partial' | 'pending';
   @ApiProperty({ type: [String], description: 'Requested screenshots that exist now.' }) captured: string[];

@@ -27,7 +27,10 @@ export class WebhookEndpointResponse {
 }
 
 export class CreatedWebhookResponse extends WebhookEndpointResponse {
-  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'The signing secret (Standard Webhooks). Shown only in this response: store it now.' })
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'The signing secret (Standard Webhooks). Shown only in this response: store it now.',
+  })
   secret: string;
 }
 

@@ -56,7 +56,12 @@ function disabledTypes(parsed: ParsedEmail): Set<DetectorType> {
 
 /** Link markup Apple adds around a detected string, its attributes as Mail writes them. */
 function detectorLink(text: string, type: DetectorType): string {
-  const href = type === 'telephone' ? `tel:${text.replace(/[^\d+]/g, '')}` : type === 'address' ? `https://maps.apple.com/?q=${encodeURIComponent(text)}` : `x-apple-data-detectors://${encodeURIComponent(text)}`;
+  const href =
+    type === 'telephone'
+      ? `tel:${text.replace(/[^\d+]/g, '')}`
+      : type === 'address'
+        ? `https://maps.apple.com/?q=${encodeURIComponent(text)}`
+        : `x-apple-data-detectors://${encodeURIComponent(text)}`;
   return `<a href="${escapeAttributeValue(href)}" dir="ltr" x-apple-data-detectors="true" x-apple-data-detectors-type="${type}">${escapeText(text)}</a>`;
 }
 
@@ -88,32 +93,49 @@ export function addDataDetectorLinks(text: string, disabled: ReadonlySet<Detecto
 const DETECTOR_RESET = /a\[x-apple-data-detectors/i;
 
 const dataDetectors: AdditionBehavior = {
-    id: 'apple-data-detectors',
-    kind: 'addition',
-    severity: 'warning',
-    summary: 'Apple Mail on iOS turns phone numbers, dates, times and street addresses into links (data detectors), painted in its link blue over the email\'s text color.',
-    evidence: [
-      { url: 'https://github.com/Tautulli/Tautulli/pull/1383', title: 'Tautulli #1383: fix styling of Apple data detectors in newsletters (the added markup)', date: '2020-10-21', note: 'The report also says the format-detection meta did not stop the links there; Apple documents telephone=no for WebKit: disputed, the documented meta is modeled.' },
-      { url: 'https://www.emailonacid.com/blog/article/email-development/demystifying-meta-tags-in-email', title: 'Email on Acid: Demystifying meta tags in email (format-detection)', date: '2018' },
-      { url: 'https://github.com/JayOram/email-css-resets/pull/9', title: 'email-css-resets #9: reset for calendar-event detectors', date: '2023-05' },
-    ],
-    disabledBy: (parsed) => disabledTypes(parsed).size === 3,
-    restyledBy: (parsed) => parsed.styleSheets.some((sheet) => DETECTOR_RESET.test(sheet.text)),
-    addTo: (text, parsed) => addDataDetectorLinks(text, disabledTypes(parsed)),
-    suggestion:
-      'Add <meta name="format-detection" content="telephone=no, date=no, address=no"> to keep the text as written, or restyle the links with a[x-apple-data-detectors] { color: inherit !important; text-decoration: none !important; font: inherit !important; }.',
-    fixture: {
-      html: '<html><head></head><body><p style="color:#999999">Call 555-123-4567 before March 3, 2026 at 6:00pm.</p></body></html>',
-      expect: { transformIncludes: ['x-apple-data-detectors-type="telephone"', 'href="tel:5551234567"', 'x-apple-data-detectors-type="calendar-event"'], finding: { rule: 'apple-data-detectors', severity: 'warning' } },
+  id: 'apple-data-detectors',
+  kind: 'addition',
+  severity: 'warning',
+  summary:
+    "Apple Mail on iOS turns phone numbers, dates, times and street addresses into links (data detectors), painted in its link blue over the email's text color.",
+  evidence: [
+    {
+      url: 'https://github.com/Tautulli/Tautulli/pull/1383',
+      title: 'Tautulli #1383: fix styling of Apple data detectors in newsletters (the added markup)',
+      date: '2020-10-21',
+      note: 'The report also says the format-detection meta did not stop the links there; Apple documents telephone=no for WebKit: disputed, the documented meta is modeled.',
     },
-    counterFixture: {
-      html: '<html><head><meta name="format-detection" content="telephone=no, date=no, address=no"></head><body><p>Call 555-123-4567 on March 3, 2026.</p></body></html>',
-      expect: { transformExcludes: ['x-apple-data-detectors'], noFindingFor: 'apple-data-detectors' },
+    {
+      url: 'https://www.emailonacid.com/blog/article/email-development/demystifying-meta-tags-in-email',
+      title: 'Email on Acid: Demystifying meta tags in email (format-detection)',
+      date: '2018',
     },
+    { url: 'https://github.com/JayOram/email-css-resets/pull/9', title: 'email-css-resets #9: reset for calendar-event detectors', date: '2023-05' },
+  ],
+  disabledBy: (parsed) => disabledTypes(parsed).size === 3,
+  restyledBy: (parsed) => parsed.styleSheets.some((sheet) => DETECTOR_RESET.test(sheet.text)),
+  addTo: (text, parsed) => addDataDetectorLinks(text, disabledTypes(parsed)),
+  suggestion:
+    'Add <meta name="format-detection" content="telephone=no, date=no, address=no"> to keep the text as written, or restyle the links with a[x-apple-data-detectors] { color: inherit !important; text-decoration: none !important; font: inherit !important; }.',
+  fixture: {
+    html: '<html><head></head><body><p style="color:#999999">Call 555-123-4567 before March 3, 2026 at 6:00pm.</p></body></html>',
+    expect: {
+      transformIncludes: ['x-apple-data-detectors-type="telephone"', 'href="tel:5551234567"', 'x-apple-data-detectors-type="calendar-event"'],
+      finding: { rule: 'apple-data-detectors', severity: 'warning' },
+    },
+  },
+  counterFixture: {
+    html: '<html><head><meta name="format-detection" content="telephone=no, date=no, address=no"></head><body><p>Call 555-123-4567 on March 3, 2026.</p></body></html>',
+    expect: { transformExcludes: ['x-apple-data-detectors'], noFindingFor: 'apple-data-detectors' },
+  },
 };
 
 const APPLE_DARK_EVIDENCE = [
-  { url: 'https://github.com/hteumeuleu/email-bugs/issues/104', title: 'email-bugs #104: Apple Mail requires the supported-color-schemes meta or CSS property for dark mode (open)', date: '2023-09-19' },
+  {
+    url: 'https://github.com/hteumeuleu/email-bugs/issues/104',
+    title: 'email-bugs #104: Apple Mail requires the supported-color-schemes meta or CSS property for dark mode (open)',
+    date: '2023-09-19',
+  },
   { url: 'https://www.caniemail.com/features/css-color-scheme/', title: 'caniemail: color-scheme', date: '2023-09-18' },
   { url: 'https://webkit.org/blog/8840/dark-mode-support-in-webkit/', title: 'WebKit: Dark mode support in WebKit', date: '2019' },
 ];
@@ -123,7 +145,8 @@ const appleDark: DarkBehavior = {
   kind: 'dark',
   model: 'prefers-color-scheme',
   requiresColorSchemeOptIn: true,
-  summary: "Apple Mail applies the email's @media (prefers-color-scheme: dark) rules when the email opts in with color-scheme (a meta or :root { color-scheme: light dark }); without the opt-in it stays light.",
+  summary:
+    "Apple Mail applies the email's @media (prefers-color-scheme: dark) rules when the email opts in with color-scheme (a meta or :root { color-scheme: light dark }); without the opt-in it stays light.",
   evidence: APPLE_DARK_EVIDENCE,
   fixture: {
     html: '<html><head><meta name="color-scheme" content="light dark"><style>:root{color-scheme:light dark}@media (prefers-color-scheme:dark){.c{background-color:#111111 !important}}</style></head><body><div class="c">Hi</div></body></html>',
@@ -142,9 +165,16 @@ const pureWhiteIgnored: RewriteBehavior = {
   kind: 'rewrite',
   severity: 'info',
   label: '#ffffff in dark rules',
-  summary: 'Apple Mail ignores a pure white background (#ffffff) set inside the email\'s dark rules; #fffffe works (the usual workaround).',
-  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/65', title: 'email-bugs #65: Apple Mail does not respect background-color #ffffff in a prefers-color-scheme query (open)', date: '2019-10-15' }],
-  rewriteInDarkRules: (d) => ((d.property === 'background-color' || d.property === 'background') && PURE_WHITE.test(d.value.replace(/!important/i, '')) ? null : undefined),
+  summary: "Apple Mail ignores a pure white background (#ffffff) set inside the email's dark rules; #fffffe works (the usual workaround).",
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/65',
+      title: 'email-bugs #65: Apple Mail does not respect background-color #ffffff in a prefers-color-scheme query (open)',
+      date: '2019-10-15',
+    },
+  ],
+  rewriteInDarkRules: (d) =>
+    (d.property === 'background-color' || d.property === 'background') && PURE_WHITE.test(d.value.replace(/!important/i, '')) ? null : undefined,
   suggestion: 'Write #fffffe for a white background in dark rules.',
   fixture: {
     html: '<html><head><meta name="color-scheme" content="light dark"><style>@media (prefers-color-scheme:dark){.card{background-color:#ffffff !important;color:#000000 !important}}</style></head><body><div class="card">Hi</div></body></html>',

@@ -16,7 +16,8 @@ export function bodyToDiv(id: string, clientName: string, evidence: readonly Evi
     summary: `${clientName} replaces <body> with a <div>: bgcolor, background, text and link colors on <body> no longer apply.`,
     evidence,
     dropsAttributesOn: ['body'],
-    dropsAttributes: (element) => (element.tagName === 'body' ? element.attrs.filter((a) => !a.prefix && BODY_ONLY_ATTRIBUTES.includes(a.name)).map((a) => a.name) : []),
+    dropsAttributes: (element) =>
+      element.tagName === 'body' ? element.attrs.filter((a) => !a.prefix && BODY_ONLY_ATTRIBUTES.includes(a.name)).map((a) => a.name) : [],
     suggestion: 'Repeat the body background on a full-width wrapper table (bgcolor and background-color), as email frameworks do.',
     fixture: {
       html: '<html><body bgcolor="#ffe000" text="#333333"><table width="100%" bgcolor="#ffe000"><tr><td>x</td></tr></table></body></html>',

@@ -207,14 +207,7 @@ export interface AdditionBehavior extends BehaviorBase {
   suggestion: string;
 }
 
-export type ClientBehavior =
-  | SanitizeBehavior
-  | DropBlockBehavior
-  | RewriteBehavior
-  | PrefixBehavior
-  | ElementBehavior
-  | DarkBehavior
-  | AdditionBehavior;
+export type ClientBehavior = SanitizeBehavior | DropBlockBehavior | RewriteBehavior | PrefixBehavior | ElementBehavior | DarkBehavior | AdditionBehavior;
 
 export type RenderingEngine = 'WebKit' | 'Blink' | 'Word' | 'Gecko';
 
@@ -230,4 +223,3 @@ export interface ClientModel {
   checkedAt: string;
   behaviors: readonly ClientBehavior[];
 }
-

@@ -50,7 +50,9 @@ function compile(model: ClientModel): ClientRules {
     if (declarationRewrites.length === 0) return NO_REWRITES;
     let list = byProperty.get(property);
     if (!list) {
-      list = declarationRewrites.filter((r) => !r.properties || r.properties.some((p) => (p.endsWith('*') ? property.startsWith(p.slice(0, -1)) : p === property)));
+      list = declarationRewrites.filter(
+        (r) => !r.properties || r.properties.some((p) => (p.endsWith('*') ? property.startsWith(p.slice(0, -1)) : p === property)),
+      );
       byProperty.set(property, list);
     }
     return list;

@@ -23,7 +23,6 @@ export function findNode(root: Root, test: (node: ChildNode) => boolean): ChildN
   return found;
 }
 
-
 /** `!important` spelled with an uppercase letter (`!IMPORTANT`, `! Important`). */
 export const UPPERCASE_IMPORTANT = /!\s*(?=[a-z]*[A-Z])[iI][mM][pP][oO][rR][tT][aA][nN][tT]/;
 

@@ -85,10 +85,20 @@ const uppercaseImportantBlock: DropBlockBehavior = {
   severity: 'warning',
   summary: 'Gmail removes a <style> block with !important written in any uppercase letter (!IMPORTANT).',
   evidence: [
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/13', title: 'email-bugs #13: Gmail removes <style> tags or style attributes that contain an uppercase !IMPORTANT (open)', date: '2018-01-30' },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/13',
+      title: 'email-bugs #13: Gmail removes <style> tags or style attributes that contain an uppercase !IMPORTANT (open)',
+      date: '2018-01-30',
+    },
     { url: 'https://www.caniemail.com/features/css-important/', title: 'caniemail: !important (Gmail: lowercase only)', date: '2021-11-30' },
   ],
-  find: ({ sheet }) => (UPPERCASE_IMPORTANT.test(sheet.text) ? { node: findNode(sheet.root, (n) => n.type === 'decl' && n.important === true && UPPERCASE_IMPORTANT.test(n.raws.important ?? '')), label: '!IMPORTANT' } : undefined),
+  find: ({ sheet }) =>
+    UPPERCASE_IMPORTANT.test(sheet.text)
+      ? {
+          node: findNode(sheet.root, (n) => n.type === 'decl' && n.important === true && UPPERCASE_IMPORTANT.test(n.raws.important ?? '')),
+          label: '!IMPORTANT',
+        }
+      : undefined,
   suggestion: 'Write !important in lowercase.',
   fixture: {
     html: '<html><head><style>.a{color:#ff0000 !IMPORTANT}</style></head><body><p class="a">x</p></body></html>',
@@ -118,11 +128,17 @@ const spaceSeparatedRgbBlock: DropBlockBehavior = {
   severity: 'warning',
   summary: 'Gmail removes a <style> block with a space-separated rgb()/rgba() color (rgb(0 128 0)).',
   evidence: [
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/160', title: 'email-bugs #160: Gmail removed styles with white space color syntax (open)', date: '2025-12-18' },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/160',
+      title: 'email-bugs #160: Gmail removed styles with white space color syntax (open)',
+      date: '2025-12-18',
+    },
     { url: 'https://www.caniemail.com/features/css-rgb/', title: 'caniemail: rgb()', date: '2021-08' },
   ],
   find: ({ sheet }) =>
-    SPACE_SEPARATED_RGB.test(sheet.text) ? { node: findNode(sheet.root, (n) => n.type === 'decl' && SPACE_SEPARATED_RGB.test(n.value)), label: 'space-separated rgb()' } : undefined,
+    SPACE_SEPARATED_RGB.test(sheet.text)
+      ? { node: findNode(sheet.root, (n) => n.type === 'decl' && SPACE_SEPARATED_RGB.test(n.value)), label: 'space-separated rgb()' }
+      : undefined,
   suggestion: 'Write colors as hex or comma-separated rgb(0, 128, 0).',
   fixture: {
     html: '<html><head><style>.a{color:rgb(255 0 0);font-size:20px}</style></head><body><p class="a">x</p></body></html>',
@@ -173,7 +189,10 @@ const strayCharacterBlock: DropBlockBehavior = {
   summary: 'Gmail removes a <style> block when a declaration value holds a character its parser rejects (*, =, an IE hack such as \\9).',
   evidence: [GMAIL_RESPONSIVE_2017, GMAIL_2019],
   find: ({ sheet }) => {
-    const node = findNode(sheet.root, (n) => n.type === 'decl' && STRAY_VALUE_CHARACTERS.test(outsideStringsAndUrls(withoutTemplateTags(n.raws.value?.raw ?? n.value))));
+    const node = findNode(
+      sheet.root,
+      (n) => n.type === 'decl' && STRAY_VALUE_CHARACTERS.test(outsideStringsAndUrls(withoutTemplateTags(n.raws.value?.raw ?? n.value))),
+    );
     return node ? { node, label: 'invalid character in a value' } : undefined;
   },
   suggestion: 'Remove the stray character (or the IE hack) from the value.',
@@ -190,15 +209,23 @@ const escapedSelector: DropBlockBehavior = {
   severity: 'warning',
   summary: 'Gmail removes a <style> block with an escaped character in a selector (Tailwind-style .sm\\:w-full or .w-1\\/2).',
   evidence: [
-    { url: 'https://github.com/resend/react-email/issues/1095', title: 'react-email #1095: Gmail strips the styles completely (escaped class names)', date: '2023-12-12' },
-    { url: 'https://github.com/Slicejack/bojler/issues/132', title: "bojler #132: Gmail ignores @media blocks with class names containing ':' or '@'", date: '2019-10-23' },
+    {
+      url: 'https://github.com/resend/react-email/issues/1095',
+      title: 'react-email #1095: Gmail strips the styles completely (escaped class names)',
+      date: '2023-12-12',
+    },
+    {
+      url: 'https://github.com/Slicejack/bojler/issues/132',
+      title: "bojler #132: Gmail ignores @media blocks with class names containing ':' or '@'",
+      date: '2019-10-23',
+    },
     { url: 'https://github.com/shellscape/jsx-email/issues/110', title: 'jsx-email #110: escaped class names break Gmail', date: '2023-12-25' },
   ],
   find: ({ sheet }) => {
     const node = findNode(sheet.root, (n) => n.type === 'rule' && ESCAPED_SELECTOR.test(n.selector));
     return node ? { node, label: 'escaped selector' } : undefined;
   },
-  suggestion: 'Rename classes with escaped characters (sm:w-full -> sm-w-full), as Maizzle\'s safeClassNames does.',
+  suggestion: "Rename classes with escaped characters (sm:w-full -> sm-w-full), as Maizzle's safeClassNames does.",
   fixture: {
     html: '<html><head><style>.a{color:#ff0000} @media (max-width:600px){.sm\\:w-full{width:100%}}</style></head><body><p class="a sm:w-full">x</p></body></html>',
     expect: { transformExcludes: ['<style', 'color: #ff0000'], finding: { rule: 'gmail-escaped-selector' } },
@@ -212,7 +239,11 @@ const emptyVarFallback: DropBlockBehavior = {
   severity: 'warning',
   summary: 'Gmail removes a <style> block with a var() whose fallback is empty (var(--x,)), as Tailwind writes them.',
   evidence: [
-    { url: 'https://github.com/resend/react-email/issues/3480', title: 'react-email #3480: Tailwind print styles break Gmail media queries', date: '2026-05-07' },
+    {
+      url: 'https://github.com/resend/react-email/issues/3480',
+      title: 'react-email #3480: Tailwind print styles break Gmail media queries',
+      date: '2026-05-07',
+    },
     { url: 'https://github.com/resend/react-email/pull/3542', title: 'react-email #3542: strip empty-fallback var() for Gmail', date: '2026-05-26' },
   ],
   find: ({ sheet }) => {
@@ -235,7 +266,11 @@ const styleInBody: DropBlockBehavior = {
   evidence: [
     { url: 'https://www.caniemail.com/features/html-style/', title: 'caniemail: <style> (Gmail: not supported inside <body>)', date: '2023-01' },
     { url: 'https://github.com/MyIntervals/emogrifier/issues/634', title: 'emogrifier #634: Gmail strips <style> moved into <body>', date: '2018-12' },
-    { url: 'https://github.com/hteumeuleu/caniemail/issues/397', title: 'caniemail #397: <style> in a second <head> inside <body> works in Gmail', date: '2024-02-01' },
+    {
+      url: 'https://github.com/hteumeuleu/caniemail/issues/397',
+      title: 'caniemail #397: <style> in a second <head> inside <body> works in Gmail',
+      date: '2024-02-01',
+    },
   ],
   find: ({ sheet, inBody, parsed }) => {
     if (!inBody) return undefined;
@@ -275,7 +310,10 @@ const negativeMargins: RewriteBehavior = {
   severity: 'warning',
   label: 'negative margin',
   summary: 'Gmail removes margin declarations with a negative value.',
-  evidence: [{ url: 'https://www.caniemail.com/features/css-margin/', title: 'caniemail: margin (Gmail: negative values not supported)', date: '2019-10' }, GMAIL_2019],
+  evidence: [
+    { url: 'https://www.caniemail.com/features/css-margin/', title: 'caniemail: margin (Gmail: negative values not supported)', date: '2019-10' },
+    GMAIL_2019,
+  ],
   properties: ['margin*'],
   rewrite: (d) => (d.property.startsWith('margin') && NEGATIVE_LENGTH.test(d.value) ? null : undefined),
   suggestion: 'Lay the email out with tables and padding instead of negative margins.',
@@ -290,7 +328,11 @@ const classPrefix = {
   kind: 'prefix' as const,
   summary: 'Gmail renames class and id names with an m_ prefix (plus a per-message number) in the markup and in the <style> rules it keeps.',
   evidence: [
-    { url: 'https://www.hteumeuleu.com/2021/fixing-gmail-dark-mode-css-blend-modes/', title: 'Rémi Parmentier, Fixing Gmail dark mode with CSS blend modes', date: '2021-04-09' },
+    {
+      url: 'https://www.hteumeuleu.com/2021/fixing-gmail-dark-mode-css-blend-modes/',
+      title: 'Rémi Parmentier, Fixing Gmail dark mode with CSS blend modes',
+      date: '2021-04-09',
+    },
     GMAIL_RESPONSIVE_2017,
     { url: 'https://www.caniemail.com/features/html-aria-labelledby/', title: 'caniemail: aria-labelledby (Gmail: id prefix mismatched)', date: '2022-04' },
   ],
@@ -326,15 +368,29 @@ const GMAIL_SHARED: readonly ClientBehavior[] = [
   classPrefix,
 ];
 
-const DARK_GUIDE = { url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers', title: 'Litmus: The ultimate guide to dark mode for email marketers', date: '2024' };
+const DARK_GUIDE = {
+  url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers',
+  title: 'Litmus: The ultimate guide to dark mode for email marketers',
+  date: '2024',
+};
 
 const webDark: DarkBehavior = {
   id: 'gmail-web-dark',
   kind: 'dark',
   model: 'none',
   summary: 'Gmail on the web darkens only its own interface; the email keeps its colors.',
-  evidence: [DARK_GUIDE, { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (Gmail: not supported)', date: '2023-03-08' }],
-  fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>', expect: { darkIncludes: ['background-color:#ffffff', 'color:#000000'] } },
+  evidence: [
+    DARK_GUIDE,
+    {
+      url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/',
+      title: 'caniemail: prefers-color-scheme (Gmail: not supported)',
+      date: '2023-03-08',
+    },
+  ],
+  fixture: {
+    html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>',
+    expect: { darkIncludes: ['background-color:#ffffff', 'color:#000000'] },
+  },
 };
 
 const androidDark: DarkBehavior = {
@@ -342,8 +398,14 @@ const androidDark: DarkBehavior = {
   kind: 'dark',
   model: 'partial-inversion',
   summary: 'Gmail for Android darkens light backgrounds and lightens dark text; dark areas stay (partial inversion).',
-  evidence: [DARK_GUIDE, { url: 'https://www.hteumeuleu.com/2021/fixing-gmail-dark-mode-css-blend-modes/', title: 'Rémi Parmentier, Fixing Gmail dark mode', date: '2021-04-09' }],
-  fixture: { html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #ffffff'] } },
+  evidence: [
+    DARK_GUIDE,
+    { url: 'https://www.hteumeuleu.com/2021/fixing-gmail-dark-mode-css-blend-modes/', title: 'Rémi Parmentier, Fixing Gmail dark mode', date: '2021-04-09' },
+  ],
+  fixture: {
+    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color: #ffffff'] },
+  },
 };
 
 const iosDark: DarkBehavior = {
@@ -351,8 +413,14 @@ const iosDark: DarkBehavior = {
   kind: 'dark',
   model: 'full-inversion',
   summary: 'Gmail for iOS inverts every color, dark ones included (full inversion), and offers no way to target it.',
-  evidence: [DARK_GUIDE, { url: 'https://www.hteumeuleu.com/2021/fixing-gmail-dark-mode-css-blend-modes/', title: 'Rémi Parmentier, Fixing Gmail dark mode', date: '2021-04-09' }],
-  fixture: { html: '<body><table><tr><td style="background-color:#111111;color:#eeeeee">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #111111'] } },
+  evidence: [
+    DARK_GUIDE,
+    { url: 'https://www.hteumeuleu.com/2021/fixing-gmail-dark-mode-css-blend-modes/', title: 'Rémi Parmentier, Fixing Gmail dark mode', date: '2021-04-09' },
+  ],
+  fixture: {
+    html: '<body><table><tr><td style="background-color:#111111;color:#eeeeee">x</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color: #111111'] },
+  },
 };
 
 const CHECKED = '2026-11-27';

@@ -2,7 +2,11 @@ import type { ClientModel, DarkBehavior, RewriteBehavior, SanitizeBehavior } fro
 import { isDarkSchemeQuery } from './css-text';
 
 /** Samsung Email, Fastmail, HEY and Superhuman. */
-const CANIEMAIL_DARK_QUERY = { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme', date: '2023-03-08' };
+const CANIEMAIL_DARK_QUERY = {
+  url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/',
+  title: 'caniemail: prefers-color-scheme',
+  date: '2023-03-08',
+};
 const LIGHT_BODY = '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>';
 
 const samsungDark: DarkBehavior = {
@@ -10,7 +14,15 @@ const samsungDark: DarkBehavior = {
   kind: 'dark',
   model: 'partial-inversion-unless-dark-query',
   summary: "Samsung Email applies the email's prefers-color-scheme dark rules when it has them; otherwise it darkens light backgrounds and lightens dark text.",
-  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://www.caniemail.com/features/css-color-scheme/', title: 'caniemail: color-scheme (Samsung 6.1: supported)', date: '2023-09-18', note: 'The inversion without dark rules comes from secondary guides only: disputed.' }],
+  evidence: [
+    CANIEMAIL_DARK_QUERY,
+    {
+      url: 'https://www.caniemail.com/features/css-color-scheme/',
+      title: 'caniemail: color-scheme (Samsung 6.1: supported)',
+      date: '2023-09-18',
+      note: 'The inversion without dark rules comes from secondary guides only: disputed.',
+    },
+  ],
   fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color: #ffffff'] } },
 };
 
@@ -19,8 +31,12 @@ const fastmailDarkQuery: RewriteBehavior = {
   kind: 'rewrite',
   severity: 'info',
   label: 'prefers-color-scheme rewritten',
-  summary: "Fastmail rewrites a prefers-color-scheme: dark query to @media none in its light theme (and to @media all in its dark theme, where the email's dark rules then apply).",
-  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://www.caniemail.com/features/css-at-supports/', title: 'caniemail: @supports (Fastmail note)', date: '2021-07' }],
+  summary:
+    "Fastmail rewrites a prefers-color-scheme: dark query to @media none in its light theme (and to @media all in its dark theme, where the email's dark rules then apply).",
+  evidence: [
+    CANIEMAIL_DARK_QUERY,
+    { url: 'https://www.caniemail.com/features/css-at-supports/', title: 'caniemail: @supports (Fastmail note)', date: '2021-07' },
+  ],
   rewriteAtRule: (name, params) => (name === 'media' && isDarkSchemeQuery(params) ? 'none' : undefined),
   suggestion: '',
   fixture: {
@@ -39,7 +55,10 @@ const fastmailPositionFixed: RewriteBehavior = {
   properties: ['position'],
   rewrite: (d) => (d.property === 'position' && d.value.trim().toLowerCase() === 'fixed' ? { ...d, value: 'absolute' } : undefined),
   suggestion: 'Do not rely on fixed positioning in email.',
-  fixture: { html: '<div style="position:fixed;bottom:0">x</div>', expect: { transformIncludes: ['position: absolute'], finding: { rule: 'fastmail-position-fixed' } } },
+  fixture: {
+    html: '<div style="position:fixed;bottom:0">x</div>',
+    expect: { transformIncludes: ['position: absolute'], finding: { rule: 'fastmail-position-fixed' } },
+  },
 };
 
 const fastmailCustomProperties: RewriteBehavior = {
@@ -80,7 +99,15 @@ const fastmailDark: DarkBehavior = {
   kind: 'dark',
   model: 'prefers-color-scheme',
   summary: "Fastmail's dark theme applies the email's prefers-color-scheme: dark rules (rewritten to @media all); an email without them keeps its colors.",
-  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://github.com/bulwarkmail/webmail/issues/693', title: 'bulwarkmail #693 (Fastmail dark theme compared)', date: '2026-07-26', note: 'Recoloring of emails without dark rules is reported anecdotally only: not modeled.' }],
+  evidence: [
+    CANIEMAIL_DARK_QUERY,
+    {
+      url: 'https://github.com/bulwarkmail/webmail/issues/693',
+      title: 'bulwarkmail #693 (Fastmail dark theme compared)',
+      date: '2026-07-26',
+      note: 'Recoloring of emails without dark rules is reported anecdotally only: not modeled.',
+    },
+  ],
   fixture: {
     html: '<html><head><style>@media (prefers-color-scheme:dark){.c{background:#000000}}</style></head><body><div class="c">x</div></body></html>',
     expect: { darkIncludes: ['.c{background:#000000;}'] },
@@ -92,8 +119,11 @@ const heyDarkQuery: RewriteBehavior = {
   kind: 'rewrite',
   severity: 'info',
   label: 'prefers-color-scheme rewritten',
-  summary: 'HEY rewrites a prefers-color-scheme query to @media (false), so the email\'s dark rules never apply.',
-  evidence: [CANIEMAIL_DARK_QUERY, { url: 'https://www.caniemail.com/features/css-function-light-dark/', title: 'caniemail: light-dark() (HEY: always the light color)', date: '2024-08-14' }],
+  summary: "HEY rewrites a prefers-color-scheme query to @media (false), so the email's dark rules never apply.",
+  evidence: [
+    CANIEMAIL_DARK_QUERY,
+    { url: 'https://www.caniemail.com/features/css-function-light-dark/', title: 'caniemail: light-dark() (HEY: always the light color)', date: '2024-08-14' },
+  ],
   rewriteAtRule: (name, params) => (name === 'media' && /prefers-color-scheme/i.test(params) ? '(false)' : undefined),
   suggestion: 'HEY ignores dark rules: make sure the light version reads well on its dark interface.',
   fixture: {
@@ -128,7 +158,12 @@ const CHECKED = '2026-11-27';
 
 export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'superhuman', ClientModel> = {
   'samsung-mail': { client: 'samsung-mail', engine: 'Blink', checkedAt: CHECKED, behaviors: [samsungDark] },
-  fastmail: { client: 'fastmail', engine: 'Blink', checkedAt: CHECKED, behaviors: [fastmailDarkQuery, fastmailPositionFixed, fastmailCustomProperties, fastmailMedia, fastmailDark] },
+  fastmail: {
+    client: 'fastmail',
+    engine: 'Blink',
+    checkedAt: CHECKED,
+    behaviors: [fastmailDarkQuery, fastmailPositionFixed, fastmailCustomProperties, fastmailMedia, fastmailDark],
+  },
   'hey-mail': {
     client: 'hey-mail',
     engine: 'Blink',
@@ -137,7 +172,12 @@ export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'su
       heyDarkQuery,
       heyWordBreak,
       partialDark('hey-dark-partial', 'HEY darkens light backgrounds and lightens dark text in its dark theme (partial inversion).', [
-        { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (HEY: @media (false) since 2022-12)', date: '2023-03-08', note: 'How HEY recolors is not documented first-hand: disputed.' },
+        {
+          url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/',
+          title: 'caniemail: prefers-color-scheme (HEY: @media (false) since 2022-12)',
+          date: '2023-03-08',
+          note: 'How HEY recolors is not documented first-hand: disputed.',
+        },
       ]),
     ],
   },
@@ -147,7 +187,12 @@ export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'su
     checkedAt: CHECKED,
     behaviors: [
       partialDark('superhuman-dark-partial', 'Superhuman darkens light backgrounds and lightens dark text in its dark theme (partial inversion).', [
-        { url: 'https://github.com/buttondown/roadmap/issues/1157', title: 'buttondown #1157: black-on-black text in Superhuman iOS dark mode', date: '2023-02-08', note: 'Anecdotal reports only; no vendor documentation: disputed.' },
+        {
+          url: 'https://github.com/buttondown/roadmap/issues/1157',
+          title: 'buttondown #1157: black-on-black text in Superhuman iOS dark mode',
+          date: '2023-02-08',
+          note: 'Anecdotal reports only; no vendor documentation: disputed.',
+        },
       ]),
     ],
   },

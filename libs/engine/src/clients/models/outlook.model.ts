@@ -17,12 +17,29 @@ const WORD_2007_MSDN = {
   date: '2006',
   note: 'Read through the 2020 summary above; the table of CORE / COREEXTENDED / FULL property groups per element is the one modeled.',
 };
-const CANIEMAIL_PADDING = { url: 'https://www.caniemail.com/features/css-padding/', title: 'caniemail: padding (Outlook Windows: only on table cells)', date: '2019-07-25' };
-const CANIEMAIL_WIDTH = { url: 'https://www.caniemail.com/features/css-width/', title: 'caniemail: width (Outlook Windows: not on body, span, div, p, img)', date: '2019-09-27' };
-const CANIEMAIL_HEIGHT = { url: 'https://www.caniemail.com/features/css-height/', title: 'caniemail: height (Outlook Windows: not on body, span, div, p)', date: '2019-09-27' };
+const CANIEMAIL_PADDING = {
+  url: 'https://www.caniemail.com/features/css-padding/',
+  title: 'caniemail: padding (Outlook Windows: only on table cells)',
+  date: '2019-07-25',
+};
+const CANIEMAIL_WIDTH = {
+  url: 'https://www.caniemail.com/features/css-width/',
+  title: 'caniemail: width (Outlook Windows: not on body, span, div, p, img)',
+  date: '2019-09-27',
+};
+const CANIEMAIL_HEIGHT = {
+  url: 'https://www.caniemail.com/features/css-height/',
+  title: 'caniemail: height (Outlook Windows: not on body, span, div, p)',
+  date: '2019-09-27',
+};
 
 const PADDING = ['padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left'];
-const BORDER_SIDES = ['border-top', 'border-right', 'border-bottom', 'border-left'].flatMap((side) => [side, `${side}-color`, `${side}-width`, `${side}-style`]);
+const BORDER_SIDES = ['border-top', 'border-right', 'border-bottom', 'border-left'].flatMap((side) => [
+  side,
+  `${side}-color`,
+  `${side}-width`,
+  `${side}-style`,
+]);
 
 const wordPadding: ElementBehavior = {
   id: 'word-padding-table-cells',
@@ -34,9 +51,15 @@ const wordPadding: ElementBehavior = {
   suggestion: 'Put the padding on a <td> (wrap the content in a one-cell table).',
   fixture: {
     html: '<table><tr><td style="padding:20px">cell</td></tr></table><div style="padding:20px;color:#333333">block</div>',
-    expect: { transformIncludes: ['<td style="padding:20px">', '<div style="color: #333333">'], finding: { rule: 'word-padding-table-cells', severity: 'warning' } },
+    expect: {
+      transformIncludes: ['<td style="padding:20px">', '<div style="color: #333333">'],
+      finding: { rule: 'word-padding-table-cells', severity: 'warning' },
+    },
   },
-  counterFixture: { html: '<table><tr><td style="padding:20px">cell</td></tr></table>', expect: { transformIncludes: ['<td style="padding:20px">'], noFindingFor: 'padding' } },
+  counterFixture: {
+    html: '<table><tr><td style="padding:20px">cell</td></tr></table>',
+    expect: { transformIncludes: ['<td style="padding:20px">'], noFindingFor: 'padding' },
+  },
 };
 
 const wordWidth: ElementBehavior = {
@@ -49,7 +72,10 @@ const wordWidth: ElementBehavior = {
   suggestion: 'Size with a table or a cell (width attribute and style), and give images a width attribute.',
   fixture: {
     html: '<table style="width:600px"><tr><td style="width:300px">a</td></tr></table><div style="width:300px;color:#333333">b</div>',
-    expect: { transformIncludes: ['<table style="width:600px">', '<div style="color: #333333">'], finding: { rule: 'word-width-elements', severity: 'warning' } },
+    expect: {
+      transformIncludes: ['<table style="width:600px">', '<div style="color: #333333">'],
+      finding: { rule: 'word-width-elements', severity: 'warning' },
+    },
   },
 };
 
@@ -87,8 +113,12 @@ const wordMarginOnInline: ElementBehavior = {
   properties: ['margin', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left'],
   ignoredOn: new Set(['body', 'span', 'a', 'img']),
   summary: 'the Word engine ignores margin on <body>, <span>, <a> and <img> (it works on <div>, <p>, headings and tables).',
-  evidence: [WORD_ENGINE_ARTICLE, WORD_2007_MSDN, { url: 'https://www.caniemail.com/features/css-margin/', title: 'caniemail: margin (Outlook Windows notes)', date: '2019-08' }],
-  suggestion: 'Space inline content with a table cell\'s padding, or put the margin on a block element.',
+  evidence: [
+    WORD_ENGINE_ARTICLE,
+    WORD_2007_MSDN,
+    { url: 'https://www.caniemail.com/features/css-margin/', title: 'caniemail: margin (Outlook Windows notes)', date: '2019-08' },
+  ],
+  suggestion: "Space inline content with a table cell's padding, or put the margin on a block element.",
   fixture: {
     html: '<p style="margin:0 0 10px 0">p</p><span style="margin:10px;color:#333333">s</span>',
     expect: { transformIncludes: ['<p style="margin:0 0 10px 0">', '<span style="color: #333333">'], finding: { rule: 'word-margin-elements' } },
@@ -101,7 +131,10 @@ const wordMaxWidth: ElementBehavior = {
   properties: ['max-width'],
   honoredOn: new Set(['table']),
   summary: 'the Word engine (Outlook 2019 and later) honors max-width on <table> only.',
-  evidence: [{ url: 'https://www.caniemail.com/features/css-max-width/', title: 'caniemail: max-width (Outlook Windows: only on <table>)', date: '2019-08-02' }, WORD_ENGINE_ARTICLE],
+  evidence: [
+    { url: 'https://www.caniemail.com/features/css-max-width/', title: 'caniemail: max-width (Outlook Windows: only on <table>)', date: '2019-08-02' },
+    WORD_ENGINE_ARTICLE,
+  ],
   suggestion: 'Put max-width on a table, with an MSO ghost table of fixed width for older versions.',
   fixture: {
     html: '<table style="max-width:600px;width:100%"><tr><td>a</td></tr></table><div style="max-width:600px;color:#333333">b</div>',
@@ -116,8 +149,16 @@ const wordInlineImportant: RewriteBehavior = {
   label: 'inline !important',
   summary: 'the Word engine ignores an inline declaration marked !important (in <style> it works).',
   evidence: [
-    { url: 'https://www.caniemail.com/features/css-important/', title: 'caniemail: !important (Outlook Windows: not supported inline; only with a space before)', date: '2021-11-30' },
-    { url: 'https://github.com/milkshakesoftware/PreMailer.Net/issues/149', title: 'PreMailer.Net #149: Outlook 2007 and the inline !important declaration', date: '2023' },
+    {
+      url: 'https://www.caniemail.com/features/css-important/',
+      title: 'caniemail: !important (Outlook Windows: not supported inline; only with a space before)',
+      date: '2021-11-30',
+    },
+    {
+      url: 'https://github.com/milkshakesoftware/PreMailer.Net/issues/149',
+      title: 'PreMailer.Net #149: Outlook 2007 and the inline !important declaration',
+      date: '2023',
+    },
   ],
   importantOnly: true,
   rewrite: (d, site) => (site.inline && d.important ? null : undefined),
@@ -135,8 +176,16 @@ const wordGluedImportant: RewriteBehavior = {
   label: '!important without a space',
   summary: 'the Word engine reads "value!important" (no space) as part of the value, which invalidates the declaration (a font falls back to Times New Roman).',
   evidence: [
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/31', title: 'email-bugs #31: !important on font-family without a space invalidates the font in Outlook (open)', date: '2018-01-09' },
-    { url: 'https://www.caniemail.com/features/css-important/', title: 'caniemail: !important (Outlook Windows: only supported with a space before)', date: '2021-11-30' },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/31',
+      title: 'email-bugs #31: !important on font-family without a space invalidates the font in Outlook (open)',
+      date: '2018-01-09',
+    },
+    {
+      url: 'https://www.caniemail.com/features/css-important/',
+      title: 'caniemail: !important (Outlook Windows: only supported with a space before)',
+      date: '2021-11-30',
+    },
   ],
   importantOnly: true,
   rewrite: (d, site) => (d.important && site.raw !== undefined && /[^\s]!\s*important$/i.test(site.raw) ? null : undefined),
@@ -153,8 +202,16 @@ const wordFirstClass: PrefixBehavior = {
   firstClassOnly: true,
   summary: 'the Word engine reads only the first name of a class attribute; rules for the others never apply.',
   evidence: [
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/75', title: 'email-bugs #75: Windows Outlook only respects the first class on an element (open)', date: '2020-01-20' },
-    { url: 'https://www.caniemail.com/features/css-selector-chaining/', title: 'caniemail: chained selectors (Outlook Windows: first selector of the chain)', date: '2019-10-13' },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/75',
+      title: 'email-bugs #75: Windows Outlook only respects the first class on an element (open)',
+      date: '2020-01-20',
+    },
+    {
+      url: 'https://www.caniemail.com/features/css-selector-chaining/',
+      title: 'caniemail: chained selectors (Outlook Windows: first selector of the chain)',
+      date: '2019-10-13',
+    },
   ],
   fixture: {
     html: '<html><head><style>.up{text-transform:uppercase}.red{color:#ff0000}</style></head><body><p class="up red">Test</p></body></html>',
@@ -166,12 +223,23 @@ const wordDark: DarkBehavior = {
   id: 'word-dark-full-inversion',
   kind: 'dark',
   model: 'full-inversion',
-  summary: 'classic Outlook for Windows inverts the email\'s colors in dark mode (full inversion) and gives the email no way to target it.',
+  summary: "classic Outlook for Windows inverts the email's colors in dark mode (full inversion) and gives the email no way to target it.",
   evidence: [
-    { url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers', title: 'Litmus: The ultimate guide to dark mode for email marketers', date: '2024' },
-    { url: 'https://www.hteumeuleu.com/2021/emails-react-outlook-com-dark-mode/', title: "Rémi Parmentier, How do emails react to Outlook.com's dark mode", date: '2021-02-26' },
+    {
+      url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers',
+      title: 'Litmus: The ultimate guide to dark mode for email marketers',
+      date: '2024',
+    },
+    {
+      url: 'https://www.hteumeuleu.com/2021/emails-react-outlook-com-dark-mode/',
+      title: "Rémi Parmentier, How do emails react to Outlook.com's dark mode",
+      date: '2021-02-26',
+    },
   ],
-  fixture: { html: '<body><table><tr><td style="background-color:#111111;color:#eeeeee">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #111111'] } },
+  fixture: {
+    html: '<body><table><tr><td style="background-color:#111111;color:#eeeeee">x</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color: #111111'] },
+  },
 };
 
 /**
@@ -182,7 +250,12 @@ const wordDark: DarkBehavior = {
 function withoutBareAttributeCompounds(selector: string): string {
   return selector
     .split(',')
-    .map((part) => part.replace(/(^|[\s>+~])(?:\[[^\]]*\])+(?=\s|$)/g, '$1').replace(/\s*([>+~])\s*(?=[>+~]|$)/g, ' ').trim())
+    .map((part) =>
+      part
+        .replace(/(^|[\s>+~])(?:\[[^\]]*\])+(?=\s|$)/g, '$1')
+        .replace(/\s*([>+~])\s*(?=[>+~]|$)/g, ' ')
+        .trim(),
+    )
     .join(',');
 }
 
@@ -191,11 +264,24 @@ const owaPrefix: PrefixBehavior = {
   kind: 'prefix',
   classPrefix: 'x_',
   idPrefix: 'x_',
-  summary: 'Outlook.com prefixes every class and id with x_ in the markup and in <style>; in a chain (.a.b) only the first class gets the prefix, so chained rules never match.',
+  summary:
+    'Outlook.com prefixes every class and id with x_ in the markup and in <style>; in a chain (.a.b) only the first class gets the prefix, so chained rules never match.',
   evidence: [
-    { url: 'https://www.hteumeuleu.com/2016/what-you-need-to-know-about-the-new-outlook-com/', title: 'Rémi Parmentier, What you need to know about the new Outlook.com', date: '2016-03-24' },
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/61', title: 'email-bugs #61: outlook.com only prefixes the first selector in a chain (open)', date: '2019-07-02' },
-    { url: 'https://www.caniemail.com/features/css-selector-chaining/', title: 'caniemail: chained selectors (Outlook.com: only the first is prefixed)', date: '2024-01' },
+    {
+      url: 'https://www.hteumeuleu.com/2016/what-you-need-to-know-about-the-new-outlook-com/',
+      title: 'Rémi Parmentier, What you need to know about the new Outlook.com',
+      date: '2016-03-24',
+    },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/61',
+      title: 'email-bugs #61: outlook.com only prefixes the first selector in a chain (open)',
+      date: '2019-07-02',
+    },
+    {
+      url: 'https://www.caniemail.com/features/css-selector-chaining/',
+      title: 'caniemail: chained selectors (Outlook.com: only the first is prefixed)',
+      date: '2024-01',
+    },
     {
       url: 'https://github.com/hteumeuleu/email-bugs/issues/38',
       title: 'email-bugs #38: Outlook.com incorrectly filters attribute selectors ([owa] .foo becomes .foo; open)',
@@ -204,10 +290,14 @@ const owaPrefix: PrefixBehavior = {
     },
   ],
   // `.x_a.x_b` -> `.x_a.b`: only the first class of a compound keeps the prefix.
-  rewriteSelector: (selector) => withoutBareAttributeCompounds(selector.replace(/(\.x_[-\w]+)((?:\.x_[-\w]+)+)/g, (_, first: string, rest: string) => first + rest.replace(/\.x_/g, '.'))),
+  rewriteSelector: (selector) =>
+    withoutBareAttributeCompounds(selector.replace(/(\.x_[-\w]+)((?:\.x_[-\w]+)+)/g, (_, first: string, rest: string) => first + rest.replace(/\.x_/g, '.'))),
   fixture: {
     html: '<html><head><style>.btn{color:#ff0000}.first.second{font-weight:bold}[owa] .hack{color:#0000ff}</style></head><body><a class="btn" id="cta" href="https://example.com">Go</a><p class="first second hack">x</p></body></html>',
-    expect: { transformIncludes: ['class="x_btn"', 'id="x_cta"', '.x_btn{', 'class="x_first x_second x_hack"', '.x_hack{color:#0000ff;}'], transformExcludes: ['.first.second{', '.x_first.x_second{', '[owa]'] },
+    expect: {
+      transformIncludes: ['class="x_btn"', 'id="x_cta"', '.x_btn{', 'class="x_first x_second x_hack"', '.x_hack{color:#0000ff;}'],
+      transformExcludes: ['.first.second{', '.x_first.x_second{', '[owa]'],
+    },
   },
 };
 
@@ -218,8 +308,16 @@ const owaDoubleBrace: DropBlockBehavior = {
   severity: 'warning',
   summary: 'Outlook.com and the Outlook apps drop every rule after two closing braces with nothing between them (}}), as minified @media blocks end.',
   evidence: [
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/92', title: 'email-bugs #92: Outlook.com and Outlook on iOS and Android remove styles after two closing accolades (open)', date: '2021-06-11' },
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/147', title: 'email-bugs #147: Outlook iOS and Android ignore CSS after a @media closed without a space', date: '2025-06-25' },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/92',
+      title: 'email-bugs #92: Outlook.com and Outlook on iOS and Android remove styles after two closing accolades (open)',
+      date: '2021-06-11',
+    },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/147',
+      title: 'email-bugs #147: Outlook iOS and Android ignore CSS after a @media closed without a space',
+      date: '2025-06-25',
+    },
   ],
   find: ({ sheet }) => {
     const at = sheet.text.indexOf('}}');
@@ -260,10 +358,19 @@ const owaDark: DarkBehavior = {
   id: 'owa-dark-partial',
   kind: 'dark',
   model: 'partial-inversion',
-  summary: 'Outlook.com darkens light backgrounds and lightens dark text, marking what it changed with data-ogsc / data-ogsb attributes that [data-ogsc] rules can target.',
+  summary:
+    'Outlook.com darkens light backgrounds and lightens dark text, marking what it changed with data-ogsc / data-ogsb attributes that [data-ogsc] rules can target.',
   evidence: [
-    { url: 'https://www.hteumeuleu.com/2021/emails-react-outlook-com-dark-mode/', title: "Rémi Parmentier, How do emails react to Outlook.com's dark mode", date: '2021-02-26' },
-    { url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers', title: 'Litmus: The ultimate guide to dark mode for email marketers', date: '2024' },
+    {
+      url: 'https://www.hteumeuleu.com/2021/emails-react-outlook-com-dark-mode/',
+      title: "Rémi Parmentier, How do emails react to Outlook.com's dark mode",
+      date: '2021-02-26',
+    },
+    {
+      url: 'https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers',
+      title: 'Litmus: The ultimate guide to dark mode for email marketers',
+      date: '2024',
+    },
   ],
   fixture: { html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>', expect: { darkIncludes: ['data-ogsb'] } },
 };
@@ -272,13 +379,30 @@ const appsDark: DarkBehavior = {
   ...owaDark,
   id: 'outlook-apps-dark-partial',
   summary: 'the Outlook apps (iOS, Android, Mac) darken light backgrounds and lighten dark text (partial inversion).',
-  fixture: { html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #ffffff'] } },
+  fixture: {
+    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color: #ffffff'] },
+  },
 };
 
 const CHECKED = '2026-11-27';
-const WORD: readonly ClientBehavior[] = [wordPadding, wordWidth, wordHeight, wordBorderSides, wordMarginOnInline, wordMaxWidth, wordInlineImportant, wordGluedImportant, wordFirstClass, wordDark];
+const WORD: readonly ClientBehavior[] = [
+  wordPadding,
+  wordWidth,
+  wordHeight,
+  wordBorderSides,
+  wordMarginOnInline,
+  wordMaxWidth,
+  wordInlineImportant,
+  wordGluedImportant,
+  wordFirstClass,
+  wordDark,
+];
 
-export const OUTLOOK_MODELS: Record<'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android', ClientModel> = {
+export const OUTLOOK_MODELS: Record<
+  'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android',
+  ClientModel
+> = {
   'outlook-web': { client: 'outlook-web', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
   'outlook-windows': { client: 'outlook-windows', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
   'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviors: WORD },

@@ -8,8 +8,16 @@ import { mediaFeatures } from './css-text';
  * height: positions, viewport heights, percentage heights, remote URLs, color schemes.
  */
 const WEBCLIENTS = 'https://github.com/ProtonMail/WebClients';
-const ESCAPE = { url: `${WEBCLIENTS}/blob/main/packages/shared/lib/sanitize/escape.ts`, title: 'Proton WebClients: sanitize/escape.ts (forbidden styles, url() escaping)', date: '2026' };
-const PURIFY = { url: `${WEBCLIENTS}/blob/main/packages/shared/lib/sanitize/purify.ts`, title: 'Proton WebClients: sanitize/purify.ts (the DOMPurify configuration)', date: '2026' };
+const ESCAPE = {
+  url: `${WEBCLIENTS}/blob/main/packages/shared/lib/sanitize/escape.ts`,
+  title: 'Proton WebClients: sanitize/escape.ts (forbidden styles, url() escaping)',
+  date: '2026',
+};
+const PURIFY = {
+  url: `${WEBCLIENTS}/blob/main/packages/shared/lib/sanitize/purify.ts`,
+  title: 'Proton WebClients: sanitize/purify.ts (the DOMPurify configuration)',
+  date: '2026',
+};
 const STYLESHEET = {
   url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/src/helpers/transforms/transformStylesheet.ts`,
   title: 'Proton WebClients: transformStylesheet.ts (<style> rewrites)',
@@ -40,8 +48,16 @@ const styleKept: SanitizeBehavior = {
   id: 'proton-style-kept',
   kind: 'sanitize',
   severity: 'info',
-  summary: 'Proton Mail keeps <style> blocks, in <head> or <body>, with their selectors as written (the message renders in its own sandboxed frame, so nothing is prefixed).',
-  evidence: [PURIFY, { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/src/helpers/getIframeHtml.ts`, title: 'Proton WebClients: getIframeHtml.ts (head styles copied into the frame)', date: '2026' }],
+  summary:
+    'Proton Mail keeps <style> blocks, in <head> or <body>, with their selectors as written (the message renders in its own sandboxed frame, so nothing is prefixed).',
+  evidence: [
+    PURIFY,
+    {
+      url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/src/helpers/getIframeHtml.ts`,
+      title: 'Proton WebClients: getIframeHtml.ts (head styles copied into the frame)',
+      date: '2026',
+    },
+  ],
   supportOverrides: Object.fromEntries(SELECTORS_KEPT.map((slug) => [slug, 'supported'])),
   suggestion: '',
   fixture: {
@@ -56,10 +72,15 @@ const formControls: SanitizeBehavior = {
   severity: 'warning',
   removesElements: new Set(['video', 'audio', 'object', 'embed', 'svg', 'input', 'select', 'textarea', 'button']),
   unwrapsElements: new Set(['form']),
-  summary: 'Proton Mail removes form controls (<input>, <select>, <textarea>, <button>), <video>, <audio>, <object>, <embed> and inline <svg>, and removes <form> keeping its text.',
+  summary:
+    'Proton Mail removes form controls (<input>, <select>, <textarea>, <button>), <video>, <audio>, <object>, <embed> and inline <svg>, and removes <form> keeping its text.',
   evidence: [
     PURIFY,
-    { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/helpers/transforms/transformEscape.test.ts`, title: 'Proton WebClients: transformEscape tests (SVG removed)', date: '2026' },
+    {
+      url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/helpers/transforms/transformEscape.test.ts`,
+      title: 'Proton WebClients: transformEscape tests (SVG removed)',
+      date: '2026',
+    },
     {
       url: 'https://www.caniemail.com/features/html-input-checkbox/',
       title: 'caniemail: form controls (Proton: not supported)',
@@ -79,9 +100,14 @@ const commentsRemoved: SanitizeBehavior = {
   kind: 'sanitize',
   severity: 'info',
   supportOverrides: { 'html-comments': 'unsupported' },
-  summary: 'Proton Mail deletes every HTML comment before sanitizing, so <!--[if mso]> blocks disappear with their content and <!--[if !mso]><!--> content stays.',
+  summary:
+    'Proton Mail deletes every HTML comment before sanitizing, so <!--[if mso]> blocks disappear with their content and <!--[if !mso]><!--> content stays.',
   evidence: [
-    { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/helpers/transforms/transformEscape.ts`, title: 'Proton WebClients: transformEscape.ts (HTML comments removed first)', date: '2026' },
+    {
+      url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/helpers/transforms/transformEscape.ts`,
+      title: 'Proton WebClients: transformEscape.ts (HTML comments removed first)',
+      date: '2026',
+    },
   ],
   suggestion: '',
   fixture: {
@@ -160,7 +186,10 @@ const negativeMargins: RewriteBehavior = {
   properties: ['margin-top', 'margin-right', 'margin-bottom', 'margin-left'],
   rewrite: (d, site) => (site.inline && /^margin-(top|right|bottom|left)$/.test(d.property) && /^\s*-\d/.test(d.value) ? { ...d, value: 'unset' } : undefined),
   suggestion: 'Lay the email out with tables and padding instead of negative margins.',
-  fixture: { html: '<div style="margin-top:-20px">A</div>', expect: { transformIncludes: ['margin-top: unset'], finding: { rule: 'proton-negative-margins-unset' } } },
+  fixture: {
+    html: '<div style="margin-top:-20px">A</div>',
+    expect: { transformIncludes: ['margin-top: unset'], finding: { rule: 'proton-negative-margins-unset' } },
+  },
 };
 
 const urlsNeutralised: RewriteBehavior = {
@@ -168,10 +197,19 @@ const urlsNeutralised: RewriteBehavior = {
   kind: 'rewrite',
   severity: 'warning',
   label: 'url() in <style>',
-  summary: 'Proton Mail rewrites url() in <style> blocks to proton-url(), which never loads: background images, web fonts and imports from <style> do not show.',
-  evidence: [ESCAPE, { url: 'https://www.caniemail.com/features/css-list-style-image/', title: 'caniemail: list-style-image (Proton: url() becomes proton-url())', date: '2021' }],
+  summary:
+    'Proton Mail rewrites url() in <style> blocks to proton-url(), which never loads: background images, web fonts and imports from <style> do not show.',
+  evidence: [
+    ESCAPE,
+    {
+      url: 'https://www.caniemail.com/features/css-list-style-image/',
+      title: 'caniemail: list-style-image (Proton: url() becomes proton-url())',
+      date: '2021',
+    },
+  ],
   valueMatches: /\b(url|image-set)\s*\(/i,
-  rewrite: (d, site) => (!site.inline && /\b(url|image-set)\s*\(/i.test(d.value) ? { ...d, value: d.value.replace(/\b(url|image-set)\s*\(/gi, 'proton-$1(') } : undefined),
+  rewrite: (d, site) =>
+    !site.inline && /\b(url|image-set)\s*\(/i.test(d.value) ? { ...d, value: d.value.replace(/\b(url|image-set)\s*\(/gi, 'proton-$1(') } : undefined,
   suggestion: 'Put background images inline (style attribute or background attribute), with a background color fallback.',
   fixture: {
     html: '<html><head><style>.h{background-image:url(https://example.com/b.jpg);background-color:#003366}</style></head><body><div class="h">x</div></body></html>',
@@ -188,7 +226,8 @@ const colorSchemeDisabled: RewriteBehavior = {
   evidence: [ESCAPE],
   properties: ['color-scheme'],
   rewrite: (d) => (d.property === 'color-scheme' ? { ...d, property: 'proton-disabled-Color-scheme' } : undefined),
-  rewriteAtRule: (name, params) => (name === 'media' && /color-scheme/i.test(params) ? params.replace(/color-scheme/gi, 'proton-disabled-Color-scheme') : undefined),
+  rewriteAtRule: (name, params) =>
+    name === 'media' && /color-scheme/i.test(params) ? params.replace(/color-scheme/gi, 'proton-disabled-Color-scheme') : undefined,
   suggestion: 'Proton Mail shows the light version: make sure it reads well.',
   fixture: {
     html: '<html><head><style>@media (prefers-color-scheme: dark){.b{background:#000000 !important}}</style></head><body><div class="b">x</div></body></html>',
@@ -203,7 +242,8 @@ const heightQueriesRemoved: RewriteBehavior = {
   label: '@media on height',
   summary: 'Proton Mail deletes top-level @media rules that test a height.',
   evidence: [STYLESHEET],
-  rewriteAtRule: (name, params, nested) => (!nested && name === 'media' && mediaFeatures(params).some((feature) => feature.includes('height')) ? null : undefined),
+  rewriteAtRule: (name, params, nested) =>
+    !nested && name === 'media' && mediaFeatures(params).some((feature) => feature.includes('height')) ? null : undefined,
   suggestion: 'Use width-based media queries only.',
   fixture: {
     html: '<html><head><style>.a{color:#ff0000}@media (max-height:500px){.a{color:#0000ff}}</style></head><body><p class="a">x</p></body></html>',
@@ -212,15 +252,27 @@ const heightQueriesRemoved: RewriteBehavior = {
 };
 
 const bodyAttributes = bodyToDiv('proton-body-to-div', 'Proton Mail', [
-  { url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/src/helpers/getIframeHtml.ts`, title: "Proton WebClients: getIframeHtml.ts (only the body's style and class move to a wrapper)", date: '2026' },
+  {
+    url: `${WEBCLIENTS}/blob/main/packages/mail-renderer/src/helpers/getIframeHtml.ts`,
+    title: "Proton WebClients: getIframeHtml.ts (only the body's style and class move to a wrapper)",
+    date: '2026',
+  },
 ]);
 
 const protonDark: DarkBehavior = {
   id: 'proton-dark-none',
   kind: 'dark',
   model: 'none',
-  summary: 'Proton Mail shows HTML email as written on a light background, whatever its theme; the email\'s dark rules are disabled.',
-  evidence: [ESCAPE, { url: `${WEBCLIENTS}/blob/main/applications/mail/src/app/components/message/hooks/useMessageDarkStyles.ts`, title: 'Proton WebClients: useMessageDarkStyles (behind a feature flag)', date: '2026', note: 'A flagged variant darkens only the outer canvas of plain emails; its rollout is unknown.' }],
+  summary: "Proton Mail shows HTML email as written on a light background, whatever its theme; the email's dark rules are disabled.",
+  evidence: [
+    ESCAPE,
+    {
+      url: `${WEBCLIENTS}/blob/main/applications/mail/src/app/components/message/hooks/useMessageDarkStyles.ts`,
+      title: 'Proton WebClients: useMessageDarkStyles (behind a feature flag)',
+      date: '2026',
+      note: 'A flagged variant darkens only the outer canvas of plain emails; its rollout is unknown.',
+    },
+  ],
   fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
 };
 
@@ -228,5 +280,18 @@ export const PROTON_MODEL: ClientModel = {
   client: 'protonmail',
   engine: 'Blink',
   checkedAt: '2026-11-27',
-  behaviors: [styleKept, formControls, commentsRemoved, absoluteToRelative, offsetsUnset, heightsUnset, negativeMargins, urlsNeutralised, colorSchemeDisabled, heightQueriesRemoved, bodyAttributes, protonDark],
+  behaviors: [
+    styleKept,
+    formControls,
+    commentsRemoved,
+    absoluteToRelative,
+    offsetsUnset,
+    heightsUnset,
+    negativeMargins,
+    urlsNeutralised,
+    colorSchemeDisabled,
+    heightQueriesRemoved,
+    bodyAttributes,
+    protonDark,
+  ],
 };

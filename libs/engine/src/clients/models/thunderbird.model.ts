@@ -12,13 +12,23 @@ const conditionalCss: RewriteBehavior = {
   kind: 'rewrite',
   severity: 'warning',
   label: 'conditional CSS',
-  summary: 'Thunderbird removes every top-level @media, @supports, @import, @container and @layer rule from <style> (an @media nested in a style rule survives).',
+  summary:
+    'Thunderbird removes every top-level @media, @supports, @import, @container and @layer rule from <style> (an @media nested in a style rule survives).',
   evidence: [
-    { url: 'https://bugzilla.mozilla.org/show_bug.cgi?id=1530106', title: 'Mozilla bug 1530106: strip conditional CSS rules from HTML email (pref mail.html_sanitize.drop_conditional_css, default true)', date: '2019-11-28' },
+    {
+      url: 'https://bugzilla.mozilla.org/show_bug.cgi?id=1530106',
+      title: 'Mozilla bug 1530106: strip conditional CSS rules from HTML email (pref mail.html_sanitize.drop_conditional_css, default true)',
+      date: '2019-11-28',
+    },
     { url: `${COMM_CENTRAL}/blob/main/mail/app/StaticPrefList.yaml`, title: 'comm-central: StaticPrefList.yaml', date: '2026-08-22' },
-    { url: 'https://github.com/hteumeuleu/caniemail/issues/480', title: 'caniemail #480: nested @media works in Thunderbird while a top-level one does not', date: '2024-11-27' },
+    {
+      url: 'https://github.com/hteumeuleu/caniemail/issues/480',
+      title: 'caniemail #480: nested @media works in Thunderbird while a top-level one does not',
+      date: '2024-11-27',
+    },
   ],
-  rewriteAtRule: (name, _params, nested) => (!nested && ['media', 'supports', 'import', 'container', 'layer', 'scope', 'starting-style', 'document', '-moz-document'].includes(name) ? null : undefined),
+  rewriteAtRule: (name, _params, nested) =>
+    !nested && ['media', 'supports', 'import', 'container', 'layer', 'scope', 'starting-style', 'document', '-moz-document'].includes(name) ? null : undefined,
   suggestion: 'Thunderbird shows the desktop layout: make sure it works without media queries (a fluid, hybrid layout).',
   fixture: {
     html: '<html><head><style>.col{width:50%}@media (max-width:600px){.col{width:100%}}@supports (display:grid){.col{display:grid}}</style></head><body><div class="col">x</div></body></html>',
@@ -30,8 +40,15 @@ const textHtmlWrapper: AdditionBehavior = {
   id: 'thunderbird-body-wrapper',
   kind: 'addition',
   severity: 'warning',
-  summary: 'Thunderbird wraps the body\'s content in <div class="moz-text-html" lang="…">, so body > … selectors no longer match and its lang overrides the email\'s.',
-  evidence: [{ url: `${COMM_CENTRAL}/blob/main/mailnews/mime/src/mimethtm.cpp`, title: 'comm-central: mimethtm.cpp (the lang div inserted after <body>)', date: '2026-08-22' }],
+  summary:
+    'Thunderbird wraps the body\'s content in <div class="moz-text-html" lang="…">, so body > … selectors no longer match and its lang overrides the email\'s.',
+  evidence: [
+    {
+      url: `${COMM_CENTRAL}/blob/main/mailnews/mime/src/mimethtm.cpp`,
+      title: 'comm-central: mimethtm.cpp (the lang div inserted after <body>)',
+      date: '2026-08-22',
+    },
+  ],
   wrapsBody: { open: '<div class="moz-text-html" lang="x-western">', close: '</div>' },
   breaksRules: (parsed) => parsed.styleSheets.some((sheet) => /\bbody\s*>/i.test(sheet.text)),
   disabledBy: () => false,
@@ -39,7 +56,10 @@ const textHtmlWrapper: AdditionBehavior = {
   suggestion: 'Do not rely on body > child selectors; put a class on the wrapper table instead.',
   fixture: {
     html: '<html><head><style>body > table{width:600px}</style></head><body><table><tr><td>x</td></tr></table></body></html>',
-    expect: { transformIncludes: ['<body><div class="moz-text-html" lang="x-western"><table>', '</div></body>'], finding: { rule: 'thunderbird-body-wrapper' } },
+    expect: {
+      transformIncludes: ['<body><div class="moz-text-html" lang="x-western"><table>', '</div></body>'],
+      finding: { rule: 'thunderbird-body-wrapper' },
+    },
   },
 };
 
@@ -47,12 +67,24 @@ const asWritten: DarkBehavior = {
   id: 'thunderbird-dark-as-written',
   kind: 'dark',
   model: 'none',
-  summary: 'Thunderbird shows the email as written in a dark theme by default in the view Mailproof models (no color inversion; the email\'s dark query is stripped as conditional CSS).',
+  summary:
+    "Thunderbird shows the email as written in a dark theme by default in the view Mailproof models (no color inversion; the email's dark query is stripped as conditional CSS).",
   evidence: [
-    { url: `${COMM_CENTRAL}/blob/main/mail/app/profile/all-thunderbird.js`, title: 'comm-central: all-thunderbird.js (browser.display.document_color_use 0: page colors kept)', date: '2026-08-22' },
-    { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (Thunderbird 78+: not supported)', date: '2023-03-08' },
+    {
+      url: `${COMM_CENTRAL}/blob/main/mail/app/profile/all-thunderbird.js`,
+      title: 'comm-central: all-thunderbird.js (browser.display.document_color_use 0: page colors kept)',
+      date: '2026-08-22',
+    },
+    {
+      url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/',
+      title: 'caniemail: prefers-color-scheme (Thunderbird 78+: not supported)',
+      date: '2023-03-08',
+    },
   ],
-  fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">Hi</p></body>', expect: { darkIncludes: ['background-color:#ffffff', 'color:#000000'] } },
+  fixture: {
+    html: '<body style="background-color:#ffffff"><p style="color:#000000">Hi</p></body>',
+    expect: { darkIncludes: ['background-color:#ffffff', 'color:#000000'] },
+  },
 };
 
 const darkReader: DarkBehavior = {
@@ -64,7 +96,12 @@ const darkReader: DarkBehavior = {
     "Thunderbird's dark reader (mail.dark-reader.enabled; on by default from Thunderbird 136 with a dark theme, and switched per message with the header toggle) removes bgcolor and color attributes, light backgrounds (luminance over 200, or text contrast under 3.5) and dark text colors, over a #18181b page with #eeeef0 text: it removes colors, it does not invert them.",
   evidence: [
     { url: `${COMM_CENTRAL}/blob/main/mail/base/content/modules/DarkReader.mjs`, title: 'comm-central: DarkReader.mjs', date: '2026-08-04' },
-    { url: 'https://bugzilla.mozilla.org/show_bug.cgi?id=1942206', title: 'Mozilla bug 1942206: enable the dark reader by default (Thunderbird 136)', date: '2025-01-29', note: 'Documented as a second behavior; the default Mailproof shows is the email as written.' },
+    {
+      url: 'https://bugzilla.mozilla.org/show_bug.cgi?id=1942206',
+      title: 'Mozilla bug 1942206: enable the dark reader by default (Thunderbird 136)',
+      date: '2025-01-29',
+      note: 'Documented as a second behavior; the default Mailproof shows is the email as written.',
+    },
   ],
   fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">Hi</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
 };

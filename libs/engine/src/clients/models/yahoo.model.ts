@@ -18,10 +18,18 @@ const yahooPrefix: PrefixBehavior = {
   idPrefix: YAHOO_SCOPE,
   summary: `Yahoo prefixes every class and id with yiv<digits> (modeled as ${YAHOO_SCOPE}) and scopes every <style> rule under #yiv<digits>.`,
   evidence: [
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/16', title: 'email-bugs #16 (output sample: #yiv9917841803 .yiv9917841803bg1)', date: '2019-02-18' },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/16',
+      title: 'email-bugs #16 (output sample: #yiv9917841803 .yiv9917841803bg1)',
+      date: '2019-02-18',
+    },
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/25', title: 'email-bugs #25 (rewritten output shown)', date: '2021-02-25' },
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/58', title: 'email-bugs #58: AOL Mail uses the Yahoo engine since July 2018', date: '2018-07' },
-    { url: 'https://www.caniemail.com/features/css-pseudo-class-nth-child/', title: 'caniemail: :nth-child() (Yahoo: removes the parenthesis part)', date: '2019-10-19' },
+    {
+      url: 'https://www.caniemail.com/features/css-pseudo-class-nth-child/',
+      title: 'caniemail: :nth-child() (Yahoo: removes the parenthesis part)',
+      date: '2019-10-19',
+    },
   ],
   // Functional pseudo-classes lose their argument (:nth-child(2) -> :nth-child), which voids the rule.
   rewriteSelector: (selector) =>
@@ -42,7 +50,13 @@ const commaMediaQuery: DropBlockBehavior = {
   scope: 'rest',
   severity: 'warning',
   summary: 'Yahoo drops a @media rule whose query is a comma-separated list, and every rule after it in the same <style> block.',
-  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/149', title: 'email-bugs #149: Yahoo Mail breaks media queries with several conditions separated by a comma (open)', date: '2025-08-19' }],
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/149',
+      title: 'email-bugs #149: Yahoo Mail breaks media queries with several conditions separated by a comma (open)',
+      date: '2025-08-19',
+    },
+  ],
   find: ({ sheet }) => {
     const node = sheet.root.nodes.find((n) => n.type === 'atrule' && n.name.toLowerCase() === 'media' && hasTopLevelComma(n.params));
     return node ? { node, label: '@media with a comma' } : undefined;
@@ -61,10 +75,15 @@ const mediaFeatureFilter: RewriteBehavior = {
   kind: 'rewrite',
   severity: 'warning',
   label: '@media feature Yahoo filters',
-  summary: 'Yahoo keeps only the width and height features of a media query; any other feature (prefers-color-scheme, orientation, resolution) becomes an empty condition that never matches.',
+  summary:
+    'Yahoo keeps only the width and height features of a media query; any other feature (prefers-color-scheme, orientation, resolution) becomes an empty condition that never matches.',
   evidence: [
     { url: 'https://www.caniemail.com/features/css-at-media/', title: 'caniemail: @media (Yahoo notes)', date: '2023-12-13' },
-    { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (Yahoo: rewritten to an empty condition)', date: '2023-03-08' },
+    {
+      url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/',
+      title: 'caniemail: prefers-color-scheme (Yahoo: rewritten to an empty condition)',
+      date: '2023-03-08',
+    },
   ],
   rewriteAtRule: (name, params) => {
     if (name !== 'media') return undefined;
@@ -85,7 +104,12 @@ const heightToMinHeight: RewriteBehavior = {
   label: 'height renamed min-height',
   summary: 'Yahoo renames the CSS height property to min-height (the value is kept; the height attribute is not touched).',
   evidence: [
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/9', title: 'email-bugs #9: Yahoo converts the height property to min-height (open)', date: '2020-06-18', note: 'A 2020 comment says the iOS app stopped doing it; webmail, Android and AOL still do.' },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/9',
+      title: 'email-bugs #9: Yahoo converts the height property to min-height (open)',
+      date: '2020-06-18',
+      note: 'A 2020 comment says the iOS app stopped doing it; webmail, Android and AOL still do.',
+    },
     { url: 'https://www.caniemail.com/features/css-height/', title: 'caniemail: height (Yahoo, AOL: replaces height by min-height)', date: '2019-09-27' },
   ],
   properties: ['height'],
@@ -103,7 +127,9 @@ const imageClassRemoved: RewriteBehavior = {
   severity: 'warning',
   label: 'class on <img>',
   summary: 'Yahoo removes the class attribute from <img> elements, so class rules (show/hide swaps, responsive sizes) never reach images.',
-  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/157', title: 'email-bugs #157: Yahoo and AOL remove class from images (open)', date: '2025' }],
+  evidence: [
+    { url: 'https://github.com/hteumeuleu/email-bugs/issues/157', title: 'email-bugs #157: Yahoo and AOL remove class from images (open)', date: '2025' },
+  ],
   dropsAttributesOn: ['img'],
   dropsAttributes: (element) => (element.tagName === 'img' && element.attrs.some((a) => a.name === 'class') ? ['class'] : []),
   suggestion: 'Put the class on a wrapping <td> or <span> and target the image with a descendant selector.',
@@ -119,9 +145,17 @@ const spacedImportantDisplay: RewriteBehavior = {
   severity: 'warning',
   label: 'display with " !important"',
   summary: 'Yahoo drops !important from a display declaration when a space precedes it (display:block !important loses to other rules).',
-  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/16', title: 'email-bugs #16: Yahoo removes !important with a space before for the display property (open)', date: '2016-03-30', note: 'caniemail (2021-11) describes the opposite spelling for background-image; only display is modeled.' }],
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/16',
+      title: 'email-bugs #16: Yahoo removes !important with a space before for the display property (open)',
+      date: '2016-03-30',
+      note: 'caniemail (2021-11) describes the opposite spelling for background-image; only display is modeled.',
+    },
+  ],
   properties: ['display'],
-  rewrite: (d, site) => (d.property === 'display' && d.important && site.raw !== undefined && /\s!\s*important$/i.test(site.raw) ? { ...d, important: false } : undefined),
+  rewrite: (d, site) =>
+    d.property === 'display' && d.important && site.raw !== undefined && /\s!\s*important$/i.test(site.raw) ? { ...d, important: false } : undefined,
   suggestion: 'Write display:block!important without the space for Yahoo.',
   fixture: {
     html: '<html><head><style>@media (max-width:600px){.b{display:block !important}}</style></head><body><div class="b">x</div></body></html>',
@@ -142,7 +176,10 @@ const baseRemoved: SanitizeBehavior = {
   summary: 'Yahoo removes <base> (after resolving relative links against it).',
   evidence: [{ url: 'https://www.caniemail.com/features/html-base/', title: 'caniemail: <base> (Yahoo notes 1, 3, 4)', date: '2021-12-01' }],
   suggestion: 'Write absolute URLs.',
-  fixture: { html: '<html><head><base href="https://example.com/"></head><body><a href="https://example.com/page">x</a></body></html>', expect: { transformExcludes: ['<base'] } },
+  fixture: {
+    html: '<html><head><base href="https://example.com/"></head><body><a href="https://example.com/page">x</a></body></html>',
+    expect: { transformExcludes: ['<base'] },
+  },
 };
 
 const multipleBackgrounds: RewriteBehavior = {
@@ -170,8 +207,17 @@ const webDark: DarkBehavior = {
   model: 'none',
   summary: "Yahoo Mail and AOL on the web darken their interface and leave the email's colors; the email's dark rules never apply there.",
   evidence: [
-    { url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/', title: 'caniemail: prefers-color-scheme (Yahoo: not supported)', date: '2023-03-08' },
-    { url: 'https://docs.yespo.io/docs/dark-mode-in-emails', title: 'Yespo: Dark mode in emails (Yahoo: no color change)', date: '2024', note: 'email-bugs #156 (2025-09) shows near-white backgrounds recolored in some accounts: disputed.' },
+    {
+      url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/',
+      title: 'caniemail: prefers-color-scheme (Yahoo: not supported)',
+      date: '2023-03-08',
+    },
+    {
+      url: 'https://docs.yespo.io/docs/dark-mode-in-emails',
+      title: 'Yespo: Dark mode in emails (Yahoo: no color change)',
+      date: '2024',
+      note: 'email-bugs #156 (2025-09) shows near-white backgrounds recolored in some accounts: disputed.',
+    },
   ],
   fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
 };
@@ -181,12 +227,31 @@ const appDark: DarkBehavior = {
   kind: 'dark',
   model: 'partial-inversion',
   summary: 'the Yahoo Mail apps darken light backgrounds and lighten dark text (partial inversion); transparent images get a white backing.',
-  evidence: [{ url: 'https://github.com/hteumeuleu/email-bugs/issues/139', title: 'email-bugs #139: Yahoo iOS dark mode and transparent PNGs (open)', date: '2024-05-22' }],
-  fixture: { html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>', expect: { darkExcludes: ['background-color: #ffffff'] } },
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/139',
+      title: 'email-bugs #139: Yahoo iOS dark mode and transparent PNGs (open)',
+      date: '2024-05-22',
+    },
+  ],
+  fixture: {
+    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color: #ffffff'] },
+  },
 };
 
 const CHECKED = '2026-11-27';
-const WEB = [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, spacedImportantDisplay, multipleBackgrounds, bodyAttributes, baseRemoved];
+const WEB = [
+  yahooPrefix,
+  commaMediaQuery,
+  mediaFeatureFilter,
+  heightToMinHeight,
+  imageClassRemoved,
+  spacedImportantDisplay,
+  multipleBackgrounds,
+  bodyAttributes,
+  baseRemoved,
+];
 
 export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-android' | 'aol', ClientModel> = {
   'yahoo-mail': { client: 'yahoo-mail', engine: 'Blink', checkedAt: CHECKED, behaviors: [...WEB, webDark] },
@@ -194,14 +259,33 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
     client: 'yahoo-mail-ios',
     engine: 'WebKit',
     checkedAt: CHECKED,
-    behaviors: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, imageClassRemoved, spacedImportantDisplay, multipleBackgrounds, bodyAttributes, baseRemoved, appDark],
+    behaviors: [
+      yahooPrefix,
+      commaMediaQuery,
+      mediaFeatureFilter,
+      imageClassRemoved,
+      spacedImportantDisplay,
+      multipleBackgrounds,
+      bodyAttributes,
+      baseRemoved,
+      appDark,
+    ],
   },
   'yahoo-mail-android': {
     client: 'yahoo-mail-android',
     engine: 'Blink',
     checkedAt: CHECKED,
-    behaviors: [yahooPrefix, commaMediaQuery, mediaFeatureFilter, heightToMinHeight, imageClassRemoved, multipleBackgrounds, bodyAttributes, baseRemoved, appDark],
+    behaviors: [
+      yahooPrefix,
+      commaMediaQuery,
+      mediaFeatureFilter,
+      heightToMinHeight,
+      imageClassRemoved,
+      multipleBackgrounds,
+      bodyAttributes,
+      baseRemoved,
+      appDark,
+    ],
   },
   aol: { client: 'aol', engine: 'Blink', checkedAt: CHECKED, behaviors: [...WEB, { ...webDark, id: 'aol-web-dark' }] },
 };
-

@@ -16,7 +16,6 @@ import { perElement, type ElementIndex } from './report-document';
 import { COLOR_PROPERTIES, colorHintProperty, type ReportStyles } from './report-styles';
 import type { SheetRule } from './sheet-rules';
 
-
 /** Which clients drop a `<style>` rule's or an inline declaration's color (bit i: CLIENT_IDS[i]). */
 export interface DropMasks {
   /** Bits of the clients that drop this declaration of the rule (its at-rules and selector included). */
@@ -48,7 +47,6 @@ export interface Recolorer {
 }
 
 export const LIGHT_VARIANT: ColorVariant = { key: 'light', clientBit: 0, recolor: null, darkRules: false, inlinesRules: false, canvas: null, markers: null };
-
 
 /** One color-carrying declaration of an element, in cascade order. */
 interface ColorEntry {
@@ -161,7 +159,9 @@ export class ColorCascade {
     if (this.inliningChangesMasks) return true;
     const body = this.styles.doc.body;
     if (!body) return false;
-    return this.entriesOf(body, false).some((entry) => entry.origin === 'rule' && entry.topLevel && (entry.property === 'background' || entry.property === 'background-color'));
+    return this.entriesOf(body, false).some(
+      (entry) => entry.origin === 'rule' && entry.topLevel && (entry.property === 'background' || entry.property === 'background-color'),
+    );
   }
 
   private darkScheme: boolean | undefined;
@@ -174,7 +174,9 @@ export class ColorCascade {
     if (this.darkScheme !== undefined) return this.darkScheme;
     const { parsed } = this.styles.doc;
     const names = (value: string | undefined): boolean => value !== undefined && /\bdark\b/i.test(value) && !/\bonly\s+light\b/i.test(value);
-    let declared = (parsed.elementsByTag.get('meta') ?? []).some((meta) => getAttribute(meta, 'name')?.toLowerCase() === 'color-scheme' && names(getAttribute(meta, 'content')));
+    let declared = (parsed.elementsByTag.get('meta') ?? []).some(
+      (meta) => getAttribute(meta, 'name')?.toLowerCase() === 'color-scheme' && names(getAttribute(meta, 'content')),
+    );
     if (!declared) declared = this.styles.sheet.rules.some((rule) => rule.declarations.some((d) => d.property === 'color-scheme' && names(d.value)));
     if (!declared) {
       for (const style of parsed.inlineStyles.values()) {
@@ -207,7 +209,15 @@ export class ColorCascade {
     for (const rule of rules) {
       rule.declarations.forEach((d, index) => {
         if (!COLOR_PROPERTIES.has(d.property)) return;
-        const entry = this.entry(d.property, d.value.toLowerCase(), d.important, 'rule', this.masks.ruleDeclaration(rule, index), this.masks.inlinedRuleDeclaration(rule, index), rule.topLevel);
+        const entry = this.entry(
+          d.property,
+          d.value.toLowerCase(),
+          d.important,
+          'rule',
+          this.masks.ruleDeclaration(rule, index),
+          this.masks.inlinedRuleDeclaration(rule, index),
+          rule.topLevel,
+        );
         (d.important ? important : normal).push(entry);
       });
     }
@@ -222,7 +232,15 @@ export class ColorCascade {
     return important.length > 0 ? normal.concat(important) : normal;
   }
 
-  private entry(property: string, value: string, important: boolean, origin: ColorEntry['origin'], mask: number, inlinedMask: number, topLevel: boolean): ColorEntry {
+  private entry(
+    property: string,
+    value: string,
+    important: boolean,
+    origin: ColorEntry['origin'],
+    mask: number,
+    inlinedMask: number,
+    topLevel: boolean,
+  ): ColorEntry {
     this.masksSeen.add(mask);
     this.masksSeen.add(inlinedMask);
     if (topLevel && mask !== inlinedMask) this.inliningChangesMasks = true;
@@ -466,7 +484,14 @@ export class VariantColors {
   backgroundAt(index: number): ResolvedBackground | null {
     const at = this.chainStart(index);
     if (at === -1) return CANVAS;
-    const resolved = this.index.resolveDown<ResolvedBackground | false, VariantColors>(this, this.backgroundCache, at, CANVAS, VariantColors.computeBackground, this.parents);
+    const resolved = this.index.resolveDown<ResolvedBackground | false, VariantColors>(
+      this,
+      this.backgroundCache,
+      at,
+      CANVAS,
+      VariantColors.computeBackground,
+      this.parents,
+    );
     return resolved === false ? null : resolved;
   }
 

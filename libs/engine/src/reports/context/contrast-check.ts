@@ -44,7 +44,8 @@ const SHOWS = new RegExp(`[^\\s${INVISIBLE_CHARACTERS}]`);
  * color-contrast leaves out an element whose own text, collapsed and trimmed, is nothing once these are
  * removed ("|", "-", "★"; but ", ," keeps the space between the commas, as in axe).
  */
-const NOT_READ_CHARACTERS = /[\u2000-\u206F\u2E00-\u2E7F\u3000-\u3004\u3008-\u3020\u3030\u3036-\u3037\u303D-\u303F\u30FB\uFE10-\uFE1F\uFE30-\uFE4F\uFE50-\uFE6F\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF65\\'!"#$%&\xa3\xa2\xa5\xa7\u20ac()*+,\-./:;<=>?@[\]^_`{|}~\xb1\p{Extended_Pictographic}\uFE0F]/gu;
+const NOT_READ_CHARACTERS =
+  /[\u2000-\u206F\u2E00-\u2E7F\u3000-\u3004\u3008-\u3020\u3030\u3036-\u3037\u303D-\u303F\u30FB\uFE10-\uFE1F\uFE30-\uFE4F\uFE50-\uFE6F\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF65\\'!"#$%&\xa3\xa2\xa5\xa7\u20ac()*+,\-./:;<=>?@[\]^_`{|}~\xb1\p{Extended_Pictographic}\uFE0F]/gu;
 
 /** Whether a run's text (collapsed and trimmed) has something to read besides punctuation and emoji. */
 export function isReadableText(text: string): boolean {
@@ -154,7 +155,14 @@ export function readVisibleText(doc: ReportDocument, styles: ReportStyles): { ru
     const runText = collapseWhitespace(stripInvisible(ownText));
     if (!runText) continue;
     const fontSizePx = styles.fontSizeAt(element);
-    runs.push({ element: index.elements[element], index: element, text: runText, fontSizePx, readable: isReadableText(runText), large: fontSizePx >= 24 || (fontSizePx >= 18.66 && styles.isBoldAt(element)) });
+    runs.push({
+      element: index.elements[element],
+      index: element,
+      text: runText,
+      fontSizePx,
+      readable: isReadableText(runText),
+      large: fontSizePx >= 24 || (fontSizePx >= 18.66 && styles.isBoldAt(element)),
+    });
   }
   return { runs, text, body: { kinds, refs, closeAt } };
 }

@@ -70,7 +70,9 @@ function cellHasBorder(cell: HtmlElement, styles: ReportStyles, tableBorder: boo
     bottom: { style: tableBorder ? 'inset' : 'none', width: tableBorder ? 1 : 3 },
     left: { style: tableBorder ? 'inset' : 'none', width: tableBorder ? 1 : 3 },
   };
-  const declarations = [...styles.matchedRules(cell).flatMap((rule) => rule.declarations), ...styles.inlineDeclarations(cell)].filter((d) => d.property.startsWith('border'));
+  const declarations = [...styles.matchedRules(cell).flatMap((rule) => rule.declarations), ...styles.inlineDeclarations(cell)].filter((d) =>
+    d.property.startsWith('border'),
+  );
   const ordered = [...declarations.filter((d) => !d.important), ...declarations.filter((d) => d.important)];
   for (const { property, value } of ordered) {
     const lower = value.toLowerCase();
@@ -148,7 +150,8 @@ export function isDataTable(table: HtmlElement, styles: ReportStyles): boolean {
   if (getAttribute(table, 'datatable') === '0') return false;
   if (getAttribute(table, 'summary')) return true;
   const children = childElements(table);
-  if (children.some((child) => child.tagName === 'thead' || child.tagName === 'tfoot' || child.tagName === 'caption' || child.tagName === 'colgroup')) return true;
+  if (children.some((child) => child.tagName === 'thead' || child.tagName === 'tfoot' || child.tagName === 'caption' || child.tagName === 'colgroup'))
+    return true;
   const rows = tableRows(table);
   const borderAttribute = getAttribute(table, 'border');
   const tableBorder = borderAttribute !== undefined && (borderAttribute.trim() === '' || Number.parseInt(borderAttribute, 10) > 0);

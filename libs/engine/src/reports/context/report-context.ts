@@ -86,8 +86,22 @@ export interface ReportContext {
 }
 
 const EXTENSION_FORMATS: Record<string, ImageFormat> = {
-  png: 'png', jpg: 'jpeg', jpeg: 'jpeg', jpe: 'jpeg', jfif: 'jpeg', gif: 'gif', webp: 'webp', svg: 'svg', svgz: 'svg',
-  avif: 'avif', bmp: 'bmp', ico: 'ico', heic: 'heic', heif: 'heic', tif: 'tiff', tiff: 'tiff',
+  png: 'png',
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  jpe: 'jpeg',
+  jfif: 'jpeg',
+  gif: 'gif',
+  webp: 'webp',
+  svg: 'svg',
+  svgz: 'svg',
+  avif: 'avif',
+  bmp: 'bmp',
+  ico: 'ico',
+  heic: 'heic',
+  heif: 'heic',
+  tif: 'tiff',
+  tiff: 'tiff',
 };
 
 /** `src.trim().toLowerCase().startsWith('data:')` without copying the (often long) data URI twice. */

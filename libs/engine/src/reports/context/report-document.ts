@@ -50,9 +50,44 @@ export function attributeOffset(element: HtmlElement, name: string): number {
 }
 
 export const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'center', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure',
-  'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section',
-  'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'img', 'button',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'center',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+  'img',
+  'button',
 ]);
 
 const NON_TEXT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'template', 'noscript', 'head', 'title']);
@@ -185,7 +220,14 @@ export class ElementIndex {
    * per owner stored in a field made V8 keep every analysis's objects alive through scavenges (see
    * docs/reports.md, "Cost").
    */
-  resolveDown<T, O>(owner: O, cache: Array<T | undefined>, index: number, rootValue: T, compute: (owner: O, index: number, parentValue: T) => T, parents: Int32Array = this.parent): T {
+  resolveDown<T, O>(
+    owner: O,
+    cache: Array<T | undefined>,
+    index: number,
+    rootValue: T,
+    compute: (owner: O, index: number, parentValue: T) => T,
+    parents: Int32Array = this.parent,
+  ): T {
     const known = cache[index];
     if (known !== undefined) return known;
     // Walks in document order find the parent computed: no chain to build.

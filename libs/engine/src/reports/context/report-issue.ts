@@ -39,11 +39,7 @@ export function sortIssues<T extends ReportIssue>(issues: T[]): T[] {
  * 100 minus a weight per finding, where each rule counts at most `perRuleCap` times so that one
  * repeated problem (forty images without alt) cannot hide every other problem.
  */
-export function penaltyScore(
-  issues: readonly ReportIssue[],
-  weights: Record<ReportSeverity, number>,
-  perRuleCap: number,
-): number {
+export function penaltyScore(issues: readonly ReportIssue[], weights: Record<ReportSeverity, number>, perRuleCap: number): number {
   const counted = new Map<string, number>();
   let penalty = 0;
   for (const issue of issues) {

@@ -14,7 +14,14 @@ import { perElement, type ReportDocument } from './report-document';
 import type { ReportDeclaration, SheetRule, SheetRules } from './sheet-rules';
 
 const FONT_SIZE_KEYWORDS: Record<string, number> = {
-  'xx-small': 9, 'x-small': 10, small: 13, medium: 16, large: 18, 'x-large': 24, 'xx-large': 32, 'xxx-large': 48,
+  'xx-small': 9,
+  'x-small': 10,
+  small: 13,
+  medium: 16,
+  large: 18,
+  'x-large': 24,
+  'xx-large': 32,
+  'xxx-large': 48,
 };
 export const FONT_TAG_SIZES: Record<string, number> = { '1': 10, '2': 13, '3': 16, '4': 18, '5': 24, '6': 32, '7': 48 };
 const HEADING_EM: Record<string, number> = { h1: 2, h2: 1.5, h3: 1.17, h4: 1, h5: 0.83, h6: 0.67 };
@@ -23,8 +30,21 @@ const INVISIBLE_TAGS = new Set(['head', 'script', 'style', 'template']);
 
 /** The properties the reports read; everything else is skipped while cascading. */
 const CASCADED = new Set([
-  'background', 'background-color', 'background-image', 'font', 'font-size', 'font-weight', 'display', 'visibility',
-  'opacity', 'overflow', 'max-height', 'height', 'width', 'max-width', 'color',
+  'background',
+  'background-color',
+  'background-image',
+  'font',
+  'font-size',
+  'font-weight',
+  'display',
+  'visibility',
+  'opacity',
+  'overflow',
+  'max-height',
+  'height',
+  'width',
+  'max-width',
+  'color',
 ]);
 
 /** Cascaded values of the properties the reports read, lower-cased (a fixed shape: one per element). */
@@ -125,19 +145,45 @@ export function applyDeclaration(target: DeclaredStyle, property: string, value:
 /** One longhand into its field (named stores: a keyed store on a class instance is slow to optimize). */
 function assign(target: DeclaredStyle, property: CascadedProperty, value: string): void {
   switch (property) {
-    case 'background-color': target['background-color'] = value; break;
-    case 'background-image': target['background-image'] = value; break;
-    case 'color': target.color = value; break;
-    case 'font-size': target['font-size'] = value; break;
-    case 'font-weight': target['font-weight'] = value; break;
-    case 'display': target.display = value; break;
-    case 'visibility': target.visibility = value; break;
-    case 'opacity': target.opacity = value; break;
-    case 'overflow': target.overflow = value; break;
-    case 'max-height': target['max-height'] = value; break;
-    case 'max-width': target['max-width'] = value; break;
-    case 'height': target.height = value; break;
-    case 'width': target.width = value; break;
+    case 'background-color':
+      target['background-color'] = value;
+      break;
+    case 'background-image':
+      target['background-image'] = value;
+      break;
+    case 'color':
+      target.color = value;
+      break;
+    case 'font-size':
+      target['font-size'] = value;
+      break;
+    case 'font-weight':
+      target['font-weight'] = value;
+      break;
+    case 'display':
+      target.display = value;
+      break;
+    case 'visibility':
+      target.visibility = value;
+      break;
+    case 'opacity':
+      target.opacity = value;
+      break;
+    case 'overflow':
+      target.overflow = value;
+      break;
+    case 'max-height':
+      target['max-height'] = value;
+      break;
+    case 'max-width':
+      target['max-width'] = value;
+      break;
+    case 'height':
+      target.height = value;
+      break;
+    case 'width':
+      target.width = value;
+      break;
   }
 }
 
@@ -297,7 +343,14 @@ export class ReportStyles {
     this.linkStateMatches =
       selectorOf.size === 0
         ? new Map()
-        : matchRules(this.doc.parsed, this.selectors, selectorOf.keys(), (rule) => this.sheet.byRule.get(rule)?.order ?? 0, this.doc.parsed.matchContext, (rule) => selectorOf.get(rule) ?? '');
+        : matchRules(
+            this.doc.parsed,
+            this.selectors,
+            selectorOf.keys(),
+            (rule) => this.sheet.byRule.get(rule)?.order ?? 0,
+            this.doc.parsed.matchContext,
+            (rule) => selectorOf.get(rule) ?? '',
+          );
     return this.linkStateMatches;
   }
 
@@ -475,7 +528,8 @@ export class ReportStyles {
         const tagName = elements[i].tagName;
         if (attr.name === 'hidden') marks[i] |= FLAG_BITS.hides;
         else if (attr.name === 'size' && tagName === 'font') marks[i] |= FLAG_BITS.sizes;
-        else if (colorHintProperty(tagName, attr.name) !== undefined) marks[i] |= attr.name === 'background' ? FLAG_BITS.paintsImage | FLAG_BITS.paints : FLAG_BITS.paints;
+        else if (colorHintProperty(tagName, attr.name) !== undefined)
+          marks[i] |= attr.name === 'background' ? FLAG_BITS.paintsImage | FLAG_BITS.paints : FLAG_BITS.paints;
       }
     }
     for (let i = 0; i < marks.length; i++) this.anyFlags |= marks[i];
@@ -573,7 +627,8 @@ export class ReportStyles {
     if (overflow === 'hidden') {
       const maxHeight = values['max-height'];
       const height = values.height;
-      if ((maxHeight !== undefined && lengthToPx(maxHeight) === 0) || (height !== undefined && lengthToPx(height) === 0)) return 'zero height with overflow:hidden';
+      if ((maxHeight !== undefined && lengthToPx(maxHeight) === 0) || (height !== undefined && lengthToPx(height) === 0))
+        return 'zero height with overflow:hidden';
     }
     return null;
   }

@@ -61,14 +61,54 @@ export function normalizeDeclaration(declaration: Declaration): SheetDeclaration
  * copies); other declarations are not copied, which keeps large style sheets cheap.
  */
 const REPORTED_PROPERTIES = new Set([
-  'background', 'background-color', 'background-image', 'color', 'font', 'font-size', 'font-weight', 'font-family',
-  'line-height', 'display', 'visibility', 'opacity', 'overflow', 'max-height', 'max-width', 'height', 'width', 'border-radius',
-  'padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'margin', 'margin-top', 'margin-right',
-  'margin-bottom', 'margin-left', 'gap', 'row-gap', 'column-gap', 'color-scheme',
+  'background',
+  'background-color',
+  'background-image',
+  'color',
+  'font',
+  'font-size',
+  'font-weight',
+  'font-family',
+  'line-height',
+  'display',
+  'visibility',
+  'opacity',
+  'overflow',
+  'max-height',
+  'max-width',
+  'height',
+  'width',
+  'border-radius',
+  'padding',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'padding-left',
+  'margin',
+  'margin-top',
+  'margin-right',
+  'margin-bottom',
+  'margin-left',
+  'gap',
+  'row-gap',
+  'column-gap',
+  'color-scheme',
   // Cell borders, for the data-table heuristic.
-  'border', 'border-top', 'border-right', 'border-bottom', 'border-left', 'border-width', 'border-style',
-  'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
-  'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style',
+  'border',
+  'border-top',
+  'border-right',
+  'border-bottom',
+  'border-left',
+  'border-width',
+  'border-style',
+  'border-top-width',
+  'border-right-width',
+  'border-bottom-width',
+  'border-left-width',
+  'border-top-style',
+  'border-right-style',
+  'border-bottom-style',
+  'border-left-style',
 ]);
 
 export function collectSheetRules(parsed: ParsedEmail): SheetRules {
@@ -91,7 +131,8 @@ export function collectSheetRules(parsed: ParsedEmail): SheetRules {
           if (child.type === 'decl') {
             const property = child.prop.toLowerCase();
             // Custom properties too: colors written as var() resolve through them.
-            if (REPORTED_PROPERTIES.has(property) || property.startsWith('--')) declarations.push({ property, value: child.value.trim(), important: child.important === true, node: child });
+            if (REPORTED_PROPERTIES.has(property) || property.startsWith('--'))
+              declarations.push({ property, value: child.value.trim(), important: child.important === true, node: child });
           } else if (child.type === 'rule' || child.type === 'atrule') childRules = true;
         }
         const entry: SheetRule = {

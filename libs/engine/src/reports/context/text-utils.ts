@@ -1,7 +1,22 @@
 /** Text helpers shared by the reports. Every pattern here is linear: no nested quantifiers. */
 
 /** Characters that render as nothing (the directional marks included); preheader padding and obfuscation use them. */
-const INVISIBLE = new Set(['\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u2060', '\uFEFF', '\u034F', '\u00AD', '\u180E', '\u115F', '\u1160', '\u3164', '\u2800']);
+const INVISIBLE = new Set([
+  '\u200B',
+  '\u200C',
+  '\u200D',
+  '\u200E',
+  '\u200F',
+  '\u2060',
+  '\uFEFF',
+  '\u034F',
+  '\u00AD',
+  '\u180E',
+  '\u115F',
+  '\u1160',
+  '\u3164',
+  '\u2800',
+]);
 
 export function isInvisibleChar(char: string): boolean {
   return INVISIBLE.has(char);
@@ -41,7 +56,8 @@ const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
  * sound marks, CR (CR LF) and anything outside the BMP (emoji, flags). Text without them has one
  * character per UTF-16 unit, so the segmenter can be skipped.
  */
-const NEEDS_SEGMENTER = /[\p{M}\r\u200c\u200d\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\uff9e\uff9f\u{10000}-\u{10ffff}\ud800-\udfff]/u;
+const NEEDS_SEGMENTER =
+  /[\p{M}\r\u200c\u200d\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\uff9e\uff9f\u{10000}-\u{10ffff}\ud800-\udfff]/u;
 
 /**
  * Text measured in user-perceived characters (an emoji or an accented letter counts once), segmented
@@ -68,7 +84,7 @@ export class GraphemeText {
   truncate(limit: number): { text: string; truncated: boolean } {
     if (limit <= 0) return { text: '', truncated: this.count > 0 };
     if (this.count <= limit) return { text: this.text, truncated: false };
-    const end = this.ends ? this.ends[limit - 2] ?? 0 : limit - 1;
+    const end = this.ends ? (this.ends[limit - 2] ?? 0) : limit - 1;
     return { text: `${this.text.slice(0, end).trimEnd()}…`, truncated: true };
   }
 }
