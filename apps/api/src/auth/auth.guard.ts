@@ -22,10 +22,10 @@ export class AuthGuard implements CanActivate {
     const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [context.getHandler(), context.getClass()]);
     const identity = request.identity ?? { credentials: 'none' as const };
     if (identity.credentials === 'invalid' || (requirement && !identity.account)) {
-      throw new ProblemException(401, 'unauthorized', UNAUTHORIZED_DETAIL, { headers: { 'WWW-Authenticate': 'Bearer realm="mailproof"' } });
+      throw new ProblemException('unauthorized', UNAUTHORIZED_DETAIL, { headers: { 'WWW-Authenticate': 'Bearer realm="mailproof"' } });
     }
     if (requirement?.plan === 'pro' && identity.account?.plan !== 'pro') {
-      throw new ProblemException(403, 'plan_required', 'This endpoint needs the Pro plan.', { requiredPlan: 'pro' });
+      throw new ProblemException('plan_required', 'This endpoint needs the Pro plan.', { requiredPlan: 'pro' });
     }
     return true;
   }

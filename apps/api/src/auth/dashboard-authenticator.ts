@@ -26,7 +26,7 @@ export class DashboardAuthenticator {
   async identify(req: Request): Promise<DashboardIdentity> {
     const sessionId = readCookie(req, SESSION_COOKIE);
     const session = await this.sessions.find(sessionId).catch(() => {
-      throw new ProblemException(503, 'service_unavailable', 'Dashboard sessions cannot be read right now (Redis is unavailable). Retry shortly.', {
+      throw new ProblemException('service_unavailable', 'Dashboard sessions cannot be read right now (Redis is unavailable). Retry shortly.', {
         headers: { 'Retry-After': '5' },
       });
     });

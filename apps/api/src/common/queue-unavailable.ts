@@ -15,6 +15,6 @@ export async function orQueueUnavailable<T>(work: Promise<T>, detail: string, cl
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;
     if (cleanUp) await cleanUp();
-    throw new ProblemException(503, 'service_unavailable', detail, { headers: { 'Retry-After': String(QUEUE_RETRY_AFTER_SECONDS) } });
+    throw new ProblemException('service_unavailable', detail, { headers: { 'Retry-After': String(QUEUE_RETRY_AFTER_SECONDS) } });
   }
 }

@@ -58,7 +58,7 @@ export function pageContext(req: Request): PageContext {
 /** The signed-in account (the gate middleware has redirected every request without one). */
 export function accountOf(req: Request): AuthenticatedAccount {
   const account = (req as AuthenticatedRequest).identity?.account;
-  if (!account) throw new ProblemException(401, 'unauthorized', 'Sign in to the dashboard first.');
+  if (!account) throw new ProblemException('unauthorized', 'Sign in to the dashboard first.');
   return account;
 }
 

@@ -96,7 +96,7 @@ export class PreviewPagesController {
     const preview = await this.previews.findOwned(id, accountOf(req));
     const analysis = preview ? this.analyses.analysisOf(preview) : null;
     const view = analysis ? clientView(analysis, clientId) : null;
-    if (!view) throw new ProblemException(404, 'not_found', 'No such client view of your preview.');
+    if (!view) throw new ProblemException('not_found', 'No such client view of your preview.');
     res.setHeader('Cache-Control', 'no-store');
     res.status(200).json(view);
   }

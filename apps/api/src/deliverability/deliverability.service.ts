@@ -38,7 +38,7 @@ export class DeliverabilityService {
     if (!row) {
       const detail =
         outcome.status === 'failed' ? 'The DNS audit failed; retry shortly.' : `The DNS audit did not finish within ${budgetMs} ms; retry shortly.`;
-      throw new ProblemException(503, 'service_unavailable', detail, { jobId: job.id, headers: { 'Retry-After': '5' } });
+      throw new ProblemException('service_unavailable', detail, { jobId: job.id, headers: { 'Retry-After': '5' } });
     }
     return { ...row.result, checkedAt: row.checkedAt.toISOString(), inconclusive: row.inconclusive };
   }

@@ -5,7 +5,7 @@ import { ProblemException } from '../problems/problem.exception';
 export function domainOrBadRequest(raw: string): string {
   const normalized = normalizeDomain(raw);
   if (!normalized.ok) {
-    throw new ProblemException(400, 'validation_failed', normalized.message, {
+    throw new ProblemException('validation_failed', normalized.message, {
       errors: [{ field: 'domain', message: normalized.message }],
       reason: normalized.reason,
     });
@@ -19,7 +19,7 @@ export function selectorsOrBadRequest(raw: string[] | undefined): string[] {
   const bad = selectors.findIndex((selector) => !isValidDkimSelector(selector));
   if (bad >= 0) {
     const message = `"${selectors[bad]}" is not a DKIM selector (letters, digits, "-", "_" and dots).`;
-    throw new ProblemException(400, 'validation_failed', message, { errors: [{ field: `dkimSelectors.${bad}`, message }] });
+    throw new ProblemException('validation_failed', message, { errors: [{ field: `dkimSelectors.${bad}`, message }] });
   }
   return selectors;
 }

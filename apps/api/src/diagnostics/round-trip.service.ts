@@ -26,12 +26,12 @@ export class RoundTripService {
     const job = await orQueueUnavailable(this.jobs.enqueue(probeJob(queue, nonce)), unavailable);
     const outcome = await awaitJob<ProbeJobResult>(job, events, budgetMs - (Date.now() - started));
     if (outcome.status === 'failed') {
-      throw new ProblemException(503, 'service_unavailable', 'The worker failed the probe job.', { jobId: job.id });
+      throw new ProblemException('service_unavailable', 'The worker failed the probe job.', { jobId: job.id });
     }
     // Answer from PostgreSQL, the source of truth, not from the queue's copy of the result.
     const row = outcome.status === 'completed' ? await this.probes.find(String(job.id)) : null;
     if (!row) {
-      throw new ProblemException(503, 'service_unavailable', `No ${queue} worker answered within ${budgetMs} ms; the job stays queued.`, {
+      throw new ProblemException('service_unavailable', `No ${queue} worker answered within ${budgetMs} ms; the job stays queued.`, {
         jobId: job.id,
         headers: { 'Retry-After': '5' },
       });

@@ -33,12 +33,11 @@ export class DomainsService {
     const limit = this.limitFor(account);
     const outcome = await this.domains.add(account.accountId, domain, dkimSelectors, limit);
     if (outcome.status === 'duplicate') {
-      throw new ProblemException(409, 'conflict', `${domain} is already monitored by this account.`, { id: outcome.domain.id });
+      throw new ProblemException('conflict', `${domain} is already monitored by this account.`, { id: outcome.domain.id });
     }
     if (outcome.status === 'limit_reached') {
       const plan = account.plan === 'free' ? 'Free' : 'Pro';
       throw new ProblemException(
-        403,
         'forbidden',
         `${plan} accounts may monitor up to ${limit} domains; remove one first${account.plan === 'free' ? ' or move to Pro' : ''}.`,
         { limit },
@@ -103,5 +102,5 @@ export class DomainsService {
 }
 
 function notFound(): ProblemException {
-  return new ProblemException(404, 'not_found', 'No monitored domain with this id in your account.');
+  return new ProblemException('not_found', 'No monitored domain with this id in your account.');
 }

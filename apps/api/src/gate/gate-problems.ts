@@ -9,7 +9,6 @@ import type { GateRunSubject } from './gate.service';
 export function gateRunNotReadyProblem(pending: AwaitedPending<GateRunSubject>): ProblemException {
   const { runId } = pending.subject;
   return new ProblemException(
-    503,
     'service_unavailable',
     `The gate run did not finish within ${pending.budgetMs} ms; GET /api/gate/runs/${runId} returns its verdict when ready.`,
     {

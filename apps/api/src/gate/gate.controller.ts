@@ -42,7 +42,7 @@ export class GateController {
   @ApiOkResponse({ type: GateRunResponse })
   async read(@CurrentAccount() account: AuthenticatedAccount, @Param('id') id: string) {
     const run = await this.gate.read(account, id);
-    if (!run) throw new ProblemException(404, 'not_found', 'No gate run with this id.');
+    if (!run) throw new ProblemException('not_found', 'No gate run with this id.');
     return run;
   }
 }

@@ -135,7 +135,7 @@ export function gateRunOptions(request: GateRequest): GateRunOptions {
   const hasUrl = request.url !== undefined;
   if (hasHtml === hasUrl) {
     const message = hasHtml ? 'give html or url, not both' : 'exactly one of html and url is required';
-    throw new ProblemException(400, 'validation_failed', 'The request is invalid; see errors.', {
+    throw new ProblemException('validation_failed', 'The request is invalid; see errors.', {
       errors: [
         { field: 'html', message },
         { field: 'url', message },
@@ -143,7 +143,7 @@ export function gateRunOptions(request: GateRequest): GateRunOptions {
     });
   }
   if (hasUrl && request.files !== undefined) {
-    throw new ProblemException(400, 'validation_failed', 'The request is invalid; see errors.', {
+    throw new ProblemException('validation_failed', 'The request is invalid; see errors.', {
       errors: [{ field: 'files', message: 'files go with html; an email imported from url is compiled as it is fetched' }],
     });
   }
@@ -167,17 +167,17 @@ function checkUrlScheme(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ProblemException(400, 'url_declined', 'The url is not a valid absolute URL.', {
+    throw new ProblemException('url_declined', 'The url is not a valid absolute URL.', {
       errors: [{ field: 'url', message: 'must be an absolute http or https URL' }],
     });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ProblemException(400, 'url_declined', `Only http and https URLs are fetched, not ${parsed.protocol.replace(/:$/, '')}.`, {
+    throw new ProblemException('url_declined', `Only http and https URLs are fetched, not ${parsed.protocol.replace(/:$/, '')}.`, {
       errors: [{ field: 'url', message: 'must be an absolute http or https URL' }],
     });
   }
   if (parsed.username || parsed.password) {
-    throw new ProblemException(400, 'url_declined', 'URLs with credentials are not fetched.', {
+    throw new ProblemException('url_declined', 'URLs with credentials are not fetched.', {
       errors: [{ field: 'url', message: 'must not carry a user name or password' }],
     });
   }

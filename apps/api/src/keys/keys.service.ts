@@ -24,7 +24,6 @@ export class KeysService {
     } catch (error) {
       if (error instanceof KeyLimitReachedError) {
         throw new ProblemException(
-          403,
           'forbidden',
           `${error.plan === 'free' ? 'Free' : 'Pro'} accounts may hold up to ${error.limit} active keys; revoke one first${error.plan === 'free' ? ' or move to Pro' : ''}.`,
           { limit: error.limit },
@@ -44,7 +43,7 @@ export class KeysService {
    */
   async revoke(account: AuthenticatedAccount, id: string): Promise<void> {
     const revoked = await this.accounts.revokeKey(account.accountId, id);
-    if (!revoked) throw new ProblemException(404, 'not_found', 'No active key with this id in your account.');
+    if (!revoked) throw new ProblemException('not_found', 'No active key with this id in your account.');
     this.authenticator.forgetKey(id);
     await this.sessions.destroyForKey(id);
   }

@@ -26,7 +26,7 @@ import type { PreviewRequest } from '../previews/dto/preview.request';
 import { previewNotReadyProblem } from '../previews/preview-problems';
 import { PreviewsService } from '../previews/previews.service';
 import { doneOrProblem } from '../problems/problem-for-failure';
-import { ProblemException } from '../problems/problem.exception';
+import { PROBLEM_STATUS, ProblemException } from '../problems/problem.exception';
 import { SharesService } from '../shares/shares.service';
 import { scoresAndFindings } from './stored-findings';
 
@@ -85,8 +85,8 @@ function checkFilesArgument(files: unknown, html: unknown): void {
   if (files === undefined) return;
   const problems = checkSourceFiles(files, typeof html === 'string' ? Buffer.byteLength(html, 'utf8') : 0);
   if (problems.length === 0) return;
-  const status = problems.some((problem) => problem.status === 413) ? 413 : 400;
-  throw new ProblemException(status, status === 413 ? 'payload_too_large' : 'validation_failed', problems[0].message, {
+  const tooLarge = problems.some((problem) => problem.status === 413);
+  throw new ProblemException(tooLarge ? 'payload_too_large' : 'validation_failed', problems[0].message, {
     errors: problems.map((problem) => ({ field: 'files', message: problem.message })),
   });
 }
@@ -151,7 +151,10 @@ export class McpToolsService {
       gate_email: (args) => {
         if (account.plan !== 'pro') {
           return Promise.reject(
-            new ToolFailure('plan_required', 'gate_email needs a key on the Pro plan (as POST /api/gate does).', { status: 403, requiredPlan: 'pro' }),
+            new ToolFailure('plan_required', 'gate_email needs a key on the Pro plan (as POST /api/gate does).', {
+              status: PROBLEM_STATUS.plan_required,
+              requiredPlan: 'pro',
+            }),
           );
         }
         return asTool(async () => {

@@ -59,7 +59,6 @@ export class McpController {
 
 function methodNotAllowed(): ProblemException {
   return new ProblemException(
-    405,
     'method_not_allowed',
     'This MCP server is stateless: send JSON-RPC messages with POST; there is no event stream (GET) or session (DELETE).',
     {

@@ -21,12 +21,12 @@ export function assertMetricsAccess(req: IncomingMessage, token: string | null):
   if (token === null) {
     const direct = PROXY_HEADERS.every((name) => req.headers[name] === undefined);
     if (direct && isLoopback(req.socket.remoteAddress)) return;
-    throw new ProblemException(404, 'not_found', 'Cannot GET /metrics');
+    throw new ProblemException('not_found', 'Cannot GET /metrics');
   }
   const presented = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   // Compared as digests: constant time, whatever the lengths.
   if (presented === undefined || !timingSafeEqual(digest(presented), digest(token))) {
-    throw new ProblemException(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.', {
+    throw new ProblemException('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.', {
       headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
     });
   }

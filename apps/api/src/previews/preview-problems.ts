@@ -11,5 +11,5 @@ export function previewNotReadyProblem(pending: AwaitedPending<PreviewSubject>):
   const detail = pending.retrying
     ? 'The preview could not be analyzed yet; it will be retried.'
     : `The preview was not analyzed within ${pending.budgetMs} ms; it stays queued. GET /api/preview/${id} returns it when ready.`;
-  return new ProblemException(503, 'service_unavailable', detail, { id, headers: { 'Retry-After': '5' } });
+  return new ProblemException('service_unavailable', detail, { id, headers: { 'Retry-After': '5' } });
 }

@@ -42,7 +42,7 @@ export class PreviewsController {
   @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analyzed' })
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     const outcome = await this.previews.read(id, account);
-    if (!outcome) throw new ProblemException(404, 'not_found', 'No preview with this id.');
+    if (!outcome) throw new ProblemException('not_found', 'No preview with this id.');
     if (outcome.state === 'failed') throw problemForFailure(outcome.failure, outcome.subject);
     if (outcome.state === 'done') return sendStoredPreview(req, res, outcome.value);
     res.setHeader('Retry-After', '2');

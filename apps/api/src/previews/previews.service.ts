@@ -126,10 +126,10 @@ export class PreviewsService {
   async captureScreenshots(id: string, request: ScreenshotsRequest, account: AuthenticatedAccount | undefined): Promise<ScreenshotsAnswer> {
     const preview = await this.previews.find(id);
     if (!preview || (preview.accountId !== null && preview.accountId !== account?.accountId)) {
-      throw new ProblemException(404, 'not_found', 'No preview with this id.');
+      throw new ProblemException('not_found', 'No preview with this id.');
     }
     if (preview.status === 'queued') {
-      throw new ProblemException(503, 'service_unavailable', 'The preview is still being analyzed; ask for screenshots once it is done.', {
+      throw new ProblemException('service_unavailable', 'The preview is still being analyzed; ask for screenshots once it is done.', {
         id,
         headers: { 'Retry-After': '2' },
       });
@@ -138,7 +138,7 @@ export class PreviewsService {
     if (analysis.state === 'failed') throw problemForFailure(analysis.failure, analysis.subject);
     const notAnalyzed = (request.clients ?? []).filter((client) => !preview.clients.includes(client));
     if (notAnalyzed.length > 0) {
-      throw new ProblemException(400, 'validation_failed', 'The request is invalid; see errors.', {
+      throw new ProblemException('validation_failed', 'The request is invalid; see errors.', {
         errors: [{ field: 'clients', message: `not analyzed in this preview: ${notAnalyzed.join(', ')} (it has ${preview.clients.join(', ')})` }],
       });
     }
@@ -169,7 +169,7 @@ export class PreviewsService {
   }
 
   async delete(accountId: string, id: string): Promise<void> {
-    if (!(await this.previews.deleteForAccount(accountId, id))) throw new ProblemException(404, 'not_found', 'No preview with this id in your account.');
+    if (!(await this.previews.deleteForAccount(accountId, id))) throw new ProblemException('not_found', 'No preview with this id in your account.');
   }
 }
 

@@ -68,7 +68,7 @@ describe('ProblemDetailsFilter', () => {
 
   it('keeps the stable code, extensions and headers of a ProblemException', () => {
     const { host, sent, json } = fakeHost();
-    filter.catch(new ProblemException(429, 'rate_limited', 'slow down', { headers: { 'Retry-After': '7' }, limit: 3 }), host);
+    filter.catch(new ProblemException('rate_limited', 'slow down', { headers: { 'Retry-After': '7' }, limit: 3 }), host);
     expect(sent.status).toBe(429);
     expect(sent.headers['Retry-After']).toBe('7');
     expect(json()).toMatchObject({ code: 'rate_limited', detail: 'slow down', limit: 3, status: 429 });

@@ -10,15 +10,15 @@ import { ProblemException } from './problem.exception';
 export function problemForFailure(failure: StoredFailure, subject: Record<string, unknown>): ProblemException {
   switch (failure.code) {
     case 'compile_failed':
-      return new ProblemException(422, 'compile_failed', failure.message, { ...subject, line: failure.line, column: failure.column });
+      return new ProblemException('compile_failed', failure.message, { ...subject, line: failure.line, column: failure.column });
     case 'url_declined':
     case 'url_unreachable':
-      return new ProblemException(400, failure.code, failure.message, { ...subject, errors: [{ field: 'url', message: failure.message }] });
+      return new ProblemException(failure.code, failure.message, { ...subject, errors: [{ field: 'url', message: failure.message }] });
     case 'payload_too_large':
-      return new ProblemException(413, 'payload_too_large', failure.message, subject);
+      return new ProblemException('payload_too_large', failure.message, subject);
     default:
       // The stored message is one of the workers' fixed sentences (never an exception's text).
-      return new ProblemException(500, 'internal_error', failure.message, subject);
+      return new ProblemException('internal_error', failure.message, subject);
   }
 }
 

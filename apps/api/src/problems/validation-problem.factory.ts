@@ -33,7 +33,7 @@ export function validationProblem(errors: ValidationError[]): ProblemException {
   const flat = flattenValidationErrors(errors);
   const tooLarge = errors.some((e) => e.constraints && ('maxUtf8Bytes' in e.constraints || SOURCE_FILES_SIZE_CONSTRAINT in e.constraints));
   if (tooLarge) {
-    return new ProblemException(413, 'payload_too_large', flat.map((e) => `${e.field}: ${e.message}`).join('; '), { errors: flat });
+    return new ProblemException('payload_too_large', flat.map((e) => `${e.field}: ${e.message}`).join('; '), { errors: flat });
   }
-  return new ProblemException(400, 'validation_failed', 'The request is invalid; see errors.', { errors: flat });
+  return new ProblemException('validation_failed', 'The request is invalid; see errors.', { errors: flat });
 }

@@ -23,7 +23,7 @@ export class ScreenshotsController {
   async image(@Param('file') file: string, @Res() res: Response): Promise<void> {
     const hash = FILE_NAME.exec(file)?.[1];
     const png = hash ? await this.screenshots.getImage(hash) : null;
-    if (!png) throw new ProblemException(404, 'not_found', 'No screenshot with this name.');
+    if (!png) throw new ProblemException('not_found', 'No screenshot with this name.');
     res.setHeader('Content-Type', 'image/png');
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.setHeader('X-Content-Type-Options', 'nosniff');

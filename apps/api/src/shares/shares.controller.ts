@@ -29,7 +29,7 @@ export class SharesController {
   })
   async read(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const found = await this.shares.findLive(id);
-    if (!found) throw new ProblemException(404, 'not_found', 'No live share with this id.');
+    if (!found) throw new ProblemException('not_found', 'No live share with this id.');
     const { share, preview } = found;
     const shareJson = JSON.stringify({
       id: share.id,

@@ -27,7 +27,7 @@ export class SharesService {
   async create(account: AuthenticatedAccount, previewId: string): Promise<ShareResponse> {
     const preview = await this.previews.find(previewId);
     if (!preview || (preview.accountId !== null && preview.accountId !== account.accountId)) {
-      throw new ProblemException(404, 'not_found', 'No preview with this id.');
+      throw new ProblemException('not_found', 'No preview with this id.');
     }
     const expiresAt = account.plan === 'pro' ? null : new Date(Date.now() + this.config.previews.shareTtlDaysFree * 86_400_000);
     const share = await this.shares.create(preview.id, account.accountId, expiresAt);

@@ -42,7 +42,7 @@ export class WebhooksService {
     const limit = this.config.webhooks.endpointLimit;
     const outcome = await this.webhooks.addEndpoint(account.accountId, checked, [...events], secret, limit);
     if (outcome.status === 'limit_reached') {
-      throw new ProblemException(403, 'forbidden', `Accounts may hold up to ${limit} webhook endpoints; delete one first.`, { limit });
+      throw new ProblemException('forbidden', `Accounts may hold up to ${limit} webhook endpoints; delete one first.`, { limit });
     }
     return { ...WebhookEndpointResponse.from(outcome.endpoint), secret };
   }
@@ -75,7 +75,7 @@ export class WebhooksService {
   /** Records a `webhook.test` event for this endpoint alone and queues its delivery like any other. */
   async sendTest(account: AuthenticatedAccount, id: string): Promise<WebhookTestResponse> {
     const endpoint = await this.endpointOrNotFound(account, id);
-    if (endpoint.status !== 'enabled') throw new ProblemException(409, 'conflict', 'This endpoint is disabled; enable it before sending a test event.');
+    if (endpoint.status !== 'enabled') throw new ProblemException('conflict', 'This endpoint is disabled; enable it before sending a test event.');
     const [deliveryId] = await this.webhooks.recordEventNow(
       {
         accountId: account.accountId,
@@ -104,7 +104,7 @@ export class WebhooksService {
     try {
       parsed = new URL(url);
     } catch {
-      throw new ProblemException(400, 'validation_failed', 'The url is not a valid absolute URL.', {
+      throw new ProblemException('validation_failed', 'The url is not a valid absolute URL.', {
         errors: [{ field: 'url', message: 'must be an absolute http or https URL' }],
       });
     }
@@ -112,7 +112,7 @@ export class WebhooksService {
       return this.guard.check(parsed).href;
     } catch (error) {
       if (!(error instanceof SsrfRefusedError)) throw error;
-      throw new ProblemException(400, 'url_declined', `Webhooks are not sent to this URL: ${error.detail}.`, {
+      throw new ProblemException('url_declined', `Webhooks are not sent to this URL: ${error.detail}.`, {
         errors: [{ field: 'url', message: error.detail }],
       });
     }
@@ -120,5 +120,5 @@ export class WebhooksService {
 }
 
 function notFound(): ProblemException {
-  return new ProblemException(404, 'not_found', 'No webhook endpoint with this id in your account.');
+  return new ProblemException('not_found', 'No webhook endpoint with this id in your account.');
 }
