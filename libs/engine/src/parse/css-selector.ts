@@ -588,7 +588,7 @@ function matchesFrom(selector: ParsedSelector, index: number, element: HtmlEleme
 
 /**
  * Whether `start` or an element after it on the chain `step` walks matches the compounds up to
- * `index`. Answers are memoised per element (MatchContext.partialMatches), so a later question about
+ * `index`. Answers are memoized per element (MatchContext.partialMatches), so a later question about
  * the same chain stops where an earlier one left a known answer: without it a failing descendant
  * selector backtracks exponentially and a `~` combinator rescans every earlier sibling per candidate.
  */

@@ -97,7 +97,7 @@ export class TransformContext {
   private readonly prefixedTags = new Map<PrefixBehavior, Map<HtmlElement, string>>();
   private readonly prefixedAttrs = new Map<PrefixBehavior, Map<HtmlElement, AttributeValue[]>>();
 
-  /** A named element's attributes with the prefix (what a dark variant recolors), memoised per prefix. */
+  /** A named element's attributes with the prefix (what a dark variant recolors), memoized per prefix. */
   prefixedAttributesOf(element: HtmlElement, prefix: PrefixBehavior): readonly AttributeValue[] {
     let byElement = this.prefixedAttrs.get(prefix);
     if (!byElement) this.prefixedAttrs.set(prefix, (byElement = new Map()));
@@ -125,7 +125,7 @@ export class TransformContext {
 
   /**
    * The selector text a client writes for a rule: Gmail's kept selectors (what it could not inline), then the
-   * client's prefix; memoised per kind of client, as several clients share one (the Yahoo family, Gmail's three).
+   * client's prefix; memoized per kind of client, as several clients share one (the Yahoo family, Gmail's three).
    */
   selectorWriter(inlines: boolean, prefix: PrefixBehavior | undefined): SelectorWriter | undefined {
     if (prefix && !prefix.classPrefix && !prefix.idPrefix && !prefix.rewriteSelector) prefix = undefined; // Word's first-class rule touches markup only
@@ -535,7 +535,7 @@ function writeStyleBlocks(
   const atRuleParams = outcome.atRuleRewrites.size > 0 ? (atRule: AtRule): string | null | undefined => outcome.atRuleRewrites.get(atRule) : undefined;
   const keepNode = (node: ChildNode, position: ReturnType<typeof positionOf>): boolean => {
     if (node.parent?.type === 'root' && outcome.droppedCss.has(node)) return false;
-    // A documented rewrite decides over caniemail's "unsupported" (the writer then renames, neutralises or drops).
+    // A documented rewrite decides over caniemail's "unsupported" (the writer then renames, neutralizes or drops).
     if (node.type === 'decl' && rewriteOf?.(node) !== undefined) return true;
     if (node.type === 'atrule' && atRuleParams?.(node) !== undefined) return true;
     if (node.type === 'rule' && prefix?.rewriteSelector && selectorOf?.(node) === '') return false;
