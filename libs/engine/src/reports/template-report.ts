@@ -134,8 +134,16 @@ function classifyDoubleBrace(inner: string): TemplateLanguage {
   return 'mustache-style';
 }
 
-/** Finds template syntax in one string. `allowBraceHash` is false for CSS, where `{#` cannot be Jinja. */
-export function scanTemplateSyntax(text: string, options: { jsx: boolean; css: boolean }): { found: Found[]; unclosed: Unclosed[] } {
+interface ScanResult {
+  found: Found[];
+  unclosed: Unclosed[];
+}
+
+/**
+ * Finds template syntax in one string. `css` is true for CSS, where `{#` cannot be Jinja and `${` is not
+ * a template literal.
+ */
+export function scanTemplateSyntax(text: string, options: { jsx: boolean; css: boolean }): ScanResult {
   const found: Found[] = [];
   const unclosed: Unclosed[] = [];
   const openers = options.jsx ? NEXT_JSX_OPENER : NEXT_OPENER;
@@ -147,108 +155,129 @@ export function scanTemplateSyntax(text: string, options: { jsx: boolean; css: b
     i = openers.lastIndex - 2;
     const char = text[i];
     const next = text[i + 1];
-    if (char === '{' && next === '{') {
-      const triple = text[i + 2] === '{';
-      const closer = triple ? '}}}' : '}}';
-      const end = closerWithin(text, closer, i + closer.length);
-      if (end === -1) {
-        unclosed.push({ opener: closer === '}}}' ? '{{{' : '{{', offset: i });
-        i += 2;
-        continue;
-      }
-      const inner = text.slice(i + closer.length, end);
-      found.push({ tag: text.slice(i, end + closer.length), language: triple ? 'handlebars' : classifyDoubleBrace(inner), offset: i });
-      i = end + closer.length;
-    } else if (char === '{' && (next === '%' || (next === '#' && !options.css))) {
-      const closer = next === '%' ? '%}' : '#}';
-      const end = closerWithin(text, closer, i + 2);
-      if (end === -1) {
-        if (next === '%') unclosed.push({ opener: '{%', offset: i });
-        i += 2;
-        continue;
-      }
-      found.push({ tag: text.slice(i, end + 2), language: text.slice(i, end).includes('var:') ? 'mailjet' : 'liquid-jinja', offset: i });
-      i = end + 2;
-    } else if (char === '<' && next === '%') {
-      const end = closerWithin(text, '%>', i + 2);
-      if (end === -1) {
-        unclosed.push({ opener: '<%', offset: i });
-        i += 2;
-        continue;
-      }
-      found.push({ tag: text.slice(i, end + 2), language: 'erb', offset: i });
-      i = end + 2;
-    } else if (char === '*' && next === '|') {
-      const end = closerWithin(text, '|*', i + 2);
-      if (end === -1 || end === i + 2) {
-        i += 2;
-        continue;
-      }
-      found.push({ tag: text.slice(i, end + 2), language: 'mailchimp', offset: i });
-      i = end + 2;
-    } else if (char === '%' && next === '%') {
-      const third = text[i + 2];
-      if (third === '=' || third === '[') {
-        const closer = third === '=' ? '=%%' : ']%%';
-        const end = closerWithin(text, closer, i + 3);
-        if (end === -1) {
-          unclosed.push({ opener: `%%${third}`, offset: i });
-          i += 3;
-          continue;
-        }
-        found.push({ tag: text.slice(i, end + 3), language: 'ampscript', offset: i });
-        i = end + 3;
-      } else {
-        const end = identifierEnd(text, i + 2);
-        if (end !== -1 && text[end] === '%' && text[end + 1] === '%') {
-          found.push({ tag: text.slice(i, end + 2), language: 'ampscript', offset: i });
-          i = end + 2;
-        } else i += 2;
-      }
-    } else if (char === '%' && isIdentifierStart(next) && !isIdentifierChar(text[i - 1])) {
-      // Mailgun / Brevo style: %recipient.first_name%, %unsubscribe_url%; needs a dot or underscore
-      // so that "20% off 30%" is not a tag.
-      const end = identifierEnd(text, i + 1, 60, '._');
-      const name = end === -1 ? '' : text.slice(i + 1, end);
-      if (end !== -1 && text[end] === '%' && (name.includes('.') || name.includes('_'))) {
-        found.push({ tag: text.slice(i, end + 1), language: 'mailgun', offset: i });
-        i = end + 1;
-      } else i++;
-    } else if (char === '[' && next === '[') {
-      const end = closerWithin(text, ']]', i + 2);
-      const inner = end === -1 ? '' : text.slice(i + 2, end);
-      if (end !== -1 && inner.length > 0 && !inner.includes('[') && identifierEnd(inner, 0, 200, '.-:"\' ,=') !== -1) {
-        found.push({ tag: text.slice(i, end + 2), language: 'mailjet', offset: i });
-        i = end + 2;
-      } else i += 2;
-    } else if (char === '[' && isIdentifierStart(next)) {
-      // Campaign Monitor: [firstname,fallback=there]
-      const end = identifierEnd(text, i + 1, 60, '_');
-      if (end !== -1 && text.startsWith(',fallback=', end)) {
-        const close = closerWithin(text, ']', end);
-        if (close !== -1) {
-          found.push({ tag: text.slice(i, close + 1), language: 'campaign-monitor', offset: i });
-          i = close + 1;
-          continue;
-        }
-      }
-      i++;
-    } else if (char === '$' && next === '{' && !options.css) {
-      const end = closerWithin(text, '}', i + 2);
-      if (end !== -1 && identifierEnd(text, i + 2, 200, '._ ()[]\'"?:|&+-') === end) {
-        found.push({ tag: text.slice(i, end + 1), language: 'template-literal', offset: i });
-        i = end + 1;
-      } else i += 2;
-    } else if (char === '{' && options.jsx && !options.css && isIdentifierStart(next)) {
-      // A JSX expression React never evaluated: {user.firstName}
-      const end = identifierEnd(text, i + 1, 60, '._');
-      if (end !== -1 && text[end] === '}' && end - i - 1 >= 2) {
-        found.push({ tag: text.slice(i, end + 1), language: 'jsx-expression', offset: i });
-        i = end + 1;
-      } else i++;
-    } else i++;
+    // Each scanner reads the tag at i into found/unclosed and answers where the scan goes on.
+    if (char === '{' && next === '{') i = scanDoubleBrace(text, i, found, unclosed);
+    else if (char === '{' && (next === '%' || (next === '#' && !options.css))) i = scanBraceBlock(text, i, found, unclosed);
+    else if (char === '<' && next === '%') i = scanErb(text, i, found, unclosed);
+    else if (char === '*' && next === '|') i = scanMailchimp(text, i, found);
+    else if (char === '%' && next === '%') i = scanAmpscript(text, i, found, unclosed);
+    else if (char === '%' && isIdentifierStart(next) && !isIdentifierChar(text[i - 1])) i = scanMailgunVariable(text, i, found);
+    else if (char === '[' && next === '[') i = scanMailjetBrackets(text, i, found);
+    else if (char === '[' && isIdentifierStart(next)) i = scanCampaignMonitor(text, i, found);
+    else if (char === '$' && next === '{' && !options.css) i = scanTemplateLiteral(text, i, found);
+    else if (char === '{' && options.jsx && !options.css && isIdentifierStart(next)) i = scanJsxExpression(text, i, found);
+    else i++;
   }
   return { found, unclosed };
+}
+
+/** `{{ … }}` and `{{{ … }}}`. */
+function scanDoubleBrace(text: string, i: number, found: Found[], unclosed: Unclosed[]): number {
+  const triple = text[i + 2] === '{';
+  const closer = triple ? '}}}' : '}}';
+  const end = closerWithin(text, closer, i + closer.length);
+  if (end === -1) {
+    unclosed.push({ opener: closer === '}}}' ? '{{{' : '{{', offset: i });
+    return i + 2;
+  }
+  const inner = text.slice(i + closer.length, end);
+  found.push({ tag: text.slice(i, end + closer.length), language: triple ? 'handlebars' : classifyDoubleBrace(inner), offset: i });
+  return end + closer.length;
+}
+
+/** `{% … %}` and the `{# … #}` comment; an unclosed comment is not reported. */
+function scanBraceBlock(text: string, i: number, found: Found[], unclosed: Unclosed[]): number {
+  const next = text[i + 1];
+  const closer = next === '%' ? '%}' : '#}';
+  const end = closerWithin(text, closer, i + 2);
+  if (end === -1) {
+    if (next === '%') unclosed.push({ opener: '{%', offset: i });
+    return i + 2;
+  }
+  found.push({ tag: text.slice(i, end + 2), language: text.slice(i, end).includes('var:') ? 'mailjet' : 'liquid-jinja', offset: i });
+  return end + 2;
+}
+
+/** `<% … %>` (ERB, EJS). */
+function scanErb(text: string, i: number, found: Found[], unclosed: Unclosed[]): number {
+  const end = closerWithin(text, '%>', i + 2);
+  if (end === -1) {
+    unclosed.push({ opener: '<%', offset: i });
+    return i + 2;
+  }
+  found.push({ tag: text.slice(i, end + 2), language: 'erb', offset: i });
+  return end + 2;
+}
+
+/** `*|FNAME|*`; an empty `*||*` is no tag. */
+function scanMailchimp(text: string, i: number, found: Found[]): number {
+  const end = closerWithin(text, '|*', i + 2);
+  if (end === -1 || end === i + 2) return i + 2;
+  found.push({ tag: text.slice(i, end + 2), language: 'mailchimp', offset: i });
+  return end + 2;
+}
+
+/** AMPscript: `%%=v(@name)=%%`, `%%[ … ]%%` and `%%FirstName%%`. */
+function scanAmpscript(text: string, i: number, found: Found[], unclosed: Unclosed[]): number {
+  const third = text[i + 2];
+  if (third === '=' || third === '[') {
+    const closer = third === '=' ? '=%%' : ']%%';
+    const end = closerWithin(text, closer, i + 3);
+    if (end === -1) {
+      unclosed.push({ opener: `%%${third}`, offset: i });
+      return i + 3;
+    }
+    found.push({ tag: text.slice(i, end + 3), language: 'ampscript', offset: i });
+    return end + 3;
+  }
+  const end = identifierEnd(text, i + 2);
+  if (end === -1 || text[end] !== '%' || text[end + 1] !== '%') return i + 2;
+  found.push({ tag: text.slice(i, end + 2), language: 'ampscript', offset: i });
+  return end + 2;
+}
+
+/** Mailgun / Brevo style: %recipient.first_name%, %unsubscribe_url%; needs a dot or underscore so that "20% off 30%" is not a tag. */
+function scanMailgunVariable(text: string, i: number, found: Found[]): number {
+  const end = identifierEnd(text, i + 1, 60, '._');
+  const name = end === -1 ? '' : text.slice(i + 1, end);
+  if (end === -1 || text[end] !== '%' || !(name.includes('.') || name.includes('_'))) return i + 1;
+  found.push({ tag: text.slice(i, end + 1), language: 'mailgun', offset: i });
+  return end + 1;
+}
+
+/** Mailjet: `[[var:firstname]]`. */
+function scanMailjetBrackets(text: string, i: number, found: Found[]): number {
+  const end = closerWithin(text, ']]', i + 2);
+  const inner = end === -1 ? '' : text.slice(i + 2, end);
+  if (end === -1 || inner.length === 0 || inner.includes('[') || identifierEnd(inner, 0, 200, '.-:"\' ,=') === -1) return i + 2;
+  found.push({ tag: text.slice(i, end + 2), language: 'mailjet', offset: i });
+  return end + 2;
+}
+
+/** Campaign Monitor: [firstname,fallback=there]. */
+function scanCampaignMonitor(text: string, i: number, found: Found[]): number {
+  const end = identifierEnd(text, i + 1, 60, '_');
+  if (end === -1 || !text.startsWith(',fallback=', end)) return i + 1;
+  const close = closerWithin(text, ']', end);
+  if (close === -1) return i + 1;
+  found.push({ tag: text.slice(i, close + 1), language: 'campaign-monitor', offset: i });
+  return close + 1;
+}
+
+/** A JavaScript template literal left unevaluated: `${user.name}`. */
+function scanTemplateLiteral(text: string, i: number, found: Found[]): number {
+  const end = closerWithin(text, '}', i + 2);
+  if (end === -1 || identifierEnd(text, i + 2, 200, '._ ()[]\'"?:|&+-') !== end) return i + 2;
+  found.push({ tag: text.slice(i, end + 1), language: 'template-literal', offset: i });
+  return end + 1;
+}
+
+/** A JSX expression React never evaluated: {user.firstName}. */
+function scanJsxExpression(text: string, i: number, found: Found[]): number {
+  const end = identifierEnd(text, i + 1, 60, '._');
+  if (end === -1 || text[end] !== '}' || end - i - 1 < 2) return i + 1;
+  found.push({ tag: text.slice(i, end + 1), language: 'jsx-expression', offset: i });
+  return end + 1;
 }
 
 interface BlockTag {
@@ -436,68 +465,52 @@ const MAIZZLE_TAGS = new Set([
 const REACT_ATTRIBUTES = new Set(['classname', 'htmlfor', 'onclick', 'onchange', 'dangerouslysetinnerhtml', 'stylename']);
 const LEFTOVER_VALUES = new Set(['undefined', '[object object]', 'nan', 'null']);
 
+type TagLocation = TemplateTag['location'];
+
+/** What one report's scan collects: one object per email, passed to plain functions rather than closures. */
+interface TemplateScan {
+  doc: ReportContext['doc'];
+  jsx: boolean;
+  /** Inlined emails repeat the same attribute values hundreds of times: each distinct string is scanned once. */
+  scanned: Record<TagLocation, Map<string, ScanResult>>;
+  /** Distinct tags by language and text, in order of first occurrence. */
+  tags: Map<string, TemplateTag>;
+  unresolvedCount: number;
+  /** Template blocks opened and not yet closed, innermost last. */
+  blockStack: BlockTag[];
+  /** Kept apart from `issues` and appended after them, so issues at the same position keep their order. */
+  blockProblems: ReportIssue[];
+  issues: ReportIssue[];
+}
+
 export function buildTemplateReport(context: ReportContext, compileWarnings: readonly CompileWarning[] = []): TemplateReport {
   const { doc, format } = context;
-  const issues: ReportIssue[] = [];
-  const tags = new Map<string, TemplateTag>();
-  let unresolvedCount = 0;
-  const jsx = format === 'jsx';
-  const blockStack: BlockTag[] = [];
-  const blockProblems: ReportIssue[] = [];
-
-  // Inlined emails repeat the same attribute values hundreds of times: scan each distinct string once.
-  const scanned: Record<TemplateTag['location'], Map<string, ReturnType<typeof scanTemplateSyntax>>> = {
-    text: new Map(),
-    attribute: new Map(),
-    style: new Map(),
+  const scan: TemplateScan = {
+    doc,
+    jsx: format === 'jsx',
+    scanned: { text: new Map(), attribute: new Map(), style: new Map() },
+    tags: new Map(),
+    unresolvedCount: 0,
+    blockStack: [],
+    blockProblems: [],
+    issues: [],
   };
-  /** Whether a string may hold template syntax; most hold none and are never scanned. */
-  const mayHold = (text: string, location: TemplateTag['location']): boolean =>
-    text.length >= 2 && (jsx && location === 'text' ? JSX_TEXT_OPENERS : TEMPLATE_OPENERS).test(text);
-  const record = (text: string, baseOffset: number, location: TemplateTag['location']): void => {
-    let result = scanned[location].get(text);
-    if (!result) {
-      result = scanTemplateSyntax(text, { jsx: jsx && location === 'text', css: location === 'style' });
-      scanned[location].set(text, result);
-    }
-    const { found, unclosed } = result;
-    if (found.length === 0 && unclosed.length === 0) return;
-    for (const item of found) {
-      // {# … #} and {{! … }} are template comments: harmless if left, but still unrendered.
-      unresolvedCount++;
-      const key = `${item.language}\u0000${item.tag}`;
-      const existing = tags.get(key);
-      if (existing) existing.count++;
-      else if (tags.size < MAX_DISTINCT_TAGS) {
-        const position = doc.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1);
-        tags.set(key, { tag: shorten(item.tag, 120), language: item.language, count: 1, ...position, location });
-      }
-      const block = blockTagOf(item);
-      if (block) {
-        if (!block.closing) blockStack.push({ ...block, offset: baseOffset >= 0 ? baseOffset + item.offset : -1 });
-        else {
-          const openIndex = findLastIndex(blockStack, (open) => open.name === block.name && open.language === block.language);
-          if (openIndex === -1) {
-            blockProblems.push({
-              rule: 'unbalanced-template-block',
-              severity: 'error',
-              message: `${shorten(item.tag, 60)} closes a ${block.name} block that was never opened.`,
-              ...doc.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
-            });
-          } else blockStack.splice(openIndex);
-        }
-      }
-    }
-    for (const item of unclosed) {
-      issues.push({
-        rule: 'unclosed-template-tag',
-        severity: 'error',
-        message: `"${item.opener}" opens a template tag that never closes; the raw syntax will show in the inbox.`,
-        ...doc.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
-      });
-    }
-  };
+  scanDocument(scan);
+  const { issues, tags } = scan;
+  reportUnclosedBlocks(scan);
+  issues.push(...scan.blockProblems);
+  for (const tag of tags.values()) issues.push(unresolvedTagIssue(tag));
 
+  checkFrameworkLeftovers(context, issues);
+  for (const warning of compileWarnings) issues.push(compileWarningIssue(warning, format));
+
+  const sortedTags = [...tags.values()].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || (a.tag < b.tag ? -1 : 1));
+  return { format, unresolvedCount: scan.unresolvedCount, tags: sortedTags, issues: sortIssues(issues) };
+}
+
+/** Scans every attribute value and text of the document, and the tags the parse set aside in front of the head. */
+function scanDocument(scan: TemplateScan): void {
+  const { doc } = scan;
   // Tags the parse blanked in front of the head (parse/template-prologue.ts), read where they stand in the source.
   const prologue = doc.parsed.prologueTemplateTags;
   let nextPrologueTag = 0;
@@ -505,18 +518,18 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
     const elementStart = nextPrologueTag < prologue.length ? startOffsetOf(element) : -1;
     while (nextPrologueTag < prologue.length && elementStart !== -1 && prologue[nextPrologueTag].offset < elementStart) {
       const tag = prologue[nextPrologueTag++];
-      record(tag.text, tag.offset, 'text');
+      recordTemplateSyntax(scan, tag.text, tag.offset, 'text');
     }
     for (const attr of element.attrs) {
-      if (!mayHold(attr.value, 'attribute')) continue;
-      record(attr.value, attributeOffset(element, attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name), 'attribute');
+      if (!mayHoldTemplateSyntax(attr.value, 'attribute', scan.jsx)) continue;
+      recordTemplateSyntax(scan, attr.value, attributeOffset(element, attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name), 'attribute');
     }
     const location = element.tagName === 'style' ? 'style' : 'text';
     for (const child of childrenOf(element)) {
       if (!isText(child)) continue;
-      if (mayHold(child.value, location)) record(child.value, nodeOffset(child), location);
+      if (mayHoldTemplateSyntax(child.value, location, scan.jsx)) recordTemplateSyntax(scan, child.value, nodeOffset(child), location);
       if (child.value.includes('[object Object]')) {
-        issues.push({
+        scan.issues.push({
           rule: 'react-value-leftover',
           severity: 'error',
           message: 'The text contains "[object Object]": an object was rendered where text was expected.',
@@ -525,40 +538,101 @@ export function buildTemplateReport(context: ReportContext, compileWarnings: rea
       }
     }
   }
-  for (const tag of prologue.slice(nextPrologueTag)) record(tag.text, tag.offset, 'text');
-  for (const open of blockStack) {
-    blockProblems.push({
+  for (const tag of prologue.slice(nextPrologueTag)) recordTemplateSyntax(scan, tag.text, tag.offset, 'text');
+}
+
+/** Whether a string may hold template syntax; most hold none and are never scanned. */
+function mayHoldTemplateSyntax(text: string, location: TagLocation, jsx: boolean): boolean {
+  return text.length >= 2 && (jsx && location === 'text' ? JSX_TEXT_OPENERS : TEMPLATE_OPENERS).test(text);
+}
+
+/** Scans one string found at `baseOffset` of the source (-1: unknown) and records its tags, blocks and unclosed tags. */
+function recordTemplateSyntax(scan: TemplateScan, text: string, baseOffset: number, location: TagLocation): void {
+  let result = scan.scanned[location].get(text);
+  if (!result) {
+    result = scanTemplateSyntax(text, { jsx: scan.jsx && location === 'text', css: location === 'style' });
+    scan.scanned[location].set(text, result);
+  }
+  const { found, unclosed } = result;
+  if (found.length === 0 && unclosed.length === 0) return;
+  for (const item of found) {
+    // {# … #} and {{! … }} are template comments: harmless if left, but still unrendered.
+    scan.unresolvedCount++;
+    countTag(scan, item, baseOffset, location);
+    const block = blockTagOf(item);
+    if (block) trackBlock(scan, block, item, baseOffset);
+  }
+  for (const item of unclosed) {
+    scan.issues.push({
+      rule: 'unclosed-template-tag',
+      severity: 'error',
+      message: `"${item.opener}" opens a template tag that never closes; the raw syntax will show in the inbox.`,
+      ...scan.doc.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
+    });
+  }
+}
+
+/** Counts one occurrence of a tag; the first of each distinct tag keeps its position (up to MAX_DISTINCT_TAGS). */
+function countTag(scan: TemplateScan, item: Found, baseOffset: number, location: TagLocation): void {
+  const key = `${item.language}\u0000${item.tag}`;
+  const existing = scan.tags.get(key);
+  if (existing) existing.count++;
+  else if (scan.tags.size < MAX_DISTINCT_TAGS) {
+    const position = scan.doc.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1);
+    scan.tags.set(key, { tag: shorten(item.tag, 120), language: item.language, count: 1, ...position, location });
+  }
+}
+
+/** Opens or closes a template block; a closer without its opener is a problem at once. */
+function trackBlock(scan: TemplateScan, block: BlockTag, item: Found, baseOffset: number): void {
+  const { blockStack } = scan;
+  if (!block.closing) {
+    blockStack.push({ ...block, offset: baseOffset >= 0 ? baseOffset + item.offset : -1 });
+    return;
+  }
+  const openIndex = findLastIndex(blockStack, (open) => open.name === block.name && open.language === block.language);
+  if (openIndex !== -1) {
+    blockStack.splice(openIndex);
+    return;
+  }
+  scan.blockProblems.push({
+    rule: 'unbalanced-template-block',
+    severity: 'error',
+    message: `${shorten(item.tag, 60)} closes a ${block.name} block that was never opened.`,
+    ...scan.doc.positionAt(baseOffset >= 0 ? baseOffset + item.offset : -1),
+  });
+}
+
+/** Blocks still open when the document ends. */
+function reportUnclosedBlocks(scan: TemplateScan): void {
+  for (const open of scan.blockStack) {
+    scan.blockProblems.push({
       rule: 'unbalanced-template-block',
       severity: 'error',
       message: `${shorten(open.tag, 60)} opens a ${open.name} block that is never closed.`,
-      ...doc.positionAt(open.offset),
+      ...scan.doc.positionAt(open.offset),
     });
   }
-  issues.push(...blockProblems);
+}
 
-  for (const tag of tags.values()) {
-    issues.push({
-      rule: 'unresolved-merge-tag',
-      severity: 'warning',
-      message: `Unresolved ${LABEL[tag.language]} syntax ${tag.tag}${tag.count > 1 ? ` (${tag.count}×)` : ''}: it shows literally unless your sending platform fills it in.`,
-      line: tag.line,
-      column: tag.column,
-    });
-  }
+function unresolvedTagIssue(tag: TemplateTag): ReportIssue {
+  return {
+    rule: 'unresolved-merge-tag',
+    severity: 'warning',
+    message: `Unresolved ${LABEL[tag.language]} syntax ${tag.tag}${tag.count > 1 ? ` (${tag.count}×)` : ''}: it shows literally unless your sending platform fills it in.`,
+    line: tag.line,
+    column: tag.column,
+  };
+}
 
-  checkFrameworkLeftovers(context, issues);
-  for (const warning of compileWarnings) {
-    issues.push({
-      rule: format === 'mjml' ? 'mjml-validation' : 'compile-warning',
-      severity: 'warning',
-      message: warning.message,
-      ...(warning.line !== undefined ? { line: warning.line } : {}),
-      ...(warning.line !== undefined && warning.column !== undefined ? { column: warning.column } : {}),
-    });
-  }
-
-  const sortedTags = [...tags.values()].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || (a.tag < b.tag ? -1 : 1));
-  return { format, unresolvedCount, tags: sortedTags, issues: sortIssues(issues) };
+function compileWarningIssue(warning: CompileWarning, format: EmailFormat): ReportIssue {
+  return {
+    rule: format === 'mjml' ? 'mjml-validation' : 'compile-warning',
+    severity: 'warning',
+    message: warning.message,
+    ...(warning.line !== undefined ? { line: warning.line } : {}),
+    ...(warning.line !== undefined && warning.column !== undefined ? { column: warning.column } : {}),
+  };
 }
 
 function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
