@@ -276,7 +276,25 @@ export const BASE64_IMAGE_FEATURE = 'image-base64';
 
 // ---- build the tables ----------------------------------------------------------------------
 
+/** Order matters: each property pass builds on the previous one's claims, and registering a feature again replaces its label. */
 function buildCatalog(): void {
+  collectSpecialCssSlugs();
+  const cssFeatures = CANIEMAIL.data.filter((f) => f.category === 'css' && !SPECIAL_CSS_SLUGS.has(f.slug));
+  const titled = claimTitledProperties(cssFeatures);
+  claimKeywordProperties(cssFeatures, titled);
+  inheritShorthandFeatures();
+
+  for (const [property, slugs] of PROPERTY_FEATURES) for (const slug of slugs) if (!FEATURES.has(slug)) register(slug, 'property', property);
+  // Property features are labeled with the property found in the email, see `labelFor`.
+
+  registerCssValueFeatures();
+  registerSelectorFeatures();
+  registerHtmlFeatures();
+  registerImageFormatFeatures();
+}
+
+/** CSS features recognized by something other than a property name: they claim no property. */
+function collectSpecialCssSlugs(): void {
   for (const slug of Object.values(VALUE_FEATURES.display)) SPECIAL_CSS_SLUGS.add(slug);
   for (const slug of [
     ...Object.values(FUNCTION_FEATURES),
@@ -292,16 +310,21 @@ function buildCatalog(): void {
   for (const feature of CANIEMAIL.data) {
     if (feature.slug.startsWith('css-pseudo-')) SPECIAL_CSS_SLUGS.add(feature.slug);
   }
+}
 
-  const cssFeatures = CANIEMAIL.data.filter((f) => f.category === 'css' && !SPECIAL_CSS_SLUGS.has(f.slug));
-  // Pass 1: properties a feature's title names directly.
+/** Pass 1: properties a feature's title names directly. Answers each feature's titled properties. */
+function claimTitledProperties(cssFeatures: readonly CaniemailFeature[]): Map<string, string[]> {
   const titled = new Map<string, string[]>();
   for (const feature of cssFeatures) {
     const names = titleProperties(feature);
     titled.set(feature.slug, names);
     for (const name of names) claim(name, feature.slug);
   }
-  // Pass 2: hyphenated keywords that are real properties nobody's title claimed (border-top-color...).
+  return titled;
+}
+
+/** Pass 2: hyphenated keywords that are real properties nobody's title claimed (border-top-color...). */
+function claimKeywordProperties(cssFeatures: readonly CaniemailFeature[], titled: ReadonlyMap<string, string[]>): void {
   for (const feature of cssFeatures) {
     const names = titled.get(feature.slug) ?? [];
     const stems = names.map((n) => n.split('-')[0]);
@@ -317,17 +340,20 @@ function buildCatalog(): void {
       for (const property of STANDARD_CSS_PROPERTIES) if (property.startsWith(`${stem}-`) && !PROPERTY_FEATURES.has(property)) claim(property, feature.slug);
     }
   }
-  // Pass 3: physical longhands inherit their shorthand's feature (padding-left -> padding).
+}
+
+/** Pass 3: physical longhands inherit their shorthand's feature (padding-left -> padding). */
+function inheritShorthandFeatures(): void {
   for (const property of STANDARD_CSS_PROPERTIES) {
     if (PROPERTY_FEATURES.has(property)) continue;
     const corner = /^border-(top|bottom)-(left|right)-radius$/.test(property);
     const shorthand = corner ? 'border-radius' : property.replace(/-(top|right|bottom|left)$/, '');
     if (shorthand !== property && PROPERTY_FEATURES.has(shorthand)) PROPERTY_FEATURES.set(property, [...(PROPERTY_FEATURES.get(shorthand) ?? [])]);
   }
+}
 
-  for (const [property, slugs] of PROPERTY_FEATURES) for (const slug of slugs) if (!FEATURES.has(slug)) register(slug, 'property', property);
-  // Property features are labeled with the property found in the email, see `labelFor`.
-
+/** Values, functions, units, misc CSS features, at-rules and media features. */
+function registerCssValueFeatures(): void {
   register('css-display-flex', 'value', 'display:flex');
   register('css-display-grid', 'value', 'display:grid');
   register('css-display-none', 'value', 'display:none');
@@ -345,20 +371,25 @@ function buildCatalog(): void {
   register(MISC_CSS_FEATURES.nesting, 'selector', 'CSS nesting');
   for (const [name, slug] of Object.entries(AT_RULE_FEATURES)) if (!FEATURES.has(slug)) register(slug, 'at-rule', `@${name}`);
   for (const [name, slug] of Object.entries(MEDIA_FEATURE_FEATURES)) if (!FEATURES.has(slug)) register(slug, 'media-feature', `@media (${name})`);
-  const selectorLabels: Record<string, string> = {
-    class: 'class selector',
-    id: 'id selector',
-    type: 'type selector',
-    universal: 'universal selector *',
-    attribute: 'attribute selector',
-    descendant: 'descendant combinator',
-    child: 'child combinator >',
-    adjacentSibling: 'adjacent sibling combinator +',
-    generalSibling: 'general sibling combinator ~',
-    grouping: 'selector grouping',
-    chaining: 'chained selectors',
-  };
-  for (const [key, slug] of Object.entries(SELECTOR_FEATURES)) register(slug, 'selector', selectorLabels[key]);
+}
+
+const SELECTOR_LABELS: Record<keyof typeof SELECTOR_FEATURES, string> = {
+  class: 'class selector',
+  id: 'id selector',
+  type: 'type selector',
+  universal: 'universal selector *',
+  attribute: 'attribute selector',
+  descendant: 'descendant combinator',
+  child: 'child combinator >',
+  adjacentSibling: 'adjacent sibling combinator +',
+  generalSibling: 'general sibling combinator ~',
+  grouping: 'selector grouping',
+  chaining: 'chained selectors',
+};
+
+/** Selectors and combinators, then every caniemail pseudo-class and pseudo-element (filling PSEUDO_FEATURES). */
+function registerSelectorFeatures(): void {
+  for (const [key, slug] of Object.entries(SELECTOR_FEATURES)) register(slug, 'selector', SELECTOR_LABELS[key as keyof typeof SELECTOR_FEATURES]);
   for (const feature of CANIEMAIL.data) {
     const pseudoClass = /^css-pseudo-class-(.+)$/.exec(feature.slug);
     const pseudoElement = /^css-pseudo-element-(.+)$/.exec(feature.slug);
@@ -372,7 +403,10 @@ function buildCatalog(): void {
       register(feature.slug, 'selector', `::${pseudoElement[1]}`);
     }
   }
+}
 
+/** Elements, input and button types, attributes and markup. */
+function registerHtmlFeatures(): void {
   for (const [tag, slug] of Object.entries(ELEMENT_FEATURES)) {
     if (slug === 'html-script' || slug === 'html-iframe' || FEATURES.has(slug)) continue;
     const grouped = ['html-h1-h6', 'html-lists', 'html-semantics', 'html-image-maps'].includes(slug);
@@ -392,6 +426,9 @@ function buildCatalog(): void {
   register(MARKUP_FEATURES.doctype, 'markup', '<!DOCTYPE html>');
   register(MARKUP_FEATURES.metaColorScheme, 'markup', '<meta name="color-scheme">');
   register(MARKUP_FEATURES.linkStylesheet, 'html-element', '<link rel="stylesheet">');
+}
+
+function registerImageFormatFeatures(): void {
   for (const slug of new Set(Object.values(IMAGE_FORMAT_FEATURES))) {
     const title = CANIEMAIL.data.find((f) => f.slug === slug)?.title ?? slug;
     register(slug, 'image-format', title.replace(/ image format$/i, ' images'));
