@@ -1,4 +1,4 @@
-import type { AtRule, ChildNode, Declaration, Root } from 'postcss';
+import type { AtRule, ChildNode, Declaration, Root, Rule } from 'postcss';
 import type { Severity } from '../analysis/css-finding';
 import {
   ClientBehavior,
@@ -426,10 +426,10 @@ class FindingTally {
   }
 }
 
-/** The top-level node of a sheet that holds `node`. */
-function topLevelOf(node: ChildNode): ChildNode {
+/** The top-level node of a sheet that holds `node` (a parent below the root is a rule or an at-rule). */
+export function topLevelOf(node: ChildNode): ChildNode {
   let current = node;
-  while (current.parent && current.parent.type !== 'root') current = current.parent as unknown as ChildNode;
+  while (current.parent && current.parent.type !== 'root' && current.parent.type !== 'document') current = current.parent as Rule | AtRule;
   return current;
 }
 

@@ -10,7 +10,7 @@ import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
 import { ClientRules, sanitizedTags } from '../clients/models/client-rules';
 import { PrefixBehavior, ignoredOnElement } from '../clients/models/client-behavior';
-import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors } from './client-behaviors';
+import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from './client-behaviors';
 import { CssWriteOptions, writeCss } from './css-writer';
 import { AttributeValue, RenderPlan, emptyPlan, serializeStartTag } from './render-template';
 import { prefixClassList, prefixSelector } from './selector-prefix';
@@ -333,9 +333,7 @@ function dropWholeStyleBlocks(outcome: BehaviorOutcome, name: string, plan: Rend
 
 /** Whether the client keeps the `<style>` block and top-level node a rule is in (Gmail inlines the rules of the blocks it keeps only). */
 function sheetKept(rule: Rule, parsed: ParsedEmail, outcome: BehaviorOutcome, plan: RenderPlan): boolean {
-  let top: ChildNode = rule;
-  while (top.parent && top.parent.type !== 'root') top = top.parent as unknown as ChildNode;
-  if (outcome.droppedCss.has(top)) return false;
+  if (outcome.droppedCss.has(topLevelOf(rule))) return false;
   const root = rule.root();
   const sheet = parsed.styleSheets.find((s) => s.root === root);
   return !(sheet && plan.removed.has(sheet.element));
