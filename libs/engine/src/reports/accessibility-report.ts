@@ -3,12 +3,13 @@
  * alternatives, names of links and buttons, table semantics, heading order, contrast and tiny text.
  */
 import { HtmlElement, getAttribute, parentElement } from '../parse/dom';
-import { checkContrast } from './context/contrast-check';
+import { checkContrast, type TextRun } from './context/contrast-check';
 import { isDataTable } from './context/data-table';
 import { isGenericLinkText } from './link-report';
-import type { ReportContext } from './context/report-context';
-import { textContent } from './context/report-document';
+import type { EmailImage, EmailLink, ReportContext } from './context/report-context';
+import { textContent, type ReportDocument } from './context/report-document';
 import { penaltyScore, sortIssues, type ReportIssue } from './context/report-issue';
+import type { ReportStyles } from './context/report-styles';
 import { collapseWhitespace, shorten } from './context/text-utils';
 
 export interface AccessibilityReport {
@@ -52,12 +53,12 @@ function hasAncestorOrSelf(element: HtmlElement, predicate: (candidate: HtmlElem
   return false;
 }
 
-export function buildAccessibilityReport(context: ReportContext): AccessibilityReport {
-  const { doc, styles } = context;
-  const issues: ReportIssue[] = [];
-  const at = (element: HtmlElement) => doc.at(element);
+function isAriaHidden(element: HtmlElement): boolean {
+  return getAttribute(element, 'aria-hidden') === 'true';
+}
 
-  // Language: screen readers pick their voice and pronunciation from it.
+/** Language: screen readers pick their voice and pronunciation from it. */
+function checkLanguage(doc: ReportDocument, issues: ReportIssue[]): void {
   const htmlElement = doc.htmlElement;
   const lang = htmlElement ? (getAttribute(htmlElement, 'lang')?.trim() ?? getAttribute(htmlElement, 'xml:lang')?.trim()) : undefined;
   if (!lang) {
@@ -65,28 +66,33 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
       rule: 'missing-lang',
       severity: 'error',
       message: 'The <html> element has no lang attribute, so screen readers guess the language and may mispronounce every word.',
-      ...(htmlElement ? at(htmlElement) : {}),
+      ...(htmlElement ? doc.at(htmlElement) : {}),
     });
   } else if (!isValidLanguageTag(lang)) {
     issues.push({
       rule: 'invalid-lang',
       severity: 'warning',
       message: `lang="${shorten(lang, 30)}" is not a valid language tag such as "en" or "en-GB".`,
-      ...(htmlElement ? at(htmlElement) : {}),
+      ...(htmlElement ? doc.at(htmlElement) : {}),
     });
   }
+}
 
+function checkTitle(doc: ReportDocument, title: string | null, issues: ReportIssue[]): void {
   const titleElement = doc.byTag('title')[0];
-  if (!titleElement || !context.title) {
+  if (!titleElement || !title) {
     issues.push({
       rule: 'missing-title',
       severity: 'warning',
       message: 'The email has no <title> (or an empty one); web views and screen readers announce it as the document name.',
-      ...(titleElement ? at(titleElement) : {}),
+      ...(titleElement ? doc.at(titleElement) : {}),
     });
   }
+}
 
-  for (const image of context.images) {
+/** Alt text of the images a screen reader announces: missing, a file name, redundant or too long. */
+function checkImageAlternatives(doc: ReportDocument, images: readonly EmailImage[], issues: ReportIssue[]): void {
+  for (const image of images) {
     if (image.kind === 'background' || image.isTrackingPixel || image.hidden || isDecorative(image.element)) continue;
     if (image.alt === null) {
       issues.push({
@@ -94,7 +100,7 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
         severity: 'error',
         message:
           'The image has no alt attribute: screen readers read out its file name, and blocked images leave an empty box. Use alt="" if it is decorative.',
-        ...at(image.element),
+        ...doc.at(image.element),
         url: image.src,
       });
     } else if (image.alt.trim() !== '' && isFileNameAlt(image.alt)) {
@@ -102,40 +108,47 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
         rule: 'img-filename-alt',
         severity: 'error',
         message: `The alt text "${shorten(image.alt, 40)}" is a file name, not a description.`,
-        ...at(image.element),
+        ...doc.at(image.element),
         url: image.src,
       });
     } else {
-      const lower = image.alt.trim().toLowerCase();
-      if (REDUNDANT_ALT_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
-        issues.push({
-          rule: 'img-redundant-alt',
-          severity: 'info',
-          message: `Screen readers already say "image"; drop "${image.alt.trim().split(' ').slice(0, 2).join(' ')}" from the alt text.`,
-          ...at(image.element),
-          url: image.src,
-        });
-      }
-      if (image.alt.length > 150) {
-        issues.push({
-          rule: 'img-alt-too-long',
-          severity: 'info',
-          message: `The alt text is ${image.alt.length} characters; keep it under about 150 and put long content in the body.`,
-          ...at(image.element),
-          url: image.src,
-        });
-      }
+      checkAltWording(doc, image, image.alt, issues);
     }
   }
+}
 
-  for (const link of context.links) {
+/** An alt text that is present and not a file name may still say "image" again, or say too much. */
+function checkAltWording(doc: ReportDocument, image: EmailImage, alt: string, issues: ReportIssue[]): void {
+  const lower = alt.trim().toLowerCase();
+  if (REDUNDANT_ALT_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
+    issues.push({
+      rule: 'img-redundant-alt',
+      severity: 'info',
+      message: `Screen readers already say "image"; drop "${alt.trim().split(' ').slice(0, 2).join(' ')}" from the alt text.`,
+      ...doc.at(image.element),
+      url: image.src,
+    });
+  }
+  if (alt.length > 150) {
+    issues.push({
+      rule: 'img-alt-too-long',
+      severity: 'info',
+      message: `The alt text is ${alt.length} characters; keep it under about 150 and put long content in the body.`,
+      ...doc.at(image.element),
+      url: image.src,
+    });
+  }
+}
+
+function checkLinkNames(doc: ReportDocument, links: readonly EmailLink[], issues: ReportIssue[]): void {
+  for (const link of links) {
     if (link.hidden) continue;
-    if (getAttribute(link.element, 'aria-hidden') === 'true') {
+    if (isAriaHidden(link.element)) {
       issues.push({
         rule: 'aria-hidden-link',
         severity: 'error',
         message: 'aria-hidden="true" hides this link from screen readers although it stays focusable and clickable.',
-        ...at(link.element),
+        ...doc.at(link.element),
         url: link.href,
       });
     } else if (link.accessibleName === '') {
@@ -143,7 +156,7 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
         rule: 'link-no-accessible-name',
         severity: 'error',
         message: 'The link has no text, aria-label or image alt; screen readers announce only "link".',
-        ...at(link.element),
+        ...doc.at(link.element),
         url: link.href,
       });
     } else if (isGenericLinkText(link.accessibleName)) {
@@ -151,12 +164,14 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
         rule: 'link-generic-text',
         severity: 'warning',
         message: `"${shorten(link.accessibleName, 40)}" does not say where the link goes; screen reader users often browse a list of links.`,
-        ...at(link.element),
+        ...doc.at(link.element),
         url: link.href,
       });
     }
   }
+}
 
+function checkButtonNames(doc: ReportDocument, styles: ReportStyles, issues: ReportIssue[]): void {
   for (const element of doc.parsed.elements) {
     const tag = element.tagName;
     const role = getAttribute(element, 'role');
@@ -167,9 +182,11 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
     const name =
       collapseWhitespace(getAttribute(element, 'aria-label') ?? getAttribute(element, 'value') ?? textContent(element)) ||
       collapseWhitespace(getAttribute(element, 'title') ?? '');
-    if (!name) issues.push({ rule: 'button-no-accessible-name', severity: 'error', message: 'The button has no text or aria-label.', ...at(element) });
+    if (!name) issues.push({ rule: 'button-no-accessible-name', severity: 'error', message: 'The button has no text or aria-label.', ...doc.at(element) });
   }
+}
 
+function checkLayoutTables(doc: ReportDocument, styles: ReportStyles, issues: ReportIssue[]): void {
   for (const table of doc.byTag('table')) {
     const role = getAttribute(table, 'role');
     if (role === 'presentation' || role === 'none' || styles.hiddenReason(table) !== null) continue;
@@ -179,10 +196,12 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
       rule: 'layout-table-missing-role',
       severity: 'info',
       message: 'This layout table has no role="presentation"; screen readers announce its rows and columns before the content.',
-      ...at(table),
+      ...doc.at(table),
     });
   }
+}
 
+function checkHeadingOrder(doc: ReportDocument, styles: ReportStyles, issues: ReportIssue[]): void {
   let previousLevel = 0;
   for (const element of doc.parsed.elements) {
     const tag = element.tagName;
@@ -193,26 +212,40 @@ export function buildAccessibilityReport(context: ReportContext): AccessibilityR
         rule: 'heading-skip',
         severity: 'warning',
         message: `An <h${level}> follows an <h${previousLevel}>; skipped heading levels break screen readers' outline navigation.`,
-        ...at(element),
+        ...doc.at(element),
       });
     }
     previousLevel = level;
   }
+}
 
-  const runs = context.textRuns;
-  issues.push(...checkContrast(doc, context.light, runs, 'low-contrast'));
+function checkTinyText(doc: ReportDocument, runs: readonly TextRun[], issues: ReportIssue[]): void {
   for (const run of runs) {
     const size = run.fontSizePx;
-    if (size >= 2 && size < TINY_TEXT_PX && !hasAncestorOrSelf(run.element, (candidate) => getAttribute(candidate, 'aria-hidden') === 'true')) {
+    if (size >= 2 && size < TINY_TEXT_PX && !hasAncestorOrSelf(run.element, isAriaHidden)) {
       issues.push({
         rule: 'tiny-text',
         severity: 'warning',
         message: `"${shorten(run.text, 40)}" is ${Math.round(size * 10) / 10}px; text under ${TINY_TEXT_PX}px is hard to read, and iOS enlarges text under 13px on its own, which can break the layout.`,
-        ...at(run.element),
+        ...doc.at(run.element),
       });
     }
   }
+}
 
+export function buildAccessibilityReport(context: ReportContext): AccessibilityReport {
+  const { doc, styles } = context;
+  const issues: ReportIssue[] = [];
+  checkLanguage(doc, issues);
+  checkTitle(doc, context.title, issues);
+  checkImageAlternatives(doc, context.images, issues);
+  checkLinkNames(doc, context.links, issues);
+  checkButtonNames(doc, styles, issues);
+  checkLayoutTables(doc, styles, issues);
+  checkHeadingOrder(doc, styles, issues);
+  const runs = context.textRuns;
+  issues.push(...checkContrast(doc, context.light, runs, 'low-contrast'));
+  checkTinyText(doc, runs, issues);
   sortIssues(issues);
   return { score: penaltyScore(issues, ACCESSIBILITY_WEIGHTS, ACCESSIBILITY_RULE_CAP), issues };
 }
