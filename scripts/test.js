@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite. Installs what is missing, builds (integration tests start the
-// built apps as real processes), checks PostgreSQL and Redis, then runs jest in two passes:
+// built apps as real processes), type-checks, lints (`npm run lint`), checks PostgreSQL and Redis, then runs jest in two passes:
 // engine + unit in parallel, then integration + e2e on parallel workers, a database each.
 // Extra arguments go to both jest passes (e.g. `npm test -- -t round-trip`).
 //
@@ -16,7 +16,7 @@ async function main() {
   const budgetSeconds = Number(process.env.MAILPROOF_TEST_BUDGET_SECONDS) || 0;
   const deadline = budgetSeconds > 0 ? started + budgetSeconds * 1000 : undefined;
   if (deadline) console.log(`[mailproof] time budget: ${budgetSeconds} s for install, build, type-check and both jest passes`);
-  await tasks.prepareTestRun({ typecheck: true, deadline });
+  await tasks.prepareTestRun({ typecheck: true, lint: true, deadline });
 
   const extra = process.argv.slice(2);
   // The integration and e2e files on MAILPROOF_TEST_WORKERS parallel workers (2: this machine's cores), each
@@ -45,7 +45,9 @@ async function main() {
   // The plain closing lines CI reads (it keeps only a long log's tail).
   for (const line of summary) console.log(`[mailproof] ${line}`);
   for (const failure of failures) console.log(`failed: ${failure}`);
-  console.log(`test files: ${totals.ran} of ${totals.files} ran${totals.ran < totals.files ? `; ${totals.files - totals.ran} did not, and count as failed` : ''}`);
+  console.log(
+    `test files: ${totals.ran} of ${totals.files} ran${totals.ran < totals.files ? `; ${totals.files - totals.ran} did not, and count as failed` : ''}`,
+  );
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(ok ? 0 : 1);
 }

@@ -19,9 +19,17 @@ class BudgetExceeded extends Error {}
 function run(command, args, options = {}) {
   const timeout = options.deadline === undefined ? undefined : Math.max(1, options.deadline - Date.now());
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: options.quiet ? 'pipe' : 'inherit', env: { ...process.env, ...options.env }, timeout, killSignal: 'SIGKILL' });
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    stdio: options.quiet ? 'pipe' : 'inherit',
+    env: { ...process.env, ...options.env },
+    timeout,
+    killSignal: 'SIGKILL',
+  });
   if (result.error && result.error.code === 'ETIMEDOUT') {
-    throw new BudgetExceeded(`STOPPED AT THE TIME BUDGET: ${path.basename(command)} ${args.join(' ')} was stopped after ${Math.round((Date.now() - started) / 1000)} s`);
+    throw new BudgetExceeded(
+      `STOPPED AT THE TIME BUDGET: ${path.basename(command)} ${args.join(' ')} was stopped after ${Math.round((Date.now() - started) / 1000)} s`,
+    );
   }
   if (result.status !== 0) {
     if (options.quiet) process.stderr.write(String(result.stdout ?? '') + String(result.stderr ?? ''));
@@ -101,7 +109,7 @@ function dockerAvailable() {
 }
 
 const HOW_TO_START = {
-  PostgreSQL: "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start   (or: docker compose up -d postgres)",
+  PostgreSQL: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start   (or: docker compose up -d postgres)',
   Redis: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no   (or: docker compose up -d redis)',
 };
 
@@ -177,11 +185,25 @@ async function ensureSpamd({ env = process.env, spamdPath = '/usr/sbin/spamd', p
   if (env.SPAMASSASSIN_HOST === 'off') return { address: null, reason: 'SPAMASSASSIN_HOST=off' };
   if (env.SPAMASSASSIN_HOST) return { address: env.SPAMASSASSIN_HOST, started: false, stop: async () => {} };
   if (await spamdAnswers('127.0.0.1', port)) return { address: `127.0.0.1:${port}`, started: false, stop: async () => {} };
-  if (!fs.existsSync(spamdPath)) return { address: null, reason: `no spamd answers on 127.0.0.1:${port} and ${spamdPath} is not installed (apt-get install spamassassin spamc spamd)` };
+  if (!fs.existsSync(spamdPath))
+    return { address: null, reason: `no spamd answers on 127.0.0.1:${port} and ${spamdPath} is not installed (apt-get install spamassassin spamc spamd)` };
   const { spawn } = require('node:child_process');
   const directory = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'mailproof-spamd-'));
   const ownPort = await freeLoopbackPort();
-  const child = spawn(spamdPath, ['--local', '--listen-ip=127.0.0.1', `--port=${ownPort}`, '--max-children=2', '--min-children=1', '--nouser-config', '--syslog=stderr', `--pidfile=${path.join(directory, 'spamd.pid')}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    spamdPath,
+    [
+      '--local',
+      '--listen-ip=127.0.0.1',
+      `--port=${ownPort}`,
+      '--max-children=2',
+      '--min-children=1',
+      '--nouser-config',
+      '--syslog=stderr',
+      `--pidfile=${path.join(directory, 'spamd.pid')}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let log = '';
   child.stderr.on('data', (chunk) => (log = (log + chunk).slice(-2000)));
   const stop = async () => {
@@ -231,7 +253,7 @@ async function ensureDatabase(databaseUrl) {
  * fresh build (the suites start the built apps), optionally the type-check, the stores answering and
  * the test database created.
  */
-async function prepareTestRun({ typecheck = false, deadline } = {}) {
+async function prepareTestRun({ typecheck = false, lint = false, deadline } = {}) {
   loadDotEnv();
   process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/mailproof_test';
   process.env.REDIS_URL ||= 'redis://127.0.0.1:6379';
@@ -241,8 +263,28 @@ async function prepareTestRun({ typecheck = false, deadline } = {}) {
   // ts-jest only transpiles (isolatedModules), so the types of tests and code are checked here. CI's second
   // pass (another Node, the same code and TypeScript) sets MAILPROOF_SKIP_TYPECHECK=1.
   if (typecheck && process.env.MAILPROOF_SKIP_TYPECHECK !== '1') run(path.join(BIN, 'tsc'), ['--noEmit', '-p', 'tsconfig.spec.json'], { deadline });
+  // `npm run lint` (ESLint and Prettier's check) is part of the suite: code that does not pass it fails the
+  // run like a failing test. It does not depend on the Node version, so CI's second pass skips it too.
+  if (lint && process.env.MAILPROOF_SKIP_TYPECHECK !== '1') {
+    run(path.join(BIN, 'eslint'), ['.'], { deadline });
+    run(path.join(BIN, 'prettier'), ['--check', '--log-level', 'warn', '.'], { deadline });
+  }
   await ensureServices(process.env.DATABASE_URL, process.env.REDIS_URL);
   await ensureDatabase(process.env.DATABASE_URL);
 }
 
-module.exports = { ROOT, BIN, BudgetExceeded, run, loadDotEnv, ensureDependencies, build, ensureServices, ensureDatabase, ensureSpamd, spamdAnswers, freeLoopbackPort, prepareTestRun };
+module.exports = {
+  ROOT,
+  BIN,
+  BudgetExceeded,
+  run,
+  loadDotEnv,
+  ensureDependencies,
+  build,
+  ensureServices,
+  ensureDatabase,
+  ensureSpamd,
+  spamdAnswers,
+  freeLoopbackPort,
+  prepareTestRun,
+};

@@ -220,15 +220,13 @@ export class GateRunRepository {
       const decision = await decide(run, baseline);
       const completedAt = new Date();
       Object.assign(run, { status: 'completed', verdict: decision.verdict, passed: decision.passed, overallScore: decision.overallScore, completedAt });
-      await manager
-        .getRepository(GateRunEntity)
-        .update({ id }, {
-          status: 'completed',
-          verdict: decision.verdict,
-          passed: decision.passed,
-          overallScore: decision.overallScore,
-          completedAt,
-        } as QueryDeepPartialEntity<GateRunEntity>);
+      await manager.getRepository(GateRunEntity).update({ id }, {
+        status: 'completed',
+        verdict: decision.verdict,
+        passed: decision.passed,
+        overallScore: decision.overallScore,
+        completedAt,
+      } as QueryDeepPartialEntity<GateRunEntity>);
       if (decision.newBaseline && run.ref !== null) {
         // Raw SQL: the baseline's created_at must move with it (comparedTo is that time), which an ORM upsert leaves alone.
         await manager.query(
