@@ -89,7 +89,8 @@ async function timed(url) {
         body: JSON.stringify({ html: email.html, format: email.format, title: email.name }),
       });
       const preview = await answer.json();
-      if (!preview.id) {
+      // Only an analyzed preview (200) has pages to show; a compile failure answers 422 with the stored id.
+      if (answer.status !== 200 || !preview.id) {
         notMeasured.push(`${email.name}: HTTP ${answer.status} ${preview.title ?? ''}${preview.detail ? ` (${String(preview.detail).slice(0, 140)})` : ''}`);
         continue;
       }
