@@ -236,8 +236,7 @@ async function makeShares(api, urls, mail) {
 
 /**
  * The mix: [route, weight, success status, request], each request resolving to the response's status, and
- * `one()`, the next request of a fixed interleaving (weights as counts, spread out), so that every stretch of
- * traffic has the same mix. Reads pick from the newest 50 previews and the fixed set of shares.
+ * `one()`, its next request (see interleave). Reads pick from the newest 50 previews and the fixed set of shares.
  */
 function trafficMix(api, urls, mail, shareIds, unbound) {
   const { post, cookie } = api;
@@ -316,14 +315,21 @@ function trafficMix(api, urls, mail, shareIds, unbound) {
     ['GET /app/gate', 6, 200, () => page(() => '/app/gate')().then(async (res) => (await res.arrayBuffer(), res.status))],
   ];
   const total = mix.reduce((sum, [, weight]) => sum + weight, 0);
+  return { mix, total, one: interleave(mix) };
+}
+
+/**
+ * The mix's requests in a fixed interleaving (weights as counts, spread out), so that every stretch of traffic
+ * has the same mix. Returns `one()`: the next request, resolving to its route, latency, and error (null when it
+ * answered the route's success).
+ */
+function interleave(mix) {
   const order = mix
     .flatMap((entry) => Array.from({ length: entry[1] }, (_, i) => ({ entry, at: (i + 0.5) / entry[1] })))
     .sort((a, b) => a.at - b.at)
     .map(({ entry }) => entry);
   let turn = 0;
-
-  /** One request of the mix: route, latency, and error (null when it answered the route's success). */
-  const one = async () => {
+  return async () => {
     const [route, , ok, send] = order[turn++ % order.length];
     const started = performance.now();
     try {
@@ -333,7 +339,6 @@ function trafficMix(api, urls, mail, shareIds, unbound) {
       return { route, ms: performance.now() - started, error: error.cause?.code ?? error.message };
     }
   };
-  return { mix, total, one };
 }
 
 /** 1. Capacity: closed loops, a request as soon as the last one ended (or SOAK_CAPACITY). */
