@@ -27,7 +27,7 @@ export function groupFindings(findings: readonly CssFinding[]): FindingGroup[] {
     const group = groups.get(key);
     if (group) {
       group.clients.push(finding.client);
-      if (finding.suggestion !== group.suggestion) group.suggestion = generaliseSuggestion(group);
+      if (finding.suggestion !== group.suggestion) group.suggestion = generalizeSuggestion(group);
       if (isEarlier(finding, group)) Object.assign(group, { line: finding.line, column: finding.column });
       continue;
     }
@@ -54,7 +54,7 @@ export function groupFindings(findings: readonly CssFinding[]): FindingGroup[] {
  * Some suggestions name their client ("…when Gmail ignores <body>…"); a line covering several clients
  * says "the client" instead.
  */
-function generaliseSuggestion(group: FindingGroup): string {
+function generalizeSuggestion(group: FindingGroup): string {
   return group.suggestion.split(getClient(group.clients[0]).name).join('the client');
 }
 
