@@ -21,7 +21,7 @@ import { RenderPlan, RenderTemplate } from './transforms/render-template';
 export class EngineInputError extends EngineError {
   constructor(
     message: string,
-    readonly field: 'clients' | 'format',
+    readonly field: 'clients' | 'format' | 'tiers',
     readonly validValues: readonly string[],
   ) {
     super(message, 'validation_failed');

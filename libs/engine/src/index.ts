@@ -46,3 +46,6 @@ export * from './gate';
 // Compile errors shared with libs/sandbox, and the pure DNS evaluation (docs/compile.md, docs/deliverability.md).
 export * from './compile';
 export * from './dns';
+
+// Auto-fix: deterministic fixes patched into the submitted text and proven by re-analysis (docs/fix.md).
+export * from './autofix';

@@ -46,7 +46,7 @@ export const NEAR_DUPLICATE_DISTANCE = 3;
 /** Pairwise comparison is quadratic; hostile input with thousands of colors compares only the first ones. */
 const MAX_COLORS_COMPARED = 300;
 
-const GENERIC_FAMILIES = new Set([
+export const GENERIC_FAMILIES: ReadonlySet<string> = new Set([
   'serif',
   'sans-serif',
   'monospace',
@@ -113,7 +113,7 @@ class Tally {
   }
 }
 
-function normalizeStack(value: string): string[] {
+export function normalizeStack(value: string): string[] {
   return value
     .split(',')
     .map((family) =>

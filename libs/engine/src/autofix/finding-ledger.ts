@@ -1,0 +1,137 @@
+import { collectFeatures } from '../analysis/collect-features';
+import { buildCssReport } from '../analysis/css-report';
+import { SelectorCache, computeStyleCascade } from '../analysis/style-cascade';
+import type { ClientId } from '../clients/email-client';
+import type { CompileWarning } from '../compile/compile-format';
+import type { EmailFormat } from '../fixes/code-fix';
+import type { ParsedEmail } from '../parse/parse-email';
+import { buildAccessibilityReport } from '../reports/accessibility-report';
+import type { ReportContext } from '../reports/context/report-context';
+import { createReportContext } from '../reports/context/report-context';
+import type { ReportIssue } from '../reports/context/report-issue';
+import { transformDropMasks } from '../reports/dark-contrast';
+import { buildDesignReport } from '../reports/design-report';
+import { buildTemplateReport } from '../reports/template-report';
+import { buildVmlReport } from '../reports/vml-report';
+import { overallScore, scoreClients } from '../scores/compatibility-score';
+import { TransformContext } from '../transforms/client-transform';
+import type { FindingTarget, FixTally, IntroducedFinding } from './fix-model';
+
+/** One finding of an email, from cssReport (per client) or from a quality report. */
+export interface LedgerFinding {
+  report: FindingTarget['report'];
+  rule: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  client?: ClientId;
+  property?: string;
+  line?: number;
+}
+
+/**
+ * The findings a fix is judged by: the compatibility findings and score of the requested clients, and
+ * the issues of the reports a fix can change (accessibility, VML, design, template). The spam, link,
+ * image, size and plain-text reports read the content, which no fix changes, so they are not computed.
+ */
+export class FindingLedger {
+  private readonly counts = new Map<string, number>();
+
+  constructor(
+    /** The parse the findings are of; the rules read it, never another parse of the same text. */
+    readonly parsed: ParsedEmail,
+    readonly findings: readonly LedgerFinding[],
+    readonly score: number,
+    /** The report context of the analysed parse, which the rules read (styles, images, data tables). */
+    readonly report: ReportContext,
+  ) {
+    for (const finding of findings) this.counts.set(ledgerKey(finding), (this.counts.get(ledgerKey(finding)) ?? 0) + 1);
+  }
+
+  tally(): FixTally {
+    let errors = 0;
+    let warnings = 0;
+    for (const finding of this.findings) {
+      if (finding.severity === 'error') errors++;
+      else if (finding.severity === 'warning') warnings++;
+    }
+    return { score: this.score, errors, warnings };
+  }
+
+  /** How many findings (any severity) match a target. */
+  count(target: FindingTarget, client?: ClientId): number {
+    let total = 0;
+    for (const finding of this.findings) {
+      if (finding.report === target.report && finding.rule === target.rule && (client === undefined || finding.client === client)) total++;
+    }
+    return total;
+  }
+
+  /**
+   * Error and warning findings this ledger has more of than `earlier` (same report, rule, client,
+   * property and severity). Info findings (support unknown, advice) never count as introduced.
+   */
+  introducedSince(earlier: FindingLedger): IntroducedFinding[] {
+    const seen = new Map<string, number>();
+    const introduced: IntroducedFinding[] = [];
+    for (const finding of this.findings) {
+      if (finding.severity === 'info') continue;
+      const key = ledgerKey(finding);
+      const count = (seen.get(key) ?? 0) + 1;
+      seen.set(key, count);
+      if (count > (earlier.counts.get(key) ?? 0)) {
+        introduced.push({ report: finding.report, rule: finding.rule, client: finding.client, severity: finding.severity, message: finding.message });
+      }
+    }
+    return introduced;
+  }
+}
+
+function ledgerKey(finding: LedgerFinding): string {
+  return `${finding.report}\u0000${finding.rule}\u0000${finding.client ?? ''}\u0000${finding.property ?? ''}\u0000${finding.severity}`;
+}
+
+function fromIssues(report: LedgerFinding['report'], issues: readonly ReportIssue[]): LedgerFinding[] {
+  return issues.map((issue) => ({ report, rule: issue.rule, severity: issue.severity, message: issue.message, line: issue.line }));
+}
+
+/**
+ * The findings analysis of one parse: what analyzeParsedEmail computes for cssReport and the scores,
+ * plus the four reports above, without rendering any client's markup.
+ */
+export function buildFindingLedger(
+  parsed: ParsedEmail,
+  format: EmailFormat,
+  clients: readonly ClientId[],
+  compileWarnings: readonly CompileWarning[] = [],
+): FindingLedger {
+  const selectors = new SelectorCache();
+  const features = collectFeatures(parsed, selectors);
+  const cascade = computeStyleCascade(parsed, selectors);
+  const transformContext = new TransformContext(parsed, features, cascade);
+  const cssReport = buildCssReport({
+    parsed,
+    hits: features.hits,
+    cascade,
+    format,
+    clients,
+    uses: features,
+    behaviors: (client) => transformContext.behaviorOutcome(client),
+  });
+  const report = createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
+  const findings: LedgerFinding[] = cssReport.map((finding) => ({
+    report: 'css',
+    rule: finding.rule,
+    severity: finding.severity,
+    message: finding.message,
+    client: finding.client,
+    property: finding.property,
+    line: finding.line,
+  }));
+  findings.push(
+    ...fromIssues('accessibility', buildAccessibilityReport(report).issues),
+    ...fromIssues('vml', buildVmlReport(report)?.issues ?? []),
+    ...fromIssues('design', buildDesignReport(report).issues),
+    ...fromIssues('template', buildTemplateReport(report, compileWarnings).issues),
+  );
+  return new FindingLedger(parsed, findings, overallScore(scoreClients(cssReport, clients)), report);
+}

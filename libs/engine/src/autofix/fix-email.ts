@@ -1,0 +1,167 @@
+import { createTwoFilesPatch } from 'diff';
+import { resolveClients } from '../analyze-email';
+import type { ClientId } from '../clients/email-client';
+import { EngineInputError } from '../analyze-email';
+import { EMAIL_FORMATS, EmailFormat } from '../fixes/code-fix';
+import { parseEmail } from '../parse/parse-email';
+import { FindingLedger, buildFindingLedger } from './finding-ledger';
+import { FIX_RULES } from './fix-rules';
+import { AppliedFix, FIX_TIERS, FixCandidate, FixEmailOptions, FixResult, FixRule, FixTier, SkippedFix } from './fix-model';
+import { applyCandidates, partitionCandidates } from './text-edits';
+
+/** Passes over the email: a second one only applies edits that overlapped another fix's in the first. */
+const MAX_PASSES = 3;
+
+function resolveTiers(tiers: readonly string[] | undefined): FixTier[] {
+  if (tiers === undefined || tiers.length === 0) return ['safe'];
+  const unknown = tiers.filter((tier) => !(FIX_TIERS as readonly string[]).includes(tier));
+  if (unknown.length > 0) throw new EngineInputError(`Unknown fix tier(s): ${unknown.join(', ')}. Valid tiers: ${FIX_TIERS.join(', ')}.`, 'tiers', FIX_TIERS);
+  return FIX_TIERS.filter((tier) => tiers.includes(tier));
+}
+
+function resolveFormat(format: string | undefined): EmailFormat {
+  if (format === undefined) return 'html';
+  if (!(EMAIL_FORMATS as readonly string[]).includes(format)) {
+    throw new EngineInputError(`Unknown format ${format}. Valid formats: ${EMAIL_FORMATS.join(', ')}.`, 'format', EMAIL_FORMATS);
+  }
+  return format as EmailFormat;
+}
+
+interface FixSession {
+  format: EmailFormat;
+  clients: ClientId[];
+  rules: FixRule[];
+  options: FixEmailOptions;
+  applied: AppliedFix[];
+  skipped: SkippedFix[];
+}
+
+function ledgerOf(session: FixSession, html: string): FindingLedger {
+  return buildFindingLedger(parseEmail(html), session.format, session.clients, session.options.compileWarnings);
+}
+
+function describeIntroduced(ledger: FindingLedger, earlier: FindingLedger): string | undefined {
+  const introduced = ledger.introducedSince(earlier);
+  if (introduced.length === 0) return undefined;
+  const first = introduced[0];
+  const where = first.client ? ` for ${first.client}` : '';
+  const more = introduced.length > 1 ? ` (and ${introduced.length - 1} more)` : '';
+  return `rolled back: it would introduce the ${first.severity} ${first.rule}${where}${more}`;
+}
+
+/**
+ * Applies the rules' accepted candidates together; when the result has a finding the email did not,
+ * applies them again rule by rule and keeps only the rules that introduce nothing.
+ */
+function applyVerified(
+  session: FixSession,
+  html: string,
+  before: FindingLedger,
+  accepted: FixCandidate[],
+): { html: string; ledger: FindingLedger; kept: FixCandidate[] } {
+  const together = applyCandidates(html, accepted);
+  const ledger = ledgerOf(session, together);
+  if (ledger.introducedSince(before).length === 0) return { html: together, ledger, kept: accepted };
+  let current = html;
+  let currentLedger = before;
+  const kept: FixCandidate[] = [];
+  for (const rule of session.rules) {
+    const group = accepted.filter((candidate) => candidate.rule === rule.id);
+    if (group.length === 0) continue;
+    // Edits name ranges of `html`, so each trial applies the kept candidates and this group to it.
+    const trial = applyCandidates(html, [...kept, ...group]);
+    const trialLedger = ledgerOf(session, trial);
+    const reason = describeIntroduced(trialLedger, currentLedger);
+    if (reason) {
+      for (const candidate of group) session.skipped.push({ rule: candidate.rule, line: candidate.line, reason });
+      continue;
+    }
+    kept.push(...group);
+    current = trial;
+    currentLedger = trialLedger;
+  }
+  return { html: current, ledger: currentLedger, kept };
+}
+
+function helpedClients(rule: FixRule, before: FindingLedger, after: FindingLedger, clients: readonly ClientId[]): ClientId[] {
+  const cssTargets = rule.resolves.filter((target) => target.report === 'css');
+  if (cssTargets.length === 0) return rule.helps ? clients.filter((client) => rule.helps?.includes(client)) : [...clients];
+  return clients.filter((client) => cssTargets.some((target) => after.count(target, client) < before.count(target, client)));
+}
+
+function recordApplied(session: FixSession, kept: readonly FixCandidate[], before: FindingLedger, after: FindingLedger): void {
+  const used = new Map<string, number>();
+  for (const candidate of kept) {
+    const rule = session.rules.find((r) => r.id === candidate.rule) as FixRule;
+    const base = `${candidate.rule}@${candidate.line}`;
+    const count = (used.get(base) ?? 0) + 1;
+    used.set(base, count);
+    session.applied.push({
+      id: count === 1 ? base : `${base}#${count}`,
+      rule: candidate.rule,
+      tier: rule.tier,
+      clients: helpedClients(rule, before, after, session.clients),
+      line: candidate.line,
+      description: candidate.description,
+    });
+  }
+}
+
+function resolvedByRule(rules: readonly FixRule[], first: FindingLedger, last: FindingLedger): Record<string, number> {
+  const resolved: Record<string, number> = {};
+  for (const rule of rules) {
+    let count = 0;
+    for (const target of rule.resolves) count += Math.max(0, first.count(target) - last.count(target));
+    if (count > 0) resolved[rule.id] = count;
+  }
+  return resolved;
+}
+
+/**
+ * The email with the requested tiers' fixes applied, each proven by analysing the result again:
+ * a rule whose edits would introduce an error or warning for a requested client is rolled back and
+ * listed in `skipped`. Edits are byte ranges of the submitted text (docs/fix.md).
+ */
+export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult {
+  const session: FixSession = {
+    format: resolveFormat(options.format),
+    clients: resolveClients(options.clients),
+    rules: [],
+    options,
+    applied: [],
+    skipped: [],
+  };
+  const tiers = resolveTiers(options.tiers);
+  session.rules = FIX_RULES.filter((rule) => tiers.includes(rule.tier));
+  const first = ledgerOf(session, html);
+  let current = html;
+  let ledger = first;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const candidates: FixCandidate[] = [];
+    const refusals: SkippedFix[] = [];
+    for (const rule of session.rules) {
+      const output = rule.find({ parsed: ledger.parsed, report: ledger.report, clients: session.clients, before: ledger });
+      candidates.push(...output.candidates);
+      refusals.push(...output.refusals);
+    }
+    if (pass === 0) session.skipped.push(...refusals);
+    const { accepted, deferred } = partitionCandidates(candidates);
+    if (accepted.length === 0) break;
+    const outcome = applyVerified(session, current, ledger, accepted);
+    recordApplied(session, outcome.kept, ledger, outcome.ledger);
+    current = outcome.html;
+    ledger = outcome.ledger;
+    if (deferred.length === 0) break;
+  }
+  session.skipped.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  return {
+    html: current,
+    diff: current === html ? '' : createTwoFilesPatch('email.html', 'email.html', html, current, 'submitted', 'fixed'),
+    applied: session.applied,
+    skipped: session.skipped,
+    before: first.tally(),
+    after: ledger.tally(),
+    introduced: ledger.introducedSince(first),
+    resolved: resolvedByRule(session.rules, first, ledger),
+  };
+}

@@ -1,0 +1,127 @@
+import type { ClientId } from '../clients/email-client';
+import type { CompileWarning } from '../compile/compile-format';
+import type { SourcePosition } from '../compile/source-positions';
+import type { EmailFormat } from '../fixes/code-fix';
+import type { ParsedEmail } from '../parse/parse-email';
+import type { ReportContext } from '../reports/context/report-context';
+import type { FindingLedger } from './finding-ledger';
+
+/** `safe`: invisible outside the clients a fix helps, applied by default. `layout`: visible changes, opt-in. */
+export type FixTier = 'safe' | 'layout';
+
+export const FIX_TIERS: readonly FixTier[] = ['safe', 'layout'];
+
+/** Replace `[start, end)` of the source with `text` (an insertion when start === end). Offsets are string indexes. */
+export interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A finding a fix is meant to make go away: a cssReport rule, or a quality report's issue rule. */
+export interface FindingTarget {
+  report: 'css' | 'accessibility' | 'vml' | 'design' | 'template';
+  rule: string;
+}
+
+/** One place a rule would change: its edits are applied (and rolled back) together. */
+export interface FixCandidate {
+  rule: string;
+  /** 1-based line of the first edit in the submitted markup. */
+  line: number;
+  edits: TextEdit[];
+  /** What this change does, for the answer and the CLI. */
+  description: string;
+}
+
+/** A place a rule looked at and left alone, with the reason (a content image needs words only its author knows). */
+export interface FixRefusal {
+  rule: string;
+  line: number;
+  reason: string;
+}
+
+export interface FixRuleContext {
+  parsed: ParsedEmail;
+  report: ReportContext;
+  clients: readonly ClientId[];
+  /** The findings of the email as submitted. */
+  before: FindingLedger;
+}
+
+export interface FixRuleOutput {
+  candidates: FixCandidate[];
+  refusals: FixRefusal[];
+}
+
+/**
+ * One deterministic fix. `find` reads the parse and proposes byte-range edits; it never re-prints
+ * markup, so everything it does not name stays byte-identical. Applying the edits and finding again
+ * must propose nothing (idempotence).
+ */
+export interface FixRule {
+  id: string;
+  tier: FixTier;
+  /** The findings this rule resolves (for `clients` in the answer and for check:fix's resolved share). */
+  resolves: readonly FindingTarget[];
+  /** Clients it helps when it resolves no finding of theirs (Word for the Office settings block). */
+  helps?: readonly ClientId[];
+  find(context: FixRuleContext): FixRuleOutput;
+}
+
+export interface FixEmailOptions {
+  format?: EmailFormat;
+  clients?: readonly ClientId[];
+  tiers?: readonly FixTier[];
+  compileWarnings?: readonly CompileWarning[];
+  /** jsx, mjml, maizzle: where the compiled elements came from in the template's source. */
+  sourcePositions?: readonly SourcePosition[];
+}
+
+export interface AppliedFix {
+  /** `<rule>@<line>`, unique in one answer (a second change of a rule on one line gets `#2`). */
+  id: string;
+  rule: string;
+  tier: FixTier;
+  /** Requested clients with a finding this fix resolved; every requested client for fixes that help readers (role, alt). */
+  clients: ClientId[];
+  line: number;
+  description: string;
+}
+
+export interface SkippedFix {
+  rule: string;
+  line: number;
+  reason: string;
+}
+
+export interface FixTally {
+  /** The overall compatibility score over the requested clients. */
+  score: number;
+  /** Error and warning findings: cssReport's for the requested clients plus the accessibility, VML, design and template reports'. */
+  errors: number;
+  warnings: number;
+}
+
+/** A finding the patched email has and the submitted one did not (always empty in an answer: such fixes are rolled back). */
+export interface IntroducedFinding {
+  report: FindingTarget['report'];
+  rule: string;
+  client?: ClientId;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+export interface FixResult {
+  /** The patched HTML. */
+  html: string;
+  /** Unified diff from the submitted HTML to `html`; empty when nothing was applied. */
+  diff: string;
+  applied: AppliedFix[];
+  skipped: SkippedFix[];
+  before: FixTally;
+  after: FixTally;
+  introduced: IntroducedFinding[];
+  /** Findings resolved by the applied fixes, by rule (for check:fix and the CLI summary). */
+  resolved: Record<string, number>;
+}

@@ -1,0 +1,20 @@
+import type { FixRule } from './fix-model';
+import { commaSeparatedColors, genericFontFamily, gradientFallbackColor, normalizeImportant, sixDigitHex } from './rules/css-value-rules';
+import { appleReformattingMeta, colorSchemeMeta, decorativeImageAlt, layoutTableRole, officeDocumentSettings } from './rules/markup-rules';
+
+/**
+ * Every fix, in the order they are tried: when two touch the same characters, the earlier one is applied
+ * and the later one waits for the next pass.
+ */
+export const FIX_RULES: readonly FixRule[] = [
+  layoutTableRole,
+  decorativeImageAlt,
+  officeDocumentSettings,
+  appleReformattingMeta,
+  colorSchemeMeta,
+  normalizeImportant,
+  commaSeparatedColors,
+  sixDigitHex,
+  genericFontFamily,
+  gradientFallbackColor,
+];
