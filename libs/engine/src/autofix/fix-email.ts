@@ -49,38 +49,55 @@ function describeIntroduced(ledger: FindingLedger, earlier: FindingLedger): stri
   return `rolled back: it would introduce the ${first.severity} ${first.rule}${where}${more}`;
 }
 
+/** Analyses one rule's bisection may spend before its remaining suspects are rolled back together. */
+const BISECTION_BUDGET = 16;
+
+interface VerifiedState {
+  html: string;
+  ledger: FindingLedger;
+  kept: FixCandidate[];
+}
+
+/**
+ * Keeps `group` when applying it (with what is kept already) introduces nothing; otherwise halves it and
+ * tries each half, down to single candidates, while the budget lasts. What fails is rolled back with the
+ * finding it would introduce.
+ */
+function keepIfClean(session: FixSession, original: string, state: VerifiedState, group: FixCandidate[], budget: { left: number }): void {
+  budget.left--;
+  // Edits name ranges of `original`, so each trial applies the kept candidates and this group to it.
+  const trial = applyCandidates(original, [...state.kept, ...group]);
+  const trialLedger = ledgerOf(session, trial);
+  const reason = describeIntroduced(trialLedger, state.ledger);
+  if (!reason) {
+    state.kept.push(...group);
+    state.html = trial;
+    state.ledger = trialLedger;
+    return;
+  }
+  if (group.length === 1 || budget.left < 2) {
+    for (const candidate of group) session.skipped.push({ rule: candidate.rule, line: candidate.line, reason });
+    return;
+  }
+  const half = Math.ceil(group.length / 2);
+  keepIfClean(session, original, state, group.slice(0, half), budget);
+  keepIfClean(session, original, state, group.slice(half), budget);
+}
+
 /**
  * Applies the rules' accepted candidates together; when the result has a finding the email did not,
- * applies them again rule by rule and keeps only the rules that introduce nothing.
+ * applies them again rule by rule (bisecting a rule's candidates) and keeps only what introduces nothing.
  */
-function applyVerified(
-  session: FixSession,
-  html: string,
-  before: FindingLedger,
-  accepted: FixCandidate[],
-): { html: string; ledger: FindingLedger; kept: FixCandidate[] } {
+function applyVerified(session: FixSession, html: string, before: FindingLedger, accepted: FixCandidate[]): VerifiedState {
   const together = applyCandidates(html, accepted);
   const ledger = ledgerOf(session, together);
   if (ledger.introducedSince(before).length === 0) return { html: together, ledger, kept: accepted };
-  let current = html;
-  let currentLedger = before;
-  const kept: FixCandidate[] = [];
+  const state: VerifiedState = { html, ledger: before, kept: [] };
   for (const rule of session.rules) {
     const group = accepted.filter((candidate) => candidate.rule === rule.id);
-    if (group.length === 0) continue;
-    // Edits name ranges of `html`, so each trial applies the kept candidates and this group to it.
-    const trial = applyCandidates(html, [...kept, ...group]);
-    const trialLedger = ledgerOf(session, trial);
-    const reason = describeIntroduced(trialLedger, currentLedger);
-    if (reason) {
-      for (const candidate of group) session.skipped.push({ rule: candidate.rule, line: candidate.line, reason });
-      continue;
-    }
-    kept.push(...group);
-    current = trial;
-    currentLedger = trialLedger;
+    if (group.length > 0) keepIfClean(session, html, state, group, { left: BISECTION_BUDGET });
   }
-  return { html: current, ledger: currentLedger, kept };
+  return state;
 }
 
 function helpedClients(rule: FixRule, before: FindingLedger, after: FindingLedger, clients: readonly ClientId[]): ClientId[] {
