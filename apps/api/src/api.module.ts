@@ -17,6 +17,8 @@ import { DomainsController } from './domains/domains.controller';
 import { DomainsService } from './domains/domains.service';
 import { RoundTripService } from './diagnostics/round-trip.service';
 import { ClientsController } from './clients/clients.controller';
+import { FixController } from './fix/fix.controller';
+import { FixService } from './fix/fix.service';
 import { GateController } from './gate/gate.controller';
 import { GateService } from './gate/gate.service';
 import { HealthController } from './health/health.controller';
@@ -71,6 +73,7 @@ export class ApiModule {
         KeysController,
         ClientsController,
         PreviewsController,
+        FixController,
         SharesController,
         ScreenshotsController,
         SharePageController,
@@ -93,6 +96,7 @@ export class ApiModule {
         MetricsService,
         RoundTripService,
         PreviewsService,
+        FixService,
         SharesService,
         PreviewAnalysisCache,
         DeliverabilityService,

@@ -3,14 +3,14 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Queue } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from '@mailproof/contracts';
-import { PreviewRepository } from '@mailproof/persistence';
+import { FixRunRepository, PreviewRepository } from '@mailproof/persistence';
 import { upsertRepeatingJob } from '@mailproof/queue';
 
 export const PREVIEW_CLEANUP_SCHEDULER_ID = 'anonymous-preview-cleanup';
 
 /**
- * Anonymous previews live 24 hours. A BullMQ job scheduler (one per deployment) runs `preview-cleanup.run` every PREVIEW_CLEANUP_EVERY_MINUTES; the delete is
- * idempotent, so an extra run does no harm.
+ * Anonymous previews live 24 hours, and so does every fix run (POST /api/fix). A BullMQ job scheduler (one per deployment) runs
+ * `preview-cleanup.run` every PREVIEW_CLEANUP_EVERY_MINUTES; the deletes are idempotent, so an extra run does no harm.
  */
 @Injectable()
 export class PreviewCleanupService implements OnApplicationBootstrap {
@@ -19,6 +19,7 @@ export class PreviewCleanupService implements OnApplicationBootstrap {
   constructor(
     private readonly config: MailproofConfig,
     private readonly previews: PreviewRepository,
+    private readonly fixRuns: FixRunRepository,
     @InjectQueue('scheduler') private readonly queue: Queue,
   ) {}
 
@@ -30,6 +31,8 @@ export class PreviewCleanupService implements OnApplicationBootstrap {
   async deleteExpired(now = new Date()): Promise<PreviewCleanupJobResult> {
     const deleted = await this.previews.deleteExpired(now);
     if (deleted > 0) this.logger.log(`deleted ${deleted} expired anonymous previews`);
-    return { deleted };
+    const fixRunsDeleted = await this.fixRuns.deleteExpired(now);
+    if (fixRunsDeleted > 0) this.logger.log(`deleted ${fixRunsDeleted} expired fix runs`);
+    return { deleted, fixRunsDeleted };
   }
 }

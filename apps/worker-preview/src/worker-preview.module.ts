@@ -4,6 +4,8 @@ import { PersistenceModule } from '@mailproof/persistence';
 import { QueueModule } from '@mailproof/queue';
 import { WebhookQueueModule } from '@mailproof/webhooks';
 import { AnalysisPool } from './analysis/analysis-pool';
+import { FixRunHandler } from './fix/fix-run.handler';
+import { FixRunService } from './fix/fix-run.service';
 import { PreviewAnalysisService } from './preview-analysis.service';
 import { PreviewChecksService } from './preview-checks.service';
 import { GateImportHandler } from './gate/gate-import.handler';
@@ -16,7 +18,7 @@ import { LinksResolveHandler } from './gate/links-resolve.handler';
 import { PreviewAnalyzeHandler } from './preview-analyze.handler';
 import { PreviewProcessor } from './preview.processor';
 
-/** The worker-preview app: no HTTP; consumes `preview` (analyses), `gate` (gate steps) and `link-check` (link resolution). */
+/** The worker-preview app: no HTTP; consumes `preview` (analyses and fix runs), `gate` (gate steps) and `link-check` (link resolution). */
 @Module({})
 export class WorkerPreviewAppModule {
   static forRoot(config: MailproofConfig): DynamicModule {
@@ -26,6 +28,8 @@ export class WorkerPreviewAppModule {
       providers: [
         PreviewProcessor,
         PreviewAnalyzeHandler,
+        FixRunHandler,
+        FixRunService,
         GateProcessor,
         GateImportHandler,
         GateVerdictHandler,

@@ -9,6 +9,7 @@ export * from './repositories/monitored-domain.repository';
 export * from './run-migrations';
 export * from './random-id';
 export * from './repositories/preview.repository';
+export * from './repositories/fix-run.repository';
 export * from './repositories/share.repository';
 export * from './repositories/gate-run.repository';
 export * from './repositories/screenshot.repository';

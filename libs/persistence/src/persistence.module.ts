@@ -6,6 +6,7 @@ import { buildDataSourceOptions } from './data-source-options';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { DomainAuditRepository } from './repositories/domain-audit.repository';
 import { JobProbeRepository } from './repositories/job-probe.repository';
+import { FixRunRepository } from './repositories/fix-run.repository';
 import { PreviewRepository } from './repositories/preview.repository';
 import { ShareRepository } from './repositories/share.repository';
 import { ScreenshotRepository } from './repositories/screenshot.repository';
@@ -20,6 +21,7 @@ const REPOSITORIES = [
   MonitoredDomainRepository,
   DomainAuditRepository,
   PreviewRepository,
+  FixRunRepository,
   ShareRepository,
   GateRunRepository,
   ScreenshotRepository,

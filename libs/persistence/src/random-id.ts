@@ -10,8 +10,8 @@ export function randomBase62(length: number): string {
 }
 
 /** An unguessable public id: prefix + 24 base62 characters (~143 bits, above the 128 required). */
-export function opaqueId(prefix: 'prv' | 'shr' | 'gtr'): string {
+export function opaqueId(prefix: 'prv' | 'shr' | 'gtr' | 'fix'): string {
   return `${prefix}_${randomBase62(24)}`;
 }
 
-export const OPAQUE_ID_PATTERN = /^(prv|shr|gtr)_[0-9A-Za-z]{24}$/;
+export const OPAQUE_ID_PATTERN = /^(prv|shr|gtr|fix)_[0-9A-Za-z]{24}$/;

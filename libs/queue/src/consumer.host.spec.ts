@@ -30,6 +30,7 @@ function fakeJob(name: string, data: unknown, overrides: Partial<Job> = {}): Job
 const VALID: Record<JobName, unknown> = {
   'probe.run': { schemaVersion: 1, nonce: 'n-1' },
   'preview.analyze': { schemaVersion: 1, previewId: 'prv_abc' },
+  'fix.run': { schemaVersion: 1, fixRunId: 'fix_abc' },
   'preview-cleanup.run': { schemaVersion: 1 },
   'dns-audit.run': { schemaVersion: 1, domain: 'example.com', dkimSelectors: ['s1'], trigger: 'on-demand', accountId: 'a' },
   'drift-sweep.run': { schemaVersion: 1 },
@@ -75,6 +76,7 @@ describe('ConsumerHost', () => {
 
   it.each<[JobName, Record<string, unknown>, RegExp]>([
     ['preview.analyze', { schemaVersion: 1 }, /previewId must be a non-empty string/],
+    ['fix.run', { schemaVersion: 1, fixRunId: '' }, /fixRunId must be a non-empty string/],
     ['probe.run', { schemaVersion: 1, nonce: '' }, /nonce must be a non-empty string/],
     ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), domain: 'Example.COM.' }, /domain is not normalized/],
     ['dns-audit.run', { ...(VALID['dns-audit.run'] as object), dkimSelectors: ['bad selector'] }, /invalid dkimSelectors/],
@@ -102,7 +104,7 @@ describe('ConsumerHost', () => {
       handle: () => Promise.reject(new Error('database down')),
       onFinalFailure: async (_payload, cause) => void recorded.push(cause),
     };
-    const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), failing]);
+    const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), recordingHandler('fix.run', []), failing]);
     await expect(consumer.process(fakeJob('preview.analyze', VALID['preview.analyze'], { attemptsMade: 1 }))).rejects.toThrow('database down');
     expect(recorded).toEqual([]);
     await expect(consumer.process(fakeJob('preview.analyze', VALID['preview.analyze'], { attemptsMade: 2 }))).rejects.toThrow('database down');
@@ -131,7 +133,7 @@ describe('ConsumerHost', () => {
         handle: () => Promise.reject(error()),
         onFinalFailure: async (_p, cause) => void recorded.push(cause),
       };
-      const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), handler], { storeRetryMs: 60_000 });
+      const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), recordingHandler('fix.run', []), handler], { storeRetryMs: 60_000 });
       return { consumer, recorded };
     };
     const delayedJob = (overrides: Partial<Job>) => {

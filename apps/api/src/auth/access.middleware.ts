@@ -22,6 +22,7 @@ export function usageKindOf(path: string): UsageKind {
   if (/^\/api\/gate(\/|$)/.test(path)) return 'gate';
   if (/^\/api\/deliverability(\/|$)/.test(path)) return 'deliverability';
   if (/^\/api\/mcp(\/|$)/.test(path)) return 'mcp';
+  if (/^\/api\/fix(\/|$)/.test(path)) return 'fix';
   return 'other';
 }
 

@@ -62,3 +62,9 @@ export function storedPreviewJson(preview: StoredPreview): Buffer {
 export function sendStoredPreview(req: Request, res: Response, preview: StoredPreview): Promise<void> {
   return sendJsonBody(req, res, 200, storedPreviewBody(preview, req.acceptsEncodings('br') === 'br'));
 }
+
+/** Sends stored Brotli JSON as a 200 (a fix run's answer): the bytes as they are when the client takes `br`, else decompressed. */
+export function sendStoredJson(req: Request, res: Response, stored: Buffer): Promise<void> {
+  const body: JsonBody = req.acceptsEncodings('br') === 'br' ? { body: stored, contentEncoding: 'br' } : { body: decodePreviewResult(stored) };
+  return sendJsonBody(req, res, 200, body);
+}

@@ -4,11 +4,20 @@ import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { MailproofConfig } from '@mailproof/config';
-import analyzeInline, { type AnalysisOutcome, type AnalysisTask, type ChecksReply, type CompleteChecks } from './analysis.thread';
+import analyzeInline, {
+  fix as fixInline,
+  type AnalysisOutcome,
+  type AnalysisTask,
+  type ChecksReply,
+  type CompleteChecks,
+  type FixOutcome,
+  type FixTask,
+} from './analysis.thread';
 import { ANALYSIS_THREAD_LIMITS } from './analysis-thread-limits';
 
 /**
- * Runs the engine in worker threads (piscina), one per unit of preview concurrency. Analysis is
+ * Runs the engine in worker threads (piscina), one per unit of preview concurrency: a preview's
+ * analysis (the thread file's default export) or a fix run's fixes (its `fix`). Analysis is
  * the CPU-heavy part of a preview; on the worker's main event loop it would delay BullMQ's lock
  * renewals and the other active job, and it could use only one core. The thread also serializes and
  * compresses the result; the network checks it needs in between run here, on the main thread.
@@ -46,6 +55,12 @@ export class AnalysisPool implements OnApplicationShutdown {
     } finally {
       checksPort.close();
     }
+  }
+
+  /** A fix run's fixes (`fix` of the thread file): the same threads, so fixes and analyses share the cores and the concurrency. */
+  async runFix(task: FixTask): Promise<FixOutcome> {
+    if (!this.pool) return fixInline(task);
+    return (await this.pool.run(task, { name: 'fix' })) as FixOutcome;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,9 +1,9 @@
 import type { MessagePort } from 'node:worker_threads';
-import { analyzeEmail, EngineLimitError, gateSummary, type AnalyzeEmailOptions, type PreviewAnalysis } from '@mailproof/engine';
+import { analyzeEmail, EngineLimitError, fixEmail, gateSummary, type AnalyzeEmailOptions, type FixEmailOptions, type PreviewAnalysis } from '@mailproof/engine';
 // The codec's own file, not the persistence barrel: the thread loads neither TypeORM nor Nest.
 import { encodePreviewResult } from '@mailproof/persistence/preview-result.codec';
-// Types only: the thread loads neither Nest nor the network code.
-import type { CheckedReports, PreviewResultBody } from '@mailproof/contracts';
+// The fix answer's shape is a pure function of contracts; the barrel loads neither Nest nor the network code.
+import { fixOutcomeBody, type CheckedReports, type PreviewResultBody } from '@mailproof/contracts';
 import type { CheckInputs } from '../preview-checks.service';
 
 export interface AnalysisTask {
@@ -75,4 +75,29 @@ export default async function analyze(task: AnalysisTask, completeChecksInline?:
     storedResult: encodePreviewResult(task.previewId, result),
     gateSummary: JSON.stringify(gateSummary(result)),
   };
+}
+
+/** The second kind of task: one fix run's fixes (piscina runs it by name, `fix`). */
+export interface FixTask {
+  fixRunId: string;
+  /** The compiled HTML, patched as it is. */
+  html: string;
+  options: FixEmailOptions & { format: NonNullable<FixEmailOptions['format']> };
+}
+
+/** The stored answer (Brotli JSON, id first), or the engine limit the email is over (as data: errors lose their class crossing threads). */
+export type FixOutcome = { kind: 'fix'; storedResult: Uint8Array; applied: number } | { kind: 'limit'; message: string };
+
+/**
+ * Applies the fixes and encodes the answer, in a thread of the analysis pool: fixEmail analyzes the email
+ * at least twice (before, and after to verify), as CPU-heavy as a preview's analysis.
+ */
+export function fix(task: FixTask): FixOutcome {
+  try {
+    const result = fixEmail(task.html, task.options);
+    return { kind: 'fix', storedResult: encodePreviewResult(task.fixRunId, fixOutcomeBody(result, task.options.format)), applied: result.applied.length };
+  } catch (error) {
+    if (error instanceof EngineLimitError) return { kind: 'limit', message: error.message };
+    throw error;
+  }
 }

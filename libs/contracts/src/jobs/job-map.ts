@@ -13,6 +13,7 @@ import {
   type LinksResolveJobPayload,
   type LinksResolveJobResult,
 } from './gate.job';
+import { checkFixPayload, FIX_JOB, type FixJobPayload, type FixJobResult } from './fix.job';
 import { checkPayloadEnvelope, type PayloadCheck } from './job-request';
 import { checkPreviewCleanupPayload, PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from './preview-cleanup.job';
 import { checkPreviewPayload, PREVIEW_JOB, type PreviewJobPayload, type PreviewJobResult } from './preview.job';
@@ -36,6 +37,7 @@ import {
 export interface JobMap {
   'probe.run': { payload: ProbeJobPayload; result: ProbeJobResult };
   'preview.analyze': { payload: PreviewJobPayload; result: PreviewJobResult };
+  'fix.run': { payload: FixJobPayload; result: FixJobResult };
   'preview-cleanup.run': { payload: PreviewCleanupJobPayload; result: PreviewCleanupJobResult };
   'dns-audit.run': { payload: DnsAuditJobPayload; result: DnsAuditJobResult };
   'drift-sweep.run': { payload: DriftSweepJobPayload; result: DriftSweepJobResult };
@@ -60,6 +62,7 @@ export interface JobDefinition {
 export const JOB_DEFINITIONS: { [N in JobName]: JobDefinition } = {
   [PROBE_JOB.name]: { queues: PROBE_JOB.queues, schemaVersion: PROBE_JOB.schemaVersion, checkPayload: checkProbePayload },
   [PREVIEW_JOB.name]: { queues: PREVIEW_JOB.queues, schemaVersion: PREVIEW_JOB.schemaVersion, checkPayload: checkPreviewPayload },
+  [FIX_JOB.name]: { queues: FIX_JOB.queues, schemaVersion: FIX_JOB.schemaVersion, checkPayload: checkFixPayload },
   [PREVIEW_CLEANUP_JOB.name]: {
     queues: PREVIEW_CLEANUP_JOB.queues,
     schemaVersion: PREVIEW_CLEANUP_JOB.schemaVersion,

@@ -1,6 +1,6 @@
 import type { PayloadCheck } from './job-request';
 
-/** `preview-cleanup.run`: deletes anonymous previews past their 24 hours (repeated by the scheduler). */
+/** `preview-cleanup.run`: deletes anonymous previews past their 24 hours, and fix runs past theirs (repeated by the scheduler). */
 export const PREVIEW_CLEANUP_JOB = {
   name: 'preview-cleanup.run',
   queues: ['scheduler'],
@@ -12,7 +12,10 @@ export interface PreviewCleanupJobPayload {
 }
 
 export interface PreviewCleanupJobResult {
+  /** Previews deleted. */
   deleted: number;
+  /** Fix runs deleted (POST /api/fix keeps each for the anonymous preview window). */
+  fixRunsDeleted: number;
 }
 
 /** Only the envelope: the job carries nothing but its schemaVersion. */

@@ -42,7 +42,7 @@ export interface KeyWithUsage {
   createdAt: string;
   lastUsedAt: string | null;
   usage: {
-    last30Days: { requests: number; previews: number; gates: number; deliverability: number; mcp: number };
+    last30Days: { requests: number; previews: number; gates: number; deliverability: number; mcp: number; fixes: number };
     daily: { date: string; requests: number }[];
   };
 }
@@ -204,6 +204,7 @@ export class AccountsRepository {
             gates: totals.gate,
             deliverability: totals.deliverability,
             mcp: totals.mcp,
+            fixes: totals.fix,
           },
           daily: days.map((date) => ({ date, requests: mine.filter((u) => u.day === date).reduce((sum, u) => sum + u.count, 0) })),
         },

@@ -2,6 +2,7 @@ import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { DomainAuditEntity } from './domain-audit.entity';
 import { DriftEventEntity } from './drift-event.entity';
+import { FixRunEntity } from './fix-run.entity';
 import { JobProbeEntity } from './job-probe.entity';
 import { MonitoredDomainEntity } from './monitored-domain.entity';
 import { PreviewEntity } from './preview.entity';
@@ -20,6 +21,7 @@ export const ENTITIES = [
   DomainAuditEntity,
   DriftEventEntity,
   PreviewEntity,
+  FixRunEntity,
   ShareEntity,
   GateRunEntity,
   GateBaselineEntity,
@@ -35,6 +37,7 @@ export * from './domain-audit.entity';
 export * from './drift-event.entity';
 export * from './monitored-domain.entity';
 export * from './preview.entity';
+export * from './fix-run.entity';
 export * from './share.entity';
 export * from './gate-run.entity';
 export * from './gate-baseline.entity';

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
-export const USAGE_KINDS = ['preview', 'gate', 'deliverability', 'mcp', 'other'] as const;
+export const USAGE_KINDS = ['preview', 'gate', 'deliverability', 'mcp', 'fix', 'other'] as const;
 export type UsageKind = (typeof USAGE_KINDS)[number];
 
 /** Requests per key, per UTC day, per kind of endpoint. */

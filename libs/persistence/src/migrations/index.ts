@@ -9,6 +9,7 @@ import { InconclusiveDnsAudits1764115200000 } from './1764115200000-inconclusive
 import { AddDashboardIndexes1764115260000 } from './1764115260000-add-dashboard-indexes';
 import { CreateWebhooks1764118800000 } from './1764118800000-create-webhooks';
 import { AddPreviewFiles1764122400000 } from './1764122400000-add-preview-files';
+import { CreateFixRuns1764201600000 } from './1764201600000-create-fix-runs';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   AddDashboardIndexes1764115260000,
   CreateWebhooks1764118800000,
   AddPreviewFiles1764122400000,
+  CreateFixRuns1764201600000,
 ];

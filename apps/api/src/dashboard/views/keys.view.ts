@@ -5,7 +5,7 @@ import { barChart, dailyColumns } from './svg-charts';
 
 function keyCard(context: PageContext, key: KeySummary, index: number, currentKeyId: string | undefined) {
   const usage = key.usage.last30Days;
-  const other = usage.requests - usage.previews - usage.gates - usage.deliverability - usage.mcp;
+  const other = usage.requests - usage.previews - usage.gates - usage.deliverability - usage.mcp - usage.fixes;
   const current = key.id === currentKeyId;
   return html`<section class="card" aria-labelledby="key-${index}-title">
 <h2 id="key-${index}-title">${key.name} <code>${key.prefix}…</code></h2>
@@ -15,6 +15,7 @@ ${barChart(`key-${index}-kinds`, `Requests of ${key.name} in the last 30 days, p
   { label: 'Gate', value: usage.gates },
   { label: 'Deliverability', value: usage.deliverability },
   { label: 'MCP', value: usage.mcp },
+  { label: 'Fixes', value: usage.fixes },
   { label: 'Other', value: other },
 ])}
 ${dailyColumns(

@@ -14,6 +14,7 @@ class UsageTotals {
   @ApiProperty() gates: number;
   @ApiProperty() deliverability: number;
   @ApiProperty() mcp: number;
+  @ApiProperty({ description: 'POST /api/fix and GET /api/fix/:id (fix_email through MCP counts as mcp).' }) fixes: number;
 }
 
 class DailyUsage {

@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { StoredFailure } from '@mailproof/contracts';
+import { FixRunEntity } from '../entities/fix-run.entity';
+import { pgSafe } from '../pg-safe-text';
+import { preparedQuery } from '../prepared-query';
+import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
+
+export interface NewFixRun {
+  accountId: string | null;
+  format: FixRunEntity['format'];
+  clients: string[];
+  tiers: string[];
+  source: string;
+  files?: Record<string, string> | null;
+  mjmlValidation?: 'soft' | 'strict' | null;
+  expiresAt: Date;
+}
+
+/** What the worker reads of a run: the input and whether it has an outcome already. */
+export type FixRunInput = Pick<FixRunEntity, 'id' | 'format' | 'clients' | 'tiers' | 'source' | 'files' | 'mjmlValidation' | 'status'>;
+
+/** A run as the API reads it: everything but the source. */
+export type StoredFixRun = Omit<FixRunEntity, 'source' | 'files' | 'mjmlValidation'>;
+
+/**
+ * Fix runs (POST /api/fix). Like previews, the statements every request runs are prepared statements
+ * written out here: values go through pgSafe as the entity's transformers would.
+ */
+@Injectable()
+export class FixRunRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async create(run: NewFixRun): Promise<StoredFixRun> {
+    const id = opaqueId('fix');
+    const files = run.files ?? null;
+    const { rows } = await preparedQuery<{ createdAt: Date }>(
+      this.dataSource,
+      'fixRuns.create',
+      `INSERT INTO fix_runs (id, account_id, format, clients, tiers, source, files, mjml_validation, status, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9) RETURNING created_at AS "createdAt"`,
+      [
+        id,
+        run.accountId,
+        pgSafe(run.format),
+        pgSafe(run.clients),
+        pgSafe(run.tiers),
+        pgSafe(run.source),
+        files === null ? null : JSON.stringify(pgSafe(files)),
+        pgSafe(run.mjmlValidation ?? null),
+        run.expiresAt,
+      ],
+    );
+    return Object.assign(new FixRunEntity(), {
+      id,
+      accountId: run.accountId,
+      format: run.format,
+      clients: run.clients,
+      tiers: run.tiers,
+      status: 'queued',
+      result: null,
+      failure: null,
+      createdAt: rows[0].createdAt,
+      completedAt: null,
+      expiresAt: run.expiresAt,
+    });
+  }
+
+  /** The run without its source; unknown and malformed ids are null, and so are runs past their time (the sweep deletes them later). */
+  async find(id: string, now = new Date()): Promise<StoredFixRun | null> {
+    if (!OPAQUE_ID_PATTERN.test(id) || !id.startsWith('fix_')) return null;
+    const { rows } = await preparedQuery<StoredFixRun>(
+      this.dataSource,
+      'fixRuns.find',
+      `SELECT id, account_id AS "accountId", format, clients, tiers, status, result, failure, created_at AS "createdAt",
+              completed_at AS "completedAt", expires_at AS "expiresAt"
+       FROM fix_runs WHERE id = $1`,
+      [id],
+    );
+    const run = rows[0];
+    return run && run.expiresAt > now ? run : null;
+  }
+
+  /** What the worker needs: the input and whether an outcome exists already. */
+  async findForRun(id: string): Promise<FixRunInput | null> {
+    const { rows } = await preparedQuery<FixRunInput>(
+      this.dataSource,
+      'fixRuns.findForRun',
+      'SELECT id, format, clients, tiers, source, files, mjml_validation AS "mjmlValidation", status FROM fix_runs WHERE id = $1',
+      [pgSafe(id)],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Stores the outcome once: only a queued run changes, so a duplicate delivery of the job (BullMQ is
+   * at-least-once) or a final failure after a stored outcome leaves the first outcome in place.
+   */
+  async storeOutcome(id: string, outcome: { storedResult: Buffer } | { failure: StoredFailure }): Promise<boolean> {
+    const { rowCount } =
+      'storedResult' in outcome
+        ? await preparedQuery(
+            this.dataSource,
+            'fixRuns.storeResult',
+            `UPDATE fix_runs SET status = 'completed', result = $2, completed_at = $3 WHERE id = $1 AND status = 'queued'`,
+            [pgSafe(id), outcome.storedResult, new Date()],
+          )
+        : await preparedQuery(
+            this.dataSource,
+            'fixRuns.storeFailure',
+            `UPDATE fix_runs SET status = 'failed', failure = $2, completed_at = $3 WHERE id = $1 AND status = 'queued'`,
+            [pgSafe(id), JSON.stringify(pgSafe(outcome.failure)), new Date()],
+          );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Deletes a run whose job could not be enqueued (the client was told to retry), unless a worker already ran it. */
+  async withdraw(id: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM fix_runs WHERE id = $1 AND status = 'queued'`, [id]);
+  }
+
+  /** Deletes the runs whose time is up (the preview cleanup's sweep). */
+  async deleteExpired(now = new Date()): Promise<number> {
+    const result: [unknown, number] = await this.dataSource.query('DELETE FROM fix_runs WHERE expires_at <= $1', [now]);
+    return result[1];
+  }
+}
