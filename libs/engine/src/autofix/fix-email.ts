@@ -168,7 +168,9 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
     recordApplied(session, outcome.kept, ledger, outcome.ledger);
     current = outcome.html;
     ledger = outcome.ledger;
-    if (deferred.length === 0) break;
+    // Another pass when something waited for an overlapping fix, or when a kept fix wrote text another rule
+    // completes (a resolved var() font stack gets its generic family): finding on the result costs no analysis.
+    if (deferred.length === 0 && outcome.kept.length === 0) break;
   }
   session.skipped.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
   return {

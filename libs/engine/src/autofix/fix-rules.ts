@@ -1,5 +1,7 @@
 import type { FixRule } from './fix-model';
 import { commaSeparatedColors, genericFontFamily, gradientFallbackColor, normalizeImportant, sixDigitHex } from './rules/css-value-rules';
+import { staticCssValues } from './rules/static-css-values';
+import { inlineCss } from './rules/inline-css';
 import { appleReformattingMeta, colorSchemeMeta, decorativeImageAlt, layoutTableRole, officeDocumentSettings } from './rules/markup-rules';
 
 /**
@@ -12,9 +14,12 @@ export const FIX_RULES: readonly FixRule[] = [
   officeDocumentSettings,
   appleReformattingMeta,
   colorSchemeMeta,
+  staticCssValues,
   normalizeImportant,
   commaSeparatedColors,
   sixDigitHex,
   genericFontFamily,
   gradientFallbackColor,
+  // Layout tier (opt-in): visible changes, after every safe rule.
+  inlineCss,
 ];

@@ -27,7 +27,7 @@ function rewriteValues(context: FixRuleContext, rule: string, description: strin
 const THREE_DIGIT_HEX = /#([0-9a-f])([0-9a-f])([0-9a-f])(?![\w-])/gi;
 const COLOR_ATTRIBUTES = ['bgcolor', 'color', 'bordercolor', 'fillcolor', 'strokecolor'];
 
-function expandHex(value: string): string {
+export function expandHex(value: string): string {
   return value.replace(THREE_DIGIT_HEX, (_match, r: string, g: string, b: string) => `#${r}${r}${g}${g}${b}${b}`);
 }
 
@@ -187,6 +187,20 @@ export const normalizeImportant: FixRule = {
 
 const SPACE_SEPARATED_RGB = /\b(rgba?|hsla?)\(\s*([^,()]+?)\s*\)/gi;
 
+/** `rgb(0 0 0 / 50%)` → `rgba(0, 0, 0, 0.5)` in a value (also for values other fixes write). */
+export function commaSeparatedColorValue(value: string): string {
+  return value.replace(SPACE_SEPARATED_RGB, (match, name: string, body: string) => {
+    const [channels, alpha] = body.split('/').map((part) => part.trim());
+    const parts = channels.split(/\s+/);
+    if (parts.length !== 3 || /var\(|calc\(/i.test(body)) return match;
+    const base = name.toLowerCase().replace(/a$/, '');
+    if (alpha === undefined) return `${base}(${parts.join(', ')})`;
+    const opacity = alpha.endsWith('%') ? Number.parseFloat(alpha) / 100 : Number.parseFloat(alpha);
+    if (!Number.isFinite(opacity)) return match;
+    return `${base}a(${parts.join(', ')}, ${Number(opacity.toFixed(3))})`;
+  });
+}
+
 /** `rgb(0 0 0 / 50%)` → `rgba(0, 0, 0, 0.5)`: Gmail drops the block or attribute with the space-separated syntax. */
 export const commaSeparatedColors: FixRule = {
   id: 'comma-separated-colors',
@@ -196,19 +210,9 @@ export const commaSeparatedColors: FixRule = {
     { report: 'css', rule: 'gmail-space-separated-rgb-attribute' },
   ],
   find(context) {
-    const candidates = rewriteValues(context, this.id, 'space-separated color written with commas', (declaration) => {
-      if (declaration.property.startsWith('--')) return undefined;
-      return declaration.value.replace(SPACE_SEPARATED_RGB, (match, name: string, body: string) => {
-        const [channels, alpha] = body.split('/').map((part) => part.trim());
-        const parts = channels.split(/\s+/);
-        if (parts.length !== 3 || /var\(|calc\(/i.test(body)) return match;
-        const base = name.toLowerCase().replace(/a$/, '');
-        if (alpha === undefined) return `${base}(${parts.join(', ')})`;
-        const opacity = alpha.endsWith('%') ? Number.parseFloat(alpha) / 100 : Number.parseFloat(alpha);
-        if (!Number.isFinite(opacity)) return match;
-        return `${base}a(${parts.join(', ')}, ${Number(opacity.toFixed(3))})`;
-      });
-    });
+    const candidates = rewriteValues(context, this.id, 'space-separated color written with commas', (declaration) =>
+      declaration.property.startsWith('--') ? undefined : commaSeparatedColorValue(declaration.value),
+    );
     return { candidates, refusals: [] };
   },
 };

@@ -8,7 +8,7 @@
 const MAX_SUBSTITUTION_DEPTH = 8;
 
 /** The arguments of a function call starting at `open` (the index of its '('), split on top-level commas. */
-function readArguments(value: string, open: number): { args: string[]; end: number } | null {
+export function readArguments(value: string, open: number): { args: string[]; end: number } | null {
   const args: string[] = [];
   let depth = 0;
   let start = open + 1;
