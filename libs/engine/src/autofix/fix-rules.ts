@@ -1,7 +1,6 @@
 import type { FixRule } from './fix-model';
 import { commaSeparatedColors, genericFontFamily, gradientFallbackColor, normalizeImportant, sixDigitHex } from './rules/css-value-rules';
 import { staticCssValues } from './rules/static-css-values';
-import { inlineCss } from './rules/inline-css';
 import { appleReformattingMeta, colorSchemeMeta, decorativeImageAlt, layoutTableRole, officeDocumentSettings } from './rules/markup-rules';
 
 /**
@@ -20,6 +19,4 @@ export const FIX_RULES: readonly FixRule[] = [
   sixDigitHex,
   genericFontFamily,
   gradientFallbackColor,
-  // Layout tier (opt-in): visible changes, after every safe rule.
-  inlineCss,
 ];
