@@ -3,6 +3,7 @@ import { registerAccountCommands } from './commands/account.command';
 import { registerAnalyzeCommand } from './commands/analyze.command';
 import { EXIT_CODES } from './commands/cli-errors';
 import { registerClientsCommand } from './commands/clients.command';
+import { registerFixCommand } from './commands/fix.command';
 import { registerGateCommand } from './commands/gate.command';
 import { registerKeyCommands } from './commands/key.command';
 import { registerLintCommand } from './commands/lint.command';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_CODES.usage));
   registerAnalyzeCommand(program);
   registerLintCommand(program);
+  registerFixCommand(program);
   registerGateCommand(program);
   registerScreenshotsCommand(program);
   registerClientsCommand(program);

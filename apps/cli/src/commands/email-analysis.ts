@@ -1,5 +1,5 @@
-import { analyzeEmail, type ClientId, type PreviewAnalysis } from '@mailproof/engine';
-import type { CompileWarning } from '@mailproof/engine/compile';
+import { analyzeEmail, fixEmail, type ClientId, type FixResult, type FixTier, type PreviewAnalysis } from '@mailproof/engine';
+import type { CompileResult, CompileWarning } from '@mailproof/engine/compile';
 import { compileEmail, disposeCompilers } from '@mailproof/sandbox';
 import { describeInputError } from './cli-errors';
 import type { EmailInput } from './email-input';
@@ -12,10 +12,23 @@ export interface AnalyzedEmail {
   analysis: PreviewAnalysis;
 }
 
+export interface FixedEmail {
+  input: EmailInput;
+  compileWarnings: CompileWarning[];
+  /** The HTML the fixes were made in (the source itself for html input). */
+  compiledHtml: string;
+  result: FixResult;
+}
+
+/** Compiles one email in-process, sandboxed as the preview worker does. */
+function compileInput(input: EmailInput): Promise<CompileResult> {
+  return compileEmail(input.source, input.format, { files: input.files, mjmlValidation: input.mjmlValidation });
+}
+
 /** Compiles one email in-process (sandboxed, as the preview worker does) and analyzes the HTML. */
 export async function analyzeEmailInput(input: EmailInput, clients: readonly ClientId[] | undefined): Promise<AnalyzedEmail> {
   try {
-    const compiled = await compileEmail(input.source, input.format, { files: input.files, mjmlValidation: input.mjmlValidation });
+    const compiled = await compileInput(input);
     const analysis = analyzeEmail(compiled.html, {
       format: input.format,
       clients,
@@ -23,6 +36,23 @@ export async function analyzeEmailInput(input: EmailInput, clients: readonly Cli
       sourcePositions: compiled.sourcePositions,
     });
     return { input, compileWarnings: compiled.warnings, compiledHtml: compiled.html, analysis };
+  } catch (error) {
+    throw describeInputError(input.label, error);
+  }
+}
+
+/** Compiles one email as `analyzeEmailInput` does and applies the fixes of `tiers` to the HTML (the engine's fixEmail). */
+export async function fixEmailInput(input: EmailInput, clients: readonly ClientId[] | undefined, tiers: readonly FixTier[]): Promise<FixedEmail> {
+  try {
+    const compiled = await compileInput(input);
+    const result = fixEmail(compiled.html, {
+      format: input.format,
+      clients,
+      tiers,
+      compileWarnings: compiled.warnings,
+      sourcePositions: compiled.sourcePositions,
+    });
+    return { input, compileWarnings: compiled.warnings, compiledHtml: compiled.html, result };
   } catch (error) {
     throw describeInputError(input.label, error);
   }
