@@ -1,5 +1,7 @@
 import type { FixRule } from './fix-model';
 import { commaSeparatedColors, genericFontFamily, gradientFallbackColor, normalizeImportant, sixDigitHex } from './rules/css-value-rules';
+import { conditionalCommentRepair } from './rules/conditional-comments';
+import { safeClassNames } from './rules/safe-class-names';
 import { staticCssValues } from './rules/static-css-values';
 import { appleReformattingMeta, colorSchemeMeta, decorativeImageAlt, layoutTableRole, officeDocumentSettings } from './rules/markup-rules';
 
@@ -10,10 +12,12 @@ import { appleReformattingMeta, colorSchemeMeta, decorativeImageAlt, layoutTable
 export const FIX_RULES: readonly FixRule[] = [
   layoutTableRole,
   decorativeImageAlt,
+  conditionalCommentRepair,
   officeDocumentSettings,
   appleReformattingMeta,
   colorSchemeMeta,
   staticCssValues,
+  safeClassNames,
   normalizeImportant,
   commaSeparatedColors,
   sixDigitHex,
