@@ -3,6 +3,7 @@ import { commaSeparatedColors, genericFontFamily, gradientFallbackColor, normali
 import { conditionalCommentRepair } from './rules/conditional-comments';
 import { safeClassNames } from './rules/safe-class-names';
 import { staticCssValues } from './rules/static-css-values';
+import { inlineCss } from './rules/inline-css';
 import { appleReformattingMeta, colorSchemeMeta, decorativeImageAlt, layoutTableRole, officeDocumentSettings } from './rules/markup-rules';
 
 /**
@@ -23,4 +24,6 @@ export const FIX_RULES: readonly FixRule[] = [
   sixDigitHex,
   genericFontFamily,
   gradientFallbackColor,
+  // Layout tier (opt-in): visible changes, after every safe rule.
+  inlineCss,
 ];
