@@ -33,7 +33,8 @@ export interface McpServerOptions {
 
 const INSTRUCTIONS =
   'Mailproof checks emails before they are sent: compatibility in 21 email clients (analyze_email, diff_emails), ' +
-  'quality reports (audit_email), a pass/fail pre-send gate (gate_email) and sending-domain DNS (check_deliverability). ' +
+  'deterministic fixes proven by re-analysis (fix_email), quality reports (audit_email), a pass/fail pre-send gate (gate_email) ' +
+  'and sending-domain DNS (check_deliverability). ' +
   'Client ids come from list_clients. Markup is at most 500 KB.';
 
 const validator = new ArgumentValidator();

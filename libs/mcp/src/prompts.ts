@@ -71,7 +71,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
   {
     name: 'fix-email',
     title: 'Fix an email for a set of clients',
-    description: 'Rewrite an email so that it renders correctly in the given clients, and prove the fix with diff_emails.',
+    description: 'Apply the deterministic fixes with fix_email, fix what remains by hand for the given clients, and prove it with diff_emails.',
     arguments: [
       { name: 'html', description: 'The email markup (HTML, JSX, MJML or Maizzle)', required: true },
       { name: 'clients', description: 'Comma-separated client ids the email must work in, e.g. outlook-windows-legacy,gmail-web', required: true },
@@ -82,10 +82,11 @@ export const PROMPTS: readonly PromptDefinition[] = [
       if (clients.length === 0) throw new PromptArgumentError('clients', 'give at least one client id');
       return [
         `Make this email render correctly in ${clients.join(', ')}${args.format ? ` (format "${args.format}"; keep that format)` : ''}.`,
-        `1. Call analyze_email with detail "full" and clients ${JSON.stringify(clients)}.`,
-        '2. Fix every error, then the warnings, using the fix snippets; change nothing else about the design.',
-        '3. Call diff_emails with the original as before and your version as after, for the same clients, and check that nothing was introduced.',
-        '4. Reply with the fixed email and a short list of what changed, with the score before and after per client.',
+        `1. Call fix_email with clients ${JSON.stringify(clients)}: it applies the safe fixes, each proven by analysis. For a template it patches the compiled HTML (its note says so): make the same changes in the template.`,
+        '2. Call analyze_email on the result with detail "full" and the same clients.',
+        '3. Fix every error that remains, then the warnings, using the fix snippets; change nothing else about the design.',
+        '4. Call diff_emails with the original as before and your version as after, for the same clients, and check that nothing was introduced.',
+        "5. Reply with the fixed email and a short list of what changed (fix_email's applied fixes and yours), with the score before and after per client.",
         '',
         fenced(args.html),
       ].join('\n');

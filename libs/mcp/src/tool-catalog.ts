@@ -80,6 +80,12 @@ const TEXTS: Record<ToolName, ToolText> = {
       "Renders a saved preview (the previewId of another tool's result) in headless Chromium as each client shows it, light and dark, and returns the PNG URLs. Waits a few seconds; screenshotStatus pending means they are still rendering (call again). Afterwards the preview also has overflowReport, mobileContrast and visualReport.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
+  fix_email: {
+    title: 'Fix an email',
+    description:
+      'Applies deterministic fixes to an email (POST /api/fix) and returns the patched email with a unified diff, the fixes applied (rule, clients helped, line) and skipped (with the reason), and the errors, warnings and score before and after. Each fix is proven by analyzing the result again; one that would introduce a finding is not applied. Everything outside the fixes stays byte-identical (merge tags, conditional comments). tiers ["safe"] by default; ["safe", "layout"] adds visible changes. For JSX and Maizzle the patched email is the compiled HTML (patched "compiled-html", with a note).',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
   list_domains: {
     title: 'List monitored sending domains',
     description: "The account's monitored sending domains with their DNS health (score, status, last check) and the plan's domain limit.",

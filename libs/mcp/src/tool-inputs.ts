@@ -5,7 +5,7 @@
  * Fields shared by several tools are written once below: a new email field (say, a `files` map of
  * local imports) goes into EMAIL_FIELDS and every email tool has it.
  */
-import { CLIENT_IDS, EMAIL_FORMATS, ENGINE_LIMITS, GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
+import { CLIENT_IDS, EMAIL_FORMATS, ENGINE_LIMITS, FIX_TIERS, GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
 import { GATE_REF_PATTERN, RENDER_MODES, SOURCE_FILES_LIMITS, UPDATE_BASELINE_MODES } from '@mailproof/contracts';
 
 /** A JSON Schema object (the subset the catalog uses); `maxUtf8Bytes` is ours, checked after the schema. */
@@ -205,6 +205,24 @@ export const TOOL_INPUTS = {
       },
     },
     ['previewId'],
+  ),
+  /** POST /api/fix, exactly. */
+  fix_email: object(
+    {
+      ...EMAIL_FIELDS,
+      clients: { ...CLIENTS, description: `Clients whose findings the fixes resolve and must not add to; all ${CLIENT_IDS.length} when omitted.` },
+      tiers: {
+        type: 'array',
+        items: { type: 'string', enum: FIX_TIERS },
+        minItems: 1,
+        maxItems: FIX_TIERS.length,
+        uniqueItems: true,
+        default: ['safe'],
+        description:
+          'safe: invisible fixes (default). ["safe", "layout"] opts in to visible ones (CSS inlining, bulletproof buttons, VML backgrounds, unused CSS).',
+      },
+    },
+    ['html'],
   ),
 } satisfies Record<string, JsonSchema>;
 

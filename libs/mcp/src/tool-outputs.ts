@@ -4,7 +4,7 @@
  * against them), so they name the required fields and their types and leave reports open
  * (`additionalProperties` allowed) where the HTTP API documents them as objects.
  */
-import { CLIENT_IDS } from '@mailproof/engine';
+import { CLIENT_IDS, EMAIL_FORMATS, FIX_TIERS } from '@mailproof/engine';
 import { ANALYSIS_DETAILS, type JsonSchema, type ToolName } from './tool-inputs';
 
 const string: JsonSchema = { type: 'string' };
@@ -102,6 +102,35 @@ const clientDiff = object({
 });
 const diffSide = object({ previewId: nullableString, overallScore: number });
 
+const fixTally = object({ score: number, errors: integer, warnings: integer });
+/** POST /api/fix's answer; `id` only where a run was stored (the API), not in `mailproof mcp`'s local answer. */
+const fixResult = object(
+  {
+    id: string,
+    format: { type: 'string', enum: EMAIL_FORMATS },
+    patched: { type: 'string', enum: ['source', 'compiled-html'] },
+    note: string,
+    html: string,
+    diff: string,
+    applied: array(
+      object({ id: string, rule: string, tier: { type: 'string', enum: FIX_TIERS }, clients: array(clientId), line: integer, description: string }, [
+        'id',
+        'rule',
+        'tier',
+        'clients',
+        'line',
+        'description',
+      ]),
+    ),
+    skipped: array(object({ rule: string, line: integer, reason: string })),
+    before: fixTally,
+    after: fixTally,
+    introduced: array(openObject),
+    resolved: { type: 'object', additionalProperties: integer },
+  },
+  ['format', 'patched', 'html', 'diff', 'applied', 'skipped', 'before', 'after', 'introduced'],
+);
+
 const dnsCheck = object({ status: { type: 'string', enum: ['pass', 'warn', 'fail', 'skip'] }, message: string });
 
 export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
@@ -184,6 +213,7 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
     captured: array(string),
     failed: array(object({ id: string, reason: string })),
   }),
+  fix_email: fixResult,
   list_domains: object({
     domains: array(
       object(

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { EmailFormat, ClientId } from '@mailproof/engine';
+import type { EmailFormat, ClientId, FixTier } from '@mailproof/engine';
 import { checkSourceFiles, type RenderMode } from '@mailproof/contracts';
 import {
   analyzeEmailResult,
@@ -18,6 +18,8 @@ import type { AuthenticatedAccount } from '../auth/request-identity';
 import { DeliverabilityService } from '../deliverability/deliverability.service';
 import { domainOrBadRequest, selectorsOrBadRequest } from '../deliverability/domain-input';
 import { DomainsService } from '../domains/domains.service';
+import { fixNotReadyProblem } from '../fix/fix-problems';
+import { FixService, fixRunResult } from '../fix/fix.service';
 import type { GateRequest } from '../gate/dto/gate.request';
 import { gateRunNotReadyProblem } from '../gate/gate-problems';
 import { GateService } from '../gate/gate.service';
@@ -93,7 +95,7 @@ function checkFilesArgument(files: unknown, html: unknown): void {
 
 /**
  * The MCP tools over HTTP: each calls the service its HTTP endpoint calls (previews, the gate, DNS
- * audits, shares, domains), so the work goes through the same queues and workers and nothing is
+ * audits, shares, domains, fixes), so the work goes through the same queues and workers and nothing is
  * analyzed in the API process. Only the reshaping of a stored result (grouping, the diff of two
  * results) happens here.
  */
@@ -107,6 +109,7 @@ export class McpToolsService {
     private readonly deliverability: DeliverabilityService,
     private readonly shares: SharesService,
     private readonly domains: DomainsService,
+    private readonly fixes: FixService,
   ) {}
 
   /** A server for one request of one account (stateless: any replica answers any request). */
@@ -181,6 +184,16 @@ export class McpToolsService {
           )),
         })),
       list_domains: () => asTool(async () => ({ ...(await this.domains.list(account)) })),
+      fix_email: (args) =>
+        asTool(async () => {
+          checkFilesArgument(args.files, args.html);
+          const { html, format, clients, files, mjmlValidation } = emailArguments(args);
+          const run = doneOrProblem(
+            await this.fixes.create({ html, format, clients, files, mjmlValidation, tiers: args.tiers as FixTier[] | undefined }, account),
+            fixNotReadyProblem,
+          );
+          return { ...fixRunResult(run) };
+        }),
       list_clients: async () => ({ clients: clientSummaries() }),
     };
   }
