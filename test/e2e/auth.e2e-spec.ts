@@ -144,16 +144,16 @@ describe('authentication, keys and usage', () => {
   it('counts usage per key, per day and per kind, matching the requests made', async () => {
     const account = await createTestAccount(db, 'pro');
     for (let i = 0; i < 3; i++) await request(api.url).get('/api/keys').set('x-api-key', account.key).expect(200);
-    // Kinds come from the path: these four count as preview, deliverability, gate and mcp.
-    for (const path of ['/api/preview/x', '/api/deliverability', '/api/gate', '/api/mcp']) {
+    // Kinds come from the path: these five count as preview, deliverability, gate, mcp and fix.
+    for (const path of ['/api/preview/x', '/api/deliverability', '/api/gate', '/api/mcp', '/api/fix/x']) {
       await request(api.url).get(path).set('x-api-key', account.key);
     }
     await api.app.get(UsageRecorder).flush(); // usage is written in batches, once a second
     const listed = await request(api.url).get('/api/keys').set('x-api-key', account.key).expect(200);
     const usage = listed.body.keys[0].usage;
-    // 3 + 4 (this listing itself is counted in the next batch).
-    expect(usage.last30Days).toEqual({ requests: 7, previews: 1, gates: 1, deliverability: 1, mcp: 1 });
-    expect(usage.daily[29]).toEqual({ date: new Date().toISOString().slice(0, 10), requests: 7 });
+    // 3 + 5 (this listing itself is counted in the next batch).
+    expect(usage.last30Days).toEqual({ requests: 8, previews: 1, gates: 1, deliverability: 1, mcp: 1, fixes: 1 });
+    expect(usage.daily[29]).toEqual({ date: new Date().toISOString().slice(0, 10), requests: 8 });
     expect(listed.body.keys[0].lastUsedAt).not.toBeNull();
   });
 

@@ -40,6 +40,7 @@ describe('mailproof mcp over stdio, without a server', () => {
       'share_preview',
       'list_domains',
       'capture_screenshots',
+      'fix_email',
     ]);
     expect((await client.listPrompts()).prompts).toHaveLength(3);
     expect((await client.listResources()).resources[0].uri).toBe('mailproof://clients');
@@ -66,6 +67,28 @@ describe('mailproof mcp over stdio, without a server', () => {
 
     const clients = await client.callTool({ name: 'list_clients', arguments: {} });
     expect((clients.structuredContent as { clients: unknown[] }).clients).toHaveLength(21);
+  });
+
+  it('runs fix_email in-process: the patched email and its diff, without a run id, and a second fix applies nothing', async () => {
+    const email = CLEAN_EMAIL.replace('<table role="presentation" width="560"', '<table width="560"').replace('color:#7a1f1f', 'color:#a11');
+    const fixed = await client.callTool({ name: 'fix_email', arguments: { html: email, clients: ['gmail-web', 'outlook-windows-legacy'] } });
+    expect(fixed.isError).toBeFalsy();
+    const structured = fixed.structuredContent as { html: string; diff: string; applied: Array<{ rule: string; line: number }>; introduced: unknown[] };
+    expect(structured).toMatchObject({ format: 'html', patched: 'source', introduced: [] });
+    expect(structured).not.toHaveProperty('id');
+    expect(structured.applied.map((fix) => fix.rule)).toEqual(expect.arrayContaining(['layout-table-role', 'six-digit-hex']));
+    expect(structured.html).toContain('<table width="560" cellpadding="0" cellspacing="0" style="background-color:#ffffff" role="presentation">');
+    expect(structured.html).toContain('color:#aa1111');
+    expect(structured.diff).toContain('+<tr><td align="center"');
+    expect(textOf(fixed)).toEqual(structured);
+
+    const again = await client.callTool({ name: 'fix_email', arguments: { html: structured.html, clients: ['gmail-web', 'outlook-windows-legacy'] } });
+    expect((again.structuredContent as { applied: unknown[]; html: string }).applied).toEqual([]);
+    expect((again.structuredContent as { html: string }).html).toBe(structured.html);
+
+    const broken = await client.callTool({ name: 'fix_email', arguments: { html: BROKEN_JSX, format: 'jsx' } });
+    expect(broken.isError).toBe(true);
+    expect(textOf(broken)).toMatchObject({ code: 'compile_failed', line: expect.any(Number) });
   });
 
   it('answers a compile failure as a tool error with its line, and bad arguments as protocol errors', async () => {

@@ -129,6 +129,7 @@ describe('POST /api/mcp', () => {
         ['check_deliverability', 'DeliverabilityRequest', [], []],
         ['share_preview', 'CreateShareRequest', [], []],
         ['capture_screenshots', 'ScreenshotsRequest', ['previewId'], []],
+        ['fix_email', 'FixRequest', [], []],
       ];
       for (const [tool, dto, toolOnly, httpOnly] of pairs) {
         const http = openapi.components.schemas[dto];

@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
+import { FixRunRepository, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
 import { PREVIEW_CLEANUP_SCHEDULER_ID } from '../../apps/scheduler/src/preview-cleanup.service';
 import { createTestAccount, openDatabase } from '../utils/database';
@@ -8,7 +8,7 @@ import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
 
-describe('anonymous preview cleanup', () => {
+describe('anonymous preview and fix run cleanup', () => {
   const config = testConfig({ PREVIEW_CLEANUP_EVERY_MINUTES: 1 });
   const queues = openQueues(config);
   let db: DataSource;
@@ -50,5 +50,25 @@ describe('anonymous preview cleanup', () => {
     await waitFor(async () => !(await rowExists(expiring.id)), 'the expired preview to be deleted', 20_000);
     expect(await previews.find(fresh.id)).not.toBeNull();
     expect(await previews.find(saved.id)).not.toBeNull();
+  });
+
+  it('deletes fix runs past their time in the same sweep, and only those', async () => {
+    const fixRuns = new FixRunRepository(db);
+    const account = await createTestAccount(db, 'free');
+    const base = { format: 'html' as const, clients: ['gmail-web'], tiers: ['safe'], source: '<p>x</p>' };
+    const expiresAt = new Date(Date.now() + 5_000);
+    const expiring = await fixRuns.create({ ...base, accountId: account.accountId, expiresAt });
+    const fresh = await fixRuns.create({ ...base, accountId: null, expiresAt: new Date(Date.now() + 3_600_000) });
+    const rowExists = async (id: string) => (await db.query('SELECT 1 FROM fix_runs WHERE id = $1', [id])).length === 1;
+    expect(await fixRuns.find(expiring.id, new Date(expiresAt.getTime() - 1_000))).not.toBeNull();
+    // Past its time the run is unreadable at once, before any cleanup.
+    expect(await fixRuns.find(expiring.id, new Date(expiresAt.getTime() + 1_000))).toBeNull();
+    expect(await rowExists(expiring.id)).toBe(true);
+
+    await waitFor(async () => Date.now() > expiresAt.getTime() + 100, 'the fix run to expire', 10_000);
+    await queues.scheduler.add('preview-cleanup.run', { schemaVersion: 1 });
+    await waitFor(async () => !(await rowExists(expiring.id)), 'the expired fix run to be deleted', 20_000);
+    expect(await rowExists(fresh.id)).toBe(true);
+    expect(await fixRuns.find(fresh.id)).not.toBeNull();
   });
 });
