@@ -7,6 +7,8 @@ import { parseEmail } from '../parse/parse-email';
 import { FindingLedger, buildFindingLedger } from './finding-ledger';
 import { FIX_RULES } from './fix-rules';
 import { AppliedFix, FIX_TIERS, FixCandidate, FixEmailOptions, FixResult, FixRule, FixTier, SkippedFix } from './fix-model';
+import { frameworkSnippet } from './framework-snippets';
+import { patchMjmlSource } from './template-source';
 import { applyCandidates, partitionCandidates } from './text-edits';
 
 /** Passes over the email: a second one only applies edits that overlapped another fix's in the first. */
@@ -121,6 +123,8 @@ function recordApplied(session: FixSession, kept: readonly FixCandidate[], befor
       line: candidate.line,
       description: candidate.description,
     });
+    const snippet = frameworkSnippet(candidate.rule, session.format);
+    if (snippet) session.applied[session.applied.length - 1].snippet = snippet;
   }
 }
 
@@ -132,6 +136,39 @@ function resolvedByRule(rules: readonly FixRule[], first: FindingLedger, last: F
     if (count > 0) resolved[rule.id] = count;
   }
   return resolved;
+}
+
+/**
+ * The patched email and its diff: the source itself for HTML; for MJML the template with the fixes written
+ * into it when they are all value edits it holds once (template-source.ts), else the compiled HTML.
+ */
+function patchedEmail(session: FixSession, html: string, current: string, keptByPass: readonly FixCandidate[][]): Pick<FixResult, 'html' | 'patched' | 'diff'> {
+  const { format, options } = session;
+  // Edits of a later pass name offsets of an earlier pass's output: only one pass's edits map onto the compiled HTML.
+  if (format === 'mjml' && options.templateSource !== undefined && keptByPass.length === 0)
+    return { html: options.templateSource, patched: 'source', diff: '' };
+  if (format === 'mjml' && options.templateSource !== undefined && keptByPass.length === 1) {
+    const patch = patchMjmlSource(options.templateSource, html, options.sourcePositions ?? [], keptByPass[0]);
+    if (patch !== undefined) {
+      // The applied fixes are the kept candidates in order: they now point at the template's lines.
+      const used = new Map<string, number>();
+      session.applied.forEach((fix, index) => {
+        fix.line = patch.lines[index] ?? fix.line;
+        const base = `${fix.rule}@${fix.line}`;
+        const count = (used.get(base) ?? 0) + 1;
+        used.set(base, count);
+        fix.id = count === 1 ? base : `${base}#${count}`;
+      });
+      const diff = createTwoFilesPatch('email.mjml', 'email.mjml', options.templateSource, patch.source, 'submitted', 'fixed');
+      return { html: patch.source, patched: 'source', diff };
+    }
+  }
+  const name = format === 'html' ? 'email.html' : 'compiled.html';
+  return {
+    html: current,
+    patched: format === 'html' ? 'source' : 'compiled-html',
+    diff: current === html ? '' : createTwoFilesPatch(name, name, html, current, 'submitted', 'fixed'),
+  };
 }
 
 /**
@@ -153,6 +190,8 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
   const first = ledgerOf(session, html);
   let current = html;
   let ledger = first;
+  // The passes that kept something, each with edits of the text the pass started from.
+  const keptByPass: FixCandidate[][] = [];
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const candidates: FixCandidate[] = [];
     const refusals: SkippedFix[] = [];
@@ -166,6 +205,7 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
     if (accepted.length === 0) break;
     const outcome = applyVerified(session, current, ledger, accepted);
     recordApplied(session, outcome.kept, ledger, outcome.ledger);
+    if (outcome.kept.length > 0) keptByPass.push(outcome.kept);
     current = outcome.html;
     ledger = outcome.ledger;
     // Another pass when something waited for an overlapping fix, or when a kept fix wrote text another rule
@@ -174,8 +214,7 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
   }
   session.skipped.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
   return {
-    html: current,
-    diff: current === html ? '' : createTwoFilesPatch('email.html', 'email.html', html, current, 'submitted', 'fixed'),
+    ...patchedEmail(session, html, current, keptByPass),
     applied: session.applied,
     skipped: session.skipped,
     before: first.tally(),

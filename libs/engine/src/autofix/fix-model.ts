@@ -1,7 +1,7 @@
 import type { ClientId } from '../clients/email-client';
 import type { CompileWarning } from '../compile/compile-format';
 import type { SourcePosition } from '../compile/source-positions';
-import type { EmailFormat } from '../fixes/code-fix';
+import type { CodeFix, EmailFormat } from '../fixes/code-fix';
 import type { ParsedEmail } from '../parse/parse-email';
 import type { ReportContext } from '../reports/context/report-context';
 import type { FindingLedger } from './finding-ledger';
@@ -76,6 +76,8 @@ export interface FixEmailOptions {
   compileWarnings?: readonly CompileWarning[];
   /** jsx, mjml, maizzle: where the compiled elements came from in the template's source. */
   sourcePositions?: readonly SourcePosition[];
+  /** mjml: the template as written, so that value fixes can be written into it (`patched: 'source'`). */
+  templateSource?: string;
 }
 
 export interface AppliedFix {
@@ -87,6 +89,8 @@ export interface AppliedFix {
   clients: ClientId[];
   line: number;
   description: string;
+  /** jsx, mjml, maizzle: how to write this fix in the framework, so the next build keeps it. */
+  snippet?: CodeFix;
 }
 
 export interface SkippedFix {
@@ -113,9 +117,14 @@ export interface IntroducedFinding {
 }
 
 export interface FixResult {
-  /** The patched HTML. */
+  /**
+   * The patched email: the submitted text with the fixes in it when `patched` is `source` (HTML, or an MJML
+   * template whose fixes were all written into its source), else the compiled HTML with the fixes.
+   */
   html: string;
-  /** Unified diff from the submitted HTML to `html`; empty when nothing was applied. */
+  /** What `html` is: the submitted source patched, or the compiled HTML (jsx, Maizzle, MJML fixes the source cannot take). */
+  patched: 'source' | 'compiled-html';
+  /** Unified diff from the submitted source (or the compiled HTML) to `html`; empty when nothing was applied. */
   diff: string;
   applied: AppliedFix[];
   skipped: SkippedFix[];
