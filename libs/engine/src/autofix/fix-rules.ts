@@ -4,6 +4,7 @@ import { conditionalCommentRepair } from './rules/conditional-comments';
 import { safeClassNames } from './rules/safe-class-names';
 import { staticCssValues } from './rules/static-css-values';
 import { inlineCss } from './rules/inline-css';
+import { removeUnusedCss } from './rules/remove-unused-css';
 import { appleReformattingMeta, colorSchemeMeta, decorativeImageAlt, layoutTableRole, officeDocumentSettings } from './rules/markup-rules';
 
 /**
@@ -26,4 +27,5 @@ export const FIX_RULES: readonly FixRule[] = [
   gradientFallbackColor,
   // Layout tier (opt-in): visible changes, after every safe rule.
   inlineCss,
+  removeUnusedCss,
 ];

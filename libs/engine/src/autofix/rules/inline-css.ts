@@ -5,7 +5,11 @@ import type { ReportContext } from '../../reports/context/report-context';
 import { CLIENT_IDS, ClientId } from '../../clients/email-client';
 import { worstSupport } from '../../clients/tracked-properties';
 import type { FindingLedger } from '../finding-ledger';
-import type { FixCandidate, FixRule, FixRuleContext } from '../fix-model';
+import type { ParsedEmail } from '../../parse/parse-email';
+import { utf8Length } from '../../parse/utf8-length';
+import { humanBytes } from '../../reports/context/text-utils';
+import { GMAIL_CLIP_WARNING_BYTES } from '../../reports/size-report';
+import type { FixCandidate, FixRule, FixRuleContext, FixRuleOutput } from '../fix-model';
 import { elementLine } from '../source-ranges';
 import {
   StyleDeclaration,
@@ -161,6 +165,20 @@ function declarationsToInline(winners: readonly StyleDeclaration[], scope: Inlin
 }
 
 /**
+ * The candidates, unless together they take the email within 10% of Gmail's clipping limit or past it:
+ * Gmail would hide the end of the email (the footer and its unsubscribe link) to give every element its style.
+ */
+function withinClipLimit(parsed: ParsedEmail, candidates: FixCandidate[]): FixRuleOutput {
+  if (candidates.length === 0) return { candidates, refusals: [] };
+  let bytes = parsed.byteLength;
+  for (const candidate of candidates)
+    for (const edit of candidate.edits) bytes += utf8Length(edit.text) - utf8Length(parsed.source.slice(edit.start, edit.end));
+  if (bytes <= GMAIL_CLIP_WARNING_BYTES) return { candidates, refusals: [] };
+  const reason = `inlining would make the email ${humanBytes(bytes)} (${humanBytes(parsed.byteLength)} now): within 10% of Gmail's 102 KB clipping limit or past it, where Gmail hides the rest of the email`;
+  return { candidates: [], refusals: [{ rule: candidates[0].rule, line: candidates[0].line, reason }] };
+}
+
+/**
  * CSS inlining that keeps media queries and `!important`: the declarations of the plain top-level
  * `<style>` rules an element matches are appended to its `style` attribute (or a new one), so clients
  * that drop `<style>` (or the block) still show them. The `<style>` blocks stay as written: media
@@ -196,6 +214,6 @@ export const inlineCss: FixRule = {
         description: `inlined ${added.map((declaration) => declaration.property).join(', ')} on <${element.tagName}> from <style>`,
       });
     }
-    return { candidates, refusals: [] };
+    return withinClipLimit(parsed, candidates);
   },
 };
