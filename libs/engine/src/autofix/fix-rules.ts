@@ -5,6 +5,7 @@ import { safeClassNames } from './rules/safe-class-names';
 import { staticCssValues } from './rules/static-css-values';
 import { inlineCss } from './rules/inline-css';
 import { removeUnusedCss } from './rules/remove-unused-css';
+import { vmlBackground } from './rules/vml-background';
 import { appleReformattingMeta, colorSchemeMeta, decorativeImageAlt, layoutTableRole, officeDocumentSettings } from './rules/markup-rules';
 
 /**
@@ -27,5 +28,6 @@ export const FIX_RULES: readonly FixRule[] = [
   gradientFallbackColor,
   // Layout tier (opt-in): visible changes, after every safe rule.
   inlineCss,
+  vmlBackground,
   removeUnusedCss,
 ];

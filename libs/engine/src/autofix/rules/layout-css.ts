@@ -169,3 +169,30 @@ export function inlineDeclarations(parsed: ParsedEmail, element: HtmlElement): r
   const blanked = withoutTemplateTags(style.value);
   return blanked === style.value ? style.declarations : parseDeclarationList(blanked);
 }
+
+/**
+ * The element's declarations from top-level `<style>` rules and its `style` attribute, in the order the
+ * cascade applies them (normal ones of the rules, then of the attribute, then the `!important` ones the same
+ * way): the last one of a property is its value. Values as written (a merge tag in a url() included).
+ * Undefined when a template tag hides part of the attribute from the parse.
+ */
+export function appliedDeclarations(parsed: ParsedEmail, matches: readonly MatchedRule[] | undefined, element: HtmlElement): StyleDeclaration[] | undefined {
+  const own = parsed.inlineStyles.get(element)?.declarations ?? [];
+  if (inlineDeclarations(parsed, element).length !== own.length) return undefined;
+  const sheet: StyleDeclaration[] = [];
+  for (const match of matches ?? []) {
+    for (const declaration of match.declarations) {
+      sheet.push({ property: declaration.prop.toLowerCase(), value: oneLine(declaration.value), important: declaration.important === true });
+    }
+  }
+  const inline = own.map((declaration) => ({ property: declaration.property, value: oneLine(declaration.value), important: declaration.important }));
+  const normal = (declaration: StyleDeclaration) => !declaration.important;
+  const important = (declaration: StyleDeclaration) => declaration.important;
+  return [...sheet.filter(normal), ...inline.filter(normal), ...sheet.filter(important), ...inline.filter(important)];
+}
+
+/** The last of the declarations that sets one of these properties. */
+export function lastOf(declarations: readonly StyleDeclaration[], properties: readonly string[]): StyleDeclaration | undefined {
+  for (let i = declarations.length - 1; i >= 0; i--) if (properties.includes(declarations[i].property)) return declarations[i];
+  return undefined;
+}
