@@ -128,7 +128,7 @@ function resolveVariables(parsed: ParsedEmail, lookup: VarLookup, value: string,
 
 /** Text substitution equals CSS's token substitution unless a var() call touches the tokens around it (`var(--n)px`). */
 function touchesNeighbors(value: string): boolean {
-  return /[\w%.]var\(|var\([^()]*(?:\([^()]*\)[^()]*)*\)[\w%(]/i.test(value);
+  return /[\w%.+-]var\(|var\([^()]*(?:\([^()]*\)[^()]*)*\)[\w%(]/i.test(value);
 }
 
 interface Rewrite {
