@@ -152,13 +152,14 @@ describe('mailproof fix', () => {
     expect(written).toContain('Hello {{ first_name }}, *|FNAME|* %%Member_Name%% {% if vip %}VIP{% endif %}</td></tr>\r\n');
   });
 
-  it('--json prints the whole result: input, tiers, what was patched, and the engine fix result', () => {
+  it('--json prints the input, the tiers and the answer POST /api/fix gives', () => {
     const file = writeEmail('json.html', NEEDS_FIXES);
     const result = mailproof(['fix', file, '--json', '--clients', 'outlook-windows-legacy,apple-mail-ios']);
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(output.input).toEqual({ file: 'json.html', format: 'html', detectedBy: 'extension', compileWarnings: [] });
-    expect(output).toMatchObject({ tiers: ['safe'], patched: 'source', written: false, introduced: [] });
+    expect(output).toMatchObject({ tiers: ['safe'], format: 'html', patched: 'source', written: false, introduced: [] });
+    expect(output.note).toBeUndefined();
     expect(output.applied).toContainEqual({
       id: 'layout-table-role@8',
       rule: 'layout-table-role',
@@ -195,7 +196,13 @@ describe('mailproof fix', () => {
     const json = mailproof(['fix', file, '--json']);
     expect(json.code).toBe(0);
     const output = JSON.parse(json.stdout);
-    expect(output).toMatchObject({ input: { format: 'jsx' }, patched: 'compiled', written: false });
+    expect(output).toMatchObject({
+      input: { format: 'jsx' },
+      format: 'jsx',
+      patched: 'compiled-html',
+      written: false,
+      note: expect.stringContaining('compiled HTML'),
+    });
     expect(output.html).toMatch(/^<!DOCTYPE html/i);
 
     const text = mailproof(['fix', file]);

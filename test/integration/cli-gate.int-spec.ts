@@ -37,6 +37,9 @@ const BROKEN = CLEAN.replace('<td style="', '<td style="display:flex;')
   .replace('href="https://shop.example.org/orders/42"', 'href="#"')
   .replace(' alt="Shop"', '');
 
+/** BROKEN with a layout table missing its role and a font stack without a generic family: two findings the safe fixes resolve. */
+const FIXABLE = BROKEN.replace('<table role="presentation" ', '<table ').replace('font-family:Arial,sans-serif', "font-family:'Brand Sans'");
+
 const MJML = '<mjml><mj-body><mj-section><mj-column><mj-text>Hello</mj-text></mj-column></mj-section></mj-body></mjml>';
 
 interface CliResult {
@@ -187,6 +190,7 @@ describe('mailproof gate', () => {
     mkdirSync(join(dir, 'emails'));
     writeFileSync(join(dir, 'emails', 'welcome.html'), CLEAN);
     writeFileSync(join(dir, 'emails', 'promo.html'), BROKEN);
+    writeFileSync(join(dir, 'emails', 'fixable.html'), FIXABLE);
     writeFileSync(join(dir, 'emails', 'spring sale!.html'), CLEAN);
     writeFileSync(join(dir, 'emails', 'news.mjml'), MJML);
     writeFileSync(join(dir, 'emails', 'broken.tsx'), 'export default function Email( {\n  return <p>unclosed\n}\n');
@@ -297,6 +301,20 @@ describe('mailproof gate', () => {
         ].join('\n'),
       );
       expect(result.stdout).toMatch(/2 files: 1 passed, 1 failed, 0 errors\n$/);
+    });
+
+    it("prints a failed verdict's suggested fix with the command that shows it", async () => {
+      const suggestedFix = { fixable: 3, request: { method: 'POST', path: '/api/fix', body: { format: 'html', clients: ['gmail-web'], tiers: ['safe'] } } };
+      fake.reset([{ status: 200, body: { ...FAILED, suggestedFix } }]);
+      const result = await gate(['emails/promo.html']);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(
+        [
+          '  - [worse-than-baseline] new error in outlook-windows-legacy: display:flex (css-display-flex), not in the baseline',
+          '  fix: the safe fixes resolve 3 findings; `mailproof fix emails/promo.html` shows them (or POST /api/fix, suggestedFix.request)',
+          '  links: 3 fetched',
+        ].join('\n'),
+      );
     });
 
     it('says when there was nothing to compare with, and when regression was skipped', async () => {
@@ -540,6 +558,24 @@ describe('mailproof gate', () => {
       );
       expect(lenient.code).toBe(0);
       expect(JSON.parse(lenient.stdout).files[0].verdict).toMatchObject({ passed: true, checks: ['compatibility'], failures: [] });
+    });
+
+    it('adds suggestedFix to a failed verdict when the safe fixes resolve findings, as the server does', async () => {
+      const result = await gate(['emails/fixable.html', 'emails/promo.html', '--local', '--json'], await offline());
+      expect(result.code).toBe(1);
+      const [fixable, promo] = JSON.parse(result.stdout).files;
+      expect(fixable.verdict.passed).toBe(false);
+      expect(fixable.verdict.suggestedFix).toEqual({
+        fixable: 2,
+        request: { method: 'POST', path: '/api/fix', body: { format: 'html', clients: expect.arrayContaining(['gmail-web']), tiers: ['safe'] } },
+      });
+      expect(fixable.verdict.suggestedFix.request.body.clients).toHaveLength(21);
+      // A failed verdict the safe fixes cannot improve suggests nothing.
+      expect(promo.verdict.passed).toBe(false);
+      expect(promo.verdict).not.toHaveProperty('suggestedFix');
+
+      const text = await gate(['emails/fixable.html', '--local', '--clients', 'outlook-windows-legacy'], await offline());
+      expect(text.stdout).toContain('  fix: the safe fixes resolve 2 findings; `mailproof fix emails/fixable.html` shows them');
     });
 
     it("sends an email's local imports from its project folder as files, and --mjml-validation", async () => {

@@ -27,6 +27,9 @@ const CLEAN = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 /** The same email with display:flex and a placeholder link: errors in the Word engine, a link that goes nowhere. */
 const WORSE = CLEAN.replace('<td style="', '<td style="display:flex;').replace('href="https://shop.example.org/orders/42"', 'href="#"');
 
+/** WORSE with a layout table missing its role and a font stack without a generic family: findings the safe fixes resolve. */
+const FIXABLE = WORSE.replace('<table role="presentation" ', '<table ').replace('font-family:Arial,sans-serif', "font-family:'Brand Sans'");
+
 describe('POST /api/gate', () => {
   const config = testConfig({ GATE_BUDGET_MS: 15_000, GATE_LINKS_BUDGET_MS: 20_000 });
   const queues = openQueues(config);
@@ -132,6 +135,7 @@ describe('POST /api/gate', () => {
       expect(typeof res.body.worstClient).toBe('string');
       expect(res.body.runId).toMatch(/^gtr_/);
       expect(res.body.previewId).toMatch(/^prv_/);
+      expect(res.body).not.toHaveProperty('suggestedFix');
       const preview = await request(api.url).get(`/api/preview/${res.body.previewId}`).set('Authorization', `Bearer ${pro}`);
       expect(preview.status).toBe(200);
     });
@@ -151,6 +155,53 @@ describe('POST /api/gate', () => {
       expect(failures).toContainEqual({ family: 'compatibility', check: 'client-errors', clientId: 'outlook-windows-legacy', errors: expect.any(Number) });
       expect(failures).toContainEqual(expect.objectContaining({ family: 'content', check: 'links', href: '#' }));
       expect(res.body.worstClient).toBe('outlook-windows-legacy');
+    });
+
+    it('suggests the fix of a failed verdict: the findings the safe fixes resolve and the POST /api/fix request that resolves them', async () => {
+      const clients = ['outlook-windows-legacy', 'gmail-web'];
+      const res = await gate({ html: FIXABLE, clients });
+      expect(res.status).toBe(200);
+      expect(res.body.passed).toBe(false);
+      expect(res.body.suggestedFix).toEqual({
+        fixable: expect.any(Number),
+        request: { method: 'POST', path: '/api/fix', body: { format: 'html', clients: ['gmail-web', 'outlook-windows-legacy'], tiers: ['safe'] } },
+      });
+      expect(res.body.suggestedFix.fixable).toBeGreaterThanOrEqual(2);
+      // The run as stored says the same.
+      const run = await request(api.url).get(`/api/gate/runs/${res.body.runId}`).set('Authorization', `Bearer ${pro}`);
+      expect(run.body.verdict.suggestedFix).toEqual(res.body.suggestedFix);
+
+      // The suggested request, with the email the gate judged, resolves exactly that many findings.
+      const fixed = await request(api.url)
+        .post(res.body.suggestedFix.request.path)
+        .send({ ...res.body.suggestedFix.request.body, html: FIXABLE });
+      expect(fixed.status).toBe(200);
+      const resolved = Object.values(fixed.body.resolved as Record<string, number>).reduce((sum, count) => sum + count, 0);
+      expect(resolved).toBe(res.body.suggestedFix.fixable);
+
+      // The fixed email fails the gate still (display:flex, the placeholder link) but has nothing left to suggest.
+      const again = await gate({ html: fixed.body.html, clients });
+      expect(again.body.passed).toBe(false);
+      expect(again.body).not.toHaveProperty('suggestedFix');
+    });
+
+    it("suggests the fix of a template from its compiled HTML (read back from the preview's stored result)", async () => {
+      const mjml =
+        '<mjml><mj-body><mj-section><mj-column><mj-text font-family="Brand Sans">Hello <a href="#">there</a></mj-text></mj-column></mj-section></mj-body></mjml>';
+      const res = await gate({ html: mjml, format: 'mjml', clients: ['apple-mail-ios'] });
+      expect(res.status).toBe(200);
+      expect(res.body.failures).toContainEqual(expect.objectContaining({ check: 'links', href: '#' }));
+      // The font stack without a generic family (a design finding of the compiled HTML).
+      expect(res.body.suggestedFix).toEqual({
+        fixable: 1,
+        request: { method: 'POST', path: '/api/fix', body: { format: 'mjml', clients: ['apple-mail-ios'], tiers: ['safe'] } },
+      });
+    });
+
+    it('suggests nothing on a failed verdict the safe fixes cannot improve', async () => {
+      const res = await gate({ html: WORSE });
+      expect(res.body.passed).toBe(false);
+      expect(res.body).not.toHaveProperty('suggestedFix');
     });
 
     it('checks ["compatibility"] alone ignores content, and failOnError false lets client errors through', async () => {

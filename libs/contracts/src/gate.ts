@@ -4,7 +4,7 @@
  * and the baseline snapshot (gate_baselines.snapshot). The email itself is the run's preview (html) or
  * fetched by gate.import (url).
  */
-import type { GateCheckFamily, GateFailure, GateVerdict } from '@mailproof/engine';
+import type { GateCheckFamily, GateFailure, GateSuggestedFix, GateVerdict } from '@mailproof/engine';
 
 // The check families, the default threshold, the failures and the snapshot are the engine's (its gate verdict defines them).
 export { GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
@@ -16,6 +16,8 @@ export type {
   GateFailure,
   GateFinding,
   GateSnapshot,
+  GateSuggestedFix,
+  GateSuggestedFixRequest,
   LinkFailureReason,
   LinksFailure,
   LinkUnreachableFailure,
@@ -81,6 +83,11 @@ export interface StoredGateVerdict extends Pick<GateVerdict, 'passed' | 'overall
   baseline: GateVerdictBaseline;
   failures: GateFailure[];
   links: GateLinks;
+  /**
+   * A failed verdict whose email the safe fixes improve: how many findings they resolve and the POST /api/fix
+   * request that applies them. Absent on a passed verdict and when no safe fix resolves a finding.
+   */
+  suggestedFix?: GateSuggestedFix;
 }
 
 /**

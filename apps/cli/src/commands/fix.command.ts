@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { createTwoFilesPatch } from 'diff';
+import { fixOutcomeBody, type FixOutcomeBody, type FixPatched } from '@mailproof/contracts';
 import { FIX_TIERS, type FixResult, type FixTier } from '@mailproof/engine';
 import type { CompileFormat, CompileWarning } from '@mailproof/engine/compile';
 import { clientsOption, formatOption, mjmlValidationOption } from './analyze.command';
@@ -19,18 +20,14 @@ interface FixOptions {
 }
 
 /**
- * What `html` is: the submitted source patched in place (html; MJML when the engine could patch its
- * source), or the compiled HTML patched (jsx, maizzle and the rest of MJML), which no file holds.
+ * `fix --json`: the input, which tiers ran and whether the file was written, then the answer POST /api/fix
+ * gives (the contract's body: the engine's result with `format`, `patched` and, for compiled HTML, a `note`).
  */
-export type PatchedKind = 'source' | 'compiled';
-
-/** `fix --json`: the input, which tiers ran, what `html` is, whether the file was written, then the engine's result. */
 type FixJson = {
   input: { file: string; format: CompileFormat; detectedBy: FormatDetectedBy; compileWarnings: CompileWarning[] };
   tiers: FixTier[];
-  patched: PatchedKind;
   written: boolean;
-} & FixResult;
+} & FixOutcomeBody;
 
 /** Formats whose fixes are never made in the source (MJML's may be, when the engine says so). */
 const COMPILED_ONLY: readonly CompileFormat[] = ['jsx', 'maizzle'];
@@ -38,12 +35,6 @@ const COMPILED_ONLY: readonly CompileFormat[] = ['jsx', 'maizzle'];
 /** `--tier layout` runs the safe fixes too: a tier includes every tier before it. */
 export function tiersUpTo(tier: FixTier): FixTier[] {
   return FIX_TIERS.slice(0, FIX_TIERS.indexOf(tier) + 1);
-}
-
-/** The engine says `patched: 'source'` when it patched a template's own source (MJML attributes); else only html input is. */
-export function patchedKind(format: CompileFormat, result: FixResult): PatchedKind {
-  const declared = (result as FixResult & { patched?: PatchedKind }).patched;
-  return declared ?? (format === 'html' ? 'source' : 'compiled');
 }
 
 /** `mailproof fix FILE|-`: apply the deterministic fixes locally, print the diff, optionally write the file. */
@@ -71,22 +62,20 @@ export function registerFixCommand(program: Command): void {
       const input = await readEmailInput(file, options.format, options.mjmlValidation);
       const tiers = tiersUpTo(options.tier);
       const fixed = await withCompilers(() => fixEmailInput(input, clients, tiers));
-      const patched = patchedKind(input.format, fixed.result);
-      if (options.write && patched !== 'source') throw refuseWrite(input.label, input.format);
-      const written = options.write === true && fixed.result.applied.length > 0 ? await writePatched(file, input.source, fixed.result.html) : false;
+      const body = fixOutcomeBody(fixed.result, input.format);
+      if (options.write && body.patched !== 'source') throw refuseWrite(input.label, input.format);
+      const written = options.write === true && body.applied.length > 0 ? await writePatched(file, input.source, body.html) : false;
       if (options.json) {
-        const { input: _input, compileWarnings, result } = fixed;
         const printed: FixJson = {
-          input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings },
+          input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings: fixed.compileWarnings },
           tiers,
-          patched,
           written,
-          ...result,
+          ...body,
         };
         console.log(JSON.stringify(printed));
         return;
       }
-      printFix(fixed, { tiers, patched, write: options.write === true, written });
+      printFix(fixed, { tiers, patched: body.patched, write: options.write === true, written });
     });
 }
 
@@ -121,7 +110,7 @@ async function writePatched(path: string, source: string, html: string): Promise
 
 interface PrintContext {
   tiers: FixTier[];
-  patched: PatchedKind;
+  patched: FixPatched;
   write: boolean;
   written: boolean;
 }
@@ -137,7 +126,7 @@ function printFix({ input, compileWarnings, compiledHtml, result }: FixedEmail, 
     console.log('');
   }
   console.log(`${describeInput(input)}, tiers: ${context.tiers.join(' + ')}`);
-  if (context.patched === 'compiled') console.log(`The fixes are made in the compiled HTML of this ${input.format} template, not in the file.`);
+  if (context.patched === 'compiled-html') console.log(`The fixes are made in the compiled HTML of this ${input.format} template, not in the file.`);
   if (compileWarnings.length > 0) {
     console.log('Compile warnings:');
     for (const line of formatCompileWarnings(compileWarnings, '  ')) console.log(line);

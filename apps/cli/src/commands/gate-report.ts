@@ -71,6 +71,12 @@ export function describeFailure(failure: Failure): string {
   }
 }
 
+/** A failed verdict's suggested fix: how many findings the safe fixes resolve, and the command that shows them. */
+export function describeSuggestedFix(fixable: number, file: string): string {
+  const command = file === '-' ? 'mailproof fix -' : `mailproof fix ${file}`;
+  return `fix: the safe fixes resolve ${plural(fixable, 'finding')}; \`${command}\` shows them (or POST /api/fix, suggestedFix.request)`;
+}
+
 function describeLinks(links: GateVerdictResponse['links'] | undefined): string {
   if (!links || !links.resolved) return 'links: checked statically, none fetched (--resolve-links fetches them)';
   const unchecked = links.unchecked ?? [];
@@ -98,6 +104,7 @@ export function formatGateResult(result: GateFileResult, local: boolean): string
   const failures = verdict.failures.length > 0 ? ` (${plural(verdict.failures.length, 'failure')})` : '';
   const lines = [`${verdict.passed ? 'PASS ' : 'FAIL '} ${label(result.file)}  score ${verdict.overallScore}/100${worst}${failures}`];
   for (const failure of verdict.failures) lines.push(`  - ${describeFailure(failure)}`);
+  if (verdict.suggestedFix) lines.push(`  ${describeSuggestedFix(verdict.suggestedFix.fixable, result.file)}`);
   lines.push(`  ${describeLinks(verdict.links)}`);
   lines.push(`  ${describeBaseline(verdict, local)}`);
   if (verdict.runId || verdict.previewId) lines.push(`  run ${verdict.runId ?? '-'}, preview ${verdict.previewId ?? '-'}`);

@@ -4,23 +4,27 @@ import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { MailproofConfig } from '@mailproof/config';
+import type { GateSuggestedFix } from '@mailproof/engine';
 import analyzeInline, {
   fix as fixInline,
+  suggestFix as suggestFixInline,
   type AnalysisOutcome,
   type AnalysisTask,
   type ChecksReply,
   type CompleteChecks,
   type FixOutcome,
   type FixTask,
+  type SuggestFixTask,
 } from './analysis.thread';
 import { ANALYSIS_THREAD_LIMITS } from './analysis-thread-limits';
 
 /**
  * Runs the engine in worker threads (piscina), one per unit of preview concurrency: a preview's
- * analysis (the thread file's default export) or a fix run's fixes (its `fix`). Analysis is
- * the CPU-heavy part of a preview; on the worker's main event loop it would delay BullMQ's lock
- * renewals and the other active job, and it could use only one core. The thread also serializes and
- * compresses the result; the network checks it needs in between run here, on the main thread.
+ * analysis (the thread file's default export), a fix run's fixes (its `fix`) or a failed gate verdict's
+ * suggested fix (its `suggestFix`). Analysis is the CPU-heavy part of a preview; on the worker's main
+ * event loop it would delay BullMQ's lock renewals and the other active job, and it could use only one
+ * core. The thread also serializes and compresses the result; the network checks it needs in between
+ * run here, on the main thread.
  * Under ts-jest (no compiled thread file) it runs inline, with the same function.
  */
 @Injectable()
@@ -61,6 +65,12 @@ export class AnalysisPool implements OnApplicationShutdown {
   async runFix(task: FixTask): Promise<FixOutcome> {
     if (!this.pool) return fixInline(task);
     return (await this.pool.run(task, { name: 'fix' })) as FixOutcome;
+  }
+
+  /** A failed gate verdict's suggested fix (`suggestFix` of the thread file): the fixes run in the same threads as analyses. */
+  async suggestFix(task: SuggestFixTask): Promise<GateSuggestedFix | null> {
+    if (!this.pool) return suggestFixInline(task);
+    return (await this.pool.run(task, { name: 'suggestFix' })) as GateSuggestedFix | null;
   }
 
   async onApplicationShutdown(): Promise<void> {

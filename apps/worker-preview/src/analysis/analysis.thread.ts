@@ -1,7 +1,18 @@
 import type { MessagePort } from 'node:worker_threads';
-import { analyzeEmail, EngineLimitError, fixEmail, gateSummary, type AnalyzeEmailOptions, type FixEmailOptions, type PreviewAnalysis } from '@mailproof/engine';
+import {
+  analyzeEmail,
+  EngineLimitError,
+  fixEmail,
+  gateSuggestedFix,
+  gateSummary,
+  type AnalyzeEmailOptions,
+  type EmailFormat,
+  type FixEmailOptions,
+  type GateSuggestedFix,
+  type PreviewAnalysis,
+} from '@mailproof/engine';
 // The codec's own file, not the persistence barrel: the thread loads neither TypeORM nor Nest.
-import { encodePreviewResult } from '@mailproof/persistence/preview-result.codec';
+import { encodePreviewResult, parsePreviewResult } from '@mailproof/persistence/preview-result.codec';
 // The fix answer's shape is a pure function of contracts; the barrel loads neither Nest nor the network code.
 import { fixOutcomeBody, type CheckedReports, type PreviewResultBody } from '@mailproof/contracts';
 import type { CheckInputs } from '../preview-checks.service';
@@ -98,6 +109,34 @@ export function fix(task: FixTask): FixOutcome {
     return { kind: 'fix', storedResult: encodePreviewResult(task.fixRunId, fixOutcomeBody(result, task.options.format)), applied: result.applied.length };
   } catch (error) {
     if (error instanceof EngineLimitError) return { kind: 'limit', message: error.message };
+    throw error;
+  }
+}
+
+/**
+ * The third kind of task: a failed gate verdict's suggested fix (piscina runs it by name, `suggestFix`).
+ * The email is the one the gate analyzed: an html preview's source, or the compiled HTML inside a
+ * template's stored result (decoded here, off the worker's event loop).
+ */
+export interface SuggestFixTask {
+  format: EmailFormat;
+  /** The clients the gate checked. */
+  clients: string[];
+  email: { html: string } | { storedResult: Uint8Array };
+}
+
+/** How many findings the safe fixes resolve and the request that applies them; null when none (or the email is over an engine limit). */
+export function suggestFix(task: SuggestFixTask): GateSuggestedFix | null {
+  const { email } = task;
+  const html =
+    'html' in email
+      ? email.html
+      : parsePreviewResult(Buffer.from(email.storedResult.buffer, email.storedResult.byteOffset, email.storedResult.byteLength)).compiledHtml;
+  if (!html) return null;
+  try {
+    return gateSuggestedFix(html, { format: task.format, clients: task.clients });
+  } catch (error) {
+    if (error instanceof EngineLimitError) return null;
     throw error;
   }
 }

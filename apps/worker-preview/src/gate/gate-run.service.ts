@@ -8,11 +8,12 @@ import {
   type GateVerdictJobResult,
   type LinksResolveJobResult,
 } from '@mailproof/contracts';
-import { gateResultOf, gateSnapshot, gateVerdict, type GateResult, type GateSummary } from '@mailproof/engine';
+import { gateResultOf, gateSnapshot, gateVerdict, type GateResult, type GateSuggestedFix, type GateSummary } from '@mailproof/engine';
 import { importEmailFromUrl, resolveLinks, SsrfGuard, UrlImportError, type LinkResolution } from '@mailproof/net-guard';
 import { GateRunRepository, PreviewRepository, type GateRunDecision, type GateRunEntity, type StoredBaseline } from '@mailproof/persistence';
 import type { FinalFailureCause } from '@mailproof/queue';
 import { WebhookQueue } from '@mailproof/webhooks';
+import { AnalysisPool } from '../analysis/analysis-pool';
 import { RedisLinkCheckCache } from './redis-link-check.cache';
 
 /**
@@ -30,6 +31,7 @@ export class GateRunService {
     private readonly previews: PreviewRepository,
     private readonly linkCache: RedisLinkCheckCache,
     private readonly webhooks: WebhookQueue,
+    private readonly pool: AnalysisPool,
   ) {
     this.guard = new SsrfGuard({ allowedAddresses: config.netGuard.allowedAddresses });
   }
@@ -69,7 +71,11 @@ export class GateRunService {
   async decide(runId: string): Promise<GateVerdictJobResult> {
     const run = await this.runs.find(runId);
     if (!run) return { runId, status: 'failed', passed: null };
-    if (run.status !== 'running') return { runId, status: run.status === 'completed' ? 'completed' : 'failed', passed: run.passed };
+    if (run.status !== 'running') {
+      // A redelivery after the verdict was stored: its suggested fix may not have been (the worker died in between).
+      if (run.status === 'completed') await this.suggestFix(run);
+      return { runId, status: run.status === 'completed' ? 'completed' : 'failed', passed: run.passed };
+    }
     const preview = run.previewId ? await this.previews.findGateSummary(run.previewId) : null;
     if (!preview || preview.status !== 'completed' || !preview.gateSummary) {
       const failure = preview?.failure ?? { code: 'internal_error', message: 'The email of this gate run was not analyzed.' };
@@ -79,7 +85,29 @@ export class GateRunService {
     const result = gateResultOf(JSON.parse(preview.gateSummary) as GateSummary);
     const { run: decided, webhookDeliveries } = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result));
     await this.webhooks.queueDeliveries(webhookDeliveries);
+    if (decided.status === 'completed') await this.suggestFix(decided);
     return { runId, status: decided.status === 'completed' ? 'completed' : 'failed', passed: decided.passed };
+  }
+
+  /**
+   * A failed verdict gains `suggestedFix` when the safe fixes resolve findings of the email it judged
+   * (docs/gate.md, "Suggested fix"). Computed after the verdict is stored, in an analysis thread; advice
+   * only, so a failure to compute it is logged and the verdict stands without it.
+   */
+  private async suggestFix(run: GateRunEntity): Promise<void> {
+    if (run.passed !== false || !run.verdict || run.verdict.suggestedFix || !run.previewId) return;
+    const preview = await this.previews.findForRender(run.previewId);
+    if (!preview || preview.status !== 'completed') return;
+    let suggested: GateSuggestedFix | null;
+    try {
+      const email = preview.format === 'html' ? { html: preview.source } : preview.result ? { storedResult: preview.result } : null;
+      if (!email) return;
+      suggested = await this.pool.suggestFix({ format: preview.format, clients: run.request.clients, email });
+    } catch (error) {
+      this.logger.warn(`gate run ${run.id}: no suggested fix (${error instanceof Error ? error.message : String(error)})`);
+      return;
+    }
+    if (suggested) await this.runs.attachSuggestedFix(run.id, suggested);
   }
 
   /** A step failed for good: the run ends failed with a reason the API returns (never "running" forever). */

@@ -22,3 +22,5 @@ export type {
 } from './gate-verdict';
 export { gateSummary, gateResultOf } from './gate-summary';
 export type { GateSummary } from './gate-summary';
+export { gateSuggestedFix } from './suggested-fix';
+export type { GateSuggestedFix, GateSuggestedFixOptions, GateSuggestedFixRequest } from './suggested-fix';

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { GateRunOptions, GateSnapshot, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
+import type { GateRunOptions, GateSnapshot, GateSuggestedFix, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
 import { GateBaselineEntity } from '../entities/gate-baseline.entity';
 import { GateRunEntity } from '../entities/gate-run.entity';
 import { pgSafe } from '../pg-safe-text';
+import { preparedQuery } from '../prepared-query';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
 import { WebhookRepository, type NewWebhookEvent } from './webhook.repository';
 
@@ -186,6 +187,22 @@ export class GateRunRepository {
   /** Link resolution's findings, kept for the verdict step (a redelivery overwrites them with its own). */
   async storeLinks(id: string, links: StoredLinkResolution): Promise<void> {
     await this.runs.update({ id, status: 'running' }, { links } as QueryDeepPartialEntity<GateRunEntity>);
+  }
+
+  /**
+   * Adds a failed verdict's suggested fix after the verdict was decided (docs/gate.md, "Suggested fix"):
+   * computed outside the deciding transaction, so the run and its ref's lock are not held while fixes run.
+   * Only a completed, failed run without one changes; a redelivery's second write changes nothing.
+   */
+  async attachSuggestedFix(id: string, suggestedFix: GateSuggestedFix): Promise<boolean> {
+    const { rowCount } = await preparedQuery(
+      this.dataSource,
+      'gateRuns.attachSuggestedFix',
+      `UPDATE gate_runs SET verdict = jsonb_set(verdict, '{suggestedFix}', $2::jsonb)
+       WHERE id = $1 AND status = 'completed' AND passed = false AND NOT (verdict ? 'suggestedFix')`,
+      [id, JSON.stringify(pgSafe(suggestedFix))],
+    );
+    return (rowCount ?? 0) > 0;
   }
 
   /** Ends a running run without a verdict; a finished run keeps its outcome (first writer wins). */

@@ -121,7 +121,7 @@ export class PreviewRepository {
     return preview && preview.expiresAt !== null && preview.expiresAt <= now ? null : preview;
   }
 
-  /** What the render worker needs: the source, the stored result (for compiled formats' HTML) and the clients. */
+  /** What the render worker (and a failed gate verdict's suggested fix) needs: the source, the stored result (for compiled formats' HTML) and the clients. */
   async findForRender(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'status' | 'result'> | null> {
     return this.repo.findOne({ where: { id }, select: { id: true, format: true, clients: true, source: true, status: true, result: true } });
   }

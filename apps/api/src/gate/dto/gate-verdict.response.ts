@@ -5,6 +5,8 @@ import type {
   ClientErrorsFailure,
   GateCheckFamily,
   GateLinks,
+  GateSuggestedFix,
+  GateSuggestedFixRequest,
   GateVerdictBaseline,
   GateVerdictResult,
   LinkFailureReason,
@@ -17,6 +19,7 @@ import type {
   WorseThanBaselineFailure,
 } from '@mailproof/contracts';
 import { GATE_CHECK_FAMILIES } from '@mailproof/contracts';
+import { CLIENT_IDS, EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
 import type { GateRunListItem } from '@mailproof/persistence';
 
 // One class per failure kind, each implementing the engine's failure type (through contracts), so a field
@@ -105,6 +108,26 @@ class GateLinksResponse implements GateLinks {
   @ApiProperty({ type: [UncheckedLinkResponse], description: 'Links that could not be checked; they never fail the gate.' }) unchecked: UncheckedLinkResponse[];
 }
 
+class SuggestedFixBodyResponse {
+  @ApiProperty({ enum: EMAIL_FORMATS }) format: EmailFormat;
+  @ApiProperty({ enum: CLIENT_IDS, isArray: true, description: 'The clients the gate checked.' }) clients: ClientId[];
+  @ApiProperty({ enum: ['safe'], isArray: true }) tiers: ['safe'];
+}
+
+class SuggestedFixRequestResponse implements GateSuggestedFixRequest {
+  @ApiProperty({ enum: ['POST'] }) method: 'POST';
+  @ApiProperty({ enum: ['/api/fix'] }) path: '/api/fix';
+  @ApiProperty({
+    description: 'The body of POST /api/fix without the email: add `html` (and `files`) as sent to the gate (for a `url` run, the email at that URL).',
+  })
+  body: SuggestedFixBodyResponse;
+}
+
+class SuggestedFixResponse implements GateSuggestedFix {
+  @ApiProperty({ minimum: 1, description: 'Findings of the email that the safe fixes resolve, each proven by re-analysis.' }) fixable: number;
+  @ApiProperty() request: SuggestedFixRequestResponse;
+}
+
 /**
  * The gate verdict (POST /api/gate; GET /api/gate/runs/:id's `verdict`). It implements the contract's
  * `GateVerdictResult`, the type the verdict step stores and the CLI reads.
@@ -129,6 +152,11 @@ export class GateVerdictResponse implements GateVerdictResult {
   failures: GateFailureResponse[];
   @ApiProperty({ enum: GATE_CHECK_FAMILIES, isArray: true, description: 'The check families that ran.' }) checks: GateCheckFamily[];
   @ApiProperty() links: GateLinksResponse;
+  @ApiPropertyOptional({
+    type: SuggestedFixResponse,
+    description: 'On a failed verdict whose email the safe fixes improve: how many findings they resolve and the POST /api/fix request that applies them.',
+  })
+  suggestedFix?: SuggestedFixResponse;
   @ApiProperty({ example: 'gtr_3kTq9xV2bN7mLp4Rz8sWc1Ya' }) runId: string;
   @ApiProperty({ nullable: true, type: String, description: 'The analyzed email, saved as a preview of the account; null once that preview was deleted.' })
   previewId: string | null;

@@ -1,0 +1,32 @@
+import { fixEmail } from '../autofix/fix-email';
+import { CLIENT_IDS } from '../clients/email-client';
+import { gateSuggestedFix } from './suggested-fix';
+import { email } from './testing/gate-fixtures';
+
+/** The plain fixture's table without role="presentation" and a font stack without a generic family: both have a safe fix. */
+const FIXABLE = email('<p style="font-family: \'Brand Sans\'">Hi</p>').replace('<table role="presentation" ', '<table ');
+
+describe('gateSuggestedFix', () => {
+  it('counts the findings the safe fixes resolve and names the request that fixes them', () => {
+    const suggested = gateSuggestedFix(FIXABLE, { format: 'html', clients: ['outlook-windows-legacy', 'gmail-web'] });
+    const resolved = fixEmail(FIXABLE, { clients: ['gmail-web', 'outlook-windows-legacy'], tiers: ['safe'] }).resolved;
+    expect(resolved['layout-table-role']).toBe(1);
+    expect(suggested).toEqual({
+      fixable: Object.values(resolved).reduce((sum, count) => sum + count, 0),
+      // Clients in canonical order, as the fix request's answer lists them.
+      request: { method: 'POST', path: '/api/fix', body: { format: 'html', clients: ['gmail-web', 'outlook-windows-legacy'], tiers: ['safe'] } },
+    });
+    expect(suggested?.fixable).toBeGreaterThanOrEqual(2);
+  });
+
+  it('names every client when the gate checked all of them', () => {
+    expect(gateSuggestedFix(FIXABLE, { format: 'html', clients: null })?.request.body.clients).toEqual(CLIENT_IDS);
+  });
+
+  it('suggests nothing when the safe fixes resolve no finding', () => {
+    expect(gateSuggestedFix(email(), { format: 'html', clients: null })).toBeNull();
+    // Fixed once, nothing is left to fix.
+    const fixed = fixEmail(FIXABLE, { tiers: ['safe'] }).html;
+    expect(gateSuggestedFix(fixed, { format: 'html' })).toBeNull();
+  });
+});

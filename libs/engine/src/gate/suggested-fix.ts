@@ -1,0 +1,51 @@
+/**
+ * What a failing gate verdict suggests (docs/gate.md, "Suggested fix"): how many of the email's findings
+ * the safe fixes resolve, and the POST /api/fix request that applies them. Pure: the caller hands over the
+ * compiled HTML the gate analyzed.
+ */
+import { resolveClients } from '../analyze-email';
+import type { ClientId } from '../clients/email-client';
+import type { CompileWarning } from '../compile/compile-format';
+import type { SourcePosition } from '../compile/source-positions';
+import type { EmailFormat } from '../fixes/code-fix';
+import { fixEmail } from '../autofix/fix-email';
+
+/** The request that fixes what `fixable` counts; its body lacks `html` (and `files`): the email the gate judged. */
+export interface GateSuggestedFixRequest {
+  method: 'POST';
+  path: '/api/fix';
+  body: { format: EmailFormat; clients: ClientId[]; tiers: ['safe'] };
+}
+
+export interface GateSuggestedFix {
+  /** Findings the safe fixes resolve, proven by re-analysis (the sum of the fix result's `resolved`). */
+  fixable: number;
+  request: GateSuggestedFixRequest;
+}
+
+export interface GateSuggestedFixOptions {
+  format: EmailFormat;
+  /** The clients the gate checked; all 21 when none. */
+  clients?: readonly string[] | null;
+  compileWarnings?: readonly CompileWarning[];
+  sourcePositions?: readonly SourcePosition[];
+}
+
+/**
+ * Runs the safe fixes over the analyzed HTML and counts the findings they resolve; null when they resolve
+ * none (a verdict then suggests nothing). A fix that helps without resolving a finding (the Apple meta)
+ * is not counted: the count is of findings, as the verdict's failures are.
+ */
+export function gateSuggestedFix(html: string, options: GateSuggestedFixOptions): GateSuggestedFix | null {
+  const clients = resolveClients(options.clients ?? undefined);
+  const result = fixEmail(html, {
+    format: options.format,
+    clients,
+    tiers: ['safe'],
+    compileWarnings: options.compileWarnings,
+    sourcePositions: options.sourcePositions,
+  });
+  const fixable = Object.values(result.resolved).reduce((sum, count) => sum + count, 0);
+  if (fixable === 0) return null;
+  return { fixable, request: { method: 'POST', path: '/api/fix', body: { format: options.format, clients, tiers: ['safe'] } } };
+}
