@@ -51,6 +51,8 @@ export async function fixEmailInput(input: EmailInput, clients: readonly ClientI
       tiers,
       compileWarnings: compiled.warnings,
       sourcePositions: compiled.sourcePositions,
+      // MJML: the engine writes value fixes into the template itself where it can, as the fix worker asks it to.
+      ...(input.format === 'mjml' ? { templateSource: input.source } : {}),
     });
     return { input, compileWarnings: compiled.warnings, compiledHtml: compiled.html, result };
   } catch (error) {

@@ -38,6 +38,8 @@ export class FixRunService {
           tiers: run.tiers as FixTier[],
           compileWarnings: compiled.warnings,
           sourcePositions: compiled.sourcePositions,
+          // MJML: the engine writes value fixes into the template itself where it can (patched: 'source').
+          ...(run.format === 'mjml' ? { templateSource: run.source } : {}),
         },
       });
       if (outcome.kind === 'limit') {
