@@ -3,6 +3,7 @@ import { commaSeparatedColors, genericFontFamily, gradientFallbackColor, normali
 import { conditionalCommentRepair } from './rules/conditional-comments';
 import { safeClassNames } from './rules/safe-class-names';
 import { staticCssValues } from './rules/static-css-values';
+import { bulletproofButton } from './rules/bulletproof-button';
 import { inlineCss } from './rules/inline-css';
 import { removeUnusedCss } from './rules/remove-unused-css';
 import { vmlBackground } from './rules/vml-background';
@@ -29,5 +30,6 @@ export const FIX_RULES: readonly FixRule[] = [
   // Layout tier (opt-in): visible changes, after every safe rule.
   inlineCss,
   vmlBackground,
+  bulletproofButton,
   removeUnusedCss,
 ];

@@ -113,21 +113,25 @@ export function declarationText(declaration: StyleDeclaration, quote: '"' | "'")
 
 /**
  * The edit that appends declarations to the element's `style` attribute (after its own, which it leaves
- * byte-identical), or adds `style="…"` when it has none. Undefined when the attribute is not written
- * literally (character references), the start tag was implied, or a value cannot be quoted.
+ * byte-identical), or adds `style="…"` when it has none. The edit rewrites the closing quote (or the
+ * character that ends the start tag), so that two fixes of one attribute overlap and the second waits for
+ * the next pass instead of writing a second `style` attribute. Undefined when the attribute is not
+ * written literally (character references), the start tag was implied, or a value cannot be quoted.
  */
 export function appendStyleEdit(source: string, element: HtmlElement, declarations: readonly StyleDeclaration[]): TextEdit | undefined {
-  if (declarations.length === 0 || !startTagRange(element)) return undefined;
+  const tag = startTagRange(element);
+  if (declarations.length === 0 || !tag) return undefined;
   const current = getAttribute(element, 'style');
   if (current === undefined) {
     const texts = declarations.map((declaration) => declarationText(declaration, '"'));
-    if (texts.some((text) => text === undefined)) return undefined;
-    return addAttributeEdit(source, element, `style="${texts.join('; ')}"`);
+    const added = texts.some((text) => text === undefined) ? undefined : addAttributeEdit(source, element, `style="${texts.join('; ')}"`);
+    if (!added || added.start >= tag.endOffset) return undefined;
+    return { start: added.start, end: added.start + 1, text: `${added.text}${source[added.start]}` };
   }
   const range = attributeValueRange(source, element, 'style', current);
   if (!range) return undefined;
   const opener = source[range.startOffset - 1];
-  const quoted = (opener === '"' || opener === "'") && range.startOffset > 0;
+  const quoted = (opener === '"' || opener === "'") && source[range.endOffset] === opener;
   const texts = declarations.map((declaration) => declarationText(declaration, quoted ? (opener as '"' | "'") : '"'));
   if (texts.some((text) => text === undefined)) return undefined;
   const added = texts.join('; ');
@@ -137,9 +141,8 @@ export function appendStyleEdit(source: string, element: HtmlElement, declaratio
     return { start: range.startOffset, end: range.endOffset, text: `"${own ? `${own}; ` : ''}${added}"` };
   }
   const trimmed = current.replace(/\s+$/, '');
-  const at = range.startOffset + trimmed.length;
-  if (trimmed === '') return { start: at, end: at, text: added };
-  return { start: at, end: at, text: `${trimmed.endsWith(';') ? ' ' : '; '}${added}` };
+  const separator = trimmed === '' ? '' : trimmed.endsWith(';') ? (trimmed === current ? ' ' : '') : '; ';
+  return { start: range.endOffset, end: range.endOffset + 1, text: `${separator}${added}${opener}` };
 }
 
 /** Whether the element is `<body>` or inside it (what a reader sees; the head's elements take no styles). */

@@ -16,14 +16,14 @@ function endTagStart(element: HtmlElement): number | undefined {
 }
 
 /** Where a new VML background would meet VML the email has, or go where Word does not look. */
-interface VmlSurroundings {
+export interface VmlSurroundings {
   /** Elements holding a VML conditional (its shape covers everything in them), and those in `<!--[if !mso]><!-->` ranges. */
   covered: Set<HtmlElement>;
   /** Elements with VML somewhere inside them. */
   holding: Set<HtmlElement>;
 }
 
-function vmlSurroundings(parsed: ParsedEmail): VmlSurroundings {
+export function vmlSurroundings(parsed: ParsedEmail): VmlSurroundings {
   const covered = new Set<HtmlElement>();
   const holding = new Set<HtmlElement>();
   for (const conditional of parsed.msoConditionals) {
@@ -44,7 +44,7 @@ function vmlSurroundings(parsed: ParsedEmail): VmlSurroundings {
 }
 
 /** Whether the element holds VML already, or sits inside an element whose shape covers it (or that Word never shows). */
-function meetsVml(element: HtmlElement, surroundings: VmlSurroundings): boolean {
+export function meetsVml(element: HtmlElement, surroundings: VmlSurroundings): boolean {
   if (surroundings.holding.has(element)) return true;
   for (let node: HtmlElement | null = element; node; node = node.parentNode && isElement(node.parentNode) ? node.parentNode : null) {
     if (surroundings.covered.has(node)) return true;
