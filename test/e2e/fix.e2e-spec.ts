@@ -210,6 +210,8 @@ describe('POST /api/fix', () => {
     const response = await fix({ html: JSX_EMAIL, format: 'jsx', clients: ['gmail-web', 'outlook-windows-legacy'] }).expect(200);
     expect(response.body).toMatchObject({ format: 'jsx', patched: 'compiled-html', note: expect.stringContaining('compiled HTML'), introduced: [] });
     expect(response.body.applied.length).toBeGreaterThan(0);
+    // The engine's framework snippet for a fix passes through: how to write it in the JSX source.
+    expect(response.body.applied).toContainEqual(expect.objectContaining({ snippet: expect.objectContaining({ language: 'jsx' }) }));
     expect(response.body.html).toMatch(/^<!DOCTYPE html/i);
     expect(response.body.html).not.toContain('@react-email/components');
     expect(response.body.diff).toContain('+');

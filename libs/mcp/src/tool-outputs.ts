@@ -113,14 +113,10 @@ const fixResult = object(
     html: string,
     diff: string,
     applied: array(
-      object({ id: string, rule: string, tier: { type: 'string', enum: FIX_TIERS }, clients: array(clientId), line: integer, description: string }, [
-        'id',
-        'rule',
-        'tier',
-        'clients',
-        'line',
-        'description',
-      ]),
+      object(
+        { id: string, rule: string, tier: { type: 'string', enum: FIX_TIERS }, clients: array(clientId), line: integer, description: string, snippet: codeFix },
+        ['id', 'rule', 'tier', 'clients', 'line', 'description'],
+      ),
     ),
     skipped: array(object({ rule: string, line: integer, reason: string })),
     before: fixTally,

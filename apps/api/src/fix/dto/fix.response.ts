@@ -12,6 +12,7 @@ import {
   type IntroducedFinding as EngineIntroducedFinding,
   type SkippedFix as EngineSkippedFix,
 } from '@mailproof/engine';
+import { CodeFix } from '../../previews/dto/preview.response';
 
 class AppliedFix implements EngineAppliedFix {
   @ApiProperty({ example: 'layout-table-role@12', description: '`<rule>@<line>`, unique in the answer.' }) id: string;
@@ -20,6 +21,8 @@ class AppliedFix implements EngineAppliedFix {
   @ApiProperty({ type: [String], enum: CLIENT_IDS, description: 'Requested clients this fix helps (whose finding it resolved).' }) clients: ClientId[];
   @ApiProperty({ description: '1-based line of the change in the markup that was patched.' }) line: number;
   @ApiProperty({ example: 'role="presentation" on a layout table' }) description: string;
+  @ApiPropertyOptional({ type: CodeFix, description: 'jsx, mjml, maizzle: how to write this fix in the framework, so the next build keeps it.' })
+  snippet?: CodeFix;
 }
 
 class SkippedFix implements EngineSkippedFix {

@@ -17,7 +17,7 @@ class ClientScore implements CompatibilityScore {
   @ApiProperty() info: number;
 }
 
-class CodeFix implements EngineCodeFix {
+export class CodeFix implements EngineCodeFix {
   @ApiProperty() before: string;
   @ApiProperty() after: string;
   @ApiProperty({ enum: ['html', 'css', 'jsx', 'mjml', 'maizzle', 'js'], example: 'html' }) language: EngineCodeFix['language'];
