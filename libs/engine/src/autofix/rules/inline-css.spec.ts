@@ -3,6 +3,7 @@ import { parseEmail } from '../../parse/parse-email';
 import { buildFindingLedger } from '../finding-ledger';
 import { fixEmail } from '../fix-email';
 import { withoutPseudos } from './inline-css';
+import { clientContextSelector } from './layout-css';
 import { emailPage, expectSoundFix, fixWith } from './testing/layout-fixtures';
 
 const RULE = 'inline-css';
@@ -96,6 +97,20 @@ describe('inline-css', () => {
     expect(withoutPseudos('.x :focus')).toBe('.x *');
     expect(withoutPseudos('a:not(.b)::before')).toBe('a');
     expect(withoutPseudos(':hover > span')).toBe('* > span');
+  });
+
+  it('keeps client hacks working: a property a hack sets without !important on the element stays in <style>', () => {
+    const html = emailPage(
+      '.title { color: #000000; font-size: 20px; line-height: 24px; }\n[data-ogsc] .title { color: #ffffff; }\n.ExternalClass p { line-height: 100%; }\nu + .body .title { font-size: 22px !important; }',
+      '<p class="title">Title</p>',
+    );
+    const result = fixWith(html, RULE);
+    expect(result.html).toContain('<p class="title" style="font-size: 20px">Title</p>');
+    expect(clientContextSelector('[data-ogsc] .title')).toBe('.title');
+    expect(clientContextSelector('u + .body a:hover')).toBe('a');
+    expect(clientContextSelector('*[x-apple-data-detectors]')).toBe('*');
+    expect(clientContextSelector('.title > span')).toBeUndefined();
+    expectSoundFix(html, result);
   });
 
   it('reads a merge tag in a style attribute as the value it stands for, and leaves every merge tag byte-identical', () => {

@@ -1,5 +1,6 @@
 import type { Declaration, Rule } from 'postcss';
 import { matchRules } from '../../analysis/style-cascade';
+import { splitSelectorList } from '../../parse/css-selector';
 import type { HtmlElement } from '../../parse/dom';
 import type { ReportContext } from '../../reports/context/report-context';
 import { CLIENT_IDS, ClientId } from '../../clients/email-client';
@@ -14,6 +15,7 @@ import { elementLine } from '../source-ranges';
 import {
   StyleDeclaration,
   appendStyleEdit,
+  clientContextSelector,
   inBody,
   inlineDeclarations,
   oneLine,
@@ -53,9 +55,11 @@ function keptDeclarations(rule: Rule): KeptDeclaration[] {
 }
 
 /**
- * The rules an inliner keeps in `<style>`: those inside `@media` and `@supports` blocks, and the selectors of
- * top-level rules that need a state or a pseudo-element. Each is matched without its pseudo-classes (so
- * against every element it may ever apply to); a selector even that cannot match applies anywhere.
+ * The rules an inliner keeps in `<style>`: those inside `@media` and `@supports` blocks, the selectors of
+ * top-level rules that need a state or a pseudo-element, and client hacks (`[data-ogsc] .title` applies in
+ * Outlook.com's dark mode, where an inlined `.title` color would beat it). Each is matched without its
+ * pseudo-classes, a hack by its last compound (so against every element it may ever apply to); a selector
+ * even that cannot match applies anywhere.
  */
 function keptRules(report: ReportContext): KeptRules {
   const { parsed } = report.doc;
@@ -64,9 +68,16 @@ function keptRules(report: ReportContext): KeptRules {
   const everywhere: KeptDeclaration[] = [];
   for (const entry of report.sheet.rules) {
     if (entry.nested) continue;
-    const kept = entry.topLevel ? report.styles.cascade.keptSelectors.get(entry.rule) : [entry.selectorText];
-    if (!kept || kept.length === 0) continue;
-    const stripped = kept.map(withoutPseudos).join(', ');
+    const kept = entry.topLevel
+      ? [
+          ...(report.styles.cascade.keptSelectors.get(entry.rule) ?? []).map(withoutPseudos),
+          ...splitSelectorList(entry.selectorText)
+            .map(clientContextSelector)
+            .filter((selector): selector is string => selector !== undefined),
+        ]
+      : [withoutPseudos(entry.selectorText)];
+    if (kept.length === 0) continue;
+    const stripped = kept.join(', ');
     if (selectors.list(stripped).some((selector) => !selector.matchable)) everywhere.push(...keptDeclarations(entry.rule));
     else selectorOf.set(entry.rule, stripped);
   }

@@ -10,6 +10,37 @@ import type { ParsedEmail } from '../../parse/parse-email';
 import type { TextEdit } from '../fix-model';
 import { addAttributeEdit, attributeValueRange, startTagRange } from '../source-ranges';
 
+/**
+ * Selectors written for what a client adds to the email (Outlook.com's `.ExternalClass` and `x_` names,
+ * Gmail's `u + .body` and `.gmail` classes, Yahoo's `yiv` ids, Word's `Mso` classes, Outlook's
+ * `#MessageViewBody`, Apple's data detectors): they match nothing in the email as written, by design.
+ */
+export const CLIENT_HACK =
+  /\.ExternalClass|\.ReadMsgBody|\.yshortcuts|\.gmail|#MessageViewBody|#outlook\b|\.x_|\.yiv|#yiv|\.Mso|\.im\b|\[x-apple-data-detectors|\[data-ogs[cb]|(?:^|[\s>+~])u\s*[+~]|\bo:p\b/i;
+
+/**
+ * For a selector that applies once a client changed the email (a client hack, or one testing an attribute a
+ * client adds: `[data-ogsc] .title`, `u + .body a`), its last compound without attribute tests and
+ * pseudo-classes (`.title`, `a`): the elements it may then apply to. Undefined for other selectors.
+ */
+export function clientContextSelector(selector: string): string | undefined {
+  if (!CLIENT_HACK.test(selector) && !selector.includes('[')) return undefined;
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < selector.length; i++) {
+    const ch = selector[i];
+    if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') depth--;
+    else if (depth === 0 && /[\s>+~]/.test(ch)) from = i + 1;
+  }
+  const key = selector
+    .slice(from)
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/::?[a-z-]+(?:\((?:[^()]|\([^()]*\))*\))?/gi, '')
+    .trim();
+  return key === '' ? '*' : key;
+}
+
 /** A declaration to write into a `style` attribute. */
 export interface StyleDeclaration {
   property: string;

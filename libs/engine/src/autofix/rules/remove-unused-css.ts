@@ -10,14 +10,7 @@ import type { FixCandidate, FixRule, TextEdit } from '../fix-model';
 import { styleSheetOffset } from '../source-ranges';
 import { lineAt } from '../text-edits';
 import { withoutPseudos } from './inline-css';
-
-/**
- * Selectors written for what a client adds to the email (Outlook.com's `.ExternalClass` and `x_` names,
- * Gmail's `u + .body` and `.gmail` classes, Yahoo's `yiv` ids, Word's `Mso` classes, Outlook's
- * `#MessageViewBody`, Apple's data detectors): they match nothing in the email as written, by design.
- */
-const CLIENT_HACK =
-  /\.ExternalClass|\.ReadMsgBody|\.yshortcuts|\.gmail|#MessageViewBody|#outlook\b|\.x_|\.yiv|#yiv|\.Mso|\.im\b|\[x-apple-data-detectors|\[data-ogs[cb]|(?:^|[\s>+~])u\s*[+~]|\bo:p\b/i;
+import { CLIENT_HACK } from './layout-css';
 
 /** Pseudo-classes whose selector matches, statically, at least what it does without them. */
 const KNOWN_PSEUDO_CLASSES = new Set([
