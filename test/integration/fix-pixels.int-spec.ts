@@ -7,8 +7,9 @@ import { EmailImageLoader, RenderPool, renderEmail, type ScreenshotMode } from '
 // safe rule fixes, painted in real headless Chromium (Debian's; CHROMIUM_PATH overrides it) through
 // libs/render as worker-render paints them, in the Apple Mail and Gmail views, light and dark, before and
 // after fixEmail. Every screenshot differs by at most 0.1% of its pixels (pixelmatch, the threshold the visual
-// report uses), except where a fixture names a screenshot the fix is meant to change (a client the fix helps)
-// and says why; there the change itself is checked.
+// report uses). A fixture may name screenshots its fix is meant to change, in a client the fix helps (Gmail
+// keeping a <style> block it used to drop, Apple Mail applying the email's own dark rules), and say why;
+// there the change itself is checked instead.
 
 const CLIENTS: ClientId[] = ['apple-mail-macos', 'apple-mail-ios', 'gmail-web', 'gmail-ios', 'gmail-android'];
 const MODES: ScreenshotMode[] = ['light', 'dark'];
@@ -66,6 +67,20 @@ function changedShare(a: Decoded, b: Decoded): number {
   const height = Math.max(a.height, b.height);
   const changed = pixelmatch(padTo(a, height), padTo(b, height), null, a.width, height, { threshold: 0.1 });
   return changed / (a.width * height);
+}
+
+const GMAIL_SHOTS = SHOTS.filter((shot) => shot.startsWith('gmail-'));
+
+/**
+ * The check of a change a fix is meant to make: a color the screenshot lacked before the fix covers at least
+ * `cssPixels` after it (in light mode: Gmail's dark variants recolor it), and the screenshot changed.
+ */
+function paintsOnlyAfter(rgb: Rgb, cssPixels: number): ExpectedChange['check'] {
+  return (before, after, shot) => {
+    expect(countColor(before, rgb)).toBe(0);
+    expect(changedShare(before, after)).toBeGreaterThan(MAX_CHANGED_SHARE);
+    if (shot.endsWith('-light')) expect(countColor(after, rgb)).toBeGreaterThanOrEqual(cssPixels);
+  };
 }
 
 // Every fixture is a whole document with colors written out for light and dark, so a fix that changed what a
@@ -150,6 +165,41 @@ const FIXTURES: Fixture[] = [
     // Word engine among them); the Apple Mail and Gmail models keep it, and it paints over the fallback there.
   },
   {
+    name: "var(), calc() and oklch() written as static values from the email's own definitions",
+    rules: ['static-css-values'],
+    html: page(
+      '<style>:root{--brand:#0066cc;--gap:8px}.panel{background-color:var(--brand);padding:calc(var(--gap) * 2);border-bottom:6px solid oklch(0.6 0.2 30);color:#ffffff;font:18px/24px Arial,sans-serif;width:300px}</style>',
+      '<div class="panel">A panel in the brand color</div>',
+    ),
+    changes: [
+      {
+        // static-css-values helps Gmail: Gmail's views drop the declarations that use var() (no support for
+        // custom properties), so before the fix the panel had no brand background; after it the static value
+        // paints as it does in Apple Mail, whose views stay as they were.
+        shots: GMAIL_SHOTS,
+        why: 'Gmail drops declarations with var(); written as static values, Gmail paints them',
+        check: paintsOnlyAfter([0x00, 0x66, 0xcc], 300 * 40),
+      },
+    ],
+  },
+  {
+    name: 'escaped class names (Tailwind-style) that Gmail would drop',
+    rules: ['safe-class-names'],
+    html: page(
+      '<style>.w-1\\/2{width:300px;height:60px;background-color:#cc3300}.sm\\:p-4{padding:16px}</style>',
+      '<div class="w-1/2 sm:p-4" style="font:16px/20px Arial,sans-serif;color:#ffffff">A half-width box</div>',
+    ),
+    changes: [
+      {
+        // safe-class-names helps Gmail: it removes a whole <style> block with an escaped character in a
+        // selector, so before the fix Gmail painted no box; with the classes renamed it keeps the block.
+        shots: GMAIL_SHOTS,
+        why: 'Gmail drops a style block with an escaped selector; with safe class names it keeps it',
+        check: paintsOnlyAfter([0xcc, 0x33, 0x00], 300 * 60),
+      },
+    ],
+  },
+  {
     name: 'dark-mode rules without the color-scheme meta',
     rules: ['color-scheme-meta'],
     html: page(
@@ -191,15 +241,9 @@ const FIXTURES: Fixture[] = [
       {
         // normalize-important helps Gmail: it drops a whole <style> block with an uppercase !IMPORTANT in it, so
         // before the fix Gmail painted no green box; after it Gmail keeps the block and paints the box as Apple Mail does.
-        shots: ['gmail-web-light', 'gmail-ios-light', 'gmail-android-light', 'gmail-web-dark', 'gmail-ios-dark', 'gmail-android-dark'],
+        shots: GMAIL_SHOTS,
         why: 'Gmail drops a style block with !IMPORTANT in it; written in lower case, Gmail keeps the block',
-        check(before, after, shot) {
-          const green: Rgb = [0x00, 0xaa, 0x00];
-          expect(countColor(before, green)).toBe(0);
-          expect(changedShare(before, after)).toBeGreaterThan(MAX_CHANGED_SHARE);
-          // In light mode the whole 200 x 100 box is green (Gmail's dark variants recolor it).
-          if (shot.endsWith('-light')) expect(countColor(after, green)).toBeGreaterThanOrEqual(200 * 100);
-        },
+        check: paintsOnlyAfter([0x00, 0xaa, 0x00], 200 * 100),
       },
     ],
   },
@@ -243,8 +287,14 @@ describe('the safe tier changes no pixel where it should not (real Chromium)', (
       for (const shot of SHOTS) {
         const share = changedShare(before.get(shot) as Decoded, after.get(shot) as Decoded);
         const change = expected.get(shot);
-        if (change) change.check(before.get(shot) as Decoded, after.get(shot) as Decoded, shot);
-        else if (share > MAX_CHANGED_SHARE) unexpected.push(`${shot}: ${(share * 100).toFixed(3)}% of pixels changed (at most ${MAX_CHANGED_SHARE * 100}%)`);
+        if (change) {
+          try {
+            change.check(before.get(shot) as Decoded, after.get(shot) as Decoded, shot);
+          } catch (error) {
+            // Say which expected change did not happen, and why it was expected.
+            throw new Error(`${shot}, expected to change because ${change.why}: ${(error as Error).message}`, { cause: error });
+          }
+        } else if (share > MAX_CHANGED_SHARE) unexpected.push(`${shot}: ${(share * 100).toFixed(3)}% of pixels changed (at most ${MAX_CHANGED_SHARE * 100}%)`);
       }
       expect(unexpected).toEqual([]);
     },
