@@ -11,6 +11,7 @@ import { createReportContext } from '../reports/context/report-context';
 import type { ReportIssue } from '../reports/context/report-issue';
 import { transformDropMasks } from '../reports/dark-contrast';
 import { buildDesignReport } from '../reports/design-report';
+import { buildSizeReport } from '../reports/size-report';
 import { buildTemplateReport } from '../reports/template-report';
 import { buildVmlReport } from '../reports/vml-report';
 import { overallScore, scoreClients } from '../scores/compatibility-score';
@@ -30,11 +31,12 @@ export interface LedgerFinding {
 
 /**
  * The findings a fix is judged by: the compatibility findings and score of the requested clients, and
- * the issues of the reports a fix can change (accessibility, VML, design, template). The spam, link,
+ * the issues of the reports a fix can change (accessibility, VML, design, template, size). The spam, link,
  * image, size and plain-text reports read the content, which no fix changes, so they are not computed.
  */
 export class FindingLedger {
-  private readonly counts = new Map<string, number>();
+  /** Per report, rule, client and property: how many errors, and how many errors and warnings. */
+  private readonly severities = new Map<string, { errors: number; problems: number }>();
 
   constructor(
     /** The parse the findings are of; the rules read it, never another parse of the same text. */
@@ -44,7 +46,13 @@ export class FindingLedger {
     /** The report context of the analysed parse, which the rules read (styles, images, data tables). */
     readonly report: ReportContext,
   ) {
-    for (const finding of findings) this.counts.set(ledgerKey(finding), (this.counts.get(ledgerKey(finding)) ?? 0) + 1);
+    for (const finding of findings) {
+      if (finding.severity === 'info') continue;
+      const tally = this.severities.get(ledgerKey(finding)) ?? { errors: 0, problems: 0 };
+      tally.problems++;
+      if (finding.severity === 'error') tally.errors++;
+      this.severities.set(ledgerKey(finding), tally);
+    }
   }
 
   tally(): FixTally {
@@ -67,27 +75,30 @@ export class FindingLedger {
   }
 
   /**
-   * Error and warning findings this ledger has more of than `earlier` (same report, rule, client,
-   * property and severity). Info findings (support unknown, advice) never count as introduced.
+   * Error and warning findings this ledger has more of than `earlier`: for the same report, rule, client
+   * and property, more errors, or more errors and warnings together. An error that became a warning is
+   * not introduced; a warning that became an error is. Info findings (support unknown, advice) never count.
    */
   introducedSince(earlier: FindingLedger): IntroducedFinding[] {
-    const seen = new Map<string, number>();
+    const seen = new Map<string, { errors: number; problems: number }>();
     const introduced: IntroducedFinding[] = [];
     for (const finding of this.findings) {
       if (finding.severity === 'info') continue;
       const key = ledgerKey(finding);
-      const count = (seen.get(key) ?? 0) + 1;
-      seen.set(key, count);
-      if (count > (earlier.counts.get(key) ?? 0)) {
-        introduced.push({ report: finding.report, rule: finding.rule, client: finding.client, severity: finding.severity, message: finding.message });
-      }
+      const tally = seen.get(key) ?? { errors: 0, problems: 0 };
+      seen.set(key, tally);
+      tally.problems++;
+      if (finding.severity === 'error') tally.errors++;
+      const before = earlier.severities.get(key) ?? { errors: 0, problems: 0 };
+      const worse = finding.severity === 'error' ? tally.errors > before.errors : tally.problems > before.problems;
+      if (worse) introduced.push({ report: finding.report, rule: finding.rule, client: finding.client, severity: finding.severity, message: finding.message });
     }
     return introduced;
   }
 }
 
 function ledgerKey(finding: LedgerFinding): string {
-  return `${finding.report}\u0000${finding.rule}\u0000${finding.client ?? ''}\u0000${finding.property ?? ''}\u0000${finding.severity}`;
+  return `${finding.report}\u0000${finding.rule}\u0000${finding.client ?? ''}\u0000${finding.property ?? ''}`;
 }
 
 function fromIssues(report: LedgerFinding['report'], issues: readonly ReportIssue[]): LedgerFinding[] {
@@ -96,7 +107,7 @@ function fromIssues(report: LedgerFinding['report'], issues: readonly ReportIssu
 
 /**
  * The findings analysis of one parse: what analyzeParsedEmail computes for cssReport and the scores,
- * plus the four reports above, without rendering any client's markup.
+ * plus the five reports above, without rendering any client's markup.
  */
 export function buildFindingLedger(
   parsed: ParsedEmail,
@@ -132,6 +143,7 @@ export function buildFindingLedger(
     ...fromIssues('vml', buildVmlReport(report)?.issues ?? []),
     ...fromIssues('design', buildDesignReport(report).issues),
     ...fromIssues('template', buildTemplateReport(report, compileWarnings).issues),
+    ...fromIssues('size', buildSizeReport(report).issues),
   );
   return new FindingLedger(parsed, findings, overallScore(scoreClients(cssReport, clients)), report);
 }

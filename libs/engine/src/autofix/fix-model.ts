@@ -20,7 +20,7 @@ export interface TextEdit {
 
 /** A finding a fix is meant to make go away: a cssReport rule, or a quality report's issue rule. */
 export interface FindingTarget {
-  report: 'css' | 'accessibility' | 'vml' | 'design' | 'template';
+  report: 'css' | 'accessibility' | 'vml' | 'design' | 'template' | 'size';
   rule: string;
 }
 
@@ -102,7 +102,7 @@ export interface SkippedFix {
 export interface FixTally {
   /** The overall compatibility score over the requested clients. */
   score: number;
-  /** Error and warning findings: cssReport's for the requested clients plus the accessibility, VML, design and template reports'. */
+  /** Error and warning findings: cssReport's for the requested clients plus the accessibility, VML, design, template and size reports'. */
   errors: number;
   warnings: number;
 }

@@ -40,7 +40,7 @@ class FixTally implements EngineFixTally {
 }
 
 class IntroducedFinding implements EngineIntroducedFinding {
-  @ApiProperty({ enum: ['css', 'accessibility', 'vml', 'design', 'template'] }) report: EngineIntroducedFinding['report'];
+  @ApiProperty({ enum: ['css', 'accessibility', 'vml', 'design', 'template', 'size'] }) report: EngineIntroducedFinding['report'];
   @ApiProperty() rule: string;
   @ApiPropertyOptional({ enum: CLIENT_IDS }) client?: ClientId;
   @ApiProperty({ enum: ['error', 'warning'] }) severity: 'error' | 'warning';
