@@ -20,6 +20,19 @@ import { waitFor } from '../utils/wait';
 const EMAIL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spring</title>
 <style>.box { color: #222222; background-color: #fafafa; border-radius: 8px; display: flex; }</style></head>
 <body><table role="presentation" width="600"><tr><td class="box" style="padding:16px">Spring launch: new colors in store.</td></tr></table></body></html>`;
+/** A 1x1 GIF. The emails' images are data: URIs, which the preview frames' CSP allows (img-src 'self' data:), so no page logs a refusal. */
+const GIF = 'data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==';
+/**
+ * An email the safe fixes improve: a layout table without its role, a tracking pixel without alt, a 3-digit
+ * hex color and a font stack without a generic family; a content image without alt, which the gate fails
+ * and no fix guesses (skipped, with the reason); a merge tag that must come back as it was.
+ */
+const FIXABLE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Autumn</title>
+<style>.title { color: #abc; font-family: "Brand Sans"; }</style></head>
+<body><table width="600"><tr><td class="title">Hello {{ first_name }}, autumn is here.</td></tr></table>
+<img src="${GIF}" width="1" height="1">
+<img src="${GIF}" width="600" height="300">
+<p><a href="https://shop.example.org/autumn">Shop autumn</a></p></body></html>`;
 const HOSTILE_TITLE = '<script>window.__dashboardXss = 1</script><img src=x onerror="window.__dashboardXss = 2">';
 /** Where the browser test leaves its screenshots for a person to look at (outside the repository). */
 const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOT_DIR;
@@ -247,6 +260,26 @@ describe('the dashboard (/app)', () => {
       await request(api.url).get(`/api/preview/${preview.id}`).set('x-api-key', other.key).expect(200);
     });
 
+    it("does not fix another account's preview or show another account's fix run", async () => {
+      const other = await createTestAccount(db, 'free');
+      const theirs = (await request(api.url).post('/api/preview').set('x-api-key', other.key).send({ title: 'Theirs', html: FIXABLE }).expect(200)).body;
+      const theirFix = (await request(api.url).post('/api/fix').set('x-api-key', other.key).send({ html: FIXABLE }).expect(200)).body;
+      const mine = (await request(api.url).post('/api/preview').set('x-api-key', pro.key).send({ title: 'Mine', html: FIXABLE }).expect(200)).body;
+      const { cookie, csrf } = await signIn(pro.key);
+      await request(api.url).post(`/app/previews/${theirs.id}/fix`).set('Cookie', cookie).type('form').send({ _csrf: csrf }).expect(404);
+      await request(api.url).get(`/app/previews/${mine.id}/fix/${theirFix.id}`).set('Cookie', cookie).expect(404);
+      // Without the CSRF token nothing is fixed.
+      await request(api.url).post(`/app/previews/${mine.id}/fix`).set('Cookie', cookie).type('form').send({}).expect(403);
+      const fixed = await request(api.url).post(`/app/previews/${mine.id}/fix`).set('Cookie', cookie).type('form').send({ _csrf: csrf }).expect(303);
+      expect(fixed.headers.location).toMatch(new RegExp(`^/app/previews/${mine.id}/fix/fix_`));
+      const shown = await request(api.url).get(fixed.headers.location).set('Cookie', cookie).expect(200);
+      expect(shown.text).toContain('<h1>Fix: Mine</h1>');
+      // The run is the account's: the API reads it with the account's key, and nobody else's.
+      const fixId = fixed.headers.location.split('/').pop();
+      await request(api.url).get(`/api/fix/${fixId}`).set('x-api-key', pro.key).expect(200);
+      await request(api.url).get(`/api/fix/${fixId}`).set('x-api-key', other.key).expect(404);
+    });
+
     it("does not show, test or delete another account's webhook endpoint", async () => {
       const other = await createTestAccount(db, 'free');
       const theirs = (
@@ -469,6 +502,62 @@ describe('the dashboard (/app)', () => {
       expect(failures.length).toBe(failing.body.failures.length);
       expect(failures[0]).toContain(failing.body.failures[0].check);
       await check('gate-run');
+    });
+
+    it("fixes a failed gate run's preview from the run page: the re-analysis, applied and skipped fixes, the diff and the fixed email", async () => {
+      const clients = ['gmail-web', 'outlook-windows-legacy'];
+      const failing = await request(api.url).post('/api/gate').set('x-api-key', pro.key).send({ html: FIXABLE, clients }).expect(200);
+      expect(failing.body.passed).toBe(false);
+      expect(failing.body.suggestedFix.fixable).toBeGreaterThanOrEqual(2);
+      await go(`/app/gate/runs/${failing.body.runId}`);
+      const suggestion = await page.$eval(`form[action="/app/previews/${failing.body.previewId}/fix"]`, (form) => form.textContent ?? '');
+      expect(suggestion).toContain(`The safe fixes resolve ${failing.body.suggestedFix.fixable} findings of this email.`);
+      await check('gate-run-fixable');
+
+      await submit(`form[action="/app/previews/${failing.body.previewId}/fix"] button`);
+      expect(new URL(page.url()).pathname).toMatch(new RegExp(`^/app/previews/${failing.body.previewId}/fix/fix_[0-9A-Za-z]+$`));
+      // The gate saved the analyzed email as a preview titled after the run.
+      expect(await page.$eval('h1', (h) => h.textContent)).toBe('Fix: Gate run');
+      expect(await page.$eval('main .meta', (meta) => meta.textContent)).toContain('tiers: safe');
+      // Before and after, by analyzing the fixed email again.
+      // The same email through POST /api/fix, for the figures the page must show.
+      const viaApi = (await request(api.url).post('/api/fix').send({ html: FIXABLE, clients }).expect(200)).body;
+      const tally = await page.$$eval('#reanalysis-title ~ table tbody tr', (rows) =>
+        rows.map((row) =>
+          Array.from(row.querySelectorAll('th, td'))
+            .slice(0, 3)
+            .map((cell) => (cell.textContent ?? '').trim()),
+        ),
+      );
+      expect(tally).toEqual(
+        (['score', 'errors', 'warnings'] as const).map((key) => [key[0].toUpperCase() + key.slice(1), String(viaApi.before[key]), String(viaApi.after[key])]),
+      );
+      expect(await page.$eval('#reanalysis-title ~ p', (p) => p.textContent)).toMatch(/^Resolved \d+ findings: layout-table-role 1/);
+      const applied = await page.$$eval('#applied-title + .card tbody tr', (rows) => rows.map((row) => row.textContent ?? ''));
+      expect(applied.some((row) => row.includes('layout-table-role') && row.includes('role="presentation" on a layout table'))).toBe(true);
+      expect(applied.some((row) => row.includes('decorative-image-alt'))).toBe(true);
+      const skipped = await page.$$eval('#skipped-title + .card tbody tr', (rows) => rows.map((row) => row.textContent ?? ''));
+      expect(skipped.some((row) => row.includes('decorative-image-alt') && row.includes('content image'))).toBe(true);
+      // The diff is text (escaped), its added and removed lines marked.
+      const added = await page.$$eval('pre.diff ins.diff-add', (lines) => lines.map((line) => line.textContent ?? ''));
+      const removed = await page.$$eval('pre.diff del.diff-del', (lines) => lines.map((line) => line.textContent ?? ''));
+      expect(added).toContainEqual(expect.stringMatching(/^\+<body><table width="600" role="presentation">/));
+      expect(removed).toContainEqual(expect.stringMatching(/^-<body><table width="600">/));
+      expect(await page.$$eval('pre.diff table, pre.diff img', (nodes) => nodes.length)).toBe(0);
+      const fixed = await page.$eval('#fixed-html', (area) => (area as HTMLTextAreaElement).value);
+      expect(fixed).toContain('<table width="600" role="presentation">');
+      expect(fixed).toContain('Hello {{ first_name }}, autumn is here.');
+      expect(fixed).toContain(`<img src="${GIF}" width="600" height="300">`);
+      await check('preview-fix');
+
+      expect(viaApi.html).toBe(fixed);
+
+      // From the preview page, with the layout tier too.
+      await go(`/app/previews/${failing.body.previewId}`);
+      await page.click('input[name=tier][value=layout]');
+      await submit(`form[action="/app/previews/${failing.body.previewId}/fix"] button[type=submit]`);
+      expect(await page.$eval('main .meta', (meta) => meta.textContent)).toContain('tiers: safe + layout');
+      expect(await page.$$eval('#applied-title + .card tbody tr', (rows) => rows.length)).toBeGreaterThanOrEqual(applied.length);
     });
 
     it('registers a webhook (secret shown once), sends a test event and lists its delivery; shows, enables and deletes a disabled endpoint', async () => {

@@ -88,6 +88,17 @@ button.danger { color: var(--bad); border-color: var(--bad); }
 .timeline { list-style: none; padding: 0; border-left: 3px solid var(--line); margin-left: .5rem; }
 .timeline li { position: relative; padding: 0 0 1rem 1rem; }
 .timeline li::before { content: ''; position: absolute; left: -.5rem; top: .45rem; width: .7rem; height: .7rem; border-radius: 50%; background: var(--warn); }
+/* A failure names a URL or an image source, which may be long and unbroken (a data: URI). */
+.failures li { overflow-wrap: anywhere; }
+.fix-form { margin: 1rem 0; }
+.fix-form fieldset { margin-top: 0; }
+.fix-form fieldset label { display: flex; align-items: flex-start; overflow-wrap: anywhere; }
+pre.diff { background: #fff; border: 1px solid var(--line); border-radius: .4rem; padding: .5rem .75rem; font-size: .8rem; line-height: 1.45; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 40rem; overflow-y: auto; }
+pre.diff ins, pre.diff del { text-decoration: none; display: inline; }
+.diff-add { background: #dafbe1; color: #0f5323; }
+.diff-del { background: #ffebe9; color: #82071e; }
+.diff-hunk { color: #0550ae; }
+.diff-file, .diff-note { color: #57606a; }
 .keybox { display: flex; gap: .5rem; flex-wrap: wrap; }
 .keybox input { flex: 1 1 16rem; font-family: ui-monospace, monospace; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

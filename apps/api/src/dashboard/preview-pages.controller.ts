@@ -1,9 +1,11 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import type { FixTier } from '@mailproof/engine';
 import { PREVIEW_SORTS, type PreviewSort } from '@mailproof/persistence';
 import { Authenticated } from '../auth/auth.decorators';
 import { UsageRecorder } from '../auth/usage-recorder.service';
+import { fixRunResult, FixService } from '../fix/fix.service';
 import { PreviewRequest } from '../previews/dto/preview.request';
 import { previewOutcome, PreviewsService } from '../previews/previews.service';
 import { problemForFailure } from '../problems/problem-for-failure';
@@ -12,6 +14,7 @@ import { PreviewAnalysisCache } from '../shares/preview-analysis.cache';
 import { clientView } from '../shares/share-page.view';
 import { SharesService } from '../shares/shares.service';
 import { accountOf, asList, formErrors, pageContext, pageNumber, problemMessage, sendNotFound, sendPage, text, validateForm } from './dashboard-http';
+import { fixPage } from './views/fix.view';
 import { previewDetailPage } from './views/preview-detail.view';
 import { newPreviewPage, previewListPage, type NewPreviewForm } from './views/previews.view';
 
@@ -27,6 +30,7 @@ export class PreviewPagesController {
     private readonly shares: SharesService,
     private readonly usage: UsageRecorder,
     private readonly analyses: PreviewAnalysisCache,
+    private readonly fixes: FixService,
   ) {}
 
   @Get()
@@ -122,6 +126,51 @@ export class PreviewPagesController {
       if (problemMessage(error).status === 404) return sendNotFound(req, res, 'No saved preview with this id in your account.');
       throw error;
     }
+  }
+
+  /**
+   * The Fix action: the preview's email as it was submitted (source, files, format, clients) through
+   * FixService.create, the same store, queue and budget as POST /api/fix; then the run's page.
+   */
+  @Post(':id/fix')
+  async fix(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Body() body: Record<string, unknown>): Promise<void> {
+    const account = accountOf(req);
+    const preview = await this.previews.findOwned(id, account);
+    const submission = preview ? await this.previews.findOwnedSubmission(id, account) : null;
+    if (!preview || !submission) return sendNotFound(req, res, 'No saved preview with this id in your account.');
+    const tiers: FixTier[] = body.tier === 'layout' ? ['safe', 'layout'] : ['safe'];
+    // A fix from the dashboard counts for the session's key like one over HTTP.
+    this.usage.record(account.keyId, 'fix');
+    const { source, format, clients, files, mjmlValidation } = submission;
+    const outcome = await this.fixes.create({ html: source, format, clients, files, mjmlValidation, tiers }, account);
+    if (outcome.state === 'failed') {
+      const problem = problemForFailure(outcome.failure, outcome.subject);
+      return sendPage(
+        res,
+        problem.getStatus(),
+        fixPage(pageContext(req), { preview, fixId: outcome.subject.id, tiers, state: 'failed', failure: problem.message }),
+      );
+    }
+    const fixId = outcome.state === 'done' ? outcome.value.id : outcome.subject.id;
+    res.redirect(303, `/app/previews/${encodeURIComponent(id)}/fix/${encodeURIComponent(fixId)}`);
+  }
+
+  /** A fix run of the account (FixService.read), shown under its preview: the re-analysis, applied, skipped, the diff. */
+  @Get(':id/fix/:fixId')
+  async fixResult(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Param('fixId') fixId: string): Promise<void> {
+    const account = accountOf(req);
+    const preview = await this.previews.findOwned(id, account);
+    if (!preview) return sendNotFound(req, res, 'No saved preview with this id in your account.');
+    const outcome = await this.fixes.read(fixId, account);
+    if (!outcome) return sendNotFound(req, res, 'No fix run with this id in your account (fix runs are kept for 24 hours).');
+    const context = pageContext(req);
+    if (outcome.state === 'pending') return sendPage(res, 200, fixPage(context, { preview, fixId, state: 'pending' }));
+    if (outcome.state === 'failed') {
+      const problem = problemForFailure(outcome.failure, outcome.subject);
+      return sendPage(res, 200, fixPage(context, { preview, fixId, state: 'failed', failure: problem.message }));
+    }
+    const tiers = outcome.value.tiers;
+    sendPage(res, 200, fixPage(context, { preview, fixId, tiers, state: 'done', result: fixRunResult(outcome.value) }));
   }
 
   @Post(':id/delete')

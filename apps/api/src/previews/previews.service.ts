@@ -8,7 +8,7 @@ import {
   type RenderMode,
   type RenderScreenshotsJobResult,
 } from '@mailproof/contracts';
-import { CLIENT_IDS } from '@mailproof/engine';
+import { CLIENT_IDS, type ClientId } from '@mailproof/engine';
 import { PreviewRepository, type PreviewEntity, type PreviewListOptions } from '@mailproof/persistence';
 import type { Job } from 'bullmq';
 import { JobProducer, QueueEventsRegistry, awaitJob, watchJob } from '@mailproof/queue';
@@ -23,6 +23,16 @@ import type { PreviewRequest, ScreenshotsRequest } from './dto/preview.request';
 export type PreviewSubject = { id: string };
 /** A stored preview: analyzed, still queued, or failed (compile_failed, payload_too_large, internal_error). */
 export type PreviewOutcome = StoredOutcome<PreviewEntity, PreviewSubject>;
+
+/** A saved preview's email as it was submitted: what POST /api/preview (or the dashboard form) stored. */
+export interface PreviewSubmission {
+  source: string;
+  format: PreviewEntity['format'];
+  /** Validated when the preview was submitted. */
+  clients: ClientId[];
+  files?: Record<string, string>;
+  mjmlValidation?: 'soft' | 'strict';
+}
 
 const NOT_ANALYZED = 'The preview could not be analyzed.';
 
@@ -117,6 +127,23 @@ export class PreviewsService {
   async findOwned(id: string, account: AuthenticatedAccount): Promise<PreviewEntity | null> {
     const preview = await this.previews.find(id);
     return preview && preview.accountId === account.accountId ? preview : null;
+  }
+
+  /**
+   * The email of one of the account's saved previews as it was submitted (source, files and the options it
+   * was compiled with), for the dashboard's Fix action to send to FixService; null as for `findOwned`.
+   */
+  async findOwnedSubmission(id: string, account: AuthenticatedAccount): Promise<PreviewSubmission | null> {
+    if (!(await this.findOwned(id, account))) return null;
+    const stored = await this.previews.findForAnalysis(id);
+    if (!stored) return null;
+    return {
+      source: stored.source,
+      format: stored.format,
+      clients: stored.clients as ClientId[],
+      files: stored.files ?? undefined,
+      mjmlValidation: stored.mjmlValidation ?? undefined,
+    };
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { GateRefSummary, GateRunListItem, GateScorePoint } from '@mailproof/persistence';
 import { html } from './html';
-import { page, pager, scoreBadge, verdictBadge, when, type PageContext } from './layout';
+import { csrfField, page, pager, scoreBadge, verdictBadge, when, type PageContext } from './layout';
 import { gateRunTable } from './overview.view';
 import { scoreLineChart } from './svg-charts';
 
@@ -63,6 +63,15 @@ function failureLine(failure: Record<string, unknown>) {
   return html`<li><strong>${String(family ?? '')}${check ? ` / ${String(check)}` : ''}</strong>${message ? html`: ${String(message)}` : ''}${details ? html` <span class="meta">(${details})</span>` : ''}</li>`;
 }
 
+/** A failed verdict's suggested fix: how many findings the safe fixes resolve, and the Fix action on the analyzed preview. */
+function suggestedFixLine(verdict: Record<string, unknown> | null, previewId: unknown, csrfToken: string | undefined) {
+  const fixable = (verdict?.suggestedFix as { fixable?: unknown } | undefined)?.fixable;
+  if (typeof fixable !== 'number') return '';
+  const what = `The safe fixes resolve ${fixable} ${fixable === 1 ? 'finding' : 'findings'} of this email.`;
+  if (typeof previewId !== 'string') return html`<p>${what}</p>`;
+  return html`<form method="post" action="/app/previews/${previewId}/fix" class="actions">${csrfField(csrfToken)}<input type="hidden" name="tier" value="safe"><span>${what}</span><button type="submit">Fix the analyzed preview</button></form>`;
+}
+
 export function gateRunPage(context: PageContext, run: Record<string, unknown>): string {
   const verdict = (run.verdict ?? null) as Record<string, unknown> | null;
   const failures = Array.isArray(verdict?.failures) ? (verdict.failures as Record<string, unknown>[]) : [];
@@ -78,8 +87,9 @@ export function gateRunPage(context: PageContext, run: Record<string, unknown>):
 ${typeof verdict?.overallScore === 'number' ? html`<p>Overall score ${scoreBadge(verdict.overallScore)}${typeof verdict.threshold === 'number' ? html` (threshold ${verdict.threshold})` : ''}</p>` : ''}
 ${typeof run.previewId === 'string' ? html`<p><a href="/app/previews/${run.previewId}">The analyzed preview</a></p>` : ''}
 ${failure?.message ? html`<p class="error" role="alert">${failure.message}</p>` : ''}
+${suggestedFixLine(verdict, run.previewId, context.csrfToken)}
 <section aria-labelledby="failures-title"><h2 id="failures-title">Failures (${failures.length})</h2>
-${failures.length === 0 ? html`<p>None.</p>` : html`<ul>${failures.map(failureLine)}</ul>`}
+${failures.length === 0 ? html`<p>None.</p>` : html`<ul class="failures">${failures.map(failureLine)}</ul>`}
 </section>`,
   );
 }

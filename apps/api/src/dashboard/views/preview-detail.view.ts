@@ -1,6 +1,7 @@
 import type { PreviewEntity } from '@mailproof/persistence';
 import type { StoredAnalysis } from '../../shares/preview-analysis.cache';
 import { previewReport } from '../../shares/share-page.view';
+import { fixForm } from './fix.view';
 import { html, raw } from './html';
 import { csrfField, page, when, type PageContext } from './layout';
 
@@ -38,6 +39,7 @@ ${report ? raw(report.score) : ''}</div>
 ${actions}
 ${share}
 ${status}
+${preview.status === 'completed' ? fixForm(preview.id, context.csrfToken) : ''}
 ${report ? html`<div ${raw(report.rootAttributes)}>${raw(report.sections)}</div>` : ''}
 ${report && html`<script src="/share/assets/share.js" defer></script>`}`;
   return page(title, context, body);
