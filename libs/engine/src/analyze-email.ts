@@ -1,7 +1,8 @@
 import { collectFeatures } from './analysis/collect-features';
 import { placeFindingsInSource } from './compile/source-positions';
 import { buildCssReport } from './analysis/css-report';
-import { SelectorCache, computeStyleCascade } from './analysis/style-cascade';
+import { SelectorCache, StyleCascade, computeStyleCascade } from './analysis/style-cascade';
+import type { CssFinding } from './analysis/css-finding';
 import { CLIENT_IDS, ClientId } from './clients/email-client';
 import { isClientId } from './clients/email-clients';
 import { DarkColorHandover, DarkModeContext, simulateDarkModeForClient } from './dark-mode/dark-mode-simulation';
@@ -147,6 +148,32 @@ export function renderClientViews(html: string, options: Pick<AnalyzeEmailOption
   }));
 }
 
+/** The compatibility core of an analysis: features, the `<style>` cascade, client behaviors and cssReport (positions in `parsed`). */
+export interface CompatibilityAnalysis {
+  selectors: SelectorCache;
+  cascade: StyleCascade;
+  transformContext: TransformContext;
+  cssReport: CssFinding[];
+}
+
+/** Shared by analyzeParsedEmail and the auto-fix's findings ledger, which renders no client. */
+export function analyzeCompatibility(parsed: ParsedEmail, format: EmailFormat, clients: readonly ClientId[]): CompatibilityAnalysis {
+  const selectors = new SelectorCache();
+  const features = collectFeatures(parsed, selectors);
+  const cascade = computeStyleCascade(parsed, selectors);
+  const transformContext = new TransformContext(parsed, features, cascade);
+  const cssReport = buildCssReport({
+    parsed,
+    hits: features.hits,
+    cascade,
+    format,
+    clients,
+    uses: features,
+    behaviors: (client) => transformContext.behaviorOutcome(client),
+  });
+  return { selectors, cascade, transformContext, cssReport };
+}
+
 /**
  * The whole compatibility analysis of already-compiled HTML, synchronously: parse once, analyze
  * once, then specialise per client (transforms, dark-mode variants, findings and scores).
@@ -165,19 +192,7 @@ export function analyzeParsedEmail(
   clients: readonly ClientId[],
   options: Pick<AnalyzeEmailOptions, 'compileWarnings' | 'reports' | 'sourcePositions'> = {},
 ): PreviewAnalysis {
-  const selectors = new SelectorCache();
-  const features = collectFeatures(parsed, selectors);
-  const cascade = computeStyleCascade(parsed, selectors);
-  const transformContext = new TransformContext(parsed, features, cascade);
-  const compiledReport = buildCssReport({
-    parsed,
-    hits: features.hits,
-    cascade,
-    format,
-    clients,
-    uses: features,
-    behaviors: (client) => transformContext.behaviorOutcome(client),
-  });
+  const { selectors, cascade, transformContext, cssReport: compiledReport } = analyzeCompatibility(parsed, format, clients);
   // A compiled template's findings point into the author's source where the element came from one.
   const cssReport = options.sourcePositions ? placeFindingsInSource(compiledReport, parsed.source, options.sourcePositions) : compiledReport;
   const compatibilityScores = scoreClients(cssReport, clients);

@@ -1,6 +1,4 @@
-import { collectFeatures } from '../analysis/collect-features';
-import { buildCssReport } from '../analysis/css-report';
-import { SelectorCache, computeStyleCascade } from '../analysis/style-cascade';
+import { analyzeCompatibility } from '../analyze-email';
 import type { ClientId } from '../clients/email-client';
 import type { CompileWarning } from '../compile/compile-format';
 import type { EmailFormat } from '../fixes/code-fix';
@@ -15,7 +13,6 @@ import { buildSizeReport } from '../reports/size-report';
 import { buildTemplateReport } from '../reports/template-report';
 import { buildVmlReport } from '../reports/vml-report';
 import { overallScore, scoreClients } from '../scores/compatibility-score';
-import { TransformContext } from '../transforms/client-transform';
 import type { FindingTarget, FixTally, IntroducedFinding } from './fix-model';
 
 /** One finding of an email, from cssReport (per client) or from a quality report. */
@@ -115,19 +112,7 @@ export function buildFindingLedger(
   clients: readonly ClientId[],
   compileWarnings: readonly CompileWarning[] = [],
 ): FindingLedger {
-  const selectors = new SelectorCache();
-  const features = collectFeatures(parsed, selectors);
-  const cascade = computeStyleCascade(parsed, selectors);
-  const transformContext = new TransformContext(parsed, features, cascade);
-  const cssReport = buildCssReport({
-    parsed,
-    hits: features.hits,
-    cascade,
-    format,
-    clients,
-    uses: features,
-    behaviors: (client) => transformContext.behaviorOutcome(client),
-  });
+  const { selectors, cascade, transformContext, cssReport } = analyzeCompatibility(parsed, format, clients);
   const report = createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
   const findings: LedgerFinding[] = cssReport.map((finding) => ({
     report: 'css',
