@@ -1,37 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
-import { EMAIL_FORMATS, FIX_TIERS, type ClientId, type EmailFormat, type FixTier } from '@mailproof/engine';
-import { OptionalClientIds } from '../../common/client-ids.validator';
-import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';
-import { OptionalMjmlValidation, OptionalSourceFiles } from '../../common/source-files.validator';
-import { MAX_MARKUP_BYTES } from '../../previews/dto/preview.request';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional } from 'class-validator';
+import { FIX_TIERS, type FixTier } from '@mailproof/engine';
+import { EmailSourceRequest } from '../../common/email-source.request';
 
 /** `POST /api/fix`: the email as POST /api/preview takes it (same limits and validators), and the fix tiers. */
-export class FixRequest {
-  @ApiProperty({ description: 'Email markup: HTML, React Email JSX, MJML or Maizzle; at most 500 KB (UTF-8 bytes).' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxUtf8Bytes(MAX_MARKUP_BYTES)
-  html: string;
-
-  @OptionalSourceFiles()
-  files?: Record<string, string>;
-
-  @OptionalMjmlValidation()
-  mjmlValidation?: 'soft' | 'strict';
-
-  @ApiPropertyOptional({
-    enum: EMAIL_FORMATS,
-    default: 'html',
-    description: 'Input format. For jsx and maizzle the patched email is the compiled HTML (the answer says so); html is patched in place.',
-  })
-  @IsOptional()
-  @IsIn(EMAIL_FORMATS)
-  format?: EmailFormat;
-
-  @OptionalClientIds('Clients whose findings the fixes resolve and must not add to; all 21 when omitted.')
-  clients?: ClientId[];
-
+export class FixRequest extends EmailSourceRequest {
   @ApiPropertyOptional({
     type: [String],
     enum: FIX_TIERS,

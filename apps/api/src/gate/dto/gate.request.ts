@@ -12,7 +12,7 @@ import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engin
 import { OptionalClientIds } from '../../common/client-ids.validator';
 import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';
 import { OptionalMjmlValidation, OptionalSourceFiles } from '../../common/source-files.validator';
-import { MAX_MARKUP_BYTES } from '../../previews/dto/preview.request';
+import { MAX_MARKUP_BYTES } from '../../common/email-source.request';
 
 /** POST /api/gate: exactly one of html and url (checked by the service, which names both fields). */
 export class GateRequest {

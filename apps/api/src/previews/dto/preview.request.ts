@@ -1,35 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { RENDER_MODES, type RenderMode } from '@mailproof/contracts';
-import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
+import type { ClientId } from '@mailproof/engine';
 import { OptionalClientIds } from '../../common/client-ids.validator';
-import { MaxUtf8Bytes } from '../../common/max-utf8-bytes.validator';
-import { OptionalMjmlValidation, OptionalSourceFiles } from '../../common/source-files.validator';
+import { EmailSourceRequest } from '../../common/email-source.request';
 
-/** 500 KB of markup, counted as UTF-8 bytes. */
-export const MAX_MARKUP_BYTES = 512_000;
-
-export class PreviewRequest {
-  @ApiProperty({ description: 'Email markup: HTML, React Email JSX, MJML or Maizzle; at most 500 KB (UTF-8 bytes).' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxUtf8Bytes(MAX_MARKUP_BYTES)
-  html: string;
-
-  @OptionalSourceFiles()
-  files?: Record<string, string>;
-
-  @OptionalMjmlValidation()
-  mjmlValidation?: 'soft' | 'strict';
-
-  @ApiPropertyOptional({ enum: EMAIL_FORMATS, default: 'html', description: 'Input format; selects framework-native fix snippets.' })
-  @IsOptional()
-  @IsIn(EMAIL_FORMATS)
-  format?: EmailFormat;
-
-  @OptionalClientIds('Client ids to analyze; all 21 when omitted.')
-  clients?: ClientId[];
-
+export class PreviewRequest extends EmailSourceRequest {
   @ApiPropertyOptional({ maxLength: 200, description: 'Title for the saved preview (authenticated requests).' })
   @IsOptional()
   @IsString()

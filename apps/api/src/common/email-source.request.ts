@@ -1,0 +1,39 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
+import { OptionalClientIds } from './client-ids.validator';
+import { MaxUtf8Bytes } from './max-utf8-bytes.validator';
+import { OptionalMjmlValidation, OptionalSourceFiles } from './source-files.validator';
+
+/** 500 KB of markup, counted as UTF-8 bytes. */
+export const MAX_MARKUP_BYTES = 512_000;
+
+/**
+ * The email as `POST /api/preview` and `POST /api/fix` take it: markup, the files it imports, MJML's
+ * validation level, the format and the clients. One class, so both endpoints keep the same limits.
+ */
+export class EmailSourceRequest {
+  @ApiProperty({ description: 'Email markup: HTML, React Email JSX, MJML or Maizzle; at most 500 KB (UTF-8 bytes).' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxUtf8Bytes(MAX_MARKUP_BYTES)
+  html: string;
+
+  @OptionalSourceFiles()
+  files?: Record<string, string>;
+
+  @OptionalMjmlValidation()
+  mjmlValidation?: 'soft' | 'strict';
+
+  @ApiPropertyOptional({
+    enum: EMAIL_FORMATS,
+    default: 'html',
+    description: 'Input format; selects framework-native fix snippets. For a fix of jsx or maizzle the patched email is the compiled HTML.',
+  })
+  @IsOptional()
+  @IsIn(EMAIL_FORMATS)
+  format?: EmailFormat;
+
+  @OptionalClientIds('Client ids to analyze (and, for a fix, whose findings the fixes resolve and must not add to); all 21 when omitted.')
+  clients?: ClientId[];
+}
