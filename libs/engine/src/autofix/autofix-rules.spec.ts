@@ -24,6 +24,15 @@ describe('layout-table-role', () => {
     expect(result.applied.filter((fix) => fix.rule === 'layout-table-role')).toHaveLength(1);
     expect(result.skipped.filter((skip) => skip.rule === 'layout-table-role')).toHaveLength(3);
   });
+
+  it('leaves a table with a role of its own as written, and says so; presentation and none are done already', () => {
+    const html = page('', '<table role="module"><tr><td>A</td></tr></table>\n<table role="none"><tr><td>B</td></tr></table>');
+    const result = fixEmail(html);
+    expect(result.applied.filter((fix) => fix.rule === 'layout-table-role')).toEqual([]);
+    expect(result.skipped.filter((skip) => skip.rule === 'layout-table-role')).toEqual([
+      expect.objectContaining({ reason: expect.stringContaining('role="module"') }),
+    ]);
+  });
 });
 
 describe('decorative-image-alt', () => {
@@ -68,6 +77,17 @@ describe('value fixes', () => {
   it('writes !important in lower case with a space, keeping display as Yahoo needs it', () => {
     const result = fixEmail(page('<style>.a { color: #111111!IMPORTANT; } .b { display: block!IMPORTANT; }</style>', '<p class="a">x</p><p class="b">y</p>'));
     expect(result.html).toContain('.a { color: #111111 !important; } .b { display: block!important; }');
+    // Fixing again leaves display as it is, and says why: no spelling serves both Yahoo and Word.
+    const again = fixEmail(result.html);
+    expect(again.applied).toEqual([]);
+    expect(again.skipped).toContainEqual(expect.objectContaining({ rule: 'normalize-important', reason: expect.stringContaining('Yahoo') }));
+  });
+
+  it('names the clients a gradient fallback helps from caniemail: Outlook on Windows, not Apple Mail', () => {
+    const result = fixEmail(page('', '<div style="background: linear-gradient(#ff0000, #0000ff)">x</div>'));
+    const fallback = result.applied.find((fix) => fix.rule === 'gradient-fallback-color');
+    expect(fallback?.clients).toEqual(expect.arrayContaining(['outlook-windows', 'outlook-windows-legacy']));
+    expect(fallback?.clients).not.toContain('apple-mail-macos');
   });
 
   it('writes space-separated colors with commas and 3-digit hex with 6 digits, in styles and color attributes', () => {

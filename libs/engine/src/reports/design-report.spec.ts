@@ -60,3 +60,13 @@ describe('near-duplicate colors: the lightness bound', () => {
     expect(labDistanceLowerBound(grey(50), grey(51))).toBeCloseTo(labDistance(grey(50), grey(51)), 6);
   });
 });
+
+describe('design report: CSS-wide keywords', () => {
+  it('reads font-family: inherit as no stack (no typeface, no missing generic family)', () => {
+    const report = design('<p style="font-family: inherit">A</p><p style="font-family: Georgia">B</p>');
+    expect(report.fontFamilies.map((item) => item.value)).toEqual(['georgia']);
+    expect(report.issues.filter((issue) => issue.rule === 'font-stack-no-generic').map((issue) => issue.message)).toEqual([
+      expect.stringContaining('"georgia"'),
+    ]);
+  });
+});

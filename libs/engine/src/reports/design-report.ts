@@ -113,6 +113,8 @@ class Tally {
   }
 }
 
+const CSS_WIDE_KEYWORDS: ReadonlySet<string> = new Set(['inherit', 'initial', 'unset', 'revert', 'revert-layer']);
+
 export function normalizeStack(value: string): string[] {
   return value
     .split(',')
@@ -270,7 +272,8 @@ class DesignTallies {
 
   private fontFamilyContributions(out: Contribution[], value: string): void {
     const families = normalizeStack(value);
-    if (families.length === 0) return;
+    // `inherit` and the other CSS-wide keywords are not a stack: the element takes its parent's fonts.
+    if (families.length === 0 || (families.length === 1 && CSS_WIDE_KEYWORDS.has(families[0]))) return;
     const stack = families.join(', ');
     out.push([this.stacks, stack]);
     if (!GENERIC_FAMILIES.has(families[0])) out.push([this.typefaces, families[0]]);

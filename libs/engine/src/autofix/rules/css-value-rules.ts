@@ -1,10 +1,18 @@
+import { getTrackedFeature } from '../../analysis/feature-catalog';
+import { CLIENT_IDS, type ClientId } from '../../clients/email-client';
 import { getAttribute } from '../../parse/dom';
 import { parseCssColor } from '../../reports/context/color-utils';
 import { GENERIC_FAMILIES, normalizeStack } from '../../reports/design-report';
-import type { FixCandidate, FixRule, FixRuleContext, TextEdit } from '../fix-model';
+import type { FixCandidate, FixRefusal, FixRule, FixRuleContext, TextEdit } from '../fix-model';
 import { SourceDeclaration, sourceDeclarations } from '../source-declarations';
 import { attributeValueRange } from '../source-ranges';
 import { lineAt } from '../text-edits';
+
+/** The clients caniemail does not list as fully supporting a feature. */
+function clientsWithoutFullSupport(featureId: string): ClientId[] {
+  const byClient = getTrackedFeature(featureId)?.support.byClient;
+  return byClient ? CLIENT_IDS.filter((_client, index) => byClient[index].level !== 'supported') : [];
+}
 
 type ValueRewrite = (declaration: SourceDeclaration) => string | undefined;
 
@@ -128,7 +136,8 @@ export const gradientFallbackColor: FixRule = {
   id: 'gradient-fallback-color',
   tier: 'safe',
   resolves: [],
-  helps: ['outlook-windows', 'outlook-windows-legacy', 'gmail-web', 'gmail-android', 'gmail-ios', 'yahoo-mail', 'aol'],
+  // The clients caniemail says show a linear gradient partly or not at all (Outlook, Yahoo, AOL, Gmail on Android, Samsung).
+  helps: clientsWithoutFullSupport('css-linear-gradient'),
   find(context) {
     const candidates: FixCandidate[] = [];
     for (const declaration of sourceDeclarations(context.parsed)) {
@@ -152,6 +161,9 @@ export const gradientFallbackColor: FixRule = {
   },
 };
 
+const DISPLAY_CONFLICT =
+  'display keeps "!important" without a space: Yahoo ignores display with " !important" and the Word engine reads "value!important" as the value, so no spelling serves both';
+
 /**
  * `!IMPORTANT` → ` !important`, `color:red!important` → `color:red !important`: Gmail drops a block or
  * attribute with any uppercase letter in it, and Outlook's Word engine reads "value!important" as part of
@@ -167,13 +179,18 @@ export const normalizeImportant: FixRule = {
   ],
   find({ parsed }) {
     const candidates: FixCandidate[] = [];
+    const refusals: FixRefusal[] = [];
     for (const declaration of sourceDeclarations(parsed)) {
       const range = declaration.importantRange;
       if (!range) continue;
       const written = parsed.source.slice(range.start, range.end);
       // Yahoo ignores display with " !important" (the space): display keeps its spacing, only lower-cased.
       const wanted = declaration.property === 'display' ? written.toLowerCase() : ' !important';
-      if (written === wanted || (declaration.property !== 'display' && /^\s+!important$/.test(written))) continue;
+      if (written === wanted || (declaration.property !== 'display' && /^\s+!important$/.test(written))) {
+        if (declaration.property === 'display' && !/^\s/.test(written))
+          refusals.push({ rule: this.id, line: lineAt(parsed, range.start), reason: DISPLAY_CONFLICT });
+        continue;
+      }
       candidates.push({
         rule: this.id,
         line: lineAt(parsed, range.start),
@@ -181,7 +198,7 @@ export const normalizeImportant: FixRule = {
         description: `"${written.trim()}" written as " !important": ${declaration.property}`,
       });
     }
-    return { candidates, refusals: [] };
+    return { candidates, refusals };
   },
 };
 

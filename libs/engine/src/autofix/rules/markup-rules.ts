@@ -48,8 +48,14 @@ export const layoutTableRole: FixRule = {
     const candidates: FixCandidate[] = [];
     const refusals: FixRefusal[] = [];
     for (const table of parsed.elementsByTag.get('table') ?? []) {
-      if (hasAttribute(table, 'role')) continue;
       const line = elementLine(table);
+      const role = getAttribute(table, 'role')?.trim().toLowerCase();
+      if (role !== undefined) {
+        // A role of the author's own (SendGrid's "module") is theirs to change; presentation and none are done.
+        if (role !== 'presentation' && role !== 'none')
+          refusals.push({ rule: this.id, line, reason: `the table has role="${role}" of its own; it is left as written` });
+        continue;
+      }
       // The accessibility report's rule: header cells, a caption, scope, summary or borders make a data table.
       if (isDataTable(table, report.styles)) {
         refusals.push({ rule: this.id, line, reason: 'a data table (header cells, caption, scope or borders) keeps its table semantics' });
