@@ -14,6 +14,12 @@ import { applyCandidates, partitionCandidates } from './text-edits';
 /** Passes over the email: a second one only applies edits that overlapped another fix's in the first. */
 const MAX_PASSES = 3;
 
+/**
+ * Analyses one call may spend in all (the first and every verification): a hostile email whose fixes all
+ * fail verification costs at most this many analyses; what is left unverified then is rolled back.
+ */
+export const MAX_FIX_ANALYSES = 48;
+
 function resolveTiers(tiers: readonly string[] | undefined): FixTier[] {
   if (tiers === undefined || tiers.length === 0) return ['safe'];
   const unknown = tiers.filter((tier) => !(FIX_TIERS as readonly string[]).includes(tier));
@@ -36,9 +42,39 @@ interface FixSession {
   options: FixEmailOptions;
   applied: AppliedFix[];
   skipped: SkippedFix[];
+  analysesLeft: number;
+  /** Candidates rolled back in an earlier pass, by what they replace and write (a later pass proposes them again). */
+  rolledBack: Map<string, number>;
+}
+
+/** What a candidate replaces and writes, independent of where the text has moved since. */
+function candidateSignature(source: string, candidate: FixCandidate): string {
+  return `${candidate.rule}\u0000${candidate.edits.map((edit) => `${source.slice(edit.start, edit.end)}\u0001${edit.text}`).join('\u0002')}`;
+}
+
+function rollBack(session: FixSession, source: string, group: readonly FixCandidate[], reason: string): void {
+  for (const candidate of group) {
+    session.skipped.push({ rule: candidate.rule, line: candidate.line, reason });
+    const signature = candidateSignature(source, candidate);
+    session.rolledBack.set(signature, (session.rolledBack.get(signature) ?? 0) + 1);
+  }
+}
+
+/** Drops the candidates an earlier pass rolled back already: they are listed once and never verified twice. */
+function withoutRolledBack(session: FixSession, source: string, candidates: readonly FixCandidate[]): FixCandidate[] {
+  if (session.rolledBack.size === 0) return [...candidates];
+  const left = new Map(session.rolledBack);
+  return candidates.filter((candidate) => {
+    const signature = candidateSignature(source, candidate);
+    const count = left.get(signature) ?? 0;
+    if (count === 0) return true;
+    left.set(signature, count - 1);
+    return false;
+  });
 }
 
 function ledgerOf(session: FixSession, html: string): FindingLedger {
+  session.analysesLeft--;
   return buildFindingLedger(parseEmail(html), session.format, session.clients, session.options.compileWarnings);
 }
 
@@ -65,7 +101,14 @@ interface VerifiedState {
  * tries each half, down to single candidates, while the budget lasts. What fails is rolled back with the
  * finding it would introduce.
  */
-function keepIfClean(session: FixSession, original: string, state: VerifiedState, group: FixCandidate[], budget: { left: number }): void {
+function keepIfClean(session: FixSession, original: string, state: VerifiedState, group: FixCandidate[], budget: { left: number }, suspicion?: string): void {
+  if (session.analysesLeft <= 0 || budget.left <= 0) {
+    const reason = suspicion
+      ? `${suspicion} (tried together with ${group.length - 1} other change${group.length === 2 ? '' : 's'} of the rule; the rule's verification budget ran out)`
+      : `not applied: this request's ${MAX_FIX_ANALYSES} analyses ran out before the fix could be verified`;
+    rollBack(session, original, group, reason);
+    return;
+  }
   budget.left--;
   // Edits name ranges of `original`, so each trial applies the kept candidates and this group to it.
   const trial = applyCandidates(original, [...state.kept, ...group]);
@@ -77,13 +120,13 @@ function keepIfClean(session: FixSession, original: string, state: VerifiedState
     state.ledger = trialLedger;
     return;
   }
-  if (group.length === 1 || budget.left < 2) {
-    for (const candidate of group) session.skipped.push({ rule: candidate.rule, line: candidate.line, reason });
+  if (group.length === 1) {
+    rollBack(session, original, group, reason);
     return;
   }
   const half = Math.ceil(group.length / 2);
-  keepIfClean(session, original, state, group.slice(0, half), budget);
-  keepIfClean(session, original, state, group.slice(half), budget);
+  keepIfClean(session, original, state, group.slice(0, half), budget, reason);
+  keepIfClean(session, original, state, group.slice(half), budget, reason);
 }
 
 /**
@@ -184,6 +227,8 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
     options,
     applied: [],
     skipped: [],
+    analysesLeft: MAX_FIX_ANALYSES,
+    rolledBack: new Map(),
   };
   const tiers = resolveTiers(options.tiers);
   session.rules = FIX_RULES.filter((rule) => tiers.includes(rule.tier));
@@ -201,8 +246,8 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
       refusals.push(...output.refusals);
     }
     if (pass === 0) session.skipped.push(...refusals);
-    const { accepted, deferred } = partitionCandidates(candidates);
-    if (accepted.length === 0) break;
+    const { accepted, deferred } = partitionCandidates(withoutRolledBack(session, current, candidates));
+    if (accepted.length === 0 || session.analysesLeft <= 0) break;
     const outcome = applyVerified(session, current, ledger, accepted);
     recordApplied(session, outcome.kept, ledger, outcome.ledger);
     if (outcome.kept.length > 0) keptByPass.push(outcome.kept);
