@@ -46,6 +46,7 @@ import { SignInController } from './dashboard/sign-in.controller';
 import { WebhookPagesController } from './dashboard/webhook-pages.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
+import { QueueDepthService } from './metrics/queue-depth.service';
 import { ProblemDetailsFilter } from './problems/problem-details.filter';
 import { validationProblem } from './problems/validation-problem.factory';
 import { WebhooksController } from './webhooks/webhooks.controller';
@@ -94,6 +95,7 @@ export class ApiModule {
       ],
       providers: [
         MetricsService,
+        QueueDepthService,
         RoundTripService,
         PreviewsService,
         FixService,

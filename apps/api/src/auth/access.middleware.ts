@@ -13,7 +13,7 @@ import type { AuthenticatedRequest } from './request-identity';
  * dashboard, and screenshots (immutable by name; a share page shows up to 42 of them at once, past the
  * anonymous limit).
  */
-const EXEMPT = /^\/(health\/|metrics$|share\/assets\/|app\/assets\/|screenshots\/)/;
+const EXEMPT = /^\/(health\/|metrics(\/queues)?$|share\/assets\/|app\/assets\/|screenshots\/)/;
 /** The dashboard: identified by its session cookie, rate-limited like the API, not counted as key usage. */
 export const DASHBOARD_PATH = /^\/app(\/|$)/;
 

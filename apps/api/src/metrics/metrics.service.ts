@@ -3,6 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { QUEUE_NAMES, type QueueName } from '@mailproof/contracts';
 import { FailureLog, JobProducer, QueueEventsRegistry } from '@mailproof/queue';
 import { PreviewAnalysisCache } from '../shares/preview-analysis.cache';
+import { QueueDepthService } from './queue-depth.service';
 
 /** How long completions gather before their durations are read in one round trip. */
 const COMPLETED_BATCH_MS = 500;
@@ -42,6 +43,7 @@ export class MetricsService implements OnModuleInit {
     private readonly jobs: JobProducer,
     private readonly queueEvents: QueueEventsRegistry,
     analyses: PreviewAnalysisCache,
+    depths: QueueDepthService,
   ) {
     const pageCache = {
       bytes: 'Estimated memory of the analyses this API keeps for share and preview pages (PREVIEW_PAGE_CACHE_MB).',
@@ -68,6 +70,16 @@ export class MetricsService implements OnModuleInit {
           const counts = await jobsProducer.queue(queue).getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed');
           for (const [state, count] of Object.entries(counts)) this.set({ queue, state }, count);
         }
+      },
+    });
+    new Gauge({
+      name: 'mailproof_queue_backlog',
+      help: 'Jobs a worker pool has to take next per queue (waiting + prioritized), as GET /metrics/queues reports them.',
+      labelNames: ['queue'],
+      registers: [this.registry],
+      async collect() {
+        const { queues } = await depths.read();
+        for (const [queue, depth] of Object.entries(queues)) this.set({ queue }, depth.backlog);
       },
     });
     collectDefaultMetrics({ register: this.registry, prefix: 'mailproof_' });
