@@ -188,3 +188,18 @@ describe('fixEmail', () => {
     expect(fixEmail(html).applied.every((fix) => fix.tier === 'safe')).toBe(true);
   });
 });
+
+describe('suggestions only', () => {
+  it('never guesses the lang value or link text: it lists them in skipped and changes nothing there', () => {
+    const html = page('', '<p><a href="https://example.com/order">Click here</a></p>', '');
+    const result = fixEmail(html);
+    expect(result.html).not.toMatch(/<html[^>]*\slang=/);
+    expect(result.html).toContain('>Click here</a>');
+    expect(result.skipped).toContainEqual(expect.objectContaining({ rule: 'document-language', reason: expect.stringMatching(/^suggestion only: set lang/) }));
+    expect(result.skipped).toContainEqual(
+      expect.objectContaining({ rule: 'link-text', line: 9, reason: expect.stringMatching(/^suggestion only: write link text/) }),
+    );
+    expect(result.applied.map((fix) => fix.rule)).not.toContain('document-language');
+    expect(fixEmail(page('', '<p><a href="https://example.com/order">View your order</a></p>')).skipped.map((skip) => skip.rule)).not.toContain('link-text');
+  });
+});

@@ -7,6 +7,7 @@ import { bulletproofButton } from './rules/bulletproof-button';
 import { inlineCss } from './rules/inline-css';
 import { removeUnusedCss } from './rules/remove-unused-css';
 import { vmlBackground } from './rules/vml-background';
+import { documentLanguage, linkText } from './rules/author-suggestions';
 import { appleReformattingMeta, colorSchemeMeta, decorativeImageAlt, layoutTableRole, officeDocumentSettings } from './rules/markup-rules';
 
 /**
@@ -27,6 +28,9 @@ export const FIX_RULES: readonly FixRule[] = [
   sixDigitHex,
   genericFontFamily,
   gradientFallbackColor,
+  // Suggestions only: they never edit, they list what only the author can write (in `skipped`).
+  documentLanguage,
+  linkText,
   // Layout tier (opt-in): visible changes, after every safe rule.
   inlineCss,
   vmlBackground,
