@@ -1,7 +1,7 @@
 // One jest config, five projects (see docs/testing.md). testTimeout must sit at the root:
 // jest silently ignores it inside a projects[] entry.
 const aliases = {};
-for (const lib of ['engine', 'contracts', 'persistence', 'queue', 'config', 'sandbox', 'net-guard', 'render', 'mcp', 'webhooks']) {
+for (const lib of ['engine', 'contracts', 'persistence', 'queue', 'config', 'sandbox', 'net-guard', 'render', 'mcp', 'webhooks', 'tracing']) {
   aliases[`^@mailproof/${lib}$`] = `<rootDir>/libs/${lib}/src`;
   aliases[`^@mailproof/${lib}/(.*)$`] = `<rootDir>/libs/${lib}/src/$1`;
 }

@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { loadConfig } from '@mailproof/config';
 import { migrateDatabase } from '@mailproof/persistence';
-import { closeOnSignal } from '@mailproof/queue';
+import { closeOnSignal, startTracing } from '@mailproof/queue';
 import { startApi } from '../apps/api/src/start-api';
 import { startScheduler } from '../apps/scheduler/src/start-scheduler';
 import { startWorkerDns } from '../apps/worker-dns/src/start-worker-dns';
@@ -46,6 +46,8 @@ async function main(): Promise<void> {
   process.env.MAILPROOF_PROCESS_NAME ??= 'all-in-one';
   const config = loadConfig();
   const apps = requestedApps(process.argv.slice(2));
+  // One tracer for every app of the process (the apps' own calls then find it started).
+  startTracing(config, 'mailproof');
   const started: INestApplicationContext[] = [];
   // Migrate once up front (under the advisory lock); the apps then find nothing pending.
   if (config.database.migrateOnStart) await migrateDatabase(config.database.url);

@@ -7,6 +7,7 @@
 //      engine-only figure (target >= 50%);
 //   3. 4 connections accepting Brotli: p50 / p95 (target p95 <= 50 ms).
 // Each run lasts BENCH_SECONDS (30 by default) after a 5 s warm-up; BENCH_SKIP_BR=1 skips 2 and 3.
+// TRACING=on (and TRACING_SAMPLE_RATIO, OTEL_EXPORTER_OTLP_*) is passed to both processes: the cost of tracing.
 // Each prints the CPU one request cost, per process (API, worker-preview's main thread and its other
 // threads, the PostgreSQL backends of the benchmark's database, Redis, the load generator): less
 // sensitive to other load on the machine than latency. BENCH_PRIVATE_REDIS=1 runs a redis-server of
@@ -92,6 +93,9 @@ async function main() {
     const engineRps = windows[2];
     const allCores = await engineOnlyAllCores(email.html, 5, 2000);
 
+    console.log(
+      `tracing: ${env.TRACING === 'on' ? `on, ${env.OTEL_EXPORTER_OTLP_ENDPOINT ? 'OTLP' : 'embedded'}, sample ratio ${env.TRACING_SAMPLE_RATIO ?? 1}` : 'off'}`,
+    );
     console.log(
       `email: ${email.name} (${Buffer.byteLength(email.html)} bytes), ${DURATION_S} s per run, load average at the end ${os
         .loadavg()

@@ -15,9 +15,17 @@ const APPS = ['api', 'worker-preview', 'worker-render', 'worker-dns', 'scheduler
 
 describe('docker-compose.yml', () => {
   it('has postgres, redis, a one-shot migrate, the API, every worker and the scheduler', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(
-      ['api', 'migrate', 'postgres', 'redis', 'scheduler', 'spamd', 'worker-dns', 'worker-preview', 'worker-render'].sort(),
-    );
+    const always = Object.keys(compose.services).filter((name) => !(compose.services[name] as { profiles?: string[] }).profiles);
+    expect(always.sort()).toEqual(['api', 'migrate', 'postgres', 'redis', 'scheduler', 'spamd', 'worker-dns', 'worker-preview', 'worker-render'].sort());
+  });
+
+  it('has an optional tracing profile: Jaeger v2 with a pinned tag, and the apps take TRACING and the OTLP endpoint from the environment', () => {
+    const jaeger = compose.services.jaeger as { image?: string; profiles?: string[] };
+    expect(jaeger.profiles).toEqual(['tracing']);
+    expect(jaeger.image).toMatch(/^jaegertracing\/jaeger:2\.\d+\.\d+$/);
+    const env = (compose.services.api as { environment?: Record<string, string> }).environment ?? {};
+    expect(env.TRACING).toBe('${TRACING:-off}');
+    expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-}');
   });
 
   it('runs every app from a source entry point that exists, built with its own APP', () => {

@@ -42,6 +42,7 @@ import { GatePagesController } from './dashboard/gate-pages.controller';
 import { KeyPagesController } from './dashboard/key-pages.controller';
 import { OverviewPageController } from './dashboard/overview-page.controller';
 import { PreviewPagesController } from './dashboard/preview-pages.controller';
+import { DashboardTraces, TracePagesController } from './dashboard/trace-pages.controller';
 import { SignInController } from './dashboard/sign-in.controller';
 import { WebhookPagesController } from './dashboard/webhook-pages.controller';
 import { MetricsController } from './metrics/metrics.controller';
@@ -92,6 +93,7 @@ export class ApiModule {
         DomainPagesController,
         KeyPagesController,
         WebhookPagesController,
+        TracePagesController,
       ],
       providers: [
         MetricsService,
@@ -109,6 +111,7 @@ export class ApiModule {
         KeysService,
         ApiKeyAuthenticator,
         DashboardSessionStore,
+        DashboardTraces,
         DashboardAuthenticator,
         RateLimiterService,
         UsageRecorder,

@@ -4,12 +4,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { MailproofConfig } from '@mailproof/config';
+import { startTracing } from '@mailproof/queue';
 import { ApiModule } from './api.module';
 import { AccessMiddleware } from './auth/access.middleware';
 import { dashboardGate } from './dashboard/dashboard-gate.middleware';
 import { installJsonBodyParsing } from './http/body-parsing';
 import { configureHttpServer, requireHostHeader } from './http/server-limits';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { requestTracingMiddleware } from './http/request-tracing.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
 /**
@@ -21,6 +23,7 @@ export async function createApiApp(
   rootModule: DynamicModule = ApiModule.forRoot(config),
   options: { accessLayer?: boolean } = {},
 ): Promise<INestApplication> {
+  startTracing(config, 'mailproof-api');
   const app = await NestFactory.create<NestExpressApplication>(rootModule, {
     bodyParser: false,
     bufferLogs: true,
@@ -33,6 +36,8 @@ export async function createApiApp(
   app.disable('x-powered-by');
   // Express would hash every response body for an ETag; previews are hundreds of KB and never revalidated.
   app.set('etag', false);
+  // First, so every later step of a request runs inside its span (a no-op with TRACING=off).
+  if (config.tracing.mode !== 'off') app.use(requestTracingMiddleware());
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   app.use(requireHostHeader);
   // Identify and rate-limit before reading bodies, so floods cost as little as possible.

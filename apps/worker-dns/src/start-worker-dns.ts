@@ -1,8 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { MailproofConfig } from '@mailproof/config';
-import { startWorkerApp } from '@mailproof/queue';
+import { startTracing, startWorkerApp } from '@mailproof/queue';
 import { WorkerDnsAppModule } from './worker-dns.module';
 
 export function startWorkerDns(config: MailproofConfig): Promise<INestApplicationContext> {
+  startTracing(config, 'mailproof-worker-dns');
   return startWorkerApp(WorkerDnsAppModule.forRoot(config));
 }

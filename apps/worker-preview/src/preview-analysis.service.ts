@@ -5,6 +5,7 @@ import type { PreviewJobResult } from '@mailproof/contracts';
 import { GateRunRepository, PreviewRepository } from '@mailproof/persistence';
 import { MailproofConfig } from '@mailproof/config';
 import type { FinalFailureCause } from '@mailproof/queue';
+import { tracer } from '@mailproof/tracing';
 import { compileEmail, configureCompilers, disposeCompilers, warmCompilers } from '@mailproof/sandbox';
 import { AnalysisPool } from './analysis/analysis-pool';
 import { PreviewChecksService } from './preview-checks.service';
@@ -45,32 +46,40 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     if (preview.status !== 'queued') return { previewId, status: preview.status };
 
     try {
-      const compiled = await compileEmail(preview.source, preview.format, {
-        files: preview.files ?? undefined,
-        mjmlValidation: preview.mjmlValidation ?? undefined,
-      });
+      const tracing = tracer();
+      const compiled = await tracing.inSpan('compile', { attributes: { 'mailproof.format': preview.format } }, () =>
+        compileEmail(preview.source, preview.format, {
+          files: preview.files ?? undefined,
+          mjmlValidation: preview.mjmlValidation ?? undefined,
+        }),
+      );
       // SpamAssassin and image weights run while the thread waits: bounded in time, and their failures are
       // notes, never a failed preview.
-      const outcome = await this.pool.run(
-        {
-          previewId,
-          html: compiled.html,
-          options: {
-            format: preview.format,
-            clients: preview.clients as ClientId[],
-            compileWarnings: compiled.warnings,
-            sourcePositions: compiled.sourcePositions,
+      const outcome = await tracing.inSpan('analysis', { attributes: { 'mailproof.clients': preview.clients.length } }, (span) =>
+        this.pool.run(
+          {
+            previewId,
+            html: compiled.html,
+            options: {
+              format: preview.format,
+              clients: preview.clients as ClientId[],
+              compileWarnings: compiled.warnings,
+              sourcePositions: compiled.sourcePositions,
+            },
+            includeCompiledHtml: preview.format !== 'html',
+            traceparent: span.traceparent(),
           },
-          includeCompiledHtml: preview.format !== 'html',
-        },
-        (inputs) => this.checks.complete(previewId, compiled.html, inputs),
+          (inputs) => tracing.inSpan('checks', {}, () => this.checks.complete(previewId, compiled.html, inputs)),
+        ),
       );
       if (outcome.kind === 'limit') {
         await this.previews.storeOutcome(previewId, { failure: { code: 'payload_too_large', message: outcome.message } });
         return { previewId, status: 'failed' };
       }
       const storedResult = Buffer.from(outcome.storedResult.buffer, outcome.storedResult.byteOffset, outcome.storedResult.byteLength);
-      await this.previews.storeOutcome(previewId, { storedResult, overallScore: outcome.overallScore, gateSummary: outcome.gateSummary });
+      await tracing.inSpan('store', {}, () =>
+        this.previews.storeOutcome(previewId, { storedResult, overallScore: outcome.overallScore, gateSummary: outcome.gateSummary }),
+      );
       return { previewId, status: 'completed' };
     } catch (error) {
       if (error instanceof CompileError) {

@@ -1,8 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { MailproofConfig } from '@mailproof/config';
-import { startWorkerApp } from '@mailproof/queue';
+import { startTracing, startWorkerApp } from '@mailproof/queue';
 import { WorkerPreviewAppModule } from './worker-preview.module';
 
 export function startWorkerPreview(config: MailproofConfig): Promise<INestApplicationContext> {
+  startTracing(config, 'mailproof-worker-preview');
   return startWorkerApp(WorkerPreviewAppModule.forRoot(config));
 }

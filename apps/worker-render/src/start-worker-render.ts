@@ -1,8 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { MailproofConfig } from '@mailproof/config';
-import { startWorkerApp } from '@mailproof/queue';
+import { startTracing, startWorkerApp } from '@mailproof/queue';
 import { WorkerRenderAppModule } from './worker-render.module';
 
 export function startWorkerRender(config: MailproofConfig): Promise<INestApplicationContext> {
+  startTracing(config, 'mailproof-worker-render');
   return startWorkerApp(WorkerRenderAppModule.forRoot(config));
 }

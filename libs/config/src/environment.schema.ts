@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /**
  * Every setting Mailproof reads, named exactly as the environment variable.
@@ -508,6 +508,32 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(3_600)
   WEBHOOK_RELAY_EVERY_SECONDS = 60;
+
+  /** on: spans across the API and the job chain (docs/operations.md, "Tracing"); off: no spans, no OpenTelemetry loaded. */
+  @IsIn(['on', 'off'])
+  TRACING: 'on' | 'off' = 'off';
+
+  /** The share of new traces kept; a job continues its request's decision. */
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value))
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  TRACING_SAMPLE_RATIO = 1;
+
+  /** How many spans the embedded store (a Redis stream) keeps when no collector is configured. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(1_000_000)
+  TRACING_STREAM_MAX_SPANS = 20_000;
+
+  /** A collector's base URL: spans go there over OTLP/HTTP instead of the embedded store. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'must be an http(s) URL such as http://collector:4318' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  @IsIn(['http/protobuf', 'http/json'])
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' | 'http/json' = 'http/protobuf';
 }
 
 export type Environment = EnvironmentVariables;

@@ -21,6 +21,7 @@ export function validateEnvironment(env: EnvSource = process.env): EnvironmentVa
     'SPAMASSASSIN_HOST',
     'METRICS_TOKEN',
     'SSRF_ALLOWED_ADDRESSES',
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
   ]);
   const raw: Record<string, string> = {};
   for (const name of new Set(known)) {

@@ -94,6 +94,13 @@ export class MailproofConfig {
       endpointLimit: number;
       relayEveryMs: number;
     },
+    /** docs/operations.md, "Tracing": mode otlp when a collector is configured, embedded otherwise. */
+    readonly tracing: {
+      mode: 'off' | 'embedded' | 'otlp';
+      sampleRatio: number;
+      streamMaxSpans: number;
+      otlp: { endpoint: string; protocol: 'http/protobuf' | 'http/json' } | null;
+    },
   ) {}
 
   /** What a BullMQ consumer needs: its concurrency plus the shared lock settings. */
@@ -192,6 +199,12 @@ export class MailproofConfig {
         disableAfter: e.WEBHOOK_DISABLE_AFTER,
         endpointLimit: e.WEBHOOK_ENDPOINT_LIMIT,
         relayEveryMs: e.WEBHOOK_RELAY_EVERY_SECONDS * 1_000,
+      },
+      {
+        mode: e.TRACING === 'off' ? 'off' : e.OTEL_EXPORTER_OTLP_ENDPOINT ? 'otlp' : 'embedded',
+        sampleRatio: e.TRACING_SAMPLE_RATIO,
+        streamMaxSpans: e.TRACING_STREAM_MAX_SPANS,
+        otlp: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, protocol: e.OTEL_EXPORTER_OTLP_PROTOCOL } : null,
       },
     );
   }

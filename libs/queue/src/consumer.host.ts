@@ -4,6 +4,8 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { isJobName, jobsOfQueue, JOB_DEFINITIONS, payloadProblem, type JobName, type QueueName } from '@mailproof/contracts';
 import { databasePortOf, isStoreUnavailable } from '@mailproof/persistence';
 import type { FinalFailureCause, JobContext, JobHandler } from './job-handler';
+import { jobSpanOptions } from './job-tracing';
+import { tracer } from '@mailproof/tracing';
 
 export interface ConsumerSettings {
   concurrency: number;
@@ -87,7 +89,14 @@ export abstract class ConsumerHost extends WorkerHost implements OnApplicationBo
     void worker.run().catch((error: unknown) => this.logger.error(`worker stopped: ${String(error)}`));
   }
 
+  /** One span per attempt (docs/operations.md, "Tracing"): a job's own trace or its request's. */
   async process(job: Job, token?: string): Promise<unknown> {
+    const tracing = tracer();
+    if (!tracing.enabled) return this.processJob(job, token);
+    return tracing.inSpan(`job ${job.name}`, jobSpanOptions(job, this.queue), () => this.processJob(job, token));
+  }
+
+  private async processJob(job: Job, token?: string): Promise<unknown> {
     const handler = this.handlers.get(job.name);
     if (!handler || !isJobName(job.name)) throw new UnrecoverableError(`${this.queue}: unknown job ${job.name}`);
     const problem = payloadProblem(job.name, job.data);

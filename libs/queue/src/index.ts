@@ -14,3 +14,4 @@ export * from './api-queue.module';
 export * from './deadline';
 export * from './failure-log';
 export * from './queue-unavailable.error';
+export { startTracing } from './job-tracing';

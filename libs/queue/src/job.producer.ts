@@ -4,6 +4,8 @@ import { FlowProducer, type FlowJob, type Job, type JobsOptions, type Queue } fr
 import { JOB_DEFINITIONS, payloadProblem, type JobName, type JobPayload, type JobRequest, type JobResult, type QueueName } from '@mailproof/contracts';
 import { withDeadline } from './deadline';
 import { FailureLog } from './failure-log';
+import { withTraceContext } from './job-tracing';
+import { tracer } from '@mailproof/tracing';
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { QueueUnavailableError } from './queue-unavailable.error';
 
@@ -46,10 +48,11 @@ export class JobProducer implements OnModuleDestroy {
    */
   async enqueue<N extends JobName>(request: JobRequest<N, JobPayload<N>>): Promise<TypedJob<N>> {
     checkRequest(request);
-    const adding = this.queues[request.queue].add(request.name as never, request.data as never, jobOptions(request)) as Promise<unknown> as Promise<
-      TypedJob<N>
-    >;
-    return this.bounded(request.queue, adding);
+    return this.traced(`enqueue ${request.name}`, request.queue, 1, () => {
+      const options = withTraceContext(jobOptions(request), 'parent');
+      const adding = this.queues[request.queue].add(request.name as never, request.data as never, options) as Promise<unknown> as Promise<TypedJob<N>>;
+      return this.bounded(request.queue, adding);
+    });
   }
 
   /**
@@ -64,7 +67,7 @@ export class JobProducer implements OnModuleDestroy {
       checkRequest(request);
     }
     const adding = this.queues[queue].addBulk(
-      requests.map((request) => ({ name: request.name as never, data: request.data as never, opts: jobOptions(request) })),
+      requests.map((request) => ({ name: request.name as never, data: request.data as never, opts: withTraceContext(jobOptions(request), 'link') })),
     ) as Promise<unknown> as Promise<Array<TypedJob<N>>>;
     return this.bounded(queue, adding);
   }
@@ -85,6 +88,12 @@ export class JobProducer implements OnModuleDestroy {
   /** `enqueueChain`, returning every job of the chain in the order they run (to await an early step). */
   async enqueueChainSteps(requests: ReadonlyArray<JobRequest<JobName, unknown>>): Promise<Job[]> {
     if (requests.length === 0) throw new Error('enqueueChain: no jobs');
+    return this.traced(`enqueue ${requests.map((request) => request.name).join(' > ')}`, requests[requests.length - 1].queue, requests.length, () =>
+      this.addChain(requests),
+    );
+  }
+
+  private addChain(requests: ReadonlyArray<JobRequest<JobName, unknown>>): Promise<Job[]> {
     let child: FlowJob | undefined;
     for (const request of requests) {
       checkRequest(request);
@@ -92,7 +101,7 @@ export class JobProducer implements OnModuleDestroy {
         name: request.name,
         queueName: request.queue,
         data: request.data,
-        opts: { ...DEFAULT_JOB_OPTIONS, ...jobOptions(request) },
+        opts: withTraceContext({ ...DEFAULT_JOB_OPTIONS, ...jobOptions(request) }, 'parent'),
         children: child ? [{ ...child, opts: { ...child.opts, failParentOnFailure: true } }] : undefined,
       };
       child = node;
@@ -122,6 +131,14 @@ export class JobProducer implements OnModuleDestroy {
       this.flowProducer.on('error', (error) => this.flowErrors.failed(error));
     }
     return this.flowProducer;
+  }
+
+  /** A producer span around an enqueue made inside a trace (a request, a job); none outside one. */
+  private traced<T>(name: string, queue: QueueName, count: number, add: () => Promise<T>): Promise<T> {
+    const tracing = tracer();
+    if (!tracing.activeTraceparent()) return add();
+    const attributes = { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'messaging.operation.type': 'send', 'mailproof.job.count': count };
+    return tracing.inSpan(name, { kind: 'producer', attributes }, add);
   }
 
   private bounded<T>(queue: QueueName, adding: Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@ import type { DynamicModule, INestApplicationContext, LoggerService } from '@nes
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { loadConfig, type MailproofConfig } from '@mailproof/config';
+import { shutdownTracing } from '@mailproof/tracing';
 
 /** Boots a worker app without HTTP: a Nest application context whose processors start consuming at once. */
 export async function startWorkerApp(module: DynamicModule): Promise<INestApplicationContext> {
@@ -32,6 +33,8 @@ export function closeOnSignal(apps: () => INestApplicationContext[], graceMs: nu
     const ordered = [...apps()].reverse();
     (async () => {
       for (const app of ordered) await app.close();
+      // The spans of the last jobs and requests leave before the process does.
+      await shutdownTracing().catch(() => undefined);
     })()
       .then(() => process.exit(0))
       .catch((error: unknown) => {

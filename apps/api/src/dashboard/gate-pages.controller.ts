@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Authenticated } from '../auth/auth.decorators';
 import { GateService } from '../gate/gate.service';
+import { DashboardTraces } from './trace-pages.controller';
 import { accountOf, pageContext, pageNumber, sendNotFound, sendPage, text } from './dashboard-http';
 import { gateOverviewPage, gateRefPage, gateRunPage } from './views/gate.view';
 
@@ -16,7 +17,10 @@ const HISTORY_RUNS = 200;
 @Authenticated()
 @Controller('app/gate')
 export class GatePagesController {
-  constructor(private readonly gate: GateService) {}
+  constructor(
+    private readonly gate: GateService,
+    private readonly traces: DashboardTraces,
+  ) {}
 
   @Get()
   async overview(@Req() req: Request, @Res() res: Response, @Query('page') pageParam: unknown): Promise<void> {
@@ -41,6 +45,6 @@ export class GatePagesController {
   async run(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const run = await this.gate.read(accountOf(req), id);
     if (!run) return sendNotFound(req, res, 'No gate run with this id in your account.');
-    sendPage(res, 200, gateRunPage(pageContext(req), run));
+    sendPage(res, 200, gateRunPage(pageContext(req), run, this.traces.shown));
   }
 }

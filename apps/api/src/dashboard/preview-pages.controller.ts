@@ -14,6 +14,7 @@ import { PreviewAnalysisCache } from '../shares/preview-analysis.cache';
 import { clientView } from '../shares/share-page.view';
 import { SharesService } from '../shares/shares.service';
 import { accountOf, asList, formErrors, pageContext, pageNumber, problemMessage, sendNotFound, sendPage, text, validateForm } from './dashboard-http';
+import { DashboardTraces } from './trace-pages.controller';
 import { fixPage } from './views/fix.view';
 import { previewDetailPage } from './views/preview-detail.view';
 import { newPreviewPage, previewListPage, type NewPreviewForm } from './views/previews.view';
@@ -31,6 +32,7 @@ export class PreviewPagesController {
     private readonly usage: UsageRecorder,
     private readonly analyses: PreviewAnalysisCache,
     private readonly fixes: FixService,
+    private readonly traces: DashboardTraces,
   ) {}
 
   @Get()
@@ -89,9 +91,14 @@ export class PreviewPagesController {
     const failure = outcome.state === 'failed' ? problemForFailure(outcome.failure, outcome.subject).message : undefined;
     const share = typeof shareId === 'string' ? await this.shares.findLive(shareId) : null;
     const shareUrl = share && share.preview.id === preview.id ? this.shares.urlOf(share.share.id) : undefined;
-    sendPage(res, 200, previewDetailPage(pageContext(req), { preview, analysis: this.analyses.analysisOf(preview), shareUrl, failure }), {
-      inlineStyles: true,
-    });
+    sendPage(
+      res,
+      200,
+      previewDetailPage(pageContext(req), { preview, analysis: this.analyses.analysisOf(preview), shareUrl, failure, traceLink: this.traces.shown }),
+      {
+        inlineStyles: true,
+      },
+    );
   }
 
   /** One client's markup for the viewer's picker (the share page's script fetches it). */

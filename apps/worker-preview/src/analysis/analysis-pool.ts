@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { MailproofConfig } from '@mailproof/config';
+import { tracer } from '@mailproof/tracing';
 import type { GateSuggestedFix } from '@mailproof/engine';
 import analyzeInline, {
   fix as fixInline,
@@ -46,6 +47,13 @@ export class AnalysisPool implements OnApplicationShutdown {
   }
 
   async run(task: Omit<AnalysisTask, 'checksPort'>, completeChecks: CompleteChecks): Promise<AnalysisOutcome> {
+    const outcome = await this.runAnalysis(task, completeChecks);
+    // The thread's measured steps become spans under the analysis span it was given.
+    if (task.traceparent && outcome.kind === 'analysis' && outcome.phases) tracer().record(task.traceparent, outcome.phases);
+    return outcome;
+  }
+
+  private async runAnalysis(task: Omit<AnalysisTask, 'checksPort'>, completeChecks: CompleteChecks): Promise<AnalysisOutcome> {
     if (!this.pool) return analyzeInline(task, completeChecks);
     const { port1: checksPort, port2: threadPort } = new MessageChannel();
     checksPort.once('message', (inputs: Parameters<CompleteChecks>[0]) => {

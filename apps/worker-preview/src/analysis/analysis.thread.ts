@@ -15,6 +15,7 @@ import {
 import { encodePreviewResult, parsePreviewResult } from '@mailproof/persistence/preview-result.codec';
 // The fix answer's shape is a pure function of contracts; the barrel loads neither Nest nor the network code.
 import { fixOutcomeBody, type CheckedReports, type PreviewResultBody } from '@mailproof/contracts';
+import { nowMs, type MeasuredSpan } from '@mailproof/tracing';
 import type { CheckInputs } from '../preview-checks.service';
 
 export interface AnalysisTask {
@@ -24,6 +25,11 @@ export interface AnalysisTask {
   options: AnalyzeEmailOptions;
   /** Compiled formats carry their compiled HTML in the result (as the peer API gives it). */
   includeCompiledHtml: boolean;
+  /**
+   * The analysis span's W3C traceparent when the job is traced: the thread measures its steps (no tracer
+   * runs in it) and hands them back in `phases`, which the main thread records under this parent.
+   */
+  traceparent?: string;
   /** Threaded runs only: where the thread asks the worker's main thread to run the network checks. */
   checksPort?: MessagePort;
 }
@@ -42,7 +48,8 @@ export type ChecksReply = { reports: CheckedReports } | { error: string };
  * boundary, so engine limits come back as data. The gate's summary of the result (a few KB of JSON) comes
  * along, so a gate verdict never has to decompress and parse the whole result.
  */
-export type AnalysisOutcome = { kind: 'analysis'; overallScore: number; storedResult: Uint8Array; gateSummary: string } | { kind: 'limit'; message: string };
+export type AnalysisOutcome =
+  { kind: 'analysis'; overallScore: number; storedResult: Uint8Array; gateSummary: string; phases?: MeasuredSpan[] } | { kind: 'limit'; message: string };
 
 function checksOverPort(port: MessagePort): CompleteChecks {
   return (inputs) =>
@@ -58,6 +65,7 @@ function checksOverPort(port: MessagePort): CompleteChecks {
  */
 export default async function analyze(task: AnalysisTask, completeChecksInline?: CompleteChecks): Promise<AnalysisOutcome> {
   let analysis: PreviewAnalysis;
+  const engineStart = nowMs();
   try {
     analysis = analyzeEmail(task.html, task.options);
   } catch (error) {
@@ -65,6 +73,7 @@ export default async function analyze(task: AnalysisTask, completeChecksInline?:
     if (error instanceof EngineLimitError) return { kind: 'limit', message: error.message };
     throw error;
   }
+  const engineEnd = nowMs();
   const completeChecks = completeChecksInline ?? checksOverPort(task.checksPort!);
   let checked: CheckedReports;
   try {
@@ -80,12 +89,16 @@ export default async function analyze(task: AnalysisTask, completeChecksInline?:
   // The checked reports go last, after the engine's fields (the stored key order every reader sees).
   const { spamReport: _spam, imageReport: _images, ...others } = analysis;
   const result: PreviewResultBody = { ...others, ...checked, ...(task.includeCompiledHtml ? { compiledHtml: task.html } : {}) };
-  return {
-    kind: 'analysis',
-    overallScore: analysis.overallScore,
-    storedResult: encodePreviewResult(task.previewId, result),
-    gateSummary: JSON.stringify(gateSummary(result)),
-  };
+  const encodeStart = nowMs();
+  const storedResult = encodePreviewResult(task.previewId, result);
+  const summary = JSON.stringify(gateSummary(result));
+  const phases = task.traceparent
+    ? [
+        { name: 'engine', startMs: engineStart, endMs: engineEnd },
+        { name: 'encode', startMs: encodeStart, endMs: nowMs() },
+      ]
+    : undefined;
+  return { kind: 'analysis', overallScore: analysis.overallScore, storedResult, gateSummary: summary, phases };
 }
 
 /** The second kind of task: one fix run's fixes (piscina runs it by name, `fix`). */

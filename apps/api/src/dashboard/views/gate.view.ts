@@ -72,7 +72,7 @@ function suggestedFixLine(verdict: Record<string, unknown> | null, previewId: un
   return html`<form method="post" action="/app/previews/${previewId}/fix" class="actions">${csrfField(csrfToken)}<input type="hidden" name="tier" value="safe"><span>${what}</span><button type="submit">Fix the analyzed preview</button></form>`;
 }
 
-export function gateRunPage(context: PageContext, run: Record<string, unknown>): string {
+export function gateRunPage(context: PageContext, run: Record<string, unknown>, traceLink = false): string {
   const verdict = (run.verdict ?? null) as Record<string, unknown> | null;
   const failures = Array.isArray(verdict?.failures) ? (verdict.failures as Record<string, unknown>[]) : [];
   const ref = typeof run.ref === 'string' ? run.ref : null;
@@ -83,7 +83,7 @@ export function gateRunPage(context: PageContext, run: Record<string, unknown>):
     'Gate run',
     context,
     html`<h1>Gate run ${verdictBadge({ status, passed })}</h1>
-<p class="meta">${ref ? html`Ref <a href="/app/gate/ref?ref=${encodeURIComponent(ref)}">${ref}</a> · ` : ''}started ${when(run.createdAt as string)} · finished ${when(run.completedAt as string | null)}</p>
+<p class="meta">${ref ? html`Ref <a href="/app/gate/ref?ref=${encodeURIComponent(ref)}">${ref}</a> · ` : ''}started ${when(run.createdAt as string)} · finished ${when(run.completedAt as string | null)}${traceLink && typeof run.id === 'string' ? html` · <a href="/app/traces/gate-runs/${encodeURIComponent(run.id)}">Trace</a>` : ''}</p>
 ${typeof verdict?.overallScore === 'number' ? html`<p>Overall score ${scoreBadge(verdict.overallScore)}${typeof verdict.threshold === 'number' ? html` (threshold ${verdict.threshold})` : ''}</p>` : ''}
 ${typeof run.previewId === 'string' ? html`<p><a href="/app/previews/${run.previewId}">The analyzed preview</a></p>` : ''}
 ${failure?.message ? html`<p class="error" role="alert">${failure.message}</p>` : ''}

@@ -13,6 +13,8 @@ export interface PreviewDetailView {
   shareUrl?: string;
   /** Why the analysis failed, when it did. */
   failure?: string;
+  /** Link to its trace (TRACING=on with the embedded store). */
+  traceLink?: boolean;
 }
 
 export function previewDetailPage(context: PageContext, view: PreviewDetailView): string {
@@ -34,7 +36,7 @@ ${preview.status === 'completed' ? html`<form method="post" action="/app/preview
         ? html`<p class="error" role="alert">The email could not be analyzed: ${view.failure ?? 'unknown error'}</p>`
         : '';
   const body = html`<div class="report-head"><div><h1>${title}</h1>
-<p class="meta">${preview.format} · ${preview.clients.length} clients · created ${when(preview.createdAt)}</p></div>
+<p class="meta">${preview.format} · ${preview.clients.length} clients · created ${when(preview.createdAt)}${view.traceLink ? html` · <a href="/app/traces/previews/${encodeURIComponent(preview.id)}">Trace</a>` : ''}</p></div>
 ${report ? raw(report.score) : ''}</div>
 ${actions}
 ${share}
