@@ -1,4 +1,4 @@
-import { Controller, Get, Injectable, Param, Req, Res, type OnModuleDestroy } from '@nestjs/common';
+import { Controller, Get, Injectable, Logger, Param, Req, Res, type OnModuleDestroy } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { MailproofConfig } from '@mailproof/config';
@@ -10,12 +10,19 @@ import { PreviewsService } from '../previews/previews.service';
 import { accountOf, pageContext, sendNotFound, sendPage } from './dashboard-http';
 import { tracePage } from './views/traces.view';
 
-/** The embedded trace store's reader (docs/operations.md, "Tracing"); its Redis client opens on first use. */
+/** The embedded trace store's reader (docs/operations.md, "Tracing"); it has a Redis client only when that store is in use. */
 @Injectable()
 export class DashboardTraces implements OnModuleDestroy {
-  private redis: RedisClient | undefined;
+  private readonly logger = new Logger('DashboardTraces');
+  private readonly redis: RedisClient | undefined;
 
-  constructor(private readonly config: MailproofConfig) {}
+  constructor(private readonly config: MailproofConfig) {
+    if (this.shown) {
+      // Connected now: request-path clients queue no command while they connect.
+      this.redis = createRedisClient(config.redis, { ...requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs), lazyConnect: false });
+      this.redis.on('error', (error) => this.logger.warn(`trace store redis: ${error.message}`));
+    }
+  }
 
   /** Whether the pages link to traces: only the embedded store is read here (a collector has its own UI). */
   get shown(): boolean {
@@ -23,7 +30,7 @@ export class DashboardTraces implements OnModuleDestroy {
   }
 
   async of(kind: TraceSubjectKind, id: string) {
-    this.redis ??= createRedisClient(this.config.redis, requestPathRedisOptions(this.config.redis.url, this.config.redis.commandTimeoutMs));
+    if (!this.redis) return { traceId: null, ...waterfall([]) };
     const store = new TraceStore(this.redis, traceStreamKey(this.config.queue.prefix));
     const traceId = await store.traceIdOf(kind, id);
     return { traceId, ...waterfall(traceId ? await store.spansOf(traceId) : []) };
