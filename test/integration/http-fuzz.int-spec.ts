@@ -157,6 +157,14 @@ const bodiesByRoute: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     files: filesField,
     mjmlValidation: mjmlValidationField,
   }),
+  '/api/fix': fc.record({
+    html: fc.oneof({ arbitrary: fc.constantFrom(...VALID_HTML), weight: 2 }, { arbitrary: anyValue, weight: 12 }, { arbitrary: hugeString, weight: 1 }),
+    format: field(fc.constantFrom(...FORMATS)),
+    clients: clientsField,
+    tiers: field(fc.oneof(fc.constantFrom(['safe'], ['safe', 'layout'], ['layout'], [], ['safe', 'safe'], ['bold']), anyValue)),
+    files: filesField,
+    mjmlValidation: mjmlValidationField,
+  }),
   '/api/keys': fc.record({ name: field(fc.string({ maxLength: 110 })) }),
   '/api/domains': fc.record({
     domain: field(
@@ -346,6 +354,8 @@ const path: fc.Arbitrary<string> = fc
         '/health/ready',
         '/metrics',
         '/api/gate',
+        '/api/fix',
+        '/metrics/queues',
         '/api/mcp',
         '/',
         '/api',
@@ -361,6 +371,7 @@ const path: fc.Arbitrary<string> = fc
         '/api/gate/runs/%00',
       ),
       idSegment.map((id) => `/api/preview/${id}`),
+      idSegment.map((id) => `/api/fix/${id}`),
       idSegment.map((id) => `/api/preview/${id}/screenshots`),
       idSegment.map((id) => `/screenshots/${id}.png`),
       idSegment.map((id) => `/api/keys/${id}`),
