@@ -105,6 +105,32 @@ describe('POST /api/fix', () => {
       answer = response.body;
     }, 60_000);
 
+    it('is described by the OpenAPI document: the request (tiers), the statuses, and every field of the answer', async () => {
+      type Schema = { properties?: Record<string, Schema & { items?: Schema; $ref?: string }>; $ref?: string; enum?: string[]; items?: Schema };
+      const document = (await request(api.url).get('/api/openapi.json').expect(200)).body as {
+        paths: Record<
+          string,
+          Record<
+            string,
+            { requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { content?: Record<string, { schema: Schema }> }> }
+          >
+        >;
+        components: { schemas: Record<string, Schema> };
+      };
+      const schemaOf = (ref: string | undefined): Schema => document.components.schemas[String(ref).split('/').pop() as string];
+      const post = document.paths['/api/fix'].post;
+      expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '400', '413', '422', '503']));
+      const requestSchema = schemaOf(post.requestBody?.content['application/json'].schema.$ref);
+      expect(Object.keys(requestSchema.properties ?? {})).toEqual(expect.arrayContaining(['html', 'files', 'mjmlValidation', 'format', 'clients', 'tiers']));
+      expect(requestSchema.properties?.tiers.items?.enum ?? requestSchema.properties?.tiers.enum).toEqual(['safe', 'layout']);
+      const responseSchema = schemaOf(post.responses['200'].content?.['application/json'].schema.$ref);
+      // Every field the answer carries is documented, and so is every field of an applied fix.
+      expect(Object.keys(responseSchema.properties ?? {})).toEqual(expect.arrayContaining(Object.keys(answer)));
+      const appliedSchema = schemaOf(responseSchema.properties?.applied.items?.$ref);
+      for (const fixed of answer.applied) expect(Object.keys(appliedSchema.properties ?? {})).toEqual(expect.arrayContaining(Object.keys(fixed)));
+      expect(document.paths['/api/fix/{id}'].get.responses['200']).toBeDefined();
+    });
+
     it('answers the patched email, its diff, what was applied and skipped, and the tallies before and after', () => {
       expect(answer).toMatchObject({
         id: expect.stringMatching(/^fix_[0-9A-Za-z]{24}$/),
