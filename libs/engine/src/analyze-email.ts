@@ -39,7 +39,7 @@ export function resolveClients(requested: readonly string[] | undefined): Client
   return CLIENT_IDS.filter((id) => wanted.has(id));
 }
 
-function resolveFormat(format: string | undefined): EmailFormat {
+export function resolveFormat(format: string | undefined): EmailFormat {
   if (format === undefined) return 'html';
   if (!(EMAIL_FORMATS as readonly string[]).includes(format)) {
     throw new EngineInputError(`Unknown format ${format}. Valid formats: ${EMAIL_FORMATS.join(', ')}.`, 'format', EMAIL_FORMATS);

@@ -1,8 +1,7 @@
 import { createTwoFilesPatch } from 'diff';
-import { resolveClients } from '../analyze-email';
+import { EngineInputError, resolveClients, resolveFormat } from '../analyze-email';
 import type { ClientId } from '../clients/email-client';
-import { EngineInputError } from '../analyze-email';
-import { EMAIL_FORMATS, EmailFormat } from '../fixes/code-fix';
+import type { EmailFormat } from '../fixes/code-fix';
 import { parseEmail } from '../parse/parse-email';
 import { FindingLedger, buildFindingLedger } from './finding-ledger';
 import { FIX_RULES } from './fix-rules';
@@ -11,7 +10,10 @@ import { frameworkSnippet } from './framework-snippets';
 import { patchMjmlSource } from './template-source';
 import { applyCandidates, partitionCandidates } from './text-edits';
 
-/** Passes over the email: a second one only applies edits that overlapped another fix's in the first. */
+/**
+ * Passes over the email: another pass follows one that kept something or deferred an overlapping edit (it
+ * costs an analysis only when it finds something to apply).
+ */
 const MAX_PASSES = 3;
 
 /**
@@ -25,14 +27,6 @@ function resolveTiers(tiers: readonly string[] | undefined): FixTier[] {
   const unknown = tiers.filter((tier) => !(FIX_TIERS as readonly string[]).includes(tier));
   if (unknown.length > 0) throw new EngineInputError(`Unknown fix tier(s): ${unknown.join(', ')}. Valid tiers: ${FIX_TIERS.join(', ')}.`, 'tiers', FIX_TIERS);
   return FIX_TIERS.filter((tier) => tiers.includes(tier));
-}
-
-function resolveFormat(format: string | undefined): EmailFormat {
-  if (format === undefined) return 'html';
-  if (!(EMAIL_FORMATS as readonly string[]).includes(format)) {
-    throw new EngineInputError(`Unknown format ${format}. Valid formats: ${EMAIL_FORMATS.join(', ')}.`, 'format', EMAIL_FORMATS);
-  }
-  return format as EmailFormat;
 }
 
 interface FixSession {
