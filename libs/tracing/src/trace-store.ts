@@ -82,7 +82,9 @@ export function waterfall(spans: ReadonlyArray<StoredSpan>): { rows: WaterfallRo
   }
   const rows: WaterfallRow[] = [];
   const visit = (parent: string | undefined, depth: number) => {
-    for (const span of (children.get(parent) ?? []).sort((a, b) => a.startMs - b.startMs)) {
+    // Siblings by start, and one that started in the same instant and ended first before the other (a compile of
+    // plain HTML takes no time, and the analysis starts when it ends).
+    for (const span of (children.get(parent) ?? []).sort((a, b) => a.startMs - b.startMs || a.durationMs - b.durationMs)) {
       rows.push({ span, depth, offsetPct: ((span.startMs - start) / durationMs) * 100, widthPct: Math.max((span.durationMs / durationMs) * 100, 0.2) });
       visit(span.spanId, depth + 1);
     }
