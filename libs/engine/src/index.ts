@@ -49,3 +49,6 @@ export * from './dns';
 
 // Auto-fix: deterministic fixes patched into the submitted text and proven by re-analysis (docs/fix.md).
 export * from './autofix';
+
+// Whole messages (format "eml"): the message report's shape (docs/messages.md).
+export type * from './message/message-report';
