@@ -4,17 +4,19 @@
  * and the baseline snapshot (gate_baselines.snapshot). The email itself is the run's preview (html) or
  * fetched by gate.import (url).
  */
-import type { GateCheckFamily, GateFailure, GateSuggestedFix, GateVerdict } from '@mailproof/engine';
+import type { GateCheckFamily, GateFailure, GateNote, GateSuggestedFix, GateVerdict } from '@mailproof/engine';
 
 // The check families, the default threshold, the failures and the snapshot are the engine's (its gate verdict defines them).
 export { GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
 export type {
   AltTextFailure,
   BlockingSeverity,
+  BulkSenderFailure,
   ClientErrorsFailure,
   GateCheckFamily,
   GateFailure,
   GateFinding,
+  GateNote,
   GateSnapshot,
   GateSuggestedFix,
   GateSuggestedFixRequest,
@@ -42,7 +44,7 @@ export interface GateRunOptions {
   /** Where the email came from: the request's html (stored as the preview's source) or a URL to import. */
   source: 'html' | 'url';
   url: string | null;
-  format: 'html' | 'jsx' | 'mjml' | 'maizzle';
+  format: 'html' | 'jsx' | 'mjml' | 'maizzle' | 'eml';
   threshold: number;
   checks: GateCheckFamily[];
   /** The clients checked; all 21 when the request named none. */
@@ -50,6 +52,8 @@ export interface GateRunOptions {
   failOnError: boolean;
   updateBaseline: UpdateBaselineMode;
   resolveLinks: boolean;
+  /** The request said the mail is bulk (`bulk: true`): the message check holds it to the bulk-sender requirements. Absent on runs stored before it existed (false). */
+  bulk?: boolean;
 }
 
 export type UncheckedLinkReason = 'cap' | 'budget' | 'declined' | 'error';
@@ -82,6 +86,8 @@ export interface GateVerdictBaseline {
 export interface StoredGateVerdict extends Pick<GateVerdict, 'passed' | 'overallScore' | 'worstClient' | 'checks'> {
   baseline: GateVerdictBaseline;
   failures: GateFailure[];
+  /** Why a check passed without judging everything (the message check's notes); absent on verdicts stored before notes existed. */
+  notes?: GateNote[];
   links: GateLinks;
   /**
    * A failed verdict whose email the safe fixes improve: how many findings they resolve and the POST /api/fix

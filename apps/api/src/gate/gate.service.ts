@@ -82,7 +82,7 @@ export class GateService {
     const linksDeadline = started + budgetMs - VERDICT_RESERVE_MS;
     const chain: Array<JobRequest<JobName, unknown>> = [
       ...(options.source === 'url' ? [gateImportJob(run.id)] : []),
-      previewAnalyzeJob(preview.id),
+      previewAnalyzeJob(preview.id, { bulk: options.bulk }),
       ...(options.resolveLinks ? [linksResolveJob(run.id, linksDeadline)] : []),
       gateVerdictJob(run.id),
     ];
@@ -158,6 +158,7 @@ export function gateRunOptions(request: GateRequest): GateRunOptions {
     failOnError: request.failOnError ?? true,
     updateBaseline: request.updateBaseline ?? 'on-pass',
     resolveLinks: request.resolveLinks ?? false,
+    bulk: request.bulk ?? false,
   };
 }
 

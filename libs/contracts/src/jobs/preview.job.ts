@@ -15,6 +15,11 @@ export const PREVIEW_JOB = {
 export interface PreviewJobPayload {
   schemaVersion: 1;
   previewId: string;
+  /**
+   * A gate run's `bulk: true`: the message report judges the message bulk mail even without List-Unsubscribe
+   * (`bulkSender.bulk`). An option, never the source; absent means false.
+   */
+  bulk?: true;
 }
 
 export interface PreviewJobResult {
@@ -22,9 +27,13 @@ export interface PreviewJobResult {
   status: 'completed' | 'failed';
 }
 
-export const checkPreviewPayload: PayloadCheck = (data) => (isNonEmptyString(data.previewId) ? undefined : 'previewId must be a non-empty string');
+export const checkPreviewPayload: PayloadCheck = (data) => {
+  if (!isNonEmptyString(data.previewId)) return 'previewId must be a non-empty string';
+  return data.bulk === undefined || data.bulk === true ? undefined : 'bulk must be true when present';
+};
 
 /** The analysis of one stored preview; its id is the preview's, so a second enqueue is a no-op. */
-export function previewAnalyzeJob(previewId: string): JobRequest<'preview.analyze', PreviewJobPayload> {
-  return { queue: 'preview', name: PREVIEW_JOB.name, data: { schemaVersion: 1, previewId }, jobId: jobId(PREVIEW_JOB.name, previewId) };
+export function previewAnalyzeJob(previewId: string, options: { bulk?: boolean } = {}): JobRequest<'preview.analyze', PreviewJobPayload> {
+  const data: PreviewJobPayload = { schemaVersion: 1, previewId, ...(options.bulk ? { bulk: true as const } : {}) };
+  return { queue: 'preview', name: PREVIEW_JOB.name, data, jobId: jobId(PREVIEW_JOB.name, previewId) };
 }

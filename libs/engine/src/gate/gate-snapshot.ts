@@ -6,6 +6,7 @@
 import type { CssFinding } from '../analysis/css-finding';
 import type { PreviewAnalysis } from '../preview-analysis';
 import type { CompatibilityScore } from '../scores/compatibility-score';
+import type { GateMessageInput } from './message-check';
 
 /** Severities that can block a send: only errors and warnings; info notes never do. */
 export type BlockingSeverity = 'error' | 'warning';
@@ -32,7 +33,10 @@ export interface GateSnapshot {
 
 /** What the gate reads from a preview result: the stored JSON or the engine's `PreviewAnalysis`. */
 export type GateResult = Pick<PreviewAnalysis, 'compatibilityScores' | 'cssReport'> &
-  Partial<Pick<PreviewAnalysis, 'overallScore' | 'sizeReport' | 'linkReport' | 'imageReport'>>;
+  Partial<Pick<PreviewAnalysis, 'overallScore' | 'sizeReport' | 'linkReport' | 'imageReport'>> & {
+    /** A whole message's report (`format: "eml"`), of which the message check reads the bulk-sender checklist; null or absent otherwise. */
+    messageReport?: GateMessageInput | null;
+  };
 
 export const GATE_SNAPSHOT_VERSION = 1;
 

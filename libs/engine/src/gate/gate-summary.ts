@@ -1,7 +1,7 @@
 /**
  * The part of a preview result the gate reads, small enough to store beside every analysis and read
  * back in a few milliseconds: per client scores, the blocking CSS findings, and the link, size and
- * image entries the content checks look at. `gateVerdict` and `gateSnapshot` give the same answer on
+ * image entries the content checks look at, and a message's bulk-sender checklist. `gateVerdict` and `gateSnapshot` give the same answer on
  * the summary as on the whole result (a property the spec checks), without parsing ~700 KB of JSON.
  */
 import type { CssFinding } from '../analysis/css-finding';
@@ -9,6 +9,7 @@ import type { ImageEntry, ImageReport } from '../reports/image-report';
 import type { LinkEntry, LinkReport } from '../reports/link-report';
 import type { SizeReport } from '../reports/size-report';
 import { isBlockingSeverity, type GateResult } from './gate-snapshot';
+import type { GateMessageInput } from './message-check';
 
 type SummaryFinding = Pick<CssFinding, 'client' | 'property' | 'rule' | 'severity'>;
 type SummaryLink = Pick<LinkEntry, 'href' | 'scheme' | 'host' | 'rules'>;
@@ -21,6 +22,8 @@ export interface GateSummary {
   linkReport: { links: SummaryLink[] } | null;
   sizeReport: Pick<SizeReport, 'bytes' | 'limit' | 'clippingRisk'> | null;
   imageReport: { images: SummaryImage[] } | null;
+  /** A whole message's bulk-sender checklist (the message check reads nothing else); absent for other formats. */
+  messageReport?: GateMessageInput | null;
 }
 
 /** The summary of a result (the engine's analysis or its stored JSON). */
@@ -37,6 +40,7 @@ export function gateSummary(result: GateResult): GateSummary {
       : null,
   };
   if (typeof result.overallScore === 'number') summary.overallScore = result.overallScore;
+  if (result.messageReport) summary.messageReport = { bulkSender: result.messageReport.bulkSender };
   return summary;
 }
 

@@ -28,6 +28,7 @@ describe('gateVerdict: compatibility', () => {
         { family: 'compatibility', check: 'threshold', clientId: 'outlook-windows-legacy', score: 90, threshold: 95 },
         { family: 'compatibility', check: 'client-errors', clientId: 'outlook-windows-legacy', errors: 1 },
       ],
+      notes: [],
       checks: ['compatibility'],
       comparedTo: null,
     });
@@ -74,7 +75,7 @@ describe('gateVerdict: compatibility', () => {
 
   it('uses the API defaults: threshold 70, every family, failOnError true', () => {
     const v = gateVerdict({ result: result(SVG) });
-    expect(v.checks).toEqual(['compatibility', 'content', 'regression']);
+    expect(v.checks).toEqual(['compatibility', 'content', 'regression', 'message']);
     expect(v.failures.every((f) => f.check === 'client-errors')).toBe(true);
     expect(v.failures).toHaveLength(3);
   });
@@ -300,7 +301,8 @@ describe('gateVerdict: families together', () => {
       overallScore: 100,
       worstClient: 'apple-mail-ios',
       failures: [],
-      checks: ['compatibility', 'content', 'regression'],
+      notes: [{ family: 'message', check: 'bulk-sender', reason: 'not a message: nothing to check' }],
+      checks: ['compatibility', 'content', 'regression', 'message'],
       comparedTo: baseline.createdAt,
     });
   });

@@ -9,22 +9,25 @@ import { GMAIL_CLIP_LIMIT_BYTES, type SizeReport } from '../reports/size-report'
 import { buildReports } from '../reports/build-reports';
 import { diffAnalyses } from './diff-analyses';
 import { compareStrings, findingKey, gateSnapshot, meanScore, type BlockingSeverity, type GateResult, type GateSnapshot } from './gate-snapshot';
+import { messageCheck, type BulkSenderFailure, type GateNote } from './message-check';
 
-export type GateCheckFamily = 'compatibility' | 'content' | 'regression';
+export type GateCheckFamily = 'compatibility' | 'content' | 'regression' | 'message';
 /** The families in canonical order. */
-export const GATE_CHECK_FAMILIES: readonly GateCheckFamily[] = ['compatibility', 'content', 'regression'];
+export const GATE_CHECK_FAMILIES: readonly GateCheckFamily[] = ['compatibility', 'content', 'regression', 'message'];
 
 export const GATE_DEFAULT_THRESHOLD = 70;
 
 export interface GateOptions {
   /** 0-100; a checked client scoring below it fails. Default 70. */
   threshold?: number;
-  /** Families to run. Default all three. Leave 'regression' out for a run without a ref. */
+  /** Families to run. Default all four. Leave 'regression' out for a run without a ref. */
   checks?: readonly GateCheckFamily[];
   /** Client ids to check; default every client of the snapshot. Ids the snapshot lacks are ignored. */
   clients?: readonly string[] | null;
   /** Whether a client with one or more errors fails. Default true. */
   failOnError?: boolean;
+  /** The request says the mail is bulk: the message check holds it to the bulk-sender requirements even without List-Unsubscribe. */
+  bulk?: boolean;
 }
 
 export interface GateBaseline {
@@ -101,7 +104,7 @@ export interface WorseThanBaselineFailure {
 }
 
 export type GateFailure =
-  ThresholdFailure | ClientErrorsFailure | LinksFailure | SizeFailure | AltTextFailure | LinkUnreachableFailure | WorseThanBaselineFailure;
+  ThresholdFailure | ClientErrorsFailure | LinksFailure | SizeFailure | AltTextFailure | LinkUnreachableFailure | WorseThanBaselineFailure | BulkSenderFailure;
 
 export interface GateVerdict {
   passed: boolean;
@@ -109,8 +112,10 @@ export interface GateVerdict {
   overallScore: number;
   /** Lowest-scoring checked client (ties: first id in code-unit order); null with no checked client. */
   worstClient: string | null;
-  /** In family order (compatibility, content, regression); see docs/engine.md "The gate verdict". */
+  /** In family order (compatibility, content, regression, message); see docs/engine.md "The gate verdict". */
   failures: GateFailure[];
+  /** Why a check that ran passed without judging everything (the message check's: not a message, not bulk, undecided requirements). Never block. */
+  notes: GateNote[];
   /** The families that ran, in canonical order. */
   checks: GateCheckFamily[];
   /** The baseline's createdAt when the regression check compared against one, else null. */
@@ -239,12 +244,18 @@ export function gateVerdict(input: GateVerdictInput): GateVerdict {
   const clients = checkedClients(snapshot, options.clients);
 
   const failures: GateFailure[] = [];
+  const notes: GateNote[] = [];
   let comparedTo: string | null = null;
   if (requested.has('compatibility')) failures.push(...compatibilityFailures(snapshot, clients, threshold, failOnError));
   if (requested.has('content')) failures.push(...contentFailures(contentReports(input.result, input.html), input.links?.checked ?? []));
   if (requested.has('regression') && input.baseline) {
     failures.push(...regressionFailures(input.baseline.snapshot, snapshot, clients));
     comparedTo = input.baseline.createdAt;
+  }
+  if (requested.has('message')) {
+    const message = messageCheck(input.result.messageReport, options.bulk === true);
+    failures.push(...message.failures);
+    notes.push(...message.notes);
   }
 
   let worstClient: string | null = null;
@@ -256,6 +267,7 @@ export function gateVerdict(input: GateVerdictInput): GateVerdict {
     overallScore: meanScore(clients.map((clientId) => snapshot.clients[clientId].score)),
     worstClient,
     failures,
+    notes,
     checks,
     comparedTo,
   };

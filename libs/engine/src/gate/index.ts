@@ -20,6 +20,8 @@ export type {
   LinkUnreachableFailure,
   WorseThanBaselineFailure,
 } from './gate-verdict';
+export { messageCheck, BULK_SENDER_REQUIREMENT_IDS, NOT_A_MESSAGE_REASON, NOT_BULK_REASON } from './message-check';
+export type { BulkSenderFailure, GateNote, GateMessageInput, MessageCheckOutcome } from './message-check';
 export { gateSummary, gateResultOf } from './gate-summary';
 export type { GateSummary } from './gate-summary';
 export { gateSuggestedFix } from './suggested-fix';

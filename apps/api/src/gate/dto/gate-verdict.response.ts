@@ -2,9 +2,11 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from 
 import type {
   AltTextFailure,
   BlockingSeverity,
+  BulkSenderFailure,
   ClientErrorsFailure,
   GateCheckFamily,
   GateLinks,
+  GateNote,
   GateSuggestedFix,
   GateSuggestedFixRequest,
   GateVerdictBaseline,
@@ -19,7 +21,7 @@ import type {
   WorseThanBaselineFailure,
 } from '@mailproof/contracts';
 import { GATE_CHECK_FAMILIES } from '@mailproof/contracts';
-import { CLIENT_IDS, EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
+import { BULK_SENDER_REQUIREMENT_IDS, CLIENT_IDS, EMAIL_FORMATS, type BulkSenderRequirementId, type ClientId, type EmailFormat } from '@mailproof/engine';
 import type { GateRunListItem } from '@mailproof/persistence';
 
 // One class per failure kind, each implementing the engine's failure type (through contracts), so a field
@@ -76,6 +78,23 @@ class WorseThanBaselineFailureResponse implements WorseThanBaselineFailure {
   @ApiProperty({ enum: ['error', 'warning'] }) severity: BlockingSeverity;
 }
 
+class BulkSenderFailureResponse implements BulkSenderFailure {
+  @ApiProperty({ enum: ['message'] }) family: 'message';
+  @ApiProperty({ enum: ['bulk-sender'] }) check: 'bulk-sender';
+  @ApiProperty({ enum: BULK_SENDER_REQUIREMENT_IDS, description: "The unmet Gmail/Yahoo bulk-sender requirement (the message report's bulkSender checklist)." })
+  requirement: BulkSenderRequirementId;
+  @ApiProperty({ description: 'Why the requirement is not met.' }) reason: string;
+  @ApiProperty({ nullable: true, type: String, description: 'What to change.' }) fix: string | null;
+}
+
+class GateNoteResponse implements GateNote {
+  @ApiProperty({ enum: ['message'] }) family: 'message';
+  @ApiProperty({ enum: ['bulk-sender'] }) check: 'bulk-sender';
+  @ApiPropertyOptional({ enum: BULK_SENDER_REQUIREMENT_IDS, description: 'The requirement the note is about; absent when it is about the whole check.' })
+  requirement?: BulkSenderRequirementId;
+  @ApiProperty({ example: 'not a message: nothing to check' }) reason: string;
+}
+
 const FAILURE_RESPONSES = {
   threshold: ThresholdFailureResponse,
   'client-errors': ClientErrorsFailureResponse,
@@ -84,6 +103,7 @@ const FAILURE_RESPONSES = {
   'alt-text': AltTextFailureResponse,
   'link-unreachable': LinkUnreachableFailureResponse,
   'worse-than-baseline': WorseThanBaselineFailureResponse,
+  'bulk-sender': BulkSenderFailureResponse,
 };
 type GateFailureResponse = InstanceType<(typeof FAILURE_RESPONSES)[keyof typeof FAILURE_RESPONSES]>;
 
@@ -147,9 +167,15 @@ export class GateVerdictResponse implements GateVerdictResult {
         mapping: Object.fromEntries(Object.entries(FAILURE_RESPONSES).map(([check, failure]) => [check, getSchemaPath(failure)])),
       },
     },
-    description: 'Why the verdict failed, in family order (compatibility, content, regression); empty when it passed.',
+    description: 'Why the verdict failed, in family order (compatibility, content, regression, message); empty when it passed.',
   })
   failures: GateFailureResponse[];
+  @ApiPropertyOptional({
+    type: [GateNoteResponse],
+    description:
+      'Why a check passed without judging everything: the message check on an email that is not a message, on mail that is not bulk, or a requirement a failed lookup left undecided. Never blocks; absent on verdicts stored before notes existed.',
+  })
+  notes?: GateNoteResponse[];
   @ApiProperty({ enum: GATE_CHECK_FAMILIES, isArray: true, description: 'The check families that ran.' }) checks: GateCheckFamily[];
   @ApiProperty() links: GateLinksResponse;
   @ApiPropertyOptional({

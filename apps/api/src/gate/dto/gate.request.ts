@@ -16,7 +16,9 @@ import { MAX_MARKUP_BYTES } from '../../common/email-source.request';
 
 /** POST /api/gate: exactly one of html and url (checked by the service, which names both fields). */
 export class GateRequest {
-  @ApiPropertyOptional({ description: 'The email (HTML, JSX, MJML or Maizzle), at most 500 KB. Exactly one of html and url.' })
+  @ApiPropertyOptional({
+    description: 'The email (HTML, JSX, MJML, Maizzle, or a raw RFC 5322 message with format "eml"), at most 500 KB. Exactly one of html and url.',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
@@ -54,7 +56,7 @@ export class GateRequest {
   @Max(100)
   threshold?: number;
 
-  @ApiPropertyOptional({ type: [String], enum: GATE_CHECK_FAMILIES, description: 'Check families to run; all three when omitted.' })
+  @ApiPropertyOptional({ type: [String], enum: GATE_CHECK_FAMILIES, description: 'Check families to run; all four when omitted.' })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
@@ -79,4 +81,13 @@ export class GateRequest {
   @IsOptional()
   @IsBoolean()
   resolveLinks?: boolean;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'The mail is bulk (marketing to many): the message check holds a message (format "eml") to the Gmail/Yahoo bulk-sender requirements even without a List-Unsubscribe header.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  bulk?: boolean;
 }
