@@ -119,7 +119,7 @@ class FakeGateServer {
   }
 }
 
-const ALL_CHECKS = ['compatibility', 'content', 'regression'];
+const ALL_CHECKS = ['compatibility', 'content', 'regression', 'message'];
 
 const PASSED = {
   passed: true,

@@ -268,7 +268,7 @@ describe('POST /api/gate', () => {
       const ref = `welcome/${Date.now()}`;
       // No baseline: the regression check passes, nothing to compare to; a passing on-pass run stores it.
       const first = await gate({ html: CLEAN, ref });
-      expect(first.body).toMatchObject({ passed: true, baseline: { ref, comparedTo: null }, checks: ['compatibility', 'content', 'regression'] });
+      expect(first.body).toMatchObject({ passed: true, baseline: { ref, comparedTo: null }, checks: ['compatibility', 'content', 'regression', 'message'] });
       const stored = await baselineOf(ref);
       expect(stored?.run_id).toBe(first.body.runId);
 

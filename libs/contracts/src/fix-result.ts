@@ -4,7 +4,7 @@
  */
 import type { EmailFormat, FixResult } from '@mailproof/engine';
 
-/** `source`: the submitted markup was patched. `compiled-html`: the patched email is the compiled HTML (jsx, maizzle, and mjml where the source could not be). */
+/** `source`: the submitted markup was patched. `compiled-html`: the patched email is the compiled HTML (jsx, maizzle, mjml where the source could not be, and an eml message's decoded HTML part). */
 export type FixPatched = 'source' | 'compiled-html';
 
 export const FIX_PATCHED = ['source', 'compiled-html'] as const satisfies readonly FixPatched[];
@@ -27,6 +27,14 @@ export type FixRunResult = { id: string } & FixOutcomeBody;
 type EngineFixResult = FixResult & { patched?: FixPatched };
 
 function compiledHtmlNote(format: EmailFormat): string {
+  // A message's HTML part is patched decoded: re-encoding it into the MIME tree (transfer encoding, charset,
+  // DKIM signature over the body) is the sender's ESP's job, and a changed body breaks the signature anyway.
+  if (format === 'eml') {
+    return (
+      'The patched email is the decoded HTML part of your message, not the message itself: html and diff are HTML. ' +
+      'Apply the fixes in the template your ESP sends (applied lists each with its rule and line in the HTML part), then export the message again.'
+    );
+  }
   return (
     `The patched email is the compiled HTML of your ${format} template, not the template itself: html and diff are HTML. ` +
     'Apply the fixes in the template by hand (applied lists each with its rule and line in the compiled HTML), or send the compiled HTML.'

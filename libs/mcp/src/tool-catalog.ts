@@ -32,25 +32,25 @@ const TEXTS: Record<ToolName, ToolText> = {
   preview_email: {
     title: 'Preview an email in 21 clients',
     description:
-      'The complete preview result of POST /api/preview: per client the rewritten markup, warnings, score and dark-mode variant, every CSS finding and every quality report. Large (hundreds of KB); prefer analyze_email or audit_email unless you need the rewritten markup. Saved to your account; its id works with share_preview.',
+      'The complete preview result of POST /api/preview: per client the rewritten markup, warnings, score and dark-mode variant, every CSS finding and every quality report (with format eml, a whole .eml message, also messageReport: headers, parts, authentication and the Gmail/Yahoo bulk-sender checklist). Large (hundreds of KB); prefer analyze_email or audit_email unless you need the rewritten markup. Saved to your account; its id works with share_preview.',
     annotations: STORES_A_PREVIEW,
   },
   analyze_email: {
     title: 'Analyze email compatibility',
     description:
-      'Scores an email (HTML, React Email JSX, MJML or Maizzle) in each email client and lists its problems once each, across the clients they affect, with a suggestion per problem. detail "summary" (default) lists errors and warnings; "full" adds info notes, messages and fix snippets in the format of the input.',
+      'Scores an email (HTML, React Email JSX, MJML, Maizzle, or the HTML part of a whole .eml message with format eml) in each email client and lists its problems once each, across the clients they affect, with a suggestion per problem. detail "summary" (default) lists errors and warnings; "full" adds info notes, messages and fix snippets in the format of the input.',
     annotations: STORES_A_PREVIEW,
   },
   audit_email: {
     title: 'Audit email quality',
     description:
-      'Every quality report of an email: spam, size and clipping, links, accessibility, images, inbox preview (subject, preheader), template checks, dark-mode and mobile contrast, design, VML and the plain-text alternative, with the per-client scores.',
+      'Every quality report of an email: spam, size and clipping, links, accessibility, images, inbox preview (subject, preheader), template checks, dark-mode and mobile contrast, design, VML and the plain-text alternative, with the per-client scores; for a whole message (format eml) messageReport: headers, MIME parts, authentication (SPF, DKIM, DMARC alignment) and the Gmail/Yahoo bulk-sender checklist, each item met or not with its fix.',
     annotations: STORES_A_PREVIEW,
   },
   gate_email: {
     title: 'Is this email safe to send?',
     description:
-      'The pre-send gate (POST /api/gate): passed true or false with the failures that block the send (threshold, client errors, broken or placeholder links, size, alt text, regressions against the last passing version stored under ref). Give exactly one of html and url. Needs a key on the Pro plan.',
+      'The pre-send gate (POST /api/gate): passed true or false with the failures that block the send (threshold, client errors, broken or placeholder links, size, alt text, regressions against the last passing version stored under ref, and for a whole message (format eml) that is bulk mail, bulk: true or a List-Unsubscribe header, each unmet Gmail/Yahoo bulk-sender requirement). Give exactly one of html and url. Needs a key on the Pro plan.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   check_deliverability: {
@@ -83,7 +83,7 @@ const TEXTS: Record<ToolName, ToolText> = {
   fix_email: {
     title: 'Fix an email',
     description:
-      'Applies deterministic fixes to an email (POST /api/fix) and returns the patched email with a unified diff, the fixes applied (rule, clients helped, line) and skipped (with the reason), and the errors, warnings and score before and after. Each fix is proven by analyzing the result again; one that would introduce a finding is not applied. Everything outside the fixes stays byte-identical (merge tags, conditional comments). tiers ["safe"] by default; ["safe", "layout"] adds visible changes. For JSX and Maizzle the patched email is the compiled HTML (patched "compiled-html", with a note).',
+      'Applies deterministic fixes to an email (POST /api/fix) and returns the patched email with a unified diff, the fixes applied (rule, clients helped, line) and skipped (with the reason), and the errors, warnings and score before and after. Each fix is proven by analyzing the result again; one that would introduce a finding is not applied. Everything outside the fixes stays byte-identical (merge tags, conditional comments). tiers ["safe"] by default; ["safe", "layout"] adds visible changes. For JSX and Maizzle the patched email is the compiled HTML, for a whole message (format eml) its decoded HTML part (patched "compiled-html", with a note).',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   list_domains: {

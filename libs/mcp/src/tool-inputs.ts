@@ -50,7 +50,8 @@ const FORMAT: JsonSchema = {
   type: 'string',
   enum: EMAIL_FORMATS,
   default: 'html',
-  description: 'Input format: html, jsx (React Email), mjml or maizzle. Selects framework-native fix snippets.',
+  description:
+    'Input format: html, jsx (React Email), mjml, maizzle, or eml (a raw RFC 5322 message: its HTML part is analyzed and the result gains messageReport). Selects framework-native fix snippets.',
 };
 
 /** `files`: the email's local imports (HTTP: OptionalSourceFiles); paths and sizes are checked by the service as HTTP checks them. */
@@ -72,7 +73,7 @@ const MJML_VALIDATION: JsonSchema = {
 
 /** The email and how to read it: the fields POST /api/preview and POST /api/gate share. */
 export const EMAIL_FIELDS = {
-  html: markup('Email markup: HTML, React Email JSX, MJML or Maizzle; at most 500 KB (UTF-8 bytes).'),
+  html: markup('Email markup: HTML, React Email JSX, MJML, Maizzle, or a whole message (.eml) with format eml; at most 500 KB (UTF-8 bytes).'),
   format: FORMAT,
   clients: CLIENTS,
   files: FILES,
@@ -122,7 +123,7 @@ export const TOOL_INPUTS = {
   audit_email: object({ ...EMAIL_FIELDS, title: TITLE }, ['html']),
   /** POST /api/gate, exactly; the service checks that exactly one of html and url is given. */
   gate_email: object({
-    html: markup('The email (HTML, JSX, MJML or Maizzle), at most 500 KB. Exactly one of html and url.'),
+    html: markup('The email (HTML, JSX, MJML, Maizzle, or a whole message with format eml), at most 500 KB. Exactly one of html and url.'),
     url: {
       type: 'string',
       minLength: 1,
@@ -150,12 +151,18 @@ export const TOOL_INPUTS = {
       items: { type: 'string', enum: GATE_CHECK_FAMILIES },
       minItems: 1,
       uniqueItems: true,
-      description: 'Check families to run; all three when omitted.',
+      description: 'Check families to run; all four when omitted.',
     },
     clients: CLIENTS,
     failOnError: { type: 'boolean', default: true, description: 'Whether a client with errors fails the gate.' },
     updateBaseline: { type: 'string', enum: UPDATE_BASELINE_MODES, default: 'on-pass', description: 'When the stored baseline of ref moves to this version.' },
     resolveLinks: { type: 'boolean', default: false, description: 'Fetch each link (at most 25, within 10 s) to check that it resolves.' },
+    bulk: {
+      type: 'boolean',
+      default: false,
+      description:
+        'The mail is bulk: the message check holds a message (format eml) to the Gmail/Yahoo bulk-sender requirements even without a List-Unsubscribe header.',
+    },
   }),
   /** POST /api/deliverability, exactly. */
   check_deliverability: object(

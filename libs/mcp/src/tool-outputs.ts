@@ -46,6 +46,28 @@ export const REPORT_FIELDS = [
 ] as const;
 const reports = Object.fromEntries(REPORT_FIELDS.map((field) => [field, nullableObject]));
 
+const checkStatus: JsonSchema = { type: 'string', enum: ['pass', 'warn', 'fail', 'info', 'inconclusive'] };
+/**
+ * A whole message's report (`format: "eml"`, docs/messages.md); null for every other format. Its sections stay
+ * open objects but for the bulk-sender checklist, which the gate's message check reads.
+ */
+const messageReport: JsonSchema = {
+  type: ['object', 'null'],
+  properties: {
+    headers: openObject,
+    parts: openObject,
+    authentication: openObject,
+    bulkSender: object({
+      bulk: boolean,
+      requirements: array(
+        object({ id: string, providers: array(string), status: checkStatus, reason: string, fix: nullableString }, ['id', 'status', 'reason']),
+      ),
+      met: { type: ['boolean', 'null'] },
+    }),
+  },
+  required: ['headers', 'parts', 'authentication', 'bulkSender'],
+};
+
 const previewResult = object(
   {
     id: string,
@@ -63,6 +85,7 @@ const previewResult = object(
     ),
     darkMode: openObject,
     ...reports,
+    messageReport,
   },
   ['id', 'overallScore', 'transforms', 'compatibilityScores', 'cssReport', 'darkMode', ...REPORT_FIELDS],
 );
@@ -141,8 +164,8 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
     findings: array(findingGroup),
   }),
   audit_email: object(
-    { previewId: nullableString, overallScore: number, compatibilityScores: { type: 'object', additionalProperties: clientScore }, ...reports },
-    ['previewId', 'overallScore', 'compatibilityScores', ...REPORT_FIELDS],
+    { previewId: nullableString, overallScore: number, compatibilityScores: { type: 'object', additionalProperties: clientScore }, ...reports, messageReport },
+    ['previewId', 'overallScore', 'compatibilityScores', ...REPORT_FIELDS, 'messageReport'],
   ),
   gate_email: object(
     {
@@ -151,6 +174,7 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
       worstClient: nullableString,
       baseline: object({ ref: nullableString, comparedTo: nullableString }),
       failures: array(object({ family: string, check: string }, ['family', 'check'])),
+      notes: array(object({ family: string, check: string, requirement: string, reason: string }, ['family', 'check', 'reason'])),
       checks: array(string),
       links: openObject,
       runId: string,

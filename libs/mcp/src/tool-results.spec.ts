@@ -68,6 +68,12 @@ describe('auditEmailResult', () => {
     for (const field of REPORT_FIELDS) expect(audit).toHaveProperty(field);
     expect(audit.sizeReport).toEqual({ bytes: 100, clippingRisk: false });
     expect(audit.spamReport).toBeNull();
+    expect(audit.messageReport).toBeNull();
+  });
+
+  it("carries a message's report (format eml) as the result has it", () => {
+    const messageReport = { headers: { findings: [] }, parts: { findings: [] }, authentication: { status: 'pass' }, bulkSender: { bulk: false } };
+    expect(auditEmailResult({ ...result, messageReport }, 'prv_1').messageReport).toBe(messageReport);
   });
 });
 

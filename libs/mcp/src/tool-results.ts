@@ -88,10 +88,12 @@ export function analyzeEmailResult(result: AnalysisLike, previewId: string | nul
   return { previewId, detail, overallScore: result.overallScore, worstClient: worst?.clientId ?? null, clients, counts, findings };
 }
 
-/** The quality reports of a result (spam, size, links, accessibility, images, ...), each an object or null. */
+/** The quality reports of a result (spam, size, links, accessibility, images, ...) and the message report, each an object or null. */
 export function auditEmailResult(result: AnalysisLike, previewId: string | null): Record<string, unknown> {
   const audit: Record<string, unknown> = { previewId, overallScore: result.overallScore, compatibilityScores: result.compatibilityScores };
   for (const field of REPORT_FIELDS) audit[field] = result[field] ?? null;
+  // A whole message's report (format eml); null for the other formats and for results stored before it existed.
+  audit.messageReport = result.messageReport ?? null;
   return audit;
 }
 

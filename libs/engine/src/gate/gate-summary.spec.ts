@@ -16,7 +16,7 @@ describe('gateSummary', () => {
   const results = EMAILS.map((html) => JSON.parse(JSON.stringify(analyze(html))));
 
   it('gives the same snapshot and verdict as the whole result, for every option', () => {
-    const families: GateCheckFamily[] = ['compatibility', 'content', 'regression'];
+    const families: GateCheckFamily[] = ['compatibility', 'content', 'regression', 'message'];
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: results.length - 1 }),
