@@ -207,6 +207,8 @@ describe('analyzeEmail', () => {
         jsx: /@react-email\/components|style=\{\{|<Head>/,
         mjml: /<mj-/,
         maizzle: /class="|config|tailwind|googleFonts|css:/,
+        // A message's HTML part is analyzed as HTML, so it gets HTML's fixes.
+        eml: /<(table|v:|!--\[if|img|a|style|meta|td|h1)/,
       };
       for (const format of EMAIL_FORMATS) {
         const fixes = analyzeEmail(html, { format }).cssReport.flatMap((f) => (f.fix ? [f.fix] : []));

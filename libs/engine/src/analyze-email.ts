@@ -182,7 +182,8 @@ export function analyzeCompatibility(parsed: ParsedEmail, format: EmailFormat, c
 export function analyzeEmail(html: string, options: AnalyzeEmailOptions = {}): PreviewAnalysis {
   const format = resolveFormat(options.format);
   const clients = resolveClients(options.clients);
-  return analyzeParsedEmail(parseEmail(html), format, clients, options);
+  // A message's HTML part is analyzed exactly as an HTML email is (docs/messages.md).
+  return analyzeParsedEmail(parseEmail(html), format === 'eml' ? 'html' : format, clients, options);
 }
 
 /** Same as analyzeEmail, for callers that already hold a ParsedEmail. */

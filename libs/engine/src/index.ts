@@ -50,5 +50,5 @@ export * from './dns';
 // Auto-fix: deterministic fixes patched into the submitted text and proven by re-analysis (docs/fix.md).
 export * from './autofix';
 
-// Whole messages (format "eml"): the message report's shape (docs/messages.md).
-export type * from './message/message-report';
+// Whole messages (format "eml"): parsing, its bounds and the message report (docs/messages.md).
+export * from './message';

@@ -22,3 +22,21 @@ export const ENGINE_LIMITS = {
   /** Selectors in one rule's comma-separated list (the corpus: at most 12; CSS resets: ~100). */
   maxSelectorListSize: 512,
 } as const;
+
+/**
+ * Bounds of a whole message (`format: "eml"`, docs/messages.md), checked by a linear scan before the MIME
+ * parser runs, so a bomb of nested parts or encoded words is refused in one pass. Each refusal is a
+ * CompileError (422) whose `reason` names the bound.
+ */
+export const MESSAGE_LIMITS = {
+  /** MIME parts, multipart containers included; newsletters have 2-10, with many inline images ~40. */
+  maxParts: 200,
+  /** multipart nesting (mixed > related > alternative is 3); real senders stay under 6. */
+  maxNestingDepth: 16,
+  /** Header fields summed over the message and every part; a delivered message has ~50-100 at the top. */
+  maxHeaderFields: 2000,
+  /** RFC 2047 encoded words (`=?charset?B?...?=`) summed over every header; a long encoded subject has ~10. */
+  maxEncodedWords: 1000,
+  /** A decoded HTML or text part is analyzed like markup, so it has markup's size limit. */
+  maxDecodedPartBytes: ENGINE_LIMITS.maxInputBytes,
+} as const;

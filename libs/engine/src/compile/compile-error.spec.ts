@@ -26,8 +26,8 @@ describe('CompileError', () => {
 });
 
 describe('compile formats', () => {
-  it('knows exactly the four input formats', () => {
-    expect(COMPILE_FORMATS).toEqual(['html', 'jsx', 'mjml', 'maizzle']);
+  it('knows exactly the five input formats', () => {
+    expect(COMPILE_FORMATS).toEqual(['html', 'jsx', 'mjml', 'maizzle', 'eml']);
     expect(isCompileFormat('maizzle')).toBe(true);
     expect(isCompileFormat('markdown')).toBe(false);
     expect(isCompileFormat(undefined)).toBe(false);

@@ -4,6 +4,8 @@ import { sanitizeCompileMessage } from './sanitize-compile-message';
 export interface CompileErrorDetails {
   message: string;
   format: CompileFormat;
+  /** eml only: what is wrong with the message, a stable snake_case id (`not_a_message`, `too_many_parts`; docs/messages.md). */
+  reason?: string;
   line?: number;
   column?: number;
 }
@@ -15,12 +17,14 @@ export interface CompileErrorDetails {
 export class CompileError extends Error {
   override readonly name = 'CompileError';
   readonly format: CompileFormat;
+  readonly reason?: string;
   readonly line?: number;
   readonly column?: number;
 
   constructor(details: CompileErrorDetails) {
     super(sanitizeCompileMessage(details.message));
     this.format = details.format;
+    if (details.reason) this.reason = details.reason;
     if (isPosition(details.line)) this.line = details.line;
     if (isPosition(details.column)) this.column = details.column;
     // The stack would name server files; callers only need the message and position.
@@ -30,6 +34,7 @@ export class CompileError extends Error {
 
   toJSON(): CompileErrorDetails {
     const json: CompileErrorDetails = { message: this.message, format: this.format };
+    if (this.reason !== undefined) json.reason = this.reason;
     if (this.line !== undefined) json.line = this.line;
     if (this.column !== undefined) json.column = this.column;
     return json;

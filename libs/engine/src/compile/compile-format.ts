@@ -1,7 +1,8 @@
+import type { ParsedMessage } from '../message/parse-message';
 import type { SourcePosition } from './source-positions';
 
-/** The input formats Mailproof compiles to HTML before analyzing. */
-export const COMPILE_FORMATS = ['html', 'jsx', 'mjml', 'maizzle'] as const;
+/** The input formats Mailproof compiles to HTML before analyzing (`eml` is parsed: its HTML part is the email). */
+export const COMPILE_FORMATS = ['html', 'jsx', 'mjml', 'maizzle', 'eml'] as const;
 
 export type CompileFormat = (typeof COMPILE_FORMATS)[number];
 
@@ -21,4 +22,6 @@ export interface CompileResult {
   warnings: CompileWarning[];
   /** jsx, mjml and maizzle: where the compiled elements came from in the source (source-positions.ts), sorted by start. */
   sourcePositions?: SourcePosition[];
+  /** eml: the parsed message; `html` is its decoded HTML part. */
+  message?: ParsedMessage;
 }

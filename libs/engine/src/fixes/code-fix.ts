@@ -1,6 +1,7 @@
-export type EmailFormat = 'html' | 'jsx' | 'mjml' | 'maizzle';
+/** `eml`: a whole RFC 5322 message whose HTML part is the email (docs/messages.md). */
+export type EmailFormat = 'html' | 'jsx' | 'mjml' | 'maizzle' | 'eml';
 
-export const EMAIL_FORMATS: readonly EmailFormat[] = ['html', 'jsx', 'mjml', 'maizzle'];
+export const EMAIL_FORMATS: readonly EmailFormat[] = ['html', 'jsx', 'mjml', 'maizzle', 'eml'];
 
 export interface CodeFix {
   before: string;

@@ -102,14 +102,7 @@ export interface MessageAuthenticationReport {
 }
 
 export type BulkSenderRequirementId =
-  | 'spf-or-dkim'
-  | 'spf-and-dkim'
-  | 'dmarc-policy'
-  | 'dmarc-alignment'
-  | 'one-click-unsubscribe'
-  | 'valid-from'
-  | 'valid-message-id'
-  | 'tls';
+  'spf-or-dkim' | 'spf-and-dkim' | 'dmarc-policy' | 'dmarc-alignment' | 'one-click-unsubscribe' | 'valid-from' | 'valid-message-id' | 'tls';
 
 export interface BulkSenderRequirement {
   id: BulkSenderRequirementId;

@@ -21,7 +21,7 @@ export class FixRunEntity {
   accountId: string | null;
 
   @Column({ type: 'text', transformer: PG_SAFE_TEXT })
-  format: 'html' | 'jsx' | 'mjml' | 'maizzle';
+  format: 'html' | 'jsx' | 'mjml' | 'maizzle' | 'eml';
 
   @Column({ type: 'text', array: true, transformer: PG_SAFE_TEXT })
   clients: string[];

@@ -22,7 +22,7 @@ export class PreviewEntity {
   title: string | null;
 
   @Column({ type: 'text', transformer: PG_SAFE_TEXT })
-  format: 'html' | 'jsx' | 'mjml' | 'maizzle';
+  format: 'html' | 'jsx' | 'mjml' | 'maizzle' | 'eml';
 
   @Column({ type: 'text', array: true, transformer: PG_SAFE_TEXT })
   clients: string[];

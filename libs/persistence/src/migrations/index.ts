@@ -10,6 +10,7 @@ import { AddDashboardIndexes1764115260000 } from './1764115260000-add-dashboard-
 import { CreateWebhooks1764118800000 } from './1764118800000-create-webhooks';
 import { AddPreviewFiles1764122400000 } from './1764122400000-add-preview-files';
 import { CreateFixRuns1764201600000 } from './1764201600000-create-fix-runs';
+import { EmlFormat1764390000000 } from './1764390000000-eml-format';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   CreateWebhooks1764118800000,
   AddPreviewFiles1764122400000,
   CreateFixRuns1764201600000,
+  EmlFormat1764390000000,
 ];

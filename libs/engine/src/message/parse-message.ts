@@ -1,0 +1,150 @@
+import PostalMime from 'postal-mime';
+import { MESSAGE_LIMITS } from '../limits';
+import type { MessagePart } from './message-report';
+import { messageError, scanMessage, type RawHeaderField, type ScannedPart } from './scan-message';
+
+/** A decoded body part: the HTML analyzed as the email, or the text/plain alternative. */
+export interface DecodedBodyPart {
+  path: string;
+  charset: string | null;
+  /** Decoded and converted from its charset to a string. */
+  content: string;
+  /** UTF-8 bytes of `content`. */
+  bytes: number;
+}
+
+/** A leaf part that is not the body: an attachment or an inline resource. */
+export interface ResourcePart extends MessagePart {
+  /** Inside a multipart/related with a Content-ID: a resource the HTML may show by `cid:`. */
+  related: boolean;
+}
+
+/**
+ * A message as the engine reads it (plain data, so it crosses threads and processes): the top-level
+ * fields as written, the decoded HTML and text bodies, and every other leaf part.
+ */
+export interface ParsedMessage {
+  /** Top-level header fields in order, names lower case, values unfolded and undecoded. */
+  headers: RawHeaderField[];
+  /** The subject with its RFC 2047 encoded words decoded; null when there is no Subject field. */
+  subject: string | null;
+  html: DecodedBodyPart;
+  text: DecodedBodyPart | null;
+  resources: ResourcePart[];
+  /** The MIME type of every part, containers included, by path (for the report's part listing). */
+  structure: Array<{ path: string; contentType: string }>;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Parses a raw RFC 5322 message: scanMessage checks its structure and bounds first, then postal-mime
+ * decodes it (transfer encodings, charsets, RFC 2047 and RFC 2231 words). The HTML part becomes the
+ * email Mailproof analyzes; a message without one is refused (`no_html_part`, docs/messages.md).
+ * Every refusal is a CompileError of format eml with a `reason`.
+ */
+export async function parseMessage(raw: string): Promise<ParsedMessage> {
+  const skeleton = scanMessage(raw);
+  const parser = new PostalMime({
+    // The scan has bounded nesting and parts already; these keep the parser's own bounds above ours.
+    maxNestingDepth: MESSAGE_LIMITS.maxNestingDepth + 1,
+    maxHeadersSize: utf8.encode(raw).byteLength + 1,
+    // A forwarded message is an attachment here: its own HTML is not the email being sent.
+    forceRfc822Attachments: true,
+    attachmentEncoding: 'arraybuffer',
+  });
+  let email: PostalMime.Email;
+  try {
+    email = await parser.parse(raw);
+  } catch (error) {
+    throw messageError('not_a_message', `The message could not be parsed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const leaves = skeleton.parts.filter((part) => !part.multipart);
+  const htmlLeaf = leaves.find((part) => isBodyText(part) && part.contentType === 'text/html');
+  if (!htmlLeaf || email.html === undefined) {
+    throw messageError(
+      'no_html_part',
+      'The message has no text/html part. Mailproof checks HTML email; send the HTML version of the message (a plain-text message has nothing to preview).',
+    );
+  }
+  const html = bodyPart(htmlLeaf, email.html);
+  const textLeaf = leaves.find((part) => isBodyText(part) && part.contentType === 'text/plain');
+  const text = textLeaf && email.text !== undefined ? bodyPart(textLeaf, email.text) : null;
+  for (const body of [html, text]) {
+    if (body && body.bytes > MESSAGE_LIMITS.maxDecodedPartBytes) {
+      throw messageError('part_too_large', `Part ${body.path} decodes to ${body.bytes} bytes; the limit is ${MESSAGE_LIMITS.maxDecodedPartBytes}.`);
+    }
+  }
+  const subjectField = skeleton.headers.find((field) => field.name === 'subject');
+  return {
+    headers: skeleton.headers,
+    subject: subjectField ? (email.subject ?? PostalMime.decodeWords(subjectField.value.trim())) : null,
+    html,
+    text,
+    resources: resourceParts(leaves, email.attachments),
+    structure: skeleton.parts.map((part) => ({ path: part.path, contentType: part.contentType })),
+  };
+}
+
+/** Text the parser takes as the body (not an attachment), as postal-mime decides it. */
+function isBodyText(part: ScannedPart): boolean {
+  return (part.contentType === 'text/html' || part.contentType === 'text/plain') && part.disposition !== 'attachment';
+}
+
+function bodyPart(leaf: ScannedPart, decoded: string): DecodedBodyPart {
+  const content = leaf.charset && WINDOWS_1252_LABELS.has(leaf.charset) ? repairWindows1252(decoded) : decoded;
+  return { path: leaf.path, charset: leaf.charset, content, bytes: utf8.encode(content).byteLength };
+}
+
+// The WHATWG Encoding Standard's labels of windows-1252 (iso-8859-1 and us-ascii included, as browsers read them).
+const WINDOWS_1252_LABELS = new Set([
+  'windows-1252',
+  'cp1252',
+  'x-cp1252',
+  'iso-8859-1',
+  'iso8859-1',
+  'iso_8859-1',
+  'latin1',
+  'l1',
+  'us-ascii',
+  'ascii',
+  'cp819',
+  'ibm819',
+]);
+// Bytes 0x80-0x9f of windows-1252; the five it leaves undefined keep their code point.
+const WINDOWS_1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/**
+ * Node 20's TextDecoder decodes windows-1252 (and its iso-8859-1 labels) as Latin-1, so bytes 0x80-0x9f
+ * (euro sign, curly quotes, dashes) come out as C1 control characters. No text means those controls, so
+ * they are mapped as windows-1252 maps them; correctly decoded text has none and is unchanged.
+ */
+function repairWindows1252(text: string): string {
+  return text.replace(/[\u0080-\u009f]/g, (char) => WINDOWS_1252_HIGH[char.charCodeAt(0) - 0x80]);
+}
+
+/**
+ * postal-mime lists the leaves that are not body text as attachments, in document order: the same
+ * leaves the scan found, so the two lists pair up one to one (the scan adds path, charset and encoding).
+ */
+function resourceParts(leaves: ScannedPart[], attachments: PostalMime.Attachment[]): ResourcePart[] {
+  const resources = leaves.filter((part) => !isBodyText(part));
+  return resources.map((part, index) => {
+    const attachment = attachments[index] as PostalMime.Attachment | undefined;
+    const content = attachment?.content;
+    const bytes = typeof content === 'string' ? utf8.encode(content).byteLength : content ? content.byteLength : 0;
+    const contentId = attachment?.contentId?.replace(/^<|>$/g, '') ?? null;
+    return {
+      path: part.path,
+      contentType: part.contentType,
+      charset: part.charset,
+      transferEncoding: part.transferEncoding,
+      disposition: part.disposition,
+      filename: attachment?.filename ?? null,
+      contentId: contentId || null,
+      bytes,
+      related: attachment?.related === true,
+    };
+  });
+}

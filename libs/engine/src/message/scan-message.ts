@@ -1,0 +1,207 @@
+import { CompileError } from '../compile/compile-error';
+import { MESSAGE_LIMITS } from '../limits';
+
+/** Why a message is refused (CompileError.reason), one per bound or defect: docs/messages.md lists them. */
+export type MessageRejection =
+  | 'not_a_message'
+  | 'broken_boundary'
+  | 'too_many_parts'
+  | 'nesting_too_deep'
+  | 'too_many_header_fields'
+  | 'too_many_encoded_words'
+  | 'part_too_large'
+  | 'no_html_part';
+
+export function messageError(reason: MessageRejection, message: string): CompileError {
+  return new CompileError({ message, format: 'eml', reason });
+}
+
+/** One header field as written: the name in lower case, the value unfolded (continuation lines joined), otherwise raw. */
+export interface RawHeaderField {
+  name: string;
+  value: string;
+}
+
+/** A MIME part as the scan found it, before any decoding. */
+export interface ScannedPart {
+  /** `1.2` style (RFC 3501); the top level of a single-part message is `1`, of a multipart ''. */
+  path: string;
+  /** Lower case `type/subtype`; `text/plain` when the part has no Content-Type (RFC 2045 5.2). */
+  contentType: string;
+  charset: string | null;
+  transferEncoding: string | null;
+  disposition: 'inline' | 'attachment' | null;
+  headers: RawHeaderField[];
+  multipart: boolean;
+}
+
+export interface MessageSkeleton {
+  /** The top-level header fields, in order. */
+  headers: RawHeaderField[];
+  /** Every part in document order, containers included (the top level first). */
+  parts: ScannedPart[];
+}
+
+interface OpenMultipart {
+  path: string;
+  depth: number;
+  delimiter: string;
+  close: string;
+  children: number;
+}
+
+// RFC 5322 2.2: a field name is printable US-ASCII except the colon.
+const FIELD = /^([!-9;-~]+)[ \t]*:(.*)$/;
+const ENCODED_WORD = /=\?[^?\s]+\?[bBqQ]\?/g;
+
+/**
+ * Reads the structure of a raw message in one linear pass, before the MIME parser sees it: the header
+ * blocks, each multipart's boundary delimiters, and every bound of MESSAGE_LIMITS. The parser itself
+ * tolerates broken messages (a missing close delimiter, parts that never start) and has no bound on parts
+ * or encoded words; this scan refuses them with a CompileError naming the defect, so that a bomb costs one
+ * pass over the text and the parser only ever sees a well-formed, bounded message.
+ */
+export function scanMessage(raw: string): MessageSkeleton {
+  const lines = raw.split(/\r?\n/);
+  const counts = { fields: 0, encodedWords: 0 };
+  let index = 0;
+  // An mbox export starts with its "From sender date" separator line, which is not a header field.
+  if (lines[0].startsWith('From ') && !FIELD.test(lines[0])) index = 1;
+  if (index >= lines.length || !FIELD.test(lines[index])) {
+    throw messageError(
+      'not_a_message',
+      'This is not a message: it must start with a header block (fields such as "From: ..." and "Subject: ...", then an empty line, then the body).',
+    );
+  }
+  const parts: ScannedPart[] = [];
+  const open: OpenMultipart[] = [];
+
+  const startPart = (path: string, depth: number): void => {
+    const block = readHeaderBlock(lines, index, counts);
+    index = block.next;
+    const part = describePart(path, block.fields);
+    parts.push(part);
+    if (parts.length > MESSAGE_LIMITS.maxParts) {
+      throw messageError('too_many_parts', `The message has more than ${MESSAGE_LIMITS.maxParts} MIME parts (the limit).`);
+    }
+    if (!part.multipart) return;
+    if (depth + 1 > MESSAGE_LIMITS.maxNestingDepth) {
+      throw messageError('nesting_too_deep', `The message nests multipart parts deeper than ${MESSAGE_LIMITS.maxNestingDepth} levels (the limit).`);
+    }
+    const boundary = boundaryOf(part);
+    open.push({ path, depth: depth + 1, delimiter: `--${boundary}`, close: `--${boundary}--`, children: 0 });
+  };
+
+  startPart('', 0);
+  if (open.length === 0) {
+    parts[0].path = '1';
+    return { headers: parts[0].headers, parts };
+  }
+  while (index < lines.length && open.length > 0) {
+    const line = lines[index++];
+    if (!line.startsWith('--')) continue;
+    const trimmed = line.replace(/[ \t]+$/, '');
+    const inner = open[open.length - 1];
+    if (trimmed === inner.delimiter) {
+      inner.children++;
+      startPart(inner.path === '' ? String(inner.children) : `${inner.path}.${inner.children}`, inner.depth);
+    } else if (trimmed === inner.close) {
+      if (inner.children === 0) throw brokenBoundary(inner, 'closes before any part starts');
+      open.pop();
+    } else if (open.slice(0, -1).some((outer) => trimmed === outer.delimiter || trimmed === outer.close)) {
+      throw brokenBoundary(inner, 'is never closed before its enclosing part continues');
+    }
+  }
+  if (open.length > 0) {
+    const inner = open[open.length - 1];
+    throw brokenBoundary(inner, inner.children === 0 ? 'never starts a part' : 'is never closed (no final delimiter)');
+  }
+  return { headers: parts[0].headers, parts };
+}
+
+function brokenBoundary(part: OpenMultipart, what: string): CompileError {
+  const name = part.path === '' ? 'the top-level multipart' : `multipart part ${part.path}`;
+  return messageError('broken_boundary', `Broken MIME boundary: ${name} ${what} ("${part.delimiter.slice(2, 82)}").`);
+}
+
+/** Reads one header block from `start` to its empty line (or the end); counts fields and encoded words against the limits. */
+function readHeaderBlock(lines: string[], start: number, counts: { fields: number; encodedWords: number }): { fields: RawHeaderField[]; next: number } {
+  const fields: RawHeaderField[] = [];
+  let index = start;
+  for (; index < lines.length; index++) {
+    const line = lines[index];
+    if (line === '') return { fields, next: index + 1 };
+    if ((line[0] === ' ' || line[0] === '\t') && fields.length > 0) {
+      fields[fields.length - 1].value += line;
+    } else {
+      const match = FIELD.exec(line);
+      if (!match) {
+        throw messageError('not_a_message', `Line ${index + 1} is inside a header block but is not a header field ("Name: value") or its continuation.`);
+      }
+      if (++counts.fields > MESSAGE_LIMITS.maxHeaderFields) {
+        throw messageError('too_many_header_fields', `The message has more than ${MESSAGE_LIMITS.maxHeaderFields} header fields (the limit).`);
+      }
+      fields.push({ name: match[1].toLowerCase(), value: match[2] });
+    }
+    counts.encodedWords += (line.match(ENCODED_WORD) ?? []).length;
+    if (counts.encodedWords > MESSAGE_LIMITS.maxEncodedWords) {
+      throw messageError('too_many_encoded_words', `The message's headers have more than ${MESSAGE_LIMITS.maxEncodedWords} encoded words (the limit).`);
+    }
+  }
+  return { fields, next: index };
+}
+
+function describePart(path: string, fields: RawHeaderField[]): ScannedPart {
+  const contentType = parseStructured(headerValue(fields, 'content-type') ?? 'text/plain');
+  const type = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(contentType.value) ? contentType.value : 'text/plain';
+  const disposition = parseStructured(headerValue(fields, 'content-disposition') ?? '').value;
+  const encoding = headerValue(fields, 'content-transfer-encoding')?.trim().toLowerCase();
+  return {
+    path,
+    contentType: type,
+    charset: contentType.params.charset?.toLowerCase() ?? null,
+    transferEncoding: encoding || null,
+    disposition: disposition === 'inline' || disposition === 'attachment' ? disposition : null,
+    headers: fields,
+    multipart: type.startsWith('multipart/'),
+  };
+}
+
+function boundaryOf(part: ScannedPart): string {
+  const boundary = parseStructured(headerValue(part.headers, 'content-type') ?? '').params.boundary;
+  const name = part.path === '' ? 'The top-level multipart' : `Multipart part ${part.path}`;
+  if (!boundary) throw messageError('broken_boundary', `Broken MIME boundary: ${name} has no boundary parameter.`);
+  if (boundary.length > 200) throw messageError('broken_boundary', `Broken MIME boundary: ${name} has a boundary longer than 200 characters.`);
+  return boundary;
+}
+
+/** The first field of that name (lower case); undefined when absent. */
+export function headerValue(fields: readonly RawHeaderField[], name: string): string | undefined {
+  return fields.find((field) => field.name === name)?.value;
+}
+
+/** `value; name=token; name="quoted"` (RFC 2045 5.1): the value in lower case, parameter names in lower case. */
+export function parseStructured(text: string): { value: string; params: Record<string, string> } {
+  const segments: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '\\' && quoted && i + 1 < text.length) {
+      current += text[++i];
+      continue;
+    }
+    if (char === '"') quoted = !quoted;
+    else if (char === ';' && !quoted) {
+      segments.push(current);
+      current = '';
+    } else current += char;
+  }
+  segments.push(current);
+  const params: Record<string, string> = {};
+  for (const segment of segments.slice(1)) {
+    const equals = segment.indexOf('=');
+    if (equals > 0) params[segment.slice(0, equals).trim().toLowerCase()] = segment.slice(equals + 1).trim();
+  }
+  return { value: segments[0].trim().toLowerCase(), params };
+}
