@@ -8,6 +8,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const tasks = require('./lib/tasks');
+const { ensureDevelopmentDataKey } = require('./lib/data-keys');
 const { chooseLogFormat, prettify } = require('./lib/log-format');
 
 const DEFAULTS = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/mailproof', REDIS_URL: 'redis://127.0.0.1:6379' };
@@ -19,6 +20,9 @@ async function main() {
   const migrateOnly = args.includes('--migrate-only');
 
   tasks.loadDotEnv();
+  const dataKey = ensureDevelopmentDataKey(process.env, path.join(tasks.ROOT, '.env'));
+  if (dataKey?.error) throw new Error(dataKey.error);
+  if (dataKey) console.log(`[mailproof] ${dataKey.message}`);
   tasks.ensureDependencies();
   console.log('[mailproof] building (tsc -> dist/)...');
   tasks.build();

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { DeliverabilityResult } from '@mailproof/contracts';
 import { AccountsRepository, DomainAuditRepository, PreviewRepository, ScreenshotRepository, WebhookRepository } from '@mailproof/persistence';
-import { openDatabase } from '../utils/database';
+import { openDatabase, testRowCipher } from '../utils/database';
 import { testConfig } from '../utils/test-config';
 
 // PostgreSQL refuses U+0000 in text and in jsonb, and a lone surrogate escape in jsonb. Requests
@@ -20,7 +20,7 @@ describe('text from outside is storable in every text and jsonb column (real Pos
   });
 
   it('stores a compile failure whose message holds NUL and a lone surrogate', async () => {
-    const previews = new PreviewRepository(db, new ScreenshotRepository(db));
+    const previews = new PreviewRepository(db, new ScreenshotRepository(db), testRowCipher(db, config));
     const preview = await previews.create({
       accountId: null,
       title: 'nul\u0000title',
@@ -41,7 +41,7 @@ describe('text from outside is storable in every text and jsonb column (real Pos
   });
 
   it("stores a preview's files and a result's gate summary holding NUL and lone surrogates, and reads them back as stored", async () => {
-    const previews = new PreviewRepository(db, new ScreenshotRepository(db));
+    const previews = new PreviewRepository(db, new ScreenshotRepository(db), testRowCipher(db, config));
     const preview = await previews.create({
       accountId: null,
       title: null,
@@ -55,6 +55,7 @@ describe('text from outside is storable in every text and jsonb column (real Pos
     expect(preview.createdAt).toBeInstanceOf(Date);
     expect(await previews.findForAnalysis(preview.id)).toEqual({
       id: preview.id,
+      accountId: null,
       format: 'jsx',
       clients: ['gmail-web', 'outlook-windows'],
       source: 'export default () => null;',
@@ -63,7 +64,7 @@ describe('text from outside is storable in every text and jsonb column (real Pos
       status: 'queued',
     });
     const storedResult = Buffer.from([0, 1, 2, 255]);
-    expect(await previews.storeOutcome(preview.id, { storedResult, overallScore: 77, gateSummary: '{"a":"\u0000"}' })).toBe(true);
+    expect(await previews.storeOutcome(preview.id, { storedResult, overallScore: 77, gateSummary: '{"a":"\u0000"}', accountId: null })).toBe(true);
     // First writer wins: a second outcome changes nothing.
     expect(await previews.storeOutcome(preview.id, { failure: { code: 'internal_error', message: 'late' } })).toBe(false);
     const row = await previews.find(preview.id);

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { FixRunRepository, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
 import { PREVIEW_CLEANUP_SCHEDULER_ID } from '../../apps/scheduler/src/preview-cleanup.service';
-import { createTestAccount, openDatabase } from '../utils/database';
+import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
@@ -28,7 +28,7 @@ describe('anonymous preview and fix run cleanup', () => {
     const schedulers = await queues.scheduler.getJobSchedulers();
     expect(schedulers.filter((s) => s.key === PREVIEW_CLEANUP_SCHEDULER_ID)).toHaveLength(1);
 
-    const previews = new PreviewRepository(db, new ScreenshotRepository(db));
+    const previews = new PreviewRepository(db, new ScreenshotRepository(db), testRowCipher(db, config));
     const account = await createTestAccount(db, 'free');
     const base = { title: null, format: 'html' as const, clients: ['gmail-web'], source: '<p>x</p>' };
     // Expiring in a few seconds: no cleanup (the scheduler's own runs included) can delete it before then,
@@ -53,7 +53,7 @@ describe('anonymous preview and fix run cleanup', () => {
   });
 
   it('deletes fix runs past their time in the same sweep, and only those', async () => {
-    const fixRuns = new FixRunRepository(db);
+    const fixRuns = new FixRunRepository(db, testRowCipher(db, config));
     const account = await createTestAccount(db, 'free');
     const base = { format: 'html' as const, clients: ['gmail-web'], tiers: ['safe'], source: '<p>x</p>' };
     const expiresAt = new Date(Date.now() + 5_000);

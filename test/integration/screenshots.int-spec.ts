@@ -4,7 +4,7 @@ import request from 'supertest';
 import { PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 import { startAppProcess, type AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
-import { createTestAccount, openDatabase } from '../utils/database';
+import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
 import { pixelAt, solidPng, startRecordingServer } from '../utils/loopback-servers';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
@@ -314,7 +314,7 @@ describe('screenshots through the render worker', () => {
       .expect(200);
     const url = created.body.screenshots['fastmail-light'] as string;
     await db.query("UPDATE previews SET expires_at = now() - interval '1 minute' WHERE id = $1", [created.body.id]);
-    await new PreviewRepository(db, new ScreenshotRepository(db)).deleteExpired();
+    await new PreviewRepository(db, new ScreenshotRepository(db), testRowCipher(db, config)).deleteExpired();
     expect((await fetchPng(url)).status).toBe(404);
   });
 });

@@ -8,6 +8,8 @@ process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
 process.env.LOG_LEVEL ??= 'silent';
 process.env.DATABASE_RETRY_ATTEMPTS ??= '1';
 process.env.PUBLIC_BASE_URL ??= 'http://127.0.0.1:3000';
+// Encryption at rest (docs/privacy.md) with a key of the suite's own, not the built-in development key.
+process.env.MAILPROOF_DATA_KEYS ??= 'test1:bWFpbHByb29mLXRlc3Qta2V5LTAwMDAwMDAwMDAwMDA=';
 // A queue prefix per test file (setupFiles run once per file) keeps suites and reruns from seeing
 // each other's jobs and rate-limit counters.
 process.env.QUEUE_PREFIX = `mpt${process.env.JEST_WORKER_ID ?? '0'}-${Math.random().toString(36).slice(2, 10)}`;

@@ -78,7 +78,12 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
       }
       const storedResult = Buffer.from(outcome.storedResult.buffer, outcome.storedResult.byteOffset, outcome.storedResult.byteLength);
       await tracing.inSpan('store', {}, () =>
-        this.previews.storeOutcome(previewId, { storedResult, overallScore: outcome.overallScore, gateSummary: outcome.gateSummary }),
+        this.previews.storeOutcome(previewId, {
+          storedResult,
+          overallScore: outcome.overallScore,
+          gateSummary: outcome.gateSummary,
+          accountId: preview.accountId,
+        }),
       );
       return { previewId, status: 'completed' };
     } catch (error) {

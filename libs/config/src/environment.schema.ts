@@ -17,6 +17,9 @@ const toBool = ({ value }: { value: unknown }) => {
   return value;
 };
 
+/** `id:base64` pairs; load-config checks that each key decodes to 32 bytes and that no id repeats. */
+export const DATA_KEYS_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]+={0,2}(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]+={0,2})*$/;
+
 export const DEVELOPMENT_DEFAULTS = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/mailproof',
   REDIS_URL: 'redis://127.0.0.1:6379',
@@ -534,6 +537,15 @@ export class EnvironmentVariables {
 
   @IsIn(['http/protobuf', 'http/json'])
   OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' | 'http/json' = 'http/protobuf';
+
+  /**
+   * The key-encryption keys of encryption at rest (docs/privacy.md): `id:base64` pairs separated by commas,
+   * each key 32 bytes; the first wraps new data keys, all unwrap. Required in production; elsewhere a fixed
+   * development key stands in (`npm start` writes a generated one into `.env`).
+   */
+  @IsOptional()
+  @Matches(DATA_KEYS_PATTERN, { message: 'must be id:base64key pairs separated by commas, e.g. k2:<44 base64 characters>,k1:<...>' })
+  MAILPROOF_DATA_KEYS?: string;
 }
 
 export type Environment = EnvironmentVariables;

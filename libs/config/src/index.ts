@@ -1,5 +1,6 @@
 export * from './config.error';
 export * from './config.module';
+export * from './data-keys';
 export * from './environment.schema';
 export * from './load-config';
 export * from './mailproof.config';

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ConfigValidationError } from './config.error';
+import { DEVELOPMENT_DATA_KEYS, parseDataKeys } from './data-keys';
 import { DEVELOPMENT_DEFAULTS, EnvironmentVariables } from './environment.schema';
 import { MailproofConfig } from './mailproof.config';
 
@@ -22,6 +23,7 @@ export function validateEnvironment(env: EnvSource = process.env): EnvironmentVa
     'METRICS_TOKEN',
     'SSRF_ALLOWED_ADDRESSES',
     'OTEL_EXPORTER_OTLP_ENDPOINT',
+    'MAILPROOF_DATA_KEYS',
   ]);
   const raw: Record<string, string> = {};
   for (const name of new Set(known)) {
@@ -51,8 +53,22 @@ export function validateEnvironment(env: EnvSource = process.env): EnvironmentVa
   if (raw.REDIS_CLUSTER_NODES !== undefined && !problems.some((p) => p.variable === 'REDIS_URL') && !/^\/?0?$/.test(new URL(raw.REDIS_URL).pathname)) {
     problems.push({ variable: 'REDIS_URL', message: 'must name database 0 (or none) when REDIS_CLUSTER_NODES is set: a Redis Cluster has only database 0' });
   }
+  problems.push(...dataKeyProblems(raw.MAILPROOF_DATA_KEYS, production, problems));
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return instance;
+}
+
+/** MAILPROOF_DATA_KEYS: required in production; each key 32 bytes, each id once (the pattern is the schema's). */
+function dataKeyProblems(value: string | undefined, production: boolean, found: Array<{ variable: string }>): Array<{ variable: string; message: string }> {
+  const variable = 'MAILPROOF_DATA_KEYS';
+  if (value === undefined) {
+    return production ? [{ variable, message: 'is required when NODE_ENV=production: the keys that encrypt stored emails (docs/privacy.md)' }] : [];
+  }
+  if (found.some((problem) => problem.variable === variable)) return [];
+  const problems = parseDataKeys(value).problems;
+  if (production && value.includes(DEVELOPMENT_DATA_KEYS.split(':')[1]))
+    problems.push('holds the built-in development key, which is public: generate keys of your own (docs/privacy.md)');
+  return problems.map((message) => ({ variable, message }));
 }
 
 export function loadConfig(env: EnvSource = process.env): MailproofConfig {

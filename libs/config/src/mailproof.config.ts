@@ -1,3 +1,4 @@
+import { DEVELOPMENT_DATA_KEYS, parseDataKeys, type DataKeyEncryptionKey } from './data-keys';
 import type { EnvironmentVariables } from './environment.schema';
 
 /** Where a Redis is: a single server at `url`, or a Redis Cluster seeded by `clusterNodes` (with `url`'s credentials and TLS). */
@@ -101,6 +102,8 @@ export class MailproofConfig {
       streamMaxSpans: number;
       otlp: { endpoint: string; protocol: 'http/protobuf' | 'http/json' } | null;
     },
+    /** Encryption at rest (docs/privacy.md): the key-encryption keys, the first wraps; development: the built-in key stands in. */
+    readonly encryption: { keys: DataKeyEncryptionKey[]; development: boolean },
   ) {}
 
   /** What a BullMQ consumer needs: its concurrency plus the shared lock settings. */
@@ -206,6 +209,7 @@ export class MailproofConfig {
         streamMaxSpans: e.TRACING_STREAM_MAX_SPANS,
         otlp: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, protocol: e.OTEL_EXPORTER_OTLP_PROTOCOL } : null,
       },
+      { keys: parseDataKeys(e.MAILPROOF_DATA_KEYS ?? DEVELOPMENT_DATA_KEYS).keys, development: e.MAILPROOF_DATA_KEYS === undefined },
     );
   }
 }

@@ -13,6 +13,7 @@ export const PROBLEM_CODES = [
   'not_acceptable',
   'request_timeout',
   'conflict',
+  'content_gone',
   'headers_too_large',
   'compile_failed',
   'url_declined',

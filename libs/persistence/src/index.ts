@@ -1,5 +1,6 @@
 export * from './accounts';
 export * from './data-source-options';
+export * from './encryption';
 export * from './entities';
 export * from './migrations';
 export * from './persistence.module';

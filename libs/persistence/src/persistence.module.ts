@@ -13,6 +13,9 @@ import { ScreenshotRepository } from './repositories/screenshot.repository';
 import { GateRunRepository } from './repositories/gate-run.repository';
 import { MonitoredDomainRepository } from './repositories/monitored-domain.repository';
 import { WebhookRepository } from './repositories/webhook.repository';
+import { DataKeyRepository } from './encryption/data-key.repository';
+import { DataKeyring } from './encryption/data-keyring';
+import { RowCipher } from './encryption/row-cipher';
 import { runMigrationsLocked } from './run-migrations';
 
 const REPOSITORIES = [
@@ -26,7 +29,12 @@ const REPOSITORIES = [
   GateRunRepository,
   ScreenshotRepository,
   WebhookRepository,
+  DataKeyRepository,
+  RowCipher,
 ];
+
+/** The key-encryption keys of MAILPROOF_DATA_KEYS (validated by libs/config). */
+const KEYRING = { provide: DataKeyring, inject: [MailproofConfig], useFactory: (config: MailproofConfig) => new DataKeyring(config.encryption.keys) };
 
 /** TypeORM connection for any app; runs migrations at start when MIGRATE_ON_START is on. */
 @Global()
@@ -41,8 +49,8 @@ const REPOSITORIES = [
       }),
     }),
   ],
-  providers: REPOSITORIES,
-  exports: REPOSITORIES,
+  providers: [KEYRING, ...REPOSITORIES],
+  exports: [DataKeyring, ...REPOSITORIES],
 })
 export class PersistenceModule implements OnApplicationBootstrap {
   private readonly logger = new Logger('Persistence');

@@ -13,7 +13,9 @@ export const MAX_MARKUP_BYTES = 512_000;
  * validation level, the format and the clients. One class, so both endpoints keep the same limits.
  */
 export class EmailSourceRequest {
-  @ApiProperty({ description: 'Email markup: HTML, React Email JSX, MJML or Maizzle; at most 500 KB (UTF-8 bytes).' })
+  @ApiProperty({
+    description: 'Email markup: HTML, React Email JSX, MJML or Maizzle, or a whole RFC 5322 message with format eml; at most 500 KB (UTF-8 bytes).',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxUtf8Bytes(MAX_MARKUP_BYTES)
@@ -28,7 +30,9 @@ export class EmailSourceRequest {
   @ApiPropertyOptional({
     enum: EMAIL_FORMATS,
     default: 'html',
-    description: 'Input format; selects framework-native fix snippets. For a fix of jsx or maizzle the patched email is the compiled HTML.',
+    description:
+      'Input format; selects framework-native fix snippets. eml: a whole message (docs/messages.md), whose HTML part is analyzed and whose result gains messageReport. ' +
+      'For a fix of jsx or maizzle the patched email is the compiled HTML, of eml the decoded HTML part.',
   })
   @IsOptional()
   @IsIn(EMAIL_FORMATS)

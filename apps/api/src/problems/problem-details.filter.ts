@@ -2,8 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional 
 import type { Request, Response } from 'express';
 import type { ProblemDetails } from '@mailproof/contracts';
 import { MailproofConfig } from '@mailproof/config';
-import { databasePortOf, isStoreUnavailable } from '@mailproof/persistence';
-import { ProblemException } from './problem.exception';
+import { databasePortOf, EncryptedContentGoneError, isStoreUnavailable } from '@mailproof/persistence';
+import { PROBLEM_STATUS, ProblemException } from './problem.exception';
 import { buildProblem, defaultCodeFor, sendProblem } from './problem-response';
 
 /** Seconds a client should wait before retrying while PostgreSQL is unavailable. */
@@ -43,6 +43,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       }
       if (status >= 500) return this.internal(exception, res, context, status);
       return sendProblem(res, buildProblem(status, defaultCodeFor(status), this.clientMessage(exception), context));
+    }
+    if (exception instanceof EncryptedContentGoneError) {
+      // Its data key was shredded (an erased account, an expired anonymous day): the content cannot come back (docs/privacy.md).
+      return sendProblem(
+        res,
+        buildProblem(PROBLEM_STATUS.content_gone, 'content_gone', 'The stored email was erased: its encryption key no longer exists.', context),
+      );
     }
     if (isStoreUnavailable(exception, this.databasePort)) {
       // PostgreSQL refused, dropped the connection or is shutting down/starting: a dependency is down, not a bug.

@@ -19,6 +19,7 @@ export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = {
   not_acceptable: 406,
   request_timeout: 408,
   conflict: 409,
+  content_gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   compile_failed: 422,

@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { MailproofConfig } from '@mailproof/config';
 import type { PreviewResult } from '@mailproof/contracts';
+import type { MessageReport } from '@mailproof/engine';
 import { decodePreviewResult, type PreviewEntity } from '@mailproof/persistence';
 
 /** What the share page, the dashboard's preview page and their client views read of a stored result. */
-export type StoredAnalysis = Pick<PreviewResult, 'overallScore' | 'compatibilityScores' | 'cssReport' | 'transforms' | 'darkMode'>;
+export type StoredAnalysis = Pick<PreviewResult, 'overallScore' | 'compatibilityScores' | 'cssReport' | 'transforms' | 'darkMode'> & {
+  /** A whole message's report (format eml); null for other formats and results stored before it existed. */
+  messageReport: MessageReport | null;
+};
 
 /** Heap bytes an analysis takes per byte of its JSON (measured: see `analysisOf`). */
 const HEAP_BYTES_PER_JSON_BYTE = 1.25;
@@ -41,8 +45,9 @@ export class PreviewAnalysisCache {
     const kept = this.entries?.get(key);
     if (kept) return kept;
     const json = decodePreviewResult(preview.result);
-    const { overallScore, compatibilityScores, cssReport, transforms, darkMode } = JSON.parse(json.toString('utf8')) as PreviewResult;
-    const analysis: StoredAnalysis = { overallScore, compatibilityScores, cssReport, transforms, darkMode };
+    const parsed = JSON.parse(json.toString('utf8')) as PreviewResult & { messageReport?: MessageReport | null };
+    const { overallScore, compatibilityScores, cssReport, transforms, darkMode } = parsed;
+    const analysis: StoredAnalysis = { overallScore, compatibilityScores, cssReport, transforms, darkMode, messageReport: parsed.messageReport ?? null };
     // Its size in memory, estimated from the JSON's bytes: the strings are most of it, one byte per character
     // for most markup and two for a document with characters past Latin-1. Measured over the 51 corpus HTML
     // emails: 51.7 MB of JSON took 63.1 MB of heap once parsed, hence the factor. An analysis larger than the

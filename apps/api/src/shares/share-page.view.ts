@@ -2,6 +2,7 @@ import type { StoredRenderedReports } from '@mailproof/contracts';
 import { EMAIL_CLIENTS, type CssFinding } from '@mailproof/engine';
 import type { PreviewEntity, ShareEntity } from '@mailproof/persistence';
 import { escapeHtml as e } from './html-escape';
+import { messageReportSection } from './message-report.view';
 import type { StoredAnalysis } from './preview-analysis.cache';
 
 const CLIENT_NAMES = new Map(EMAIL_CLIENTS.map((c) => [c.id as string, c.name]));
@@ -273,6 +274,7 @@ ${modeButtons}
 </section>
 ${screenshotsSection(preview.screenshots, clients)}
 ${renderedReportsSection(preview.renderedReports)}
+${messageReportSection(analysis.messageReport)}
 ${findingsSection(analysis.cssReport, clients.length)}
 <section aria-labelledby="scores-title">
 <h2 id="scores-title">Scores per client</h2>

@@ -1,9 +1,10 @@
 import { Option, type Command } from 'commander';
 import type { PreviewResultBody } from '@mailproof/contracts';
-import { getClient, type ClientId } from '@mailproof/engine';
+import { getClient, type ClientId, type MessageReport } from '@mailproof/engine';
 import { COMPILE_FORMATS, type CompileFormat, type CompileWarning } from '@mailproof/engine/compile';
 import { analyzeEmailInput, countBySeverity, groupFindings, withCompilers, type AnalyzedEmail } from './email-analysis';
 import { parseClientsOption, readEmailInput, type FormatDetectedBy, type MjmlValidation } from './email-input';
+import { formatMessageReport } from './message-report-format';
 import { printTable } from './output';
 import { describeInput, formatCompileWarnings, formatFindingGroups, plural, positionNote } from './report-format';
 
@@ -45,7 +46,7 @@ export function registerAnalyzeCommand(program: Command): void {
   program
     .command('analyze')
     .description('compile and analyze one email against the email clients, in this process (no server needed)')
-    .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx or .mjml; `-` reads stdin')
+    .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx, .mjml or .eml (a whole message); `-` reads stdin')
     .addOption(formatOption())
     .addOption(mjmlValidationOption())
     .addOption(clientsOption())
@@ -84,6 +85,13 @@ function printAnalysisSummary({ input, compileWarnings, analysis }: AnalyzedEmai
       return { client: id, name: getClient(id).name, score: score.score, errors: score.errors, warnings: score.warnings, info: score.info };
     }),
   );
+
+  // A whole message (.eml): its headers, parts, authentication and bulk-sender checklist before the HTML part's findings.
+  const message = (analysis as { messageReport?: MessageReport | null }).messageReport;
+  if (message) {
+    console.log('\nMessage:');
+    for (const line of formatMessageReport(message)) console.log(line);
+  }
 
   const groups = groupFindings(analysis.cssReport);
   const counts = countBySeverity(groups);

@@ -40,6 +40,7 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, CompileFormat>> = {
   '.jsx': 'jsx',
   '.tsx': 'jsx',
   '.mjml': 'mjml',
+  '.eml': 'eml',
 };
 
 /**
@@ -55,7 +56,7 @@ export function planFormat(path: string, formatOption: CompileFormat | undefined
   if (format === 'html') return { kind: 'html-or-maizzle' };
   if (format) return { kind: 'decided', format, detectedBy: 'extension' };
   throw new UsageError(
-    `cannot tell the format of ${path} from its extension (known: .html, .htm, .maizzle.html, .jsx, .tsx, .mjml); pass --format ${COMPILE_FORMATS.join('|')}`,
+    `cannot tell the format of ${path} from its extension (known: .html, .htm, .maizzle.html, .jsx, .tsx, .mjml, .eml); pass --format ${COMPILE_FORMATS.join('|')}`,
   );
 }
 
@@ -64,6 +65,7 @@ function settleFormat(plan: FormatPlan, source: string): { format: CompileFormat
   if (looksLikeMaizzle(source)) return { format: 'maizzle', detectedBy: 'content' };
   if (plan.kind === 'html-or-maizzle') return { format: 'html', detectedBy: 'extension' };
   if (/^\s*(<!--[\s\S]*?-->\s*)*<mjml[\s>]/i.test(source)) return { format: 'mjml', detectedBy: 'content' };
+  if (plan.kind === 'any' && looksLikeMessage(source)) return { format: 'eml', detectedBy: 'content' };
   if (looksLikeJsx(source)) return { format: 'jsx', detectedBy: 'content' };
   return { format: 'html', detectedBy: 'content' };
 }
@@ -79,6 +81,15 @@ export function looksLikeMaizzle(source: string): boolean {
     /<extends\s+src\s*=/i.test(source) ||
     /\{\{\{?\s*page\./.test(source)
   );
+}
+
+/**
+ * A whole message on stdin: it opens with header fields (`Name: value`, folded lines allowed) up to the blank
+ * line, among them a From, MIME-Version or Content-Type. Markup never starts with a header field.
+ */
+export function looksLikeMessage(source: string): boolean {
+  const header = /^((?:[!-9;-~]+:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*)+)\r?\n/.exec(source.slice(0, 64 * 1024));
+  return header !== null && /^(from|mime-version|content-type):/im.test(header[1]);
 }
 
 function looksLikeJsx(source: string): boolean {

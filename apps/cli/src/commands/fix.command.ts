@@ -29,8 +29,8 @@ type FixJson = {
   written: boolean;
 } & FixOutcomeBody;
 
-/** Formats whose fixes are never made in the source (MJML's may be, when the engine says so). */
-const COMPILED_ONLY: readonly CompileFormat[] = ['jsx', 'maizzle'];
+/** Formats whose fixes are never made in the source (MJML's may be, when the engine says so); a message's are made in its decoded HTML part. */
+const COMPILED_ONLY: readonly CompileFormat[] = ['jsx', 'maizzle', 'eml'];
 
 /** `--tier layout` runs the safe fixes too: a tier includes every tier before it. */
 export function tiersUpTo(tier: FixTier): FixTier[] {
@@ -42,7 +42,7 @@ export function registerFixCommand(program: Command): void {
   program
     .command('fix')
     .description('apply the safe fixes (each proven by re-analysis) and print the diff; --write patches the file (no server needed)')
-    .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx or .mjml; `-` reads stdin (without --write)')
+    .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx, .mjml or .eml; `-` reads stdin (without --write)')
     .addOption(formatOption())
     .addOption(mjmlValidationOption())
     .addOption(clientsOption())
@@ -80,6 +80,12 @@ export function registerFixCommand(program: Command): void {
 }
 
 function refuseWrite(label: string, format: CompileFormat): UsageError {
+  if (format === 'eml') {
+    return new UsageError(
+      `${label}: --write cannot patch a message: its fixes are made in its decoded HTML part, which would have to be encoded into the message again ` +
+        '(and a DKIM signature over the body would break). Run without --write to see the diff of the HTML part, or save the fixed HTML with --json (its `html` field).',
+    );
+  }
   return new UsageError(
     `${label}: --write cannot patch a ${format} template: its fixes are made in the compiled HTML, which no file holds. ` +
       'Run without --write to see the diff of the compiled HTML, or save the fixed HTML with --json (its `html` field).',
@@ -126,7 +132,13 @@ function printFix({ input, compileWarnings, compiledHtml, result }: FixedEmail, 
     console.log('');
   }
   console.log(`${describeInput(input)}, tiers: ${context.tiers.join(' + ')}`);
-  if (context.patched === 'compiled-html') console.log(`The fixes are made in the compiled HTML of this ${input.format} template, not in the file.`);
+  if (context.patched === 'compiled-html') {
+    console.log(
+      input.format === 'eml'
+        ? 'The fixes are made in the decoded HTML part of this message, not in the file.'
+        : `The fixes are made in the compiled HTML of this ${input.format} template, not in the file.`,
+    );
+  }
   if (compileWarnings.length > 0) {
     console.log('Compile warnings:');
     for (const line of formatCompileWarnings(compileWarnings, '  ')) console.log(line);

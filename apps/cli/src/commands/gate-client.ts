@@ -18,6 +18,8 @@ export interface GateRequestBody {
   failOnError?: boolean;
   updateBaseline?: string;
   resolveLinks?: boolean;
+  /** `--bulk`: the message check holds a message (.eml) to the bulk-sender requirements even without List-Unsubscribe. */
+  bulk?: boolean;
 }
 
 /**

@@ -10,7 +10,7 @@ export interface LocalGateOptions {
   failOnError: boolean;
 }
 
-/** The families `--local` can run: no server means no baselines (and no link fetching). */
+/** The families `--local` can run: no server means no baselines, no link fetching and no DNS audit for the message check. */
 export const LOCAL_CHECKS: readonly GateCheckFamily[] = ['compatibility', 'content'];
 
 /**
@@ -33,6 +33,7 @@ export async function localGate(input: EmailInput, options: LocalGateOptions): P
     worstClient: verdict.worstClient,
     baseline: { ref: null, comparedTo: null },
     failures: verdict.failures,
+    notes: verdict.notes,
     checks: verdict.checks,
     links: { resolved: false, checked: 0, unchecked: [] },
     ...(suggestedFix ? { suggestedFix } : {}),

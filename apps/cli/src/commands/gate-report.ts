@@ -63,6 +63,8 @@ export function describeFailure(failure: Failure): string {
       const where = failure.clientId === undefined ? '' : ` in ${failure.clientId}`;
       return `[worse-than-baseline] new ${failure.severity}${where}${what ? `: ${what}` : ''}, not in the baseline`;
     }
+    case 'bulk-sender':
+      return `[bulk-sender] ${failure.requirement} not met: ${failure.reason}${failure.fix ? ` (fix: ${failure.fix})` : ''}`;
     default: {
       // A check this CLI does not know yet (a newer server): its fields as they came.
       const { family, check, ...rest } = failure as { family: string; check: string };
@@ -104,6 +106,7 @@ export function formatGateResult(result: GateFileResult, local: boolean): string
   const failures = verdict.failures.length > 0 ? ` (${plural(verdict.failures.length, 'failure')})` : '';
   const lines = [`${verdict.passed ? 'PASS ' : 'FAIL '} ${label(result.file)}  score ${verdict.overallScore}/100${worst}${failures}`];
   for (const failure of verdict.failures) lines.push(`  - ${describeFailure(failure)}`);
+  for (const note of verdict.notes ?? []) lines.push(`  note: [${note.check}${note.requirement ? ` ${note.requirement}` : ''}] ${note.reason}`);
   if (verdict.suggestedFix) lines.push(`  ${describeSuggestedFix(verdict.suggestedFix.fixable, result.file)}`);
   lines.push(`  ${describeLinks(verdict.links)}`);
   lines.push(`  ${describeBaseline(verdict, local)}`);

@@ -28,6 +28,7 @@ interface GateOptions {
   checks?: string;
   clients?: string;
   resolveLinks?: boolean;
+  bulk?: boolean;
   updateBaseline?: 'on-pass' | 'always' | 'never';
   failOnError: boolean;
   format?: CompileFormat;
@@ -70,7 +71,7 @@ export function registerGateCommand(program: Command): void {
   program
     .command('gate')
     .description('the pre-send gate for CI: is each email safe to send? (exit 0 passed, 1 a verdict failed, 2 an error)')
-    .argument('<files...>', 'emails to gate (.html, .htm, .maizzle.html, .jsx, .tsx, .mjml); `-` reads stdin')
+    .argument('<files...>', 'emails to gate (.html, .htm, .maizzle.html, .jsx, .tsx, .mjml, .eml); `-` reads stdin')
     .option('--api-url <url>', `the Mailproof server (default: $MAILPROOF_API_URL or ${DEFAULT_API_URL})`)
     .option('--api-key <key>', 'a Pro API key (default: $MAILPROOF_API_KEY; prefer the variable, a flag shows in process lists)')
     .option('--ref <ref>', "the email's stable name for baselines (one file only; default: the file's path relative to here)")
@@ -79,6 +80,7 @@ export function registerGateCommand(program: Command): void {
     .option('--checks <families>', `comma-separated subset of ${GATE_CHECK_FAMILIES.join(', ')} (default: all)`)
     .addOption(clientsOption())
     .option('--resolve-links', 'fetch every link; a 4xx/5xx answer fails the gate')
+    .option('--bulk', 'the mail is bulk: a message (.eml) must meet the Gmail/Yahoo bulk-sender requirements even without List-Unsubscribe')
     .addOption(new Option('--update-baseline <when>', 'when the stored baseline moves (server default on-pass)').choices(['on-pass', 'always', 'never']))
     .option('--no-fail-on-error', 'a client with errors does not fail the gate by itself')
     .addOption(formatOption())
@@ -126,7 +128,9 @@ function prepareRun(files: string[], options: GateOptions): GateRun {
       typeof options.ref === 'string' ? '--ref' : null,
       options.updateBaseline ? '--update-baseline' : null,
       options.resolveLinks ? '--resolve-links' : null,
+      options.bulk ? '--bulk' : null,
       checks?.includes('regression') ? '--checks regression' : null,
+      checks?.includes('message') ? '--checks message' : null,
     ].filter((flag): flag is string => flag !== null);
     if (serverOnly.length > 0)
       throw new UsageError(`${serverOnly.join(', ')} need${serverOnly.length === 1 ? 's' : ''} a server; --local runs ${LOCAL_CHECKS.join(' and ')} only`);
@@ -150,6 +154,7 @@ function prepareRun(files: string[], options: GateOptions): GateRun {
   if (options.failOnError === false) shared.failOnError = false;
   if (options.updateBaseline) shared.updateBaseline = options.updateBaseline;
   if (options.resolveLinks) shared.resolveLinks = true;
+  if (options.bulk) shared.bulk = true;
 
   return {
     local,

@@ -31,7 +31,7 @@ export function registerScreenshotsCommand(program: Command): void {
   program
     .command('screenshots')
     .description('render an email as each client shows it, light and dark, into PNG files (needs Chromium installed)')
-    .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx or .mjml; `-` reads stdin')
+    .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx, .mjml or .eml (its HTML part); `-` reads stdin')
     .requiredOption('--out <dir>', 'folder for the PNGs and reports.json (created if missing)')
     .addOption(formatOption())
     .addOption(clientsOption())

@@ -47,7 +47,7 @@ export class FixRunService {
         return { fixRunId, status: 'failed' };
       }
       const storedResult = Buffer.from(outcome.storedResult.buffer, outcome.storedResult.byteOffset, outcome.storedResult.byteLength);
-      await this.fixRuns.storeOutcome(fixRunId, { storedResult });
+      await this.fixRuns.storeOutcome(fixRunId, { storedResult, accountId: run.accountId });
       return { fixRunId, status: 'completed' };
     } catch (error) {
       if (error instanceof CompileError) {

@@ -42,7 +42,7 @@ export class GateRunService {
     if (!run || run.status !== 'running' || !run.previewId) return { runId, imported: false };
     try {
       const { html } = await importEmailFromUrl(run.request.url ?? '', { guard: this.guard });
-      await this.previews.fillSource(run.previewId, html);
+      await this.previews.fillSource(run.previewId, html, run.accountId);
       return { runId, imported: true };
     } catch (error) {
       if (!(error instanceof UrlImportError)) throw error;

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { StoredFailure } from '@mailproof/contracts';
 import { FixRunEntity } from '../entities/fix-run.entity';
+import type { SealContext } from '../encryption/envelope';
+import { RowCipher } from '../encryption/row-cipher';
 import { pgSafe } from '../pg-safe-text';
 import { preparedQuery } from '../prepared-query';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
@@ -18,18 +20,27 @@ export interface NewFixRun {
 }
 
 /** What the worker reads of a run: the input and whether it has an outcome already. */
-export type FixRunInput = Pick<FixRunEntity, 'id' | 'format' | 'clients' | 'tiers' | 'source' | 'files' | 'mjmlValidation' | 'status'>;
+export type FixRunInput = Pick<FixRunEntity, 'id' | 'accountId' | 'format' | 'clients' | 'tiers' | 'source' | 'files' | 'mjmlValidation' | 'status'>;
 
 /** A run as the API reads it: everything but the source. */
 export type StoredFixRun = Omit<FixRunEntity, 'source' | 'files' | 'mjmlValidation'>;
 
+/** Where a column's ciphertext belongs: its AAD (envelope.ts). */
+function sealed(row: { id: string; accountId: string | null }, column: 'source' | 'files' | 'result'): SealContext {
+  return { table: 'fix_runs', column, rowId: row.id, accountId: row.accountId };
+}
+
 /**
  * Fix runs (POST /api/fix). Like previews, the statements every request runs are prepared statements
- * written out here: values go through pgSafe as the entity's transformers would.
+ * written out here: values go through pgSafe as the entity's transformers would. source, files and result are
+ * encrypted (RowCipher, docs/privacy.md): sealed before they are written, opened after they are read.
  */
 @Injectable()
 export class FixRunRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cipher: RowCipher,
+  ) {}
 
   async create(run: NewFixRun): Promise<StoredFixRun> {
     const id = opaqueId('fix');
@@ -45,8 +56,8 @@ export class FixRunRepository {
         pgSafe(run.format),
         pgSafe(run.clients),
         pgSafe(run.tiers),
-        pgSafe(run.source),
-        files === null ? null : JSON.stringify(pgSafe(files)),
+        await this.cipher.sealText(sealed({ id, accountId: run.accountId }, 'source'), pgSafe(run.source)),
+        files === null ? null : await this.cipher.sealJson(sealed({ id, accountId: run.accountId }, 'files'), pgSafe(files)),
         pgSafe(run.mjmlValidation ?? null),
         run.expiresAt,
       ],
@@ -78,7 +89,9 @@ export class FixRunRepository {
       [id],
     );
     const run = rows[0];
-    return run && run.expiresAt > now ? run : null;
+    if (!run || run.expiresAt <= now) return null;
+    if (run.result) run.result = await this.cipher.openBytes(sealed(run, 'result'), run.result);
+    return run;
   }
 
   /** What the worker needs: the input and whether an outcome exists already. */
@@ -86,24 +99,34 @@ export class FixRunRepository {
     const { rows } = await preparedQuery<FixRunInput>(
       this.dataSource,
       'fixRuns.findForRun',
-      'SELECT id, format, clients, tiers, source, files, mjml_validation AS "mjmlValidation", status FROM fix_runs WHERE id = $1',
+      'SELECT id, account_id AS "accountId", format, clients, tiers, source, files, mjml_validation AS "mjmlValidation", status FROM fix_runs WHERE id = $1',
       [pgSafe(id)],
     );
-    return rows[0] ?? null;
+    const run = rows[0];
+    if (!run) return null;
+    run.source = await this.cipher.openText(sealed(run, 'source'), run.source);
+    if (run.files) run.files = await this.cipher.openJson(sealed(run, 'files'), run.files);
+    return run;
   }
 
   /**
    * Stores the outcome once: only a queued run changes, so a duplicate delivery of the job (BullMQ is
-   * at-least-once) or a final failure after a stored outcome leaves the first outcome in place.
+   * at-least-once) or a final failure after a stored outcome leaves the first outcome in place. `accountId` is
+   * the run's (findForRun): the result is sealed with its key, and a run of another account is not changed.
    */
-  async storeOutcome(id: string, outcome: { storedResult: Buffer } | { failure: StoredFailure }): Promise<boolean> {
+  async storeOutcome(id: string, outcome: { storedResult: Buffer; accountId: string | null } | { failure: StoredFailure }): Promise<boolean> {
     const { rowCount } =
       'storedResult' in outcome
         ? await preparedQuery(
             this.dataSource,
             'fixRuns.storeResult',
-            `UPDATE fix_runs SET status = 'completed', result = $2, completed_at = $3 WHERE id = $1 AND status = 'queued'`,
-            [pgSafe(id), outcome.storedResult, new Date()],
+            `UPDATE fix_runs SET status = 'completed', result = $2, completed_at = $3 WHERE id = $1 AND status = 'queued' AND account_id IS NOT DISTINCT FROM $4`,
+            [
+              pgSafe(id),
+              await this.cipher.sealBytes(sealed({ id, accountId: outcome.accountId }, 'result'), outcome.storedResult),
+              new Date(),
+              outcome.accountId,
+            ],
           )
         : await preparedQuery(
             this.dataSource,

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, ILike, type FindOptionsOrder, type FindOptionsWhere } from 'typeorm';
 import { PreviewEntity } from '../entities/preview.entity';
 import { pgSafe } from '../pg-safe-text';
+import { RowCipher } from '../encryption/row-cipher';
+import type { SealContext } from '../encryption/envelope';
 import { preparedQuery } from '../prepared-query';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
 import { ScreenshotRepository } from './screenshot.repository';
@@ -41,6 +43,14 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
+/** What the analysis worker reads of a preview. */
+export type PreviewInput = Pick<PreviewEntity, 'id' | 'accountId' | 'format' | 'clients' | 'source' | 'files' | 'mjmlValidation' | 'status'>;
+
+/** Where a column's ciphertext belongs: its AAD (envelope.ts). */
+function sealed(row: { id: string; accountId: string | null }, column: 'source' | 'files' | 'result' | 'gate_summary'): SealContext {
+  return { table: 'previews', column, rowId: row.id, accountId: row.accountId };
+}
+
 export interface PreviewListItem {
   id: string;
   title: string | null;
@@ -54,6 +64,7 @@ export class PreviewRepository {
   constructor(
     private readonly dataSource: DataSource,
     private readonly screenshots: ScreenshotRepository,
+    private readonly cipher: RowCipher,
   ) {}
 
   private get repo() {
@@ -61,6 +72,9 @@ export class PreviewRepository {
   }
 
   /*
+   * source, files, result and gate_summary are encrypted (RowCipher, docs/privacy.md): sealed here before they are
+   * written, opened here after they are read, so callers see plaintext.
+   *
    * The statements every preview runs (create, find, findForAnalysis, storeOutcome) are prepared statements
    * (preparedQuery), written out here rather than built by TypeORM on each call: values go through pgSafe
    * as the entity's transformers would, and rows come back under the entity's property names.
@@ -92,8 +106,8 @@ export class PreviewRepository {
         pgSafe(entity.title),
         pgSafe(entity.format),
         pgSafe(entity.clients),
-        pgSafe(entity.source),
-        entity.files === null ? null : JSON.stringify(pgSafe(entity.files)),
+        await this.cipher.sealText(sealed(entity, 'source'), pgSafe(entity.source)),
+        entity.files === null ? null : await this.cipher.sealJson(sealed(entity, 'files'), pgSafe(entity.files)),
         pgSafe(entity.mjmlValidation),
         entity.expiresAt,
       ],
@@ -118,41 +132,66 @@ export class PreviewRepository {
       [id],
     );
     const preview = rows[0] ? Object.assign(new PreviewEntity(), rows[0]) : null;
-    return preview && preview.expiresAt !== null && preview.expiresAt <= now ? null : preview;
+    if (!preview || (preview.expiresAt !== null && preview.expiresAt <= now)) return null;
+    if (preview.result) preview.result = await this.cipher.openBytes(sealed(preview, 'result'), preview.result);
+    return preview;
   }
 
   /** What the render worker (and a failed gate verdict's suggested fix) needs: the source, the stored result (for compiled formats' HTML) and the clients. */
-  async findForRender(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'status' | 'result'> | null> {
-    return this.repo.findOne({ where: { id }, select: { id: true, format: true, clients: true, source: true, status: true, result: true } });
+  async findForRender(id: string): Promise<Pick<PreviewEntity, 'id' | 'accountId' | 'format' | 'clients' | 'source' | 'status' | 'result'> | null> {
+    const preview = await this.repo.findOne({
+      where: { id },
+      select: { id: true, accountId: true, format: true, clients: true, source: true, status: true, result: true },
+    });
+    if (!preview) return null;
+    preview.source = await this.cipher.openText(sealed(preview, 'source'), preview.source);
+    if (preview.result) preview.result = await this.cipher.openBytes(sealed(preview, 'result'), preview.result);
+    return preview;
   }
 
-  /** What the worker needs: the source and whether a result exists already. */
-  async findForAnalysis(id: string): Promise<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'files' | 'mjmlValidation' | 'status'> | null> {
-    const { rows } = await preparedQuery<Pick<PreviewEntity, 'id' | 'format' | 'clients' | 'source' | 'files' | 'mjmlValidation' | 'status'>>(
+  /** What the worker needs: the source, whether a result exists already, and the account (storeOutcome seals the result with its key). */
+  async findForAnalysis(id: string): Promise<PreviewInput | null> {
+    const { rows } = await preparedQuery<PreviewInput>(
       this.dataSource,
       'previews.findForAnalysis',
-      'SELECT id, format, clients, source, files, mjml_validation AS "mjmlValidation", status FROM previews WHERE id = $1',
+      'SELECT id, account_id AS "accountId", format, clients, source, files, mjml_validation AS "mjmlValidation", status FROM previews WHERE id = $1',
       [pgSafe(id)],
     );
-    return rows[0] ?? null;
+    const preview = rows[0];
+    if (!preview) return null;
+    preview.source = await this.cipher.openText(sealed(preview, 'source'), preview.source);
+    if (preview.files) preview.files = await this.cipher.openJson(sealed(preview, 'files'), preview.files);
+    return preview;
   }
 
   /**
    * Stores the outcome once (`storedResult`: the response as `encodePreviewResult` made it, in the
    * analysis thread): only a queued preview changes. A duplicate delivery of the same job
-   * (BullMQ is at-least-once) finds it done and leaves the first result in place.
+   * (BullMQ is at-least-once) finds it done and leaves the first result in place. `accountId` is the
+   * preview's (findForAnalysis): the result is sealed with its key, and a preview of another account is not changed.
    */
   async storeOutcome(
     id: string,
-    outcome: { storedResult: Buffer; overallScore: number; gateSummary?: string } | { failure: NonNullable<PreviewEntity['failure']> },
+    outcome:
+      { storedResult: Buffer; overallScore: number; gateSummary?: string; accountId: string | null } | { failure: NonNullable<PreviewEntity['failure']> },
   ): Promise<boolean> {
     const { rowCount } =
       'storedResult' in outcome
         ? await preparedQuery(
             this.dataSource,
             'previews.storeResult',
-            `UPDATE previews SET status = 'completed', result = $2, overall_score = $3, gate_summary = $4, completed_at = $5 WHERE id = $1 AND status = 'queued'`,
-            [pgSafe(id), outcome.storedResult, outcome.overallScore, pgSafe(outcome.gateSummary ?? null), new Date()],
+            `UPDATE previews SET status = 'completed', result = $2, overall_score = $3, gate_summary = $4, completed_at = $5
+             WHERE id = $1 AND status = 'queued' AND account_id IS NOT DISTINCT FROM $6`,
+            [
+              pgSafe(id),
+              await this.cipher.sealBytes(sealed({ id, accountId: outcome.accountId }, 'result'), outcome.storedResult),
+              outcome.overallScore,
+              outcome.gateSummary === undefined
+                ? null
+                : await this.cipher.sealText(sealed({ id, accountId: outcome.accountId }, 'gate_summary'), pgSafe(outcome.gateSummary)),
+              new Date(),
+              outcome.accountId,
+            ],
           )
         : await preparedQuery(
             this.dataSource,
@@ -163,15 +202,18 @@ export class PreviewRepository {
     return (rowCount ?? 0) > 0;
   }
 
-  /** The email a gate run imported from its URL, for a preview still waiting for it (a redelivery changes nothing). */
-  async fillSource(id: string, source: string): Promise<boolean> {
-    const result = await this.repo.update({ id, status: 'queued', source: '' } as FindOptionsWhere<PreviewEntity>, { source });
+  /** The email a gate run imported from its URL, for a preview of the run's account still waiting for it (a redelivery changes nothing). */
+  async fillSource(id: string, source: string, accountId: string): Promise<boolean> {
+    const stored = await this.cipher.sealText({ table: 'previews', column: 'source', rowId: id, accountId }, pgSafe(source));
+    const result = await this.repo.update({ id, accountId, status: 'queued', source: '' } as FindOptionsWhere<PreviewEntity>, { source: stored });
     return (result.affected ?? 0) > 0;
   }
 
   /** What a gate run reads of its preview: the outcome and the gate's summary (never the large result or source). */
-  async findGateSummary(id: string): Promise<Pick<PreviewEntity, 'id' | 'status' | 'failure' | 'gateSummary'> | null> {
-    return this.repo.findOne({ where: { id }, select: { id: true, status: true, failure: true, gateSummary: true } });
+  async findGateSummary(id: string): Promise<Pick<PreviewEntity, 'id' | 'accountId' | 'status' | 'failure' | 'gateSummary'> | null> {
+    const preview = await this.repo.findOne({ where: { id }, select: { id: true, accountId: true, status: true, failure: true, gateSummary: true } });
+    if (preview?.gateSummary) preview.gateSummary = await this.cipher.openText(sealed(preview, 'gate_summary'), preview.gateSummary);
+    return preview;
   }
 
   async listForAccount(
