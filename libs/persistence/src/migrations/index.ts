@@ -11,8 +11,8 @@ import { CreateWebhooks1764118800000 } from './1764118800000-create-webhooks';
 import { AddPreviewFiles1764122400000 } from './1764122400000-add-preview-files';
 import { CreateFixRuns1764201600000 } from './1764201600000-create-fix-runs';
 import { EmlFormat1764390000000 } from './1764390000000-eml-format';
-
 import { CreateAccountDataKeys1764400000000 } from './1764400000000-create-account-data-keys';
+
 /** Every migration, in order, as class references (file globs break under bundlers). */
 export const MIGRATIONS = [
   CreateJobProbes1763769600000,
@@ -28,5 +28,5 @@ export const MIGRATIONS = [
   AddPreviewFiles1764122400000,
   CreateFixRuns1764201600000,
   EmlFormat1764390000000,
-];
   CreateAccountDataKeys1764400000000,
+];
