@@ -5,7 +5,10 @@ import { ConfigModule, MailproofConfig, createLoggerModule } from '@mailproof/co
 import { PersistenceModule } from '@mailproof/persistence';
 import { ApiQueueModule } from '@mailproof/queue';
 import { WebhookQueueModule } from '@mailproof/webhooks';
+import { AccountController } from './account/account.controller';
+import { AccountService } from './account/account.service';
 import { AccessMiddleware } from './auth/access.middleware';
+import { AccountRevocations } from './auth/account-revocations.service';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { AuthGuard } from './auth/auth.guard';
 import { RateLimiterService } from './auth/rate-limiter.service';
@@ -73,6 +76,7 @@ export class ApiModule {
         MetricsController,
         DiagnosticsController,
         KeysController,
+        AccountController,
         ClientsController,
         PreviewsController,
         FixController,
@@ -109,6 +113,8 @@ export class ApiModule {
         WebhooksService,
         McpToolsService,
         KeysService,
+        AccountService,
+        AccountRevocations,
         ApiKeyAuthenticator,
         DashboardSessionStore,
         DashboardTraces,

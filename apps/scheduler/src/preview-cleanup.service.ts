@@ -3,14 +3,16 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Queue } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from '@mailproof/contracts';
-import { FixRunRepository, PreviewRepository } from '@mailproof/persistence';
+import { FixRunRepository, PreviewRepository, RetentionRepository } from '@mailproof/persistence';
 import { upsertRepeatingJob } from '@mailproof/queue';
 
 export const PREVIEW_CLEANUP_SCHEDULER_ID = 'anonymous-preview-cleanup';
 
 /**
  * Anonymous previews live 24 hours, and so does every fix run (POST /api/fix). A BullMQ job scheduler (one per deployment) runs
- * `preview-cleanup.run` every PREVIEW_CLEANUP_EVERY_MINUTES; the deletes are idempotent, so an extra run does no harm.
+ * `preview-cleanup.run` every PREVIEW_CLEANUP_EVERY_MINUTES (at most 60); the deletes are idempotent, so an extra run does no harm.
+ * The same run sweeps what is past its account's retention (RetentionRepository.sweep): so nothing outlives its time by more than
+ * the interval, an hour at most (docs/privacy.md).
  */
 @Injectable()
 export class PreviewCleanupService implements OnApplicationBootstrap {
@@ -20,6 +22,7 @@ export class PreviewCleanupService implements OnApplicationBootstrap {
     private readonly config: MailproofConfig,
     private readonly previews: PreviewRepository,
     private readonly fixRuns: FixRunRepository,
+    private readonly retention: RetentionRepository,
     @InjectQueue('scheduler') private readonly queue: Queue,
   ) {}
 
@@ -33,6 +36,19 @@ export class PreviewCleanupService implements OnApplicationBootstrap {
     if (deleted > 0) this.logger.log(`deleted ${deleted} expired anonymous previews`);
     const fixRunsDeleted = await this.fixRuns.deleteExpired(now);
     if (fixRunsDeleted > 0) this.logger.log(`deleted ${fixRunsDeleted} expired fix runs`);
-    return { deleted, fixRunsDeleted };
+    const swept = await this.retention.sweep(now);
+    if (swept.previewsPurged + swept.fixRunsDeleted + swept.webhookEventsDeleted > 0) {
+      this.logger.log(
+        `retention: content of ${swept.previewsPurged} previews, ${swept.fixRunsDeleted} fix runs and ${swept.webhookEventsDeleted} webhook events removed`,
+      );
+    }
+    return {
+      deleted,
+      fixRunsDeleted,
+      previewsPurged: swept.previewsPurged,
+      fixRunsRetentionDeleted: swept.fixRunsDeleted,
+      webhookEventsDeleted: swept.webhookEventsDeleted,
+      screenshotImagesDeleted: swept.screenshotImagesDeleted,
+    };
   }
 }

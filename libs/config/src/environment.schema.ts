@@ -304,11 +304,11 @@ export class EnvironmentVariables {
   @Max(3650)
   SHARE_TTL_DAYS_FREE = 7;
 
-  /** How often the scheduler deletes expired anonymous previews. */
+  /** How often the scheduler deletes expired anonymous previews and sweeps what is past its account's retention: at most hourly (docs/privacy.md). */
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  @Max(24 * 60)
+  @Max(60)
   PREVIEW_CLEANUP_EVERY_MINUTES = 15;
 
   /** How long a valid key is cached per API instance; a revoked key is refused by every instance within this time. */

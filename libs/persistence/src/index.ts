@@ -15,6 +15,7 @@ export * from './repositories/share.repository';
 export * from './repositories/gate-run.repository';
 export * from './repositories/screenshot.repository';
 export * from './repositories/webhook.repository';
+export * from './repositories/retention.repository';
 export * from './prepared-query';
 export * from './store-unavailable';
 export * from './preview-result.codec';

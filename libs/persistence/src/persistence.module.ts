@@ -4,6 +4,7 @@ import { MailproofConfig } from '@mailproof/config';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 import { AccountsRepository } from './accounts/accounts.repository';
+import { AccountDataRepository } from './accounts/account-data.repository';
 import { DomainAuditRepository } from './repositories/domain-audit.repository';
 import { JobProbeRepository } from './repositories/job-probe.repository';
 import { FixRunRepository } from './repositories/fix-run.repository';
@@ -16,6 +17,7 @@ import { WebhookRepository } from './repositories/webhook.repository';
 import { DataKeyRepository } from './encryption/data-key.repository';
 import { DataKeyring } from './encryption/data-keyring';
 import { RowCipher } from './encryption/row-cipher';
+import { RetentionRepository } from './repositories/retention.repository';
 import { runMigrationsLocked } from './run-migrations';
 
 const REPOSITORIES = [
@@ -29,6 +31,8 @@ const REPOSITORIES = [
   GateRunRepository,
   ScreenshotRepository,
   WebhookRepository,
+  RetentionRepository,
+  AccountDataRepository,
   DataKeyRepository,
   RowCipher,
 ];

@@ -43,6 +43,14 @@ export class PreviewsController {
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     const outcome = await this.previews.read(id, account);
     if (!outcome) throw new ProblemException('not_found', 'No preview with this id.');
+    if (outcome.state === 'done' && outcome.value.result === null) {
+      // Past its account's retention (or asked not to be kept): the row, its score and its gate summary stay, the email is gone (docs/privacy.md).
+      throw new ProblemException('not_found', "This preview's content was removed after its account's retention; its score remains.", {
+        id: outcome.value.id,
+        contentRemoved: true,
+        overallScore: outcome.value.overallScore,
+      });
+    }
     if (outcome.state === 'failed') throw problemForFailure(outcome.failure, outcome.subject);
     if (outcome.state === 'done') return sendStoredPreview(req, res, outcome.value);
     res.setHeader('Retry-After', '2');

@@ -15,6 +15,10 @@ export class AccountEntity {
   @Column({ type: 'text', transformer: PG_SAFE_TEXT })
   plan: Plan;
 
+  /** How many days previews' sources and rendered markup are kept (0-365, default 30; docs/privacy.md). */
+  @Column({ name: 'retention_days', type: 'integer', default: 30 })
+  retentionDays: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -12,6 +12,7 @@ import { AddPreviewFiles1764122400000 } from './1764122400000-add-preview-files'
 import { CreateFixRuns1764201600000 } from './1764201600000-create-fix-runs';
 import { EmlFormat1764390000000 } from './1764390000000-eml-format';
 import { CreateAccountDataKeys1764400000000 } from './1764400000000-create-account-data-keys';
+import { AccountData1764410000000 } from './1764410000000-account-data';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   CreateFixRuns1764201600000,
   EmlFormat1764390000000,
   CreateAccountDataKeys1764400000000,
+  AccountData1764410000000,
 ];

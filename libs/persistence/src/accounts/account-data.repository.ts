@@ -1,0 +1,245 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Plan } from '../entities/account.entity';
+import { parsePreviewResult } from '../preview-result.codec';
+import { FixRunRepository } from '../repositories/fix-run.repository';
+import { GateRunRepository } from '../repositories/gate-run.repository';
+import { PreviewRepository } from '../repositories/preview.repository';
+import { ACCOUNT_TABLES } from './account-tables';
+
+export const RETENTION_DAYS_MAX = 365;
+
+export interface AccountSettings {
+  id: string;
+  name: string;
+  plan: Plan;
+  retentionDays: number;
+  createdAt: Date;
+}
+
+/** Who asked for an erasure (kept in the audit record). */
+export type ErasureRequester = 'api' | 'dashboard' | 'cli';
+
+/** What an erasure removed: the audit record's id, rows per table, and the ids whose Redis keys and jobs must go too. */
+export interface AccountErasure {
+  erasureId: string;
+  rowCounts: Record<string, number>;
+  screenshotImages: number;
+  keyIds: string[];
+  previewIds: string[];
+  gateRunIds: string[];
+  fixRunIds: string[];
+  deliveryIds: string[];
+  monitoredDomainIds: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PAGE = 100;
+
+/** Rows of a query in pages by id, so an export never holds a whole table. */
+async function* pagedRows<T extends { id: string }>(dataSource: DataSource, select: string, accountId: string): AsyncGenerator<T> {
+  let after = '';
+  for (;;) {
+    const rows: T[] = await dataSource.query(`SELECT * FROM (${select}) page WHERE page.id::text > $2 ORDER BY page.id::text LIMIT ${PAGE}`, [
+      accountId,
+      after,
+    ]);
+    yield* rows;
+    if (rows.length < PAGE) return;
+    after = String(rows[rows.length - 1].id);
+  }
+}
+
+/** JSON with PNG bytes and other buffers as base64. */
+function json(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && (item as { type?: string }).type === 'Buffer' && Array.isArray((item as { data?: unknown }).data)
+      ? Buffer.from((item as { data: number[] }).data).toString('base64')
+      : item,
+  );
+}
+
+/** The plain sections of an export: one SELECT each, no encrypted column among them. */
+const PLAIN_SECTIONS: ReadonlyArray<{ name: string; select: string }> = [
+  {
+    name: 'apiKeys',
+    select: `SELECT id, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt" FROM api_keys WHERE account_id = $1`,
+  },
+  {
+    name: 'usage',
+    select: `SELECT key_id || '-' || to_char(day, 'YYYY-MM-DD') || '-' || kind AS id, key_id AS "keyId", to_char(day, 'YYYY-MM-DD') AS day, kind, count
+             FROM usage_counters WHERE key_id IN (SELECT id FROM api_keys WHERE account_id = $1)`,
+  },
+  { name: 'shares', select: `SELECT id, preview_id AS "previewId", created_at AS "createdAt", expires_at AS "expiresAt" FROM shares WHERE account_id = $1` },
+  {
+    name: 'screenshots',
+    select: `SELECT s.preview_id || '-' || s.shot AS id, s.preview_id AS "previewId", s.shot, s.hash, s.truncated, s.created_at AS "createdAt", i.png
+             FROM preview_screenshots s JOIN screenshot_images i ON i.hash = s.hash WHERE s.preview_id IN (SELECT id FROM previews WHERE account_id = $1)`,
+  },
+  { name: 'gateBaselines', select: `SELECT ref AS id, run_id AS "runId", snapshot, created_at AS "createdAt" FROM gate_baselines WHERE account_id = $1` },
+  {
+    name: 'domains',
+    select: `SELECT id, domain, dkim_selectors AS "dkimSelectors", status, status_reason AS "statusReason", score, last_checked_at AS "lastCheckedAt",
+             last_result AS "lastResult", last_drift AS "lastDrift", created_at AS "createdAt" FROM monitored_domains WHERE account_id = $1`,
+  },
+  {
+    name: 'domainAudits',
+    select: `SELECT id, monitored_domain_id AS "monitoredDomainId", domain, trigger, window_key AS "windowKey", score, inconclusive, result, checked_at AS "checkedAt"
+             FROM domain_audits WHERE account_id = $1 OR monitored_domain_id IN (SELECT id FROM monitored_domains WHERE account_id = $1)`,
+  },
+  {
+    name: 'driftEvents',
+    select: `SELECT id, monitored_domain_id AS "monitoredDomainId", audit_id AS "auditId", previous_audit_id AS "previousAuditId", kind,
+             check_name AS "checkName", previous, current, message, detected_at AS "detectedAt"
+             FROM drift_events WHERE monitored_domain_id IN (SELECT id FROM monitored_domains WHERE account_id = $1)`,
+  },
+  {
+    // The signing secret stays out: an export is a copy of what was stored, not a way to sign as Mailproof.
+    name: 'webhooks',
+    select: `SELECT id, url, events, status, disabled_reason AS "disabledReason", disabled_at AS "disabledAt", consecutive_failures AS "consecutiveFailures",
+             created_at AS "createdAt" FROM webhook_endpoints WHERE account_id = $1`,
+  },
+  { name: 'webhookEvents', select: `SELECT id, type, payload, created_at AS "createdAt" FROM webhook_events WHERE account_id = $1` },
+  {
+    name: 'webhookDeliveries',
+    select: `SELECT id, endpoint_id AS "endpointId", event_id AS "eventId", status, attempts, last_status AS "lastStatus", last_error AS "lastError",
+             last_attempt_at AS "lastAttemptAt", delivered_at AS "deliveredAt", created_at AS "createdAt"
+             FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = $1)`,
+  },
+];
+
+/**
+ * An account's data as a whole (docs/privacy.md): its settings, the export (streamed as JSON chunks) and
+ * the erasure. Emails, results and rendered markup are read through their repositories, which return them
+ * as the API does (decrypted); every other section is read here.
+ */
+@Injectable()
+export class AccountDataRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly previews: PreviewRepository,
+    private readonly fixRuns: FixRunRepository,
+    private readonly gateRuns: GateRunRepository,
+  ) {}
+
+  async findSettings(accountId: string): Promise<AccountSettings | null> {
+    if (!UUID.test(accountId)) return null;
+    const rows: AccountSettings[] = await this.dataSource.query(
+      `SELECT id, name, plan, retention_days AS "retentionDays", created_at AS "createdAt" FROM accounts WHERE id = $1`,
+      [accountId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async setRetentionDays(accountId: string, days: number): Promise<AccountSettings | null> {
+    await this.dataSource.query('UPDATE accounts SET retention_days = $2 WHERE id = $1', [accountId, days]);
+    return this.findSettings(accountId);
+  }
+
+  /** The export as JSON text in chunks (one row at a time), for an HTTP response or a file. */
+  async *exportChunks(accountId: string, now = new Date()): AsyncGenerator<string> {
+    const account = await this.findSettings(accountId);
+    if (!account) return;
+    yield `{"exportedAt":${json(now.toISOString())},"account":${json(account)}`;
+    for (const section of PLAIN_SECTIONS) yield* this.section(section.name, pagedRows(this.dataSource, section.select, accountId));
+    yield* this.section('previews', this.previewRows(accountId));
+    yield* this.section('gateRuns', this.gateRunRows(accountId));
+    yield* this.section('fixRuns', this.fixRunRows(accountId));
+    yield '}\n';
+  }
+
+  private async *section(name: string, rows: AsyncIterable<unknown>): AsyncGenerator<string> {
+    yield `,${json(name)}:[`;
+    let first = true;
+    for await (const row of rows) {
+      yield (first ? '' : ',') + json(row);
+      first = false;
+    }
+    yield ']';
+  }
+
+  private async *ids(table: 'previews' | 'gate_runs' | 'fix_runs', accountId: string): AsyncGenerator<string> {
+    for await (const row of pagedRows<{ id: string }>(this.dataSource, `SELECT id FROM ${table} WHERE account_id = $1`, accountId)) yield row.id;
+  }
+
+  private async *previewRows(accountId: string): AsyncGenerator<object> {
+    for await (const id of this.ids('previews', accountId)) {
+      const [meta]: Array<{ retain: boolean; contentRemovedAt: Date | null }> = await this.dataSource.query(
+        'SELECT retain, content_removed_at AS "contentRemovedAt" FROM previews WHERE id = $1',
+        [id],
+      );
+      const preview = meta ? await this.previews.find(id) : null;
+      if (!preview) continue;
+      const { result: _stored, ...fields } = preview;
+      // A preview past its retention has no content left to read (docs/privacy.md).
+      const [input, rendered] = meta.contentRemovedAt ? [null, null] : await Promise.all([this.previews.findForAnalysis(id), this.previews.findForRender(id)]);
+      yield {
+        ...fields,
+        ...meta,
+        source: input?.source ?? null,
+        files: input?.files ?? null,
+        mjmlValidation: input?.mjmlValidation ?? null,
+        result: rendered?.result ? parsePreviewResult(rendered.result) : null,
+      };
+    }
+  }
+
+  private async *gateRunRows(accountId: string): AsyncGenerator<object> {
+    for await (const id of this.ids('gate_runs', accountId)) {
+      const run = await this.gateRuns.find(id);
+      if (run) yield run;
+    }
+  }
+
+  private async *fixRunRows(accountId: string): AsyncGenerator<object> {
+    for await (const id of this.ids('fix_runs', accountId)) {
+      const [run, input] = await Promise.all([this.fixRuns.find(id), this.fixRuns.findForRun(id)]);
+      if (!run || !input) continue;
+      yield { ...run, source: input.source, files: input.files, result: run.result ? parsePreviewResult(run.result) : null };
+    }
+  }
+
+  /**
+   * Erases every row of the account in one transaction (ACCOUNT_TABLES, children first), then the
+   * screenshots no other preview shows, and records the erasure: when, who asked, rows per table.
+   */
+  async erase(accountId: string, requestedBy: ErasureRequester): Promise<AccountErasure | null> {
+    if (!UUID.test(accountId)) return null;
+    return this.dataSource.transaction(async (manager) => {
+      const locked: unknown[] = await manager.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      if (locked.length === 0) return null;
+      const ids = await this.idsToForget(manager, accountId);
+      const hashes: Array<{ hash: string }> = await manager.query(
+        'SELECT DISTINCT hash FROM preview_screenshots WHERE preview_id IN (SELECT id FROM previews WHERE account_id = $1)',
+        [accountId],
+      );
+      const rowCounts: Record<string, number> = {};
+      for (const { table, where } of ACCOUNT_TABLES) {
+        const [, count]: [unknown, number] = await manager.query(`DELETE FROM ${table} WHERE ${where}`, [accountId]);
+        rowCounts[table] = count;
+      }
+      const [, screenshotImages]: [unknown, number] = await manager.query(
+        `DELETE FROM screenshot_images i WHERE i.hash = ANY($1) AND NOT EXISTS (SELECT 1 FROM preview_screenshots s WHERE s.hash = i.hash)`,
+        [hashes.map((row) => row.hash)],
+      );
+      rowCounts.screenshot_images = screenshotImages;
+      const [{ id }]: Array<{ id: string }> = await manager.query('INSERT INTO account_erasures (requested_by, row_counts) VALUES ($1, $2) RETURNING id', [
+        requestedBy,
+        JSON.stringify(rowCounts),
+      ]);
+      return { erasureId: id, rowCounts, screenshotImages, ...ids };
+    });
+  }
+
+  private async idsToForget(manager: EntityManager, accountId: string): Promise<Omit<AccountErasure, 'erasureId' | 'rowCounts' | 'screenshotImages'>> {
+    const column = async (sql: string) => ((await manager.query(sql, [accountId])) as Array<{ id: string }>).map((row) => row.id);
+    return {
+      keyIds: await column('SELECT id FROM api_keys WHERE account_id = $1'),
+      previewIds: await column('SELECT id FROM previews WHERE account_id = $1'),
+      gateRunIds: await column('SELECT id FROM gate_runs WHERE account_id = $1'),
+      fixRunIds: await column('SELECT id FROM fix_runs WHERE account_id = $1'),
+      deliveryIds: await column('SELECT id::text AS id FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = $1)'),
+      monitoredDomainIds: await column('SELECT id::text AS id FROM monitored_domains WHERE account_id = $1'),
+    };
+  }
+}

@@ -1,0 +1,210 @@
+import type { DataSource } from 'typeorm';
+import request from 'supertest';
+import { ACCOUNT_TABLES, FixRunRepository, NOT_ACCOUNT_DATA, PreviewRepository, RetentionRepository } from '@mailproof/persistence';
+import type { RedisClient } from '@mailproof/queue';
+import { DashboardSessionStore } from '../../apps/api/src/auth/dashboard-session.store';
+import { createTestAccountRows } from '../utils/account-rows';
+import { startTestApi, type RunningApi } from '../utils/api-server';
+import { createTestAccount, openDatabase } from '../utils/database';
+import { openQueues } from '../utils/queues';
+import { testConfig } from '../utils/test-config';
+
+const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/** Every key of the test's Redis prefix and, for sessions, what they hold. */
+async function redisKeysAndValues(queues: ReturnType<typeof openQueues>, prefix: string): Promise<Array<{ key: string; value: string }>> {
+  const client = (await queues.preview.getBackend().client) as unknown as RedisClient;
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    keys.push(...batch);
+    cursor = next;
+  } while (cursor !== '0');
+  return Promise.all(keys.map(async (key) => ({ key, value: (await client.type(key)) === 'string' ? ((await client.get(key)) ?? '') : '' })));
+}
+
+describe('account data: the catalogue, export, erasure and retention', () => {
+  // A long key cache: the second replica must drop the erased account's key because it was told, not because its cache expired.
+  const config = testConfig({ API_KEY_CACHE_TTL_MS: 5_000 });
+  const queues = openQueues(config);
+  let db: DataSource;
+  let api: RunningApi;
+  let otherApi: RunningApi;
+
+  beforeAll(async () => {
+    db = await openDatabase(config);
+    api = await startTestApi(config);
+    otherApi = await startTestApi(config);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await otherApi?.close();
+    await queues.closeAll(true);
+    await db?.destroy();
+  });
+
+  it('lists every table that holds an account data in the erasure and export lists (information_schema)', async () => {
+    const withAccountId: Array<{ table_name: string }> = await db.query(
+      `SELECT DISTINCT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'account_id'`,
+    );
+    const references: Array<{ child: string; parent: string }> = await db.query(
+      `SELECT DISTINCT tc.table_name AS child, ccu.table_name AS parent FROM information_schema.table_constraints tc
+       JOIN information_schema.constraint_column_usage ccu ON ccu.constraint_name = tc.constraint_name AND ccu.table_schema = tc.table_schema
+       WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = 'public'`,
+    );
+    const listed = new Set(ACCOUNT_TABLES.map((t) => t.table));
+    const holding = new Set(['accounts', ...withAccountId.map((row) => row.table_name)]);
+    // A table whose foreign key reaches a table of an account holds the account's data too (deliveries, usage, screenshots).
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const { child, parent } of references) {
+        if (holding.has(parent) && !holding.has(child)) {
+          holding.add(child);
+          grew = true;
+        }
+      }
+    }
+    const missing = [...holding].filter((table) => !listed.has(table) && !(table in NOT_ACCOUNT_DATA));
+    expect(missing).toEqual([]);
+    const allTables: Array<{ table_name: string }> = await db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
+    const unknown = allTables.map((row) => row.table_name).filter((table) => !listed.has(table) && !(table in NOT_ACCOUNT_DATA));
+    expect(unknown).toEqual([]);
+    for (const table of listed) expect(allTables.map((row) => row.table_name)).toContain(table);
+  });
+
+  it('reads and changes the retention within the plan, and refuses what the plan does not allow', async () => {
+    const free = await createTestAccount(db, 'free');
+    const read = await request(api.url).get('/api/account').set(auth(free.key)).expect(200);
+    expect(read.body).toMatchObject({ id: free.accountId, plan: 'free', retentionDays: 30, maxRetentionDays: 30 });
+    const changed = await request(api.url).patch('/api/account').set(auth(free.key)).send({ retentionDays: 0 }).expect(200);
+    expect(changed.body.retentionDays).toBe(0);
+    const tooLong = await request(api.url).patch('/api/account').set(auth(free.key)).send({ retentionDays: 31 }).expect(403);
+    expect(tooLong.body).toMatchObject({ code: 'plan_required', maxRetentionDays: 30 });
+    for (const body of [{}, { retentionDays: 366 }, { retentionDays: -1 }, { retentionDays: 'ten' }, { retentionDays: 1.5 }]) {
+      const bad = await request(api.url).patch('/api/account').set(auth(free.key)).send(body).expect(400);
+      expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
+    }
+    await request(api.url).get('/api/account').expect(401);
+    const pro = await createTestAccount(db, 'pro');
+    await request(api.url).patch('/api/account').set(auth(pro.key)).send({ retentionDays: 365 }).expect(200);
+  });
+
+  it('exports everything stored, then erases every row and Redis key of the account; its key gets 401 at once on every replica', async () => {
+    const account = await createTestAccount(db, 'pro');
+    const rows = await createTestAccountRows(api.app, db, account);
+    const sessions = api.app.get(DashboardSessionStore);
+    const { sessionId } = await sessions.create(account.accountId, account.keyId);
+    // Requests on both replicas: rate-limit windows, last-used markers, and a cached key on the second replica.
+    await request(api.url).get('/api/keys').set(auth(account.key)).expect(200);
+    await request(otherApi.url).get('/api/keys').set(auth(account.key)).expect(200);
+    await queues.preview.add('preview.analyze', { schemaVersion: 1, previewId: rows.previewId }, { jobId: `preview.analyze-${rows.previewId}` });
+
+    const exported = await request(api.url).get('/api/account/export').set(auth(account.key)).expect(200);
+    expect(exported.headers['content-type']).toMatch(/application\/json/);
+    const data = JSON.parse(exported.text) as Record<string, unknown>;
+    for (const { exportedAs } of ACCOUNT_TABLES) if (exportedAs) expect(Object.keys(data)).toContain(exportedAs);
+    expect(JSON.stringify(data.previews)).toContain(rows.marker);
+    expect(JSON.stringify(data.fixRuns)).toContain(rows.marker);
+    expect((data.gateBaselines as unknown[]).length).toBe(1);
+    expect((data.webhookDeliveries as unknown[]).length).toBe(1);
+    expect((data.driftEvents as unknown[]).length).toBe(1);
+    expect((data.screenshots as unknown[]).length).toBe(1);
+    expect(exported.text).not.toContain(rows.webhookSecret);
+    expect(exported.text).not.toContain(account.key);
+    expect(JSON.stringify(data.apiKeys)).not.toMatch(/key_?hash/i);
+
+    const unconfirmed = await request(api.url).delete('/api/account').set(auth(account.key)).expect(400);
+    expect(unconfirmed.body.code).toBe('validation_failed');
+    expect(JSON.stringify(unconfirmed.body)).toContain('Mailproof-Confirm');
+    await request(api.url).delete('/api/account').set(auth(account.key)).send({ confirm: 'yes' }).expect(400);
+    await request(api.url).get('/api/account').set(auth(account.key)).expect(200);
+
+    const erased = await request(api.url).delete('/api/account').set(auth(account.key)).set('Mailproof-Confirm', 'delete').expect(200);
+    expect(erased.body.rowCounts).toMatchObject({ accounts: 1, previews: 1, gate_runs: 1, webhook_deliveries: 1, drift_events: 1, screenshot_images: 1 });
+    await request(api.url).get('/api/account').set(auth(account.key)).expect(401);
+    await request(otherApi.url).get('/api/account').set(auth(account.key)).expect(401);
+
+    for (const { table, where } of ACCOUNT_TABLES) {
+      const [{ n }]: Array<{ n: number }> = await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, [account.accountId]);
+      expect({ table, n }).toEqual({ table, n: 0 });
+    }
+    const leftovers = await db.query(
+      `SELECT 'audit' AS t FROM domain_audits WHERE domain = $1 UNION ALL SELECT 'image' FROM screenshot_images WHERE hash = $2
+       UNION ALL SELECT 'event' FROM webhook_events WHERE id = $3`,
+      [rows.domain, rows.imageHash, rows.eventId],
+    );
+    expect(leftovers).toEqual([]);
+    const [record]: Array<Record<string, unknown>> = await db.query('SELECT * FROM account_erasures WHERE id = $1', [erased.body.erasureId]);
+    expect(record.requested_by).toBe('api');
+    expect(JSON.stringify(record)).not.toContain(account.accountId);
+    expect(JSON.stringify(record)).not.toContain(account.keyId);
+
+    expect(await sessions.find(sessionId)).toBeNull();
+    const ids = [account.accountId, account.keyId, rows.previewId, rows.gateRunId, rows.fixRunId];
+    const remaining = (await redisKeysAndValues(queues, config.queue.prefix)).filter(({ key, value }) =>
+      ids.some((id) => key.includes(id) || value.includes(id)),
+    );
+    expect(remaining).toEqual([]);
+  });
+
+  it('sweeps what is past its retention in one run and keeps what is inside it; findings and scores stay', async () => {
+    const account = await createTestAccount(db, 'pro');
+    await db.query('UPDATE accounts SET retention_days = 7 WHERE id = $1', [account.accountId]);
+    const previews = api.app.get(PreviewRepository);
+    const base = {
+      accountId: account.accountId,
+      title: 'kept title',
+      format: 'html' as const,
+      clients: ['gmail-web'],
+      source: '<p>sweep me</p>',
+      expiresAt: null,
+    };
+    const old = await previews.create(base);
+    const recent = await previews.create(base);
+    const notRetained = await previews.create(base);
+    const retention = api.app.get(RetentionRepository);
+    await retention.doNotRetain('previews', notRetained.id);
+    await db.query(
+      `UPDATE previews SET status = 'completed', overall_score = 88, gate_summary = '{"compatibilityScores":{}}', result = '\\x00' WHERE id = ANY($1)`,
+      [[old.id, recent.id, notRetained.id]],
+    );
+    await db.query(`UPDATE previews SET created_at = now() - interval '8 days' WHERE id = $1`, [old.id]);
+    const fixRuns = api.app.get(FixRunRepository);
+    const fixBase = { accountId: account.accountId, format: 'html' as const, clients: ['gmail-web'], tiers: ['safe'], source: '<p>x</p>' };
+    const oldFix = await fixRuns.create({ ...fixBase, expiresAt: new Date(Date.now() + 86_400_000) });
+    const recentFix = await fixRuns.create({ ...fixBase, expiresAt: new Date(Date.now() + 86_400_000) });
+    await db.query(
+      `UPDATE fix_runs SET status = 'completed', created_at = CASE WHEN id = $1 THEN now() - interval '8 days' ELSE created_at END WHERE id = ANY($2)`,
+      [oldFix.id, [oldFix.id, recentFix.id]],
+    );
+
+    const swept = await retention.sweep();
+    expect(swept.previewsPurged).toBeGreaterThanOrEqual(2);
+    const state: Array<{
+      id: string;
+      source: string;
+      result: Buffer | null;
+      overall_score: number;
+      gate_summary: string | null;
+      title: string;
+      removed: boolean;
+    }> = await db.query(
+      'SELECT id, source, result, overall_score, gate_summary, title, content_removed_at IS NOT NULL AS removed FROM previews WHERE id = ANY($1)',
+      [[old.id, recent.id, notRetained.id]],
+    );
+    const byId = Object.fromEntries(state.map((row) => [row.id, row]));
+    for (const id of [old.id, notRetained.id]) {
+      expect(byId[id]).toMatchObject({ source: '', result: null, overall_score: 88, title: 'kept title', removed: true });
+      expect(byId[id].gate_summary).not.toBeNull();
+    }
+    expect(byId[recent.id]).toMatchObject({ removed: false, overall_score: 88 });
+    expect(byId[recent.id].result).not.toBeNull();
+    const fixLeft: Array<{ id: string }> = await db.query('SELECT id FROM fix_runs WHERE id = ANY($1)', [[oldFix.id, recentFix.id]]);
+    expect(fixLeft.map((row) => row.id)).toEqual([recentFix.id]);
+    // A purged preview answers with what is left of it, never a 500.
+    const answer = await request(api.url).get(`/api/preview/${old.id}`).set(auth(account.key));
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ code: 'not_found', contentRemoved: true, overallScore: 88 });
+  });
+});
