@@ -66,9 +66,22 @@ type Spec = HttpSpec | RawSpec;
 // Generators.
 
 const CLIENT_IDS = ['gmail-web', 'outlook-windows', 'apple-mail-macos', 'yahoo-web', 'outlook-web', 'nope', 'GMAIL-WEB', ''];
-const FORMATS = ['html', 'jsx', 'mjml', 'maizzle', 'HTML', 'pdf', ''];
+const FORMATS = ['html', 'jsx', 'mjml', 'maizzle', 'eml', 'HTML', 'pdf', ''];
 const QUEUES = ['preview', 'render', 'dns-audit', 'scheduler', 'nope'];
-const VALID_HTML = ['<p>hi</p>', '<table><tr><td style="color:red">x</td></tr></table>', '<mjml><mj-body><mj-text>x</mj-text></mj-body></mjml>'];
+/** Whole messages (format eml): one well formed, and hostile ones (a boundary never closed, nesting and encoded-word bombs, no header block). */
+const nestedMessage = (depth: number) => {
+  let body = 'Content-Type: text/html\r\n\r\n<p>deep</p>\r\n';
+  for (let level = depth; level > 0; level -= 1) body = `Content-Type: multipart/mixed; boundary="n${level}"\r\n\r\n--n${level}\r\n${body}--n${level}--\r\n`;
+  return `From: a@b.example\r\nMIME-Version: 1.0\r\n${body}`;
+};
+const MESSAGES = [
+  'From: News <news@acme.example>\r\nSubject: Hi\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>hi</p>\r\n',
+  'From: a@b.example\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n--x\r\nContent-Type: text/html\r\n\r\n<p>never closed</p>\r\n',
+  nestedMessage(120),
+  `From: a@b.example\r\nSubject: ${'=?utf-8?B?YQ==?= '.repeat(4_000)}\r\nContent-Type: text/html\r\n\r\n<p>x</p>`,
+  'no header block at all\r\n\r\n<p>x</p>',
+];
+const VALID_HTML = ['<p>hi</p>', '<table><tr><td style="color:red">x</td></tr></table>', '<mjml><mj-body><mj-text>x</mj-text></mj-body></mjml>', ...MESSAGES];
 
 const printable = fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code));
 const headerValue = fc.string({ unit: printable, maxLength: 80 }).map((text) => text.trim());
@@ -199,10 +212,11 @@ const bodiesByRoute: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   '/api/gate': fc.record({
     html: field(fc.constantFrom(...VALID_HTML)),
     url: field(fc.oneof(fc.webUrl(), fc.constantFrom('ftp://x/', 'http://10.0.0.1/', 'http://user:pw@example.org/', 'not a url'))),
-    format: field(fc.constantFrom('html', 'jsx', 'mjml', 'maizzle', 'pug')),
+    format: field(fc.constantFrom('html', 'jsx', 'mjml', 'maizzle', 'eml', 'pug')),
     ref: field(fc.oneof(fc.string({ maxLength: 210 }), fc.constantFrom('emails/welcome.html', 'a b', 'r'.repeat(201)))),
     threshold: field(fc.oneof(fc.integer({ min: -5, max: 105 }), fc.double())),
-    checks: field(fc.array(fc.oneof(fc.constantFrom('compatibility', 'content', 'regression'), fc.string()))),
+    checks: field(fc.array(fc.oneof(fc.constantFrom('compatibility', 'content', 'regression', 'message'), fc.string()))),
+    bulk: field(fc.oneof(fc.boolean(), fc.constantFrom('yes', 1))),
     clients: field(fc.array(fc.constantFrom('gmail-web', 'outlook-windows-legacy', 'lotus-notes'))),
     failOnError: field(fc.oneof(fc.boolean(), fc.string())),
     updateBaseline: field(fc.constantFrom('on-pass', 'always', 'never', 'sometimes')),

@@ -89,7 +89,13 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     } catch (error) {
       if (error instanceof CompileError) {
         await this.previews.storeOutcome(previewId, {
-          failure: { code: 'compile_failed', message: error.message, line: error.line, column: error.column },
+          failure: {
+            code: 'compile_failed',
+            message: error.message,
+            ...(error.reason ? { reason: error.reason } : {}),
+            line: error.line,
+            column: error.column,
+          },
         });
         return { previewId, status: 'failed' };
       }

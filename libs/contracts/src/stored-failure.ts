@@ -7,6 +7,8 @@
 export interface StoredFailure {
   code: string;
   message: string;
+  /** compile_failed of a message (format eml): what is wrong with it, a stable id (`not_a_message`, `too_many_parts`; docs/messages.md). */
+  reason?: string;
   line?: number;
   column?: number;
 }

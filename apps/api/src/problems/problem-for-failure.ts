@@ -10,7 +10,8 @@ import { ProblemException } from './problem.exception';
 export function problemForFailure(failure: StoredFailure, subject: Record<string, unknown>): ProblemException {
   switch (failure.code) {
     case 'compile_failed':
-      return new ProblemException('compile_failed', failure.message, { ...subject, line: failure.line, column: failure.column });
+      // A message's `reason` says what is wrong with it (docs/messages.md); absent for the other formats.
+      return new ProblemException('compile_failed', failure.message, { ...subject, reason: failure.reason, line: failure.line, column: failure.column });
     case 'url_declined':
     case 'url_unreachable':
       return new ProblemException(failure.code, failure.message, { ...subject, errors: [{ field: 'url', message: failure.message }] });

@@ -51,7 +51,10 @@ export class FixRunService {
       return { fixRunId, status: 'completed' };
     } catch (error) {
       if (error instanceof CompileError) {
-        await this.fixRuns.storeOutcome(fixRunId, { failure: { code: 'compile_failed', message: error.message, line: error.line, column: error.column } });
+        const reason = error.reason ? { reason: error.reason } : {};
+        await this.fixRuns.storeOutcome(fixRunId, {
+          failure: { code: 'compile_failed', message: error.message, ...reason, line: error.line, column: error.column },
+        });
         return { fixRunId, status: 'failed' };
       }
       this.logger.error(`fix run ${fixRunId}: ${error instanceof Error ? error.stack : String(error)}`);

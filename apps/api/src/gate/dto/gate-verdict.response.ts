@@ -191,6 +191,7 @@ export class GateVerdictResponse implements GateVerdictResult {
 class GateRunFailureResponse implements StoredFailure {
   @ApiProperty({ example: 'compile_failed' }) code: string;
   @ApiProperty() message: string;
+  @ApiPropertyOptional({ description: 'compile_failed of a message (format eml): what is wrong with it, e.g. not_a_message, too_many_parts.' }) reason?: string;
   @ApiPropertyOptional() line?: number;
   @ApiPropertyOptional() column?: number;
 }
