@@ -40,6 +40,8 @@ describe('encryption at rest (real PostgreSQL)', () => {
     otherAccountId = (await createTestAccount(db, 'free')).accountId;
   });
   afterAll(async () => {
+    // Later files in this database use the suite's key (test-env.ts): everything goes back under it.
+    await storesWith(db, ...config.encryption.keys, k2, k1).dataKeys.rotate();
     await db.query('DELETE FROM accounts WHERE id = ANY($1)', [[accountId, otherAccountId]]);
     await db?.destroy();
   });

@@ -6,6 +6,7 @@ import { registerClientsCommand } from './commands/clients.command';
 import { registerFixCommand } from './commands/fix.command';
 import { registerGateCommand } from './commands/gate.command';
 import { registerKeyCommands } from './commands/key.command';
+import { registerKeysCommands } from './commands/keys.command';
 import { registerLintCommand } from './commands/lint.command';
 import { registerMcpCommand } from './commands/mcp.command';
 import { registerMigrateCommand } from './commands/migrate.command';
@@ -33,5 +34,6 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerAccountCommands(program);
   registerKeyCommands(program);
+  registerKeysCommands(program);
   return program;
 }
