@@ -21,7 +21,7 @@ export interface MessageAddress {
   address: string;
   /** The decoded display name; '' when none. */
   name: string;
-  /** The address's domain, lower case, Unicode (IDNA decoded). */
+  /** The address's domain, lower case ASCII (IDN labels as Punycode A-labels), as DNS is asked for it. */
   domain: string;
 }
 
@@ -118,7 +118,7 @@ export interface BulkSenderReport {
   /** Judged as bulk mail: the request said so (`bulk: true`) or the message carries List-Unsubscribe. */
   bulk: boolean;
   requirements: BulkSenderRequirement[];
-  /** Every requirement that can be checked is met; null when one is inconclusive. */
+  /** false when a requirement fails; null when none fails but one is inconclusive; true otherwise (warn and info count as met). */
   met: boolean | null;
 }
 

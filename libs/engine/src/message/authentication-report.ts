@@ -1,0 +1,209 @@
+import { isInconclusive } from '../dns/audit-domain';
+import type { DeliverabilityResult } from '../dns/deliverability-result';
+import { parseTagList } from '../dns/tag-list';
+import { evaluateAlignment, type AlignmentMode } from './alignment';
+import type { MessageFacts } from './message-facts';
+import { messageFinding as finding } from './message-finding';
+import type { DkimSignatureCheck, DkimVerification, MessageAuthenticationReport, MessageCheckStatus, MessageFinding } from './message-report';
+
+/** What the worker looked up for a message (through its DNS port): the input of the authentication report. */
+export interface MessageAuthenticationInput {
+  /** The DNS audit of each domain of the plan, by domain; null when the audit could not be made (a lookup failed, the budget ran out). */
+  audits: Record<string, DeliverabilityResult | null>;
+  /** Each DKIM-Signature's verification against the message, in header order. */
+  dkim: Array<{ domain: string; selector: string; result: DkimVerification; message: string }>;
+}
+
+/** The domains whose DNS the authentication report needs, with the DKIM selectors to read at each. */
+export interface AuthenticationPlan {
+  fromDomain: string | null;
+  domains: Array<{ domain: string; dkimSelectors: string[] }>;
+}
+
+/** Each requirement's footing in the DNS: met, not met, met with a caveat, or unknown (a lookup failed). */
+export type AuthVerdict = 'pass' | 'fail' | 'warn' | 'unknown';
+
+export interface AuthenticationVerdicts {
+  spf: AuthVerdict;
+  dkim: AuthVerdict;
+  dmarc: AuthVerdict;
+  alignment: AuthVerdict;
+  /** Why each verdict is what it is, one sentence each (the checklist's reasons). */
+  reasons: Record<'spf' | 'dkim' | 'dmarc' | 'alignment', string>;
+}
+
+/** At most this many domains are audited for one message: From, Return-Path and two signing domains. */
+export const MAX_AUTHENTICATION_DOMAINS = 4;
+
+/** The lookups a message needs: its From domain, its envelope (Return-Path) domain and each signing domain with its selector. */
+export function authenticationPlan(facts: MessageFacts): AuthenticationPlan {
+  const selectors = new Map<string, Set<string>>();
+  const add = (domain: string | undefined | null, selector?: string) => {
+    if (!domain) return;
+    if (!selectors.has(domain)) selectors.set(domain, new Set());
+    if (selector) selectors.get(domain)!.add(selector);
+  };
+  add(facts.from?.domain);
+  add(facts.returnPath?.valid?.domain);
+  for (const signature of facts.dkimSignatures) if (/^[a-z0-9._-]+$/.test(signature.selector)) add(signature.domain, signature.selector);
+  const domains = [...selectors].slice(0, MAX_AUTHENTICATION_DOMAINS).map(([domain, names]) => ({ domain, dkimSelectors: [...names].sort() }));
+  return { fromDomain: facts.from?.domain ?? null, domains };
+}
+
+function dmarcModes(audit: DeliverabilityResult): { policy: string; adkim: AlignmentMode; aspf: AlignmentMode } | null {
+  if (!audit.dmarc.valid) return null;
+  const tags = parseTagList(audit.dmarc.record).tags;
+  const mode = (value: string | undefined): AlignmentMode => (value?.toLowerCase() === 's' ? 's' : 'r');
+  return { policy: audit.dmarc.policy, adkim: mode(tags.get('adkim')), aspf: mode(tags.get('aspf')) };
+}
+
+const usable = (audit: DeliverabilityResult | null | undefined): audit is DeliverabilityResult => !!audit && !isInconclusive(audit);
+
+function spfVerdict(envelopeDomain: string, audit: DeliverabilityResult | null | undefined): [AuthVerdict, string] {
+  if (!usable(audit) || audit.checks.spf.status === 'skip') return ['unknown', `the SPF lookup of ${envelopeDomain} failed`];
+  if (!audit.spf.valid) return ['fail', `${envelopeDomain} publishes no valid SPF record (${audit.checks.spf.message})`];
+  return ['pass', `${envelopeDomain} publishes an SPF record`];
+}
+
+function dkimVerdict(dkim: DkimSignatureCheck[], fromAudit: DeliverabilityResult): [AuthVerdict, string] {
+  const passed = dkim.find((check) => check.result === 'pass');
+  if (passed) return ['pass', `the DKIM signature of ${passed.domain} verifies`];
+  if (dkim.some((check) => check.result === 'temperror')) return ['unknown', 'the DKIM key lookup failed'];
+  if (dkim.length > 0) return ['fail', `no DKIM signature verifies (${dkim.map((check) => `${check.domain}: ${check.result}`).join(', ')})`];
+  if (fromAudit.checks.dkim.status === 'skip') return ['unknown', 'the DKIM key lookup failed'];
+  if (fromAudit.dkim.valid)
+    return [
+      'warn',
+      `the message is not signed; ${fromAudit.domain} publishes a DKIM key (selector ${fromAudit.dkim.selector}), so the sending system may sign it`,
+    ];
+  return ['fail', `the message is not signed and ${fromAudit.domain} publishes no DKIM key at the selectors checked`];
+}
+
+function alignmentVerdict(dkim: DkimSignatureCheck[], spfAligned: boolean | null, spf: AuthVerdict, envelope: string | null): [AuthVerdict, string] {
+  const aligned = dkim.find((check) => check.result === 'pass' && check.aligned);
+  if (aligned) return ['pass', `the verified DKIM domain ${aligned.domain} aligns with From`];
+  if (spfAligned && spf === 'pass') return ['pass', `the Return-Path domain ${envelope} aligns with From and publishes SPF`];
+  if (spf === 'unknown' && spfAligned) return ['unknown', 'the SPF lookup of the aligned Return-Path domain failed'];
+  if (dkim.some((check) => check.result === 'temperror')) return ['unknown', 'the DKIM key lookup failed'];
+  if (dkim.length === 0 && envelope === null)
+    return ['warn', 'the message has neither a DKIM-Signature nor a Return-Path: alignment is decided by the sending system; check a sent message'];
+  return ['fail', 'neither a verified DKIM domain nor the Return-Path domain aligns with the From domain'];
+}
+
+/**
+ * The authentication section and the verdicts the bulk-sender checklist reads. Pure: the worker supplies the
+ * audits and DKIM verifications (`input`); null means no lookups were made (a local analysis), which is
+ * inconclusive like a failed lookup, never a failure.
+ */
+export function evaluateAuthentication(
+  facts: MessageFacts,
+  input: MessageAuthenticationInput | null,
+): { report: MessageAuthenticationReport; verdicts: AuthenticationVerdicts } {
+  const fromDomain = facts.from?.domain ?? null;
+  const unknown = (reason: string): AuthenticationVerdicts => ({
+    spf: 'unknown',
+    dkim: 'unknown',
+    dmarc: 'unknown',
+    alignment: 'unknown',
+    reasons: { spf: reason, dkim: reason, dmarc: reason, alignment: reason },
+  });
+  const empty = { fromDomain, audit: null, dmarc: null, dkim: [], spfAligned: null };
+  if (!fromDomain) {
+    const reason = 'the message has no valid From address to authenticate';
+    return {
+      report: {
+        ...empty,
+        status: 'fail',
+        findings: finding('authentication-no-from', 'error', `Nothing to authenticate: ${reason}.`, 'Give the message one valid From address.'),
+      },
+      verdicts: { spf: 'fail', dkim: 'fail', dmarc: 'fail', alignment: 'fail', reasons: { spf: reason, dkim: reason, dmarc: reason, alignment: reason } },
+    };
+  }
+  const fromAudit = input?.audits[fromDomain];
+  if (!input || !usable(fromAudit)) {
+    const reason = input ? `the DNS lookups of ${fromDomain} failed` : 'no DNS lookups were made (a local analysis)';
+    const report: MessageAuthenticationReport = {
+      ...empty,
+      status: 'inconclusive',
+      findings: finding('authentication-inconclusive', 'info', `Authentication could not be checked: ${reason}.`, input ? 'Check again shortly.' : null),
+    };
+    return { report, verdicts: unknown(reason) };
+  }
+  const dmarc = dmarcModes(fromAudit);
+  const dkim: DkimSignatureCheck[] = input.dkim.map((check) => ({ ...check, aligned: evaluateAlignment(check.domain, fromDomain, dmarc?.adkim ?? 'r') }));
+  const envelope = facts.returnPath?.valid?.domain ?? null;
+  const spfAligned = envelope === null ? null : evaluateAlignment(envelope, fromDomain, dmarc?.aspf ?? 'r');
+  const [spf, spfReason] = spfVerdict(envelope ?? fromDomain, input.audits[envelope ?? fromDomain]);
+  const [dkimState, dkimReason] = dkimVerdict(dkim, fromAudit);
+  const [alignment, alignmentReason] = alignmentVerdict(dkim, spfAligned, spf, envelope);
+  const dmarcState: AuthVerdict = fromAudit.checks.dmarc.status === 'skip' ? 'unknown' : dmarc ? 'pass' : 'fail';
+  const dmarcReason =
+    dmarcState === 'pass'
+      ? `${fromDomain} publishes DMARC p=${dmarc!.policy}`
+      : dmarcState === 'unknown'
+        ? 'the DMARC lookup failed'
+        : `${fromDomain} publishes no valid DMARC record`;
+  const verdicts: AuthenticationVerdicts = {
+    spf,
+    dkim: dkimState,
+    dmarc: dmarcState,
+    alignment,
+    reasons: { spf: spfReason, dkim: dkimReason, dmarc: dmarcReason, alignment: alignmentReason },
+  };
+  return {
+    report: {
+      status: authenticationStatus(verdicts),
+      fromDomain,
+      audit: { spf: fromAudit.checks.spf.status, dkim: fromAudit.checks.dkim.status, dmarc: fromAudit.checks.dmarc.status, score: fromAudit.score },
+      dmarc,
+      dkim,
+      spfAligned,
+      findings: authenticationFindings(verdicts, dkim),
+    },
+    verdicts,
+  };
+}
+
+function authenticationStatus(verdicts: AuthenticationVerdicts): MessageCheckStatus {
+  const all = [verdicts.spf, verdicts.dkim, verdicts.dmarc, verdicts.alignment];
+  if (verdicts.dkim === 'fail' && verdicts.spf === 'fail') return 'fail';
+  if (all.includes('unknown')) return 'inconclusive';
+  if (all.every((verdict) => verdict === 'pass')) return 'pass';
+  return all.includes('fail') ? 'fail' : 'warn';
+}
+
+function authenticationFindings(verdicts: AuthenticationVerdicts, dkim: DkimSignatureCheck[]): MessageFinding[] {
+  const findings: MessageFinding[] = [];
+  const { reasons } = verdicts;
+  for (const check of dkim.filter((signature) => signature.result === 'fail' || signature.result === 'permerror'))
+    findings.push(
+      ...finding(
+        'dkim-signature-fails',
+        'error',
+        `The DKIM signature of ${check.domain} (selector ${check.selector}) does not verify: ${check.message}`,
+        'Sign the message again after the last change, with the published key.',
+      ),
+    );
+  if (verdicts.dkim === 'warn') findings.push(...finding('dkim-unsigned', 'info', `Not signed: ${reasons.dkim}.`, null));
+  if (verdicts.dkim === 'fail' && dkim.length === 0)
+    findings.push(...finding('dkim-missing', 'error', `No DKIM: ${reasons.dkim}.`, 'Publish a DKIM key and sign outgoing mail with it.'));
+  if (verdicts.spf === 'fail')
+    findings.push(...finding('spf-missing', 'error', `No SPF: ${reasons.spf}.`, 'Publish an SPF record that lists your sending servers.'));
+  if (verdicts.dmarc === 'fail')
+    findings.push(...finding('dmarc-missing', 'error', `No DMARC: ${reasons.dmarc}.`, 'Publish a DMARC record, at least "v=DMARC1; p=none; rua=mailto:...".'));
+  if (verdicts.alignment === 'fail' || verdicts.alignment === 'warn')
+    findings.push(
+      ...finding(
+        'dmarc-not-aligned',
+        verdicts.alignment === 'fail' ? 'error' : 'warning',
+        `Alignment: ${reasons.alignment}.`,
+        'Sign with d= your From domain (or a subdomain of it), or send with a Return-Path in your From domain.',
+      ),
+    );
+  for (const verdict of ['spf', 'dkim', 'dmarc', 'alignment'] as const)
+    if (verdicts[verdict] === 'unknown')
+      findings.push(
+        ...finding('authentication-lookup-failed', 'info', `${verdict.toUpperCase()} could not be checked: ${reasons[verdict]}.`, 'Check again shortly.'),
+      );
+  return findings;
+}

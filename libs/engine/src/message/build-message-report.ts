@@ -1,0 +1,29 @@
+import { evaluateAuthentication, type MessageAuthenticationInput } from './authentication-report';
+import { buildBulkSenderReport } from './bulk-sender-report';
+import { buildHeadersReport } from './headers-report';
+import { readMessageFacts } from './message-facts';
+import type { MessageReport } from './message-report';
+import type { ParsedMessage } from './parse-message';
+import { buildPartsReport } from './parts-report';
+
+export interface MessageReportOptions {
+  /** The HTML part's visible text (the plain-text report's `text`); null skips the text alternative's similarity. */
+  htmlText: string | null;
+  /** The request says the message is bulk mail (the gate's `bulk: true`); List-Unsubscribe makes it bulk anyway. */
+  bulk?: boolean;
+  /** The lookups the worker made (authenticationPlan); null when none were made: authentication is then inconclusive. */
+  authentication: MessageAuthenticationInput | null;
+}
+
+/** The message report of a parsed message (docs/messages.md): headers, parts, authentication and the bulk-sender checklist. */
+export function buildMessageReport(message: ParsedMessage, options: MessageReportOptions): MessageReport {
+  const facts = readMessageFacts(message);
+  const bulk = options.bulk === true || facts.listUnsubscribe !== null;
+  const { report: authentication, verdicts } = evaluateAuthentication(facts, options.authentication);
+  return {
+    headers: buildHeadersReport({ facts, bulk }),
+    parts: buildPartsReport(message, options.htmlText),
+    authentication,
+    bulkSender: buildBulkSenderReport({ facts, verdicts, bulk }),
+  };
+}

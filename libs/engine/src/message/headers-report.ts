@@ -1,0 +1,231 @@
+import { organizationalDomain } from './alignment';
+import type { MessageFacts } from './message-facts';
+import type { MessageFinding, MessageHeadersReport } from './message-report';
+import { messageFinding as finding } from './message-finding';
+
+/** What the header rules read: the facts, and whether the message is judged bulk mail. */
+export interface HeaderRuleContext {
+  facts: MessageFacts;
+  bulk: boolean;
+}
+
+type HeaderRule = (context: HeaderRuleContext) => MessageFinding[];
+
+/** Subjects past this many characters are cut in most inbox lists (Gmail's web list shows about 70 with the preheader). */
+export const SUBJECT_LONG_CHARACTERS = 78;
+/** RFC 5322 2.1.1: a line should not pass 78 characters and must not pass 998. */
+const SUBJECT_MAX_CHARACTERS = 998;
+const MESSAGE_ID = /^<[^<>@\s]+@[^<>@\s]+>$/;
+
+const fromRule: HeaderRule = ({ facts }) => {
+  if (facts.fromFields.length === 0)
+    return finding('from-missing', 'error', 'The message has no From header.', 'Add one From header with the sending address.');
+  if (facts.fromFields.length > 1)
+    return finding('from-multiple', 'error', `The message has ${facts.fromFields.length} From headers; RFC 5322 allows one.`, 'Keep exactly one From header.');
+  if (facts.fromMailboxes.length !== 1)
+    return finding(
+      'from-multiple',
+      'error',
+      `The From header names ${facts.fromMailboxes.length} mailboxes; Gmail and Yahoo require exactly one.`,
+      'Put exactly one address in From.',
+    );
+  if (!facts.from)
+    return finding(
+      'from-invalid',
+      'error',
+      `The From address "${facts.fromMailboxes[0].address}" is not a valid address.`,
+      'Use a local@domain address in From.',
+    );
+  return [];
+};
+
+/**
+ * A display name that reads as an address or a domain of another organization ("paypal.com" <x@example.net>)
+ * is how phishing passes a glance; mailbox providers score it as impersonation.
+ */
+const displayNameRule: HeaderRule = ({ facts }) => {
+  const from = facts.from;
+  if (!from || from.name === '') return [];
+  const named = from.name.match(/[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi) ?? [];
+  const other = named
+    .map((text) => text.replace(/^.*@/, '').toLowerCase())
+    .find((domain) => organizationalDomain(domain) !== organizationalDomain(from.domain));
+  if (!other) return [];
+  return finding(
+    'from-display-name-impersonation',
+    'error',
+    `The From display name "${from.name}" names ${other}, another domain than the address's ${from.domain}: mailbox providers treat this as impersonation.`,
+    `Use a display name without a domain or address, or one of ${from.domain}.`,
+  );
+};
+
+const replyToRule: HeaderRule = ({ facts }) => {
+  const invalid = facts.replyTo.filter((mailbox) => !mailbox.valid);
+  if (invalid.length > 0)
+    return finding('reply-to-invalid', 'warning', `Reply-To has an invalid address "${invalid[0].address}".`, 'Use a local@domain address in Reply-To.');
+  const from = facts.from;
+  const elsewhere = from
+    ? facts.replyTo.find((mailbox) => mailbox.valid && organizationalDomain(mailbox.valid.domain) !== organizationalDomain(from.domain))
+    : undefined;
+  if (elsewhere?.valid) return finding('reply-to-other-domain', 'info', `Replies go to ${elsewhere.valid.domain}, another domain than From's.`, null);
+  return [];
+};
+
+const dateRule: HeaderRule = ({ facts }) => {
+  if (facts.date === null)
+    return finding(
+      'date-missing',
+      'warning',
+      'The message has no Date header (RFC 5322 requires one).',
+      'Add a Date header, or make sure the sending system adds one.',
+    );
+  if (Number.isNaN(Date.parse(facts.date.replace(/\([^)]*\)/g, ' ').trim())))
+    return finding('date-invalid', 'error', `The Date header "${facts.date}" is not an RFC 5322 date.`, 'Write the date as "Tue, 07 Oct 2025 09:30:00 +0000".');
+  return [];
+};
+
+const messageIdRule: HeaderRule = ({ facts }) => {
+  if (facts.messageId === null)
+    return finding(
+      'message-id-missing',
+      'warning',
+      'The message has no Message-ID header; Gmail rejects mail without one unless the sending server adds it.',
+      'Add a Message-ID such as <unique@your-domain>, or make sure the sending system adds one.',
+    );
+  if (!MESSAGE_ID.test(facts.messageId))
+    return finding(
+      'message-id-invalid',
+      'error',
+      `The Message-ID "${facts.messageId}" is not in the <local@domain> form.`,
+      'Write the Message-ID as <unique@your-domain>.',
+    );
+  return [];
+};
+
+const subjectRule: HeaderRule = ({ facts }) => {
+  const subject = facts.message.subject;
+  if (facts.rawSubject === null || subject === null)
+    return finding('subject-missing', 'warning', 'The message has no Subject header.', 'Add a Subject that says what the message is about.');
+  if (subject.trim() === '') return finding('subject-empty', 'warning', 'The Subject is empty.', 'Write a Subject that says what the message is about.');
+  if (/[^\x00-\x7f]/.test(facts.rawSubject))
+    return finding(
+      'subject-raw-8bit',
+      'warning',
+      'The Subject has raw non-ASCII characters instead of RFC 2047 encoded words; some servers and clients garble them.',
+      'Encode the Subject as =?UTF-8?B?...?= words (any MIME library does it).',
+    );
+  if (subject.length > SUBJECT_MAX_CHARACTERS)
+    return finding('subject-too-long', 'error', `The Subject is ${subject.length} characters; RFC 5322 lines stop at 998.`, 'Shorten the Subject.');
+  if (subject.length > SUBJECT_LONG_CHARACTERS)
+    return finding(
+      'subject-long',
+      'info',
+      `The Subject is ${subject.length} characters; inbox lists cut it after about ${SUBJECT_LONG_CHARACTERS}.`,
+      'Put what matters in the first 40-50 characters.',
+    );
+  return [];
+};
+
+const mimeVersionRule: HeaderRule = ({ facts }) =>
+  facts.mimeVersion === null ? finding('mime-version-missing', 'warning', 'The message has no MIME-Version header.', 'Add "MIME-Version: 1.0".') : [];
+
+const listUnsubscribeRule: HeaderRule = ({ facts, bulk }) => {
+  const list = facts.listUnsubscribe;
+  if (!list) {
+    return bulk
+      ? finding(
+          'list-unsubscribe-missing',
+          'error',
+          'Bulk mail without List-Unsubscribe: Gmail and Yahoo require one-click unsubscribe from bulk senders.',
+          'Add List-Unsubscribe: <https://...>, <mailto:...> and List-Unsubscribe-Post: List-Unsubscribe=One-Click.',
+        )
+      : [];
+  }
+  if (!list.https && !list.mailto)
+    return finding(
+      'list-unsubscribe-invalid',
+      'error',
+      'List-Unsubscribe has no <https:...> or <mailto:...> URI.',
+      'Give an https URI (and a mailto one) in angle brackets.',
+    );
+  if (facts.listUnsubscribePost !== null && !list.oneClick)
+    return finding(
+      'list-unsubscribe-post-invalid',
+      'error',
+      `List-Unsubscribe-Post is "${facts.listUnsubscribePost}"; RFC 8058 requires exactly "List-Unsubscribe=One-Click".`,
+      'Write List-Unsubscribe-Post: List-Unsubscribe=One-Click.',
+    );
+  if (list.oneClick && !list.https)
+    return finding(
+      'list-unsubscribe-one-click-no-https',
+      'error',
+      'One-click unsubscribe (RFC 8058) needs an https URI in List-Unsubscribe; this header has none.',
+      'Add an <https://...> URI that unsubscribes on a POST.',
+    );
+  if (!list.oneClick)
+    return finding(
+      'list-unsubscribe-no-one-click',
+      bulk ? 'error' : 'warning',
+      'List-Unsubscribe without List-Unsubscribe-Post: List-Unsubscribe=One-Click: Gmail and Yahoo require one-click unsubscribe (RFC 8058) from bulk senders.',
+      list.https ? 'Add List-Unsubscribe-Post: List-Unsubscribe=One-Click.' : 'Add an https URI and List-Unsubscribe-Post: List-Unsubscribe=One-Click.',
+    );
+  return [];
+};
+
+/** RFC 8058 3.1: the one-click headers must be covered by a valid DKIM signature, or receivers ignore them. */
+const listUnsubscribeSignedRule: HeaderRule = ({ facts }) => {
+  // Without an https URI there is no one-click to sign (list-unsubscribe-one-click-no-https says so).
+  if (!facts.listUnsubscribe?.oneClick || !facts.listUnsubscribe.https) return [];
+  if (facts.dkimSignatures.length === 0)
+    return finding(
+      'list-unsubscribe-not-signed',
+      'info',
+      'The message carries no DKIM-Signature: RFC 8058 one-click works only when List-Unsubscribe and List-Unsubscribe-Post are signed (h=), which the sending system must do.',
+      'Make sure your sending system signs List-Unsubscribe and List-Unsubscribe-Post with DKIM.',
+    );
+  const covers = facts.dkimSignatures.some((signature) =>
+    ['list-unsubscribe', 'list-unsubscribe-post'].every((name) => signature.signedHeaders.includes(name)),
+  );
+  if (covers) return [];
+  return finding(
+    'list-unsubscribe-not-signed',
+    'error',
+    "No DKIM-Signature's h= covers both List-Unsubscribe and List-Unsubscribe-Post, so receivers ignore one-click (RFC 8058 3.1).",
+    'Add list-unsubscribe:list-unsubscribe-post to the h= of the DKIM signature.',
+  );
+};
+
+const notedRule: HeaderRule = ({ facts }) => [
+  ...(facts.precedence ? finding('precedence-noted', 'info', `Precedence: ${facts.precedence}.`, null) : []),
+  ...(facts.feedbackId ? finding('feedback-id-noted', 'info', `Feedback-ID: ${facts.feedbackId} (Gmail's feedback loop groups complaints by it).`, null) : []),
+];
+
+export const HEADER_RULES: readonly HeaderRule[] = [
+  fromRule,
+  displayNameRule,
+  replyToRule,
+  dateRule,
+  messageIdRule,
+  subjectRule,
+  mimeVersionRule,
+  listUnsubscribeRule,
+  listUnsubscribeSignedRule,
+  notedRule,
+];
+
+export function buildHeadersReport(context: HeaderRuleContext): MessageHeadersReport {
+  const { facts } = context;
+  return {
+    from: facts.from,
+    replyTo: facts.replyTo.flatMap((mailbox) => (mailbox.valid ? [mailbox.valid] : [])),
+    date: facts.date,
+    messageId: facts.messageId,
+    subject: facts.message.subject,
+    mimeVersion: facts.mimeVersion,
+    returnPath: facts.returnPath ? facts.returnPath.address || null : null,
+    listUnsubscribe: facts.listUnsubscribe,
+    precedence: facts.precedence,
+    feedbackId: facts.feedbackId,
+    findings: HEADER_RULES.flatMap((rule) => rule(context)),
+  };
+}
