@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
 import { EMAIL_FORMATS, type ClientId, type EmailFormat } from '@mailproof/engine';
 import { OptionalClientIds } from './client-ids.validator';
 import { MaxUtf8Bytes } from './max-utf8-bytes.validator';
@@ -40,4 +40,13 @@ export class EmailSourceRequest {
 
   @OptionalClientIds('Client ids to analyze (and, for a fix, whose findings the fixes resolve and must not add to); all 21 when omitted.')
   clients?: ClientId[];
+
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      "false: the email (source, files, rendered markup, screenshots) is not kept once this request's job chain is done; scores and findings stay (docs/privacy.md).",
+  })
+  @IsOptional()
+  @IsBoolean()
+  retain?: boolean;
 }

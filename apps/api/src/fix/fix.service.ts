@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { fixRunJob, type FixJobResult, type FixRunResult } from '@mailproof/contracts';
 import { CLIENT_IDS, type FixTier } from '@mailproof/engine';
-import { decodePreviewResult, FixRunRepository, type StoredFixRun } from '@mailproof/persistence';
+import { decodePreviewResult, FixRunRepository, RetentionRepository, type StoredFixRun } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, watchJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { orQueueUnavailable } from '../common/queue-unavailable';
@@ -31,6 +31,7 @@ export class FixService {
     private readonly fixRuns: FixRunRepository,
     private readonly jobs: JobProducer,
     private readonly queueEvents: QueueEventsRegistry,
+    private readonly retention: RetentionRepository,
   ) {}
 
   async create(request: FixRequest, account: AuthenticatedAccount | undefined): Promise<AwaitedOutcome<StoredFixRun, FixSubject>> {
@@ -48,6 +49,7 @@ export class FixService {
       // Nothing lists fix runs: every one is kept as long as an anonymous preview, for GET /api/fix/:id.
       expiresAt: new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
+    if (request.retain === false) await this.retention.doNotRetain('fix_runs', run.id);
     const job = fixRunJob(run.id);
     // Watched before it is added (its id is new): no round trip to ask whether it finished already.
     const watched = watchJob<FixJobResult>(events, job.jobId, budgetMs - (Date.now() - started));
@@ -57,13 +59,16 @@ export class FixService {
       watched.cancel();
       throw error;
     }
-    return awaitStoredOutcome({
+    const outcome = await awaitStoredOutcome({
       job: watched.outcome,
       budgetMs,
       reread: () => this.fixRuns.find(run.id),
       outcomeOf: fixRunOutcome,
       subject: { id: run.id },
     });
+    // retain: false: the answer holds the result; the run goes now (a run still pending goes at the next retention sweep).
+    if (request.retain === false && outcome.state !== 'pending') await this.retention.deleteFixRun(run.id);
+    return outcome;
   }
 
   /** Anonymous runs: anyone with the id. Account runs: that account only (null for everyone else, as for an unknown or expired id). */

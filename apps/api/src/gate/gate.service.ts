@@ -15,7 +15,7 @@ import {
   type StoredFailure,
 } from '@mailproof/contracts';
 import { CLIENT_IDS } from '@mailproof/engine';
-import { GateRunRepository, PreviewRepository, type GateRunEntity } from '@mailproof/persistence';
+import { GateRunRepository, PreviewRepository, RetentionRepository, type GateRunEntity } from '@mailproof/persistence';
 import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { orQueueUnavailable } from '../common/queue-unavailable';
@@ -57,6 +57,7 @@ export class GateService {
     private readonly runs: GateRunRepository,
     private readonly jobs: JobProducer,
     private readonly queueEvents: QueueEventsRegistry,
+    private readonly retention: RetentionRepository,
   ) {}
 
   async run(request: GateRequest, account: AuthenticatedAccount): Promise<AwaitedOutcome<GateVerdictResult, GateRunSubject>> {
@@ -76,6 +77,7 @@ export class GateService {
       mjmlValidation: request.mjmlValidation ?? null,
       expiresAt: null,
     });
+    if (request.retain === false) await this.retention.doNotRetain('previews', preview.id);
     const run = await this.runs.create({ accountId: account.accountId, ref: request.ref ?? null, request: options, previewId: preview.id });
 
     // Link resolution stops by this moment (and after GATE_LINKS_MAX_MS of its own), so the verdict still fits the budget.
@@ -87,13 +89,16 @@ export class GateService {
       gateVerdictJob(run.id),
     ];
     const job = await orQueueUnavailable(this.jobs.enqueueChain(chain), QUEUE_UNAVAILABLE, () => this.previews.deleteForAccount(account.accountId, preview.id));
-    return awaitStoredOutcome({
+    const outcome = await awaitStoredOutcome({
       job: awaitJob<GateVerdictJobResult>(job, events, budgetMs - (Date.now() - started)),
       budgetMs,
       reread: () => this.runs.find(run.id),
       outcomeOf: gateRunOutcome,
       subject: { runId: run.id, previewId: run.previewId },
     });
+    // retain: false: the verdict (and the baseline it may have set) stays, the email goes once the chain is done.
+    if (request.retain === false && outcome.state !== 'pending') await this.retention.purgePreviews([preview.id]);
+    return outcome;
   }
 
   /** The account's run; null for another account's, as for an unknown id. */

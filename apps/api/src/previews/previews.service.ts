@@ -9,7 +9,7 @@ import {
   type RenderScreenshotsJobResult,
 } from '@mailproof/contracts';
 import { CLIENT_IDS, type ClientId } from '@mailproof/engine';
-import { PreviewRepository, type PreviewEntity, type PreviewListOptions } from '@mailproof/persistence';
+import { PreviewRepository, RetentionRepository, type PreviewEntity, type PreviewListOptions } from '@mailproof/persistence';
 import type { Job } from 'bullmq';
 import { JobProducer, QueueEventsRegistry, awaitJob, watchJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/request-identity';
@@ -63,9 +63,23 @@ export class PreviewsService {
     private readonly previews: PreviewRepository,
     private readonly jobs: JobProducer,
     private readonly queueEvents: QueueEventsRegistry,
+    private readonly retention: RetentionRepository,
   ) {}
 
+  /**
+   * retain: false removes the email as soon as its chain is done (the answer already holds the result); a chain still
+   * running when the request ends (pending, or screenshots not painted yet) leaves it to the next retention sweep.
+   */
   async create(request: PreviewRequest, account: AuthenticatedAccount | undefined): Promise<AwaitedOutcome<PreviewEntity, PreviewSubject>> {
+    const outcome = await this.analyze(request, account);
+    const renderPending = outcome.state === 'done' && request.screenshots === true && !outcome.value.screenshots;
+    if (request.retain === false && outcome.state !== 'pending' && !renderPending) {
+      await this.retention.purgePreviews([outcome.state === 'done' ? outcome.value.id : outcome.subject.id]);
+    }
+    return outcome;
+  }
+
+  private async analyze(request: PreviewRequest, account: AuthenticatedAccount | undefined): Promise<AwaitedOutcome<PreviewEntity, PreviewSubject>> {
     const started = Date.now();
     const events = await orQueueUnavailable(this.queueEvents.getWithin('preview', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE);
     const preview = await this.previews.create({
@@ -79,6 +93,7 @@ export class PreviewsService {
       mjmlValidation: request.mjmlValidation ?? null,
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
     });
+    if (request.retain === false) await this.retention.doNotRetain('previews', preview.id);
     // With screenshots, rendering is the chain's second step: it starts when the analysis is stored.
     const renderEvents = request.screenshots
       ? await orQueueUnavailable(this.queueEvents.getWithin('render', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE)
@@ -163,6 +178,8 @@ export class PreviewsService {
     }
     const analysis = previewOutcome(preview);
     if (analysis.state === 'failed') throw problemForFailure(analysis.failure, analysis.subject);
+    if (preview.result === null)
+      throw new ProblemException('not_found', "This preview's content was removed after its account's retention.", { id, contentRemoved: true });
     const notAnalyzed = (request.clients ?? []).filter((client) => !preview.clients.includes(client));
     if (notAnalyzed.length > 0) {
       throw new ProblemException('validation_failed', 'The request is invalid; see errors.', {

@@ -37,6 +37,11 @@ export class RetentionRepository {
     await this.dataSource.query(`UPDATE ${table} SET retain = false WHERE id = $1`, [id]);
   }
 
+  /** Deletes a finished fix run now (its request said retain: false and has its answer). */
+  async deleteFixRun(id: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM fix_runs WHERE id = $1 AND status <> 'queued'`, [id]);
+  }
+
   /** Removes the content of the given previews now (retain: false once the chain that needed it is done); returns how many. */
   async purgePreviews(ids: readonly string[], now = new Date()): Promise<number> {
     if (ids.length === 0) return 0;

@@ -54,8 +54,8 @@ export class ScreenshotRepository implements ScreenshotStore {
 
   /**
    * Stores a render's images and points the preview at them, with the URL map and the reports merged in
-   * one transaction: a reader sees all of a render or none of it. False when the preview is gone (deleted
-   * or expired while it was painted): then nothing is stored.
+   * one transaction: a reader sees all of a render or none of it. False when the preview is gone (deleted,
+   * expired or its content removed while it was painted): then nothing is stored.
    */
   async attachToPreview(
     previewId: string,
@@ -66,7 +66,8 @@ export class ScreenshotRepository implements ScreenshotStore {
   ): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const rows: Array<{ rendered_reports: StoredRenderedReports | null }> = await manager.query(
-        'SELECT rendered_reports FROM previews WHERE id = $1 FOR UPDATE',
+        // A preview whose content was removed (retention) takes no screenshots: they would outlive its email.
+        'SELECT rendered_reports FROM previews WHERE id = $1 AND content_removed_at IS NULL FOR UPDATE',
         [previewId],
       );
       if (rows.length === 0) return false;

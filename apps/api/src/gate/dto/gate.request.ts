@@ -90,4 +90,13 @@ export class GateRequest {
   @IsOptional()
   @IsBoolean()
   bulk?: boolean;
+
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      "false: the run's email (its preview's source and rendered markup) is not kept once the run's job chain is done; the verdict, scores and baseline stay (docs/privacy.md).",
+  })
+  @IsOptional()
+  @IsBoolean()
+  retain?: boolean;
 }
