@@ -19,7 +19,7 @@ export const DASHBOARD_SCRIPT = `(() => {
       if (status) status.textContent = 'Select and copy the text (Ctrl+C or Cmd+C).';
     }
   });
-  const FORMATS = { mjml: 'mjml', jsx: 'jsx', tsx: 'jsx', html: 'html', htm: 'html' };
+  const FORMATS = { mjml: 'mjml', jsx: 'jsx', tsx: 'jsx', html: 'html', htm: 'html', eml: 'eml' };
   document.addEventListener('change', (event) => {
     const input = event.target;
     if (!input.matches || !input.matches('input[type=file][data-fill]')) return;

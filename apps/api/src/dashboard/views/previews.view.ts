@@ -74,7 +74,7 @@ ${csrfField(context.csrfToken)}
 <label for="markup">Markup</label>
 <textarea id="markup" name="html" required spellcheck="false">${form.html}</textarea>
 <label for="upload">Or upload a file</label>
-<input type="file" id="upload" accept=".html,.htm,.mjml,.jsx,.tsx,.txt,text/html" data-fill="markup">
+<input type="file" id="upload" accept=".html,.htm,.mjml,.jsx,.tsx,.eml,.txt,text/html,message/rfc822" data-fill="markup">
 <fieldset><legend>Format</legend>${EMAIL_FORMATS.map(
       (f) => html`<label><input type="radio" name="format" value="${f}"${f === form.format ? raw(' checked') : ''}> ${f}</label>`,
     )}</fieldset>
