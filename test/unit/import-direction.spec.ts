@@ -24,7 +24,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'apps/worker-render': ['engine', 'contracts', 'config', 'persistence', 'queue', 'net-guard', 'render'],
   'apps/worker-dns': ['engine', 'contracts', 'config', 'persistence', 'queue', 'webhooks', 'net-guard'],
   'apps/scheduler': ['contracts', 'config', 'persistence', 'queue', 'webhooks'],
-  'apps/cli': ['engine', 'contracts', 'config', 'persistence', 'net-guard', 'sandbox', 'render', 'mcp'],
+  'apps/cli': ['engine', 'contracts', 'config', 'persistence', 'queue', 'net-guard', 'sandbox', 'render', 'mcp'],
   launcher: ['config', 'persistence', 'queue'],
 };
 

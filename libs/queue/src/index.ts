@@ -1,3 +1,4 @@
+export * from './account-redis-state';
 export * from './await-job';
 export * from './job-defaults';
 // Job ids are built by the payload builders in contracts; re-exported for callers that still need one.

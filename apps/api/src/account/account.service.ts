@@ -2,18 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { QUEUE_NAMES } from '@mailproof/contracts';
 import { AccountDataRepository, type AccountErasure, type AccountSettings, type ErasureRequester, type Plan } from '@mailproof/persistence';
-import { JobProducer, type RedisClient } from '@mailproof/queue';
-import type { Queue } from 'bullmq';
+import { eraseAccountFromRedis, JobProducer, type RedisClient } from '@mailproof/queue';
 import { AccountRevocations } from '../auth/account-revocations.service';
-import { DashboardSessionStore } from '../auth/dashboard-session.store';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { ProblemException } from '../problems/problem.exception';
 import type { AccountResponse } from './dto/account.response';
 
 /** The longest retention each plan may choose (docs/privacy.md). */
 export const MAX_RETENTION_DAYS: Readonly<Record<Plan, number>> = { free: 30, pro: 365 };
-
-const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 function accountResponse(settings: AccountSettings): AccountResponse {
   return {
@@ -26,21 +22,6 @@ function accountResponse(settings: AccountSettings): AccountResponse {
   };
 }
 
-/** Every key of a Redis (each master of a Cluster) matching a pattern. */
-async function scanKeys(client: RedisClient, pattern: string): Promise<string[]> {
-  const nodes = 'nodes' in client ? client.nodes('master') : [client];
-  const keys: string[] = [];
-  for (const node of nodes) {
-    let cursor = '0';
-    do {
-      const [next, batch] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      keys.push(...batch);
-      cursor = next;
-    } while (cursor !== '0');
-  }
-  return keys;
-}
-
 /** The account's own data: retention settings, export and erasure (GET/PATCH/DELETE /api/account, the dashboard's account page). */
 @Injectable()
 export class AccountService {
@@ -50,7 +31,6 @@ export class AccountService {
     private readonly config: MailproofConfig,
     private readonly accountData: AccountDataRepository,
     private readonly jobs: JobProducer,
-    private readonly sessions: DashboardSessionStore,
     private readonly revocations: AccountRevocations,
   ) {}
 
@@ -78,39 +58,25 @@ export class AccountService {
 
   /**
    * Erases the account (one transaction), then what Redis holds of it: its keys stop working on every replica
-   * at once, its dashboard sessions end, its rate-limit and last-used markers and its jobs go.
+   * at once (this one before the rows' commit is even announced), its dashboard sessions end, its rate-limit and
+   * last-used markers and its jobs go (eraseAccountFromRedis, shared with `mailproof account delete`).
    */
   async erase(accountId: string, requestedBy: ErasureRequester): Promise<AccountErasure> {
     const erasure = await this.accountData.erase(accountId, requestedBy);
     if (!erasure) throw new ProblemException('not_found', 'No such account.');
-    await this.revocations.revokeAccount(accountId);
-    for (const keyId of erasure.keyIds) await this.sessions.destroyForKey(keyId);
+    this.revocations.revokeAccount(accountId);
     const client = (await this.jobs.queue('preview').getBackend().client) as unknown as RedisClient;
-    const prefix = this.config.queue.prefix;
-    const markers = [...(['free', 'pro', 'anonymous'] as const).map((tier) => `${prefix}:rl:${tier}:account:${accountId}`)];
-    markers.push(...erasure.keyIds.map((keyId) => `${prefix}:last-used:${keyId}`));
-    for (const key of markers) await client.del(key);
-    const removed = await this.removeJobs(erasure);
-    this.logger.log(`account erased (record ${erasure.erasureId}): ${removed} jobs removed`);
+    const { jobsRemoved } = await eraseAccountFromRedis(
+      client,
+      QUEUE_NAMES.map((name) => this.jobs.queue(name)),
+      this.config.queue.prefix,
+      {
+        accountId,
+        keyIds: erasure.keyIds,
+        jobSubjectIds: [...erasure.previewIds, ...erasure.gateRunIds, ...erasure.fixRunIds, ...erasure.deliveryIds, ...erasure.monitoredDomainIds],
+      },
+    );
+    this.logger.log(`account erased (record ${erasure.erasureId}): ${jobsRemoved} jobs removed`);
     return erasure;
-  }
-
-  /** Jobs name their subject by id (previews, runs, deliveries, domains): every job of the account's ids goes, whatever its state. */
-  private async removeJobs(erasure: AccountErasure): Promise<number> {
-    const ids = new Set([...erasure.previewIds, ...erasure.gateRunIds, ...erasure.fixRunIds, ...erasure.deliveryIds, ...erasure.monitoredDomainIds]);
-    if (ids.size === 0) return 0;
-    let removed = 0;
-    for (const name of QUEUE_NAMES) {
-      const queue: Queue = this.jobs.queue(name);
-      const keyPrefix = queue.toKey('');
-      const jobIds = new Set<string>();
-      for (const key of await scanKeys((await queue.getBackend().client) as unknown as RedisClient, `${keyPrefix}*`)) {
-        const jobId = key.slice(keyPrefix.length).split(':')[0];
-        const named = [...jobId.split('-'), ...(jobId.match(UUID_IN) ?? [])];
-        if (named.some((part) => ids.has(part))) jobIds.add(jobId);
-      }
-      for (const jobId of jobIds) removed += await queue.remove(jobId, { removeChildren: true }).catch(() => 0);
-    }
-    return removed;
   }
 }

@@ -1,17 +1,16 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { createRedisClient, redisOptionsFromUrl, requestPathRedisOptions, type RedisClient } from '@mailproof/queue';
+import { accountErasedChannel, createRedisClient, redisOptionsFromUrl, type RedisClient } from '@mailproof/queue';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 
 /**
- * An erased account's keys stop working on every API replica at once, not after API_KEY_CACHE_TTL_MS: the
- * replica that erased it publishes the account id on a Redis channel and every replica (itself included)
- * drops the account's keys from its cache. Its rows are gone already, so the next lookup finds nothing.
+ * An erased account's keys stop working on every API replica at once, not after API_KEY_CACHE_TTL_MS: whoever
+ * erased it (an API replica, or `mailproof account delete`) publishes the account id on a Redis channel and
+ * every replica drops the account's keys from its cache. Its rows are gone already, so the next lookup finds nothing.
  */
 @Injectable()
 export class AccountRevocations implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('AccountRevocations');
-  private readonly publisher: RedisClient;
   private readonly subscriber: RedisClient;
   private readonly channel: string;
 
@@ -19,11 +18,10 @@ export class AccountRevocations implements OnModuleInit, OnModuleDestroy {
     config: MailproofConfig,
     private readonly authenticator: ApiKeyAuthenticator,
   ) {
-    this.channel = `${config.queue.prefix}:account-erased`;
-    this.publisher = createRedisClient(config.redis, { ...requestPathRedisOptions(config.redis.url, config.redis.commandTimeoutMs), lazyConnect: false });
+    this.channel = accountErasedChannel(config.queue.prefix);
     // A subscriber waits for messages: it keeps the blocking connection's options (reconnects, no command timeout).
     this.subscriber = createRedisClient(config.redis, { ...redisOptionsFromUrl(config.redis.url), lazyConnect: false });
-    for (const client of [this.publisher, this.subscriber]) client.on('error', (error: Error) => this.logger.warn(`revocation redis: ${error.message}`));
+    this.subscriber.on('error', (error: Error) => this.logger.warn(`revocation redis: ${error.message}`));
     this.subscriber.on('message', (channel: string, accountId: string) => {
       if (channel === this.channel) this.authenticator.forgetAccount(accountId);
     });
@@ -33,14 +31,12 @@ export class AccountRevocations implements OnModuleInit, OnModuleDestroy {
     await this.subscriber.subscribe(this.channel).catch((error: Error) => this.logger.warn(`cannot subscribe to ${this.channel}: ${error.message}`));
   }
 
-  /** This replica forgets at once; the others when the message arrives (a Redis round trip). */
-  async revokeAccount(accountId: string): Promise<void> {
+  /** This replica forgets at once; the others when eraseAccountFromRedis's message arrives (a Redis round trip). */
+  revokeAccount(accountId: string): void {
     this.authenticator.forgetAccount(accountId);
-    await this.publisher.publish(this.channel, accountId).catch((error: Error) => this.logger.warn(`cannot announce an erasure: ${error.message}`));
   }
 
   async onModuleDestroy(): Promise<void> {
     this.subscriber.disconnect();
-    this.publisher.disconnect();
   }
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AccountNotFoundError, PLANS, type AccountsRepository, type Plan } from '@mailproof/persistence';
+import { registerAccountDataCommands } from './account-data.command';
 import { CliError, EXIT_CODES } from './cli-errors';
 import { withAccounts } from './database';
 import { fail, printTable } from './output';
@@ -81,4 +82,6 @@ export function registerAccountCommands(program: Command): void {
       if (options.json) console.log(JSON.stringify({ accounts: view }));
       else printTable(view);
     });
+
+  registerAccountDataCommands(account);
 }
