@@ -25,7 +25,8 @@ const k2 = { id: 'k2', key: randomBytes(32) };
 function storesWith(db: DataSource, ...ring: Array<{ id: string; key: Buffer }>) {
   const dataKeys = new DataKeyRepository(db, new DataKeyring(ring));
   const cipher = new RowCipher(dataKeys);
-  return { dataKeys, previews: new PreviewRepository(db, new ScreenshotRepository(db), cipher), fixRuns: new FixRunRepository(db, cipher) };
+  const screenshots = new ScreenshotRepository(db, cipher);
+  return { dataKeys, screenshots, previews: new PreviewRepository(db, screenshots, cipher), fixRuns: new FixRunRepository(db, cipher) };
 }
 
 describe('encryption at rest (real PostgreSQL)', () => {
@@ -36,6 +37,8 @@ describe('encryption at rest (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openDatabase(config);
+    // These tests use rings of their own: the data keys earlier files left (under the suite's key) would not unwrap.
+    await db.query('DELETE FROM account_data_keys');
     accountId = (await createTestAccount(db, 'free')).accountId;
     otherAccountId = (await createTestAccount(db, 'free')).accountId;
   });
@@ -82,6 +85,35 @@ describe('encryption at rest (real PostgreSQL)', () => {
       expect((raw.result as Buffer).subarray(0, 3)).toEqual(Buffer.from([0x4d, 0x50, 1]));
       for (const column of Object.values(raw)) expect(String(column)).not.toContain('Jane');
     }
+  });
+
+  it("seals a render's reports (their contrast failures quote the email) and merges the next render's into them", async () => {
+    const { previews, screenshots } = storesWith(db, k1);
+    const { id } = await completedPreview(previews, accountId);
+    const failure = { line: 1, tag: 'p', sample: SECRET, color: '#777777', background: '#ffffff', ratio: 4.4, required: 4.5 };
+    const contrast = (mode: 'light' | 'dark') => ({
+      clients: [{ clientId: 'gmail-ios' as const, mode, checked: 3, failures: [failure], overImage: 0 }],
+      failing: 1,
+    });
+    const attach = (mode: 'light' | 'dark') =>
+      screenshots.attachToPreview(id, [], [], { [`gmail-ios-${mode}`]: `/s/${mode}.png` }, (current) => ({
+        overflowReport: null,
+        visualReport: null,
+        mobileContrast: {
+          clients: [...(current?.mobileContrast?.clients ?? []), ...contrast(mode).clients],
+          failing: (current?.mobileContrast?.failing ?? 0) + 1,
+        },
+      }));
+    expect(await attach('light')).toBe(true);
+    expect(await attach('dark')).toBe(true);
+    const [raw] = (await db.query('SELECT rendered_reports::text AS reports FROM previews WHERE id = $1', [id])) as Array<{ reports: string }>;
+    expect(raw.reports).toMatch(/^"mpe1:/);
+    expect(raw.reports).not.toContain('Jane');
+    const read = await previews.find(id);
+    expect(read?.renderedReports?.mobileContrast).toEqual({ clients: [...contrast('light').clients, ...contrast('dark').clients], failing: 2 });
+    await expect(
+      new ScreenshotRepository(db).attachToPreview(id, [], [], {}, () => ({ overflowReport: null, visualReport: null, mobileContrast: null })),
+    ).rejects.toThrow(/needs a RowCipher/);
   });
 
   it('seals fix runs the same way', async () => {

@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { FixRunRepository, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
+import { DataKeyRepository, DataKeyring, FixRunRepository, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
 import { PREVIEW_CLEANUP_SCHEDULER_ID } from '../../apps/scheduler/src/preview-cleanup.service';
 import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
@@ -70,5 +70,19 @@ describe('anonymous preview and fix run cleanup', () => {
     await waitFor(async () => !(await rowExists(expiring.id)), 'the expired fix run to be deleted', 20_000);
     expect(await rowExists(fresh.id)).toBe(true);
     expect(await fixRuns.find(fresh.id)).not.toBeNull();
+  });
+
+  it("shreds anonymous days' data keys once everything they sealed has expired, and keeps the others", async () => {
+    const dataKeys = new DataKeyRepository(db, new DataKeyring(config.encryption.keys));
+    const day = 86_400_000;
+    // ANONYMOUS_PREVIEW_TTL_HOURS is 24: three days ago has expired, yesterday's content may still be read.
+    const old = await dataKeys.keyFor(null, new Date(Date.now() - 3 * day));
+    const yesterday = await dataKeys.keyFor(null, new Date(Date.now() - day));
+    const today = await dataKeys.keyFor(null);
+    const account = await dataKeys.keyFor((await createTestAccount(db, 'free')).accountId);
+    const keyExists = async (id: string) => (await db.query('SELECT 1 FROM account_data_keys WHERE id = $1', [id])).length === 1;
+    await queues.scheduler.add('preview-cleanup.run', { schemaVersion: 1 });
+    await waitFor(async () => !(await keyExists(old.id)), "the expired day's data key to be destroyed", 20_000);
+    for (const kept of [yesterday, today, account]) expect(await keyExists(kept.id)).toBe(true);
   });
 });

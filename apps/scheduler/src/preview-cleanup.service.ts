@@ -3,7 +3,7 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Queue } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from '@mailproof/contracts';
-import { FixRunRepository, PreviewRepository, RetentionRepository } from '@mailproof/persistence';
+import { DataKeyRepository, FixRunRepository, PreviewRepository, RetentionRepository, utcDay } from '@mailproof/persistence';
 import { upsertRepeatingJob } from '@mailproof/queue';
 
 export const PREVIEW_CLEANUP_SCHEDULER_ID = 'anonymous-preview-cleanup';
@@ -23,6 +23,7 @@ export class PreviewCleanupService implements OnApplicationBootstrap {
     private readonly previews: PreviewRepository,
     private readonly fixRuns: FixRunRepository,
     private readonly retention: RetentionRepository,
+    private readonly dataKeys: DataKeyRepository,
     @InjectQueue('scheduler') private readonly queue: Queue,
   ) {}
 
@@ -42,7 +43,9 @@ export class PreviewCleanupService implements OnApplicationBootstrap {
         `retention: content of ${swept.previewsPurged} previews, ${swept.fixRunsDeleted} fix runs and ${swept.webhookEventsDeleted} webhook events removed`,
       );
     }
+    const anonymousDataKeysShredded = await this.dataKeys.destroyAnonymousBefore(this.lastShreddableDay(now));
     return {
+      anonymousDataKeysShredded,
       deleted,
       fixRunsDeleted,
       previewsPurged: swept.previewsPurged,
@@ -50,5 +53,14 @@ export class PreviewCleanupService implements OnApplicationBootstrap {
       webhookEventsDeleted: swept.webhookEventsDeleted,
       screenshotImagesDeleted: swept.screenshotImagesDeleted,
     };
+  }
+
+  /**
+   * Anonymous content is sealed with its UTC day's data key (docs/privacy.md) and lives ANONYMOUS_PREVIEW_TTL_HOURS at
+   * most, fix runs included: a day's key seals nothing readable once that long (and an hour's margin for a late job)
+   * has passed since the day ended, so the days before the one this returns are shredded.
+   */
+  private lastShreddableDay(now: Date): string {
+    return utcDay(new Date(now.getTime() - (this.config.previews.anonymousTtlHours + 1) * 3_600_000));
   }
 }

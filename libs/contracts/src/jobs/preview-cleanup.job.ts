@@ -27,6 +27,8 @@ export interface PreviewCleanupJobResult {
   webhookEventsDeleted: number;
   /** Screenshots no preview shows any more. */
   screenshotImagesDeleted: number;
+  /** Anonymous days' data keys destroyed once everything they sealed had expired (docs/privacy.md, crypto-shredding). */
+  anonymousDataKeysShredded: number;
 }
 
 /** Only the envelope: the job carries nothing but its schemaVersion. */

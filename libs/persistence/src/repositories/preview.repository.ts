@@ -47,7 +47,7 @@ function likeLiteral(text: string): string {
 export type PreviewInput = Pick<PreviewEntity, 'id' | 'accountId' | 'format' | 'clients' | 'source' | 'files' | 'mjmlValidation' | 'status'>;
 
 /** Where a column's ciphertext belongs: its AAD (envelope.ts). */
-function sealed(row: { id: string; accountId: string | null }, column: 'source' | 'files' | 'result' | 'gate_summary'): SealContext {
+function sealed(row: { id: string; accountId: string | null }, column: 'source' | 'files' | 'result' | 'gate_summary' | 'rendered_reports'): SealContext {
   return { table: 'previews', column, rowId: row.id, accountId: row.accountId };
 }
 
@@ -134,6 +134,7 @@ export class PreviewRepository {
     const preview = rows[0] ? Object.assign(new PreviewEntity(), rows[0]) : null;
     if (!preview || (preview.expiresAt !== null && preview.expiresAt <= now)) return null;
     if (preview.result) preview.result = await this.cipher.openBytes(sealed(preview, 'result'), preview.result);
+    if (preview.renderedReports) preview.renderedReports = await this.cipher.openJson(sealed(preview, 'rendered_reports'), preview.renderedReports);
     return preview;
   }
 

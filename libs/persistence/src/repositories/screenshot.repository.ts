@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { StoredRenderedReports } from '@mailproof/contracts';
+import { RowCipher } from '../encryption/row-cipher';
 
 /** One PNG by content: its SHA-256 (hex) is its name and its URL. */
 export interface StoredImage {
@@ -32,7 +33,14 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 @Injectable()
 export class ScreenshotRepository implements ScreenshotStore {
-  constructor(private readonly dataSource: DataSource) {}
+  /**
+   * The cipher seals the rendered reports (their contrast failures quote the email's text; docs/privacy.md). Apps
+   * always get it; a repository made without one (an operator command that only deletes) refuses to attach a render.
+   */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cipher?: RowCipher,
+  ) {}
 
   async putImages(images: readonly StoredImage[], manager: EntityManager = this.dataSource.manager): Promise<void> {
     for (const image of images) {
@@ -64,13 +72,17 @@ export class ScreenshotRepository implements ScreenshotStore {
     urls: Record<string, string>,
     mergeReports: (current: StoredRenderedReports | null) => StoredRenderedReports,
   ): Promise<boolean> {
+    const cipher = this.cipher;
+    if (!cipher) throw new Error('ScreenshotRepository needs a RowCipher to store rendered reports');
     return this.dataSource.transaction(async (manager) => {
-      const rows: Array<{ rendered_reports: StoredRenderedReports | null }> = await manager.query(
+      const rows: Array<{ rendered_reports: StoredRenderedReports | string | null; account_id: string | null }> = await manager.query(
         // A preview whose content was removed (retention) takes no screenshots: they would outlive its email.
-        'SELECT rendered_reports FROM previews WHERE id = $1 AND content_removed_at IS NULL FOR UPDATE',
+        'SELECT rendered_reports, account_id FROM previews WHERE id = $1 AND content_removed_at IS NULL FOR UPDATE',
         [previewId],
       );
       if (rows.length === 0) return false;
+      const context = { table: 'previews', column: 'rendered_reports', rowId: previewId, accountId: rows[0].account_id };
+      const current = rows[0].rendered_reports === null ? null : await cipher.openJson<StoredRenderedReports>(context, rows[0].rendered_reports);
       await this.putImages(images, manager);
       for (const shot of shots) {
         await manager.query(
@@ -82,7 +94,7 @@ export class ScreenshotRepository implements ScreenshotStore {
       await manager.query(`UPDATE previews SET screenshots = COALESCE(screenshots, '{}'::jsonb) || $2::jsonb, rendered_reports = $3::jsonb WHERE id = $1`, [
         previewId,
         JSON.stringify(urls),
-        JSON.stringify(mergeReports(rows[0].rendered_reports)),
+        await cipher.sealJson(context, mergeReports(current)),
       ]);
       return true;
     });
