@@ -40,6 +40,7 @@ import { KeysService } from './keys/keys.service';
 import { DashboardAuthenticator } from './auth/dashboard-authenticator';
 import { DashboardSessionStore } from './auth/dashboard-session.store';
 import { DashboardAssetsController } from './dashboard/dashboard-assets.controller';
+import { AccountPagesController } from './dashboard/account-pages.controller';
 import { DomainPagesController } from './dashboard/domain-pages.controller';
 import { GatePagesController } from './dashboard/gate-pages.controller';
 import { KeyPagesController } from './dashboard/key-pages.controller';
@@ -97,6 +98,7 @@ export class ApiModule {
         DomainPagesController,
         KeyPagesController,
         WebhookPagesController,
+        AccountPagesController,
         TracePagesController,
       ],
       providers: [

@@ -47,6 +47,7 @@ const NOTICES: Record<string, string> = {
   'webhook-test-queued': 'Test event queued; its delivery is listed below (reload to follow it).',
   'webhook-enabled': 'The endpoint was enabled again.',
   'webhook-deleted': 'The webhook endpoint was deleted.',
+  'retention-saved': 'The retention was saved; stored content past it goes at the next sweep (within the hour).',
 };
 
 export function pageContext(req: Request): PageContext {

@@ -14,6 +14,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/app/domains', label: 'Domains' },
   { href: '/app/keys', label: 'Keys' },
   { href: '/app/webhooks', label: 'Webhooks' },
+  { href: '/app/account', label: 'Account' },
 ];
 
 export interface PageContext {
