@@ -42,6 +42,19 @@ const FIXABLE = BROKEN.replace('<table role="presentation" ', '<table ').replace
 
 const MJML = '<mjml><mj-body><mj-section><mj-column><mj-text>Hello</mj-text></mj-column></mj-section></mj-body></mjml>';
 
+/** The receipt as a whole message with List-Unsubscribe (bulk mail by that header). */
+const MESSAGE = [
+  'From: Shop <orders@shop.example.org>',
+  'Subject: Your receipt',
+  'Date: Fri, 27 Nov 2026 10:00:00 +0000',
+  'Message-ID: <receipt-42@shop.example.org>',
+  'List-Unsubscribe: <https://shop.example.org/unsubscribe>',
+  'MIME-Version: 1.0',
+  'Content-Type: text/html; charset=utf-8',
+  '',
+  CLEAN.replace(/\n/g, '\r\n'),
+].join('\r\n');
+
 interface CliResult {
   code: number | null;
   stdout: string;
@@ -193,6 +206,7 @@ describe('mailproof gate', () => {
     writeFileSync(join(dir, 'emails', 'fixable.html'), FIXABLE);
     writeFileSync(join(dir, 'emails', 'spring sale!.html'), CLEAN);
     writeFileSync(join(dir, 'emails', 'news.mjml'), MJML);
+    writeFileSync(join(dir, 'emails', 'receipt.eml'), MESSAGE);
     writeFileSync(join(dir, 'emails', 'broken.tsx'), 'export default function Email( {\n  return <p>unclosed\n}\n');
     writeFileSync(join(dir, 'notes.txt'), 'not an email');
     await fake.start();
@@ -313,6 +327,28 @@ describe('mailproof gate', () => {
           '  - [worse-than-baseline] new error in outlook-windows-legacy: display:flex (css-display-flex), not in the baseline',
           '  fix: the safe fixes resolve 3 findings; `mailproof fix emails/promo.html` shows them (or POST /api/fix, suggestedFix.request)',
           '  links: 3 fetched',
+        ].join('\n'),
+      );
+    });
+
+    it("sends an .eml file as format eml and --bulk as bulk: true; prints the message check's failure and notes", async () => {
+      const notes = [{ family: 'message', check: 'bulk-sender', requirement: 'spf-and-dkim', reason: 'could not be decided: the DNS lookups failed' }];
+      const failure = {
+        family: 'message',
+        check: 'bulk-sender',
+        requirement: 'one-click-unsubscribe',
+        reason: 'List-Unsubscribe has no List-Unsubscribe-Post: List-Unsubscribe=One-Click.',
+        fix: 'Add List-Unsubscribe-Post: List-Unsubscribe=One-Click.',
+      };
+      fake.reset([{ status: 200, body: { ...PASSED, passed: false, failures: [failure], notes } }]);
+      const result = await gate(['emails/receipt.eml', '--bulk', '--no-ref']);
+      expect(result.code).toBe(1);
+      expect(fake.requests.map((request) => request.body)).toEqual([{ html: MESSAGE, format: 'eml', bulk: true }]);
+      expect(result.stdout).toContain(
+        [
+          'FAIL  emails/receipt.eml  score 97/100, worst client outlook-windows-legacy (1 failure)',
+          '  - [bulk-sender] one-click-unsubscribe not met: List-Unsubscribe has no List-Unsubscribe-Post: List-Unsubscribe=One-Click. (fix: Add List-Unsubscribe-Post: List-Unsubscribe=One-Click.)',
+          '  note: [bulk-sender spf-and-dkim] could not be decided: the DNS lookups failed',
         ].join('\n'),
       );
     });
@@ -494,6 +530,8 @@ describe('mailproof gate', () => {
       ['an unknown --update-baseline', ['emails/welcome.html', '--update-baseline', 'sometimes'], /Allowed choices are on-pass, always, never/],
       ['a file whose format cannot be told', ['notes.txt'], /cannot tell the format of notes.txt/],
       ['--local with a server-only option', ['emails/welcome.html', '--local', '--update-baseline', 'always'], /--update-baseline needs a server/],
+      ['--local with --bulk', ['emails/receipt.eml', '--local', '--bulk'], /--bulk needs a server/],
+      ['--local with the message check', ['emails/receipt.eml', '--local', '--checks', 'message'], /--checks message needs a server/],
       ['a URL that is not one', ['emails/welcome.html', '--api-url', 'localhost:3000'], /--api-url must be http or https/],
     ])('a wrong command line (%s) is exit 3 and sends nothing', async (_name, args, message) => {
       const result = await gate(args);
@@ -540,6 +578,7 @@ describe('mailproof gate', () => {
           worstClient: expect.any(String),
           baseline: { ref: null, comparedTo: null },
           failures: [],
+          notes: [],
           checks: ['compatibility', 'content'],
           links: { resolved: false, checked: 0, unchecked: [] },
           runId: null,
