@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { TOOL_NAMES, TOOL_OUTPUTS, type ToolName } from '@mailproof/mcp';
 import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
-import { BROKEN_JSX, CLEAN_EMAIL, WORSE_EMAIL } from '../fixtures/mcp/emails';
+import { BROKEN_JSX, CLEAN_EMAIL, CLEAN_MESSAGE, WORSE_EMAIL } from '../fixtures/mcp/emails';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase } from '../utils/database';
 import { connectMcp, textOf } from '../utils/mcp-client';
@@ -235,6 +235,20 @@ describe('POST /api/mcp', () => {
       expect(structured.passed).toBe(false);
       const strip = (verdict: Record<string, unknown>) => ({ ...verdict, runId: null, previewId: null });
       expect(strip(structured)).toEqual(strip(viaHttp));
+    });
+
+    it('audit_email and gate_email take a whole message (format eml): its messageReport, and the message check holding bulk mail to one-click unsubscribe', async () => {
+      const audit = await call('audit_email', { html: CLEAN_MESSAGE, format: 'eml' });
+      expect(audit.messageReport).toMatchObject({
+        headers: { from: { address: 'bookings@bistro.example.net' }, listUnsubscribe: null },
+        bulkSender: { bulk: false },
+      });
+      expect((await call('audit_email', { html: CLEAN_EMAIL })).messageReport).toBeNull();
+      const transactional = await call('gate_email', { html: CLEAN_MESSAGE, format: 'eml', checks: ['message'] });
+      expect(transactional).toMatchObject({ passed: true, failures: [], checks: ['message'] });
+      const bulk = await call('gate_email', { html: CLEAN_MESSAGE, format: 'eml', checks: ['message'], bulk: true });
+      expect(bulk.passed).toBe(false);
+      expect(bulk.failures).toContainEqual(expect.objectContaining({ family: 'message', check: 'bulk-sender', requirement: 'one-click-unsubscribe' }));
     });
 
     it('diff_emails reports what a change fixed and introduced per client, with score deltas', async () => {
