@@ -41,6 +41,33 @@ function auditResult(domain, score) {
   };
 }
 
+/**
+ * The copies carry the analyzed preview's ciphertext, which opens only on its own row (encryption at rest binds it
+ * to the row id: docs/privacy.md): each copy's source and result are sealed again for its own row, with the built
+ * RowCipher over the services' keys (the same environment).
+ */
+async function sealCopies(db, accountId, previewId) {
+  const path = require('node:path');
+  const { loadConfig } = require(path.join(__dirname, '..', 'dist', 'libs', 'config', 'src'));
+  const { DataKeyRepository, DataKeyring, RowCipher } = require(path.join(__dirname, '..', 'dist', 'libs', 'persistence', 'src'));
+  // DataKeyRepository reads and creates keys with dataSource.query (rows back): a pg Client does that with .rows.
+  const dataSource = { query: async (sql, values) => (await db.query(sql, values)).rows };
+  const cipher = new RowCipher(new DataKeyRepository(dataSource, new DataKeyring(loadConfig(process.env).encryption.keys)));
+  const at = (rowId, column) => ({ table: 'previews', column, rowId, accountId });
+  const [original] = (await db.query('SELECT source, result FROM previews WHERE id = $1', [previewId])).rows;
+  const source = await cipher.openText(at(previewId, 'source'), original.source);
+  const result = await cipher.openBytes(at(previewId, 'result'), original.result);
+  for (let first = 1; first <= PREVIEWS; first += 500) {
+    const ids = Array.from({ length: Math.min(500, PREVIEWS - first + 1) }, (_, i) => `prv_bench${String(first + i).padStart(19, '0')}`);
+    const sources = await Promise.all(ids.map((id) => cipher.sealText(at(id, 'source'), source)));
+    const results = await Promise.all(ids.map((id) => cipher.sealBytes(at(id, 'result'), result)));
+    await db.query(
+      'UPDATE previews p SET source = c.source, result = c.result FROM unnest($1::text[], $2::text[], $3::bytea[]) AS c(id, source, result) WHERE p.id = c.id',
+      [ids, sources, results],
+    );
+  }
+}
+
 async function seed(db, key, previewId) {
   // A rerun starts from the same size: earlier runs' accounts (and, by cascade, their data) go first.
   await db.query(`DELETE FROM accounts WHERE name LIKE 'bench-dashboard-%' AND id NOT IN (SELECT account_id FROM api_keys WHERE key_hash = $1)`, [
@@ -55,6 +82,7 @@ async function seed(db, key, previewId) {
      FROM generate_series(1, $2::int) AS n, (SELECT clients, source, result FROM previews WHERE id = $3) AS p`,
     [accountId, PREVIEWS, previewId],
   );
+  await sealCopies(db, accountId, previewId);
   // 50 domains, each with a year of audits every 6 hours and a drift event every ~2 weeks.
   for (let d = 0; d < DOMAINS; d++) {
     const domain = `mail${d}.bench-dashboard.example`;

@@ -1,10 +1,10 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { decodePreviewResult } from '@mailproof/persistence';
+import { decodePreviewResult, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { startTestApi, type RunningApi } from '../utils/api-server';
-import { createTestAccount, openDatabase } from '../utils/database';
+import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 
@@ -353,8 +353,9 @@ describe('POST /api/preview and reading previews back', () => {
     expect(documented.filter((key) => !schema.required.includes(key)).sort()).toEqual(['compiledHtml', 'screenshotNotes', 'screenshots']);
 
     const response = await request(api.url).post('/api/preview').send(body).expect(200);
-    const [row] = await db.query(`SELECT result FROM previews WHERE id = $1`, [response.body.id]);
-    const stored: Record<string, unknown> = JSON.parse(decodePreviewResult(row.result).toString('utf8'));
+    // The stored result as the repository opens it (the column is sealed: docs/privacy.md).
+    const row = await new PreviewRepository(db, new ScreenshotRepository(db), testRowCipher(db, config)).find(response.body.id);
+    const stored: Record<string, unknown> = JSON.parse(decodePreviewResult(row!.result!).toString('utf8'));
     if ('format' in body) expect(stored).toHaveProperty('compiledHtml');
     for (const result of [stored, response.body as Record<string, unknown>]) {
       expect(Object.keys(result).filter((key) => !documented.includes(key))).toEqual([]);

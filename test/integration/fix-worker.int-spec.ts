@@ -1,9 +1,10 @@
 import { brotliDecompressSync } from 'node:zlib';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
+import { FixRunRepository } from '@mailproof/persistence';
 import type { AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
-import { openDatabase } from '../utils/database';
+import { openDatabase, testRowCipher } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { startWorkerPreview } from '../utils/worker-preview';
@@ -77,10 +78,10 @@ describe('POST /api/fix through a worker-preview process', () => {
     );
 
     // What PostgreSQL holds is that answer: the row is completed, its result the same bytes.
-    const [row] = await db.query('SELECT status, result, failure FROM fix_runs WHERE id = $1', [answer.id]);
-    expect(row.status).toBe('completed');
-    expect(row.failure).toBeNull();
-    expect(JSON.parse(brotliDecompressSync(row.result).toString('utf8'))).toEqual(answer);
+    const row = await new FixRunRepository(db, testRowCipher(db, config)).find(answer.id as string);
+    expect(row?.status).toBe('completed');
+    expect(row?.failure).toBeNull();
+    expect(JSON.parse(brotliDecompressSync(row!.result!).toString('utf8'))).toEqual(answer);
 
     // A client that takes no encoding gets the same answer as plain JSON.
     const plain = await request(api.url)

@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { decodePreviewResult } from '@mailproof/persistence';
+import { decodePreviewResult, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 import type { AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
-import { openDatabase } from '../utils/database';
+import { openDatabase, testRowCipher } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
@@ -78,8 +78,9 @@ describe('preview pipeline under faults and load', () => {
     );
     for (const res of results.filter((r) => r.status === 503)) await request(api.url).get(`/api/preview/${res.body.id}`).expect(200);
     // The same email always gives the same result: nothing was processed into two different results.
-    const rows: Array<{ result: Buffer }> = await db.query('SELECT result FROM previews WHERE id = ANY($1)', [ids]);
-    const withoutIds = new Set(rows.map((row) => JSON.stringify({ ...JSON.parse(decodePreviewResult(row.result).toString()), id: undefined })));
+    const previews = new PreviewRepository(db, new ScreenshotRepository(db), testRowCipher(db, config));
+    const rows = await Promise.all(ids.map((id) => previews.find(id)));
+    const withoutIds = new Set(rows.map((row) => JSON.stringify({ ...JSON.parse(decodePreviewResult(row!.result!).toString()), id: undefined })));
     expect(withoutIds.size).toBe(1);
     expect(await queues.preview.getFailedCount()).toBe(0);
   });
