@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@mailproof/config';
-import { analyzeEmail } from '@mailproof/engine';
+import { analyzeEmail, parseMessage } from '@mailproof/engine';
 import { buildMimeMessage } from '../../apps/worker-preview/src/mime-message.builder';
 import { PreviewChecksService } from '../../apps/worker-preview/src/preview-checks.service';
 import { checkWithSpamd } from '../../apps/worker-preview/src/spamd.client';
@@ -152,6 +152,26 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     expect(noted.spamReport).toMatchObject({ level: analysis.spamReport?.level, levelSource: 'engine' });
     await failing.onApplicationShutdown();
   });
+
+  it('judges a whole message (eml) as it was sent, not a message built around its HTML part', async () => {
+    // The message lacks Date and Message-ID, which a built message always has: spamd's header rules see the original.
+    const raw = `From: news@acme.example\r\nTo: sam@example.net\r\nSubject: Your March update\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${CLEAN}\r\n`;
+    const parsed = await parseMessage(raw);
+    const analysis = analyzeEmail(parsed.html.content);
+    const checks = new PreviewChecksService(
+      loadConfig({ SPAMASSASSIN_HOST: `127.0.0.1:${port}`, SPAMASSASSIN_TIMEOUT_MS: '20000', IMAGE_WEIGHT_CHECK: 'off' }),
+    );
+    const message = { parsed, raw, bulk: false, authentication: Promise.resolve({ audits: {}, dkim: [] }) };
+    const checked = await checks.complete('prv_int_eml', parsed.html.content, analysis, message);
+    const names = checked.spamReport?.spamassassin?.rules.map((rule) => rule.name) ?? [];
+    expect(names).toEqual(expect.arrayContaining(['MISSING_DATE', 'MISSING_MID']));
+    const built = await checks.complete('prv_int_html', parsed.html.content, analysis);
+    expect(built.spamReport?.spamassassin?.rules.map((rule) => rule.name)).not.toContain('MISSING_DATE');
+    // The message report comes along; with no audit of its From domain its authentication is undecided.
+    expect(checked.messageReport?.authentication.status).toBe('inconclusive');
+    expect(built.messageReport).toBeNull();
+    await checks.onApplicationShutdown();
+  }, 60_000);
 
   it('reaches a stored preview through the worker process: the analysis thread waits for the verdict the main thread fetched', async () => {
     // The built worker runs the analysis in a piscina thread; the spamd round trip happens on its main

@@ -27,7 +27,8 @@ export class DnsAuditService {
     if (payload.monitoredDomainId && payload.window && (await this.audits.hasWindowAudit(payload.monitoredDomainId, payload.window))) {
       return { auditId: null, domain: payload.domain, score: null, driftEvents: 0 };
     }
-    const result = await auditDomain(payload.domain, this.resolver, { dkimSelectors: payload.dkimSelectors });
+    const keys = recordingKeyLookups(this.resolver, payload.domain, payload.dkimSelectors);
+    const result = await auditDomain(payload.domain, keys.resolver, { dkimSelectors: payload.dkimSelectors });
     const outcome = await this.audits.record(
       {
         jobId,
@@ -47,6 +48,33 @@ export class DnsAuditService {
       },
     );
     await this.webhooks.queueDeliveries(outcome.webhookDeliveries);
-    return { auditId: outcome.audit?.id ?? null, domain: payload.domain, score: outcome.audit ? outcome.audit.score : null, driftEvents: outcome.driftEvents };
+    return {
+      auditId: outcome.audit?.id ?? null,
+      domain: payload.domain,
+      score: outcome.audit ? outcome.audit.score : null,
+      driftEvents: outcome.driftEvents,
+      ...(payload.dkimSelectors.length > 0 ? { dkimKeyRecords: keys.records } : {}),
+    };
   }
+}
+
+/**
+ * The resolver with the TXT answers at the named selectors' `_domainkey` names kept as the audit reads them,
+ * for the job's result (`dkimKeyRecords`): a message's DKIM check then verifies against the same answers.
+ */
+function recordingKeyLookups(resolver: DnsResolver, domain: string, selectors: string[]): { resolver: DnsResolver; records: Record<string, string[] | null> } {
+  const names = new Map(selectors.map((selector) => [`${selector}._domainkey.${domain}`.toLowerCase(), selector]));
+  const records: Record<string, string[] | null> = {};
+  const recording: DnsResolver = {
+    txt: async (name) => {
+      const answer = await resolver.txt(name);
+      const selector = names.get(name.toLowerCase());
+      if (selector !== undefined) records[selector] = answer.status === 'ok' ? answer.records : answer.status === 'error' ? null : [];
+      return answer;
+    },
+    mx: (name) => resolver.mx(name),
+    a: (name) => resolver.a(name),
+    aaaa: (name) => resolver.aaaa(name),
+  };
+  return { resolver: recording, records };
 }

@@ -8,6 +8,7 @@ import type { FinalFailureCause } from '@mailproof/queue';
 import { tracer } from '@mailproof/tracing';
 import { compileEmail, configureCompilers, disposeCompilers, warmCompilers } from '@mailproof/sandbox';
 import { AnalysisPool } from './analysis/analysis-pool';
+import { MessageAuthenticationService } from './message/message-authentication.service';
 import { PreviewChecksService } from './preview-checks.service';
 
 /**
@@ -25,6 +26,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     private readonly pool: AnalysisPool,
     private readonly config: MailproofConfig,
     private readonly gateRuns: GateRunRepository,
+    private readonly authentication: MessageAuthenticationService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -39,7 +41,8 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     await disposeCompilers();
   }
 
-  async analyze(previewId: string): Promise<PreviewJobResult> {
+  /** `bulk`: the gate run said the message is bulk mail (its message report's checklist then applies in full). */
+  async analyze(previewId: string, options: { bulk?: boolean } = {}): Promise<PreviewJobResult> {
     const preview = await this.previews.findForAnalysis(previewId);
     // Deleted meanwhile: nothing to do. Already done: a redelivery must not compute it twice.
     if (!preview) return { previewId, status: 'failed' };
@@ -53,8 +56,19 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
           mjmlValidation: preview.mjmlValidation ?? undefined,
         }),
       );
-      // SpamAssassin and image weights run while the thread waits: bounded in time, and their failures are
-      // notes, never a failed preview.
+      // A whole message (eml): its report is completed with the DNS-backed authentication among the checks.
+      // Its lookups start now, beside the analysis; they never reject (a failure is an unaudited domain).
+      const parsed = compiled.message;
+      const message = parsed
+        ? {
+            parsed,
+            raw: preview.source,
+            bulk: options.bulk === true,
+            authentication: this.authentication.lookups({ previewId, accountId: preview.accountId, parsed, raw: preview.source }),
+          }
+        : null;
+      // SpamAssassin, image weights and a message's authentication run while the thread waits: bounded in
+      // time, and their failures are notes (or an inconclusive authentication), never a failed preview.
       const outcome = await tracing.inSpan('analysis', { attributes: { 'mailproof.clients': preview.clients.length } }, (span) =>
         this.pool.run(
           {
@@ -69,7 +83,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
             includeCompiledHtml: preview.format !== 'html',
             traceparent: span.traceparent(),
           },
-          (inputs) => tracing.inSpan('checks', {}, () => this.checks.complete(previewId, compiled.html, inputs)),
+          (inputs) => tracing.inSpan('checks', {}, () => this.checks.complete(previewId, compiled.html, inputs, message)),
         ),
       );
       if (outcome.kind === 'limit') {

@@ -1,14 +1,34 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { spamRiskLevel, type PreviewAnalysis } from '@mailproof/engine';
+import {
+  buildMessageReport,
+  spamRiskLevel,
+  type MessageAuthenticationInput,
+  type MessageReport,
+  type ParsedMessage,
+  type PreviewAnalysis,
+} from '@mailproof/engine';
 import type { CheckedReports, CheckedSpamReport } from '@mailproof/contracts';
 import { SsrfGuard } from '@mailproof/net-guard';
 import { measureImageWeights } from './image-weight.check';
+
 import { buildMimeMessage } from './mime-message.builder';
 import { checkWithSpamd } from './spamd.client';
 
 /** What the checks read from the analysis. */
 export type CheckInputs = Pick<PreviewAnalysis, 'spamReport' | 'imageReport' | 'plainText' | 'inboxPreview'>;
+
+/**
+ * format eml: the message around the analyzed HTML part, whether the request called it bulk mail (the gate's
+ * `bulk`), and its authentication lookups, started when the message was parsed (MessageAuthenticationService).
+ */
+export interface CheckedMessage {
+  parsed: ParsedMessage;
+  /** The message as sent to Mailproof: what spamd judges. */
+  raw: string;
+  bulk: boolean;
+  authentication: Promise<MessageAuthenticationInput>;
+}
 
 /**
  * The checks that need the network and so live in the worker, not in the pure engine: SpamAssassin
@@ -30,22 +50,35 @@ export class PreviewChecksService implements OnApplicationShutdown {
     await this.guard?.close();
   }
 
-  async complete(previewId: string, html: string, analysis: CheckInputs): Promise<CheckedReports> {
-    const [spamReport, imageReport] = await Promise.all([this.spamAssassin(previewId, html, analysis), this.imageWeights(previewId, analysis)]);
-    return { spamReport, imageReport };
+  async complete(previewId: string, html: string, analysis: CheckInputs, message: CheckedMessage | null = null): Promise<CheckedReports> {
+    const [spamReport, imageReport, messageReport] = await Promise.all([
+      this.spamAssassin(previewId, html, analysis, message),
+      this.imageWeights(previewId, analysis),
+      message ? this.messageReport(message, analysis) : null,
+    ]);
+    return { spamReport, imageReport, messageReport };
   }
 
-  private async spamAssassin(previewId: string, html: string, analysis: CheckInputs): Promise<CheckedSpamReport | null> {
+  /** The message report, its authentication from the DNS audits; a lookup that fails leaves it inconclusive, never a failed preview. */
+  private async messageReport(message: CheckedMessage, analysis: CheckInputs): Promise<MessageReport> {
+    const authentication = await message.authentication;
+    return buildMessageReport(message.parsed, { htmlText: analysis.plainText?.text ?? null, bulk: message.bulk, authentication });
+  }
+
+  private async spamAssassin(previewId: string, html: string, analysis: CheckInputs, original: CheckedMessage | null): Promise<CheckedSpamReport | null> {
     const report = analysis.spamReport;
     const spamd = this.config.previews.spamAssassin;
     if (!report || !spamd) return report;
-    const message = buildMimeMessage({
-      html,
-      text: analysis.plainText?.text ?? null,
-      subject: analysis.inboxPreview?.subject ?? null,
-      id: previewId,
-      date: new Date(),
-    });
+    // A whole message is judged as it is (its headers, its text part, its attachments); otherwise one is built around the HTML.
+    const message = original
+      ? Buffer.from(original.raw, 'utf8')
+      : buildMimeMessage({
+          html,
+          text: analysis.plainText?.text ?? null,
+          subject: analysis.inboxPreview?.subject ?? null,
+          id: previewId,
+          date: new Date(),
+        });
     try {
       const verdict = await checkWithSpamd(message, spamd);
       // SpamAssassin saw the whole message (headers, its phrase rules, every rule the engine has no counterpart

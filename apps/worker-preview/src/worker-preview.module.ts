@@ -8,6 +8,7 @@ import { FixRunHandler } from './fix/fix-run.handler';
 import { FixRunService } from './fix/fix-run.service';
 import { PreviewAnalysisService } from './preview-analysis.service';
 import { PreviewChecksService } from './preview-checks.service';
+import { MessageAuthenticationService } from './message/message-authentication.service';
 import { GateImportHandler } from './gate/gate-import.handler';
 import { GateRunService } from './gate/gate-run.service';
 import { GateVerdictHandler } from './gate/gate-verdict.handler';
@@ -39,6 +40,7 @@ export class WorkerPreviewAppModule {
         RedisLinkCheckCache,
         PreviewAnalysisService,
         PreviewChecksService,
+        MessageAuthenticationService,
         AnalysisPool,
       ],
     };

@@ -1,4 +1,4 @@
-import type { PreviewAnalysis } from '@mailproof/engine';
+import type { MessageReport, PreviewAnalysis } from '@mailproof/engine';
 import type { MobileContrastReport, OverflowReport, VisualReport } from './rendered-reports';
 
 /** One SpamAssassin rule that fired. */
@@ -36,10 +36,12 @@ export type CheckedSpamReport = SpamReport & {
 /** Image report with the worker's measurements: `bytes` per image where measured, the total, and notes. */
 export type MeasuredImageReport = ImageReport & { totalBytes: number | null; notes: string[] };
 
-/** The two reports the preview worker completes with its network checks. */
+/** The reports the preview worker completes with its network checks. */
 export interface CheckedReports {
   spamReport: CheckedSpamReport | null;
   imageReport: MeasuredImageReport | ImageReport | null;
+  /** format eml: the message report with its DNS-backed authentication (docs/messages.md); null for every other format. */
+  messageReport: MessageReport | null;
 }
 
 /**

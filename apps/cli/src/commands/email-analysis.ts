@@ -1,4 +1,13 @@
-import { analyzeEmail, fixEmail, type ClientId, type FixResult, type FixTier, type PreviewAnalysis } from '@mailproof/engine';
+import {
+  analyzeEmail,
+  buildMessageReport,
+  fixEmail,
+  type ClientId,
+  type FixResult,
+  type FixTier,
+  type MessageReport,
+  type PreviewAnalysis,
+} from '@mailproof/engine';
 import type { CompileResult, CompileWarning } from '@mailproof/engine/compile';
 import { compileEmail, disposeCompilers } from '@mailproof/sandbox';
 import { describeInputError } from './cli-errors';
@@ -9,7 +18,8 @@ export interface AnalyzedEmail {
   compileWarnings: CompileWarning[];
   /** The HTML the analysis ran on (the source itself for html input). */
   compiledHtml: string;
-  analysis: PreviewAnalysis;
+  /** With the message report of a whole message (eml; authentication inconclusive: no DNS is asked locally), else null. */
+  analysis: PreviewAnalysis & { messageReport: MessageReport | null };
 }
 
 export interface FixedEmail {
@@ -35,7 +45,8 @@ export async function analyzeEmailInput(input: EmailInput, clients: readonly Cli
       compileWarnings: compiled.warnings,
       sourcePositions: compiled.sourcePositions,
     });
-    return { input, compileWarnings: compiled.warnings, compiledHtml: compiled.html, analysis };
+    const messageReport = compiled.message ? buildMessageReport(compiled.message, { htmlText: analysis.plainText?.text ?? null, authentication: null }) : null;
+    return { input, compileWarnings: compiled.warnings, compiledHtml: compiled.html, analysis: { ...analysis, messageReport } };
   } catch (error) {
     throw describeInputError(input.label, error);
   }

@@ -21,7 +21,11 @@ describe('the analysis thread', () => {
   it.each(emails)('stores %s as the id followed by JSON.stringify of the result, byte for byte', async (_name, html) => {
     const outcome = (await analyze(
       { previewId: 'prv_abcdefghijklmnopqrstuvwx', html, options: { format: 'html' }, includeCompiledHtml: true },
-      async (inputs) => ({ spamReport: inputs.spamReport, imageReport: inputs.imageReport ? { ...inputs.imageReport, totalBytes: 1234 } : inputs.imageReport }),
+      async (inputs) => ({
+        spamReport: inputs.spamReport,
+        imageReport: inputs.imageReport ? { ...inputs.imageReport, totalBytes: 1234 } : inputs.imageReport,
+        messageReport: null,
+      }),
     )) as Extract<AnalysisOutcome, { kind: 'analysis' }>;
     expect(outcome.kind).toBe('analysis');
     const stored = decodePreviewResult(Buffer.from(outcome.storedResult));

@@ -37,6 +37,13 @@ export interface DnsAuditJobResult {
   domain: string;
   score: number | null;
   driftEvents: number;
+  /**
+   * The TXT records found at `<selector>._domainkey.<domain>` for each selector the payload named, as this
+   * audit read them: [] when the name has none, null when its lookup failed. The preview worker verifies a
+   * message's DKIM-Signature against them (docs/messages.md), so the check asks DNS once, through this path.
+   * Absent when the job did no DNS work (a redelivery, a window audited already).
+   */
+  dkimKeyRecords?: Record<string, string[] | null>;
 }
 
 const TRIGGERS: readonly DnsAuditTrigger[] = ['on-demand', 'domain-added', 'schedule'];
@@ -63,7 +70,8 @@ export const checkDnsAuditPayload: PayloadCheck = (data) => {
  */
 export function dnsAuditJob(
   audit:
-    | { trigger: 'on-demand'; domain: string; dkimSelectors: string[]; accountId: string; requestId: string }
+    // accountId: the account that asked; absent for an anonymous preview's message (its From domain's audit, docs/messages.md).
+    | { trigger: 'on-demand'; domain: string; dkimSelectors: string[]; accountId?: string; requestId: string }
     | { trigger: 'domain-added' | 'schedule'; domain: string; dkimSelectors: string[]; accountId: string; monitoredDomainId: string; window: string },
 ): JobRequest<'dns-audit.run', DnsAuditJobPayload> {
   const base = { schemaVersion: 1 as const, domain: audit.domain, dkimSelectors: audit.dkimSelectors, trigger: audit.trigger, accountId: audit.accountId };

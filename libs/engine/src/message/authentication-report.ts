@@ -1,5 +1,6 @@
 import { isInconclusive } from '../dns/audit-domain';
 import type { DeliverabilityResult } from '../dns/deliverability-result';
+import { isValidDkimSelector } from '../dns/normalize-domain';
 import { parseTagList } from '../dns/tag-list';
 import { evaluateAlignment, type AlignmentMode } from './alignment';
 import type { MessageFacts } from './message-facts';
@@ -45,7 +46,7 @@ export function authenticationPlan(facts: MessageFacts): AuthenticationPlan {
   };
   add(facts.from?.domain);
   add(facts.returnPath?.valid?.domain);
-  for (const signature of facts.dkimSignatures) if (/^[a-z0-9._-]+$/.test(signature.selector)) add(signature.domain, signature.selector);
+  for (const signature of facts.dkimSignatures) if (isValidDkimSelector(signature.selector)) add(signature.domain, signature.selector);
   const domains = [...selectors].slice(0, MAX_AUTHENTICATION_DOMAINS).map(([domain, names]) => ({ domain, dkimSelectors: [...names].sort() }));
   return { fromDomain: facts.from?.domain ?? null, domains };
 }

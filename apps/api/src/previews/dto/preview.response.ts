@@ -81,6 +81,12 @@ export class PreviewResponse implements PreviewResult {
   @ApiProperty({ type: Object, nullable: true }) designReport: PreviewResult['designReport'];
   @ApiProperty({ type: Object, nullable: true }) vmlReport: PreviewResult['vmlReport'];
   @ApiProperty({ type: Object, nullable: true }) plainText: PreviewResult['plainText'];
+  @ApiProperty({
+    type: Object,
+    nullable: true,
+    description: "format eml: the whole message's headers, parts, authentication and bulk-sender checklist (docs/messages.md); null for other formats.",
+  })
+  messageReport: PreviewResult['messageReport'];
 }
 
 /** Compiles only while the DTO declares no field the contract's result lacks (`implements` checks the other way). */
