@@ -2,12 +2,15 @@ import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { ACCOUNT_TABLES, FixRunRepository, NOT_ACCOUNT_DATA, PreviewRepository, RetentionRepository } from '@mailproof/persistence';
 import type { RedisClient } from '@mailproof/queue';
+import { PREVIEW_CLEANUP_SCHEDULER_ID } from '../../apps/scheduler/src/preview-cleanup.service';
+import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
 import { DashboardSessionStore } from '../../apps/api/src/auth/dashboard-session.store';
 import { createTestAccountRows } from '../utils/account-rows';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
+import { waitFor } from '../utils/wait';
 
 const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
@@ -90,6 +93,40 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     await request(api.url).patch('/api/account').set(auth(pro.key)).send({ retentionDays: 365 }).expect(200);
   });
 
+  it('is described by the OpenAPI document: the routes, the retention bounds, the confirmation, every field of the answers, retain on the email routes', async () => {
+    type Schema = { properties?: Record<string, Schema>; $ref?: string; minimum?: number; maximum?: number; type?: string };
+    type Operation = {
+      parameters?: Array<{ name: string; in: string }>;
+      requestBody?: { content: Record<string, { schema: Schema }> };
+      responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+    };
+    const document = (await request(api.url).get('/api/openapi.json').expect(200)).body as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    const schemaOf = (ref: string | undefined): Schema => document.components.schemas[String(ref).split('/').pop() as string];
+    const account = document.paths['/api/account'];
+    expect(Object.keys(account)).toEqual(expect.arrayContaining(['get', 'patch', 'delete']));
+    expect(document.paths['/api/account/export'].get.responses['200']).toBeDefined();
+    const patch = schemaOf(account.patch.requestBody?.content['application/json'].schema.$ref);
+    expect(patch.properties?.retentionDays).toMatchObject({ minimum: 0, maximum: 365 });
+    expect(Object.keys(account.patch.responses)).toEqual(expect.arrayContaining(['200', '400', '403']));
+    const free = await createTestAccount(db, 'free');
+    const answer = (await request(api.url).get('/api/account').set(auth(free.key)).expect(200)).body as object;
+    const answerSchema = schemaOf(account.get.responses['200'].content?.['application/json'].schema.$ref);
+    expect(Object.keys(answerSchema.properties ?? {}).sort()).toEqual(Object.keys(answer).sort());
+    expect(account.delete.parameters?.map((parameter) => parameter.name)).toContain('Mailproof-Confirm');
+    expect(Object.keys(schemaOf(account.delete.requestBody?.content['application/json'].schema.$ref).properties ?? {})).toEqual(['confirm']);
+    expect(Object.keys(schemaOf(account.delete.responses['200'].content?.['application/json'].schema.$ref).properties ?? {}).sort()).toEqual([
+      'erasureId',
+      'rowCounts',
+    ]);
+    for (const path of ['/api/preview', '/api/gate', '/api/fix']) {
+      const body = schemaOf(document.paths[path].post.requestBody?.content['application/json'].schema.$ref);
+      expect({ path, retain: body.properties?.retain?.type }).toEqual({ path, retain: 'boolean' });
+    }
+  });
+
   it('exports everything stored, then erases every row and Redis key of the account; its key gets 401 at once on every replica', async () => {
     const account = await createTestAccount(db, 'pro');
     const rows = await createTestAccountRows(api.app, db, account);
@@ -148,6 +185,11 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     expect(remaining).toEqual([]);
   });
 
+  it('runs the sweep at least hourly: the configuration refuses a longer interval', () => {
+    expect(() => testConfig({ PREVIEW_CLEANUP_EVERY_MINUTES: 61 })).toThrow(/PREVIEW_CLEANUP_EVERY_MINUTES/);
+    expect(testConfig({ PREVIEW_CLEANUP_EVERY_MINUTES: 60 }).previews.cleanupEveryMinutes).toBe(60);
+  });
+
   it('sweeps what is past its retention in one run and keeps what is inside it; findings and scores stay', async () => {
     const account = await createTestAccount(db, 'pro');
     await db.query('UPDATE accounts SET retention_days = 7 WHERE id = $1', [account.accountId]);
@@ -179,8 +221,17 @@ describe('account data: the catalogue, export, erasure and retention', () => {
       [oldFix.id, [oldFix.id, recentFix.id]],
     );
 
-    const swept = await retention.sweep();
-    expect(swept.previewsPurged).toBeGreaterThanOrEqual(2);
+    // One run of the scheduler's job (the same job its hourly-or-better job scheduler adds).
+    const scheduler = await startScheduler(config);
+    try {
+      const [cleanup] = (await queues.scheduler.getJobSchedulers()).filter((entry) => entry.key === PREVIEW_CLEANUP_SCHEDULER_ID);
+      expect(Number(cleanup.every)).toBe(15 * 60_000);
+      const job = await queues.scheduler.add('preview-cleanup.run', { schemaVersion: 1 });
+      await waitFor(async () => (await job.isCompleted()) || (await job.isFailed()), 'the sweep to finish', 20_000);
+      expect(await job.isCompleted()).toBe(true);
+    } finally {
+      await scheduler.close();
+    }
     const state: Array<{
       id: string;
       source: string;

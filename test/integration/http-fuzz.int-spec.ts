@@ -371,6 +371,8 @@ const path: fc.Arbitrary<string> = fc
         '/api/fix',
         '/metrics/queues',
         '/api/mcp',
+        '/api/account',
+        '/api/account/export',
         '/',
         '/api',
         '/share/assets/share.js',
@@ -442,6 +444,19 @@ const extraHeaders: fc.Arbitrary<Record<string, string>> = fc
   )
   .map((pairs) => Object.fromEntries(pairs));
 
+/**
+ * The account's own routes with their bodies: PATCH /api/account's retention, and DELETE /api/account's confirmation,
+ * never the right one (an erased test account would turn the rest of the run into 401s).
+ */
+const accountRequest: fc.Arbitrary<{ method: string; path: string; body: BodySpec | undefined }> = fc.oneof(
+  fc
+    .record({ retentionDays: field(fc.oneof(fc.integer({ min: -3, max: 400 }), fc.constantFrom(0, 30, 365, 1.5, '30'))) }, { requiredKeys: [] })
+    .map((value) => ({ method: 'PATCH', path: '/api/account', body: { kind: 'json' as const, value } })),
+  fc
+    .record({ confirm: field(fc.constantFrom('yes', 'DELETE ', 'delete-me', true)) }, { requiredKeys: [] })
+    .map((value) => ({ method: 'DELETE', path: '/api/account', body: { kind: 'json' as const, value } })),
+);
+
 const httpSpec = (keys: { free: string; pro: string }): fc.Arbitrary<HttpSpec> =>
   fc
     .record({
@@ -453,6 +468,7 @@ const httpSpec = (keys: { free: string; pro: string }): fc.Arbitrary<HttpSpec> =
             .map(([p, body]) => ({ method: 'POST', path: p, body: body as BodySpec | undefined })),
           weight: 5,
         },
+        { arbitrary: accountRequest, weight: 1 },
         {
           arbitrary: fc
             .tuple(fc.constantFrom(...METHODS), path, fc.option(rawBody, { freq: 4 }))

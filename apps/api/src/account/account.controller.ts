@@ -62,9 +62,9 @@ export class AccountController {
   async erase(
     @CurrentAccount() account: AuthenticatedAccount,
     @Headers(CONFIRM_HEADER) confirmHeader: string | undefined,
-    @Body() body: DeleteAccountRequest | undefined,
+    @Body() body: DeleteAccountRequest,
   ): Promise<AccountErasureResponse> {
-    if (confirmHeader?.trim().toLowerCase() !== 'delete' && body?.confirm !== 'delete') {
+    if (confirmHeader?.trim().toLowerCase() !== 'delete' && body.confirm !== 'delete') {
       throw new ProblemException('validation_failed', 'Erasing an account needs the header Mailproof-Confirm: delete or the body { "confirm": "delete" }.', {
         errors: [{ field: 'Mailproof-Confirm', message: 'must be "delete" (or send { "confirm": "delete" })' }],
       });
