@@ -65,6 +65,9 @@ export class PersistenceModule implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.config.encryption.development) {
+      this.logger.warn('MAILPROOF_DATA_KEYS is not set: stored emails are encrypted with the built-in development key, which is public (docs/privacy.md)');
+    }
     if (!this.config.database.migrateOnStart) return;
     const applied = await runMigrationsLocked(this.dataSource);
     if (applied.length > 0) this.logger.log(`applied migrations: ${applied.join(', ')}`);
