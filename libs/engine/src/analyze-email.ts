@@ -39,6 +39,11 @@ export function resolveClients(requested: readonly string[] | undefined): Client
   return CLIENT_IDS.filter((id) => wanted.has(id));
 }
 
+/** The format an email's markup is analyzed as: a message's HTML part exactly as an HTML email (docs/messages.md). */
+export function analysisFormat(format: EmailFormat): EmailFormat {
+  return format === 'eml' ? 'html' : format;
+}
+
 export function resolveFormat(format: string | undefined): EmailFormat {
   if (format === undefined) return 'html';
   if (!(EMAIL_FORMATS as readonly string[]).includes(format)) {
@@ -182,8 +187,7 @@ export function analyzeCompatibility(parsed: ParsedEmail, format: EmailFormat, c
 export function analyzeEmail(html: string, options: AnalyzeEmailOptions = {}): PreviewAnalysis {
   const format = resolveFormat(options.format);
   const clients = resolveClients(options.clients);
-  // A message's HTML part is analyzed exactly as an HTML email is (docs/messages.md).
-  return analyzeParsedEmail(parseEmail(html), format === 'eml' ? 'html' : format, clients, options);
+  return analyzeParsedEmail(parseEmail(html), analysisFormat(format), clients, options);
 }
 
 /** Same as analyzeEmail, for callers that already hold a ParsedEmail. */

@@ -1,4 +1,4 @@
-import { analyzeCompatibility } from '../analyze-email';
+import { analysisFormat, analyzeCompatibility } from '../analyze-email';
 import type { ClientId } from '../clients/email-client';
 import type { CompileWarning } from '../compile/compile-format';
 import type { EmailFormat } from '../fixes/code-fix';
@@ -112,8 +112,9 @@ export function buildFindingLedger(
   clients: readonly ClientId[],
   compileWarnings: readonly CompileWarning[] = [],
 ): FindingLedger {
-  const { selectors, cascade, transformContext, cssReport } = analyzeCompatibility(parsed, format, clients);
-  const report = createReportContext({ parsed, cascade, selectors, format, clients, dropMasks: transformDropMasks(transformContext) });
+  const analyzed = analysisFormat(format);
+  const { selectors, cascade, transformContext, cssReport } = analyzeCompatibility(parsed, analyzed, clients);
+  const report = createReportContext({ parsed, cascade, selectors, format: analyzed, clients, dropMasks: transformDropMasks(transformContext) });
   const findings: LedgerFinding[] = cssReport.map((finding) => ({
     report: 'css',
     rule: finding.rule,

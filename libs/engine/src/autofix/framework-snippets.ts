@@ -194,7 +194,8 @@ const CATALOG_LABEL: Record<string, string> = {
 
 /** The fix written in the template's framework; undefined for HTML (the patched email is the fix) or when none fits. */
 export function frameworkSnippet(rule: string, format: EmailFormat): CodeFix | undefined {
-  if (format === 'html') return undefined;
+  // A message's HTML part is HTML: the patched email is the fix.
+  if (format === 'html' || format === 'eml') return undefined;
   const own = SNIPPETS[rule]?.[format];
   if (own) return own;
   const label = CATALOG_LABEL[rule];

@@ -1,4 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { analyzeEmail } from '../analyze-email';
+import { fixEmail } from '../autofix/fix-email';
 import { auditDomain } from '../dns/audit-domain';
 import type { DeliverabilityResult } from '../dns/deliverability-result';
 import { StaticZoneResolver, type StaticZoneEntry } from '../dns/static-zone-resolver';
@@ -311,5 +313,21 @@ describe('authentication and the bulk-sender checklist', () => {
     const noFrom = await report(alternativeMessage(headersWith({ From: null })));
     expect(requirement(noFrom, 'valid-from').status).toBe('fail');
     expect(noFrom.authentication.status).toBe('fail');
+  });
+});
+
+describe('format eml in the analysis and the fixes', () => {
+  const html = '<table><tr><td style="display:flex;border-radius:4px;background-image:url(https://acme.example/a.png)">Hi</td></tr></table>';
+
+  it("analyzes a message's HTML part exactly as HTML: the same findings, fixes and scores", () => {
+    expect(analyzeEmail(html, { format: 'eml' })).toEqual(analyzeEmail(html, { format: 'html' }));
+  });
+
+  it('fixes it as HTML, answering the decoded part (compiled-html)', () => {
+    const asHtml = fixEmail(html, { format: 'html' });
+    const asEml = fixEmail(html, { format: 'eml' });
+    expect(asEml.html).toBe(asHtml.html);
+    expect(asEml.applied).toEqual(asHtml.applied);
+    expect(asEml.patched).toBe('compiled-html');
   });
 });
