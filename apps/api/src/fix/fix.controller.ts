@@ -40,6 +40,7 @@ export class FixController {
   @Get('fix/:id')
   @ApiOperation({ summary: 'A fix run, for 24 hours. Anonymous runs: anyone with the id; account runs: that account.' })
   @ApiOkResponse({ type: FixResponse })
+  @ApiResponse({ status: 410, description: "content_gone: the stored answer's encryption key was destroyed (docs/privacy.md)" })
   @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being fixed' })
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     const outcome = await this.fixes.read(id, account);

@@ -40,6 +40,10 @@ export class PreviewsController {
   @ApiOperation({ summary: 'A stored preview. Anonymous previews: anyone with the id; account previews: that account.' })
   @ApiOkResponse({ type: PreviewResponse })
   @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analyzed' })
+  @ApiResponse({
+    status: 410,
+    description: "content_gone: the stored email's encryption key was destroyed (an erased account's restored backup; docs/privacy.md)",
+  })
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     const outcome = await this.previews.read(id, account);
     if (!outcome) throw new ProblemException('not_found', 'No preview with this id.');
