@@ -4,6 +4,7 @@ import type { RedisClient } from '@mailproof/queue';
 import { startAppProcess, type AppProcess } from '../utils/app-process';
 import { createTestAccount, openDatabase } from '../utils/database';
 import { freePort } from '../utils/free-port';
+import { connectMcp, textOf } from '../utils/mcp-client';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
@@ -78,18 +79,22 @@ describe('customer data in jobs and logs, and retain: false', () => {
     const fix = await post('/api/fix', { html, clients: ['gmail-web'], retain: false });
     expect(fix.status).toBe(200);
     const fixId = ((await fix.json()) as { id: string }).id;
+    // The MCP tools take retain too (preview_email is POST /api/preview's work).
+    const mcp = await connectMcp(url, key);
+    const viaMcp = textOf(await mcp.callTool({ name: 'preview_email', arguments: { html, clients: ['gmail-web'], retain: false } })) as { id: string };
+    await mcp.close();
     const broken = await post('/api/preview', { html: `export default function Email() { return <p>${marker}</p `, format: 'jsx', clients: ['gmail-web'] });
     expect(broken.status).toBeGreaterThanOrEqual(400);
 
     // retain: false: the rows keep their scores and verdict, the email is gone at once.
     const rows: Array<{ id: string; source: string; result: Buffer | null; overall_score: number | null; removed: boolean }> = await db.query(
       'SELECT id, source, result, overall_score, content_removed_at IS NOT NULL AS removed FROM previews WHERE id = ANY($1)',
-      [[keptId, unkeptBody.id, gateBody.previewId]],
+      [[keptId, unkeptBody.id, gateBody.previewId, viaMcp.id]],
     );
     const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
     expect(byId[keptId]).toMatchObject({ removed: false });
     expect(byId[keptId].source).not.toBe('');
-    for (const id of [unkeptBody.id, gateBody.previewId]) {
+    for (const id of [unkeptBody.id, gateBody.previewId, viaMcp.id]) {
       expect(byId[id]).toMatchObject({ source: '', result: null, removed: true });
       expect(byId[id].overall_score).toEqual(expect.any(Number));
     }

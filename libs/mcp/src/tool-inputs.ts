@@ -71,6 +71,12 @@ const MJML_VALIDATION: JsonSchema = {
   description: 'MJML validation: soft reports problems as warning findings with their line; strict refuses the email at the first.',
 };
 
+const RETAIN: JsonSchema = {
+  type: 'boolean',
+  default: true,
+  description: "false: the email is not kept once this call's checks are done (scores and findings stay; the account's retention applies otherwise).",
+};
+
 /** The email and how to read it: the fields POST /api/preview and POST /api/gate share. */
 export const EMAIL_FIELDS = {
   html: markup('Email markup: HTML, React Email JSX, MJML, Maizzle, or a whole message (.eml) with format eml; at most 500 KB (UTF-8 bytes).'),
@@ -78,6 +84,7 @@ export const EMAIL_FIELDS = {
   clients: CLIENTS,
   files: FILES,
   mjmlValidation: MJML_VALIDATION,
+  retain: RETAIN,
 } satisfies Record<string, JsonSchema>;
 
 const TITLE: JsonSchema = { type: 'string', maxLength: 200, description: 'Title of the preview saved to your account.' };
@@ -163,6 +170,7 @@ export const TOOL_INPUTS = {
       description:
         'The mail is bulk: the message check holds a message (format eml) to the Gmail/Yahoo bulk-sender requirements even without a List-Unsubscribe header.',
     },
+    retain: RETAIN,
   }),
   /** POST /api/deliverability, exactly. */
   check_deliverability: object(

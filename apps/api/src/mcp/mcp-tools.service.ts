@@ -67,6 +67,7 @@ interface EmailArguments {
   screenshots?: boolean;
   files?: Record<string, string>;
   mjmlValidation?: 'soft' | 'strict';
+  retain?: boolean;
 }
 
 /** The email fields of a tool's arguments, as the catalog's input schema checked them. */
@@ -79,6 +80,7 @@ function emailArguments(args: Record<string, unknown>): EmailArguments {
     screenshots: args.screenshots as boolean | undefined,
     files: args.files as Record<string, string> | undefined,
     mjmlValidation: args.mjmlValidation as EmailArguments['mjmlValidation'],
+    retain: args.retain as boolean | undefined,
   };
 }
 
@@ -187,9 +189,9 @@ export class McpToolsService {
       fix_email: (args) =>
         asTool(async () => {
           checkFilesArgument(args.files, args.html);
-          const { html, format, clients, files, mjmlValidation } = emailArguments(args);
+          const { html, format, clients, files, mjmlValidation, retain } = emailArguments(args);
           const run = doneOrProblem(
-            await this.fixes.create({ html, format, clients, files, mjmlValidation, tiers: args.tiers as FixTier[] | undefined }, account),
+            await this.fixes.create({ html, format, clients, files, mjmlValidation, retain, tiers: args.tiers as FixTier[] | undefined }, account),
             fixNotReadyProblem,
           );
           return { ...fixRunResult(run) };
@@ -209,6 +211,7 @@ export class McpToolsService {
       screenshots: args.screenshots,
       files: args.files,
       mjmlValidation: args.mjmlValidation,
+      retain: args.retain,
     };
     // A failure or a preview still queued after the budget is the problem POST /api/preview answers (asTool makes it a tool failure).
     const preview = doneOrProblem(await this.previews.create(request, account), previewNotReadyProblem);
