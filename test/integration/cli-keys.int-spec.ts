@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { DataKeyRepository, DataKeyring } from '@mailproof/persistence';
-import { createTestAccount, openDatabase } from '../utils/database';
+import { DataKeyRepository, DataKeyring, encodePreviewResult, FixRunRepository, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
+import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
 import { testConfig } from '../utils/test-config';
 
 // The built `mailproof keys rotate` against the real test database.
@@ -56,5 +56,57 @@ describe('mailproof keys rotate', () => {
     const stale = mailproof(suiteKeys, 'keys', 'rotate');
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('is wrapped by key "rotated", which MAILPROOF_DATA_KEYS does not hold');
+  });
+
+  it('seal-existing encrypts every value stored before encryption, which reads the same afterwards, and finds nothing the second time', async () => {
+    // Back under the suite's key (the test above rotated away from it), as every other file's data keys are.
+    expect(mailproof(`${suiteKeys},${newKey}`, 'keys', 'rotate').code).toBe(0);
+    const id = `prv_${randomBytes(16).toString('hex').slice(0, 24)}`;
+    const fixId = `fix_${randomBytes(16).toString('hex').slice(0, 24)}`;
+    const source = '<p>Receipt for Jane Example</p>';
+    const result = encodePreviewResult(id, { html: source });
+    const reports = { overflowReport: null, visualReport: null, mobileContrast: null, screenshotNotes: ['Jane Example'] };
+    await db.query(
+      `INSERT INTO previews (id, account_id, format, clients, source, files, status, result, gate_summary, rendered_reports)
+       VALUES ($1, $2, 'html', '{gmail-web}', $3, $4, 'completed', $5, $6, $7)`,
+      [id, accountId, source, JSON.stringify({ 'a.html': source }), result, '{"links":["Jane Example"]}', JSON.stringify(reports)],
+    );
+    await db.query(
+      `INSERT INTO fix_runs (id, account_id, format, clients, tiers, source, status, result, expires_at) VALUES ($1, $2, 'html', '{gmail-web}', '{safe}', $3, 'completed', $4, now() + interval '1 hour')`,
+      [fixId, accountId, source, result],
+    );
+
+    const first = mailproof(suiteKeys, 'keys', 'seal-existing', '--json');
+    expect(first.stderr).toBe('');
+    const counts = JSON.parse(first.stdout) as Record<string, number>;
+    expect(Object.keys(counts).sort()).toEqual(
+      [
+        'fix_runs.files',
+        'fix_runs.result',
+        'fix_runs.source',
+        'previews.files',
+        'previews.gate_summary',
+        'previews.rendered_reports',
+        'previews.result',
+        'previews.source',
+      ].sort(),
+    );
+    for (const column of Object.keys(counts).filter((name) => name !== 'fix_runs.files')) expect(counts[column]).toBeGreaterThanOrEqual(1);
+
+    const [raw] = (await db.query('SELECT source, files::text AS files, result, gate_summary, rendered_reports::text AS reports FROM previews WHERE id = $1', [
+      id,
+    ])) as Array<Record<string, string | Buffer>>;
+    for (const column of Object.values(raw)) expect(String(column)).not.toContain('Jane');
+    const cipher = testRowCipher(db, config);
+    const previews = new PreviewRepository(db, new ScreenshotRepository(db, cipher), cipher);
+    expect(await previews.findForAnalysis(id)).toMatchObject({ source, files: { 'a.html': source } });
+    const read = await previews.find(id);
+    expect(read?.result?.equals(result)).toBe(true);
+    expect(read?.renderedReports).toEqual(reports);
+    expect((await previews.findGateSummary(id))?.gateSummary).toBe('{"links":["Jane Example"]}');
+    expect((await new FixRunRepository(db, cipher).findForRun(fixId))?.source).toBe(source);
+
+    const second = JSON.parse(mailproof(suiteKeys, 'keys', 'seal-existing', '--json').stdout) as Record<string, number>;
+    expect(Object.values(second)).toEqual(Object.values(second).map(() => 0));
   });
 });

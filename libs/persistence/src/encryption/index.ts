@@ -3,3 +3,4 @@ export * from './data-keyring';
 export * from './encryption.errors';
 export * from './envelope';
 export * from './row-cipher';
+export * from './seal-existing';
