@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The built `mailproof analyze | lint | clients` commands as a plain Node process (isolated-vm
@@ -106,6 +107,39 @@ describe('mailproof analyze', () => {
     expect(JSON.parse(explicit.stdout).transforms[0].html).toContain('<p>2</p>');
   });
 
+  it('analyzes a whole message (.eml, or a header block on stdin): its HTML part, then the message report with the bulk-sender checklist', () => {
+    const text = mailproof(['analyze', 'spring-sale.eml']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('spring-sale.eml (eml, from the file name)');
+    expect(text.stdout).toContain('  From: Acme Outdoor <news@acme-outdoor.example>\n');
+    // The RFC 2047 subject decoded.
+    expect(text.stdout).toContain('  Subject: Spring gear \u2014 20% off\n');
+    expect(text.stdout).toContain('  List-Unsubscribe: https; one-click (RFC 8058): no\n');
+    expect(text.stdout).toMatch(/Gmail\/Yahoo bulk-sender requirements \(bulk mail\): not all met\n/);
+    expect(text.stdout).toMatch(/NOT MET +one-click-unsubscribe +.+\n +fix: .*List-Unsubscribe-Post: List-Unsubscribe=One-Click/);
+    expect(text.stdout).toMatch(/met +valid-message-id/);
+    // The HTML part's own findings, at lines of the decoded part (quoted-printable undone).
+    expect(text.stdout).toContain('(lines refer to the decoded HTML part of the message)');
+    expect(text.stdout).toMatch(/2:\d+ +error +display:flex +css-display-flex +outlook-windows-legacy/);
+
+    const json = JSON.parse(mailproof(['analyze', 'spring-sale.eml', '--json']).stdout);
+    expect(json.input).toMatchObject({ format: 'eml', detectedBy: 'extension' });
+    expect(json.compiledHtml).toContain('<a href="https://acme-outdoor.example/sale">');
+    expect(json.messageReport).toMatchObject({ headers: { subject: 'Spring gear \u2014 20% off' }, bulkSender: { bulk: true } });
+    expect(JSON.parse(mailproof(['analyze', 'clean.html', '--json']).stdout).messageReport).toBeNull();
+
+    const stdin = mailproof(['analyze', '-'], readFileSync(join(FIXTURES, 'spring-sale.eml'), 'utf8'));
+    expect(stdin.code).toBe(0);
+    expect(stdin.stdout).toContain('stdin (eml, from the content)');
+  });
+
+  it('refuses what is not a message with its reason, exit 1 and no stack trace', () => {
+    const result = mailproof(['analyze', '-', '--format', 'eml'], '<p>markup, not a message</p>');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/stdin: /);
+    expectNoStackTrace(result.stderr);
+  });
+
   it('refuses unknown client ids with exit 3 and lists the valid ones', () => {
     const result = mailproof(['analyze', 'clean.html', '--clients', 'gmail-web,outlook']);
     expect(result.code).toBe(3);
@@ -119,7 +153,7 @@ describe('mailproof analyze', () => {
   it('refuses an unknown format or an extension that says nothing with exit 3', () => {
     const badFormat = mailproof(['analyze', 'clean.html', '--format', 'markdown']);
     expect(badFormat.code).toBe(3);
-    expect(badFormat.stderr).toContain("argument 'markdown' is invalid. Allowed choices are html, jsx, mjml, maizzle.");
+    expect(badFormat.stderr).toContain("argument 'markdown' is invalid. Allowed choices are html, jsx, mjml, maizzle, eml.");
     const unknownExtension = mailproof(['analyze', 'notes.txt']);
     expect(unknownExtension.code).toBe(3);
     expect(unknownExtension.stderr).toContain('cannot tell the format of notes.txt from its extension');

@@ -217,6 +217,42 @@ describe('mailproof fix', () => {
     expect(read(file)).toBe(JSX_EMAIL);
   });
 
+  it('fixes a whole message (.eml) in its decoded HTML part, says so, and refuses --write', () => {
+    const message = [
+      'From: Shop <orders@shop.example.org>',
+      'Subject: Your receipt',
+      'Date: Fri, 27 Nov 2026 10:00:00 +0000',
+      'Message-ID: <receipt-42@shop.example.org>',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      'Content-Transfer-Encoding: base64',
+      '',
+      (
+        Buffer.from(NEEDS_FIXES, 'utf8')
+          .toString('base64')
+          .match(/.{1,76}/g) ?? []
+      ).join('\r\n'),
+      '',
+    ].join('\r\n');
+    const file = writeEmail('receipt.eml', message);
+    const output = JSON.parse(mailproof(['fix', file, '--json']).stdout);
+    expect(output).toMatchObject({ input: { format: 'eml' }, format: 'eml', patched: 'compiled-html', written: false });
+    expect(output.note).toContain('decoded HTML part of your message');
+    expect(output.applied.length).toBeGreaterThan(0);
+    // The answer is the decoded HTML part with the fixes, not base64 and not the message.
+    expect(output.html).not.toContain('Content-Transfer-Encoding');
+    expect(output.html).toContain('<table');
+
+    const text = mailproof(['fix', file]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('The fixes are made in the decoded HTML part of this message, not in the file.');
+
+    const refused = mailproof(['fix', file, '--write']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^mailproof: receipt\.eml: --write cannot patch a message/);
+    expect(read(file)).toBe(message);
+  });
+
   it('refuses --write for a Maizzle template found by its content, after compiling, and writes nothing', () => {
     const maizzle = ['---', 'title: Hi', '---', '<x-main>', '  <table><tr><td>{{ page.title }}</td></tr></table>', '</x-main>', ''].join('\n');
     const file = writeEmail('front-matter.html', maizzle);

@@ -23,9 +23,11 @@ export function describeInput(input: Pick<EmailInput, 'label' | 'format' | 'dete
   return `${input.label} (${input.format}, ${how})`;
 }
 
-/** Finding positions point into the compiled HTML, which only matches the source for html. */
+/** Finding positions point into the compiled HTML, which only matches the source for html; a message's point into its decoded HTML part. */
 export function positionNote(input: Pick<EmailInput, 'format'>): string {
-  return input.format === 'html' ? '' : ' (lines refer to the source; --json also gives compiledLine/compiledColumn)';
+  if (input.format === 'html') return '';
+  if (input.format === 'eml') return ' (lines refer to the decoded HTML part of the message)';
+  return ' (lines refer to the source; --json also gives compiledLine/compiledColumn)';
 }
 
 /** Aligned rows: position, severity, property, rule, clients; the suggestion on the next line. */
