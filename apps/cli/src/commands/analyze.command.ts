@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { PreviewResultBody } from '@mailproof/contracts';
-import { getClient, type ClientId, type MessageReport } from '@mailproof/engine';
+import { getClient, type ClientId } from '@mailproof/engine';
 import { COMPILE_FORMATS, type CompileFormat, type CompileWarning } from '@mailproof/engine/compile';
 import { analyzeEmailInput, countBySeverity, groupFindings, withCompilers, type AnalyzedEmail } from './email-analysis';
 import { parseClientsOption, readEmailInput, type FormatDetectedBy, type MjmlValidation } from './email-input';
@@ -87,10 +87,9 @@ function printAnalysisSummary({ input, compileWarnings, analysis }: AnalyzedEmai
   );
 
   // A whole message (.eml): its headers, parts, authentication and bulk-sender checklist before the HTML part's findings.
-  const message = (analysis as { messageReport?: MessageReport | null }).messageReport;
-  if (message) {
-    console.log('\nMessage:');
-    for (const line of formatMessageReport(message)) console.log(line);
+  if (analysis.messageReport) {
+    console.log('\nMessage (authentication not looked up: the CLI makes no DNS queries):');
+    for (const line of formatMessageReport(analysis.messageReport)) console.log(line);
   }
 
   const groups = groupFindings(analysis.cssReport);
