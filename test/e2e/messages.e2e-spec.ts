@@ -221,6 +221,19 @@ describe('whole messages (format eml) through the API', () => {
     });
   });
 
+  it('the OpenAPI document describes format eml, bulk, messageReport, the bulk-sender failure and the notes', async () => {
+    const { components } = (await request(api.url).get('/api/openapi.json').expect(200)).body as {
+      components: { schemas: Record<string, { properties: Record<string, { enum?: string[]; type?: string; items?: unknown }> }> };
+    };
+    expect(components.schemas.PreviewRequest.properties.format.enum).toContain('eml');
+    expect(components.schemas.GateRequest.properties.format.enum).toContain('eml');
+    expect(components.schemas.GateRequest.properties.bulk.type).toBe('boolean');
+    expect(components.schemas.GateRequest.properties.checks.items).toMatchObject({ enum: ['compatibility', 'content', 'regression', 'message'] });
+    expect(components.schemas.PreviewResponse.properties).toHaveProperty('messageReport');
+    expect(components.schemas.GateVerdictResponse.properties).toHaveProperty('notes');
+    expect(components.schemas.BulkSenderFailureResponse.properties.requirement.enum).toContain('one-click-unsubscribe');
+  });
+
   it('the share page shows the message report, hostile header values as text', async () => {
     const hostile = '<img src=x onerror=alert(1)>';
     const html = bookingMessage({
