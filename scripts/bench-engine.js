@@ -209,3 +209,63 @@ console.log(
   `peak RSS: a process running Mailproof's full analysis ${mailproofPeak.toFixed(0)} MB, one running @emailens/engine's ${peerPeak.toFixed(0)} MB; this process ${overallPeak.toFixed(0)} MB (it started at ${baseRss.toFixed(0)} MB and holds the floor's parse5 too)`,
 );
 console.log(`median speedup vs @emailens/engine: ${median(speedups).toFixed(2)}x`);
+
+// Phase 3, the eml row: each corpus email wrapped into a realistic multipart/alternative message (built by the
+// bench entry: a text part, quoted-printable parts, one-click unsubscribe and DKIM headers), and what format
+// eml adds to its analysis, the parse (scan, MIME decoding) and the message report, timed in this process
+// after the same warm-up passes, as each file's median over the rounds. Its share is against the full
+// analysis above (the worker's steady state). Target: at most +10% (issue 33, docs/messages.md).
+async function measureEml() {
+  const authentication = await bench.messageAuthentication();
+  const messages = sources.map((html) => {
+    try {
+      return bench.messageOf(html);
+    } catch {
+      return null; // an email the analysis refuses has its error in the table above
+    }
+  });
+  const once = async (i) => {
+    const start = process.hrtime.bigint();
+    await bench.emlOverhead(messages[i].raw, messages[i].htmlText, authentication);
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  };
+  const samples = messages.map(() => []);
+  const errors = messages.map((m) => (m ? null : 'not analyzed'));
+  for (let pass = 0; pass < warmUpPasses + iterations; pass++) {
+    for (let i = 0; i < messages.length; i++) {
+      if (errors[i] !== null) continue;
+      try {
+        const ms = await once(i);
+        if (pass >= warmUpPasses) samples[i].push(ms);
+      } catch (error) {
+        errors[i] = String(error && error.message);
+      }
+    }
+  }
+  const emlRows = rows.map((row, i) => ({
+    file: row.file,
+    kb: Buffer.byteLength(messages[i]?.raw ?? '') / 1024,
+    eml: errors[i] ? NaN : median(samples[i]),
+    full: row.mailproof,
+    error: errors[i],
+  }));
+  console.log('');
+  console.log(`${pad('eml: the same emails as whole messages', 58)}${'KB'.padStart(7)}${'eml'.padStart(10)}${'full'.padStart(10)}${'adds'.padStart(9)}`);
+  const shares = [];
+  for (const row of emlRows) {
+    const share = row.eml / row.full;
+    if (Number.isFinite(share)) shares.push(share);
+    console.log(`${pad(row.file, 58)}${row.kb.toFixed(1).padStart(7)}${num(row.eml)}${num(row.full)}${pct(share)}`);
+    if (row.error && row.error !== 'not analyzed') console.log(`  eml error: ${row.error}`);
+  }
+  const measured = emlRows.filter((row) => Number.isFinite(row.eml) && Number.isFinite(row.full));
+  const emlTotal = measured.reduce((sum, row) => sum + row.eml, 0);
+  const fullTotal = measured.reduce((sum, row) => sum + row.full, 0);
+  console.log(
+    `eml row: parse + message report ${emlTotal.toFixed(1)} ms over ${measured.length} messages against ${fullTotal.toFixed(1)} ms of full analysis: adds ${percent(emlTotal / fullTotal)} over the corpus, median per file ${percent(median(shares))}, largest ${percent(Math.max(...shares))} (target +10%)`,
+  );
+}
+measureEml().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -257,5 +257,18 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     const answer = await request(api.url).get(`/api/preview/${old.id}`).set(auth(account.key));
     expect(answer.status).toBe(404);
     expect(answer.body).toMatchObject({ code: 'not_found', contentRemoved: true, overallScore: 88 });
+    // Nor can it be shared, rendered, or opened on the dashboard as if it were there.
+    const share = await request(api.url).post('/api/share').set(auth(account.key)).send({ previewId: old.id });
+    expect(share.status).toBe(404);
+    expect(share.body.contentRemoved).toBe(true);
+    const shots = await request(api.url).post(`/api/preview/${old.id}/screenshots`).set(auth(account.key)).send({});
+    expect(shots.status).toBe(404);
+    const sessions = api.app.get(DashboardSessionStore);
+    const { sessionId } = await sessions.create(account.accountId, account.keyId);
+    const dashboardPage = await request(api.url).get(`/app/previews/${old.id}`).set('Cookie', `mp_session=${sessionId}`);
+    expect(dashboardPage.status).toBe(200);
+    expect(dashboardPage.text).toContain('kept title');
+    expect(dashboardPage.text).toContain('content was removed after the account');
+    expect(dashboardPage.text).not.toContain('/share" class="inline"');
   });
 });

@@ -149,7 +149,9 @@ export class PreviewsService {
    * was compiled with), for the dashboard's Fix action to send to FixService; null as for `findOwned`.
    */
   async findOwnedSubmission(id: string, account: AuthenticatedAccount): Promise<PreviewSubmission | null> {
-    if (!(await this.findOwned(id, account))) return null;
+    const owned = await this.findOwned(id, account);
+    // A preview past its retention has no email left to submit (docs/privacy.md).
+    if (!owned || (owned.status === 'completed' && owned.result === null)) return null;
     const stored = await this.previews.findForAnalysis(id);
     if (!stored) return null;
     return {

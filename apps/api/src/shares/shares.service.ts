@@ -29,6 +29,10 @@ export class SharesService {
     if (!preview || (preview.accountId !== null && preview.accountId !== account.accountId)) {
       throw new ProblemException('not_found', 'No preview with this id.');
     }
+    // A preview past its retention has nothing left to show (docs/privacy.md); the sweep deleted its links too.
+    if (preview.status === 'completed' && preview.result === null) {
+      throw new ProblemException('not_found', "This preview's content was removed after its account's retention.", { contentRemoved: true });
+    }
     const expiresAt = account.plan === 'pro' ? null : new Date(Date.now() + this.config.previews.shareTtlDaysFree * 86_400_000);
     const share = await this.shares.create(preview.id, account.accountId, expiresAt);
     if (preview.accountId === null && preview.expiresAt) {

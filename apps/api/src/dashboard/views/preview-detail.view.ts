@@ -20,10 +20,12 @@ export interface PreviewDetailView {
 export function previewDetailPage(context: PageContext, view: PreviewDetailView): string {
   const { preview } = view;
   const title = preview.title ?? 'Untitled preview';
+  // Past the account's retention the row stays without its email or result (docs/privacy.md): nothing to show, share, render or fix.
+  const contentRemoved = preview.status === 'completed' && preview.result === null;
   const report = view.analysis ? previewReport(preview, view.analysis, `/app/previews/${encodeURIComponent(preview.id)}/clients`) : null;
   const actions = html`<div class="actions">
-<form method="post" action="/app/previews/${preview.id}/share" class="inline">${csrfField(context.csrfToken)}<button type="submit">Share</button></form>
-${preview.status === 'completed' ? html`<form method="post" action="/app/previews/${preview.id}/screenshots" class="inline">${csrfField(context.csrfToken)}<button type="submit">${preview.screenshots && Object.keys(preview.screenshots).length > 0 ? 'Render missing screenshots' : 'Render screenshots'}</button></form>` : ''}
+${contentRemoved ? '' : html`<form method="post" action="/app/previews/${preview.id}/share" class="inline">${csrfField(context.csrfToken)}<button type="submit">Share</button></form>`}
+${preview.status === 'completed' && !contentRemoved ? html`<form method="post" action="/app/previews/${preview.id}/screenshots" class="inline">${csrfField(context.csrfToken)}<button type="submit">${preview.screenshots && Object.keys(preview.screenshots).length > 0 ? 'Render missing screenshots' : 'Render screenshots'}</button></form>` : ''}
 <form method="post" action="/app/previews/${preview.id}/delete" class="inline" data-confirm="Delete this preview and its share links?">${csrfField(context.csrfToken)}<button type="submit" class="danger">Delete</button></form>
 </div>`;
   const share = view.shareUrl
@@ -34,14 +36,16 @@ ${preview.status === 'completed' ? html`<form method="post" action="/app/preview
       ? html`<p role="status">This email is still being analyzed. <a href="/app/previews/${preview.id}">Reload</a> in a few seconds.</p>`
       : preview.status === 'failed'
         ? html`<p class="error" role="alert">The email could not be analyzed: ${view.failure ?? 'unknown error'}</p>`
-        : '';
+        : contentRemoved
+          ? html`<p role="status">This email's content was removed after the account's retention (<a href="/app/account">Account</a>); its score was ${preview.overallScore ?? 'not recorded'}.</p>`
+          : '';
   const body = html`<div class="report-head"><div><h1>${title}</h1>
 <p class="meta">${preview.format} · ${preview.clients.length} clients · created ${when(preview.createdAt)}${view.traceLink ? html` · <a href="/app/traces/previews/${encodeURIComponent(preview.id)}">Trace</a>` : ''}</p></div>
 ${report ? raw(report.score) : ''}</div>
 ${actions}
 ${share}
 ${status}
-${preview.status === 'completed' ? fixForm(preview.id, context.csrfToken) : ''}
+${preview.status === 'completed' && !contentRemoved ? fixForm(preview.id, context.csrfToken) : ''}
 ${report ? html`<div ${raw(report.rootAttributes)}>${raw(report.sections)}</div>` : ''}
 ${report && html`<script src="/share/assets/share.js" defer></script>`}`;
   return page(title, context, body);
