@@ -91,6 +91,7 @@ describe('headers report', () => {
     [{ Subject: ' ' }, 'subject-empty'],
     [{ Subject: 'Caf\u00e9 news' }, 'subject-raw-8bit'],
     [{ Subject: 'x'.repeat(90) }, 'subject-long'],
+    [{ Subject: 'x'.repeat(1000) }, 'subject-too-long'],
     [{ 'MIME-Version': null }, 'mime-version-missing'],
     [{ 'List-Unsubscribe': 'https://acme.example/u' }, 'list-unsubscribe-invalid'],
     [{ 'List-Unsubscribe': '<https://acme.example/u>' }, 'list-unsubscribe-no-one-click'],
@@ -299,6 +300,35 @@ describe('authentication and the bulk-sender checklist', () => {
     expect(requirement(made, 'dmarc-alignment').status).toBe('warn');
     expect(requirement(made, 'one-click-unsubscribe').status).toBe('warn');
     expect(made.authentication.status).toBe('warn');
+  });
+
+  it.each([
+    ['no List-Unsubscribe', { 'List-Unsubscribe': null, 'List-Unsubscribe-Post': null }, 'fail', 'no List-Unsubscribe header'],
+    ['no https URI', { 'List-Unsubscribe': '<mailto:u@acme.example>' }, 'fail', 'no https URI'],
+    ['no One-Click', { 'List-Unsubscribe-Post': null }, 'fail', 'One-Click is missing'],
+    [
+      'an h= that leaves them out',
+      { 'DKIM-Signature': 'v=1; a=rsa-sha256; d=acme.example; s=s1; h=from:subject; bh=x; b=y' },
+      'fail',
+      'does not cover List-Unsubscribe',
+    ],
+  ])('one-click-unsubscribe of bulk mail fails with %s', async (_name, changes, expected, reason) => {
+    const raw = alternativeMessage(signedHeaders('acme.example', changes));
+    const made = await report(raw, {
+      bulk: true,
+      authentication: await lookups(raw, [{ domain: 'acme.example', selector: 's1', result: 'pass', message: 'ok' }]),
+    });
+    expect(requirement(made, 'one-click-unsubscribe')).toMatchObject({ status: expected, reason: expect.stringContaining(reason), fix: expect.any(String) });
+  });
+
+  it('an unsigned message whose domain publishes no key fails DKIM (dkim-missing); a missing Message-ID warns', async () => {
+    const raw = alternativeMessage(signedHeaders('acme.example', { 'DKIM-Signature': null, 'Message-ID': null }));
+    const withoutKey = { ...ZONE, 's1._domainkey.acme.example': {} };
+    const made = await report(raw, { authentication: await lookups(raw, [], withoutKey) });
+    expect(rules(made.authentication.findings)).toContain('dkim-missing');
+    expect(requirement(made, 'spf-and-dkim').status).toBe('fail');
+    expect(requirement(made, 'spf-or-dkim').status).toBe('pass');
+    expect(requirement(made, 'valid-message-id').status).toBe('warn');
   });
 
   it('bulk-only requirements are info for mail that is not bulk; valid-from and valid-message-id apply to all', async () => {
