@@ -234,6 +234,40 @@ describe('whole messages (format eml) through the API', () => {
     expect(components.schemas.BulkSenderFailureResponse.properties.requirement.enum).toContain('one-click-unsubscribe');
   });
 
+  it("the dashboard shows a message's report on its preview page and the message check's failure and notes on the run page", async () => {
+    // Signs in as the dashboard's form does: the form's cookie and CSRF token, then the key.
+    const form = await request(api.url).get('/app/sign-in').expect(200);
+    const cookieOf = (res: request.Response, name: string) =>
+      ([] as string[])
+        .concat(res.headers['set-cookie'] ?? [])
+        .find((cookie) => cookie.startsWith(`${name}=`))!
+        .split(';')[0];
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+    const signedIn = await request(api.url)
+      .post('/app/sign-in')
+      .set('Cookie', cookieOf(form, 'mp_sign_in'))
+      .type('form')
+      .send({ _csrf: csrf, key: pro.key })
+      .expect(303);
+    const session = cookieOf(signedIn, 'mp_session');
+
+    const hostile = '<img src=x onerror=alert(3)>';
+    const html = bookingMessage({
+      headers: [`From: "Bistro ${hostile}" <bookings@bistro.example.net>`, 'Subject: Booked', 'Message-ID: <booking-983@bistro.example.net>'],
+    });
+    const verdict = (await gate({ html, format: 'eml' }).expect(200)).body;
+    expect(verdict.passed).toBe(false);
+    const previewPage = await request(api.url).get(`/app/previews/${verdict.previewId}`).set('Cookie', session).expect(200);
+    expect(previewPage.text).toContain('<h2 id="message-title">The message</h2>');
+    expect(previewPage.text).toContain('data-requirement="one-click-unsubscribe" data-status="fail"');
+    expect(previewPage.text).toContain('Bistro &lt;img src=x onerror=alert(3)&gt;');
+    expect(previewPage.text).not.toContain(hostile);
+    const runPage = await request(api.url).get(`/app/gate/runs/${verdict.runId}`).set('Cookie', session).expect(200);
+    expect(runPage.text).toContain('message / bulk-sender');
+    expect(runPage.text).toContain('requirement: one-click-unsubscribe');
+    expect(runPage.text).toContain('<h2 id="notes-title">Notes (');
+  });
+
   it('the share page shows the message report, hostile header values as text', async () => {
     const hostile = '<img src=x onerror=alert(1)>';
     const html = bookingMessage({

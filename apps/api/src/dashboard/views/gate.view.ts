@@ -75,6 +75,8 @@ function suggestedFixLine(verdict: Record<string, unknown> | null, previewId: un
 export function gateRunPage(context: PageContext, run: Record<string, unknown>, traceLink = false): string {
   const verdict = (run.verdict ?? null) as Record<string, unknown> | null;
   const failures = Array.isArray(verdict?.failures) ? (verdict.failures as Record<string, unknown>[]) : [];
+  // What a check that ran did not judge (the message check's: not a message, not bulk, undecided requirements).
+  const notes = Array.isArray(verdict?.notes) ? (verdict.notes as Record<string, unknown>[]) : [];
   const ref = typeof run.ref === 'string' ? run.ref : null;
   const status = String(run.status);
   const passed = typeof verdict?.passed === 'boolean' ? verdict.passed : null;
@@ -90,6 +92,7 @@ ${failure?.message ? html`<p class="error" role="alert">${failure.message}</p>` 
 ${suggestedFixLine(verdict, run.previewId, context.csrfToken)}
 <section aria-labelledby="failures-title"><h2 id="failures-title">Failures (${failures.length})</h2>
 ${failures.length === 0 ? html`<p>None.</p>` : html`<ul class="failures">${failures.map(failureLine)}</ul>`}
-</section>`,
+</section>
+${notes.length === 0 ? '' : html`<section aria-labelledby="notes-title"><h2 id="notes-title">Notes (${notes.length})</h2><p class="meta">What the checks did not judge; notes never fail a run.</p><ul class="notes">${notes.map(failureLine)}</ul></section>`}`,
   );
 }
