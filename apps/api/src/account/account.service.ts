@@ -65,18 +65,24 @@ export class AccountService {
     const erasure = await this.accountData.erase(accountId, requestedBy);
     if (!erasure) throw new ProblemException('not_found', 'No such account.');
     this.revocations.revokeAccount(accountId);
-    const client = (await this.jobs.queue('preview').getBackend().client) as unknown as RedisClient;
-    const { jobsRemoved } = await eraseAccountFromRedis(
-      client,
-      QUEUE_NAMES.map((name) => this.jobs.queue(name)),
-      this.config.queue.prefix,
-      {
-        accountId,
-        keyIds: erasure.keyIds,
-        jobSubjectIds: [...erasure.previewIds, ...erasure.gateRunIds, ...erasure.fixRunIds, ...erasure.deliveryIds, ...erasure.monitoredDomainIds],
-      },
-    );
-    this.logger.log(`account erased (record ${erasure.erasureId}): ${jobsRemoved} jobs removed`);
+    try {
+      const client = (await this.jobs.queue('preview').getBackend().client) as unknown as RedisClient;
+      const { jobsRemoved } = await eraseAccountFromRedis(
+        client,
+        QUEUE_NAMES.map((name) => this.jobs.queue(name)),
+        this.config.queue.prefix,
+        {
+          accountId,
+          keyIds: erasure.keyIds,
+          jobSubjectIds: [...erasure.previewIds, ...erasure.gateRunIds, ...erasure.fixRunIds, ...erasure.deliveryIds, ...erasure.monitoredDomainIds],
+        },
+      );
+      this.logger.log(`account erased (record ${erasure.erasureId}): ${jobsRemoved} jobs removed`);
+    } catch (error) {
+      // The rows are gone (committed): the keys find nothing, sessions fail their key check, jobs find no row, rate-limit
+      // windows and markers expire within minutes. What Redis could not take now is left to that (docs/privacy.md).
+      this.logger.warn(`account erased (record ${erasure.erasureId}); Redis cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
     return erasure;
   }
 }

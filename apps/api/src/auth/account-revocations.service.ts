@@ -27,8 +27,12 @@ export class AccountRevocations implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  async onModuleInit(): Promise<void> {
-    await this.subscriber.subscribe(this.channel).catch((error: Error) => this.logger.warn(`cannot subscribe to ${this.channel}: ${error.message}`));
+  /**
+   * Not awaited: with Redis down at start the API must still start (it answers from PostgreSQL and its
+   * in-memory limiter); the subscription is made once Redis answers, and ioredis renews it after a reconnect.
+   */
+  onModuleInit(): void {
+    this.subscriber.subscribe(this.channel).catch((error: Error) => this.logger.warn(`cannot subscribe to ${this.channel}: ${error.message}`));
   }
 
   /** This replica forgets at once; the others when eraseAccountFromRedis's message arrives (a Redis round trip). */
