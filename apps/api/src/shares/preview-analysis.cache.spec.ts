@@ -3,7 +3,7 @@ import { encodePreviewResult } from '@mailproof/persistence';
 import { PreviewAnalysisCache } from './preview-analysis.cache';
 
 /** A stored result of about `kb` KB of JSON: one client's markup and its dark variant, plus a field the pages never read. */
-function storedResult(id: string, kb: number, marker = 'hello') {
+function storedResult(id: string, kb: number, marker = 'hello', extra: Record<string, unknown> = {}) {
   const html = `<p>${marker}</p>${'x'.repeat(kb * 512)}`;
   const result = {
     overallScore: 91,
@@ -12,6 +12,7 @@ function storedResult(id: string, kb: number, marker = 'hello') {
     transforms: [{ clientId: 'gmail-web', html }],
     darkMode: { 'gmail-web': { html: `${html}<!-- dark -->` } },
     spamReport: { score: 1 },
+    ...extra,
   };
   return encodePreviewResult(id, result);
 }
@@ -33,11 +34,25 @@ describe('PreviewAnalysisCache', () => {
       cssReport: [],
       transforms: [{ clientId: 'gmail-web', html: expect.stringContaining('<p>hello</p>') }],
       darkMode: { 'gmail-web': { html: expect.stringContaining('<!-- dark -->') } },
+      // A result stored before messages existed (or of another format) has none.
+      messageReport: null,
     });
     // The same object again: not decoded a second time.
     expect(cache.analysisOf({ ...preview })).toBe(first);
     expect(cache.usage.entries).toBe(1);
     expect(cache.usage.bytes).toBeGreaterThan(8 * 1024);
+  });
+
+  it("keeps a whole message's report for the pages' message section", () => {
+    const messageReport = { headers: { findings: [] }, parts: { findings: [] }, authentication: { findings: [] }, bulkSender: { bulk: true } };
+    const id = 'prv_dddddddddddddddddddddddd';
+    const preview = {
+      id,
+      status: 'completed' as const,
+      completedAt: new Date('2026-11-26T10:00:00Z'),
+      result: storedResult(id, 1, 'hello', { messageReport }),
+    };
+    expect(cacheOf(64).analysisOf(preview)?.messageReport).toEqual(messageReport);
   });
 
   it('has nothing for a preview that is queued or failed', () => {
