@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { ACCOUNT_TABLES, FixRunRepository, NOT_ACCOUNT_DATA, PreviewRepository, RetentionRepository } from '@mailproof/persistence';
+import { ACCOUNT_TABLES, AccountsRepository, FixRunRepository, NOT_ACCOUNT_DATA, PreviewRepository, RetentionRepository } from '@mailproof/persistence';
 import type { RedisClient } from '@mailproof/queue';
 import { PREVIEW_CLEANUP_SCHEDULER_ID } from '../../apps/scheduler/src/preview-cleanup.service';
 import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
@@ -91,6 +91,9 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     await request(api.url).get('/api/account').expect(401);
     const pro = await createTestAccount(db, 'pro');
     await request(api.url).patch('/api/account').set(auth(pro.key)).send({ retentionDays: 365 }).expect(200);
+    // Moving to a plan with a shorter maximum shortens the retention with it.
+    await new AccountsRepository(db).setPlan(pro.accountId, 'free');
+    expect((await request(api.url).get('/api/account').set(auth(pro.key)).expect(200)).body).toMatchObject({ plan: 'free', retentionDays: 30 });
   });
 
   it('is described by the OpenAPI document: the routes, the retention bounds, the confirmation, every field of the answers, retain on the email routes', async () => {

@@ -1,15 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { QUEUE_NAMES } from '@mailproof/contracts';
-import { AccountDataRepository, type AccountErasure, type AccountSettings, type ErasureRequester, type Plan } from '@mailproof/persistence';
+import { AccountDataRepository, MAX_RETENTION_DAYS, type AccountErasure, type AccountSettings, type ErasureRequester } from '@mailproof/persistence';
 import { eraseAccountFromRedis, JobProducer, type RedisClient } from '@mailproof/queue';
 import { AccountRevocations } from '../auth/account-revocations.service';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { ProblemException } from '../problems/problem.exception';
 import type { AccountResponse } from './dto/account.response';
-
-/** The longest retention each plan may choose (docs/privacy.md). */
-export const MAX_RETENTION_DAYS: Readonly<Record<Plan, number>> = { free: 30, pro: 365 };
 
 function accountResponse(settings: AccountSettings): AccountResponse {
   return {

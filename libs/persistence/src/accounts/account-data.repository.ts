@@ -7,7 +7,8 @@ import { GateRunRepository } from '../repositories/gate-run.repository';
 import { PreviewRepository } from '../repositories/preview.repository';
 import { ACCOUNT_TABLES } from './account-tables';
 
-export const RETENTION_DAYS_MAX = 365;
+/** The longest retention each plan may choose (docs/privacy.md); a move to a plan with a shorter one shortens the account's. */
+export const MAX_RETENTION_DAYS: Readonly<Record<Plan, number>> = { free: 30, pro: 365 };
 
 export interface AccountSettings {
   id: string;

@@ -3,6 +3,7 @@ import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { AccountEntity, PLANS, type Plan } from '../entities/account.entity';
 import { ApiKeyEntity } from '../entities/api-key.entity';
 import { USAGE_KINDS, type UsageKind } from '../entities/usage-counter.entity';
+import { MAX_RETENTION_DAYS } from './account-data.repository';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
 
 export class AccountNotFoundError extends Error {
@@ -76,6 +77,8 @@ export class AccountsRepository {
     const account = await this.findAccount(accountId);
     if (!account) throw new AccountNotFoundError(accountId);
     account.plan = plan;
+    // A plan allows a retention of at most MAX_RETENTION_DAYS[plan]: moving to free shortens a longer one.
+    account.retentionDays = Math.min(account.retentionDays, MAX_RETENTION_DAYS[plan]);
     return this.dataSource.getRepository(AccountEntity).save(account);
   }
 
