@@ -169,6 +169,17 @@ describe('whole messages (format eml) through the API', () => {
     });
   });
 
+  it('POST /api/fix fixes the decoded HTML part of a message and says so; a message without an HTML part is 422 with its reason', async () => {
+    const response = await request(api.url).post('/api/fix').send({ html: bookingMessage(), format: 'eml' }).expect(200);
+    expect(response.body).toMatchObject({ format: 'eml', patched: 'compiled-html', note: expect.stringContaining('decoded HTML part of your message') });
+    // The answer is HTML (quoted-printable undone), not the message.
+    expect(response.body.html).toContain('https://bistro.example.net/bookings?id=981&src=mail');
+    expect(response.body.html).not.toContain('Content-Transfer-Encoding');
+    const textOnly = 'From: a@b.example\r\nSubject: Plain\r\nContent-Type: text/plain\r\n\r\nNo HTML here.\r\n';
+    const refused = await request(api.url).post('/api/fix').send({ html: textOnly, format: 'eml' });
+    expect([refused.status, refused.body.code, refused.body.reason]).toEqual([422, 'compile_failed', 'no_html_part']);
+  });
+
   describe('POST /api/gate: the message check', () => {
     it('fails bulk mail without one-click unsubscribe, names the requirement, and lists the undecided ones as notes', async () => {
       const response = await gate({ html: bookingMessage(), format: 'eml' }).expect(200);
