@@ -1,6 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { ACCOUNT_TABLES, AccountsRepository, FixRunRepository, NOT_ACCOUNT_DATA, PreviewRepository, RetentionRepository } from '@mailproof/persistence';
+import {
+  ACCOUNT_TABLES,
+  AccountsRepository,
+  FixRunRepository,
+  NOT_ACCOUNT_DATA,
+  PreviewRepository,
+  RetentionRepository,
+  opaqueId,
+} from '@mailproof/persistence';
 import type { RedisClient } from '@mailproof/queue';
 import { PREVIEW_CLEANUP_SCHEDULER_ID } from '../../apps/scheduler/src/preview-cleanup.service';
 import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
@@ -224,6 +233,37 @@ describe('account data: the catalogue, export, erasure and retention', () => {
       [oldFix.id, [oldFix.id, recentFix.id]],
     );
 
+    // A screenshot only the old preview shows, one the recent preview shows too; webhook events old and settled, old and pending, recent.
+    const [onlyOld, shared] = [randomBytes(32).toString('hex'), randomBytes(32).toString('hex')];
+    for (const hash of [onlyOld, shared]) await db.query(`INSERT INTO screenshot_images (hash, png, bytes, width, height) VALUES ($1, 'png', 3, 1, 1)`, [hash]);
+    await db.query(`INSERT INTO preview_screenshots (preview_id, shot, hash) VALUES ($1, 'a-light', $2), ($1, 'b-light', $3), ($4, 'b-light', $3)`, [
+      old.id,
+      onlyOld,
+      shared,
+      recent.id,
+    ]);
+    await db.query(`INSERT INTO shares (id, preview_id, account_id) VALUES ($1, $2, $3)`, [opaqueId('shr'), old.id, account.accountId]);
+    const [{ id: endpointId }]: Array<{ id: string }> = await db.query(
+      `INSERT INTO webhook_endpoints (account_id, url, events, secret) VALUES ($1, 'https://hooks.example/r', '{gate.completed}', 'whsec_x') RETURNING id`,
+      [account.accountId],
+    );
+    const events = {
+      settled: `evt_${randomBytes(6).toString('hex')}`,
+      pending: `evt_${randomBytes(6).toString('hex')}`,
+      recent: `evt_${randomBytes(6).toString('hex')}`,
+    };
+    for (const [kind, id] of Object.entries(events)) {
+      await db.query(
+        `INSERT INTO webhook_events (id, account_id, type, source_key, payload, created_at) VALUES ($1, $2, 'gate.completed', $1, '{}', now() - $3::interval)`,
+        [id, account.accountId, kind === 'recent' ? '1 day' : '8 days'],
+      );
+      await db.query(`INSERT INTO webhook_deliveries (endpoint_id, event_id, status) VALUES ($1, $2, $3)`, [
+        endpointId,
+        id,
+        kind === 'pending' ? 'pending' : 'delivered',
+      ]);
+    }
+
     // One run of the scheduler's job (the same job its hourly-or-better job scheduler adds).
     const scheduler = await startScheduler(config);
     try {
@@ -254,6 +294,12 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     }
     expect(byId[recent.id]).toMatchObject({ removed: false, overall_score: 88 });
     expect(byId[recent.id].result).not.toBeNull();
+    const images: Array<{ hash: string }> = await db.query('SELECT hash FROM screenshot_images WHERE hash = ANY($1)', [[onlyOld, shared]]);
+    expect(images.map((row) => row.hash)).toEqual([shared]);
+    expect(await db.query('SELECT 1 FROM preview_screenshots WHERE preview_id = $1', [old.id])).toEqual([]);
+    expect(await db.query('SELECT 1 FROM shares WHERE preview_id = $1', [old.id])).toEqual([]);
+    const eventsLeft: Array<{ id: string }> = await db.query('SELECT id FROM webhook_events WHERE id = ANY($1) ORDER BY id', [Object.values(events)]);
+    expect(eventsLeft.map((row) => row.id)).toEqual([events.pending, events.recent].sort());
     const fixLeft: Array<{ id: string }> = await db.query('SELECT id FROM fix_runs WHERE id = ANY($1)', [[oldFix.id, recentFix.id]]);
     expect(fixLeft.map((row) => row.id)).toEqual([recentFix.id]);
     // A purged preview answers with what is left of it, never a 500.
