@@ -6,19 +6,20 @@ import type { DataSource } from 'typeorm';
 import type { MessageReport } from '@mailproof/engine';
 import { migrateDatabase } from '@mailproof/persistence';
 import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
-import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { alternativeMessage, DEFAULT_HEADERS } from '../../libs/engine/src/message/testing/message-fixtures';
 import { startTestApi, type RunningApi } from '../utils/api-server';
+import type { AppProcess } from '../utils/app-process';
 import { openDatabase } from '../utils/database';
 import { healthyDomain } from '../utils/dns-fixture-zones';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { UnboundServer } from '../utils/unbound-server';
+import { startWorkerPreview } from '../utils/worker-preview';
 
 /**
- * A message's authentication end to end (docs/messages.md): the API, worker-preview and worker-dns in-process
- * over real PostgreSQL, Redis and BullMQ, and unbound on loopback serving a DKIM key generated here. The preview
- * worker audits the From domain through dns-audit jobs and verifies the DKIM-Signature against the key those
+ * A message's authentication end to end (docs/messages.md): the API and worker-dns in-process, the built
+ * worker-preview as a process (npm run build first), over real PostgreSQL, Redis and BullMQ, and unbound on
+ * loopback serving a DKIM key generated here. The preview worker audits the From domain through dns-audit jobs and verifies the DKIM-Signature against the key those
  * audits read: a signed message passes, the same message with a changed body fails, and a From domain whose
  * DNS never answers leaves authentication inconclusive, never failed.
  */
@@ -31,7 +32,7 @@ describe('message authentication against a real DNS server', () => {
   let queues: ReturnType<typeof openQueues>;
   let db: DataSource;
   let api: RunningApi;
-  let previewWorker: INestApplicationContext;
+  let previewWorker: AppProcess;
   let dnsWorker: INestApplicationContext;
 
   beforeAll(async () => {
@@ -50,13 +51,14 @@ describe('message authentication against a real DNS server', () => {
     await migrateDatabase(config.database.url);
     db = await openDatabase(config);
     dnsWorker = await startWorkerDns(config);
-    previewWorker = await startWorkerPreview(config);
+    // The built worker, as deployed: the analysis in a thread, the lookups and the DKIM check on its main thread.
+    previewWorker = await startWorkerPreview(config, queues, { PREVIEW_BUDGET_MS: '30000', IMAGE_WEIGHT_CHECK: 'off' });
     api = await startTestApi(config);
   }, 60_000);
 
   afterAll(async () => {
     await api?.close();
-    await previewWorker?.close();
+    await previewWorker?.stop();
     await dnsWorker?.close();
     await queues?.closeAll();
     if (db) {
