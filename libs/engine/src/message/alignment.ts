@@ -1,4 +1,4 @@
-import { getDomain } from 'tldts';
+import { getDomain, parse } from 'tldts';
 
 /** DMARC's identifier alignment modes (RFC 7489 3.1): r relaxed (the default), s strict. */
 export type AlignmentMode = 'r' | 's';
@@ -24,4 +24,9 @@ export function evaluateAlignment(authenticatedDomain: string, fromDomain: strin
   if (a === '' || b === '') return false;
   if (mode === 's') return a === b;
   return organizationalDomain(a) === organizationalDomain(b);
+}
+
+/** A name under a suffix of the Public Suffix List's ICANN section (`paypal.com`, not `node.js` nor `Mr.Smith`). */
+export function hasIcannSuffix(name: string): boolean {
+  return parse(name.toLowerCase(), { allowPrivateDomains: false }).isIcann === true;
 }

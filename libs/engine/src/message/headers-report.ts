@@ -1,4 +1,4 @@
-import { organizationalDomain } from './alignment';
+import { hasIcannSuffix, organizationalDomain } from './alignment';
 import type { MessageFacts } from './message-facts';
 import type { MessageFinding, MessageHeadersReport } from './message-report';
 import { messageFinding as finding } from './message-finding';
@@ -46,9 +46,12 @@ const fromRule: HeaderRule = ({ facts }) => {
 const displayNameRule: HeaderRule = ({ facts }) => {
   const from = facts.from;
   if (!from || from.name === '') return [];
-  const named = from.name.match(/[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi) ?? [];
-  const other = named
-    .map((text) => text.replace(/^.*@/, '').toLowerCase())
+  // An address names its domain whatever its suffix; a bare name counts when it ends in a real (ICANN) suffix,
+  // so "Node.js Weekly" or "Mr.Smith" are names, "paypal.com" is a domain.
+  const addressed = [...from.name.matchAll(/[^\s@<>"]+@([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi)].map((match) => match[1]);
+  const bare = (from.name.replace(/[^\s@<>"]+@[^\s<>"]+/g, ' ').match(/[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi) ?? []).filter(hasIcannSuffix);
+  const other = [...addressed, ...bare]
+    .map((domain) => domain.toLowerCase())
     .find((domain) => organizationalDomain(domain) !== organizationalDomain(from.domain));
   if (!other) return [];
   return finding(

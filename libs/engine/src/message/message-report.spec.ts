@@ -105,6 +105,13 @@ describe('headers report', () => {
     expect(rules(made.headers.findings)).toEqual([rule]);
   });
 
+  it.each(['"Node.js Weekly" <news@acme.example>', '"Mr.Smith at Acme" <news@acme.example>', '"Acme (acme.com)" <news@mail.acme.com>'])(
+    'the display name of %s is no impersonation',
+    async (from) => {
+      expect((await report(alternativeMessage(headersWith({ From: from })))).headers.findings).toEqual([]);
+    },
+  );
+
   it('an encoded subject is fine; a display name of the same organization is no impersonation', async () => {
     const made = await report(alternativeMessage(headersWith({ Subject: '=?UTF-8?Q?Caf=C3=A9_news?=', From: '"news.acme.example" <news@mail.acme.example>' })));
     expect(made.headers.subject).toBe('Café news');
