@@ -88,13 +88,16 @@ describe('hostile input never reaches a 500', () => {
   };
 
   describe('a NUL character (U+0000) in any string field is a 400 naming the field', () => {
-    it('in html of an anonymous preview, plain and MJML', async () => {
+    it('in html of an anonymous preview, plain, MJML and a whole message', async () => {
       const plain = await post('/api/preview').send({ html: '<p>a\u0000b</p>' });
       expectProblem(plain, 400, 'validation_failed');
       expect(fieldsOf(plain)).toEqual(['html']);
       const mjml = await post('/api/preview').send({ html: '<mjml><mj-body><mj-text>a\u0000</mj-text></mj-body></mjml>', format: 'mjml' });
       expectProblem(mjml, 400, 'validation_failed');
       expect(fieldsOf(mjml)).toEqual(['html']);
+      const message = await post('/api/preview').send({ html: 'From: a@b.example\r\nContent-Type: text/html\r\n\r\n<p>a\u0000</p>', format: 'eml' });
+      expectProblem(message, 400, 'validation_failed');
+      expect(fieldsOf(message)).toEqual(['html']);
     });
 
     it("in a saved preview's title, a key's name, a domain and a DKIM selector", async () => {
