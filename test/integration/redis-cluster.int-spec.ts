@@ -79,6 +79,23 @@ describe('on a Redis Cluster', () => {
     expect(counters.length).toBeGreaterThan(0);
   });
 
+  it("erases an account's keys, rate-limit windows and jobs on every node of the cluster", async () => {
+    const account = await createTestAccount(db, 'pro');
+    const auth = `Bearer ${account.key}`;
+    const preview = await request(api.url).post('/api/preview').set('Authorization', auth).send({ html: EMAIL });
+    expect(preview.status).toBe(200);
+    const named = () =>
+      cluster
+        .keysPerNode(`${config.queue.prefix}:*`)
+        .flat()
+        .filter((key) => [account.accountId, account.keyId, preview.body.id].some((id) => key.includes(id)));
+    expect(named().length).toBeGreaterThan(0);
+    await request(api.url).delete('/api/account').set('Authorization', auth).set('Mailproof-Confirm', 'delete').expect(200);
+    expect(named()).toEqual([]);
+    // The key is unknown now, so the request counts against this file's anonymous limit of 3 (spent above): 401 or 429, never the account.
+    expect([401, 429]).toContain((await request(api.url).get('/api/account').set('Authorization', auth)).status);
+  });
+
   it('reports Redis up on readiness from the cluster', async () => {
     const res = await request(api.url).get('/health/ready');
     expect(res.body.details?.redis ?? res.body.info?.redis).toMatchObject({ status: 'up' });
