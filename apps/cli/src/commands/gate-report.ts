@@ -1,3 +1,4 @@
+import { NOT_A_MESSAGE_REASON } from '@mailproof/engine';
 import { EXIT_CODES } from './cli-errors';
 import type { GateProblem, GateVerdictResponse } from './gate-client';
 import { plural } from './report-format';
@@ -106,7 +107,10 @@ export function formatGateResult(result: GateFileResult, local: boolean): string
   const failures = verdict.failures.length > 0 ? ` (${plural(verdict.failures.length, 'failure')})` : '';
   const lines = [`${verdict.passed ? 'PASS ' : 'FAIL '} ${label(result.file)}  score ${verdict.overallScore}/100${worst}${failures}`];
   for (const failure of verdict.failures) lines.push(`  - ${describeFailure(failure)}`);
-  for (const note of verdict.notes ?? []) lines.push(`  note: [${note.check}${note.requirement ? ` ${note.requirement}` : ''}] ${note.reason}`);
+  // An HTML email's "not a message" note says nothing a CI log needs on every run (--json keeps it).
+  for (const note of (verdict.notes ?? []).filter((item) => item.reason !== NOT_A_MESSAGE_REASON)) {
+    lines.push(`  note: [${note.check}${note.requirement ? ` ${note.requirement}` : ''}] ${note.reason}`);
+  }
   if (verdict.suggestedFix) lines.push(`  ${describeSuggestedFix(verdict.suggestedFix.fixable, result.file)}`);
   lines.push(`  ${describeLinks(verdict.links)}`);
   lines.push(`  ${describeBaseline(verdict, local)}`);
