@@ -1,3 +1,4 @@
+import { NOT_A_MESSAGE_REASON } from '@mailproof/engine';
 import type { GateRefSummary, GateRunListItem, GateScorePoint } from '@mailproof/persistence';
 import { html } from './html';
 import { csrfField, page, pager, scoreBadge, verdictBadge, when, type PageContext } from './layout';
@@ -75,8 +76,9 @@ function suggestedFixLine(verdict: Record<string, unknown> | null, previewId: un
 export function gateRunPage(context: PageContext, run: Record<string, unknown>, traceLink = false): string {
   const verdict = (run.verdict ?? null) as Record<string, unknown> | null;
   const failures = Array.isArray(verdict?.failures) ? (verdict.failures as Record<string, unknown>[]) : [];
-  // What a check that ran did not judge (the message check's: not a message, not bulk, undecided requirements).
-  const notes = Array.isArray(verdict?.notes) ? (verdict.notes as Record<string, unknown>[]) : [];
+  // What a check that ran did not judge (the message check's: not bulk, undecided requirements); an HTML
+  // email's "not a message" would sit on every run's page and is left out.
+  const notes = (Array.isArray(verdict?.notes) ? (verdict.notes as Record<string, unknown>[]) : []).filter((note) => note.reason !== NOT_A_MESSAGE_REASON);
   const ref = typeof run.ref === 'string' ? run.ref : null;
   const status = String(run.status);
   const passed = typeof verdict?.passed === 'boolean' ? verdict.passed : null;
