@@ -9,7 +9,7 @@ import { startWorkerDns } from '../../apps/worker-dns/src/start-worker-dns';
 import { alternativeMessage, DEFAULT_HEADERS } from '../../libs/engine/src/message/testing/message-fixtures';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import type { AppProcess } from '../utils/app-process';
-import { openDatabase } from '../utils/database';
+import { createTestAccount, openDatabase } from '../utils/database';
 import { healthyDomain } from '../utils/dns-fixture-zones';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
@@ -34,6 +34,7 @@ describe('message authentication against a real DNS server', () => {
   let api: RunningApi;
   let previewWorker: AppProcess;
   let dnsWorker: INestApplicationContext;
+  let account: { accountId: string; key: string };
 
   beforeAll(async () => {
     unbound = await UnboundServer.start({
@@ -50,6 +51,7 @@ describe('message authentication against a real DNS server', () => {
     queues = openQueues(config);
     await migrateDatabase(config.database.url);
     db = await openDatabase(config);
+    account = await createTestAccount(db, 'pro');
     dnsWorker = await startWorkerDns(config);
     // The built worker, as deployed: the analysis in a thread, the lookups and the DKIM check on its main thread.
     previewWorker = await startWorkerPreview(config, queues, { PREVIEW_BUDGET_MS: '30000', IMAGE_WEIGHT_CHECK: 'off' });
@@ -63,6 +65,7 @@ describe('message authentication against a real DNS server', () => {
     await queues?.closeAll();
     if (db) {
       await db.query(`DELETE FROM domain_audits WHERE job_id LIKE 'dns-audit.run-message-%'`);
+      await db.query('DELETE FROM accounts WHERE id = $1', [account.accountId]);
       await db.destroy();
     }
     await unbound?.stop();
@@ -87,10 +90,9 @@ describe('message authentication against a real DNS server', () => {
     return signature.signatures + message;
   }
 
-  async function messageReport(raw: string): Promise<MessageReport> {
-    const response = await request(api.url)
-      .post('/api/preview')
-      .send({ html: raw, format: 'eml', clients: ['gmail-web'] });
+  async function messageReport(raw: string, key: string | null = account.key): Promise<MessageReport> {
+    const post = request(api.url).post('/api/preview');
+    const response = await (key ? post.set('x-api-key', key) : post).send({ html: raw, format: 'eml', clients: ['gmail-web'] });
     expect(response.status).toBe(200);
     return response.body.messageReport as MessageReport;
   }
@@ -121,6 +123,14 @@ describe('message authentication against a real DNS server', () => {
     expect(report.authentication.findings.map((finding) => finding.rule)).toContain('dkim-signature-fails');
     expect(status(report, 'spf-and-dkim')).toBe('fail');
     expect(report.bulkSender.met).toBe(false);
+  }, 60_000);
+
+  it('an anonymous preview asks no DNS (audits are for accounts): inconclusive, saying so', async () => {
+    const report = await messageReport(await signed('signed.test'), null);
+    expect(report.authentication).toMatchObject({ status: 'inconclusive', audit: null, dkim: [] });
+    expect(report.authentication.findings[0].message).toContain('API key');
+    const audits = await db.query(`SELECT count(*)::int AS n FROM domain_audits WHERE job_id LIKE 'dns-audit.run-message-%' AND account_id IS NULL`);
+    expect(audits).toEqual([{ n: 0 }]);
   }, 60_000);
 
   it('a From domain whose DNS never answers makes authentication inconclusive, never failed', async () => {

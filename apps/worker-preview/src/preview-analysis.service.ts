@@ -64,7 +64,8 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
             parsed,
             raw: preview.source,
             bulk: options.bulk === true,
-            authentication: this.authentication.lookups({ previewId, accountId: preview.accountId, parsed, raw: preview.source }),
+            // An anonymous preview asks no DNS: audits are an account's, as POST /api/deliverability's are.
+            authentication: preview.accountId ? this.authentication.lookups({ previewId, accountId: preview.accountId, parsed, raw: preview.source }) : null,
           }
         : null;
       // SpamAssassin, image weights and a message's authentication run while the thread waits: bounded in

@@ -18,6 +18,9 @@ import { checkWithSpamd } from './spamd.client';
 /** What the checks read from the analysis. */
 export type CheckInputs = Pick<PreviewAnalysis, 'spamReport' | 'imageReport' | 'plainText' | 'inboxPreview'>;
 
+/** Why an anonymous preview's message is not looked up: DNS audits are for accounts, as POST /api/deliverability is. */
+export const ANONYMOUS_UNCHECKED = 'DNS lookups are made for previews sent with an API key (as POST /api/deliverability requires one)';
+
 /**
  * format eml: the message around the analyzed HTML part, whether the request called it bulk mail (the gate's
  * `bulk`), and its authentication lookups, started when the message was parsed (MessageAuthenticationService).
@@ -27,7 +30,8 @@ export interface CheckedMessage {
   /** The message as sent to Mailproof: what spamd judges. */
   raw: string;
   bulk: boolean;
-  authentication: Promise<MessageAuthenticationInput>;
+  /** null: no lookups for this preview (an anonymous one), `uncheckedReason` says so. */
+  authentication: Promise<MessageAuthenticationInput> | null;
 }
 
 /**
@@ -61,8 +65,13 @@ export class PreviewChecksService implements OnApplicationShutdown {
 
   /** The message report, its authentication from the DNS audits; a lookup that fails leaves it inconclusive, never a failed preview. */
   private async messageReport(message: CheckedMessage, analysis: CheckInputs): Promise<MessageReport> {
-    const authentication = await message.authentication;
-    return buildMessageReport(message.parsed, { htmlText: analysis.plainText?.text ?? null, bulk: message.bulk, authentication });
+    const authentication = message.authentication ? await message.authentication : null;
+    return buildMessageReport(message.parsed, {
+      htmlText: analysis.plainText?.text ?? null,
+      bulk: message.bulk,
+      authentication,
+      uncheckedReason: ANONYMOUS_UNCHECKED,
+    });
   }
 
   private async spamAssassin(previewId: string, html: string, analysis: CheckInputs, original: CheckedMessage | null): Promise<CheckedSpamReport | null> {

@@ -9,7 +9,7 @@ import { verifyDkimSignatures } from './dkim-verifier.adapter';
 /** A message to authenticate: the parsed message, its raw text (what DKIM signed) and whose preview it is. */
 export interface MessageToAuthenticate {
   previewId: string;
-  accountId: string | null;
+  accountId: string;
   parsed: ParsedMessage;
   raw: string;
 }
@@ -77,7 +77,7 @@ export class MessageAuthenticationService {
           trigger: 'on-demand',
           domain: plan.domain,
           dkimSelectors: plan.dkimSelectors,
-          ...(message.accountId ? { accountId: message.accountId } : {}),
+          accountId: message.accountId,
           requestId: `message-${message.previewId}-${plan.domain}`,
         }),
       );

@@ -70,8 +70,7 @@ export const checkDnsAuditPayload: PayloadCheck = (data) => {
  */
 export function dnsAuditJob(
   audit:
-    // accountId: the account that asked; absent for an anonymous preview's message (its From domain's audit, docs/messages.md).
-    | { trigger: 'on-demand'; domain: string; dkimSelectors: string[]; accountId?: string; requestId: string }
+    | { trigger: 'on-demand'; domain: string; dkimSelectors: string[]; accountId: string; requestId: string }
     | { trigger: 'domain-added' | 'schedule'; domain: string; dkimSelectors: string[]; accountId: string; monitoredDomainId: string; window: string },
 ): JobRequest<'dns-audit.run', DnsAuditJobPayload> {
   const base = { schemaVersion: 1 as const, domain: audit.domain, dkimSelectors: audit.dkimSelectors, trigger: audit.trigger, accountId: audit.accountId };

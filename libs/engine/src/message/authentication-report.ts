@@ -93,12 +93,13 @@ function alignmentVerdict(dkim: DkimSignatureCheck[], spfAligned: boolean | null
 
 /**
  * The authentication section and the verdicts the bulk-sender checklist reads. Pure: the worker supplies the
- * audits and DKIM verifications (`input`); null means no lookups were made (a local analysis), which is
- * inconclusive like a failed lookup, never a failure.
+ * audits and DKIM verifications (`input`); null means no lookups were made (`uncheckedReason` says why: a local
+ * analysis, an anonymous preview), which is inconclusive like a failed lookup, never a failure.
  */
 export function evaluateAuthentication(
   facts: MessageFacts,
   input: MessageAuthenticationInput | null,
+  uncheckedReason = 'no DNS lookups were made (a local analysis)',
 ): { report: MessageAuthenticationReport; verdicts: AuthenticationVerdicts } {
   const fromDomain = facts.from?.domain ?? null;
   const unknown = (reason: string): AuthenticationVerdicts => ({
@@ -122,7 +123,7 @@ export function evaluateAuthentication(
   }
   const fromAudit = input?.audits[fromDomain];
   if (!input || !usable(fromAudit)) {
-    const reason = input ? `the DNS lookups of ${fromDomain} failed` : 'no DNS lookups were made (a local analysis)';
+    const reason = input ? `the DNS lookups of ${fromDomain} failed` : uncheckedReason;
     const report: MessageAuthenticationReport = {
       ...empty,
       status: 'inconclusive',

@@ -13,13 +13,15 @@ export interface MessageReportOptions {
   bulk?: boolean;
   /** The lookups the worker made (authenticationPlan); null when none were made: authentication is then inconclusive. */
   authentication: MessageAuthenticationInput | null;
+  /** Why no lookups were made when `authentication` is null (the report's reason); a local analysis by default. */
+  uncheckedReason?: string;
 }
 
 /** The message report of a parsed message (docs/messages.md): headers, parts, authentication and the bulk-sender checklist. */
 export function buildMessageReport(message: ParsedMessage, options: MessageReportOptions): MessageReport {
   const facts = readMessageFacts(message);
   const bulk = options.bulk === true || facts.listUnsubscribe !== null;
-  const { report: authentication, verdicts } = evaluateAuthentication(facts, options.authentication);
+  const { report: authentication, verdicts } = evaluateAuthentication(facts, options.authentication, options.uncheckedReason);
   return {
     headers: buildHeadersReport({ facts, bulk }),
     parts: buildPartsReport(message, options.htmlText),
