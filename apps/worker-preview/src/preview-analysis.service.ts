@@ -57,7 +57,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
         }),
       );
       // A whole message (eml): its report is completed with the DNS-backed authentication among the checks.
-      // Its lookups start now, beside the analysis; they never reject (a failure is an unaudited domain).
+      // Its lookups start now, beside the analysis; a lookup that fails is an unaudited domain (inconclusive).
       const parsed = compiled.message;
       const message = parsed
         ? {
@@ -65,7 +65,13 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
             raw: preview.source,
             bulk: options.bulk === true,
             // An anonymous preview asks no DNS: audits are an account's, as POST /api/deliverability's are.
-            authentication: preview.accountId ? this.authentication.lookups({ previewId, accountId: preview.accountId, parsed, raw: preview.source }) : null,
+            authentication: preview.accountId
+              ? this.authentication.lookups({ previewId, accountId: preview.accountId, parsed, raw: preview.source }).catch((error: unknown) => {
+                  // A bug, never an outage (lookups answer those as data); it must not become an unhandled rejection.
+                  this.logger.error(`preview ${previewId}: message authentication: ${error instanceof Error ? error.stack : String(error)}`);
+                  return { audits: {}, dkim: [] };
+                })
+              : null,
           }
         : null;
       // SpamAssassin, image weights and a message's authentication run while the thread waits: bounded in
