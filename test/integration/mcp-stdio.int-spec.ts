@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { join } from 'node:path';
-import { CLEAN_EMAIL, WORSE_EMAIL, BROKEN_JSX } from '../fixtures/mcp/emails';
+import { CLEAN_EMAIL, CLEAN_MESSAGE, WORSE_EMAIL, BROKEN_JSX } from '../fixtures/mcp/emails';
 import { textOf } from '../utils/mcp-client';
 
 /**
@@ -60,7 +60,13 @@ describe('mailproof mcp over stdio, without a server', () => {
     expect(textOf(analysis)).toEqual(structured);
 
     const audit = await client.callTool({ name: 'audit_email', arguments: { html: CLEAN_EMAIL } });
-    expect(audit.structuredContent).toMatchObject({ previewId: null, sizeReport: { clippingRisk: false } });
+    expect(audit.structuredContent).toMatchObject({ previewId: null, sizeReport: { clippingRisk: false }, messageReport: null });
+    // A whole message: its report, built in-process without DNS (authentication undecided).
+    const message = await client.callTool({ name: 'audit_email', arguments: { html: CLEAN_MESSAGE, format: 'eml' } });
+    expect(message.isError).toBeFalsy();
+    expect(message.structuredContent).toMatchObject({
+      messageReport: { headers: { from: { address: 'bookings@bistro.example.net' } }, authentication: { status: 'inconclusive' } },
+    });
 
     const diff = await client.callTool({ name: 'diff_emails', arguments: { before: WORSE_EMAIL, after: CLEAN_EMAIL, clients: ['outlook-windows-legacy'] } });
     expect((diff.structuredContent as { summary: { improved: string[] } }).summary.improved).toEqual(['outlook-windows-legacy']);
