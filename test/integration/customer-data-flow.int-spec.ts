@@ -115,4 +115,34 @@ describe('customer data in jobs and logs, and retain: false', () => {
     expect(logs).toMatch(/"level":(20|30)/);
     expect(logs).not.toContain(marker);
   }, 120_000);
+
+  it('treats an account keeping 0 days as retain: false on every request: nothing is kept once the chain is done', async () => {
+    const zero = await createTestAccount(db, 'pro');
+    await db.query('UPDATE accounts SET retention_days = 0 WHERE id = $1', [zero.accountId]);
+    const postAs = (path: string, body: object) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${zero.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const preview = await postAs('/api/preview', { html, clients: ['gmail-web'] });
+    expect(preview.status).toBe(200);
+    const previewBody = (await preview.json()) as { id: string };
+    expect(JSON.stringify(previewBody)).toContain(marker);
+    const gate = await postAs('/api/gate', { html, clients: ['gmail-web'], ref: 'zero-days' });
+    expect(gate.status).toBe(200);
+    const gateBody = (await gate.json()) as { previewId: string };
+    const fix = await postAs('/api/fix', { html, clients: ['gmail-web'] });
+    expect(fix.status).toBe(200);
+    const fixId = ((await fix.json()) as { id: string }).id;
+
+    // The row says retain = false from its INSERT on, and the content went when the request's chain was done.
+    const rows: Array<{ retain: boolean; source: string; result: Buffer | null; removed: boolean }> = await db.query(
+      'SELECT retain, source, result, content_removed_at IS NOT NULL AS removed FROM previews WHERE id = ANY($1)',
+      [[previewBody.id, gateBody.previewId]],
+    );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatchObject({ retain: false, source: '', result: null, removed: true });
+    expect(await db.query('SELECT id FROM fix_runs WHERE id = $1', [fixId])).toEqual([]);
+  }, 60_000);
 });

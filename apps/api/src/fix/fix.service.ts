@@ -48,8 +48,8 @@ export class FixService {
       mjmlValidation: request.mjmlValidation ?? null,
       // Nothing lists fix runs: every one is kept as long as an anonymous preview, for GET /api/fix/:id.
       expiresAt: new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
+      retain: request.retain !== false,
     });
-    if (request.retain === false) await this.retention.doNotRetain('fix_runs', run.id);
     const job = fixRunJob(run.id);
     // Watched before it is added (its id is new): no round trip to ask whether it finished already.
     const watched = watchJob<FixJobResult>(events, job.jobId, budgetMs - (Date.now() - started));
@@ -66,8 +66,8 @@ export class FixService {
       outcomeOf: fixRunOutcome,
       subject: { id: run.id },
     });
-    // retain: false: the answer holds the result; the run goes now (a run still pending goes at the next retention sweep).
-    if (request.retain === false && outcome.state !== 'pending') await this.retention.deleteFixRun(run.id);
+    // retain: false (or an account keeping 0 days): the answer holds the result; the run goes now (a run still pending goes at the next sweep).
+    if (!run.retain && outcome.state !== 'pending') await this.retention.deleteFixRun(run.id);
     return outcome;
   }
 

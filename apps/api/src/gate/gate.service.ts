@@ -76,8 +76,8 @@ export class GateService {
       files: request.files ?? null,
       mjmlValidation: request.mjmlValidation ?? null,
       expiresAt: null,
+      retain: request.retain !== false,
     });
-    if (request.retain === false) await this.retention.doNotRetain('previews', preview.id);
     const run = await this.runs.create({ accountId: account.accountId, ref: request.ref ?? null, request: options, previewId: preview.id });
 
     // Link resolution stops by this moment (and after GATE_LINKS_MAX_MS of its own), so the verdict still fits the budget.
@@ -96,8 +96,8 @@ export class GateService {
       outcomeOf: gateRunOutcome,
       subject: { runId: run.id, previewId: run.previewId },
     });
-    // retain: false: the verdict (and the baseline it may have set) stays, the email goes once the chain is done.
-    if (request.retain === false && outcome.state !== 'pending') await this.retention.purgePreviews([preview.id]);
+    // retain: false (or an account keeping 0 days): the verdict (and the baseline it may have set) stays, the email goes once the chain is done.
+    if (!preview.retain && outcome.state !== 'pending') await this.retention.purgePreviews([preview.id]);
     return outcome;
   }
 

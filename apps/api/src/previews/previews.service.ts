@@ -67,19 +67,22 @@ export class PreviewsService {
   ) {}
 
   /**
-   * retain: false removes the email as soon as its chain is done (the answer already holds the result); a chain still
-   * running when the request ends (pending, or screenshots not painted yet) leaves it to the next retention sweep.
+   * retain: false (or an account keeping 0 days) removes the email as soon as its chain is done (the answer already holds the
+   * result); a chain still running when the request ends (pending, or screenshots not painted yet) leaves it to the next retention sweep.
    */
   async create(request: PreviewRequest, account: AuthenticatedAccount | undefined): Promise<AwaitedOutcome<PreviewEntity, PreviewSubject>> {
-    const outcome = await this.analyze(request, account);
+    const { outcome, retain } = await this.analyze(request, account);
     const renderPending = outcome.state === 'done' && request.screenshots === true && !outcome.value.screenshots;
-    if (request.retain === false && outcome.state !== 'pending' && !renderPending) {
+    if (!retain && outcome.state !== 'pending' && !renderPending) {
       await this.retention.purgePreviews([outcome.state === 'done' ? outcome.value.id : outcome.subject.id]);
     }
     return outcome;
   }
 
-  private async analyze(request: PreviewRequest, account: AuthenticatedAccount | undefined): Promise<AwaitedOutcome<PreviewEntity, PreviewSubject>> {
+  private async analyze(
+    request: PreviewRequest,
+    account: AuthenticatedAccount | undefined,
+  ): Promise<{ outcome: AwaitedOutcome<PreviewEntity, PreviewSubject>; retain: boolean }> {
     const started = Date.now();
     const events = await orQueueUnavailable(this.queueEvents.getWithin('preview', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE);
     const preview = await this.previews.create({
@@ -92,8 +95,8 @@ export class PreviewsService {
       files: request.files ?? null,
       mjmlValidation: request.mjmlValidation ?? null,
       expiresAt: account ? null : new Date(started + this.config.previews.anonymousTtlHours * 3_600_000),
+      retain: request.retain !== false,
     });
-    if (request.retain === false) await this.retention.doNotRetain('previews', preview.id);
     // With screenshots, rendering is the chain's second step: it starts when the analysis is stored.
     const renderEvents = request.screenshots
       ? await orQueueUnavailable(this.queueEvents.getWithin('render', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE)
@@ -115,6 +118,7 @@ export class PreviewsService {
       analysis.cancel();
       throw error;
     }
+    const { retain } = preview;
     const outcome = await awaitStoredOutcome({
       job: analysis.outcome,
       budgetMs: this.config.previews.budgetMs,
@@ -122,13 +126,13 @@ export class PreviewsService {
       outcomeOf: previewOutcome,
       subject: { id: preview.id },
     });
-    if (outcome.state !== 'done' || !renderJob || !renderEvents) return outcome;
+    if (outcome.state !== 'done' || !renderJob || !renderEvents) return { outcome, retain };
     // Screenshots are present when rendering finished within the wait; otherwise absent, stored when done.
     const rendered = await awaitJob(renderJob, renderEvents, this.config.render.waitMs);
-    if (rendered.status !== 'completed') return outcome;
+    if (rendered.status !== 'completed') return { outcome, retain };
     // An analyzed preview stays analyzed: the one read again only adds the screenshots.
     const withScreenshots = await this.previews.find(preview.id);
-    return withScreenshots ? { state: 'done', value: withScreenshots } : outcome;
+    return { outcome: withScreenshots ? { state: 'done', value: withScreenshots } : outcome, retain };
   }
 
   /** Anonymous previews: anyone with the id. Account previews: that account only (null for everyone else, as for an unknown id). */

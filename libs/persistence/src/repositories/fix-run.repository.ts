@@ -7,6 +7,7 @@ import { RowCipher } from '../encryption/row-cipher';
 import { pgSafe } from '../pg-safe-text';
 import { preparedQuery } from '../prepared-query';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
+import { retainOnInsert } from './preview.repository';
 
 export interface NewFixRun {
   accountId: string | null;
@@ -17,6 +18,8 @@ export interface NewFixRun {
   files?: Record<string, string> | null;
   mjmlValidation?: 'soft' | 'strict' | null;
   expiresAt: Date;
+  /** false: the request said retain: false (the run goes once it is done). Default true. */
+  retain?: boolean;
 }
 
 /** What the worker reads of a run: the input and whether it has an outcome already. */
@@ -42,14 +45,15 @@ export class FixRunRepository {
     private readonly cipher: RowCipher,
   ) {}
 
-  async create(run: NewFixRun): Promise<StoredFixRun> {
+  /** The new run, with whether it is kept past its job (false for retain: false or an account keeping 0 days). */
+  async create(run: NewFixRun): Promise<StoredFixRun & { retain: boolean }> {
     const id = opaqueId('fix');
     const files = run.files ?? null;
-    const { rows } = await preparedQuery<{ createdAt: Date }>(
+    const { rows } = await preparedQuery<{ createdAt: Date; retain: boolean }>(
       this.dataSource,
       'fixRuns.create',
-      `INSERT INTO fix_runs (id, account_id, format, clients, tiers, source, files, mjml_validation, status, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9) RETURNING created_at AS "createdAt"`,
+      `INSERT INTO fix_runs (id, account_id, format, clients, tiers, source, files, mjml_validation, status, expires_at, retain)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9, ${retainOnInsert('$10', '$2')}) RETURNING created_at AS "createdAt", retain`,
       [
         id,
         run.accountId,
@@ -60,6 +64,7 @@ export class FixRunRepository {
         files === null ? null : await this.cipher.sealJson(sealed({ id, accountId: run.accountId }, 'files'), pgSafe(files)),
         pgSafe(run.mjmlValidation ?? null),
         run.expiresAt,
+        run.retain ?? true,
       ],
     );
     return Object.assign(new FixRunEntity(), {
@@ -74,6 +79,7 @@ export class FixRunRepository {
       createdAt: rows[0].createdAt,
       completedAt: null,
       expiresAt: run.expiresAt,
+      retain: rows[0].retain,
     });
   }
 

@@ -18,6 +18,19 @@ export interface NewPreview {
   files?: Record<string, string> | null;
   mjmlValidation?: 'soft' | 'strict' | null;
   expiresAt: Date | null;
+  /** false: the request said retain: false (the email goes once its job chain is done). Default true. */
+  retain?: boolean;
+}
+
+/** A preview just stored, with whether its email is kept past its job chain (false for retain: false or an account keeping 0 days). */
+export type CreatedPreview = PreviewEntity & { retain: boolean };
+
+/**
+ * The stored `retain` of a new row, decided in its INSERT: the request's retain ($retain) unless the account
+ * ($account) keeps nothing (retention 0 days), which is retain: false whatever the request said.
+ */
+export function retainOnInsert(retain: string, account: string): string {
+  return `(${retain}::boolean AND NOT EXISTS (SELECT 1 FROM accounts WHERE id = ${account} AND retention_days = 0))`;
 }
 
 /** How a list of saved previews is ordered: by creation time or by overall score (unscored last when descending). */
@@ -80,9 +93,10 @@ export class PreviewRepository {
    * as the entity's transformers would, and rows come back under the entity's property names.
    */
 
-  async create(preview: NewPreview): Promise<PreviewEntity> {
+  async create(preview: NewPreview): Promise<CreatedPreview> {
+    const { retain = true, ...fields } = preview;
     const entity = this.repo.create({
-      ...preview,
+      ...fields,
       files: preview.files ?? null,
       mjmlValidation: preview.mjmlValidation ?? null,
       id: opaqueId('prv'),
@@ -95,11 +109,11 @@ export class PreviewRepository {
       renderedReports: null,
       completedAt: null,
     });
-    const { rows } = await preparedQuery<{ createdAt: Date }>(
+    const { rows } = await preparedQuery<{ createdAt: Date; retain: boolean }>(
       this.dataSource,
       'previews.create',
-      `INSERT INTO previews (id, account_id, title, format, clients, source, files, mjml_validation, status, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9) RETURNING created_at AS "createdAt"`,
+      `INSERT INTO previews (id, account_id, title, format, clients, source, files, mjml_validation, status, expires_at, retain)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9, ${retainOnInsert('$10', '$2')}) RETURNING created_at AS "createdAt", retain`,
       [
         pgSafe(entity.id),
         entity.accountId,
@@ -110,10 +124,11 @@ export class PreviewRepository {
         entity.files === null ? null : await this.cipher.sealJson(sealed(entity, 'files'), pgSafe(entity.files)),
         pgSafe(entity.mjmlValidation),
         entity.expiresAt,
+        retain,
       ],
     );
     entity.createdAt = rows[0].createdAt;
-    return entity;
+    return Object.assign(entity, { retain: rows[0].retain });
   }
 
   /**
