@@ -216,9 +216,7 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     };
     const old = await previews.create(base);
     const recent = await previews.create(base);
-    const notRetained = await previews.create(base);
-    const retention = api.app.get(RetentionRepository);
-    await retention.doNotRetain('previews', notRetained.id);
+    const notRetained = await previews.create({ ...base, retain: false });
     await db.query(
       `UPDATE previews SET status = 'completed', overall_score = 88, gate_summary = '{"compatibilityScores":{}}', result = '\\x00' WHERE id = ANY($1)`,
       [[old.id, recent.id, notRetained.id]],
@@ -299,7 +297,8 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     expect(await db.query('SELECT 1 FROM preview_screenshots WHERE preview_id = $1', [old.id])).toEqual([]);
     expect(await db.query('SELECT 1 FROM shares WHERE preview_id = $1', [old.id])).toEqual([]);
     const eventsLeft: Array<{ id: string }> = await db.query('SELECT id FROM webhook_events WHERE id = ANY($1) ORDER BY id', [Object.values(events)]);
-    expect(eventsLeft.map((row) => row.id)).toEqual([events.pending, events.recent].sort());
+    // The pending delivery of an 8-day-old event is past every retry the schedule allows (a lost job): it goes too.
+    expect(eventsLeft.map((row) => row.id)).toEqual([events.recent]);
     const fixLeft: Array<{ id: string }> = await db.query('SELECT id FROM fix_runs WHERE id = ANY($1)', [[oldFix.id, recentFix.id]]);
     expect(fixLeft.map((row) => row.id)).toEqual([recentFix.id]);
     // A purged preview answers with what is left of it, never a 500.
@@ -319,5 +318,50 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     expect(dashboardPage.text).toContain('kept title');
     expect(dashboardPage.text).toContain('content was removed after the account');
     expect(dashboardPage.text).not.toContain('/share" class="inline"');
+  });
+
+  it("waits for work under way, and sweeps a lost job's preview, fix run and pending delivery once past the longest it could live", async () => {
+    const account = await createTestAccount(db, 'pro');
+    await db.query('UPDATE accounts SET retention_days = 0 WHERE id = $1', [account.accountId]);
+    const previews = api.app.get(PreviewRepository);
+    const base = { accountId: account.accountId, title: null, format: 'html' as const, clients: ['gmail-web'], source: '<p>stuck</p>', expiresAt: null };
+    // All still queued: one two hours old (its job may yet run), one 25 hours old (its job was lost).
+    const [young, stuck] = [await previews.create(base), await previews.create(base)];
+    const fixRuns = api.app.get(FixRunRepository);
+    const fixBase = { ...base, tiers: ['safe'], expiresAt: new Date(Date.now() + 86_400_000) };
+    const [youngFix, stuckFix] = [await fixRuns.create(fixBase), await fixRuns.create(fixBase)];
+    await db.query(`UPDATE previews SET created_at = now() - interval '25 hours' WHERE id = $1`, [stuck.id]);
+    await db.query(`UPDATE previews SET created_at = now() - interval '2 hours' WHERE id = $1`, [young.id]);
+    await db.query(
+      `UPDATE fix_runs SET created_at = CASE WHEN id = $1 THEN now() - interval '25 hours' ELSE now() - interval '2 hours' END WHERE id = ANY($2)`,
+      [stuckFix.id, [stuckFix.id, youngFix.id]],
+    );
+    const [{ id: endpointId }]: Array<{ id: string }> = await db.query(
+      `INSERT INTO webhook_endpoints (account_id, url, events, secret) VALUES ($1, 'https://hooks.example/s', '{gate.completed}', 'whsec_x') RETURNING id`,
+      [account.accountId],
+    );
+    const events = { young: `evt_${randomBytes(6).toString('hex')}`, stuck: `evt_${randomBytes(6).toString('hex')}` };
+    for (const [kind, id] of Object.entries(events)) {
+      await db.query(
+        `INSERT INTO webhook_events (id, account_id, type, source_key, payload, created_at) VALUES ($1, $2, 'gate.completed', $1, '{}', now() - $3::interval)`,
+        [id, account.accountId, kind === 'young' ? '2 hours' : '25 hours'],
+      );
+      await db.query(`INSERT INTO webhook_deliveries (endpoint_id, event_id, status) VALUES ($1, $2, 'pending')`, [endpointId, id]);
+    }
+
+    await api.app.get(RetentionRepository).sweep();
+
+    const rows: Array<{ id: string; removed: boolean; source: string }> = await db.query(
+      'SELECT id, source, content_removed_at IS NOT NULL AS removed FROM previews WHERE id = ANY($1)',
+      [[young.id, stuck.id]],
+    );
+    const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
+    expect(byId[stuck.id]).toMatchObject({ removed: true, source: '' });
+    expect(byId[young.id]).toMatchObject({ removed: false });
+    const fixLeft: Array<{ id: string }> = await db.query('SELECT id FROM fix_runs WHERE id = ANY($1)', [[youngFix.id, stuckFix.id]]);
+    expect(fixLeft.map((row) => row.id)).toEqual([youngFix.id]);
+    const eventsLeft: Array<{ id: string }> = await db.query('SELECT id FROM webhook_events WHERE id = ANY($1)', [Object.values(events)]);
+    expect(eventsLeft.map((row) => row.id)).toEqual([events.young]);
+    expect(await db.query('SELECT 1 FROM webhook_deliveries WHERE event_id = $1', [events.stuck])).toEqual([]);
   });
 });

@@ -3,7 +3,15 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Queue } from 'bullmq';
 import { MailproofConfig } from '@mailproof/config';
 import { PREVIEW_CLEANUP_JOB, type PreviewCleanupJobPayload, type PreviewCleanupJobResult } from '@mailproof/contracts';
-import { DataKeyRepository, FixRunRepository, PreviewRepository, RetentionRepository, utcDay } from '@mailproof/persistence';
+import {
+  DataKeyRepository,
+  FixRunRepository,
+  JOB_CHAIN_LIFETIME_MS,
+  PreviewRepository,
+  RetentionRepository,
+  utcDay,
+  webhookDeliveryLifetimeMs,
+} from '@mailproof/persistence';
 import { upsertRepeatingJob } from '@mailproof/queue';
 
 export const PREVIEW_CLEANUP_SCHEDULER_ID = 'anonymous-preview-cleanup';
@@ -37,7 +45,8 @@ export class PreviewCleanupService implements OnApplicationBootstrap {
     if (deleted > 0) this.logger.log(`deleted ${deleted} expired anonymous previews`);
     const fixRunsDeleted = await this.fixRuns.deleteExpired(now);
     if (fixRunsDeleted > 0) this.logger.log(`deleted ${fixRunsDeleted} expired fix runs`);
-    const swept = await this.retention.sweep(now);
+    // Work still under way is waited for, a lost job's (a preview still queued, a delivery still pending) no longer than it could live.
+    const swept = await this.retention.sweep(now, { jobsMs: JOB_CHAIN_LIFETIME_MS, webhookDeliveriesMs: webhookDeliveryLifetimeMs(this.config.webhooks) });
     if (swept.previewsPurged + swept.fixRunsDeleted + swept.webhookEventsDeleted > 0) {
       this.logger.log(
         `retention: content of ${swept.previewsPurged} previews, ${swept.fixRunsDeleted} fix runs and ${swept.webhookEventsDeleted} webhook events removed`,

@@ -11,10 +11,40 @@ export interface RetentionSweepResult {
   screenshotImagesDeleted: number;
 }
 
-/** A preview's content is due: its request said retain: false, or its account's retention has passed. */
-const CONTENT_DUE = `p.content_removed_at IS NULL AND p.status <> 'queued'
+/**
+ * How long work may still be under way before the sweep stops waiting for it (RetentionSweepLimits): a preview
+ * still queued or with a running gate run, a fix run still queued, a webhook event with a delivery still pending
+ * is left alone while its job may yet need it, and swept like the rest once it is older than that (a lost job).
+ */
+export interface RetentionSweepLimits {
+  /** A job chain of a preview, gate run or fix run (its queue wait, attempts and backoff). Default 24 hours. */
+  jobsMs: number;
+  /** A webhook delivery's whole retry schedule. Default 24 hours. */
+  webhookDeliveriesMs: number;
+}
+
+/** The longest a preview, gate or fix job chain is waited for (documented in docs/privacy.md, "The sweep"). */
+export const JOB_CHAIN_LIFETIME_MS = 24 * 3_600_000;
+
+/**
+ * How long a webhook delivery can still be retried: its attempts' timeouts and the doubling backoff between them
+ * (WEBHOOK_ATTEMPTS, WEBHOOK_BACKOFF_MS, WEBHOOK_TIMEOUT_MS), an hour's margin, and never less than a job chain's lifetime.
+ */
+export function webhookDeliveryLifetimeMs(webhooks: { attempts: number; backoffMs: number; timeoutMs: number }): number {
+  const waits = webhooks.backoffMs * (2 ** (webhooks.attempts - 1) - 1);
+  return Math.max(JOB_CHAIN_LIFETIME_MS, waits + webhooks.attempts * webhooks.timeoutMs + 3_600_000);
+}
+
+const DEFAULT_LIMITS: RetentionSweepLimits = { jobsMs: JOB_CHAIN_LIFETIME_MS, webhookDeliveriesMs: JOB_CHAIN_LIFETIME_MS };
+
+/**
+ * A preview's content is due: its request said retain: false, or its account's retention has passed; and no job needs it
+ * any more (its analysis done, no gate run of it running), or it is older than a job chain can live ($2, a lost job).
+ */
+const CONTENT_DUE = `p.content_removed_at IS NULL
   AND (p.retain = false OR (a.id IS NOT NULL AND p.created_at + a.retention_days * interval '1 day' <= $1))
-  AND NOT EXISTS (SELECT 1 FROM gate_runs g WHERE g.preview_id = p.id AND g.status = 'running')`;
+  AND (p.created_at <= $2 OR (p.status <> 'queued'
+    AND NOT EXISTS (SELECT 1 FROM gate_runs g WHERE g.preview_id = p.id AND g.status = 'running')))`;
 
 const BATCH = 500;
 
@@ -31,11 +61,6 @@ export class RetentionRepository {
     private readonly dataSource: DataSource,
     private readonly screenshots: ScreenshotRepository,
   ) {}
-
-  /** Marks a new preview or fix run as not to be kept past its job chain (the request said retain: false). */
-  async doNotRetain(table: 'previews' | 'fix_runs', id: string): Promise<void> {
-    await this.dataSource.query(`UPDATE ${table} SET retain = false WHERE id = $1`, [id]);
-  }
 
   /** Deletes a finished fix run now (its request said retain: false and has its answer). */
   async deleteFixRun(id: string): Promise<void> {
@@ -61,12 +86,14 @@ export class RetentionRepository {
   }
 
   /** One sweep: everything past its time, in batches, until nothing is due. */
-  async sweep(now = new Date()): Promise<RetentionSweepResult> {
+  async sweep(now = new Date(), limits: RetentionSweepLimits = DEFAULT_LIMITS): Promise<RetentionSweepResult> {
+    const jobsGone = new Date(now.getTime() - limits.jobsMs);
+    const deliveriesGone = new Date(now.getTime() - limits.webhookDeliveriesMs);
     let previewsPurged = 0;
     for (;;) {
       const due: Array<{ id: string }> = await this.dataSource.query(
         `SELECT p.id FROM previews p LEFT JOIN accounts a ON a.id = p.account_id WHERE ${CONTENT_DUE} LIMIT ${BATCH}`,
-        [now],
+        [now, jobsGone],
       );
       if (due.length === 0) break;
       previewsPurged += await this.purgePreviews(
@@ -76,15 +103,15 @@ export class RetentionRepository {
       if (due.length < BATCH) break;
     }
     const [, fixRunsDeleted]: [unknown, number] = await this.dataSource.query(
-      `DELETE FROM fix_runs f WHERE f.status <> 'queued' AND (f.retain = false
+      `DELETE FROM fix_runs f WHERE (f.status <> 'queued' OR f.created_at <= $2) AND (f.retain = false
          OR EXISTS (SELECT 1 FROM accounts a WHERE a.id = f.account_id AND f.created_at + a.retention_days * interval '1 day' <= $1))`,
-      [now],
+      [now, jobsGone],
     );
-    // An event goes with its delivery log once no delivery of it is still pending.
+    // An event goes with its delivery log once no delivery of it is still pending, or once its deliveries' retries are over anyway.
     const [, webhookEventsDeleted]: [unknown, number] = await this.dataSource.query(
       `DELETE FROM webhook_events e USING accounts a WHERE a.id = e.account_id AND e.created_at + a.retention_days * interval '1 day' <= $1
-         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')`,
-      [now],
+         AND (e.created_at <= $2 OR NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending'))`,
+      [now, deliveriesGone],
     );
     const screenshotImagesDeleted = await this.screenshots.deleteUnreferenced();
     return { previewsPurged, fixRunsDeleted, webhookEventsDeleted, screenshotImagesDeleted };
