@@ -6,7 +6,7 @@
 // repositories call it: seal the source on POST (Brotli quality 1, AES-256-GCM, base64), open it in the worker,
 // seal the result when the worker stores it, open the result when it is read once. The data key comes from a
 // cache, as in a running app (a cache miss adds one indexed query per account and process, not per preview).
-// Target (issue 32): at most 0.2 ms added to a preview's median. Each email's figure is the median over
+// Target: encryption adds at most 0.2 ms to a preview's median (docs/privacy.md, "Cost"). Each email's figure is the median over
 // BENCH_ITERATIONS (200) repetitions after BENCH_WARMUP (200); the figure printed is the median over emails.
 // The engine's and the cipher's TypeScript is bundled on the fly with esbuild.
 'use strict';

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Encryption at rest (issue 32, docs/privacy.md): one data key per account, and one per UTC day for anonymous
+ * Encryption at rest (docs/privacy.md): one data key per account, and one per UTC day for anonymous
  * content, each stored wrapped (AES-256-GCM) by a key of MAILPROOF_DATA_KEYS named by `kek_id`. Deleting a row
  * makes every ciphertext sealed with its key unreadable, backups included. An account's key goes with the
  * account (ON DELETE CASCADE).

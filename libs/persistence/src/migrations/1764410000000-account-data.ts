@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Customer data (issue 32): each account's retention, what a request asked to keep, when a preview's content
+ * Customer data (retention, export, erasure): each account's retention, what a request asked to keep, when a preview's content
  * was removed, and the one record an erasure leaves behind (docs/privacy.md). IF NOT EXISTS: a development build once carried
  * this migration under an earlier timestamp, and databases migrated by it must not fail here.
  */
