@@ -37,6 +37,10 @@ export const MESSAGE_LIMITS = {
   maxHeaderFields: 2000,
   /** RFC 2047 encoded words (`=?charset?B?...?=`) summed over every header; a long encoded subject has ~10. */
   maxEncodedWords: 1000,
+  /** One header field, unfolded; RFC 5322 lines stop at 998 and the longest real fields (DKIM-Signature, References) are a few KB. */
+  maxHeaderFieldCharacters: 16 * 1024,
+  /** DKIM-Signature fields at the top; an ESP signs once or twice (its domain and the sender's). */
+  maxDkimSignatures: 10,
   /** A decoded HTML or text part is analyzed like markup, so it has markup's size limit. */
   maxDecodedPartBytes: ENGINE_LIMITS.maxInputBytes,
 } as const;

@@ -17,6 +17,56 @@ export const SUBJECT_LONG_CHARACTERS = 78;
 const SUBJECT_MAX_CHARACTERS = 998;
 const MESSAGE_ID = /^<[^<>@\s]+@[^<>@\s]+>$/;
 
+/** A header value in a finding's sentence, cut to a readable length (a hostile one may be kilobytes). */
+function quoted(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 80)}...` : value;
+}
+
+const DOMAIN_AT_START = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+/i;
+
+/**
+ * The domains a display name names, in one linear pass (no regex that backtracks over a long run): words
+ * with an `@` are addresses (their domain counts whatever its suffix), the others' dotted runs are bare names.
+ */
+export function namedDomains(name: string): { addressed: string[]; bare: string[] } {
+  const addressed: string[] = [];
+  const bare: string[] = [];
+  for (const word of name.split(/[\s<>"]+/)) {
+    const at = word.lastIndexOf('@');
+    if (at >= 0) {
+      const domain = at > 0 ? DOMAIN_AT_START.exec(word.slice(at + 1)) : null;
+      if (domain) addressed.push(domain[0]);
+      continue;
+    }
+    for (const run of word.split(/[^a-z0-9.-]+/i))
+      for (const piece of run.split(/\.{2,}/)) {
+        let start = 0;
+        let end = piece.length;
+        while (start < end && piece[start] === '.') start++;
+        while (end > start && piece[end - 1] === '.') end--;
+        const candidate = piece.slice(start, end);
+        if (candidate.includes('.')) bare.push(candidate);
+      }
+  }
+  return { addressed, bare };
+}
+
+/** RFC 5322 3.2.2 comments removed, nested ones included, in one pass; an unclosed comment runs to the end. */
+export function stripComments(text: string): string {
+  let out = '';
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '\\' && depth > 0) i++;
+    else if (char === '(') depth++;
+    else if (char === ')' && depth > 0) {
+      depth--;
+      if (depth === 0) out += ' ';
+    } else if (depth === 0) out += char;
+  }
+  return out;
+}
+
 const fromRule: HeaderRule = ({ facts }) => {
   if (facts.fromFields.length === 0)
     return finding('from-missing', 'error', 'The message has no From header.', 'Add one From header with the sending address.');
@@ -33,7 +83,7 @@ const fromRule: HeaderRule = ({ facts }) => {
     return finding(
       'from-invalid',
       'error',
-      `The From address "${facts.fromMailboxes[0].address}" is not a valid address.`,
+      `The From address "${quoted(facts.fromMailboxes[0].address)}" is not a valid address.`,
       'Use a local@domain address in From.',
     );
   return [];
@@ -48,16 +98,15 @@ const displayNameRule: HeaderRule = ({ facts }) => {
   if (!from || from.name === '') return [];
   // An address names its domain whatever its suffix; a bare name counts when it ends in a real (ICANN) suffix,
   // so "Node.js Weekly" or "Mr.Smith" are names, "paypal.com" is a domain.
-  const addressed = [...from.name.matchAll(/[^\s@<>"]+@([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi)].map((match) => match[1]);
-  const bare = (from.name.replace(/[^\s@<>"]+@[^\s<>"]+/g, ' ').match(/[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi) ?? []).filter(hasIcannSuffix);
-  const other = [...addressed, ...bare]
+  const { addressed, bare } = namedDomains(from.name);
+  const other = [...addressed, ...bare.filter(hasIcannSuffix)]
     .map((domain) => domain.toLowerCase())
     .find((domain) => organizationalDomain(domain) !== organizationalDomain(from.domain));
   if (!other) return [];
   return finding(
     'from-display-name-impersonation',
     'error',
-    `The From display name "${from.name}" names ${other}, another domain than the address's ${from.domain}: mailbox providers treat this as impersonation.`,
+    `The From display name "${quoted(from.name)}" names ${other}, another domain than the address's ${from.domain}: mailbox providers treat this as impersonation.`,
     `Use a display name without a domain or address, or one of ${from.domain}.`,
   );
 };
@@ -65,7 +114,12 @@ const displayNameRule: HeaderRule = ({ facts }) => {
 const replyToRule: HeaderRule = ({ facts }) => {
   const invalid = facts.replyTo.filter((mailbox) => !mailbox.valid);
   if (invalid.length > 0)
-    return finding('reply-to-invalid', 'warning', `Reply-To has an invalid address "${invalid[0].address}".`, 'Use a local@domain address in Reply-To.');
+    return finding(
+      'reply-to-invalid',
+      'warning',
+      `Reply-To has an invalid address "${quoted(invalid[0].address)}".`,
+      'Use a local@domain address in Reply-To.',
+    );
   const from = facts.from;
   const elsewhere = from
     ? facts.replyTo.find((mailbox) => mailbox.valid && organizationalDomain(mailbox.valid.domain) !== organizationalDomain(from.domain))
@@ -82,8 +136,13 @@ const dateRule: HeaderRule = ({ facts }) => {
       'The message has no Date header (RFC 5322 requires one).',
       'Add a Date header, or make sure the sending system adds one.',
     );
-  if (Number.isNaN(Date.parse(facts.date.replace(/\([^)]*\)/g, ' ').trim())))
-    return finding('date-invalid', 'error', `The Date header "${facts.date}" is not an RFC 5322 date.`, 'Write the date as "Tue, 07 Oct 2025 09:30:00 +0000".');
+  if (Number.isNaN(Date.parse(stripComments(facts.date).trim())))
+    return finding(
+      'date-invalid',
+      'error',
+      `The Date header "${quoted(facts.date)}" is not an RFC 5322 date.`,
+      'Write the date as "Tue, 07 Oct 2025 09:30:00 +0000".',
+    );
   return [];
 };
 
@@ -99,7 +158,7 @@ const messageIdRule: HeaderRule = ({ facts }) => {
     return finding(
       'message-id-invalid',
       'error',
-      `The Message-ID "${facts.messageId}" is not in the <local@domain> form.`,
+      `The Message-ID "${quoted(facts.messageId)}" is not in the <local@domain> form.`,
       'Write the Message-ID as <unique@your-domain>.',
     );
   return [];
@@ -155,7 +214,7 @@ const listUnsubscribeRule: HeaderRule = ({ facts, bulk }) => {
     return finding(
       'list-unsubscribe-post-invalid',
       'error',
-      `List-Unsubscribe-Post is "${facts.listUnsubscribePost}"; RFC 8058 requires exactly "List-Unsubscribe=One-Click".`,
+      `List-Unsubscribe-Post is "${quoted(facts.listUnsubscribePost)}"; RFC 8058 requires exactly "List-Unsubscribe=One-Click".`,
       'Write List-Unsubscribe-Post: List-Unsubscribe=One-Click.',
     );
   if (list.oneClick && !list.https)
@@ -199,8 +258,10 @@ const listUnsubscribeSignedRule: HeaderRule = ({ facts }) => {
 };
 
 const notedRule: HeaderRule = ({ facts }) => [
-  ...(facts.precedence ? finding('precedence-noted', 'info', `Precedence: ${facts.precedence}.`, null) : []),
-  ...(facts.feedbackId ? finding('feedback-id-noted', 'info', `Feedback-ID: ${facts.feedbackId} (Gmail's feedback loop groups complaints by it).`, null) : []),
+  ...(facts.precedence ? finding('precedence-noted', 'info', `Precedence: ${quoted(facts.precedence)}.`, null) : []),
+  ...(facts.feedbackId
+    ? finding('feedback-id-noted', 'info', `Feedback-ID: ${quoted(facts.feedbackId)} (Gmail's feedback loop groups complaints by it).`, null)
+    : []),
 ];
 
 export const HEADER_RULES: readonly HeaderRule[] = [

@@ -94,7 +94,7 @@ function mailboxes(value: string): WrittenMailbox[] {
 /** RFC 2369: `<uri>, <uri>`; only the bracketed URIs count. */
 function readListUnsubscribe(value: string | null, post: string | null): ListUnsubscribe | null {
   if (value === null) return null;
-  const uris = [...value.matchAll(/<([^>]*)>/g)].map((match) => match[1].trim());
+  const uris = [...value.matchAll(/<([^<>]*)>/g)].map((match) => match[1].trim());
   return {
     uris,
     https: uris.find((uri) => /^https:\/\/[^\s/]+/i.test(uri)) ?? null,

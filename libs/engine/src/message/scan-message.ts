@@ -9,6 +9,8 @@ export type MessageRejection =
   | 'nesting_too_deep'
   | 'too_many_header_fields'
   | 'too_many_encoded_words'
+  | 'header_field_too_large'
+  | 'too_many_dkim_signatures'
   | 'part_too_large'
   | 'no_html_part';
 
@@ -132,7 +134,9 @@ function readHeaderBlock(lines: string[], start: number, counts: { fields: numbe
     const line = lines[index];
     if (line === '') return { fields, next: index + 1 };
     if ((line[0] === ' ' || line[0] === '\t') && fields.length > 0) {
-      fields[fields.length - 1].value += line;
+      const field = fields[fields.length - 1];
+      field.value += line;
+      if (field.value.length > MESSAGE_LIMITS.maxHeaderFieldCharacters) throw fieldTooLarge(field.name, index);
     } else {
       const match = FIELD.exec(line);
       if (!match) {
@@ -142,6 +146,7 @@ function readHeaderBlock(lines: string[], start: number, counts: { fields: numbe
         throw messageError('too_many_header_fields', `The message has more than ${MESSAGE_LIMITS.maxHeaderFields} header fields (the limit).`);
       }
       fields.push({ name: match[1].toLowerCase(), value: match[2] });
+      if (match[2].length > MESSAGE_LIMITS.maxHeaderFieldCharacters) throw fieldTooLarge(match[1], index);
     }
     counts.encodedWords += (line.match(ENCODED_WORD) ?? []).length;
     if (counts.encodedWords > MESSAGE_LIMITS.maxEncodedWords) {
@@ -149,6 +154,13 @@ function readHeaderBlock(lines: string[], start: number, counts: { fields: numbe
     }
   }
   return { fields, next: index };
+}
+
+function fieldTooLarge(name: string, index: number): CompileError {
+  return messageError(
+    'header_field_too_large',
+    `The header field ${name.slice(0, 80)} (line ${index + 1}) is longer than ${MESSAGE_LIMITS.maxHeaderFieldCharacters} characters (the limit).`,
+  );
 }
 
 function describePart(path: string, fields: RawHeaderField[]): ScannedPart {
