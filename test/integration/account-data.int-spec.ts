@@ -303,14 +303,15 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     expect(fixLeft.map((row) => row.id)).toEqual([recentFix.id]);
     // A purged preview answers with what is left of it, never a 500.
     const answer = await request(api.url).get(`/api/preview/${old.id}`).set(auth(account.key));
-    expect(answer.status).toBe(404);
-    expect(answer.body).toMatchObject({ code: 'not_found', contentRemoved: true, overallScore: 88 });
+    expect(answer.status).toBe(410);
+    expect(answer.body).toMatchObject({ code: 'content_gone', contentRemoved: true, overallScore: 88 });
     // Nor can it be shared, rendered, or opened on the dashboard as if it were there.
     const share = await request(api.url).post('/api/share').set(auth(account.key)).send({ previewId: old.id });
-    expect(share.status).toBe(404);
-    expect(share.body.contentRemoved).toBe(true);
+    expect(share.status).toBe(410);
+    expect(share.body).toMatchObject({ code: 'content_gone', contentRemoved: true });
     const shots = await request(api.url).post(`/api/preview/${old.id}/screenshots`).set(auth(account.key)).send({});
-    expect(shots.status).toBe(404);
+    expect(shots.status).toBe(410);
+    expect(shots.body).toMatchObject({ code: 'content_gone', contentRemoved: true });
     const sessions = api.app.get(DashboardSessionStore);
     const { sessionId } = await sessions.create(account.accountId, account.keyId);
     const dashboardPage = await request(api.url).get(`/app/previews/${old.id}`).set('Cookie', `mp_session=${sessionId}`);

@@ -103,8 +103,8 @@ describe('customer data in jobs and logs, and retain: false', () => {
     expect(run.verdict).not.toBeNull();
     expect(await db.query('SELECT id FROM fix_runs WHERE id = $1', [fixId])).toEqual([]);
     const gone = await fetch(`${url}/api/preview/${unkeptBody.id}`, { headers: { Authorization: `Bearer ${key}` } });
-    expect(gone.status).toBe(404);
-    expect(await gone.json()).toMatchObject({ contentRemoved: true, overallScore: unkeptBody.overallScore });
+    expect(gone.status).toBe(410);
+    expect(await gone.json()).toMatchObject({ code: 'content_gone', contentRemoved: true, overallScore: unkeptBody.overallScore });
 
     // Jobs ran (their ids are in Redis), yet no job, result, event or other key holds the email.
     const client = (await queues.preview.getBackend().client) as unknown as RedisClient;

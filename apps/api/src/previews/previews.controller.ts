@@ -42,14 +42,15 @@ export class PreviewsController {
   @ApiAcceptedResponse({ description: '{ id, status: "queued" }: still being analyzed' })
   @ApiResponse({
     status: 410,
-    description: "content_gone: the stored email's encryption key was destroyed (an erased account's restored backup; docs/privacy.md)",
+    description:
+      "content_gone: the email is no longer stored: its content was removed (the account's retention or retain: false; the body adds contentRemoved: true and the overallScore), or its encryption key was destroyed (an erased account's restored backup; docs/privacy.md)",
   })
   async read(@Param('id') id: string, @CurrentAccount() account: AuthenticatedAccount | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     const outcome = await this.previews.read(id, account);
     if (!outcome) throw new ProblemException('not_found', 'No preview with this id.');
     if (outcome.state === 'done' && outcome.value.result === null) {
       // Past its account's retention (or asked not to be kept): the row, its score and its gate summary stay, the email is gone (docs/privacy.md).
-      throw new ProblemException('not_found', "This preview's content was removed after its account's retention; its score remains.", {
+      throw new ProblemException('content_gone', "This preview's content was removed (its account's retention, or retain: false); its score remains.", {
         id: outcome.value.id,
         contentRemoved: true,
         overallScore: outcome.value.overallScore,
@@ -69,6 +70,7 @@ export class PreviewsController {
   })
   @ApiOkResponse({ type: ScreenshotsResponse })
   @ApiResponse({ status: 400, description: 'unknown client ids or modes, or clients this preview did not analyze (validation_failed)' })
+  @ApiResponse({ status: 410, description: "content_gone: the preview's content was removed (retention or retain: false; contentRemoved: true)" })
   @ApiResponse({ status: 503, description: 'the preview is still being analyzed, or the queue is unavailable' })
   captureScreenshots(@Param('id') id: string, @Body() body: ScreenshotsRequest, @CurrentAccount() account: AuthenticatedAccount | undefined) {
     return this.previews.captureScreenshots(id, body, account);

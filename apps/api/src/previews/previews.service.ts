@@ -185,7 +185,10 @@ export class PreviewsService {
     const analysis = previewOutcome(preview);
     if (analysis.state === 'failed') throw problemForFailure(analysis.failure, analysis.subject);
     if (preview.result === null)
-      throw new ProblemException('not_found', "This preview's content was removed after its account's retention.", { id, contentRemoved: true });
+      throw new ProblemException('content_gone', "This preview's content was removed (its account's retention, or retain: false); its score remains.", {
+        id,
+        contentRemoved: true,
+      });
     const notAnalyzed = (request.clients ?? []).filter((client) => !preview.clients.includes(client));
     if (notAnalyzed.length > 0) {
       throw new ProblemException('validation_failed', 'The request is invalid; see errors.', {

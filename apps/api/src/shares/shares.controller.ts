@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Authenticated, CurrentAccount } from '../auth/auth.decorators';
 import type { AuthenticatedAccount } from '../auth/request-identity';
@@ -17,6 +17,7 @@ export class SharesController {
   @Post()
   @Authenticated()
   @ApiOperation({ summary: 'Create a public link to a saved (or anonymous) preview.' })
+  @ApiResponse({ status: 410, description: "content_gone: the preview's content was removed (retention or retain: false; contentRemoved: true)" })
   @ApiCreatedResponse({ type: ShareResponse })
   create(@CurrentAccount() account: AuthenticatedAccount, @Body() body: CreateShareRequest): Promise<ShareResponse> {
     return this.shares.create(account, body.previewId);

@@ -31,7 +31,10 @@ export class SharesService {
     }
     // A preview past its retention has nothing left to show (docs/privacy.md); the sweep deleted its links too.
     if (preview.status === 'completed' && preview.result === null) {
-      throw new ProblemException('not_found', "This preview's content was removed after its account's retention.", { contentRemoved: true });
+      throw new ProblemException('content_gone', "This preview's content was removed (its account's retention, or retain: false); its score remains.", {
+        id: preview.id,
+        contentRemoved: true,
+      });
     }
     const expiresAt = account.plan === 'pro' ? null : new Date(Date.now() + this.config.previews.shareTtlDaysFree * 86_400_000);
     const share = await this.shares.create(preview.id, account.accountId, expiresAt);
