@@ -365,4 +365,77 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     expect(eventsLeft.map((row) => row.id)).toEqual([events.young]);
     expect(await db.query('SELECT 1 FROM webhook_deliveries WHERE event_id = $1', [events.stuck])).toEqual([]);
   });
+  it("strips the email's URLs from gate runs and the template line from a failure once the content goes (raw SELECT)", async () => {
+    const account = await createTestAccount(db, 'pro');
+    await db.query('UPDATE accounts SET retention_days = 7 WHERE id = $1', [account.accountId]);
+    const marker = `receipt-${randomBytes(6).toString('hex')}`;
+    const previews = api.app.get(PreviewRepository);
+    const base = { accountId: account.accountId, title: null, format: 'html' as const, clients: ['gmail-web'], source: '<p>x</p>', expiresAt: null };
+    const [old, recent] = [await previews.create(base), await previews.create(base)];
+    await db.query(`UPDATE previews SET status = 'failed', failure = $2 WHERE id = $1`, [
+      old.id,
+      JSON.stringify({ code: 'compile_failed', message: `Unexpected token near <a href="${marker}">`, line: 3 }),
+    ]);
+    await db.query(`UPDATE previews SET created_at = now() - interval '8 days' WHERE id = $1`, [old.id]);
+    await db.query(`UPDATE previews SET status = 'completed' WHERE id = $1`, [recent.id]);
+    const url = `https://shop.example/r/${marker}`;
+    const verdict = {
+      passed: false,
+      overallScore: 71,
+      worstClient: 'gmail-web',
+      checks: ['compatibility', 'content'],
+      baseline: { ref: 'r', comparedTo: null },
+      failures: [
+        { family: 'compatibility', check: 'threshold', clientId: 'gmail-web', score: 71, threshold: 80 },
+        { family: 'content', check: 'links', href: url, reason: 'http' },
+        { family: 'content', check: 'alt-text', src: `${url}.png` },
+        { family: 'content', check: 'link-unreachable', url, status: 404 },
+      ],
+      links: { resolved: true, checked: 1, unchecked: [{ url: `${url}/u`, reason: 'cap' }] },
+    };
+    const links = { checked: [{ url, status: 404 }], unchecked: [{ url: `${url}/u`, reason: 'cap' }] };
+    // A run of the old preview, a run past its time whose preview was deleted, and a recent run (kept as it is).
+    const runs = { ofOld: opaqueId('gtr'), orphan: opaqueId('gtr'), recent: opaqueId('gtr') };
+    for (const [kind, id] of Object.entries(runs)) {
+      await db.query(
+        `INSERT INTO gate_runs (id, account_id, ref, request, preview_id, status, passed, overall_score, links, verdict, created_at)
+         VALUES ($1, $2, 'r', '{}', $3, 'completed', false, 71, $4, $5, now() - $6::interval)`,
+        [
+          id,
+          account.accountId,
+          { ofOld: old.id, orphan: null, recent: recent.id }[kind],
+          JSON.stringify(links),
+          JSON.stringify(verdict),
+          kind === 'recent' ? '1 hour' : '8 days',
+        ],
+      );
+    }
+
+    const swept = await api.app.get(RetentionRepository).sweep();
+    expect(swept.gateRunsStripped).toBeGreaterThanOrEqual(1);
+
+    const raw: Array<{ id: string; row: string; verdict: typeof verdict; links: unknown }> = await db.query(
+      'SELECT id, g::text AS row, verdict, links FROM gate_runs g WHERE id = ANY($1)',
+      [Object.values(runs)],
+    );
+    const byId = Object.fromEntries(raw.map((row) => [row.id, row]));
+    for (const id of [runs.ofOld, runs.orphan]) {
+      expect(byId[id].row).not.toContain(marker);
+      expect(byId[id].links).toBeNull();
+      // The verdict stays readable: passed, scores, checks and which checks failed.
+      expect(byId[id].verdict).toMatchObject({ passed: false, overallScore: 71, checks: ['compatibility', 'content'] });
+      expect(byId[id].verdict.failures.map((failure) => failure.check)).toEqual(['threshold', 'links', 'alt-text', 'link-unreachable']);
+    }
+    expect(byId[runs.recent].row).toContain(marker);
+    const [failed]: Array<{ row: string; failure: { code: string; line: number } }> = await db.query(
+      'SELECT p::text AS row, failure FROM previews p WHERE id = $1',
+      [old.id],
+    );
+    expect(failed.row).not.toContain(marker);
+    expect(failed.failure).toMatchObject({ code: 'compile_failed', line: 3 });
+    // What the API answers of the run is the verdict without the URLs, never a 500.
+    const answer = await request(api.url).get(`/api/gate/runs/${runs.orphan}`).set(auth(account.key));
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.body)).not.toContain(marker);
+  });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { StoredGateVerdict } from '@mailproof/contracts';
 import { ScreenshotRepository } from './screenshot.repository';
 
 /** What one retention sweep removed. */
@@ -9,6 +10,32 @@ export interface RetentionSweepResult {
   fixRunsDeleted: number;
   webhookEventsDeleted: number;
   screenshotImagesDeleted: number;
+  /** Gate runs whose link findings and failures' URLs went with their email (the verdict's scores and rule ids stay). */
+  gateRunsStripped: number;
+}
+
+/** What a purged preview's failure says instead of its message (which may quote a line of the template). */
+export const REMOVED_FAILURE_MESSAGE = "The message was removed with the email's content.";
+
+/** A gate run that still holds URLs of its email: link findings, or a failure or unchecked link naming one. */
+const GATE_RUN_HOLDS_URLS = `(g.links IS NOT NULL
+  OR g.verdict @? '$.failures[*] ? (@.href != "" || @.src != "" || @.url != "")'
+  OR g.verdict @? '$.links.unchecked[*] ? (@.url != "")')`;
+
+/**
+ * A verdict without its email's URLs (link and image addresses, personal receipt links): the links failures' href,
+ * the alt-text failures' src, the unreachable links' url and the unchecked links' url become ''. The rest stays:
+ * passed, scores, checks, rule ids, reasons and statuses (what the dashboard, a baseline and a webhook consumer read).
+ */
+export function verdictWithoutUrls(verdict: StoredGateVerdict): StoredGateVerdict {
+  const failures = (verdict.failures ?? []).map((failure) => {
+    if (failure.check === 'links') return { ...failure, href: '' };
+    if (failure.check === 'alt-text') return { ...failure, src: '' };
+    if (failure.check === 'link-unreachable') return { ...failure, url: '' };
+    return failure;
+  });
+  const links = verdict.links ? { ...verdict.links, unchecked: (verdict.links.unchecked ?? []).map((entry) => ({ ...entry, url: '' })) } : verdict.links;
+  return { ...verdict, failures, links };
 }
 
 /**
@@ -48,6 +75,20 @@ const CONTENT_DUE = `p.content_removed_at IS NULL
 
 const BATCH = 500;
 
+/** Strips the email's URLs from the gate runs `where` selects (alias g; at most one batch); returns how many. */
+async function stripGateRuns(manager: EntityManager, where: string, parameters: unknown[]): Promise<number> {
+  const runs: Array<{ id: string; verdict: StoredGateVerdict | null }> = await manager.query(
+    `SELECT g.id, g.verdict FROM gate_runs g WHERE ${where} AND ${GATE_RUN_HOLDS_URLS} LIMIT ${BATCH}`,
+    parameters,
+  );
+  if (runs.length === 0) return 0;
+  await manager.query(`UPDATE gate_runs g SET links = NULL, verdict = v.verdict FROM unnest($1::text[], $2::jsonb[]) AS v(id, verdict) WHERE g.id = v.id`, [
+    runs.map((run) => run.id),
+    runs.map((run) => (run.verdict ? JSON.stringify(verdictWithoutUrls(run.verdict)) : null)),
+  ]);
+  return runs.length;
+}
+
 /**
  * Retention (docs/privacy.md): what an account keeps, and for how long. Removing a preview's content
  * keeps the row (id, title, status, overall score, the gate's summary: the findings and scores a gate
@@ -73,10 +114,13 @@ export class RetentionRepository {
     const hashes = await this.screenshots.hashesOf(ids);
     const purged = await this.dataSource.transaction(async (manager) => {
       const [, count]: [unknown, number] = await manager.query(
-        `UPDATE previews SET source = '', files = NULL, result = NULL, screenshots = NULL, rendered_reports = NULL, content_removed_at = $2
+        `UPDATE previews SET source = '', files = NULL, result = NULL, screenshots = NULL, rendered_reports = NULL, content_removed_at = $2,
+           failure = CASE WHEN failure IS NULL THEN NULL ELSE jsonb_set(failure, '{message}', to_jsonb($3::text)) END
          WHERE id = ANY($1) AND content_removed_at IS NULL`,
-        [ids, now],
+        [ids, now, REMOVED_FAILURE_MESSAGE],
       );
+      // The preview's gate runs keep their verdict, without the email's URLs (a run has one preview: one batch at most).
+      await stripGateRuns(manager, 'g.preview_id = ANY($1)', [ids]);
       await manager.query('DELETE FROM preview_screenshots WHERE preview_id = ANY($1)', [ids]);
       await manager.query('DELETE FROM shares WHERE preview_id = ANY($1)', [ids]);
       return count;
@@ -113,7 +157,21 @@ export class RetentionRepository {
          AND (e.created_at <= $2 OR NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending'))`,
       [now, deliveriesGone],
     );
+    // Gate runs past their account's retention whose preview went another way (deleted) lose the email's URLs too.
+    let gateRunsStripped = 0;
+    for (;;) {
+      const stripped = await this.dataSource.transaction((manager) =>
+        stripGateRuns(
+          manager,
+          `(g.status <> 'running' OR g.created_at <= $2)
+             AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = g.account_id AND g.created_at + a.retention_days * interval '1 day' <= $1)`,
+          [now, jobsGone],
+        ),
+      );
+      gateRunsStripped += stripped;
+      if (stripped < BATCH) break;
+    }
     const screenshotImagesDeleted = await this.screenshots.deleteUnreferenced();
-    return { previewsPurged, fixRunsDeleted, webhookEventsDeleted, screenshotImagesDeleted };
+    return { previewsPurged, fixRunsDeleted, webhookEventsDeleted, screenshotImagesDeleted, gateRunsStripped };
   }
 }
