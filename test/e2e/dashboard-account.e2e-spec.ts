@@ -57,6 +57,12 @@ describe('the dashboard account page (/app/account)', () => {
     expect(page.text).toContain('max="30"');
     expect(page.text).toContain('href="/app/account/export"');
     expect(page.text).toContain('What Mailproof keeps for this account');
+    // Encryption at rest: what is encrypted, the account's own key, and that erasure shreds it.
+    const encryption = page.text.slice(page.text.indexOf('id="encryption-title"'));
+    expect(encryption).toContain('Encryption at rest');
+    expect(encryption).toMatch(/Every email stored for this account is encrypted/);
+    expect(encryption).toMatch(/data key of its own/);
+    expect(encryption).toMatch(/deletes its data key with its rows/);
 
     const saved = await request(api.url)
       .post('/app/account')

@@ -10,10 +10,18 @@ function storedTable(retentionDays: number): SafeHtml {
 <tr><td>Email sources, rendered markup, screenshots and share links of previews and gate runs</td><td>${content}</td></tr>
 <tr><td>Fix runs (the email and the fixed email)</td><td>${retentionDays === 0 ? 'until the fix is answered' : '24 hours'}</td></tr>
 <tr><td>Webhook events and their delivery logs</td><td>${content}</td></tr>
-<tr><td>Scores, findings, gate verdicts and baselines</td><td>until deleted</td></tr>
+<tr><td>Scores, findings, gate verdicts and baselines (a verdict's link and image URLs go with the email)</td><td>until deleted</td></tr>
 <tr><td>Monitored domains, DNS audits and drift events</td><td>until deleted</td></tr>
 <tr><td>API keys (a hash only) and usage counts</td><td>until revoked or the account is erased</td></tr>
 </tbody></table>`;
+}
+
+/** How the stored emails are protected (docs/privacy.md, "Encryption at rest"), in the words an account needs. */
+function encryptionSection(): SafeHtml {
+  return html`<section class="card" aria-labelledby="encryption-title"><h2 id="encryption-title">Encryption at rest</h2>
+<p>Every email stored for this account is encrypted before it reaches the database (AES-256-GCM): the sources and their files, the rendered markup and reports of previews and gate runs, and the emails of fix runs. A database copy or backup holds only ciphertext.</p>
+<p>This account has a data key of its own; it is stored wrapped by the service's master key and used only for this account's rows. Scores, statuses, titles and dates stay readable, so lists can be sorted and searched.</p>
+<p>Erasing the account deletes its data key with its rows: whatever a backup still holds of this account can no longer be decrypted.</p></section>`;
 }
 
 /** The account page: retention (editable), what is stored, the export, and erasure behind a typed confirmation. */
@@ -31,6 +39,7 @@ ${error}
 <input type="number" id="retention" name="retentionDays" required min="0" max="${account.maxRetentionDays}" step="1" value="${account.retentionDays}">
 <div class="actions"><button type="submit" class="primary">Save</button></div></form>
 ${storedTable(account.retentionDays)}</section>
+${encryptionSection()}
 <section class="card" aria-labelledby="export-title"><h2 id="export-title">Export</h2>
 <p>Everything stored for this account, as one JSON file: previews with their emails, gate runs and baselines, fix runs, domains and audits, webhooks and deliveries, keys (never a secret), usage.</p>
 <p><a href="/app/account/export" download>Download the export</a></p></section>
