@@ -17,9 +17,12 @@ function mailproof(args: string[], stdin?: string, cwd = FIXTURES) {
     env: OFFLINE_ENV,
     encoding: 'utf8',
     input: stdin,
-    timeout: 60_000,
+    // A deadline, not a speed target: a loaded 2-core machine once needed more than 60 s for a Maizzle compile.
+    timeout: 180_000,
     maxBuffer: 64 * 1024 * 1024,
   });
+  // A run stopped at the deadline has no status: say so rather than fail later on empty output.
+  if (result.status === null) throw new Error(`mailproof ${args.join(' ')} was stopped (${result.signal ?? result.error?.message}); stderr: ${result.stderr}`);
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -197,7 +197,8 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
     const job = await waitFor(
       async () => {
         const found = await queues['dns-audit'].getJob(repeatId);
-        return (await found?.getState()) === 'completed' ? found : null;
+        // Read the job again once completed: the copy fetched while it was active has no return value yet.
+        return (await found?.getState()) === 'completed' ? ((await queues['dns-audit'].getJob(repeatId)) ?? null) : null;
       },
       'the repeated window job',
       10_000,
