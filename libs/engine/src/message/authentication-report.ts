@@ -2,6 +2,7 @@ import { isInconclusive } from '../dns/audit-domain';
 import type { DeliverabilityResult } from '../dns/deliverability-result';
 import { isValidDkimSelector } from '../dns/normalize-domain';
 import { parseTagList } from '../dns/tag-list';
+import { MESSAGE_LIMITS } from '../limits';
 import { evaluateAlignment, type AlignmentMode } from './alignment';
 import type { MessageFacts } from './message-facts';
 import { messageFinding as finding } from './message-finding';
@@ -36,6 +37,12 @@ export interface AuthenticationVerdicts {
 /** At most this many domains are audited for one message: From, Return-Path and two signing domains. */
 export const MAX_AUTHENTICATION_DOMAINS = 4;
 
+/**
+ * At most this many DKIM selectors are read at one domain: below the dns-audit job's own bound (MAX_DKIM_SELECTORS,
+ * 20), which would refuse the job and leave the whole message inconclusive. The scan allows as many signatures.
+ */
+export const MAX_SELECTORS_PER_DOMAIN = MESSAGE_LIMITS.maxDkimSignatures;
+
 /** The lookups a message needs: its From domain, its envelope (Return-Path) domain and each signing domain with its selector. */
 export function authenticationPlan(facts: MessageFacts): AuthenticationPlan {
   const selectors = new Map<string, Set<string>>();
@@ -47,7 +54,9 @@ export function authenticationPlan(facts: MessageFacts): AuthenticationPlan {
   add(facts.from?.domain);
   add(facts.returnPath?.valid?.domain);
   for (const signature of facts.dkimSignatures) if (isValidDkimSelector(signature.selector)) add(signature.domain, signature.selector);
-  const domains = [...selectors].slice(0, MAX_AUTHENTICATION_DOMAINS).map(([domain, names]) => ({ domain, dkimSelectors: [...names].sort() }));
+  const domains = [...selectors]
+    .slice(0, MAX_AUTHENTICATION_DOMAINS)
+    .map(([domain, names]) => ({ domain, dkimSelectors: [...names].sort().slice(0, MAX_SELECTORS_PER_DOMAIN) }));
   return { fromDomain: facts.from?.domain ?? null, domains };
 }
 
@@ -66,11 +75,20 @@ function spfVerdict(envelopeDomain: string, audit: DeliverabilityResult | null |
   return ['pass', `${envelopeDomain} publishes an SPF record`];
 }
 
+const NOT_CHECKED = `not checked: beyond the ${MAX_AUTHENTICATION_DOMAINS} domains (${MAX_SELECTORS_PER_DOMAIN} selectors each) looked up for one message`;
+
+/**
+ * A verified aligned signature passes (else any verified one: alignment is its own requirement); a key lookup that
+ * failed leaves it undecided; a signature that fails (or has no key) fails. Signatures left unchecked by the plan's
+ * bounds are neutral and decide nothing, so they never turn a failing signature into an undecided one.
+ */
 function dkimVerdict(dkim: DkimSignatureCheck[], fromAudit: DeliverabilityResult): [AuthVerdict, string] {
-  const passed = dkim.find((check) => check.result === 'pass');
+  const passed = dkim.find((check) => check.result === 'pass' && check.aligned) ?? dkim.find((check) => check.result === 'pass');
   if (passed) return ['pass', `the DKIM signature of ${passed.domain} verifies`];
   if (dkim.some((check) => check.result === 'temperror')) return ['unknown', 'the DKIM key lookup failed'];
-  if (dkim.length > 0) return ['fail', `no DKIM signature verifies (${dkim.map((check) => `${check.domain}: ${check.result}`).join(', ')})`];
+  const checked = dkim.filter((check) => check.message !== NOT_CHECKED);
+  if (checked.length > 0) return ['fail', `no DKIM signature verifies (${checked.map((check) => `${check.domain}: ${check.result}`).join(', ')})`];
+  if (dkim.length > 0) return ['unknown', `no DKIM signature was checked (${dkim[0].message})`];
   if (fromAudit.checks.dkim.status === 'skip') return ['unknown', 'the DKIM key lookup failed'];
   if (fromAudit.dkim.valid)
     return [
@@ -78,6 +96,13 @@ function dkimVerdict(dkim: DkimSignatureCheck[], fromAudit: DeliverabilityResult
       `the message is not signed; ${fromAudit.domain} publishes a DKIM key (selector ${fromAudit.dkim.selector}), so the sending system may sign it`,
     ];
   return ['fail', `the message is not signed and ${fromAudit.domain} publishes no DKIM key at the selectors checked`];
+}
+
+/** A signature whose domain or selector the plan did not look up is neutral ("not checked"), never a failed lookup. */
+function planned(check: MessageAuthenticationInput['dkim'][number], plan: AuthenticationPlan): { result: DkimVerification; message: string } {
+  const looked = plan.domains.some(({ domain, dkimSelectors }) => domain === check.domain && dkimSelectors.includes(check.selector));
+  if (looked || check.result !== 'temperror') return { result: check.result, message: check.message };
+  return { result: 'neutral', message: NOT_CHECKED };
 }
 
 function alignmentVerdict(dkim: DkimSignatureCheck[], spfAligned: boolean | null, spf: AuthVerdict, envelope: string | null): [AuthVerdict, string] {
@@ -132,7 +157,12 @@ export function evaluateAuthentication(
     return { report, verdicts: unknown(reason) };
   }
   const dmarc = dmarcModes(fromAudit);
-  const dkim: DkimSignatureCheck[] = input.dkim.map((check) => ({ ...check, aligned: evaluateAlignment(check.domain, fromDomain, dmarc?.adkim ?? 'r') }));
+  const plan = authenticationPlan(facts);
+  const dkim: DkimSignatureCheck[] = input.dkim.map((check) => ({
+    ...check,
+    ...planned(check, plan),
+    aligned: evaluateAlignment(check.domain, fromDomain, dmarc?.adkim ?? 'r'),
+  }));
   const envelope = facts.returnPath?.valid?.domain ?? null;
   const spfAligned = envelope === null ? null : evaluateAlignment(envelope, fromDomain, dmarc?.aspf ?? 'r');
   const [spf, spfReason] = spfVerdict(envelope ?? fromDomain, input.audits[envelope ?? fromDomain]);

@@ -6,7 +6,8 @@ import type { DeliverabilityResult } from '../dns/deliverability-result';
 import { StaticZoneResolver, type StaticZoneEntry } from '../dns/static-zone-resolver';
 import { GMAIL_CLIP_LIMIT_BYTES } from '../reports/size-report';
 import { evaluateAlignment, organizationalDomain } from './alignment';
-import { authenticationPlan, type MessageAuthenticationInput } from './authentication-report';
+import { MESSAGE_LIMITS } from '../limits';
+import { MAX_SELECTORS_PER_DOMAIN, authenticationPlan, type MessageAuthenticationInput } from './authentication-report';
 import { buildMessageReport } from './build-message-report';
 import { readMessageFacts } from './message-facts';
 import type { MessageReport } from './message-report';
@@ -350,6 +351,57 @@ describe('authentication and the bulk-sender checklist', () => {
     const noFrom = await report(alternativeMessage(headersWith({ From: null })));
     expect(requirement(noFrom, 'valid-from').status).toBe('fail');
     expect(noFrom.authentication.status).toBe('fail');
+  });
+
+  const signature = (domain: string, selector = 's1') =>
+    `DKIM-Signature: v=1; a=rsa-sha256; d=${domain}; s=${selector}; h=from:subject:list-unsubscribe:list-unsubscribe-post; bh=x; b=y`;
+  const manySigned = (signatures: string[]) =>
+    alternativeMessage([...headersWith({ 'Return-Path': '<bounce@bounce.esp.example>', 'List-Unsubscribe': '<https://acme.example/u>' }), ...signatures]);
+
+  it('more DKIM-Signature fields than the limit are refused (too_many_dkim_signatures); selectors per domain stay under the audit job limit', async () => {
+    const signatures = Array.from({ length: MESSAGE_LIMITS.maxDkimSignatures + 1 }, (_, index) => signature('acme.example', `s${index}`));
+    await expect(parseMessage(manySigned(signatures))).rejects.toMatchObject({ reason: 'too_many_dkim_signatures' });
+    const facts = readMessageFacts(await parseMessage(manySigned(signatures.slice(1))));
+    facts.dkimSignatures = Array.from({ length: 30 }, (_, index) => ({ domain: 'acme.example', selector: `k${index}`, signedHeaders: [] }));
+    const planned = authenticationPlan(facts).domains.find((entry) => entry.domain === 'acme.example')!;
+    expect(planned.dkimSelectors).toHaveLength(MAX_SELECTORS_PER_DOMAIN);
+    expect(MAX_SELECTORS_PER_DOMAIN).toBeLessThan(20);
+  });
+
+  it('a signature past the domain bound is neutral "not checked": it cannot turn a failing From-domain signature into inconclusive', async () => {
+    const raw = manySigned(['acme.example', 'd1.example', 'd2.example', 'd3.example'].map((domain) => signature(domain)));
+    const input = await lookups(raw, [
+      { domain: 'acme.example', selector: 's1', result: 'fail', message: 'signature did not verify' },
+      { domain: 'd3.example', selector: 's1', result: 'temperror', message: 'TXT s1._domainkey.d3.example: no answer' },
+    ]);
+    expect(Object.keys(input.audits)).not.toContain('d3.example');
+    const made = await report(raw, { authentication: input });
+    expect(made.authentication.dkim.map((check) => [check.domain, check.result])).toEqual([
+      ['acme.example', 'fail'],
+      ['d3.example', 'neutral'],
+    ]);
+    expect(made.authentication.dkim[1].message).toContain('not checked');
+    expect(requirement(made, 'spf-and-dkim').status).toBe('fail');
+    expect(requirement(made, 'spf-and-dkim').reason).toContain('no DKIM signature verifies (acme.example: fail)');
+  });
+
+  it('DKIM passes when an aligned signature verifies, whatever the others say; a planned key lookup that failed stays inconclusive', async () => {
+    const raw = manySigned([signature('esp.example'), signature('acme.example')]);
+    const made = await report(raw, {
+      authentication: await lookups(raw, [
+        { domain: 'esp.example', selector: 's1', result: 'temperror', message: 'timeout' },
+        { domain: 'acme.example', selector: 's1', result: 'pass', message: 'verified' },
+      ]),
+    });
+    expect(requirement(made, 'spf-and-dkim').reason).toContain('the DKIM signature of acme.example verifies');
+    expect(requirement(made, 'dmarc-alignment').status).toBe('pass');
+    const undecided = await report(raw, {
+      authentication: await lookups(raw, [
+        { domain: 'esp.example', selector: 's1', result: 'temperror', message: 'timeout' },
+        { domain: 'acme.example', selector: 's1', result: 'fail', message: 'bad' },
+      ]),
+    });
+    expect(requirement(undecided, 'spf-and-dkim').status).toBe('inconclusive');
   });
 });
 

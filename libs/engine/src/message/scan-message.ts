@@ -95,6 +95,13 @@ export function scanMessage(raw: string): MessageSkeleton {
   };
 
   startPart('', 0);
+  const signatures = parts[0].headers.filter((field) => field.name === 'dkim-signature').length;
+  if (signatures > MESSAGE_LIMITS.maxDkimSignatures) {
+    throw messageError(
+      'too_many_dkim_signatures',
+      `The message has ${signatures} DKIM-Signature fields; the limit is ${MESSAGE_LIMITS.maxDkimSignatures} (a sending system signs once or twice).`,
+    );
+  }
   if (open.length === 0) {
     parts[0].path = '1';
     return { headers: parts[0].headers, parts };
