@@ -1,6 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
+import { MAX_RETENTION_DAYS } from '@mailproof/contracts';
 import {
   ACCOUNT_TABLES,
   AccountsRepository,
@@ -10,7 +12,7 @@ import {
   RetentionRepository,
   opaqueId,
 } from '@mailproof/persistence';
-import type { RedisClient } from '@mailproof/queue';
+import { redisOptionsFromUrl, type RedisClient } from '@mailproof/queue';
 import { PREVIEW_CLEANUP_SCHEDULER_ID } from '../../apps/scheduler/src/preview-cleanup.service';
 import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
 import { DashboardSessionStore } from '../../apps/api/src/auth/dashboard-session.store';
@@ -23,23 +25,41 @@ import { waitFor } from '../utils/wait';
 
 const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
-/** Every key of the test's Redis prefix and, for sessions, what they hold. */
-async function redisKeysAndValues(queues: ReturnType<typeof openQueues>, prefix: string): Promise<Array<{ key: string; value: string }>> {
-  const client = (await queues.preview.getBackend().client) as unknown as RedisClient;
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    keys.push(...batch);
-    cursor = next;
-  } while (cursor !== '0');
-  return Promise.all(keys.map(async (key) => ({ key, value: (await client.type(key)) === 'string' ? ((await client.get(key)) ?? '') : '' })));
+/** Every key of the test's Redis prefix on each client, with what it holds whatever its type (job hashes, event streams, lists, sets). */
+async function redisKeysAndValues(clients: RedisClient[], prefix: string): Promise<Array<{ key: string; value: string }>> {
+  const found: Array<{ key: string; value: string }> = [];
+  for (const client of clients) {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      keys.push(...batch);
+      cursor = next;
+    } while (cursor !== '0');
+    for (const key of keys) found.push({ key, value: JSON.stringify(await redisValue(client, key)) });
+  }
+  return found;
+}
+
+async function redisValue(client: RedisClient, key: string): Promise<unknown> {
+  const type = await client.type(key);
+  if (type === 'string') return client.get(key);
+  if (type === 'hash') return client.hgetall(key);
+  if (type === 'list') return client.lrange(key, 0, -1);
+  if (type === 'set') return client.smembers(key);
+  if (type === 'zset') return client.zrange(key, 0, -1);
+  if (type === 'stream') return client.xrange(key, '-', '+');
+  return type;
 }
 
 describe('account data: the catalogue, export, erasure and retention', () => {
   // A long key cache: the second replica must drop the erased account's key because it was told, not because its cache expired.
-  const config = testConfig({ API_KEY_CACHE_TTL_MS: 5_000 });
+  // The rate limiter on its own Redis database (RATE_LIMIT_REDIS_URL): erasure must find its windows and markers there.
+  const rateLimitUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  rateLimitUrl.pathname = '/7';
+  const config = testConfig({ API_KEY_CACHE_TTL_MS: 5_000, RATE_LIMIT_REDIS_URL: rateLimitUrl.toString() });
   const queues = openQueues(config);
+  const rateLimitRedis = new Redis(redisOptionsFromUrl(config.rateLimits.redis.url));
   let db: DataSource;
   let api: RunningApi;
   let otherApi: RunningApi;
@@ -53,6 +73,7 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     await api?.close();
     await otherApi?.close();
     await queues.closeAll(true);
+    rateLimitRedis.disconnect();
     await db?.destroy();
   });
 
@@ -101,7 +122,7 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     const pro = await createTestAccount(db, 'pro');
     await request(api.url).patch('/api/account').set(auth(pro.key)).send({ retentionDays: 365 }).expect(200);
     // Moving to a plan with a shorter maximum shortens the retention with it.
-    await new AccountsRepository(db).setPlan(pro.accountId, 'free');
+    await new AccountsRepository(db).setPlan(pro.accountId, 'free', MAX_RETENTION_DAYS.free);
     expect((await request(api.url).get('/api/account').set(auth(pro.key)).expect(200)).body).toMatchObject({ plan: 'free', retentionDays: 30 });
   });
 
@@ -148,6 +169,18 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     await request(api.url).get('/api/keys').set(auth(account.key)).expect(200);
     await request(otherApi.url).get('/api/keys').set(auth(account.key)).expect(200);
     await queues.preview.add('preview.analyze', { schemaVersion: 1, previewId: rows.previewId }, { jobId: `preview.analyze-${rows.previewId}` });
+    // An on-demand DNS audit (POST /api/deliverability): a random job id, the account only in its data.
+    const audit = { schemaVersion: 1, trigger: 'on-demand', domain: 'erased.example', dkimSelectors: [], accountId: account.accountId };
+    await queues['dns-audit'].add('dns-audit.run', audit, { jobId: randomUUID() });
+    const allClients = async () => [(await queues.preview.getBackend().client) as unknown as RedisClient, rateLimitRedis];
+    const accountKeys = async () =>
+      (await redisKeysAndValues(await allClients(), config.queue.prefix)).filter(({ key, value }) =>
+        [account.accountId, account.keyId, rows.previewId, rows.gateRunId, rows.fixRunId].some((id) => key.includes(id) || value.includes(id)),
+      );
+    const before = (await accountKeys()).map(({ key }) => key);
+    // Seen before the erasure (so the check below can fail): the rate-limit window on the rate limiter's own database, the audit job's hash.
+    expect(await rateLimitRedis.exists(`${config.queue.prefix}:rl:pro:account:${account.accountId}`)).toBe(1);
+    expect(before.filter((key) => key.includes(':dns-audit:')).length).toBeGreaterThan(0);
 
     const exported = await request(api.url).get('/api/account/export').set(auth(account.key)).expect(200);
     expect(exported.headers['content-type']).toMatch(/application\/json/);
@@ -190,11 +223,7 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     expect(JSON.stringify(record)).not.toContain(account.keyId);
 
     expect(await sessions.find(sessionId)).toBeNull();
-    const ids = [account.accountId, account.keyId, rows.previewId, rows.gateRunId, rows.fixRunId];
-    const remaining = (await redisKeysAndValues(queues, config.queue.prefix)).filter(({ key, value }) =>
-      ids.some((id) => key.includes(id) || value.includes(id)),
-    );
-    expect(remaining).toEqual([]);
+    expect(await accountKeys()).toEqual([]);
   });
 
   it('runs the sweep at least hourly: the configuration refuses a longer interval', () => {

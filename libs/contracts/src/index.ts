@@ -19,3 +19,4 @@ export * from './preview-result';
 export * from './fix-result';
 export * from './rendered-reports';
 export * from './source-files';
+export * from './retention';

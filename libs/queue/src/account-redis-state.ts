@@ -9,6 +9,22 @@ export interface AccountRedisState {
   jobSubjectIds: readonly string[];
 }
 
+/**
+ * The two Redis connections an account's state lives on: the queue's (jobs, dashboard sessions, the erasure
+ * channel: REDIS_URL) and the rate limiter's (windows and last-used markers: RATE_LIMIT_REDIS_URL, else the same Redis).
+ */
+export interface AccountRedisClients {
+  queue: RedisClient;
+  rateLimits: RedisClient;
+}
+
+/** Queues whose jobs name their account in their data, not in their id (on-demand DNS audits: a random job id). */
+const ACCOUNT_DATA_QUEUES: ReadonlySet<string> = new Set(['dns-audit']);
+/** The most jobs of such a queue read per state in one erasure: completed ones are kept an hour, failed a day (job-defaults.ts). */
+const MAX_JOBS_READ = 10_000;
+const JOBS_PAGE = 500;
+const JOB_STATES = ['waiting', 'prioritized', 'delayed', 'waiting-children', 'active', 'completed', 'failed'] as const;
+
 /** The channel every API replica listens on to drop an erased account's keys from its cache at once. */
 export function accountErasedChannel(prefix: string): string {
   return `${prefix}:account-erased`;
@@ -31,14 +47,28 @@ async function scanKeys(client: RedisClient, pattern: string): Promise<string[]>
   return keys;
 }
 
-/** Jobs name their subject by id: every job of the account's ids goes, whatever its state. */
-async function removeJobs(queues: readonly Queue[], subjectIds: ReadonlySet<string>): Promise<number> {
-  if (subjectIds.size === 0) return 0;
+/** Jobs whose data names the account (`accountId`), in the queues that carry it there: read in pages, at most MAX_JOBS_READ per state. */
+async function accountJobIds(queue: Queue, accountId: string): Promise<string[]> {
+  if (!ACCOUNT_DATA_QUEUES.has(queue.name)) return [];
+  const ids = new Set<string>();
+  for (const state of JOB_STATES) {
+    for (let start = 0; start < MAX_JOBS_READ; start += JOBS_PAGE) {
+      const page = await queue.getJobs([state], start, start + JOBS_PAGE - 1, true);
+      for (const job of page) if (job?.id && (job.data as { accountId?: unknown } | undefined)?.accountId === accountId) ids.add(job.id);
+      if (page.length < JOBS_PAGE) break;
+    }
+  }
+  return [...ids];
+}
+
+/** Jobs name their subject by id, or (on-demand DNS audits) their account in their data: every such job goes, whatever its state. */
+async function removeJobs(queues: readonly Queue[], subjectIds: ReadonlySet<string>, accountId: string): Promise<number> {
   let removed = 0;
   for (const queue of queues) {
     const keyPrefix = queue.toKey('');
-    const jobIds = new Set<string>();
-    for (const key of await scanKeys((await queue.getBackend().client) as unknown as RedisClient, `${keyPrefix}*`)) {
+    const jobIds = new Set<string>(await accountJobIds(queue, accountId));
+    const keys = subjectIds.size > 0 ? await scanKeys((await queue.getBackend().client) as unknown as RedisClient, `${keyPrefix}*`) : [];
+    for (const key of keys) {
       const jobId = key.slice(keyPrefix.length).split(':')[0];
       if ([...jobId.split('-'), ...(jobId.match(UUID_IN) ?? [])].some((part) => subjectIds.has(part))) jobIds.add(jobId);
     }
@@ -49,25 +79,30 @@ async function removeJobs(queues: readonly Queue[], subjectIds: ReadonlySet<stri
 
 /**
  * Removes what Redis holds of an erased account (docs/privacy.md) and tells every API replica: the
- * rate-limit windows and last-used markers (apps/api RateLimiterService), the dashboard sessions opened
- * with its keys (DashboardSessionStore: a set per key lists them) and its jobs. Shared caches keyed by
+ * rate-limit windows and last-used markers (apps/api RateLimiterService, on its own connection), the
+ * dashboard sessions opened with its keys (DashboardSessionStore: a set per key lists them) and its jobs. Shared caches keyed by
  * URL or domain (link checks, DNS) name no account and stay.
  */
 export async function eraseAccountFromRedis(
-  client: RedisClient,
+  clients: AccountRedisClients,
   queues: readonly Queue[],
   prefix: string,
   state: AccountRedisState,
 ): Promise<{ keysDeleted: number; jobsRemoved: number }> {
-  await client.publish(accountErasedChannel(prefix), state.accountId);
-  const keys = (['free', 'pro', 'anonymous'] as const).map((tier) => `${prefix}:rl:${tier}:account:${state.accountId}`);
+  await clients.queue.publish(accountErasedChannel(prefix), state.accountId);
+  const rateLimitKeys = [
+    ...(['free', 'pro', 'anonymous'] as const).map((tier) => `${prefix}:rl:${tier}:account:${state.accountId}`),
+    ...state.keyIds.map((keyId) => `${prefix}:last-used:${keyId}`),
+  ];
+  const sessionKeys: string[] = [];
   for (const keyId of state.keyIds) {
     const sessionSet = `${prefix}:dashboard:key-sessions:${keyId}`;
-    keys.push(`${prefix}:last-used:${keyId}`, sessionSet, ...(await client.smembers(sessionSet)).map((hash) => `${prefix}:dashboard:session:${hash}`));
+    sessionKeys.push(sessionSet, ...(await clients.queue.smembers(sessionSet)).map((hash) => `${prefix}:dashboard:session:${hash}`));
   }
   let keysDeleted = 0;
   // One DEL per key: on a Redis Cluster the keys live in different slots.
-  for (const key of keys) keysDeleted += await client.del(key);
-  const jobsRemoved = await removeJobs(queues, new Set(state.jobSubjectIds));
+  for (const key of rateLimitKeys) keysDeleted += await clients.rateLimits.del(key);
+  for (const key of sessionKeys) keysDeleted += await clients.queue.del(key);
+  const jobsRemoved = await removeJobs(queues, new Set(state.jobSubjectIds), state.accountId);
   return { keysDeleted, jobsRemoved };
 }

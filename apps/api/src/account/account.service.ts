@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
-import { QUEUE_NAMES } from '@mailproof/contracts';
-import { AccountDataRepository, MAX_RETENTION_DAYS, type AccountErasure, type AccountSettings, type ErasureRequester } from '@mailproof/persistence';
+import { MAX_RETENTION_DAYS, QUEUE_NAMES } from '@mailproof/contracts';
+import { AccountDataRepository, type AccountErasure, type AccountSettings, type ErasureRequester } from '@mailproof/persistence';
 import { eraseAccountFromRedis, JobProducer, type RedisClient } from '@mailproof/queue';
 import { AccountRevocations } from '../auth/account-revocations.service';
+import { RateLimiterService } from '../auth/rate-limiter.service';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { ProblemException } from '../problems/problem.exception';
 import type { AccountResponse } from './dto/account.response';
@@ -29,6 +30,7 @@ export class AccountService {
     private readonly accountData: AccountDataRepository,
     private readonly jobs: JobProducer,
     private readonly revocations: AccountRevocations,
+    private readonly rateLimiter: RateLimiterService,
   ) {}
 
   async settings(account: AuthenticatedAccount): Promise<AccountResponse> {
@@ -63,9 +65,9 @@ export class AccountService {
     if (!erasure) throw new ProblemException('not_found', 'No such account.');
     this.revocations.revokeAccount(accountId);
     try {
-      const client = (await this.jobs.queue('preview').getBackend().client) as unknown as RedisClient;
+      const queueClient = (await this.jobs.queue('preview').getBackend().client) as unknown as RedisClient;
       const { jobsRemoved } = await eraseAccountFromRedis(
-        client,
+        { queue: queueClient, rateLimits: this.rateLimiter.client },
         QUEUE_NAMES.map((name) => this.jobs.queue(name)),
         this.config.queue.prefix,
         {

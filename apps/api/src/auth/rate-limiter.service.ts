@@ -88,6 +88,11 @@ export class RateLimiterService implements OnModuleDestroy {
     return (await this.markers.orElse(this.redis.set(`${this.config.queue.prefix}:${key}`, '1', 'EX', seconds, 'NX'), 'OK')) === 'OK';
   }
 
+  /** Its connection (RATE_LIMIT_REDIS_URL, else REDIS_URL): an account's erasure deletes its windows and markers there. */
+  get client(): RedisClient {
+    return this.redis;
+  }
+
   async onModuleDestroy(): Promise<void> {
     this.redis.disconnect();
   }

@@ -1,4 +1,5 @@
 import { BadRequestException, NotFoundException, type ArgumentsHost } from '@nestjs/common';
+import { AccountGoneError, DataKeyring, DataKeyringError } from '@mailproof/persistence';
 import { ProblemDetailsFilter } from './problem-details.filter';
 import { ProblemException } from './problem.exception';
 
@@ -82,5 +83,35 @@ describe('ProblemDetailsFilter', () => {
     const bad = fakeHost();
     filter.catch(new BadRequestException(['a is wrong', 'b is wrong']), bad.host);
     expect(bad.json()).toMatchObject({ status: 400, code: 'validation_failed', detail: 'a is wrong; b is wrong' });
+  });
+
+  it('answers a data key the key ring cannot unwrap with 503 naming the missing key id, no stack', () => {
+    // The ring's own error, from a data key wrapped under "old-2025" by a ring that no longer holds it.
+    const before = new DataKeyring([{ id: 'old-2025', key: Buffer.alloc(32, 1) }]);
+    const { kekId, wrapped } = before.wrap('dk-1', 'account-1', Buffer.alloc(32, 7));
+    let error: unknown;
+    try {
+      new DataKeyring([{ id: 'new-2026', key: Buffer.alloc(32, 2) }]).unwrap('dk-1', 'account-1', kekId, wrapped);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(DataKeyringError);
+    const { host, sent, json } = fakeHost();
+    filter.catch(error, host);
+    expect(sent.status).toBe(503);
+    expect(sent.type).toBe('application/problem+json');
+    expect(json()).toMatchObject({ status: 503, code: 'service_unavailable', keyId: 'old-2025' });
+    expect(json().detail).toContain('"old-2025"');
+    expect(sent.headers['Retry-After']).toBeDefined();
+    expect(sent.body).not.toMatch(/at |\.ts:|new-2026/);
+  });
+
+  it('answers a write for an account erased meanwhile (its data key cannot be created) with 401', () => {
+    const { host, sent, json } = fakeHost();
+    filter.catch(new AccountGoneError('0b6f6c3e-0000-4000-8000-000000000000'), host);
+    expect(sent.status).toBe(401);
+    expect(json()).toMatchObject({ status: 401, code: 'unauthorized' });
+    expect(sent.headers['WWW-Authenticate']).toContain('Bearer');
+    expect(sent.body).not.toContain('0b6f6c3e');
   });
 });

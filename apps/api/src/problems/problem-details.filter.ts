@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional 
 import type { Request, Response } from 'express';
 import type { ProblemDetails } from '@mailproof/contracts';
 import { MailproofConfig } from '@mailproof/config';
-import { databasePortOf, EncryptedContentGoneError, isStoreUnavailable } from '@mailproof/persistence';
+import { AccountGoneError, DataKeyringError, databasePortOf, EncryptedContentGoneError, isStoreUnavailable } from '@mailproof/persistence';
 import { PROBLEM_STATUS, ProblemException } from './problem.exception';
 import { buildProblem, defaultCodeFor, sendProblem } from './problem-response';
 
@@ -50,6 +50,18 @@ export class ProblemDetailsFilter implements ExceptionFilter {
         res,
         buildProblem(PROBLEM_STATUS.content_gone, 'content_gone', 'The stored email was erased: its encryption key no longer exists.', context),
       );
+    }
+    if (exception instanceof DataKeyringError) {
+      // MAILPROOF_DATA_KEYS lacks the key that wrapped this data key (an operator's mistake, fixed by putting it back): not a bug of the request.
+      this.logger.error({ requestId: context.requestId }, exception.message);
+      const detail = `Stored content cannot be decrypted: the server's key ring lacks key "${exception.kekId ?? 'unknown'}"; retry once it is restored.`;
+      return sendProblem(res, buildProblem(503, 'service_unavailable', detail, { ...context, keyId: exception.kekId ?? null }), { 'Retry-After': '60' });
+    }
+    if (exception instanceof AccountGoneError) {
+      // Erased while this request was in flight (a replica not yet told): its key no longer exists, as the next request would find.
+      return sendProblem(res, buildProblem(401, 'unauthorized', 'The API key no longer exists: its account was erased.', context), {
+        'WWW-Authenticate': 'Bearer realm="mailproof"',
+      });
     }
     if (isStoreUnavailable(exception, this.databasePort)) {
       // PostgreSQL refused, dropped the connection or is shutting down/starting: a dependency is down, not a bug.

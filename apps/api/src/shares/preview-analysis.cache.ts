@@ -56,6 +56,11 @@ export class PreviewAnalysisCache {
     return analysis;
   }
 
+  /** Forgets every analysis: an account was erased (AccountRevocations), and entries are keyed by preview, not account. */
+  clear(): void {
+    this.entries?.clear();
+  }
+
   /** What is kept now: entries and their estimated bytes in memory (GET /metrics, tests). */
   get usage(): { entries: number; bytes: number } {
     return { entries: this.entries?.size ?? 0, bytes: this.entries?.calculatedSize ?? 0 };

@@ -29,13 +29,15 @@ async function withAccountData<T>(config: MailproofConfig, work: (data: AccountD
   const dataSource = new DataSource(buildDataSourceOptions({ url: config.database.url, poolSize: 2 }));
   await dataSource.initialize();
   try {
-    const cipher = new RowCipher(new DataKeyRepository(dataSource, new DataKeyring(config.encryption.keys)));
+    const dataKeys = new DataKeyRepository(dataSource, new DataKeyring(config.encryption.keys));
+    const cipher = new RowCipher(dataKeys);
     const previews = new PreviewRepository(dataSource, new ScreenshotRepository(dataSource), cipher);
     const data = new AccountDataRepository(
       dataSource,
       previews,
       new FixRunRepository(dataSource, cipher),
       new GateRunRepository(dataSource, new WebhookRepository(dataSource)),
+      dataKeys,
     );
     return await work(data, new AccountsRepository(dataSource));
   } finally {
@@ -43,16 +45,38 @@ async function withAccountData<T>(config: MailproofConfig, work: (data: AccountD
   }
 }
 
-/** What the account left in Redis goes too, as DELETE /api/account does: sessions, rate-limit windows, jobs; every API replica forgets its keys. */
-async function eraseFromRedis(config: MailproofConfig, state: Parameters<typeof eraseAccountFromRedis>[3]) {
+/** What an erasure leaves in Redis when Redis cannot be reached, and when it goes by itself (docs/privacy.md). */
+const REDIS_LEFT_TO_EXPIRE =
+  'Left in Redis to expire on its own: rate-limit windows (within a minute), last-used markers (minutes), dashboard sessions (their TTL), ' +
+  'jobs (completed within an hour, failed within a day); none of them can reach the erased rows. Other API replicas forget its cached keys within API_KEY_CACHE_TTL_MS.';
+
+/** How long `account delete` waits for Redis by default once the rows are gone (`--redis-wait`). */
+const DEFAULT_REDIS_WAIT_SECONDS = 30;
+
+/**
+ * What the account left in Redis goes too, as DELETE /api/account does: sessions, rate-limit windows (on the rate
+ * limiter's Redis), jobs; every API replica forgets its keys. Within `waitMs`: Redis down or silent fails it then
+ * (its clients retry forever otherwise), and the connections are dropped rather than closed.
+ */
+async function eraseFromRedis(config: MailproofConfig, state: Parameters<typeof eraseAccountFromRedis>[3], waitMs: number) {
   const options = redisOptionsFromUrl(config.redis.url);
   const client = createRedisClient(config.redis, options);
+  const rateLimitClient =
+    config.rateLimits.redis.url === config.redis.url ? client : createRedisClient(config.rateLimits.redis, redisOptionsFromUrl(config.rateLimits.redis.url));
+  for (const redis of new Set([client, rateLimitClient])) redis.on('error', () => undefined);
   const queues = QUEUE_NAMES.map((name) => new Queue(name, { connection: bullConnection(config.redis, options), prefix: config.queue.prefix }));
+  for (const queue of queues) queue.on('error', () => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${waitMs / 1000} s`)), waitMs);
+  });
   try {
-    return await eraseAccountFromRedis(client, queues, config.queue.prefix, state);
+    return await Promise.race([eraseAccountFromRedis({ queue: client, rateLimits: rateLimitClient }, queues, config.queue.prefix, state), deadline]);
   } finally {
-    await Promise.all(queues.map((queue) => queue.close()));
+    clearTimeout(timer);
+    await Promise.all(queues.map((queue) => queue.disconnect().catch(() => undefined)));
     client.disconnect();
+    rateLimitClient.disconnect();
   }
 }
 
@@ -78,9 +102,12 @@ export function registerAccountDataCommands(account: Command): void {
     .description('erase an account: every row, its screenshots, its Redis keys and jobs; one audit record of counts stays (needs --confirm)')
     .argument('<account>', 'account id or name')
     .option('--confirm', 'really erase it (nothing can bring it back)')
-    .option('--json', 'print { erasureId, rowCounts } as JSON')
-    .action(async (reference: string, options: { confirm?: boolean; json?: boolean }) => {
+    .option('--json', 'print { erasureId, rowCounts, redis } as JSON')
+    .option('--redis-wait <seconds>', 'how long to wait for Redis once the rows are gone', String(DEFAULT_REDIS_WAIT_SECONDS))
+    .action(async (reference: string, options: { confirm?: boolean; json?: boolean; redisWait: string }) => {
       if (!options.confirm) throw new CliError('erasing an account cannot be undone: add --confirm', 'usage', EXIT_CODES.usage);
+      const redisWaitSeconds = Number(options.redisWait);
+      if (!(redisWaitSeconds > 0)) throw new CliError('--redis-wait must be a positive number of seconds', 'usage', EXIT_CODES.usage);
       const config = loadConfig();
       const erasure = await withAccountData(config, async (data, accounts) => {
         const accountId = await resolveAccountId(accounts, reference);
@@ -88,15 +115,22 @@ export function registerAccountDataCommands(account: Command): void {
         if (!erased) fail(`no account ${reference}`);
         return { accountId, ...erased };
       });
-      await eraseFromRedis(config, {
-        accountId: erasure.accountId,
-        keyIds: erasure.keyIds,
-        jobSubjectIds: [...erasure.previewIds, ...erasure.gateRunIds, ...erasure.fixRunIds, ...erasure.deliveryIds, ...erasure.monitoredDomainIds],
-      });
-      if (options.json) console.log(JSON.stringify({ erasureId: erasure.erasureId, rowCounts: erasure.rowCounts }));
-      else
-        console.log(
-          `account ${erasure.accountId} erased (audit record ${erasure.erasureId}, ${Object.values(erasure.rowCounts).reduce((a, b) => a + b, 0)} rows)`,
-        );
+      // The rows are gone (committed): whatever Redis does now, the erasure stands and its record's id is printed.
+      const redis = await eraseFromRedis(
+        config,
+        {
+          accountId: erasure.accountId,
+          keyIds: erasure.keyIds,
+          jobSubjectIds: [...erasure.previewIds, ...erasure.gateRunIds, ...erasure.fixRunIds, ...erasure.deliveryIds, ...erasure.monitoredDomainIds],
+        },
+        redisWaitSeconds * 1000,
+      ).then(
+        (removed) => ({ cleaned: true as const, ...removed }),
+        (error: unknown) => ({ cleaned: false as const, error: error instanceof Error ? error.message : String(error) }),
+      );
+      const rows = Object.values(erasure.rowCounts).reduce((a, b) => a + b, 0);
+      if (options.json) console.log(JSON.stringify({ erasureId: erasure.erasureId, rowCounts: erasure.rowCounts, redis }));
+      else console.log(`account ${erasure.accountId} erased (audit record ${erasure.erasureId}, ${rows} rows)`);
+      if (!redis.cleaned) console.error(`warning: Redis cleanup failed (${redis.error}). ${REDIS_LEFT_TO_EXPIRE}`);
     });
 }

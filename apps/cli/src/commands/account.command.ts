@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { MAX_RETENTION_DAYS } from '@mailproof/contracts';
 import { AccountNotFoundError, PLANS, type AccountsRepository, type Plan } from '@mailproof/persistence';
 import { registerAccountDataCommands } from './account-data.command';
 import { CliError, EXIT_CODES } from './cli-errors';
@@ -63,7 +64,9 @@ export function registerAccountCommands(program: Command): void {
         if (!reference || !planText)
           throw new CliError('give the account (id or name) and the plan: mailproof account plan <account> <plan>', 'usage', EXIT_CODES.usage);
         const plan = parsePlan(planText);
-        const updated = await withAccounts(async (accounts) => accounts.setPlan(await resolveAccountId(accounts, reference), plan)).catch((error: unknown) => {
+        const updated = await withAccounts(async (accounts) =>
+          accounts.setPlan(await resolveAccountId(accounts, reference), plan, MAX_RETENTION_DAYS[plan]),
+        ).catch((error: unknown) => {
           if (error instanceof AccountNotFoundError) fail(`no account ${reference}`);
           throw error;
         });

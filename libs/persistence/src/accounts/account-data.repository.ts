@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Plan } from '../entities/account.entity';
+import { DataKeyRepository } from '../encryption/data-key.repository';
+import { DataKeyringError, EncryptedContentGoneError } from '../encryption/encryption.errors';
 import { parsePreviewResult } from '../preview-result.codec';
 import { FixRunRepository } from '../repositories/fix-run.repository';
 import { GateRunRepository } from '../repositories/gate-run.repository';
 import { PreviewRepository } from '../repositories/preview.repository';
 import { ACCOUNT_TABLES } from './account-tables';
-
-/** The longest retention each plan may choose (docs/privacy.md); a move to a plan with a shorter one shortens the account's. */
-export const MAX_RETENTION_DAYS: Readonly<Record<Plan, number>> = { free: 30, pro: 365 };
 
 export interface AccountSettings {
   id: string;
@@ -58,6 +57,22 @@ function json(value: unknown): string {
       ? Buffer.from((item as { data: number[] }).data).toString('base64')
       : item,
   );
+}
+
+/**
+ * What an export says of a row it cannot decrypt, instead of aborting a response already under way (its 200 is sent):
+ * the key was destroyed (the content is gone for good), or the key ring lacks the key that wrapped it (an operator can
+ * restore it and export again). Any other error still stops the export.
+ */
+function unreadableContent(error: unknown): { reason: 'content_gone' | 'data_key_unavailable'; detail: string } {
+  if (error instanceof EncryptedContentGoneError) return { reason: 'content_gone', detail: 'Its encryption key was destroyed: the content is gone.' };
+  if (error instanceof DataKeyringError) {
+    return {
+      reason: 'data_key_unavailable',
+      detail: `The server's key ring lacks key "${error.kekId ?? 'unknown'}", which sealed it; export again once it is restored.`,
+    };
+  }
+  throw error;
 }
 
 /** The plain sections of an export: one SELECT each, no encrypted column among them. */
@@ -121,6 +136,7 @@ export class AccountDataRepository {
     private readonly previews: PreviewRepository,
     private readonly fixRuns: FixRunRepository,
     private readonly gateRuns: GateRunRepository,
+    private readonly dataKeys: DataKeyRepository,
   ) {}
 
   async findSettings(accountId: string): Promise<AccountSettings | null> {
@@ -169,19 +185,25 @@ export class AccountDataRepository {
         'SELECT retain, content_removed_at AS "contentRemovedAt" FROM previews WHERE id = $1',
         [id],
       );
-      const preview = meta ? await this.previews.find(id) : null;
-      if (!preview) continue;
-      const { result: _stored, ...fields } = preview;
-      // A preview past its retention has no content left to read (docs/privacy.md).
-      const [input, rendered] = meta.contentRemovedAt ? [null, null] : await Promise.all([this.previews.findForAnalysis(id), this.previews.findForRender(id)]);
-      yield {
-        ...fields,
-        ...meta,
-        source: input?.source ?? null,
-        files: input?.files ?? null,
-        mjmlValidation: input?.mjmlValidation ?? null,
-        result: rendered?.result ? parsePreviewResult(rendered.result) : null,
-      };
+      if (!meta) continue;
+      try {
+        // find() opens the stored result: read once, never again through findForRender().
+        const preview = await this.previews.find(id);
+        if (!preview) continue;
+        const { result: stored, ...fields } = preview;
+        // A preview past its retention has no content left to read (docs/privacy.md).
+        const input = meta.contentRemovedAt ? null : await this.previews.findForAnalysis(id);
+        yield {
+          ...fields,
+          ...meta,
+          source: input?.source ?? null,
+          files: input?.files ?? null,
+          mjmlValidation: input?.mjmlValidation ?? null,
+          result: stored && !meta.contentRemovedAt ? parsePreviewResult(stored) : null,
+        };
+      } catch (error) {
+        yield { id, ...meta, contentUnreadable: unreadableContent(error) };
+      }
     }
   }
 
@@ -194,9 +216,13 @@ export class AccountDataRepository {
 
   private async *fixRunRows(accountId: string): AsyncGenerator<object> {
     for await (const id of this.ids('fix_runs', accountId)) {
-      const [run, input] = await Promise.all([this.fixRuns.find(id), this.fixRuns.findForRun(id)]);
-      if (!run || !input) continue;
-      yield { ...run, source: input.source, files: input.files, result: run.result ? parsePreviewResult(run.result) : null };
+      try {
+        const [run, input] = await Promise.all([this.fixRuns.find(id), this.fixRuns.findForRun(id)]);
+        if (!run || !input) continue;
+        yield { ...run, source: input.source, files: input.files, result: run.result ? parsePreviewResult(run.result) : null };
+      } catch (error) {
+        yield { id, contentUnreadable: unreadableContent(error) };
+      }
     }
   }
 
@@ -206,7 +232,7 @@ export class AccountDataRepository {
    */
   async erase(accountId: string, requestedBy: ErasureRequester): Promise<AccountErasure | null> {
     if (!UUID.test(accountId)) return null;
-    return this.dataSource.transaction(async (manager) => {
+    const erasure = await this.dataSource.transaction(async (manager) => {
       const locked: unknown[] = await manager.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
       if (locked.length === 0) return null;
       const ids = await this.idsToForget(manager, accountId);
@@ -216,6 +242,11 @@ export class AccountDataRepository {
       );
       const rowCounts: Record<string, number> = {};
       for (const { table, where } of ACCOUNT_TABLES) {
+        if (table === 'account_data_keys') {
+          // Crypto-shredding through its repository, which also drops the key from this process's cache.
+          rowCounts[table] = (await this.dataKeys.destroyForAccount(accountId, manager)) ? 1 : 0;
+          continue;
+        }
         const [, count]: [unknown, number] = await manager.query(`DELETE FROM ${table} WHERE ${where}`, [accountId]);
         rowCounts[table] = count;
       }
@@ -230,6 +261,9 @@ export class AccountDataRepository {
       ]);
       return { erasureId: id, rowCounts, screenshotImages, ...ids };
     });
+    // Once more after the commit: a request of the account may have cached its key again between the DELETE and the commit.
+    if (erasure) this.dataKeys.forgetAccount(accountId);
+    return erasure;
   }
 
   private async idsToForget(manager: EntityManager, accountId: string): Promise<Omit<AccountErasure, 'erasureId' | 'rowCounts' | 'screenshotImages'>> {

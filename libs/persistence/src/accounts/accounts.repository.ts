@@ -3,7 +3,6 @@ import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { AccountEntity, PLANS, type Plan } from '../entities/account.entity';
 import { ApiKeyEntity } from '../entities/api-key.entity';
 import { USAGE_KINDS, type UsageKind } from '../entities/usage-counter.entity';
-import { MAX_RETENTION_DAYS } from './account-data.repository';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
 
 export class AccountNotFoundError extends Error {
@@ -72,13 +71,13 @@ export class AccountsRepository {
     });
   }
 
-  async setPlan(accountId: string, plan: Plan): Promise<AccountEntity> {
+  /** Moves the account to the plan; a retention longer than `maxRetentionDays` (the plan's, MAX_RETENTION_DAYS in contracts) is shortened to it. */
+  async setPlan(accountId: string, plan: Plan, maxRetentionDays: number): Promise<AccountEntity> {
     if (!PLANS.includes(plan)) throw new Error(`plan must be one of ${PLANS.join(', ')}`);
     const account = await this.findAccount(accountId);
     if (!account) throw new AccountNotFoundError(accountId);
     account.plan = plan;
-    // A plan allows a retention of at most MAX_RETENTION_DAYS[plan]: moving to free shortens a longer one.
-    account.retentionDays = Math.min(account.retentionDays, MAX_RETENTION_DAYS[plan]);
+    account.retentionDays = Math.min(account.retentionDays, maxRetentionDays);
     return this.dataSource.getRepository(AccountEntity).save(account);
   }
 

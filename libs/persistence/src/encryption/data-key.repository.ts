@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DataKey } from './envelope';
 import { DataKeyring } from './data-keyring';
-import { EncryptedContentGoneError } from './encryption.errors';
+import { AccountGoneError, EncryptedContentGoneError } from './encryption.errors';
 
 interface DataKeyRow {
   id: string;
@@ -26,8 +26,9 @@ function ownerOf(row: Pick<DataKeyRow, 'accountId' | 'day'>): string {
  * The data keys of encryption at rest (docs/privacy.md): one per account, created on its first encrypted write,
  * and one per UTC day for anonymous content, so that a day's key can be shredded once everything it sealed has
  * expired. Stored wrapped by the keyring; unwrapped once per process and kept in a bounded cache. A key destroyed
- * by another process stays in this one's cache until evicted: it can still open rows, but the rows went with it
- * (erasure deletes both), and what it seals afterwards no process can open again.
+ * by another process stays in this one's cache until forgotten (forgetAccount: the API does it when told of an
+ * erasure) or evicted: it can still open rows, but the rows went with it (erasure deletes both), and what it seals
+ * afterwards no process can open again.
  */
 @Injectable()
 export class DataKeyRepository {
@@ -68,6 +69,12 @@ export class DataKeyRepository {
     const deleted = (await runner.query('DELETE FROM account_data_keys WHERE account_id = $1 RETURNING id', [accountId])) as [Array<{ id: string }>, number];
     this.forget(accountId, deleted[0]);
     return deleted[0].length > 0;
+  }
+
+  /** Drops the account's key from this process's cache (destroyed by another process, or by a transaction that committed since). */
+  forgetAccount(accountId: string): void {
+    const cached = this.byOwner.get(accountId);
+    this.forget(accountId, cached ? [cached] : []);
   }
 
   /** Shreds the anonymous keys of days before `day` (UTC, `YYYY-MM-DD`): the preview cleanup calls it once their content expired. */
@@ -111,7 +118,12 @@ export class DataKeyRepository {
        ON CONFLICT ${conflict} DO NOTHING
        RETURNING id, account_id AS "accountId", anonymous_day::text AS day, kek_id AS "kekId", wrapped_key AS wrapped`,
       [id, accountId, day, kekId, wrapped],
-    );
+    ).catch((error: unknown) => {
+      // 23503 foreign_key_violation: the account was erased after its key (or session) was looked up.
+      const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+      if (accountId !== null && code === '23503') throw new AccountGoneError(accountId);
+      throw error;
+    });
     if (inserted[0]) return inserted[0];
     // Another process created the owner's key between our read and our insert: use theirs.
     const [existing] = await this.query(`${SELECT} WHERE ${accountId === null ? 'anonymous_day = $1::date' : 'account_id = $1'}`, [accountId ?? day]);

@@ -33,6 +33,7 @@ export class DataKeyring {
     if (!kek) {
       throw new DataKeyringError(
         `data key ${dataKeyId} is wrapped by key "${kekId}", which MAILPROOF_DATA_KEYS does not hold (it holds ${this.keys.map((k) => `"${k.id}"`).join(', ')}): put "${kekId}" back in the ring`,
+        kekId,
       );
     }
     try {
@@ -43,6 +44,7 @@ export class DataKeyring {
     } catch {
       throw new DataKeyringError(
         `data key ${dataKeyId} does not unwrap with key "${kekId}": the key under that id in MAILPROOF_DATA_KEYS is not the one that wrapped it`,
+        kekId,
       );
     }
   }
