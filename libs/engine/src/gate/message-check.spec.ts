@@ -3,6 +3,9 @@ import { gateSummary, gateResultOf } from './gate-summary';
 import { gateVerdict } from './gate-verdict';
 import { BULK_SENDER_REQUIREMENT_IDS, messageCheck, NOT_A_MESSAGE_REASON, NOT_BULK_REASON, type GateMessageInput } from './message-check';
 import { analyze, email } from './testing/gate-fixtures';
+import { buildMessageReport } from '../message/build-message-report';
+import { parseMessage } from '../message/parse-message';
+import { DEFAULT_HEADERS, alternativeMessage } from '../message/testing/message-fixtures';
 
 /** A checklist where every requirement is met (TLS out of scope), with the given statuses overriding. */
 function checklist(bulk: boolean, statuses: Partial<Record<BulkSenderRequirementId, MessageCheckStatus>> = {}): GateMessageInput {
@@ -55,9 +58,32 @@ describe('messageCheck', () => {
     expect(messageCheck(unmet, false)).toEqual({ failures: [], notes: [{ family: 'message', check: 'bulk-sender', reason: NOT_BULK_REASON }] });
   });
 
-  it('the request saying bulk makes a message without List-Unsubscribe bulk', () => {
-    const unmet = checklist(false, { 'one-click-unsubscribe': 'fail' });
-    expect(messageCheck(unmet, true).failures.map((failure) => failure.requirement)).toEqual(['one-click-unsubscribe']);
+  it('the request saying bulk makes a message without List-Unsubscribe bulk (the real report, built with bulk true and false)', async () => {
+    const parsed = await parseMessage(alternativeMessage());
+    const plain = buildMessageReport(parsed, { htmlText: null, authentication: null, bulk: false });
+    expect(messageCheck(plain, false)).toEqual({ failures: [], notes: [{ family: 'message', check: 'bulk-sender', reason: NOT_BULK_REASON }] });
+    const bulk = buildMessageReport(parsed, { htmlText: null, authentication: null, bulk: true });
+    const outcome = messageCheck(bulk, true);
+    expect(outcome.failures.map((failure) => failure.requirement)).toEqual(['one-click-unsubscribe']);
+    expect(outcome.notes.map((note) => note.requirement)).toEqual(['spf-or-dkim', 'spf-and-dkim', 'dmarc-policy', 'dmarc-alignment']);
+  });
+
+  it('checklist reasons and gate failures quote no header value: neither the local part of From nor the Message-ID', async () => {
+    const headers = [
+      ...DEFAULT_HEADERS.filter((line) => !/^(From|Message-ID):/i.test(line)),
+      'From: "Private Person" <private.person-4711@acme.example>',
+      'Message-ID: secret-tracking-id-0815',
+      'List-Unsubscribe: <mailto:u@acme.example>',
+    ];
+    const made = buildMessageReport(await parseMessage(alternativeMessage(headers)), { htmlText: null, authentication: null });
+    const failures = messageCheck(made, true).failures;
+    expect(failures.map((failure) => failure.requirement)).toEqual(['one-click-unsubscribe', 'valid-message-id']);
+    expect(made.bulkSender.requirements.find((item) => item.id === 'valid-from')!.reason).toContain('acme.example');
+    for (const stored of [JSON.stringify(made.bulkSender), JSON.stringify(failures), JSON.stringify(gateSummary({ ...html, messageReport: made }))]) {
+      expect(stored).not.toContain('private.person-4711');
+      expect(stored).not.toContain('Private Person');
+      expect(stored).not.toContain('secret-tracking-id-0815');
+    }
   });
 
   it('an email that is not a message passes with the note "not a message"', () => {
