@@ -156,3 +156,33 @@ describe('parseMessage', () => {
     });
   });
 });
+
+describe('the scan reads Content-Type as postal-mime does', () => {
+  const image = {
+    headers: ['Content-Type: image/png', 'Content-Transfer-Encoding: base64', 'Content-Disposition: attachment; filename=a.png'],
+    body: base64Lines(PIXEL_PNG),
+  };
+
+  it('strips RFC 822 comments: multipart/mixed(x); boundary=b is a multipart whose parts are all counted', async () => {
+    const root = multipart('mixed', 'b', [htmlPart('<p>x</p>'), image]);
+    root.headers = ['Content-Type: multipart/mixed(x); boundary=b (the boundary)'];
+    const parsed = await parseMessage(message(root));
+    expect(parsed.structure.map((part) => part.contentType)).toEqual(['multipart/mixed', 'text/html', 'image/png']);
+    expect(parsed.resources).toMatchObject([{ path: '2', contentType: 'image/png', filename: 'a.png', bytes: PIXEL_PNG.length }]);
+  });
+
+  it('refuses a boundary given twice (boundary="b"; boundary="c") as broken_boundary', async () => {
+    const root = multipart('mixed', 'b', [htmlPart('<p>x</p>'), image]);
+    root.headers = ['Content-Type: multipart/mixed; boundary="b"; boundary="c"'];
+    const error = await refusal(message(root));
+    expect(error.reason).toBe('broken_boundary');
+    expect(error.message).toContain('more than once');
+  });
+
+  it('takes "Content-Type: image" (no subtype) as postal-mime does: an attachment, never the text part', async () => {
+    const odd = { headers: ['Content-Type: image', 'Content-Transfer-Encoding: base64'], body: base64Lines(PIXEL_PNG) };
+    const parsed = await parseMessage(message(multipart('mixed', 'b', [htmlPart('<p>x</p>'), odd])));
+    expect(parsed.text).toBeNull();
+    expect(parsed.resources).toMatchObject([{ path: '2', contentType: 'image', bytes: PIXEL_PNG.length }]);
+  });
+});

@@ -46,9 +46,9 @@ const utf8 = new TextEncoder();
 export async function parseMessage(raw: string): Promise<ParsedMessage> {
   const skeleton = scanMessage(raw);
   const parser = new PostalMime({
-    // The scan has bounded nesting and parts already; these keep the parser's own bounds above ours.
+    // The scan has bounded nesting already; this keeps the parser's own bound above ours. Its header-size bound
+    // (2 MB by default) stays as a second line behind the scan's field limits.
     maxNestingDepth: MESSAGE_LIMITS.maxNestingDepth + 1,
-    maxHeadersSize: utf8.encode(raw).byteLength + 1,
     // A forwarded message is an attachment here: its own HTML is not the email being sent.
     forceRfc822Attachments: true,
     attachmentEncoding: 'arraybuffer',
@@ -125,26 +125,32 @@ function repairWindows1252(text: string): string {
 }
 
 /**
- * postal-mime lists the leaves that are not body text as attachments, in document order: the same
- * leaves the scan found, so the two lists pair up one to one (the scan adds path, charset and encoding).
+ * postal-mime lists the leaves that are not body text as attachments, in document order: the same leaves the
+ * scan found (both read Content-Type with postal-mime's reader), so the two lists pair up one to one. A pairing
+ * that does not hold (another count, another type at the same place) is refused rather than guessed.
  */
 function resourceParts(leaves: ScannedPart[], attachments: PostalMime.Attachment[]): ResourcePart[] {
   const resources = leaves.filter((part) => !isBodyText(part));
+  const mismatch = resources.findIndex((part, index) => attachments[index]?.mimeType?.toLowerCase() !== part.contentType);
+  if (resources.length !== attachments.length || mismatch >= 0) {
+    const where = mismatch >= 0 ? ` (part ${resources[mismatch].path})` : '';
+    throw messageError('not_a_message', `The message's MIME structure is ambiguous${where}: its parts cannot be read one way only.`);
+  }
   return resources.map((part, index) => {
-    const attachment = attachments[index] as PostalMime.Attachment | undefined;
-    const content = attachment?.content;
+    const attachment = attachments[index];
+    const content = attachment.content;
     const bytes = typeof content === 'string' ? utf8.encode(content).byteLength : content ? content.byteLength : 0;
-    const contentId = attachment?.contentId?.replace(/^<|>$/g, '') ?? null;
+    const contentId = attachment.contentId?.replace(/^<|>$/g, '') ?? null;
     return {
       path: part.path,
       contentType: part.contentType,
       charset: part.charset,
       transferEncoding: part.transferEncoding,
       disposition: part.disposition,
-      filename: attachment?.filename ?? null,
+      filename: attachment.filename ?? null,
       contentId: contentId || null,
       bytes,
-      related: attachment?.related === true,
+      related: attachment.related === true,
     };
   });
 }

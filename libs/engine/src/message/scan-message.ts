@@ -1,3 +1,4 @@
+import PostalMime from 'postal-mime';
 import { CompileError } from '../compile/compile-error';
 import { MESSAGE_LIMITS } from '../limits';
 
@@ -28,7 +29,7 @@ export interface RawHeaderField {
 export interface ScannedPart {
   /** `1.2` style (RFC 3501); the top level of a single-part message is `1`, of a multipart ''. */
   path: string;
-  /** Lower case `type/subtype`; `text/plain` when the part has no Content-Type (RFC 2045 5.2). */
+  /** Lower case `type/subtype` as postal-mime reads it (kept when malformed, as "image"); `text/plain` without a Content-Type (RFC 2045 5.2). */
   contentType: string;
   charset: string | null;
   transferEncoding: string | null;
@@ -46,6 +47,7 @@ export interface MessageSkeleton {
 
 interface OpenMultipart {
   path: string;
+  type: string;
   depth: number;
   delimiter: string;
   close: string;
@@ -78,10 +80,10 @@ export function scanMessage(raw: string): MessageSkeleton {
   const parts: ScannedPart[] = [];
   const open: OpenMultipart[] = [];
 
-  const startPart = (path: string, depth: number): void => {
+  const startPart = (path: string, depth: number, parentType: string | null): void => {
     const block = readHeaderBlock(lines, index, counts);
     index = block.next;
-    const part = describePart(path, block.fields);
+    const part = describePart(path, block.fields, parentType);
     parts.push(part);
     if (parts.length > MESSAGE_LIMITS.maxParts) {
       throw messageError('too_many_parts', `The message has more than ${MESSAGE_LIMITS.maxParts} MIME parts (the limit).`);
@@ -91,10 +93,10 @@ export function scanMessage(raw: string): MessageSkeleton {
       throw messageError('nesting_too_deep', `The message nests multipart parts deeper than ${MESSAGE_LIMITS.maxNestingDepth} levels (the limit).`);
     }
     const boundary = boundaryOf(part);
-    open.push({ path, depth: depth + 1, delimiter: `--${boundary}`, close: `--${boundary}--`, children: 0 });
+    open.push({ path, type: part.contentType, depth: depth + 1, delimiter: `--${boundary}`, close: `--${boundary}--`, children: 0 });
   };
 
-  startPart('', 0);
+  startPart('', 0, null);
   const signatures = parts[0].headers.filter((field) => field.name === 'dkim-signature').length;
   if (signatures > MESSAGE_LIMITS.maxDkimSignatures) {
     throw messageError(
@@ -113,7 +115,7 @@ export function scanMessage(raw: string): MessageSkeleton {
     const inner = open[open.length - 1];
     if (trimmed === inner.delimiter) {
       inner.children++;
-      startPart(inner.path === '' ? String(inner.children) : `${inner.path}.${inner.children}`, inner.depth);
+      startPart(inner.path === '' ? String(inner.children) : `${inner.path}.${inner.children}`, inner.depth, inner.type);
     } else if (trimmed === inner.close) {
       if (inner.children === 0) throw brokenBoundary(inner, 'closes before any part starts');
       open.pop();
@@ -170,9 +172,11 @@ function fieldTooLarge(name: string, index: number): CompileError {
   );
 }
 
-function describePart(path: string, fields: RawHeaderField[]): ScannedPart {
-  const contentType = parseStructured(headerValue(fields, 'content-type') ?? 'text/plain');
-  const type = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(contentType.value) ? contentType.value : 'text/plain';
+function describePart(path: string, fields: RawHeaderField[], parentType: string | null): ScannedPart {
+  // RFC 2046 5.1.5: a part of a multipart/digest defaults to message/rfc822, as postal-mime reads it.
+  const contentType = parseStructured(headerValue(fields, 'content-type') ?? (parentType === 'multipart/digest' ? 'message/rfc822' : 'text/plain'));
+  // The type as postal-mime takes it, even when it is no type/subtype ("image"): such a part is an attachment there too.
+  const type = contentType.value;
   const disposition = parseStructured(headerValue(fields, 'content-disposition') ?? '').value;
   const encoding = headerValue(fields, 'content-transfer-encoding')?.trim().toLowerCase();
   return {
@@ -182,13 +186,16 @@ function describePart(path: string, fields: RawHeaderField[]): ScannedPart {
     transferEncoding: encoding || null,
     disposition: disposition === 'inline' || disposition === 'attachment' ? disposition : null,
     headers: fields,
-    multipart: type.startsWith('multipart/'),
+    multipart: /^multipart\//.test(type),
   };
 }
 
 function boundaryOf(part: ScannedPart): string {
-  const boundary = parseStructured(headerValue(part.headers, 'content-type') ?? '').params.boundary;
+  const written = headerValue(part.headers, 'content-type') ?? '';
+  const boundary = parseStructured(written).params.boundary;
   const name = part.path === '' ? 'The top-level multipart' : `Multipart part ${part.path}`;
+  if (parameterCount(written, 'boundary') > 1)
+    throw messageError('broken_boundary', `Broken MIME boundary: ${name} gives its boundary parameter more than once.`);
   if (!boundary) throw messageError('broken_boundary', `Broken MIME boundary: ${name} has no boundary parameter.`);
   if (boundary.length > 200) throw messageError('broken_boundary', `Broken MIME boundary: ${name} has a boundary longer than 200 characters.`);
   return boundary;
@@ -199,28 +206,28 @@ export function headerValue(fields: readonly RawHeaderField[], name: string): st
   return fields.find((field) => field.name === name)?.value;
 }
 
-/** `value; name=token; name="quoted"` (RFC 2045 5.1): the value in lower case, parameter names in lower case. */
+interface StructuredReader {
+  parseStructuredHeader(text: string): { value: string; params: Record<string, string> };
+}
+
+/**
+ * postal-mime's own reader of structured fields (MimeNode.parseStructuredHeader: RFC 822 comments stripped, the first
+ * of a repeated parameter wins, RFC 2231 continuations joined), so the scan reads each Content-Type exactly as the
+ * parser will: a scan that read them otherwise would let the parser decode parts the scan never counted.
+ * It keeps no state between calls. parse-message.spec.ts ("reads Content-Type as postal-mime") guards a version change.
+ */
+const STRUCTURED = (new PostalMime() as unknown as { root: StructuredReader }).root;
+
+/** `value; name=token; name="quoted"` (RFC 2045 5.1) as postal-mime reads it: the value and parameter names in lower case. */
 export function parseStructured(text: string): { value: string; params: Record<string, string> } {
-  const segments: string[] = [];
-  let current = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '\\' && quoted && i + 1 < text.length) {
-      current += text[++i];
-      continue;
-    }
-    if (char === '"') quoted = !quoted;
-    else if (char === ';' && !quoted) {
-      segments.push(current);
-      current = '';
-    } else current += char;
-  }
-  segments.push(current);
-  const params: Record<string, string> = {};
-  for (const segment of segments.slice(1)) {
-    const equals = segment.indexOf('=');
-    if (equals > 0) params[segment.slice(0, equals).trim().toLowerCase()] = segment.slice(equals + 1).trim();
-  }
-  return { value: segments[0].trim().toLowerCase(), params };
+  const parsed = STRUCTURED.parseStructuredHeader(text);
+  return { value: parsed.value.trim().toLowerCase(), params: parsed.params };
+}
+
+/** How many times a parameter is given (postal-mime keeps the first; for a boundary a repeat is refused as ambiguous). */
+function parameterCount(text: string, name: string): number {
+  return text
+    .toLowerCase()
+    .split(';')
+    .filter((segment) => segment.trim().startsWith(`${name}=`) || segment.trim().startsWith(`${name}*`)).length;
 }
