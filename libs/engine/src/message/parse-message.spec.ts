@@ -186,3 +186,14 @@ describe('the scan reads Content-Type as postal-mime does', () => {
     expect(parsed.resources).toMatchObject([{ path: '2', contentType: 'image', bytes: PIXEL_PNG.length }]);
   });
 });
+
+describe('body parts are decoded on their own', () => {
+  it('a multipart/mixed with text/plain and text/html siblings: the HTML analysed is the HTML part alone', async () => {
+    const html = '<p>caf\u00e9 au lait</p>';
+    const raw = message(multipart('mixed', 'b', [textPart('Plain words only here', 'quoted-printable'), htmlPart(html, 'quoted-printable')]));
+    const parsed = await parseMessage(raw);
+    expect(parsed.html.content.trimEnd()).toBe(html);
+    expect(parsed.html.content).not.toContain('Plain words');
+    expect(parsed.text?.content.trimEnd()).toBe('Plain words only here');
+  });
+});

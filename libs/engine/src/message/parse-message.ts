@@ -60,16 +60,23 @@ export async function parseMessage(raw: string): Promise<ParsedMessage> {
     throw messageError('not_a_message', `The message could not be parsed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const leaves = skeleton.parts.filter((part) => !part.multipart);
+  const nodes = leafNodes(parser);
+  if (nodes.length !== leaves.length) {
+    throw messageError('not_a_message', "The message's MIME structure is ambiguous: its parts cannot be read one way only.");
+  }
   const htmlLeaf = leaves.find((part) => isBodyText(part) && part.contentType === 'text/html');
-  if (!htmlLeaf || email.html === undefined) {
+  if (!htmlLeaf) {
     throw messageError(
       'no_html_part',
       'The message has no text/html part. Mailproof checks HTML email; send the HTML version of the message (a plain-text message has nothing to preview).',
     );
   }
-  const html = bodyPart(htmlLeaf, email.html);
+  // Each body part's own decoded content: postal-mime's email.html joins every inline text part (a text/plain
+  // sibling in a multipart/mixed comes out converted to HTML), which is not the HTML part being sent.
+  const own = (leaf: ScannedPart) => nodes[leaves.indexOf(leaf)].getTextContent();
+  const html = bodyPart(htmlLeaf, own(htmlLeaf));
   const textLeaf = leaves.find((part) => isBodyText(part) && part.contentType === 'text/plain');
-  const text = textLeaf && email.text !== undefined ? bodyPart(textLeaf, email.text) : null;
+  const text = textLeaf ? bodyPart(textLeaf, own(textLeaf)) : null;
   for (const body of [html, text]) {
     if (body && body.bytes > MESSAGE_LIMITS.maxDecodedPartBytes) {
       throw messageError('part_too_large', `Part ${body.path} decodes to ${body.bytes} bytes; the limit is ${MESSAGE_LIMITS.maxDecodedPartBytes}.`);
@@ -84,6 +91,25 @@ export async function parseMessage(raw: string): Promise<ParsedMessage> {
     resources: resourceParts(leaves, email.attachments),
     structure: skeleton.parts.map((part) => ({ path: part.path, contentType: part.contentType })),
   };
+}
+
+/** postal-mime's parsed tree (its `root` MimeNode): each leaf decodes its own content with its transfer encoding and charset. */
+interface MimeTreeNode {
+  contentType: { multipart: string | false };
+  childNodes: MimeTreeNode[];
+  getTextContent(): string;
+}
+
+/** The parser's leaves in document order, as the scan lists its own (iteratively: nesting is bounded, but no recursion is needed). */
+function leafNodes(parser: PostalMime): MimeTreeNode[] {
+  const leaves: MimeTreeNode[] = [];
+  const stack: MimeTreeNode[] = [(parser as unknown as { root: MimeTreeNode }).root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!node.contentType.multipart) leaves.push(node);
+    else stack.push(...[...node.childNodes].reverse());
+  }
+  return leaves;
 }
 
 /** Text the parser takes as the body (not an attachment), as postal-mime decides it. */
