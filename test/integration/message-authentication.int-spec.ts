@@ -138,8 +138,8 @@ describe('message authentication against a real DNS server', () => {
     expect(report.authentication.status).toBe('inconclusive');
     for (const id of ['spf-or-dkim', 'spf-and-dkim', 'dmarc-policy', 'dmarc-alignment']) expect(status(report, id)).toBe('inconclusive');
     expect(report.bulkSender.met).toBeNull();
-    // What the message alone shows is still decided.
+    // What the message alone shows is still decided; signed one-click needs the signature verified, so it waits too.
     expect(status(report, 'valid-from')).toBe('pass');
-    expect(status(report, 'one-click-unsubscribe')).toBe('pass');
+    expect(status(report, 'one-click-unsubscribe')).toBe('inconclusive');
   }, 60_000);
 });

@@ -22,10 +22,12 @@ export function buildMessageReport(message: ParsedMessage, options: MessageRepor
   const facts = readMessageFacts(message);
   const bulk = options.bulk === true || facts.listUnsubscribe !== null;
   const { report: authentication, verdicts } = evaluateAuthentication(facts, options.authentication, options.uncheckedReason);
+  // The DKIM verifications the one-click check reads; null when none were made (no lookups, no usable From audit).
+  const dkim = options.authentication && authentication.audit ? authentication.dkim : null;
   return {
-    headers: buildHeadersReport({ facts, bulk }),
+    headers: buildHeadersReport({ facts, bulk, dkim }),
     parts: buildPartsReport(message, options.htmlText),
     authentication,
-    bulkSender: buildBulkSenderReport({ facts, verdicts, bulk }),
+    bulkSender: buildBulkSenderReport({ facts, verdicts, bulk, dkim }),
   };
 }

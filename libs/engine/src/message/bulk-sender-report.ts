@@ -1,12 +1,15 @@
 import type { AuthenticationVerdicts, AuthVerdict } from './authentication-report';
 import type { MessageFacts } from './message-facts';
-import type { BulkSenderReport, BulkSenderRequirement, BulkSenderRequirementId, MessageCheckStatus } from './message-report';
+import type { BulkSenderReport, BulkSenderRequirement, BulkSenderRequirementId, DkimSignatureCheck, MessageCheckStatus } from './message-report';
+import { oneClickSigning, type OneClickSigning } from './one-click-signing';
 
 /** What the checklist reads: the header facts, the authentication verdicts and whether the mail is bulk. */
 export interface BulkSenderContext {
   facts: MessageFacts;
   verdicts: AuthenticationVerdicts;
   bulk: boolean;
+  /** The DKIM verifications (the authentication report's); null when none were made. */
+  dkim: readonly DkimSignatureCheck[] | null;
 }
 
 type Requirement = (context: BulkSenderContext) => BulkSenderRequirement;
@@ -69,41 +72,51 @@ const dmarcAlignment: Requirement = (context) =>
 
 const oneClickUnsubscribe: Requirement = (context) => {
   const list = context.facts.listUnsubscribe;
-  const signed = context.facts.dkimSignatures.some((signature) =>
-    ['list-unsubscribe', 'list-unsubscribe-post'].every((name) => signature.signedHeaders.includes(name)),
-  );
+  const id = 'one-click-unsubscribe';
   let made: BulkSenderRequirement;
   if (!list)
-    made = requirement(
-      'one-click-unsubscribe',
-      'fail',
-      'no List-Unsubscribe header',
-      'Add List-Unsubscribe: <https://...> and List-Unsubscribe-Post: List-Unsubscribe=One-Click.',
-    );
+    made = requirement(id, 'fail', 'no List-Unsubscribe header', 'Add List-Unsubscribe: <https://...> and List-Unsubscribe-Post: List-Unsubscribe=One-Click.');
   else if (!list.https || !list.oneClick)
     made = requirement(
-      'one-click-unsubscribe',
+      id,
       'fail',
       !list.https ? 'List-Unsubscribe has no https URI for a one-click POST' : 'List-Unsubscribe-Post: List-Unsubscribe=One-Click is missing',
       'Give an https URI in List-Unsubscribe and add List-Unsubscribe-Post: List-Unsubscribe=One-Click (RFC 8058).',
     );
-  else if (context.facts.dkimSignatures.length > 0 && !signed)
-    made = requirement(
-      'one-click-unsubscribe',
-      'fail',
-      "the DKIM signature's h= does not cover List-Unsubscribe and List-Unsubscribe-Post",
-      'Sign both headers (h=).',
-    );
-  else if (!signed)
-    made = requirement(
-      'one-click-unsubscribe',
-      'warn',
-      'one-click headers present; the message is not signed yet, and they count only when DKIM signs them',
-      'Make sure the sending system signs List-Unsubscribe and List-Unsubscribe-Post.',
-    );
-  else made = requirement('one-click-unsubscribe', 'pass', 'an https List-Unsubscribe with One-Click, both signed by DKIM', null);
+  else made = signedOneClick(oneClickSigning(context.facts, context.dkim));
   return bulkOnly(context, made);
 };
+
+function signedOneClick(signing: OneClickSigning): BulkSenderRequirement {
+  const id = 'one-click-unsubscribe';
+  switch (signing) {
+    case 'signed':
+      return requirement(id, 'pass', 'an https List-Unsubscribe with One-Click, both signed by a DKIM signature that verifies', null);
+    case 'unsigned-message':
+      return requirement(
+        id,
+        'warn',
+        'one-click headers present; the message is not signed yet, and they count only when DKIM signs them',
+        'Make sure the sending system signs List-Unsubscribe and List-Unsubscribe-Post.',
+      );
+    case 'not-covered':
+      return requirement(id, 'fail', "the DKIM signature's h= does not cover List-Unsubscribe and List-Unsubscribe-Post", 'Sign both headers (h=).');
+    case 'not-verified':
+      return requirement(
+        id,
+        'fail',
+        'the DKIM signature covering List-Unsubscribe and List-Unsubscribe-Post does not verify',
+        'Sign the message again after the last change, with the published key.',
+      );
+    case 'inconclusive':
+      return requirement(
+        id,
+        'inconclusive',
+        'the DKIM signature covering List-Unsubscribe and List-Unsubscribe-Post could not be verified',
+        'Check again shortly.',
+      );
+  }
+}
 
 const validFrom: Requirement = ({ facts }) =>
   facts.from

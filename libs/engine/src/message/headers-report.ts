@@ -1,12 +1,15 @@
 import { hasIcannSuffix, organizationalDomain } from './alignment';
 import type { MessageFacts } from './message-facts';
-import type { MessageFinding, MessageHeadersReport } from './message-report';
+import type { DkimSignatureCheck, MessageFinding, MessageHeadersReport } from './message-report';
+import { oneClickSigning } from './one-click-signing';
 import { messageFinding as finding } from './message-finding';
 
 /** What the header rules read: the facts, and whether the message is judged bulk mail. */
 export interface HeaderRuleContext {
   facts: MessageFacts;
   bulk: boolean;
+  /** The DKIM verifications (the authentication report's); null when none were made. */
+  dkim: readonly DkimSignatureCheck[] | null;
 }
 
 type HeaderRule = (context: HeaderRuleContext) => MessageFinding[];
@@ -234,27 +237,36 @@ const listUnsubscribeRule: HeaderRule = ({ facts, bulk }) => {
   return [];
 };
 
-/** RFC 8058 3.1: the one-click headers must be covered by a valid DKIM signature, or receivers ignore them. */
-const listUnsubscribeSignedRule: HeaderRule = ({ facts }) => {
+/**
+ * RFC 8058 3.1: the one-click headers must be covered by a DKIM signature that verifies, or receivers ignore them.
+ * A signature that could not be verified (no lookups, a failed key lookup) is the authentication section's to say.
+ */
+const listUnsubscribeSignedRule: HeaderRule = ({ facts, dkim }) => {
   // Without an https URI there is no one-click to sign (list-unsubscribe-one-click-no-https says so).
   if (!facts.listUnsubscribe?.oneClick || !facts.listUnsubscribe.https) return [];
-  if (facts.dkimSignatures.length === 0)
+  const signing = oneClickSigning(facts, dkim);
+  if (signing === 'unsigned-message')
     return finding(
       'list-unsubscribe-not-signed',
       'info',
       'The message carries no DKIM-Signature: RFC 8058 one-click works only when List-Unsubscribe and List-Unsubscribe-Post are signed (h=), which the sending system must do.',
       'Make sure your sending system signs List-Unsubscribe and List-Unsubscribe-Post with DKIM.',
     );
-  const covers = facts.dkimSignatures.some((signature) =>
-    ['list-unsubscribe', 'list-unsubscribe-post'].every((name) => signature.signedHeaders.includes(name)),
-  );
-  if (covers) return [];
-  return finding(
-    'list-unsubscribe-not-signed',
-    'error',
-    "No DKIM-Signature's h= covers both List-Unsubscribe and List-Unsubscribe-Post, so receivers ignore one-click (RFC 8058 3.1).",
-    'Add list-unsubscribe:list-unsubscribe-post to the h= of the DKIM signature.',
-  );
+  if (signing === 'not-covered')
+    return finding(
+      'list-unsubscribe-not-signed',
+      'error',
+      "No DKIM-Signature's h= covers both List-Unsubscribe and List-Unsubscribe-Post, so receivers ignore one-click (RFC 8058 3.1).",
+      'Add list-unsubscribe:list-unsubscribe-post to the h= of the DKIM signature.',
+    );
+  if (signing === 'not-verified')
+    return finding(
+      'list-unsubscribe-not-signed',
+      'error',
+      'The DKIM signature that covers List-Unsubscribe and List-Unsubscribe-Post does not verify, so receivers ignore one-click (RFC 8058 3.1).',
+      'Sign the message again after the last change, with the published key.',
+    );
+  return [];
 };
 
 const notedRule: HeaderRule = ({ facts }) => [

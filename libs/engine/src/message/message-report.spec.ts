@@ -403,6 +403,23 @@ describe('authentication and the bulk-sender checklist', () => {
     });
     expect(requirement(undecided, 'spf-and-dkim').status).toBe('inconclusive');
   });
+
+  it.each([
+    ['fail', 'fail', 'does not verify', ['list-unsubscribe-not-signed']],
+    ['temperror', 'inconclusive', 'could not be verified', []],
+    ['pass', 'pass', 'signed by a DKIM signature that verifies', []],
+  ] as const)('one-click counts as signed only when the covering signature verifies: %s is %s', async (result, status, reason, headerRules) => {
+    const raw = alternativeMessage(signedHeaders());
+    const made = await report(raw, { authentication: await lookups(raw, [{ domain: 'acme.example', selector: 's1', result, message: result }]) });
+    expect(requirement(made, 'one-click-unsubscribe')).toMatchObject({ status, reason: expect.stringContaining(reason) });
+    expect(rules(made.headers.findings).filter((rule) => rule === 'list-unsubscribe-not-signed')).toEqual(headerRules);
+  });
+
+  it('one-click is inconclusive when no verification was made (a local analysis)', async () => {
+    const made = await report(alternativeMessage(signedHeaders()), { authentication: null });
+    expect(requirement(made, 'one-click-unsubscribe').status).toBe('inconclusive');
+    expect(rules(made.headers.findings)).not.toContain('list-unsubscribe-not-signed');
+  });
 });
 
 describe('format eml in the analysis and the fixes', () => {
