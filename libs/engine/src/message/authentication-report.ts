@@ -72,7 +72,30 @@ const usable = (audit: DeliverabilityResult | null | undefined): audit is Delive
 function spfVerdict(envelopeDomain: string, audit: DeliverabilityResult | null | undefined): [AuthVerdict, string] {
   if (!usable(audit) || audit.checks.spf.status === 'skip') return ['unknown', `the SPF lookup of ${envelopeDomain} failed`];
   if (!audit.spf.valid) return ['fail', `${envelopeDomain} publishes no valid SPF record (${audit.checks.spf.message})`];
-  return ['pass', `${envelopeDomain} publishes an SPF record`];
+  if (!spfAuthorizesSenders(audit.spf.record))
+    return [
+      'fail',
+      `the SPF record of ${envelopeDomain} authorizes no sending server (no ip4, ip6, a, mx, include, exists or redirect), so every server fails`,
+    ];
+  return ['pass', `${envelopeDomain} publishes an SPF record that authorizes its sending servers`];
+}
+
+/**
+ * Whether an SPF record lets any server pass (RFC 7208 5): a pass-qualified mechanism (`+` or none) that names servers,
+ * `all` among them, or a `redirect=` to another record. `v=spf1 -all` (the record of a domain that sends no mail)
+ * authorizes nobody.
+ */
+export function spfAuthorizesSenders(record: string): boolean {
+  return record
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .some((term) => {
+      const lower = term.toLowerCase();
+      if (lower.startsWith('redirect=')) return true;
+      const mechanism = /^\+?(ip4|ip6|a|mx|include|exists|ptr|all)(?=$|[:/])/.exec(lower);
+      return mechanism !== null;
+    });
 }
 
 const NOT_CHECKED = `not checked: beyond the ${MAX_AUTHENTICATION_DOMAINS} domains (${MAX_SELECTORS_PER_DOMAIN} selectors each) looked up for one message`;

@@ -7,7 +7,7 @@ import { StaticZoneResolver, type StaticZoneEntry } from '../dns/static-zone-res
 import { GMAIL_CLIP_LIMIT_BYTES } from '../reports/size-report';
 import { evaluateAlignment, organizationalDomain } from './alignment';
 import { MESSAGE_LIMITS } from '../limits';
-import { MAX_SELECTORS_PER_DOMAIN, authenticationPlan, type MessageAuthenticationInput } from './authentication-report';
+import { MAX_SELECTORS_PER_DOMAIN, authenticationPlan, spfAuthorizesSenders, type MessageAuthenticationInput } from './authentication-report';
 import { buildMessageReport } from './build-message-report';
 import { readMessageFacts } from './message-facts';
 import type { MessageReport } from './message-report';
@@ -419,6 +419,20 @@ describe('authentication and the bulk-sender checklist', () => {
     const made = await report(alternativeMessage(signedHeaders()), { authentication: null });
     expect(requirement(made, 'one-click-unsubscribe').status).toBe('inconclusive');
     expect(rules(made.headers.findings)).not.toContain('list-unsubscribe-not-signed');
+  });
+
+  it('an SPF record that authorizes nobody (v=spf1 -all) does not meet SPF, with a reason', async () => {
+    const raw = alternativeMessage(signedHeaders('acme.example', { 'Return-Path': '<b@nodmarc.example>' }));
+    const made = await report(raw, { authentication: await lookups(raw, [{ domain: 'acme.example', selector: 's1', result: 'pass', message: 'ok' }]) });
+    expect(requirement(made, 'spf-and-dkim')).toMatchObject({ status: 'fail', reason: expect.stringContaining('authorizes no sending server') });
+    expect(rules(made.authentication.findings)).toContain('spf-missing');
+    expect(spfAuthorizesSenders('v=spf1 -all')).toBe(false);
+    expect(spfAuthorizesSenders('v=spf1 ?all')).toBe(false);
+    expect(spfAuthorizesSenders('v=spf1 -ip4:192.0.2.1 ~all')).toBe(false);
+    expect(spfAuthorizesSenders('v=spf1 include:_spf.esp.example -all')).toBe(true);
+    expect(spfAuthorizesSenders('v=spf1 +ip6:2001:db8::/32 -all')).toBe(true);
+    expect(spfAuthorizesSenders('v=spf1 redirect=_spf.acme.example')).toBe(true);
+    expect(spfAuthorizesSenders('v=spf1 mx/24 -all')).toBe(true);
   });
 });
 
