@@ -92,7 +92,7 @@ describe('headers report', () => {
     [{ Subject: ' ' }, 'subject-empty'],
     [{ Subject: 'Caf\u00e9 news' }, 'subject-raw-8bit'],
     [{ Subject: 'x'.repeat(90) }, 'subject-long'],
-    [{ Subject: 'x'.repeat(1000) }, 'subject-too-long'],
+    [{ Subject: 'x'.repeat(101) }, 'subject-too-long'],
     [{ 'MIME-Version': null }, 'mime-version-missing'],
     [{ 'List-Unsubscribe': 'https://acme.example/u' }, 'list-unsubscribe-invalid'],
     [{ 'List-Unsubscribe': '<https://acme.example/u>' }, 'list-unsubscribe-no-one-click'],
@@ -104,6 +104,15 @@ describe('headers report', () => {
   ])('%j gives %s', async (changes, rule) => {
     const made = await report(alternativeMessage(headersWith(changes)));
     expect(rules(made.headers.findings)).toEqual([rule]);
+  });
+
+  it('counts the Subject in code points, warns past 100 (inbox lists cut it) and accepts a folded Subject over 998', async () => {
+    const subjectFinding = async (subject: string) =>
+      (await report(alternativeMessage(headersWith({ Subject: subject })))).headers.findings.find((item) => item.rule.startsWith('subject-'));
+    // 60 emoji are 120 UTF-16 units but 60 characters: no finding.
+    expect(await subjectFinding(`=?UTF-8?B?${Buffer.from('\u{1F600}'.repeat(60)).toString('base64')}?=`)).toBeUndefined();
+    const folded = Array.from({ length: 15 }, () => 'word '.repeat(14).trim()).join('\r\n ');
+    expect(await subjectFinding(folded)).toMatchObject({ rule: 'subject-too-long', severity: 'warning', message: expect.stringContaining('inbox lists') });
   });
 
   it.each(['"Node.js Weekly" <news@acme.example>', '"Mr.Smith at Acme" <news@acme.example>', '"Acme (acme.com)" <news@mail.acme.com>'])(
