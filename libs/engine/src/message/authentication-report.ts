@@ -22,8 +22,8 @@ export interface AuthenticationPlan {
   domains: Array<{ domain: string; dkimSelectors: string[] }>;
 }
 
-/** Each requirement's footing in the DNS: met, not met, met with a caveat, or unknown (a lookup failed). */
-export type AuthVerdict = 'pass' | 'fail' | 'warn' | 'unknown';
+/** Each requirement's footing in the DNS: met, not met, met with a caveat, or inconclusive (a lookup failed): the report's own words. */
+export type AuthVerdict = 'pass' | 'fail' | 'warn' | 'inconclusive';
 
 export interface AuthenticationVerdicts {
   spf: AuthVerdict;
@@ -70,7 +70,7 @@ function dmarcModes(audit: DeliverabilityResult): { policy: string; adkim: Align
 const usable = (audit: DeliverabilityResult | null | undefined): audit is DeliverabilityResult => !!audit && !isInconclusive(audit);
 
 function spfVerdict(envelopeDomain: string, audit: DeliverabilityResult | null | undefined): [AuthVerdict, string] {
-  if (!usable(audit) || audit.checks.spf.status === 'skip') return ['unknown', `the SPF lookup of ${envelopeDomain} failed`];
+  if (!usable(audit) || audit.checks.spf.status === 'skip') return ['inconclusive', `the SPF lookup of ${envelopeDomain} failed`];
   if (!audit.spf.valid) return ['fail', `${envelopeDomain} publishes no valid SPF record (${audit.checks.spf.message})`];
   if (!spfAuthorizesSenders(audit.spf.record))
     return [
@@ -108,11 +108,11 @@ const NOT_CHECKED = `not checked: beyond the ${MAX_AUTHENTICATION_DOMAINS} domai
 function dkimVerdict(dkim: DkimSignatureCheck[], fromAudit: DeliverabilityResult): [AuthVerdict, string] {
   const passed = dkim.find((check) => check.result === 'pass' && check.aligned) ?? dkim.find((check) => check.result === 'pass');
   if (passed) return ['pass', `the DKIM signature of ${passed.domain} verifies`];
-  if (dkim.some((check) => check.result === 'temperror')) return ['unknown', 'the DKIM key lookup failed'];
+  if (dkim.some((check) => check.result === 'temperror')) return ['inconclusive', 'the DKIM key lookup failed'];
   const checked = dkim.filter((check) => check.message !== NOT_CHECKED);
   if (checked.length > 0) return ['fail', `no DKIM signature verifies (${checked.map((check) => `${check.domain}: ${check.result}`).join(', ')})`];
-  if (dkim.length > 0) return ['unknown', `no DKIM signature was checked (${dkim[0].message})`];
-  if (fromAudit.checks.dkim.status === 'skip') return ['unknown', 'the DKIM key lookup failed'];
+  if (dkim.length > 0) return ['inconclusive', `no DKIM signature was checked (${dkim[0].message})`];
+  if (fromAudit.checks.dkim.status === 'skip') return ['inconclusive', 'the DKIM key lookup failed'];
   if (fromAudit.dkim.valid)
     return [
       'warn',
@@ -132,8 +132,8 @@ function alignmentVerdict(dkim: DkimSignatureCheck[], spfAligned: boolean | null
   const aligned = dkim.find((check) => check.result === 'pass' && check.aligned);
   if (aligned) return ['pass', `the verified DKIM domain ${aligned.domain} aligns with From`];
   if (spfAligned && spf === 'pass') return ['pass', `the Return-Path domain ${envelope} aligns with From and publishes SPF`];
-  if (spf === 'unknown' && spfAligned) return ['unknown', 'the SPF lookup of the aligned Return-Path domain failed'];
-  if (dkim.some((check) => check.result === 'temperror')) return ['unknown', 'the DKIM key lookup failed'];
+  if (spf === 'inconclusive' && spfAligned) return ['inconclusive', 'the SPF lookup of the aligned Return-Path domain failed'];
+  if (dkim.some((check) => check.result === 'temperror')) return ['inconclusive', 'the DKIM key lookup failed'];
   if (dkim.length === 0 && envelope === null)
     return ['warn', 'the message has neither a DKIM-Signature nor a Return-Path: alignment is decided by the sending system; check a sent message'];
   return ['fail', 'neither a verified DKIM domain nor the Return-Path domain aligns with the From domain'];
@@ -150,11 +150,11 @@ export function evaluateAuthentication(
   uncheckedReason = 'no DNS lookups were made (a local analysis)',
 ): { report: MessageAuthenticationReport; verdicts: AuthenticationVerdicts } {
   const fromDomain = facts.from?.domain ?? null;
-  const unknown = (reason: string): AuthenticationVerdicts => ({
-    spf: 'unknown',
-    dkim: 'unknown',
-    dmarc: 'unknown',
-    alignment: 'unknown',
+  const undecided = (reason: string): AuthenticationVerdicts => ({
+    spf: 'inconclusive',
+    dkim: 'inconclusive',
+    dmarc: 'inconclusive',
+    alignment: 'inconclusive',
     reasons: { spf: reason, dkim: reason, dmarc: reason, alignment: reason },
   });
   const empty = { fromDomain, audit: null, dmarc: null, dkim: [], spfAligned: null };
@@ -177,7 +177,7 @@ export function evaluateAuthentication(
       status: 'inconclusive',
       findings: finding('authentication-inconclusive', 'info', `Authentication could not be checked: ${reason}.`, input ? 'Check again shortly.' : null),
     };
-    return { report, verdicts: unknown(reason) };
+    return { report, verdicts: undecided(reason) };
   }
   const dmarc = dmarcModes(fromAudit);
   const plan = authenticationPlan(facts);
@@ -191,11 +191,11 @@ export function evaluateAuthentication(
   const [spf, spfReason] = spfVerdict(envelope ?? fromDomain, input.audits[envelope ?? fromDomain]);
   const [dkimState, dkimReason] = dkimVerdict(dkim, fromAudit);
   const [alignment, alignmentReason] = alignmentVerdict(dkim, spfAligned, spf, envelope);
-  const dmarcState: AuthVerdict = fromAudit.checks.dmarc.status === 'skip' ? 'unknown' : dmarc ? 'pass' : 'fail';
+  const dmarcState: AuthVerdict = fromAudit.checks.dmarc.status === 'skip' ? 'inconclusive' : dmarc ? 'pass' : 'fail';
   const dmarcReason =
     dmarcState === 'pass'
       ? `${fromDomain} publishes DMARC p=${dmarc!.policy}`
-      : dmarcState === 'unknown'
+      : dmarcState === 'inconclusive'
         ? 'the DMARC lookup failed'
         : `${fromDomain} publishes no valid DMARC record`;
   const verdicts: AuthenticationVerdicts = {
@@ -222,7 +222,7 @@ export function evaluateAuthentication(
 function authenticationStatus(verdicts: AuthenticationVerdicts): MessageCheckStatus {
   const all = [verdicts.spf, verdicts.dkim, verdicts.dmarc, verdicts.alignment];
   if (verdicts.dkim === 'fail' && verdicts.spf === 'fail') return 'fail';
-  if (all.includes('unknown')) return 'inconclusive';
+  if (all.includes('inconclusive')) return 'inconclusive';
   if (all.every((verdict) => verdict === 'pass')) return 'pass';
   return all.includes('fail') ? 'fail' : 'warn';
 }
@@ -256,7 +256,7 @@ function authenticationFindings(verdicts: AuthenticationVerdicts, dkim: DkimSign
       ),
     );
   for (const verdict of ['spf', 'dkim', 'dmarc', 'alignment'] as const)
-    if (verdicts[verdict] === 'unknown')
+    if (verdicts[verdict] === 'inconclusive')
       findings.push(
         ...finding('authentication-lookup-failed', 'info', `${verdict.toUpperCase()} could not be checked: ${reasons[verdict]}.`, 'Check again shortly.'),
       );

@@ -1,5 +1,5 @@
 import type { AuthenticationVerdicts, AuthVerdict } from './authentication-report';
-import type { MessageFacts } from './message-facts';
+import { MESSAGE_ID_FORM, type MessageFacts } from './message-facts';
 import type { BulkSenderReport, BulkSenderRequirement, BulkSenderRequirementId, DkimSignatureCheck, MessageCheckStatus } from './message-report';
 import { oneClickSigning, type OneClickSigning } from './one-click-signing';
 
@@ -15,8 +15,6 @@ export interface BulkSenderContext {
 type Requirement = (context: BulkSenderContext) => BulkSenderRequirement;
 
 const BOTH: Array<'gmail' | 'yahoo'> = ['gmail', 'yahoo'];
-
-const STATUS: Record<AuthVerdict, MessageCheckStatus> = { pass: 'pass', fail: 'fail', warn: 'warn', unknown: 'inconclusive' };
 
 function requirement(id: BulkSenderRequirementId, status: MessageCheckStatus, reason: string, fix: string | null, providers = BOTH): BulkSenderRequirement {
   return { id, providers, status, reason, fix: status === 'pass' || status === 'info' ? null : fix };
@@ -34,17 +32,17 @@ function bulkOnly(context: BulkSenderContext, made: BulkSenderRequirement): Bulk
 const spfOrDkim: Requirement = ({ verdicts }) => {
   const { spf, dkim, reasons } = verdicts;
   const verdict: AuthVerdict =
-    spf === 'pass' || dkim === 'pass' ? 'pass' : spf === 'unknown' || dkim === 'unknown' ? 'unknown' : dkim === 'warn' ? 'warn' : 'fail';
-  return requirement('spf-or-dkim', STATUS[verdict], `SPF: ${reasons.spf}; DKIM: ${reasons.dkim}`, 'Publish SPF for your sending servers and sign with DKIM.');
+    spf === 'pass' || dkim === 'pass' ? 'pass' : spf === 'inconclusive' || dkim === 'inconclusive' ? 'inconclusive' : dkim === 'warn' ? 'warn' : 'fail';
+  return requirement('spf-or-dkim', verdict, `SPF: ${reasons.spf}; DKIM: ${reasons.dkim}`, 'Publish SPF for your sending servers and sign with DKIM.');
 };
 
 const spfAndDkim: Requirement = (context) => {
   const { spf, dkim, reasons } = context.verdicts;
   const both = [spf, dkim];
-  const verdict: AuthVerdict = both.includes('fail') ? 'fail' : both.includes('unknown') ? 'unknown' : both.includes('warn') ? 'warn' : 'pass';
+  const verdict: AuthVerdict = both.includes('fail') ? 'fail' : both.includes('inconclusive') ? 'inconclusive' : both.includes('warn') ? 'warn' : 'pass';
   return bulkOnly(
     context,
-    requirement('spf-and-dkim', STATUS[verdict], `SPF: ${reasons.spf}; DKIM: ${reasons.dkim}`, 'Bulk senders need both: publish SPF and sign with DKIM.'),
+    requirement('spf-and-dkim', verdict, `SPF: ${reasons.spf}; DKIM: ${reasons.dkim}`, 'Bulk senders need both: publish SPF and sign with DKIM.'),
   );
 };
 
@@ -53,7 +51,7 @@ const dmarcPolicy: Requirement = (context) =>
     context,
     requirement(
       'dmarc-policy',
-      STATUS[context.verdicts.dmarc],
+      context.verdicts.dmarc,
       context.verdicts.reasons.dmarc,
       'Publish a DMARC record at _dmarc.<your domain>: "v=DMARC1; p=none; rua=mailto:..." at least.',
     ),
@@ -64,7 +62,7 @@ const dmarcAlignment: Requirement = (context) =>
     context,
     requirement(
       'dmarc-alignment',
-      STATUS[context.verdicts.alignment],
+      context.verdicts.alignment,
       context.verdicts.reasons.alignment,
       'Sign with DKIM d= your From domain, or use a Return-Path (envelope sender) in your From domain.',
     ),
@@ -131,7 +129,7 @@ const validFrom: Requirement = ({ facts }) =>
 const validMessageId: Requirement = ({ facts }) => {
   if (facts.messageId === null)
     return requirement('valid-message-id', 'warn', 'no Message-ID; the sending server must add one', 'Add a Message-ID <unique@your-domain>.');
-  if (!/^<[^<>@\s]+@[^<>@\s]+>$/.test(facts.messageId))
+  if (!MESSAGE_ID_FORM.test(facts.messageId))
     return requirement('valid-message-id', 'fail', 'the Message-ID is not in the <local@domain> form', 'Write the Message-ID as <unique@your-domain>.');
   return requirement('valid-message-id', 'pass', 'Message-ID is in the <local@domain> form', null);
 };

@@ -1,5 +1,5 @@
 import { hasIcannSuffix, organizationalDomain } from './alignment';
-import type { MessageFacts } from './message-facts';
+import { MESSAGE_ID_FORM, type MessageFacts } from './message-facts';
 import type { DkimSignatureCheck, MessageFinding, MessageHeadersReport } from './message-report';
 import { oneClickSigning } from './one-click-signing';
 import { messageFinding as finding } from './message-finding';
@@ -21,7 +21,6 @@ export const SUBJECT_LONG_CHARACTERS = 78;
  * line and a folded Subject may be longer, so length is a reader's problem (a warning), never a syntax error.
  */
 export const SUBJECT_CUT_CHARACTERS = 100;
-const MESSAGE_ID = /^<[^<>@\s]+@[^<>@\s]+>$/;
 
 /** A header value in a finding's sentence, cut to a readable length (a hostile one may be kilobytes). */
 function quoted(value: string): string {
@@ -160,7 +159,7 @@ const messageIdRule: HeaderRule = ({ facts }) => {
       'The message has no Message-ID header; Gmail rejects mail without one unless the sending server adds it.',
       'Add a Message-ID such as <unique@your-domain>, or make sure the sending system adds one.',
     );
-  if (!MESSAGE_ID.test(facts.messageId))
+  if (!MESSAGE_ID_FORM.test(facts.messageId))
     return finding(
       'message-id-invalid',
       'error',

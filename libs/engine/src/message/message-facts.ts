@@ -5,6 +5,9 @@ import type { ListUnsubscribe, MessageAddress } from './message-report';
 import type { ParsedMessage } from './parse-message';
 import { headerValue } from './scan-message';
 
+/** A Message-ID in the RFC 5322 3.6.4 `<local@domain>` form (the header rule and the checklist read it). */
+export const MESSAGE_ID_FORM = /^<[^<>@\s]+@[^<>@\s]+>$/;
+
 /** One mailbox of an address header as written: the address may be invalid. */
 export interface WrittenMailbox {
   address: string;
