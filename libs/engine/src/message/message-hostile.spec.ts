@@ -3,7 +3,7 @@ import { MESSAGE_LIMITS } from '../limits';
 import { buildMessageReport } from './build-message-report';
 import { namedDomains, stripComments } from './headers-report';
 import { parseMessage, type ParsedMessage } from './parse-message';
-import { DEFAULT_HEADERS, alternativeMessage } from './testing/message-fixtures';
+import { DEFAULT_HEADERS, alternativeMessage, htmlPart, message, multipart } from './testing/message-fixtures';
 
 const HOSTILE = 300 * 1024;
 
@@ -55,6 +55,13 @@ describe('hostile headers', () => {
     const parsed = await withFields({ from: `"${'x'.repeat(HOSTILE)} paypal.com" <news@acme.example>` });
     const made = buildMessageReport(parsed, { htmlText: null, authentication: null });
     expect(made.headers.findings.map((item) => item.rule)).toContain('from-display-name-impersonation');
+  }, 20_000);
+
+  it('a body line of "--" and 300 KB of blanks is scanned in linear time', async () => {
+    const line = `--${' '.repeat(HOSTILE)}x`;
+    const raw = message(multipart('mixed', 'b', [htmlPart('<p>x</p>'), { headers: ['Content-Type: text/csv'], body: line }]));
+    const parsed = await parseMessage(raw);
+    expect(parsed.resources).toMatchObject([{ path: '2', contentType: 'text/csv' }]);
   }, 20_000);
 
   it('namedDomains: addresses count whatever their suffix, dotted words are bare names', () => {

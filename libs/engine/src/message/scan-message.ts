@@ -111,7 +111,7 @@ export function scanMessage(raw: string): MessageSkeleton {
   while (index < lines.length && open.length > 0) {
     const line = lines[index++];
     if (!line.startsWith('--')) continue;
-    const trimmed = line.replace(/[ \t]+$/, '');
+    const trimmed = trimTrailingBlanks(line);
     const inner = open[open.length - 1];
     if (trimmed === inner.delimiter) {
       inner.children++;
@@ -128,6 +128,13 @@ export function scanMessage(raw: string): MessageSkeleton {
     throw brokenBoundary(inner, inner.children === 0 ? 'never starts a part' : 'is never closed (no final delimiter)');
   }
   return { headers: parts[0].headers, parts };
+}
+
+/** Trailing spaces and tabs removed by hand: `/[ \t]+$/` backtracks quadratically over a long inner run of blanks. */
+function trimTrailingBlanks(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return line.slice(0, end);
 }
 
 function brokenBoundary(part: OpenMultipart, what: string): CompileError {
