@@ -67,14 +67,35 @@ async function removeJobs(queues: readonly Queue[], subjectIds: ReadonlySet<stri
   for (const queue of queues) {
     const keyPrefix = queue.toKey('');
     const jobIds = new Set<string>(await accountJobIds(queue, accountId));
-    const keys = subjectIds.size > 0 ? await scanKeys((await queue.getBackend().client) as unknown as RedisClient, `${keyPrefix}*`) : [];
+    const client = (await queue.getBackend().client) as unknown as RedisClient;
+    const keys = subjectIds.size > 0 ? await scanKeys(client, `${keyPrefix}*`) : [];
     for (const key of keys) {
       const jobId = key.slice(keyPrefix.length).split(':')[0];
       if ([...jobId.split('-'), ...(jobId.match(UUID_IN) ?? [])].some((part) => subjectIds.has(part))) jobIds.add(jobId);
     }
     for (const jobId of jobIds) removed += await queue.remove(jobId, { removeChildren: true }).catch(() => 0);
+    if (jobIds.size > 0) await deleteJobEvents(client, queue.toKey('events'), jobIds);
   }
   return removed;
+}
+
+/**
+ * The queue's event stream names jobs by id (added, waiting, completed, removed...): the entries of the removed jobs go
+ * too. The stream is capped by BullMQ (about 10,000 entries), so reading it whole is bounded.
+ */
+async function deleteJobEvents(client: RedisClient, streamKey: string, jobIds: ReadonlySet<string>): Promise<void> {
+  const doomed: string[] = [];
+  let start = '-';
+  for (;;) {
+    const entries = await client.xrange(streamKey, start, '+', 'COUNT', JOBS_PAGE);
+    for (const [entryId, fields] of entries) {
+      const jobId = fields[fields.indexOf('jobId') + 1];
+      if (fields.includes('jobId') && jobIds.has(jobId)) doomed.push(entryId);
+    }
+    if (entries.length < JOBS_PAGE) break;
+    start = `(${entries[entries.length - 1][0]}`;
+  }
+  for (let i = 0; i < doomed.length; i += JOBS_PAGE) await client.xdel(streamKey, ...doomed.slice(i, i + JOBS_PAGE));
 }
 
 /**
