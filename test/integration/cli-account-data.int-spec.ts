@@ -8,6 +8,7 @@ import { accountErasedChannel, createRedisClient, redisOptionsFromUrl } from '@m
 import { createTestAccountRows } from '../utils/account-rows';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase } from '../utils/database';
+import { freePort } from '../utils/free-port';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
@@ -16,8 +17,12 @@ const ROOT = join(__dirname, '..', '..');
 
 /** The built `mailproof` command (asynchronously: the in-process API must keep answering while it runs). */
 function mailproof(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return mailproofWith(process.env, ...args);
+}
+
+function mailproofWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'mailproof.js'), ...args], { cwd: ROOT, env: process.env });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'mailproof.js'), ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += String(chunk)));
@@ -83,5 +88,23 @@ describe('mailproof account export and account delete', () => {
 
     const missing = await mailproof('account', 'delete', account.accountId, '--confirm');
     expect(missing.code).not.toBe(0);
+  }, 90_000);
+
+  it('erases with Redis unreachable: prints the erasure record, says what is left to expire, and exits instead of waiting for Redis', async () => {
+    const account = await createTestAccount(db, 'free');
+    // Nothing listens there: the CLI's Redis clients would retry for ever without the deadline.
+    const deadRedis = `redis://127.0.0.1:${await freePort()}`;
+    const env = { ...process.env, REDIS_URL: deadRedis, RATE_LIMIT_REDIS_URL: deadRedis };
+    const erased = await mailproofWith(env, 'account', 'delete', account.accountId, '--confirm', '--json', '--redis-wait', '1');
+    expect(erased.code).toBe(0);
+    const printed = JSON.parse(erased.stdout) as { erasureId: string; redis: { cleaned: boolean } };
+    expect(printed.redis.cleaned).toBe(false);
+    expect(erased.stderr).toContain('Left in Redis to expire on its own');
+    expect(await db.query('SELECT id FROM accounts WHERE id = $1', [account.accountId])).toEqual([]);
+    expect(await db.query('SELECT requested_by FROM account_erasures WHERE id = $1', [printed.erasureId])).toEqual([{ requested_by: 'cli' }]);
+
+    const badWait = await mailproof('account', 'delete', account.accountId, '--confirm', '--redis-wait', 'soon');
+    expect(badWait.code).not.toBe(0);
+    expect(badWait.stderr).toContain('--redis-wait');
   }, 90_000);
 });

@@ -19,7 +19,7 @@ import {
   ScreenshotRepository,
   WebhookRepository,
 } from '@mailproof/persistence';
-import { bullConnection, createRedisClient, eraseAccountFromRedis, redisOptionsFromUrl } from '@mailproof/queue';
+import { createRedisClient, eraseAccountFromRedis, redisOptionsFromUrl } from '@mailproof/queue';
 import { CliError, EXIT_CODES } from './cli-errors';
 import { resolveAccountId } from './account.command';
 import { fail } from './output';
@@ -48,7 +48,7 @@ async function withAccountData<T>(config: MailproofConfig, work: (data: AccountD
 /** What an erasure leaves in Redis when Redis cannot be reached, and when it goes by itself (docs/privacy.md). */
 const REDIS_LEFT_TO_EXPIRE =
   'Left in Redis to expire on its own: rate-limit windows (within a minute), last-used markers (minutes), dashboard sessions (their TTL), ' +
-  'jobs (completed within an hour, failed within a day); none of them can reach the erased rows. Other API replicas forget its cached keys within API_KEY_CACHE_TTL_MS.';
+  'jobs (completed within an hour, failed within a day); none of them can reach the erased rows. Other API replicas, not told, forget its API keys within API_KEY_CACHE_TTL_MS and keep its data key in memory until evicted or restarted (the rows it opened are gone).';
 
 /** How long `account delete` waits for Redis by default once the rows are gone (`--redis-wait`). */
 const DEFAULT_REDIS_WAIT_SECONDS = 30;
@@ -64,7 +64,9 @@ async function eraseFromRedis(config: MailproofConfig, state: Parameters<typeof 
   const rateLimitClient =
     config.rateLimits.redis.url === config.redis.url ? client : createRedisClient(config.rateLimits.redis, redisOptionsFromUrl(config.rateLimits.redis.url));
   for (const redis of new Set([client, rateLimitClient])) redis.on('error', () => undefined);
-  const queues = QUEUE_NAMES.map((name) => new Queue(name, { connection: bullConnection(config.redis, options), prefix: config.queue.prefix }));
+  // The queues share this command's own client, so disconnecting it ends every connection even if Redis never answered
+  // (BullMQ's own connections would wait to be ready before they close, and keep the process alive).
+  const queues = QUEUE_NAMES.map((name) => new Queue(name, { connection: client, prefix: config.queue.prefix }));
   for (const queue of queues) queue.on('error', () => undefined);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
@@ -74,7 +76,6 @@ async function eraseFromRedis(config: MailproofConfig, state: Parameters<typeof 
     return await Promise.race([eraseAccountFromRedis({ queue: client, rateLimits: rateLimitClient }, queues, config.queue.prefix, state), deadline]);
   } finally {
     clearTimeout(timer);
-    await Promise.all(queues.map((queue) => queue.disconnect().catch(() => undefined)));
     client.disconnect();
     rateLimitClient.disconnect();
   }
