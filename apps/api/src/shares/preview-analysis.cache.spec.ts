@@ -1,6 +1,6 @@
 import { loadConfig } from '@mailproof/config';
 import { encodePreviewResult } from '@mailproof/persistence';
-import { PreviewAnalysisCache } from './preview-analysis.cache';
+import { ANALYSIS_TTL_MS, PreviewAnalysisCache } from './preview-analysis.cache';
 
 /** A stored result of about `kb` KB of JSON: one client's markup and its dark variant, plus a field the pages never read. */
 function storedResult(id: string, kb: number, marker = 'hello', extra: Record<string, unknown> = {}) {
@@ -94,6 +94,28 @@ describe('PreviewAnalysisCache', () => {
     const first = cache.analysisOf(preview);
     expect(cache.analysisOf(preview)).toEqual(first);
     expect(cache.analysisOf(preview)).not.toBe(first);
+    expect(cache.usage).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it('drops an analysis an hour after it was decoded, so a purged preview does not stay decrypted in memory', () => {
+    jest.useFakeTimers();
+    try {
+      // The fake clock starts at 0, which lru-cache reads as "no start time": move it off 0 first.
+      jest.advanceTimersByTime(1_000);
+      const cache = cacheOf(64);
+      cache.analysisOf(completed('prv_tttttttttttttttttttttttt'));
+      expect(cache.usage.entries).toBe(1);
+      jest.advanceTimersByTime(ANALYSIS_TTL_MS + 1_000);
+      expect(cache.usage.entries).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('forgets everything on clear (an account was erased)', () => {
+    const cache = cacheOf(64);
+    cache.analysisOf(completed('prv_cccccccccccccccccccccccc'));
+    cache.clear();
     expect(cache.usage).toEqual({ entries: 0, bytes: 0 });
   });
 });

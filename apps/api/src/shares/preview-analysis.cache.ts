@@ -11,6 +11,13 @@ export type StoredAnalysis = Pick<PreviewResult, 'overallScore' | 'compatibility
   messageReport: MessageReport | null;
 };
 
+/**
+ * How long an analysis is kept after it was decoded: the longest interval of the retention sweep
+ * (PREVIEW_CLEANUP_EVERY_MINUTES is at most 60), so decrypted content of a preview past its retention, whose
+ * purge this process is not told of, leaves memory within about two intervals of its time (docs/privacy.md).
+ */
+export const ANALYSIS_TTL_MS = 60 * 60_000;
+
 /** Heap bytes an analysis takes per byte of its JSON (measured: see `analysisOf`). */
 const HEAP_BYTES_PER_JSON_BYTE = 1.25;
 
@@ -35,7 +42,10 @@ export class PreviewAnalysisCache {
 
   constructor(config: MailproofConfig) {
     const maxSize = config.dashboard.previewCacheBytes;
-    this.entries = maxSize > 0 ? new LRUCache<string, StoredAnalysis>({ maxSize }) : null;
+    // ttlAutopurge: an expired entry is dropped on its (unref'd) timer, not only when read again. The clock is read
+    // through the global at each call (lru-cache keeps the one it found at load otherwise), so tests can move it.
+    const perf = { now: () => performance.now() };
+    this.entries = maxSize > 0 ? new LRUCache<string, StoredAnalysis>({ maxSize, ttl: ANALYSIS_TTL_MS, ttlAutopurge: true, perf }) : null;
   }
 
   /** The analysis of a completed preview (decoded now, or kept from an earlier request); null before it completed or when it failed. */
