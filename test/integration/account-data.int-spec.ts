@@ -394,6 +394,7 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     expect(eventsLeft.map((row) => row.id)).toEqual([events.young]);
     expect(await db.query('SELECT 1 FROM webhook_deliveries WHERE event_id = $1', [events.stuck])).toEqual([]);
   });
+
   it("strips the email's URLs from gate runs and the template line from a failure once the content goes (raw SELECT)", async () => {
     const account = await createTestAccount(db, 'pro');
     await db.query('UPDATE accounts SET retention_days = 7 WHERE id = $1', [account.accountId]);
@@ -416,7 +417,7 @@ describe('account data: the catalogue, export, erasure and retention', () => {
       baseline: { ref: 'r', comparedTo: null },
       failures: [
         { family: 'compatibility', check: 'threshold', clientId: 'gmail-web', score: 71, threshold: 80 },
-        { family: 'content', check: 'links', href: url, reason: 'http' },
+        { family: 'content', check: 'links', href: url, reason: 'placeholder' },
         { family: 'content', check: 'alt-text', src: `${url}.png` },
         { family: 'content', check: 'link-unreachable', url, status: 404 },
       ],
