@@ -92,16 +92,24 @@ describe('account erasure and what the API keeps in memory; unreadable rows', ()
     expect(byId.get(kept.id)).toMatchObject({ source: '<p>kept-marker</p>', result: { overallScore: 91 } });
 
     // The account's key wrapped by a key the ring does not hold (removed from MAILPROOF_DATA_KEYS by mistake).
+    const [{ kek_id: wrappedBy }]: Array<{ kek_id: string }> = await db.query('SELECT kek_id FROM account_data_keys WHERE account_id = $1', [
+      account.accountId,
+    ]);
     await db.query(`UPDATE account_data_keys SET kek_id = 'removed-kek' WHERE account_id = $1`, [account.accountId]);
-    dataKeys.forgetAccount(account.accountId);
-    const again = await request(api.url).get('/api/account/export').set(auth(account.key)).expect(200);
-    const rows = (JSON.parse(again.text) as { previews: Array<Record<string, unknown>> }).previews;
-    expect(rows.find((row) => row.id === kept.id)).toMatchObject({ contentUnreadable: { reason: 'data_key_unavailable' } });
-    expect(JSON.stringify(rows)).toContain('removed-kek');
+    try {
+      dataKeys.forgetAccount(account.accountId);
+      const again = await request(api.url).get('/api/account/export').set(auth(account.key)).expect(200);
+      const rows = (JSON.parse(again.text) as { previews: Array<Record<string, unknown>> }).previews;
+      expect(rows.find((row) => row.id === kept.id)).toMatchObject({ contentUnreadable: { reason: 'data_key_unavailable' } });
+      expect(JSON.stringify(rows)).toContain('removed-kek');
 
-    const read = await request(api.url).get(`/api/preview/${kept.id}`).set(auth(account.key)).expect(503);
-    expect(read.headers['content-type']).toMatch(/application\/problem\+json/);
-    expect(read.body).toMatchObject({ code: 'service_unavailable', keyId: 'removed-kek' });
-    expect(JSON.stringify(read.body)).not.toMatch(/\.ts:|at /);
+      const read = await request(api.url).get(`/api/preview/${kept.id}`).set(auth(account.key)).expect(503);
+      expect(read.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(read.body).toMatchObject({ code: 'service_unavailable', keyId: 'removed-kek' });
+      expect(JSON.stringify(read.body)).not.toMatch(/\.ts:|at /);
+    } finally {
+      // Other files share this database: `mailproof keys rotate` (cli-keys) refuses a data key the ring cannot unwrap.
+      await db.query('UPDATE account_data_keys SET kek_id = $2 WHERE account_id = $1', [account.accountId, wrappedBy]);
+    }
   });
 });
