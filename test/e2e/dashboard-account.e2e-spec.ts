@@ -2,14 +2,9 @@ import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase } from '../utils/database';
+import { csrfIn, signInToDashboard } from '../utils/dashboard-session';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
-
-function csrfIn(text: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
-  if (!token) throw new Error('no CSRF field on the page');
-  return token;
-}
 
 describe('the dashboard account page (/app/account)', () => {
   const config = testConfig({ TRUSTED_PROXIES: '127.0.0.1' });
@@ -28,25 +23,8 @@ describe('the dashboard account page (/app/account)', () => {
     await db?.destroy();
   });
 
-  async function signIn(key: string) {
-    const ip = `198.51.100.${nextIp++}`;
-    const form = await request(api.url).get('/app/sign-in').set('X-Forwarded-For', ip).expect(200);
-    const formCookie = ([] as string[])
-      .concat(form.headers['set-cookie'] ?? [])
-      .find((c) => c.startsWith('mp_sign_in='))!
-      .split(';')[0];
-    const res = await request(api.url)
-      .post('/app/sign-in')
-      .set('X-Forwarded-For', ip)
-      .set('Cookie', formCookie)
-      .type('form')
-      .send({ _csrf: csrfIn(form.text), key });
-    expect(res.status).toBe(303);
-    const cookie = ([] as string[])
-      .concat(res.headers['set-cookie'] ?? [])
-      .find((c) => c.startsWith('mp_session='))!
-      .split(';')[0];
-    return cookie;
+  async function signIn(key: string): Promise<string> {
+    return (await signInToDashboard(api.url, key, `198.51.100.${nextIp++}`)).cookie;
   }
 
   it('shows and edits the retention within the plan, lists what is kept, and downloads the export', async () => {

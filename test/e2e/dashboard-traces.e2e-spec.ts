@@ -6,22 +6,13 @@ import { shutdownTracing, tracer } from '@mailproof/tracing';
 import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase } from '../utils/database';
+import { signInToDashboard } from '../utils/dashboard-session';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
 
 const EMAIL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Traced</title></head>
 <body><table role="presentation"><tr><td>Autumn colors.</td></tr></table></body></html>`;
-
-function setCookie(res: request.Response, name: string): string | undefined {
-  return ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${name}=`));
-}
-
-function csrfIn(text: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
-  if (!token) throw new Error('no CSRF field on the page');
-  return token;
-}
 
 // TRACING=on without a collector: the API and the worker (both in this process, one tracer) write their
 // spans to the embedded Redis stream, and the dashboard draws a preview's and a gate run's trace from it.
@@ -50,15 +41,7 @@ describe('the dashboard traces pages (embedded store)', () => {
   });
 
   async function signIn(key: string): Promise<string> {
-    const form = await request(api.url).get('/app/sign-in').expect(200);
-    const formCookie = setCookie(form, 'mp_sign_in')!.split(';')[0];
-    const res = await request(api.url)
-      .post('/app/sign-in')
-      .set('Cookie', formCookie)
-      .type('form')
-      .send({ _csrf: csrfIn(form.text), key })
-      .expect(303);
-    return setCookie(res, 'mp_session')!.split(';')[0];
+    return (await signInToDashboard(api.url, key)).cookie;
   }
 
   /** The trace page once it shows `span` (the batch processor exports about once a second; flushed here). */

@@ -13,6 +13,7 @@ import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-p
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { launchChromium } from '../utils/chromium';
 import { createTestAccount, openDatabase } from '../utils/database';
+import { csrfIn, setCookie, signInToDashboard } from '../utils/dashboard-session';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
@@ -36,17 +37,6 @@ const FIXABLE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><tit
 const HOSTILE_TITLE = '<script>window.__dashboardXss = 1</script><img src=x onerror="window.__dashboardXss = 2">';
 /** Where the browser test leaves its screenshots for a person to look at (outside the repository). */
 const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOT_DIR;
-
-function setCookie(res: request.Response, name: string): string | undefined {
-  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-  return cookies.find((c) => c.startsWith(`${name}=`));
-}
-
-function csrfIn(text: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
-  if (!token) throw new Error('no CSRF field on the page');
-  return token;
-}
 
 describe('the dashboard (/app)', () => {
   // Sign-in attempts are limited per client IP; X-Forwarded-For from loopback is believed, so each
@@ -86,18 +76,7 @@ describe('the dashboard (/app)', () => {
 
   /** Signs in over HTTP as the sign-in form does; returns the session cookie and the page's CSRF token. */
   async function signIn(key: string, ip = `198.51.100.${nextIp++}`) {
-    const form = await request(api.url).get('/app/sign-in').set('X-Forwarded-For', ip).expect(200);
-    const formCookie = setCookie(form, 'mp_sign_in')!.split(';')[0];
-    const res = await request(api.url)
-      .post('/app/sign-in')
-      .set('X-Forwarded-For', ip)
-      .set('Cookie', formCookie)
-      .type('form')
-      .send({ _csrf: csrfIn(form.text), key });
-    expect(res.status).toBe(303);
-    expect(res.headers.location).toBe('/app');
-    const session = setCookie(res, 'mp_session')!;
-    const cookie = session.split(';')[0];
+    const { cookie, setCookie: session } = await signInToDashboard(api.url, key, ip);
     const overview = await request(api.url).get('/app').set('Cookie', cookie).expect(200);
     return { cookie, csrf: csrfIn(overview.text), setCookie: session };
   }

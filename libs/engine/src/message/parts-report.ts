@@ -14,7 +14,7 @@ export interface PartRuleContext {
 
 type PartRule = (context: PartRuleContext) => MessageFinding[];
 
-/** Below this the text alternative says something else than the HTML (a stub, another campaign, a "view online" line). */
+/** Below this the text alternative says something else than the HTML (a lone "view online" line, another campaign). */
 export const TEXT_SIMILARITY_MIN = 0.5;
 // Gmail and Outlook refuse these as attachments outright (Gmail's list of blocked file types).
 const BLOCKED_EXTENSIONS =
