@@ -50,9 +50,13 @@ async function main(): Promise<void> {
   startTracing(config, 'mailproof');
   const started: INestApplicationContext[] = [];
   // Migrate once up front (under the advisory lock); the apps then find nothing pending.
-  if (config.database.migrateOnStart) await migrateDatabase(config.database.url);
+  const migrationStarted = Date.now();
+  const applied = config.database.migrateOnStart ? await migrateDatabase(config.database.url) : null;
+  const migrated = applied && `migrations: ${applied.length} applied in ${Date.now() - migrationStarted} ms`;
   for (const name of apps) {
     const app = await STARTERS[name](config);
+    // Said once a logger exists (the first app's); `npm run bench:start` reads it.
+    if (started.length === 0 && migrated) app.get(Logger).log(migrated, 'Launcher');
     started.push(app);
     app.get(Logger).log(`${name} ready`, 'Launcher');
   }

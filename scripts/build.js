@@ -2,5 +2,5 @@
 'use strict';
 const tasks = require('./lib/tasks');
 
-tasks.ensureDependencies();
+tasks.ensureDependencies(undefined, { dev: false });
 tasks.build();

@@ -23,8 +23,10 @@ async function main() {
   const dataKey = ensureDevelopmentDataKey(process.env, path.join(tasks.ROOT, '.env'));
   if (dataKey?.error) throw new Error(dataKey.error);
   if (dataKey) console.log(`[mailproof] ${dataKey.message}`);
-  tasks.ensureDependencies();
-  console.log('[mailproof] building (tsc -> dist/)...');
+  // The apps' dependencies only: tests, lint, benchmarks and the peer comparison need the devDependencies,
+  // which `npm test` installs when they are missing (docs/operations.md, "Starting").
+  const installStarted = Date.now();
+  if (tasks.ensureDependencies(undefined, { dev: false })) console.log(`[mailproof] installed npm dependencies in ${seconds(installStarted)} s`);
   tasks.build();
   const production = process.env.NODE_ENV === 'production';
   const databaseUrl = process.env.DATABASE_URL || (production ? undefined : DEFAULTS.DATABASE_URL);
@@ -63,6 +65,10 @@ async function main() {
     const stopped = spamd?.stop ? spamd.stop() : Promise.resolve();
     stopped.finally(() => process.exit(code ?? (signal ? 1 : 0)));
   });
+}
+
+function seconds(since) {
+  return ((Date.now() - since) / 1000).toFixed(1);
 }
 
 /** The database's name and where it lives, without the password. */

@@ -53,22 +53,31 @@ function loadDotEnv() {
  * another Node ABI (native modules, and which isolated-vm is installed, depend on the Node that ran npm:
  * docs/dependencies.md). The ABI is noted in node_modules/.mailproof-node-abi; a node_modules without
  * the note (installed by `npm ci` directly, as CI does) is taken as this Node's and noted.
+ * `dev: false` (`npm start`, `npm run build`) is content with the dependencies the apps and the build need:
+ * on a fresh clone it installs those alone (`npm ci --omit=dev`), while an install that has the
+ * devDependencies keeps them. `dev: true` (tests, benchmarks) also installs the devDependencies when they are missing.
+ * Returns whether it installed.
  */
-function ensureDependencies(deadline) {
+function ensureDependencies(deadline, { dev = true } = {}) {
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
   const lock = path.join(ROOT, 'package-lock.json');
   const abiNote = path.join(ROOT, 'node_modules', '.mailproof-node-abi');
   const abi = process.versions.modules;
   const otherNode = fs.existsSync(abiNote) && fs.readFileSync(abiNote, 'utf8').trim() !== abi;
-  const stale = !fs.existsSync(marker) || fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs + 1000 || otherNode;
+  const installed = fs.existsSync(marker);
+  const withDev = installed && devDependenciesInstalled();
+  const missingDev = installed && dev && !withDev;
+  const stale = !installed || fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs + 1000 || otherNode || missingDev;
   if (!stale) {
     if (!fs.existsSync(abiNote)) fs.writeFileSync(abiNote, `${abi}\n`);
-    return;
+    return false;
   }
   if (otherNode) console.log(`[mailproof] node_modules was installed for another Node; reinstalling for Node ${process.version}`);
-  console.log('[mailproof] installing npm dependencies (npm ci)...');
+  const omitDev = !dev && !withDev;
+  if (missingDev) console.log('[mailproof] node_modules has no devDependencies (installed by npm start); installing them too');
+  console.log(`[mailproof] installing npm dependencies (npm ci${omitDev ? ' --omit=dev' : ''})...`);
   try {
-    run('npm', ['ci', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' }, deadline });
+    run('npm', ['ci', ...(omitDev ? ['--omit=dev'] : []), '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' }, deadline });
   } catch (error) {
     if (error instanceof BudgetExceeded) throw error;
     // A lockfile that leaves out other platforms' optional packages is refused by npm 11.19 (see
@@ -77,12 +86,21 @@ function ensureDependencies(deadline) {
     run('npm', ['install', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' }, deadline });
   }
   fs.writeFileSync(abiNote, `${abi}\n`);
+  return true;
 }
 
-/** Compiles apps, libs and the launcher to dist/ (incremental), then rewrites @mailproof/* aliases to relative paths. */
+/** Whether every devDependency of package.json is in node_modules (an `npm ci --omit=dev` install has none). */
+function devDependenciesInstalled() {
+  const { devDependencies = {} } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  return Object.keys(devDependencies).every((name) => fs.existsSync(path.join(ROOT, 'node_modules', name, 'package.json')));
+}
+
+/**
+ * Transpiles apps, libs and the launcher to dist/, only the files changed since the last build
+ * (scripts/lib/transpile-dist.js: TypeScript without the type-check, which `npm run typecheck` does).
+ */
 function build(options = {}) {
-  run(path.join(BIN, 'tsc'), ['-p', 'tsconfig.build.json'], options);
-  run(path.join(BIN, 'tsc-alias'), ['-p', 'tsconfig.build.json'], options);
+  run(process.execPath, [path.join(__dirname, 'transpile-dist.js')], options);
 }
 
 function canConnect(host, port, timeoutMs = 1500) {
