@@ -39,6 +39,13 @@ function runStart(dir, env) {
         // already gone
       }
     };
+    // Stopped itself (Ctrl-C, timeout), the bench stops the start it began.
+    for (const signal of ['SIGINT', 'SIGTERM']) {
+      process.once(signal, () => {
+        stop('SIGKILL');
+        process.exit(1);
+      });
+    }
     const deadline = setTimeout(() => {
       stop('SIGKILL');
       reject(
@@ -191,9 +198,10 @@ async function dropDatabase(url) {
 
 function report({ lines, ready, loadAfter }, { dir, cacheDir, loadBefore }) {
   const at = (pattern) => lineAt(lines, pattern)?.at;
-  const installed = at(/^\[mailproof\] installed npm dependencies/);
-  const built = at(/^\[mailproof\] build: /);
+  // Earlier commits (BENCH_START_REF) said "building (tsc -> dist/)..." before their build and nothing after it.
+  const installed = at(/^\[mailproof\] (installed npm dependencies|building)/);
   const stores = at(/^\[mailproof\] PostgreSQL and Redis answer/);
+  const built = at(/^\[mailproof\] build: /) ?? stores;
   const spamd = at(/^\[mailproof\] SpamAssassin/);
   const launched = at(/^\[mailproof\] (starting|migrating)/);
   const migrationsLine = lineAt(lines, /"msg":"migrations: \d+ applied in \d+ ms"/);
@@ -227,6 +235,10 @@ function report({ lines, ready, loadAfter }, { dir, cacheDir, loadBefore }) {
   );
   console.log(`  GET /health/ready after the start: ${ready}`);
   console.log(`  load average before ${loadBefore}, after ${loadAfter} (${os.availableParallelism()} cores)`);
+  console.log('  timeline:');
+  for (const line of lines.filter((l) => l.text.startsWith('[mailproof]') || /"context":"Launcher"/.test(l.text))) {
+    console.log(`  ${line.at.toFixed(1).padStart(7)} s  ${line.text.slice(0, 160)}`);
+  }
   if (npm?.scripts.length) console.log(`  install scripts: ${npm.scripts.map((s) => `${s.name} ${(s.ms / 1000).toFixed(1)} s`).join(', ')}`);
 }
 
