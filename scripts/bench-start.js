@@ -211,7 +211,7 @@ function report({ lines, ready, loadAfter }, { dir, cacheDir, loadBefore }) {
   const npm = npmTimings(cacheDir);
   const span = (from, to) => (from === undefined || to === undefined ? 'n/a' : `${(to - from).toFixed(1)} s`);
   const rows = [
-    ['install (npm ci --omit=dev, cold cache)', span(0, installed)],
+    ['install (cold npm cache)', span(0, installed)],
     ['  npm: resolve the tree', npm ? `${(npm.idealTreeMs / 1000).toFixed(1)} s` : 'n/a'],
     ['  npm: download + unpack', npm ? `${(npm.unpackMs / 1000).toFixed(1)} s` : 'n/a'],
     [
