@@ -32,12 +32,14 @@ async function withAccountData<T>(config: MailproofConfig, work: (data: AccountD
     const dataKeys = new DataKeyRepository(dataSource, new DataKeyring(config.encryption.keys));
     const cipher = new RowCipher(dataKeys);
     const previews = new PreviewRepository(dataSource, new ScreenshotRepository(dataSource), cipher);
+    const webhooks = new WebhookRepository(dataSource, cipher);
     const data = new AccountDataRepository(
       dataSource,
       previews,
       new FixRunRepository(dataSource, cipher),
-      new GateRunRepository(dataSource, new WebhookRepository(dataSource)),
+      new GateRunRepository(dataSource, webhooks, cipher),
       dataKeys,
+      webhooks,
     );
     return await work(data, new AccountsRepository(dataSource));
   } finally {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { WebhookEventPayload } from '@mailproof/contracts';
 import type { Plan } from '../entities/account.entity';
 import { DataKeyRepository } from '../encryption/data-key.repository';
 import { DataKeyringError, EncryptedContentGoneError } from '../encryption/encryption.errors';
@@ -7,6 +8,7 @@ import { parsePreviewResult } from '../preview-result.codec';
 import { FixRunRepository } from '../repositories/fix-run.repository';
 import { GateRunRepository } from '../repositories/gate-run.repository';
 import { PreviewRepository } from '../repositories/preview.repository';
+import { WebhookRepository } from '../repositories/webhook.repository';
 import { ACCOUNT_TABLES } from './account-tables';
 
 export interface AccountSettings {
@@ -75,7 +77,7 @@ function unreadableContent(error: unknown): { reason: 'content_gone' | 'data_key
   throw error;
 }
 
-/** The plain sections of an export: one SELECT each, no encrypted column among them. */
+/** The sections of an export read by one SELECT each: no encrypted column among them but webhook events' payload (opened per row). */
 const PLAIN_SECTIONS: ReadonlyArray<{ name: string; select: string }> = [
   {
     name: 'apiKeys',
@@ -115,7 +117,8 @@ const PLAIN_SECTIONS: ReadonlyArray<{ name: string; select: string }> = [
     select: `SELECT id, url, events, status, disabled_reason AS "disabledReason", disabled_at AS "disabledAt", consecutive_failures AS "consecutiveFailures",
              created_at AS "createdAt" FROM webhook_endpoints WHERE account_id = $1`,
   },
-  { name: 'webhookEvents', select: `SELECT id, type, payload, created_at AS "createdAt" FROM webhook_events WHERE account_id = $1` },
+  // The payload is sealed (a gate event names the email's URLs): opened in exportChunks.
+  { name: 'webhookEvents', select: `SELECT id, account_id AS "accountId", type, payload, created_at AS "createdAt" FROM webhook_events WHERE account_id = $1` },
   {
     name: 'webhookDeliveries',
     select: `SELECT id, endpoint_id AS "endpointId", event_id AS "eventId", status, attempts, last_status AS "lastStatus", last_error AS "lastError",
@@ -137,6 +140,7 @@ export class AccountDataRepository {
     private readonly fixRuns: FixRunRepository,
     private readonly gateRuns: GateRunRepository,
     private readonly dataKeys: DataKeyRepository,
+    private readonly webhooks: WebhookRepository,
   ) {}
 
   async findSettings(accountId: string): Promise<AccountSettings | null> {
@@ -158,7 +162,10 @@ export class AccountDataRepository {
     const account = await this.findSettings(accountId);
     if (!account) return;
     yield `{"exportedAt":${json(now.toISOString())},"account":${json(account)}`;
-    for (const section of PLAIN_SECTIONS) yield* this.section(section.name, pagedRows(this.dataSource, section.select, accountId));
+    for (const section of PLAIN_SECTIONS) {
+      const rows = pagedRows<{ id: string } & Record<string, unknown>>(this.dataSource, section.select, accountId);
+      yield* this.section(section.name, section.name === 'webhookEvents' ? this.webhookEventRows(rows) : rows);
+    }
     yield* this.section('previews', this.previewRows(accountId));
     yield* this.section('gateRuns', this.gateRunRows(accountId));
     yield* this.section('fixRuns', this.fixRunRows(accountId));
@@ -209,8 +216,23 @@ export class AccountDataRepository {
 
   private async *gateRunRows(accountId: string): AsyncGenerator<object> {
     for await (const id of this.ids('gate_runs', accountId)) {
-      const run = await this.gateRuns.find(id);
-      if (run) yield run;
+      try {
+        const run = await this.gateRuns.find(id);
+        if (run) yield run;
+      } catch (error) {
+        yield { id, contentUnreadable: unreadableContent(error) };
+      }
+    }
+  }
+
+  private async *webhookEventRows(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<object> {
+    for await (const { accountId, ...row } of rows) {
+      const event = { id: row.id as string, accountId: accountId as string };
+      try {
+        yield { ...row, payload: await this.webhooks.openPayload(event, row.payload as WebhookEventPayload | string) };
+      } catch (error) {
+        yield { id: event.id, contentUnreadable: unreadableContent(error) };
+      }
     }
   }
 
