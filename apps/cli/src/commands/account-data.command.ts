@@ -135,5 +135,6 @@ export function registerAccountDataCommands(account: Command): void {
       if (options.json) console.log(JSON.stringify({ erasureId: erasure.erasureId, rowCounts: erasure.rowCounts, redis }));
       else console.log(`account ${erasure.accountId} erased (audit record ${erasure.erasureId}, ${rows} rows)`);
       if (!redis.cleaned) console.error(`warning: Redis cleanup failed (${redis.error}). ${REDIS_LEFT_TO_EXPIRE}`);
+      else for (const problem of redis.problems) console.error(`warning: Redis cleanup left ${problem}`);
     });
 }
