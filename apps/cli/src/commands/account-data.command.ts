@@ -31,7 +31,8 @@ async function withAccountData<T>(config: MailproofConfig, work: (data: AccountD
   try {
     const dataKeys = new DataKeyRepository(dataSource, new DataKeyring(config.encryption.keys));
     const cipher = new RowCipher(dataKeys);
-    const previews = new PreviewRepository(dataSource, new ScreenshotRepository(dataSource), cipher);
+    const screenshots = new ScreenshotRepository(dataSource, cipher);
+    const previews = new PreviewRepository(dataSource, screenshots, cipher);
     const webhooks = new WebhookRepository(dataSource, cipher);
     const data = new AccountDataRepository(
       dataSource,
@@ -40,6 +41,7 @@ async function withAccountData<T>(config: MailproofConfig, work: (data: AccountD
       new GateRunRepository(dataSource, webhooks, cipher),
       dataKeys,
       webhooks,
+      screenshots,
     );
     return await work(data, new AccountsRepository(dataSource));
   } finally {
