@@ -8,6 +8,10 @@
 // cache, as in a running app (a cache miss adds one indexed query per account and process, not per preview).
 // Target: encryption adds at most 0.2 ms to a preview's median (docs/privacy.md, "Cost"). Each email's figure is the median over
 // BENCH_ITERATIONS (200) repetitions after BENCH_WARMUP (200); the figure printed is the median over emails.
+// Screenshots (issue 39): what sealing one PNG adds when the render worker stores it (its keyed name, HMAC-SHA256 under
+// a key derived from the data key, then AES-256-GCM) and when the API serves it (open). PNGs do not compress, so
+// random bytes of a screenshot's sizes stand in for them (BENCH_SCREENSHOT_SIZES_KB, default 100,500,2000,8000: an
+// email's screenshot is a few hundred KB to 2 MB; 8 MB is near the tallest capture SCREENSHOT_MAX_HEIGHT_PX allows).
 // The engine's and the cipher's TypeScript is bundled on the fly with esbuild.
 'use strict';
 const fs = require('node:fs');
@@ -116,7 +120,36 @@ async function main() {
     console.log(`  ${name.padEnd(12)} median ${median(perEmail[name]).toFixed(4)} ms, largest email ${Math.max(...perEmail[name]).toFixed(4)} ms`);
   const added = median(perEmail.total);
   console.log(`  added per preview: median ${added.toFixed(3)} ms (target <= ${TARGET_MS} ms), largest email ${Math.max(...perEmail.total).toFixed(3)} ms`);
+  await screenshots(cipher, dataKey);
   if (added > TARGET_MS) process.exitCode = 1;
+}
+
+/** Per screenshot size: name it (keyed hash) and seal it as the render worker stores it, open it as the API serves it. */
+async function screenshots(cipher, dataKey) {
+  const sizesKb = (process.env.BENCH_SCREENSHOT_SIZES_KB || '100,500,2000,8000').split(',').map(Number);
+  const rounds = Math.max(20, Math.round(iterations / 4));
+  console.log(`  screenshots (random bytes standing in for PNGs), median of ${rounds} after ${Math.round(rounds / 2)}:`);
+  for (const kb of sizesKb) {
+    const png = randomBytes(kb * 1024);
+    const hash = await cipher.keyedHash(dataKey.id, 'screenshot-name', png);
+    const context = { table: 'screenshot_images', column: 'png', rowId: hash, accountId: dataKey.id };
+    const sealed = await cipher.sealBytes(context, png);
+    if (!(await cipher.openBytes(context, sealed)).equals(png)) throw new Error('screenshot round trip failed');
+    const time = async (work) => {
+      const samples = [];
+      for (let k = 0; k < rounds + Math.round(rounds / 2); k++) {
+        const start = process.hrtime.bigint();
+        await work();
+        if (k >= Math.round(rounds / 2)) samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+      return median(samples);
+    };
+    const store = await time(async () => cipher.sealBytes(context, png).then(() => cipher.keyedHash(dataKey.id, 'screenshot-name', png)));
+    const serve = await time(() => cipher.openBytes(context, sealed));
+    console.log(
+      `    ${String(kb).padStart(5)} KB: store (name + seal) ${store.toFixed(3)} ms, serve (open) ${serve.toFixed(3)} ms, ${((store / kb) * 1024).toFixed(2)} ms per MB stored; +${sealed.length - png.length} bytes`,
+    );
+  }
 }
 
 main().catch((error) => {

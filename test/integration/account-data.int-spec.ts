@@ -7,6 +7,7 @@ import {
   ACCOUNT_TABLES,
   AccountsRepository,
   FixRunRepository,
+  GateRunRepository,
   NOT_ACCOUNT_DATA,
   PreviewRepository,
   RetentionRepository,
@@ -246,10 +247,18 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     const old = await previews.create(base);
     const recent = await previews.create(base);
     const notRetained = await previews.create({ ...base, retain: false });
-    await db.query(
-      `UPDATE previews SET status = 'completed', overall_score = 88, gate_summary = '{"compatibilityScores":{}}', result = '\\x00' WHERE id = ANY($1)`,
-      [[old.id, recent.id, notRetained.id]],
-    );
+    // A gate summary as the worker stores it: it names every link and image URL of the email.
+    const summaryMarker = `summary-${randomBytes(6).toString('hex')}`;
+    const summary = JSON.stringify({
+      compatibilityScores: {},
+      cssReport: [],
+      linkReport: { links: [{ href: `https://shop.example/${summaryMarker}`, scheme: 'https', host: 'shop.example', rules: [] }] },
+      sizeReport: null,
+      imageReport: { images: [{ src: `https://cdn.example/${summaryMarker}.png`, kind: 'img', rules: [], width: 1, height: 1 }] },
+    });
+    for (const preview of [old, recent, notRetained]) {
+      await previews.storeOutcome(preview.id, { storedResult: Buffer.from([0]), overallScore: 88, gateSummary: summary, accountId: account.accountId });
+    }
     await db.query(`UPDATE previews SET created_at = now() - interval '8 days' WHERE id = $1`, [old.id]);
     const fixRuns = api.app.get(FixRunRepository);
     const fixBase = { accountId: account.accountId, format: 'html' as const, clients: ['gmail-web'], tiers: ['safe'], source: '<p>x</p>' };
@@ -316,10 +325,13 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     );
     const byId = Object.fromEntries(state.map((row) => [row.id, row]));
     for (const id of [old.id, notRetained.id]) {
-      expect(byId[id]).toMatchObject({ source: '', result: null, overall_score: 88, title: 'kept title', removed: true });
-      expect(byId[id].gate_summary).not.toBeNull();
+      // The gate's summary goes with the content: it names the email's links and images.
+      expect(byId[id]).toMatchObject({ source: '', result: null, gate_summary: null, overall_score: 88, title: 'kept title', removed: true });
     }
     expect(byId[recent.id]).toMatchObject({ removed: false, overall_score: 88 });
+    // Kept, sealed: the summary's URLs are not in clear, and open as the gate reads them.
+    expect(byId[recent.id].gate_summary).toMatch(/^mpe1:/);
+    expect((await previews.findGateSummary(recent.id))?.gateSummary).toContain(summaryMarker);
     expect(byId[recent.id].result).not.toBeNull();
     const images: Array<{ hash: string }> = await db.query('SELECT hash FROM screenshot_images WHERE hash = ANY($1)', [[onlyOld, shared]]);
     expect(images.map((row) => row.hash)).toEqual([shared]);
@@ -444,18 +456,24 @@ describe('account data: the catalogue, export, erasure and retention', () => {
     const swept = await api.app.get(RetentionRepository).sweep();
     expect(swept.gateRunsStripped).toBeGreaterThanOrEqual(1);
 
-    const raw: Array<{ id: string; row: string; verdict: typeof verdict; links: unknown }> = await db.query(
-      'SELECT id, g::text AS row, verdict, links FROM gate_runs g WHERE id = ANY($1)',
+    const raw: Array<{ id: string; row: string; verdict: string | null; links: unknown; urls_removed_at: Date | null }> = await db.query(
+      'SELECT id, g::text AS row, verdict, links, urls_removed_at FROM gate_runs g WHERE id = ANY($1)',
       [Object.values(runs)],
     );
     const byId = Object.fromEntries(raw.map((row) => [row.id, row]));
+    const gateRuns = api.app.get(GateRunRepository);
     for (const id of [runs.ofOld, runs.orphan]) {
       expect(byId[id].row).not.toContain(marker);
       expect(byId[id].links).toBeNull();
-      // The verdict stays readable: passed, scores, checks and which checks failed.
-      expect(byId[id].verdict).toMatchObject({ passed: false, overallScore: 71, checks: ['compatibility', 'content'] });
-      expect(byId[id].verdict.failures.map((failure) => failure.check)).toEqual(['threshold', 'links', 'alt-text', 'link-unreachable']);
+      expect(byId[id].urls_removed_at).not.toBeNull();
+      // Sealed again once stripped (these rows were stored in clear, before sealing), and readable: passed, scores, checks, which failed.
+      expect(byId[id].verdict).toMatch(/^mpe1:/);
+      const stripped = (await gateRuns.find(id))?.verdict;
+      expect(JSON.stringify(stripped)).not.toContain(marker);
+      expect(stripped).toMatchObject({ passed: false, overallScore: 71, checks: ['compatibility', 'content'] });
+      expect(stripped?.failures.map((failure) => failure.check)).toEqual(['threshold', 'links', 'alt-text', 'link-unreachable']);
     }
+    // Inside its time, a run stored in clear before sealing is left as it is (mailproof keys seal-existing seals it).
     expect(byId[runs.recent].row).toContain(marker);
     const [failed]: Array<{ row: string; failure: { code: string; line: number } }> = await db.query(
       'SELECT p::text AS row, failure FROM previews p WHERE id = $1',

@@ -2,7 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { DataKeyRepository, DataKeyring, encodePreviewResult, FixRunRepository, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
+import {
+  DataKeyRepository,
+  DataKeyring,
+  encodePreviewResult,
+  FixRunRepository,
+  GateRunRepository,
+  PreviewRepository,
+  ScreenshotRepository,
+  WebhookRepository,
+} from '@mailproof/persistence';
 import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
 import { testConfig } from '../utils/test-config';
 
@@ -76,6 +85,23 @@ describe('mailproof keys rotate', () => {
       [fixId, accountId, source, result],
     );
 
+    // URLs are the email's too: a gate run's links and verdict and a webhook event's payload stored before they were sealed.
+    const runId = `gtr_${randomBytes(16).toString('hex').slice(0, 24)}`;
+    const links = { checked: [{ url: 'https://jane.example/receipt', status: 200 }], unchecked: [] };
+    const verdict = { passed: false, failures: [{ family: 'content', check: 'links', href: 'https://jane.example/receipt', reason: 'placeholder' }] };
+    const payload = { type: 'gate.failed', timestamp: new Date().toISOString(), data: { runId, failures: verdict.failures } };
+    await db.query(
+      `INSERT INTO gate_runs (id, account_id, request, preview_id, status, passed, links, verdict) VALUES ($1, $2, '{}', $3, 'completed', false, $4, $5)`,
+      [runId, accountId, id, JSON.stringify(links), JSON.stringify(verdict)],
+    );
+    const eventId = `msg_${randomBytes(12).toString('hex')}`;
+    await db.query(`INSERT INTO webhook_events (id, account_id, type, source_key, payload) VALUES ($1, $2, 'gate.failed', $3, $4)`, [
+      eventId,
+      accountId,
+      `gate.failed/${runId}`,
+      JSON.stringify(payload),
+    ]);
+
     const first = mailproof(suiteKeys, 'keys', 'seal-existing', '--json');
     expect(first.stderr).toBe('');
     const counts = JSON.parse(first.stdout) as Record<string, number>;
@@ -84,11 +110,14 @@ describe('mailproof keys rotate', () => {
         'fix_runs.files',
         'fix_runs.result',
         'fix_runs.source',
+        'gate_runs.links',
+        'gate_runs.verdict',
         'previews.files',
         'previews.gate_summary',
         'previews.rendered_reports',
         'previews.result',
         'previews.source',
+        'webhook_events.payload',
       ].sort(),
     );
     for (const column of Object.keys(counts).filter((name) => name !== 'fix_runs.files')) expect(counts[column]).toBeGreaterThanOrEqual(1);
@@ -105,6 +134,14 @@ describe('mailproof keys rotate', () => {
     expect(read?.renderedReports).toEqual(reports);
     expect((await previews.findGateSummary(id))?.gateSummary).toBe('{"links":["Jane Example"]}');
     expect((await new FixRunRepository(db, cipher).findForRun(fixId))?.source).toBe(source);
+    const [sealedRun] = (await db.query('SELECT links::text AS links, verdict::text AS verdict FROM gate_runs WHERE id = $1', [runId])) as Array<
+      Record<string, string>
+    >;
+    const [sealedEvent] = (await db.query('SELECT payload::text AS payload FROM webhook_events WHERE id = $1', [eventId])) as Array<Record<string, string>>;
+    for (const column of [...Object.values(sealedRun), sealedEvent.payload]) expect(column).not.toContain('jane.example');
+    const webhooks = new WebhookRepository(db, cipher);
+    expect(await new GateRunRepository(db, webhooks, cipher).find(runId)).toMatchObject({ links, verdict });
+    expect(await webhooks.openPayload({ id: eventId, accountId }, JSON.parse(sealedEvent.payload) as string)).toEqual(payload);
 
     const second = JSON.parse(mailproof(suiteKeys, 'keys', 'seal-existing', '--json').stdout) as Record<string, number>;
     expect(Object.values(second)).toEqual(Object.values(second).map(() => 0));

@@ -2,10 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { WebhookRepository } from '@mailproof/persistence';
+import { GateRunRepository, WebhookRepository } from '@mailproof/persistence';
 import type { AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
-import { createTestAccount, openDatabase } from '../utils/database';
+import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 import { waitFor } from '../utils/wait';
@@ -226,7 +226,7 @@ describe('POST /api/gate', () => {
 
   describe('webhook events (docs/webhooks.md)', () => {
     it('records one gate.failed or gate.passed delivery per subscribed endpoint with the verdict, and queues it', async () => {
-      const webhooks = new WebhookRepository(db);
+      const webhooks = new WebhookRepository(db, testRowCipher(db, config));
       // Stored directly: this suite runs no worker-dns, so the deliveries stay queued; the webhooks suite sends them.
       const add = async (events: string[]) => {
         const outcome = await webhooks.addEndpoint(proAccountId, 'https://hooks.example.com/in', events, 'whsec_dGVzdA==', 10);
@@ -239,10 +239,15 @@ describe('POST /api/gate', () => {
         const failed = await gate({ html: WORSE, threshold: 100 });
         const passed = await gate({ html: CLEAN });
         expect([failed.body.passed, passed.body.passed]).toEqual([false, true]);
-        const rows: Array<{ id: string; endpoint_id: string; type: string; payload: { type: string; data: Record<string, unknown> } }> = await db.query(
-          `SELECT d.id, d.endpoint_id, e.type, e.payload FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+        const stored: Array<{ id: string; endpoint_id: string; type: string; event_id: string; account_id: string; payload: string }> = await db.query(
+          `SELECT d.id, d.endpoint_id, e.type, e.id AS event_id, e.account_id, e.payload FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
             WHERE d.endpoint_id = ANY($1) ORDER BY e.type`,
           [[onFailure, onPass]],
+        );
+        // Sealed at rest (the failures name the email's URLs: docs/privacy.md), opened as the delivering worker does.
+        for (const row of stored) expect(row.payload).toMatch(/^mpe1:/);
+        const rows = await Promise.all(
+          stored.map(async (row) => ({ ...row, payload: await webhooks.openPayload({ id: row.event_id, accountId: row.account_id }, row.payload) })),
         );
         expect(rows.map((row) => [row.type, row.endpoint_id])).toEqual([
           ['gate.failed', onFailure],
@@ -310,10 +315,12 @@ describe('POST /api/gate', () => {
         Array.from({ length: 6 }, (_, i) => gate({ html: i % 2 ? WORSE : CLEAN, ref, threshold: 0, updateBaseline: 'always' })),
       );
       for (const res of responses) expect(res.status).toBe(200);
-      const runs: Array<{ id: string; completed_at: Date; verdict: { baseline: { comparedTo: string | null } } }> = await db.query(
-        'SELECT id, completed_at, verdict FROM gate_runs WHERE ref = $1 ORDER BY completed_at',
-        [ref],
-      );
+      const rows: Array<{ id: string; completed_at: Date }> = await db.query('SELECT id, completed_at FROM gate_runs WHERE ref = $1 ORDER BY completed_at', [
+        ref,
+      ]);
+      const cipher = testRowCipher(db, config);
+      const gateRuns = new GateRunRepository(db, new WebhookRepository(db, cipher), cipher);
+      const runs = await Promise.all(rows.map(async (row) => ({ ...row, verdict: (await gateRuns.find(row.id))!.verdict! })));
       expect(runs).toHaveLength(6);
       // Serialized: the first compared with nothing, each later one with the baseline the one before stored.
       expect(runs[0].verdict.baseline.comparedTo).toBeNull();

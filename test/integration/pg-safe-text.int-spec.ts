@@ -87,7 +87,7 @@ describe('text from outside is storable in every text and jsonb column (real Pos
   });
 
   it('stores a DNS audit whose TXT records and keys hold NUL', async () => {
-    const audits = new DomainAuditRepository(db, new WebhookRepository(db));
+    const audits = new DomainAuditRepository(db, new WebhookRepository(db, testRowCipher(db, config)));
     const jobId = `nul-audit-${Date.now()}`;
     // Not an audit's whole shape: what matters here is what the column's transformer does to the strings in it.
     const result: unknown = { spf: { valid: false, record: 'v=spf1 \u0000include:x -all', warnings: ['TXT "\u0000"'] }, ['key\u0000']: { nested: ['\udc00'] } };

@@ -8,7 +8,7 @@ import { migrateDatabase, WebhookRepository } from '@mailproof/persistence';
 import { startScheduler } from '../../apps/scheduler/src/start-scheduler';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { startAppProcess, type AppProcess } from '../utils/app-process';
-import { createTestAccount, openDatabase } from '../utils/database';
+import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
 import { healthyDomain, rsaDkimKey } from '../utils/dns-fixture-zones';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
@@ -346,13 +346,13 @@ describe('webhooks', () => {
   it("sends deliveries whose producer died before queueing them: the scheduler's relay queues them", async () => {
     const created = await endpoint('/relayed', ['gate.failed']);
     // What a worker leaves behind when it dies between its commit and the enqueue: rows, no job.
-    const [deliveryId] = await new WebhookRepository(db).recordEventNow(
+    const [deliveryId] = await new WebhookRepository(db, testRowCipher(db, config)).recordEventNow(
       {
         accountId,
         type: 'gate.failed',
         sourceKey: `gate.failed/relay-test-${Date.now()}`,
         occurredAt: new Date(),
-        data: { runId: 'gtr_relay' },
+        data: { runId: 'gtr_relay', ref: null, previewId: null, passed: false, overallScore: 0, worstClient: null, failures: [] },
       },
       created.id,
     );

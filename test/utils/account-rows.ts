@@ -1,14 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { FixRunRepository, PreviewRepository, opaqueId } from '@mailproof/persistence';
+import { FixRunRepository, PreviewRepository, ScreenshotRepository, opaqueId } from '@mailproof/persistence';
 
 /** One row in every table an account reaches, through the repositories where they store email content (encrypted at rest). */
 export async function createTestAccountRows(app: INestApplication, db: DataSource, account: { accountId: string; keyId: string }) {
   const marker = `account-data-marker-${randomBytes(6).toString('hex')}`;
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   const domain = `erase-${randomBytes(4).toString('hex')}.example`;
-  const imageHash = randomBytes(32).toString('hex');
   const source = `<p>${marker}</p>`;
   const preview = await app
     .get(PreviewRepository)
@@ -16,7 +15,11 @@ export async function createTestAccountRows(app: INestApplication, db: DataSourc
   const fixRun = await app
     .get(FixRunRepository)
     .create({ accountId: account.accountId, format: 'html', clients: ['gmail-web'], tiers: ['safe'], source, expiresAt: new Date(Date.now() + 3_600_000) });
-  await db.query('INSERT INTO screenshot_images (hash, png, bytes, width, height) VALUES ($1, $2, 4, 1, 1)', [imageHash, Buffer.from('png!')]);
+  // Sealed with the account's key and named by a hash keyed with it, as the render worker stores it.
+  const screenshots = app.get(ScreenshotRepository);
+  const png = Buffer.from(`png ${marker}`);
+  const imageHash = await screenshots.imageHash(account.accountId, png);
+  await screenshots.putImages([{ hash: imageHash, png, width: 1, height: 1 }], account.accountId);
   await db.query(`INSERT INTO preview_screenshots (preview_id, shot, hash) VALUES ($1, 'gmail-web-light', $2)`, [preview.id, imageHash]);
   await db.query('INSERT INTO shares (id, preview_id, account_id) VALUES ($1, $2, $3)', [opaqueId('shr'), preview.id, account.accountId]);
   const gateRunId = opaqueId('gtr');

@@ -36,7 +36,9 @@ describe("domainWebhookEvents (what an audit tells the account's webhooks)", () 
 
   it('counts the first conclusive audit moving a domain out of pending as a status change, without drift', () => {
     const events = domainWebhookEvents({ ...domain, status: 'pending' }, audit, { driftEvents: [], domain: { score: 100, status: 'healthy' } });
-    expect(events.map((event) => [event.type, event.data.previousStatus, event.data.status])).toEqual([['domain.status_changed', 'pending', 'healthy']]);
+    expect(events.map((event) => (event.type === 'domain.status_changed' ? [event.type, event.data.previousStatus, event.data.status] : [event.type]))).toEqual(
+      [['domain.status_changed', 'pending', 'healthy']],
+    );
   });
 
   it('sends nothing for an unchanged domain or an inconclusive audit', () => {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { type RenderScreenshotsJobPayload, type RenderScreenshotsJobResult, type StoredRenderedReports } from '@mailproof/contracts';
@@ -74,7 +73,7 @@ export class PreviewRenderService implements OnModuleInit, OnModuleDestroy {
     for (const [id, { unit, page }] of result.painted) {
       let hash = hashOfUnit.get(unit.key);
       if (!hash) {
-        hash = createHash('sha256').update(page.png).digest('hex');
+        hash = await this.screenshots.imageHash(preview.accountId, page.png);
         hashOfUnit.set(unit.key, hash);
         images.set(hash, { hash, png: page.png, width: page.pixelWidth, height: page.pixelHeight });
       }

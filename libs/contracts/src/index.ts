@@ -20,3 +20,4 @@ export * from './fix-result';
 export * from './rendered-reports';
 export * from './source-files';
 export * from './retention';
+export * from './webhook-event';

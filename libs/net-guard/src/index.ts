@@ -5,7 +5,7 @@ export type { SsrfGuardOptions, SsrfRefusal, GuardedResponse, GuardedStream, Gua
 export { headUrls, headThenGet } from './head-requests';
 export type { UrlCheck, HeadBatchOptions, HeadBatchResult } from './head-requests';
 export { resolveLinks, normalizeLinkUrl, LINK_RESOLUTION_DEFAULTS } from './link-resolution';
-export type { LinkCheck, LinkCheckCache, LinkResolution, ResolveLinksOptions, UncheckedLink, UncheckedReason } from './link-resolution';
+export type { CachedLinkOutcome, LinkCheck, LinkCheckCache, LinkResolution, ResolveLinksOptions, UncheckedLink, UncheckedReason } from './link-resolution';
 export { importEmailFromUrl, UrlImportError, UrlDeclinedError, UrlUnreachableError, URL_IMPORT_DEFAULTS } from './url-import';
 export type { ImportEmailOptions, ImportedEmail } from './url-import';
 export { fetchImage, ImageFetchError } from './image-fetch';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveLinks, normalizeLinkUrl, type LinkCheck, type LinkCheckCache, type ResolveLinksOptions } from './link-resolution';
+import { resolveLinks, normalizeLinkUrl, type CachedLinkOutcome, type LinkCheckCache, type ResolveLinksOptions } from './link-resolution';
 import { SsrfGuard } from './ssrf-guard';
 import { eventually, startLoopbackServer, type LoopbackServer } from './testing/loopback-server';
 import { testResolver } from './testing/ssrf-vectors';
@@ -199,14 +199,14 @@ describe('resolveLinks', () => {
   });
 
   describe('with a cache', () => {
-    const memory = (): LinkCheckCache & { store: Map<string, LinkCheck> } => {
-      const store = new Map<string, LinkCheck>();
+    const memory = (): LinkCheckCache & { store: Map<string, CachedLinkOutcome> } => {
+      const store = new Map<string, CachedLinkOutcome>();
       return { store, get: async (url) => store.get(url), set: async (url, check) => void store.set(url, check) };
     };
 
     it('serves hits without a request and stores only checked results, under the normalized URL', async () => {
       const cache = memory();
-      cache.store.set(`${site.base}/cached`, { url: `${site.base}/cached`, status: 410 });
+      cache.store.set(`${site.base}/cached`, { status: 410 });
       const result = await run([`${site.base}/cached#x`, `${site.base}/ok`, 'http://10.0.0.1/'], { cache });
       expect(result.checked).toEqual([
         { url: `${site.base}/cached#x`, status: 410 },
@@ -214,19 +214,30 @@ describe('resolveLinks', () => {
       ]);
       expect(site.hits).toEqual(['HEAD /ok']);
       await eventually(() => cache.store.has(`${site.base}/ok`));
-      expect(cache.store.get(`${site.base}/ok`)).toEqual({ url: `${site.base}/ok`, status: 200 });
+      expect(cache.store.get(`${site.base}/ok`)).toEqual({ status: 200 });
       expect([...cache.store.keys()]).toHaveLength(2);
+    });
+
+    it('keeps only the status of a redirected link: neither its URL nor where it ended, and a hit reports no final URL', async () => {
+      const cache = memory();
+      const redirected = `${site.base}/chain?n=2`;
+      const first = await run([redirected], { cache });
+      expect(first.checked).toEqual([{ url: redirected, status: 200, finalUrl: `${site.base}/chain?n=0` }]);
+      await eventually(() => cache.store.has(redirected));
+      expect(cache.store.get(redirected)).toEqual({ status: 200 });
+      const again = await run([redirected], { cache });
+      expect(again.checked).toEqual([{ url: redirected, status: 200 }]);
     });
 
     it('ignores a cache that throws, rejects, hangs or answers garbage', async () => {
       const urls = [`${site.base}/ok?a`, `${site.base}/ok?b`, `${site.base}/ok?c`, `${site.base}/ok?d`];
-      const answers: Array<() => Promise<LinkCheck | undefined>> = [
+      const answers: Array<() => Promise<CachedLinkOutcome | undefined>> = [
         () => {
           throw new Error('sync');
         },
         () => Promise.reject(new Error('down')),
         () => new Promise(() => undefined),
-        async () => ({ nonsense: true }) as unknown as LinkCheck,
+        async () => ({ nonsense: true }) as unknown as CachedLinkOutcome,
       ];
       let call = 0;
       const cache: LinkCheckCache = { get: () => answers[call++ % answers.length](), set: () => Promise.reject(new Error('down')) };

@@ -27,10 +27,18 @@ export interface LinkResolution {
   unchecked: UncheckedLink[];
 }
 
+/**
+ * What a cache keeps of a checked link: its final status only. Never the URL nor where it redirected to (they are
+ * the email's addresses, customer data: docs/privacy.md); a hit is reported without `finalUrl`.
+ */
+export interface CachedLinkOutcome {
+  status: number;
+}
+
 /** Where checked results may be kept for a while (the worker's Redis). Failures and slowness are ignored. */
 export interface LinkCheckCache {
-  get(url: string): Promise<LinkCheck | undefined>;
-  set(url: string, check: LinkCheck): Promise<void>;
+  get(url: string): Promise<CachedLinkOutcome | undefined>;
+  set(url: string, outcome: CachedLinkOutcome): Promise<void>;
 }
 
 export interface ResolveLinksOptions {
@@ -160,8 +168,8 @@ function withTimer<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   });
 }
 
-function validCached(value: unknown): value is LinkCheck {
-  const check = value as LinkCheck | undefined;
+function validCached(value: unknown): value is CachedLinkOutcome {
+  const check = value as CachedLinkOutcome | undefined;
   return typeof check === 'object' && check !== null && Number.isInteger(check.status) && check.status >= 100 && check.status <= 599;
 }
 
@@ -281,7 +289,7 @@ class LinkResolutionRun {
       this.finished.then(() => []),
     ]);
     hits.forEach((hit, index) => {
-      if (validCached(hit)) this.record(pending[index].key, checkedOutcome(pending[index].key, hit.status, hit.finalUrl));
+      if (validCached(hit)) this.record(pending[index].key, { status: hit.status });
     });
   }
 
@@ -334,11 +342,11 @@ class LinkResolutionRun {
   }
 
   /** Keeps a checked result in the cache, without waiting for it or minding its failure. */
-  private remember(key: string, outcome: { status: number; finalUrl?: string }): void {
+  private remember(key: string, outcome: { status: number }): void {
     const { cache } = this.options;
     if (!cache) return;
     void Promise.resolve()
-      .then(() => cache.set(key, { url: key, ...outcome }))
+      .then(() => cache.set(key, { status: outcome.status }))
       .catch(() => undefined);
   }
 

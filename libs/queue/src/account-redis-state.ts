@@ -24,6 +24,20 @@ const ACCOUNT_DATA_QUEUES: ReadonlySet<string> = new Set(['dns-audit']);
 const MAX_JOBS_READ = 10_000;
 const JOBS_PAGE = 500;
 const JOB_STATES = ['waiting', 'prioritized', 'delayed', 'waiting-children', 'active', 'completed', 'failed'] as const;
+/**
+ * How long an erasure waits for the account's jobs a worker is running (BullMQ refuses to remove a locked job) before it
+ * reports them: longer than a step normally runs (a gate's link check is capped at 10 s, an analysis at the engine's limits).
+ */
+export const ACTIVE_JOB_WAIT_MS = 15_000;
+const ACTIVE_JOB_POLL_MS = 100;
+
+/** What an erasure did in Redis, and what it could not do (each named: never dropped). */
+export interface AccountRedisErasure {
+  keysDeleted: number;
+  jobsRemoved: number;
+  /** `<queue>/<job id>: why`: a job still running when the wait ended, or a removal Redis refused. Empty when all went. */
+  problems: string[];
+}
 
 /** The channel every API replica listens on to drop an erased account's keys from its cache at once. */
 export function accountErasedChannel(prefix: string): string {
@@ -61,22 +75,73 @@ async function accountJobIds(queue: Queue, accountId: string): Promise<string[]>
   return [...ids];
 }
 
-/** Jobs name their subject by id, or (on-demand DNS audits) their account in their data: every such job goes, whatever its state. */
-async function removeJobs(queues: readonly Queue[], subjectIds: ReadonlySet<string>, accountId: string): Promise<number> {
-  let removed = 0;
+/** A job to remove, in its queue. */
+interface DoomedJob {
+  queue: Queue;
+  jobId: string;
+}
+
+/**
+ * Jobs name their subject by id, or (on-demand DNS audits) their account in their data: every such job goes, whatever its state.
+ * A job a worker is running is locked, and BullMQ's remove answers 0 for it: the erasure waits for it to end (its worker then
+ * finds no row of the account and stores nothing), retrying the removal until `activeWaitMs` has passed; one still running
+ * then is reported, as is any removal Redis refused, never dropped.
+ */
+async function removeJobs(
+  queues: readonly Queue[],
+  subjectIds: ReadonlySet<string>,
+  accountId: string,
+  activeWaitMs: number,
+): Promise<{ removed: number; problems: string[] }> {
+  const problems: string[] = [];
+  let pending: DoomedJob[] = [];
+  const found = new Map<Queue, Set<string>>();
   for (const queue of queues) {
     const keyPrefix = queue.toKey('');
     const jobIds = new Set<string>(await accountJobIds(queue, accountId));
-    const client = (await queue.getBackend().client) as unknown as RedisClient;
+    const client = await queueClient(queue);
     const keys = subjectIds.size > 0 ? await scanKeys(client, `${keyPrefix}*`) : [];
     for (const key of keys) {
       const jobId = key.slice(keyPrefix.length).split(':')[0];
       if ([...jobId.split('-'), ...(jobId.match(UUID_IN) ?? [])].some((part) => subjectIds.has(part))) jobIds.add(jobId);
     }
-    for (const jobId of jobIds) removed += await queue.remove(jobId, { removeChildren: true }).catch(() => 0);
-    if (jobIds.size > 0) await deleteJobEvents(client, queue.toKey('events'), jobIds);
+    found.set(queue, jobIds);
+    pending.push(...[...jobIds].map((jobId) => ({ queue, jobId })));
   }
-  return removed;
+  let removed = 0;
+  const deadline = Date.now() + activeWaitMs;
+  for (;;) {
+    const locked: DoomedJob[] = [];
+    for (const job of pending) {
+      const outcome = await removeOne(job);
+      if (outcome === 'removed') removed++;
+      else if (outcome === 'locked') locked.push(job);
+      else problems.push(`${job.queue.name}/${job.jobId}: ${outcome.error}`);
+    }
+    pending = locked;
+    if (pending.length === 0 || Date.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, ACTIVE_JOB_POLL_MS));
+  }
+  for (const job of pending)
+    problems.push(`${job.queue.name}/${job.jobId}: still running after ${activeWaitMs} ms, not removed (its worker finds no row of the account)`);
+  for (const [queue, jobIds] of found) if (jobIds.size > 0) await deleteJobEvents(await queueClient(queue), queue.toKey('events'), jobIds);
+  return { removed, problems };
+}
+
+/** One removal: done (or nothing left to remove), refused because a worker holds the job's lock, or an error to report. */
+async function removeOne({ queue, jobId }: DoomedJob): Promise<'removed' | 'locked' | { error: string }> {
+  try {
+    const code = await queue.remove(jobId, { removeChildren: true });
+    // 1: removed (or already gone); 0: locked by a worker running it; anything else is BullMQ refusing it.
+    return code === 1 ? 'removed' : code === 0 ? 'locked' : { error: `BullMQ refused to remove it (code ${code})` };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The queue's own Redis connection (BullMQ types it as its own client; it is ioredis's). */
+async function queueClient(queue: Queue): Promise<RedisClient> {
+  return (await queue.getBackend().client) as unknown as RedisClient;
 }
 
 /**
@@ -109,7 +174,8 @@ export async function eraseAccountFromRedis(
   queues: readonly Queue[],
   prefix: string,
   state: AccountRedisState,
-): Promise<{ keysDeleted: number; jobsRemoved: number }> {
+  activeWaitMs = ACTIVE_JOB_WAIT_MS,
+): Promise<AccountRedisErasure> {
   await clients.queue.publish(accountErasedChannel(prefix), state.accountId);
   const rateLimitKeys = [
     ...(['free', 'pro', 'anonymous'] as const).map((tier) => `${prefix}:rl:${tier}:account:${state.accountId}`),
@@ -124,6 +190,6 @@ export async function eraseAccountFromRedis(
   // One DEL per key: on a Redis Cluster the keys live in different slots.
   for (const key of rateLimitKeys) keysDeleted += await clients.rateLimits.del(key);
   for (const key of sessionKeys) keysDeleted += await clients.queue.del(key);
-  const jobsRemoved = await removeJobs(queues, new Set(state.jobSubjectIds), state.accountId);
-  return { keysDeleted, jobsRemoved };
+  const jobs = await removeJobs(queues, new Set(state.jobSubjectIds), state.accountId, activeWaitMs);
+  return { keysDeleted, jobsRemoved: jobs.removed, problems: jobs.problems };
 }

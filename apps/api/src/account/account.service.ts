@@ -66,7 +66,7 @@ export class AccountService {
     this.revocations.revokeAccount(accountId);
     try {
       const queueClient = (await this.jobs.queue('preview').getBackend().client) as unknown as RedisClient;
-      const { jobsRemoved } = await eraseAccountFromRedis(
+      const { jobsRemoved, problems } = await eraseAccountFromRedis(
         { queue: queueClient, rateLimits: this.rateLimiter.client },
         QUEUE_NAMES.map((name) => this.jobs.queue(name)),
         this.config.queue.prefix,
@@ -77,6 +77,8 @@ export class AccountService {
         },
       );
       this.logger.log(`account erased (record ${erasure.erasureId}): ${jobsRemoved} jobs removed`);
+      // Named one by one: a job still running past the wait, or a removal Redis refused (docs/privacy.md, "Erasure").
+      for (const problem of problems) this.logger.warn(`account erased (record ${erasure.erasureId}); Redis cleanup left ${problem}`);
     } catch (error) {
       // The rows are gone (committed): the keys find nothing, sessions fail their key check, jobs find no row, rate-limit
       // windows and markers expire within minutes. What Redis could not take now is left to that (docs/privacy.md).

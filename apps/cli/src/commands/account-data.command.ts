@@ -31,13 +31,17 @@ async function withAccountData<T>(config: MailproofConfig, work: (data: AccountD
   try {
     const dataKeys = new DataKeyRepository(dataSource, new DataKeyring(config.encryption.keys));
     const cipher = new RowCipher(dataKeys);
-    const previews = new PreviewRepository(dataSource, new ScreenshotRepository(dataSource), cipher);
+    const screenshots = new ScreenshotRepository(dataSource, cipher);
+    const previews = new PreviewRepository(dataSource, screenshots, cipher);
+    const webhooks = new WebhookRepository(dataSource, cipher);
     const data = new AccountDataRepository(
       dataSource,
       previews,
       new FixRunRepository(dataSource, cipher),
-      new GateRunRepository(dataSource, new WebhookRepository(dataSource)),
+      new GateRunRepository(dataSource, webhooks, cipher),
       dataKeys,
+      webhooks,
+      screenshots,
     );
     return await work(data, new AccountsRepository(dataSource));
   } finally {
@@ -133,5 +137,6 @@ export function registerAccountDataCommands(account: Command): void {
       if (options.json) console.log(JSON.stringify({ erasureId: erasure.erasureId, rowCounts: erasure.rowCounts, redis }));
       else console.log(`account ${erasure.accountId} erased (audit record ${erasure.erasureId}, ${rows} rows)`);
       if (!redis.cleaned) console.error(`warning: Redis cleanup failed (${redis.error}). ${REDIS_LEFT_TO_EXPIRE}`);
+      else for (const problem of redis.problems) console.error(`warning: Redis cleanup left ${problem}`);
     });
 }

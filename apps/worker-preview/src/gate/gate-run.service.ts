@@ -63,7 +63,7 @@ export class GateRunService {
     const urls = (result.linkReport?.links ?? []).filter((link) => link.scheme === 'http' || link.scheme === 'https').map((link) => link.href.trim());
     const budgetMs = Math.max(0, Math.min(GATE_LINKS_MAX_MS, deadline - Date.now()));
     const resolution = withoutRateLimited(await resolveLinks(urls, { guard: this.guard, maxUrls: GATE_MAX_LINKS, budgetMs, cache: this.linkCache }));
-    await this.runs.storeLinks(runId, resolution);
+    await this.runs.storeLinks(run, resolution);
     return { runId, checked: resolution.checked.length, unchecked: resolution.unchecked.length };
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { WebhookEventPayload } from '@mailproof/contracts';
 import type { Plan } from '../entities/account.entity';
 import { DataKeyRepository } from '../encryption/data-key.repository';
 import { DataKeyringError, EncryptedContentGoneError } from '../encryption/encryption.errors';
@@ -7,6 +8,8 @@ import { parsePreviewResult } from '../preview-result.codec';
 import { FixRunRepository } from '../repositories/fix-run.repository';
 import { GateRunRepository } from '../repositories/gate-run.repository';
 import { PreviewRepository } from '../repositories/preview.repository';
+import { WebhookRepository } from '../repositories/webhook.repository';
+import { ScreenshotRepository } from '../repositories/screenshot.repository';
 import { ACCOUNT_TABLES } from './account-tables';
 
 export interface AccountSettings {
@@ -75,7 +78,7 @@ function unreadableContent(error: unknown): { reason: 'content_gone' | 'data_key
   throw error;
 }
 
-/** The plain sections of an export: one SELECT each, no encrypted column among them. */
+/** The sections of an export read by one SELECT each: no encrypted column among them but webhook events' payload (opened per row). */
 const PLAIN_SECTIONS: ReadonlyArray<{ name: string; select: string }> = [
   {
     name: 'apiKeys',
@@ -87,10 +90,11 @@ const PLAIN_SECTIONS: ReadonlyArray<{ name: string; select: string }> = [
              FROM usage_counters WHERE key_id IN (SELECT id FROM api_keys WHERE account_id = $1)`,
   },
   { name: 'shares', select: `SELECT id, preview_id AS "previewId", created_at AS "createdAt", expires_at AS "expiresAt" FROM shares WHERE account_id = $1` },
+  // The PNG is sealed (the email as a picture): opened in exportChunks.
   {
     name: 'screenshots',
-    select: `SELECT s.preview_id || '-' || s.shot AS id, s.preview_id AS "previewId", s.shot, s.hash, s.truncated, s.created_at AS "createdAt", i.png
-             FROM preview_screenshots s JOIN screenshot_images i ON i.hash = s.hash WHERE s.preview_id IN (SELECT id FROM previews WHERE account_id = $1)`,
+    select: `SELECT s.preview_id || '-' || s.shot AS id, s.preview_id AS "previewId", s.shot, s.hash, s.truncated, s.created_at AS "createdAt"
+             FROM preview_screenshots s WHERE s.preview_id IN (SELECT id FROM previews WHERE account_id = $1)`,
   },
   { name: 'gateBaselines', select: `SELECT ref AS id, run_id AS "runId", snapshot, created_at AS "createdAt" FROM gate_baselines WHERE account_id = $1` },
   {
@@ -115,7 +119,8 @@ const PLAIN_SECTIONS: ReadonlyArray<{ name: string; select: string }> = [
     select: `SELECT id, url, events, status, disabled_reason AS "disabledReason", disabled_at AS "disabledAt", consecutive_failures AS "consecutiveFailures",
              created_at AS "createdAt" FROM webhook_endpoints WHERE account_id = $1`,
   },
-  { name: 'webhookEvents', select: `SELECT id, type, payload, created_at AS "createdAt" FROM webhook_events WHERE account_id = $1` },
+  // The payload is sealed (a gate event names the email's URLs): opened in exportChunks.
+  { name: 'webhookEvents', select: `SELECT id, account_id AS "accountId", type, payload, created_at AS "createdAt" FROM webhook_events WHERE account_id = $1` },
   {
     name: 'webhookDeliveries',
     select: `SELECT id, endpoint_id AS "endpointId", event_id AS "eventId", status, attempts, last_status AS "lastStatus", last_error AS "lastError",
@@ -137,6 +142,8 @@ export class AccountDataRepository {
     private readonly fixRuns: FixRunRepository,
     private readonly gateRuns: GateRunRepository,
     private readonly dataKeys: DataKeyRepository,
+    private readonly webhooks: WebhookRepository,
+    private readonly screenshots: ScreenshotRepository,
   ) {}
 
   async findSettings(accountId: string): Promise<AccountSettings | null> {
@@ -158,7 +165,13 @@ export class AccountDataRepository {
     const account = await this.findSettings(accountId);
     if (!account) return;
     yield `{"exportedAt":${json(now.toISOString())},"account":${json(account)}`;
-    for (const section of PLAIN_SECTIONS) yield* this.section(section.name, pagedRows(this.dataSource, section.select, accountId));
+    for (const section of PLAIN_SECTIONS) {
+      const rows = pagedRows<{ id: string } & Record<string, unknown>>(this.dataSource, section.select, accountId);
+      yield* this.section(
+        section.name,
+        section.name === 'webhookEvents' ? this.webhookEventRows(rows) : section.name === 'screenshots' ? this.screenshotRows(rows) : rows,
+      );
+    }
     yield* this.section('previews', this.previewRows(accountId));
     yield* this.section('gateRuns', this.gateRunRows(accountId));
     yield* this.section('fixRuns', this.fixRunRows(accountId));
@@ -209,8 +222,28 @@ export class AccountDataRepository {
 
   private async *gateRunRows(accountId: string): AsyncGenerator<object> {
     for await (const id of this.ids('gate_runs', accountId)) {
-      const run = await this.gateRuns.find(id);
-      if (run) yield run;
+      try {
+        const run = await this.gateRuns.find(id);
+        if (run) yield run;
+      } catch (error) {
+        yield { id, contentUnreadable: unreadableContent(error) };
+      }
+    }
+  }
+
+  /** Each screenshot with its PNG, opened (the JSON encoder writes a Buffer as base64, as before sealing). */
+  private async *screenshotRows(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<object> {
+    for await (const row of rows) yield { ...row, png: await this.screenshots.getImage(row.hash as string) };
+  }
+
+  private async *webhookEventRows(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<object> {
+    for await (const { accountId, ...row } of rows) {
+      const event = { id: row.id as string, accountId: accountId as string };
+      try {
+        yield { ...row, payload: await this.webhooks.openPayload(event, row.payload as WebhookEventPayload | string) };
+      } catch (error) {
+        yield { id: event.id, contentUnreadable: unreadableContent(error) };
+      }
     }
   }
 
@@ -250,11 +283,13 @@ export class AccountDataRepository {
         const [, count]: [unknown, number] = await manager.query(`DELETE FROM ${table} WHERE ${where}`, [accountId]);
         rowCounts[table] = count;
       }
-      const [, screenshotImages]: [unknown, number] = await manager.query(
+      // Images stored before screenshots were sealed are shared by plain hash: those no other preview shows go too.
+      const [, legacyImages]: [unknown, number] = await manager.query(
         `DELETE FROM screenshot_images i WHERE i.hash = ANY($1) AND NOT EXISTS (SELECT 1 FROM preview_screenshots s WHERE s.hash = i.hash)`,
         [hashes.map((row) => row.hash)],
       );
-      rowCounts.screenshot_images = screenshotImages;
+      rowCounts.screenshot_images += legacyImages;
+      const screenshotImages = rowCounts.screenshot_images;
       const [{ id }]: Array<{ id: string }> = await manager.query('INSERT INTO account_erasures (requested_by, row_counts) VALUES ($1, $2) RETURNING id', [
         requestedBy,
         JSON.stringify(rowCounts),

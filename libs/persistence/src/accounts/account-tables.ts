@@ -28,6 +28,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: 'webhook_endpoints', where: 'account_id = $1', exportedAs: 'webhooks' },
   { table: 'shares', where: `account_id = $1 OR preview_id IN (${PREVIEW_IDS})`, exportedAs: 'shares' },
   { table: 'preview_screenshots', where: `preview_id IN (${PREVIEW_IDS})`, exportedAs: 'screenshots' },
+  // Sealed with the account's key and named by a hash keyed with it: the account's own (exported with the screenshots that show them).
+  { table: 'screenshot_images', where: 'account_id = $1', exportedAs: null },
   { table: 'gate_baselines', where: 'account_id = $1', exportedAs: 'gateBaselines' },
   { table: 'gate_runs', where: 'account_id = $1', exportedAs: 'gateRuns' },
   { table: 'fix_runs', where: 'account_id = $1', exportedAs: 'fixRuns' },
@@ -41,13 +43,9 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: 'accounts', where: 'id = $1', exportedAs: 'account' },
 ];
 
-/**
- * Tables that hold no account's data, each with why. screenshot_images are content-addressed PNGs shared
- * by every preview showing the same picture: erasure deletes those no other preview references.
- */
+/** Tables that hold no account's data, each with why. */
 export const NOT_ACCOUNT_DATA: Readonly<Record<string, string>> = {
   migrations: 'TypeORM bookkeeping',
   job_probes: 'round-trip diagnostics, no account',
   account_erasures: 'the audit record an erasure keeps: counts only, no account id',
-  screenshot_images: 'shared by content; erasure and the retention sweep delete the ones no preview shows',
 };

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { DataKeyEncryptionKey } from '@mailproof/config';
 import { DataKeyringError } from './encryption.errors';
 
@@ -18,6 +18,15 @@ export class DataKeyring {
   /** The id of the key that wraps new data keys. */
   get currentId(): string {
     return this.keys[0].id;
+  }
+
+  /**
+   * A deployment secret for one purpose (e.g. keying the link-check cache's hashes), derived with HKDF-SHA256 from the
+   * ring's first key: nothing new to configure, different per deployment, and useless to whoever reads only Redis.
+   * Rotating the first key changes it (what it keyed, a cache, is then missed and refilled).
+   */
+  derivedSecret(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.keys[0].key, Buffer.alloc(0), `mailproof|${purpose}|v1`, 32));
   }
 
   wrap(dataKeyId: string, owner: string, dataKey: Buffer): { kekId: string; wrapped: Buffer } {

@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
 import { DataKeyRepository } from './data-key.repository';
@@ -35,6 +36,17 @@ export class RowCipher {
   /** A jsonb column as node-postgres parsed it: a sealed string, or a value stored before encryption. */
   async openJson<T>(context: SealContext, stored: T | string): Promise<T> {
     return typeof stored === 'string' && stored.startsWith(TEXT_PREFIX) ? (JSON.parse(await this.openText(context, stored)) as T) : (stored as T);
+  }
+
+  /**
+   * A name for these bytes that only their owner's data key can compute (HMAC-SHA256, hex, under a key derived from the
+   * data key for `purpose`): equal bytes of one owner get one name, while a plain SHA-256 would let anyone holding a
+   * candidate (a picture of a known email) confirm it. Shredding the data key leaves the name meaningless.
+   */
+  async keyedHash(accountId: string | null, purpose: string, bytes: Buffer): Promise<string> {
+    const dataKey = await this.dataKeys.keyFor(accountId);
+    const hashKey = Buffer.from(hkdfSync('sha256', dataKey.key, Buffer.alloc(0), `mailproof|${purpose}|v1`, 32));
+    return createHmac('sha256', hashKey).update(bytes).digest('hex');
   }
 
   async sealBytes(context: SealContext, bytes: Buffer): Promise<Buffer> {

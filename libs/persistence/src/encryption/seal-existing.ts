@@ -2,9 +2,9 @@ import type { DataSource } from 'typeorm';
 import { RowCipher } from './row-cipher';
 import { TEXT_PREFIX, type SealContext } from './envelope';
 
-/** A column that holds an email's text, as it is stored: text, jsonb or bytea. */
+/** A column that holds an email's text or its URLs, as it is stored: text, jsonb or bytea. */
 interface SealedColumn {
-  table: 'previews' | 'fix_runs';
+  table: 'previews' | 'fix_runs' | 'gate_runs' | 'webhook_events';
   column: string;
   kind: 'text' | 'jsonb' | 'bytea';
 }
@@ -19,6 +19,9 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'fix_runs', column: 'source', kind: 'text' },
   { table: 'fix_runs', column: 'files', kind: 'jsonb' },
   { table: 'fix_runs', column: 'result', kind: 'bytea' },
+  { table: 'gate_runs', column: 'links', kind: 'jsonb' },
+  { table: 'gate_runs', column: 'verdict', kind: 'jsonb' },
+  { table: 'webhook_events', column: 'payload', kind: 'jsonb' },
 ];
 
 /** The SQL test for "this value was stored before encryption" (the readers' rule: envelope.ts). */

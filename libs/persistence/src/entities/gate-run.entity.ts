@@ -32,17 +32,21 @@ export class GateRunEntity {
   @Column({ name: 'overall_score', type: 'integer', nullable: true })
   overallScore: number | null;
 
-  /** What link resolution found (links.resolve), kept for the verdict step. */
+  /** What link resolution found (links.resolve), kept for the verdict step. Sealed (the email's URLs): GateRunRepository opens it. */
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   links: StoredLinkResolution | null;
 
-  /** The verdict as the API answers it. */
+  /** The verdict as the API answers it. Sealed (its failures name the email's URLs): GateRunRepository opens it. */
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   verdict: StoredGateVerdict | null;
 
   /** Why the run ended without a verdict (url_declined, compile_failed, ...). */
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   failure: StoredFailure | null;
+
+  /** When the retention or retain: false stripped the email's URLs from links and verdict (null: not yet). */
+  @Column({ name: 'urls_removed_at', type: 'timestamptz', nullable: true })
+  urlsRemovedAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

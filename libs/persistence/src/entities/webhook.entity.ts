@@ -1,3 +1,4 @@
+import type { WebhookEventPayload } from '@mailproof/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
@@ -56,9 +57,9 @@ export class WebhookEventEntity {
   @Column({ name: 'source_key', type: 'text', transformer: PG_SAFE_TEXT })
   sourceKey: string;
 
-  /** `{ type, timestamp, data }`, sent as is. */
+  /** `{ type, timestamp, data }`, sent as is; stored sealed (docs/privacy.md), opened by WebhookRepository. */
   @Column({ type: 'jsonb', transformer: PG_SAFE_TEXT })
-  payload: Record<string, unknown>;
+  payload: WebhookEventPayload;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

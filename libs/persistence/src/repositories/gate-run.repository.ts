@@ -4,8 +4,9 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { GateRunOptions, GateSnapshot, GateSuggestedFix, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
 import { GateBaselineEntity } from '../entities/gate-baseline.entity';
 import { GateRunEntity } from '../entities/gate-run.entity';
+import { RowCipher } from '../encryption/row-cipher';
+import type { SealContext } from '../encryption/envelope';
 import { pgSafe } from '../pg-safe-text';
-import { preparedQuery } from '../prepared-query';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
 import { WebhookRepository, type NewWebhookEvent } from './webhook.repository';
 
@@ -69,12 +70,34 @@ export interface DecidedGateRun {
   webhookDeliveries: string[];
 }
 
+/** Where a run's sealed column belongs (its AAD): links and verdict name the email's URLs (docs/privacy.md). */
+export function gateRunContext(run: { id: string; accountId: string }, column: 'links' | 'verdict'): SealContext {
+  return { table: 'gate_runs', column, rowId: run.id, accountId: run.accountId };
+}
+
+/**
+ * Gate runs. `links` and `verdict` hold the email's link and image URLs, so they are sealed with the account's data key
+ * (RowCipher, like the preview's source): sealed here before they are written, opened here after they are read.
+ */
 @Injectable()
 export class GateRunRepository {
   constructor(
     private readonly dataSource: DataSource,
     private readonly webhooks: WebhookRepository,
+    private readonly cipher: RowCipher,
   ) {}
+
+  /** A run as read: its sealed columns opened (a value stored before encryption is read as it is). */
+  async opened<T extends Pick<GateRunEntity, 'id' | 'accountId'> & Partial<Pick<GateRunEntity, 'links' | 'verdict'>>>(run: T): Promise<T> {
+    if (run.links) run.links = await this.cipher.openJson(gateRunContext(run, 'links'), run.links);
+    if (run.verdict) run.verdict = await this.cipher.openJson(gateRunContext(run, 'verdict'), run.verdict);
+    return run;
+  }
+
+  /** A column's stored form: the sealed JSON (a jsonb string). */
+  sealColumn(run: { id: string; accountId: string }, column: 'links' | 'verdict', value: unknown): Promise<string> {
+    return this.cipher.sealJson(gateRunContext(run, column), value);
+  }
 
   private get runs() {
     return this.dataSource.getRepository(GateRunEntity);
@@ -98,7 +121,8 @@ export class GateRunRepository {
 
   async find(id: string): Promise<GateRunEntity | null> {
     if (!OPAQUE_ID_PATTERN.test(id) || !id.startsWith('gtr_')) return null;
-    return this.runs.findOne({ where: { id } });
+    const run = await this.runs.findOne({ where: { id } });
+    return run && this.opened(run);
   }
 
   /** The account's run; another account's is null, like one that does not exist. */
@@ -112,7 +136,18 @@ export class GateRunRepository {
     const [rows, [{ total }]] = await Promise.all([
       this.runs.find({
         where: ref === undefined ? { accountId } : { accountId, ref },
-        select: { id: true, ref: true, status: true, passed: true, overallScore: true, previewId: true, verdict: true, createdAt: true, completedAt: true },
+        select: {
+          id: true,
+          accountId: true,
+          ref: true,
+          status: true,
+          passed: true,
+          overallScore: true,
+          previewId: true,
+          verdict: true,
+          createdAt: true,
+          completedAt: true,
+        },
         order: { createdAt: 'DESC', id: 'ASC' },
         skip: (page - 1) * pageSize,
         take: pageSize,
@@ -125,6 +160,7 @@ export class GateRunRepository {
         ref === undefined ? [accountId] : [accountId, ref],
       ) as Promise<Array<{ total: number }>>,
     ]);
+    for (const row of rows) await this.opened(row);
     return {
       total,
       items: rows.map((row) => ({
@@ -184,9 +220,12 @@ export class GateRunRepository {
     return rows.reverse().map((r) => ({ runId: r.id, status: r.status, passed: r.passed, overallScore: r.overallScore, createdAt: r.createdAt }));
   }
 
-  /** Link resolution's findings, kept for the verdict step (a redelivery overwrites them with its own). */
-  async storeLinks(id: string, links: StoredLinkResolution): Promise<void> {
-    await this.runs.update({ id, status: 'running' }, { links } as QueryDeepPartialEntity<GateRunEntity>);
+  /** Link resolution's findings, kept (sealed) for the verdict step (a redelivery overwrites them with its own). */
+  async storeLinks(run: Pick<GateRunEntity, 'id' | 'accountId'>, links: StoredLinkResolution): Promise<void> {
+    await this.dataSource.query(`UPDATE gate_runs SET links = $2::jsonb WHERE id = $1 AND status = 'running'`, [
+      run.id,
+      await this.sealColumn(run, 'links', pgSafe(links)),
+    ]);
   }
 
   /**
@@ -195,14 +234,22 @@ export class GateRunRepository {
    * Only a completed, failed run without one changes; a redelivery's second write changes nothing.
    */
   async attachSuggestedFix(id: string, suggestedFix: GateSuggestedFix): Promise<boolean> {
-    const { rowCount } = await preparedQuery(
-      this.dataSource,
-      'gateRuns.attachSuggestedFix',
-      `UPDATE gate_runs SET verdict = jsonb_set(verdict, '{suggestedFix}', $2::jsonb)
-       WHERE id = $1 AND status = 'completed' AND passed = false AND NOT (verdict ? 'suggestedFix')`,
-      [id, JSON.stringify(pgSafe(suggestedFix))],
-    );
-    return (rowCount ?? 0) > 0;
+    // The verdict is sealed: read under the row's lock, add, seal again (SQL cannot see inside it).
+    return this.dataSource.transaction(async (manager) => {
+      const rows: Array<{ id: string; account_id: string; verdict: StoredGateVerdict | string | null }> = await manager.query(
+        `SELECT id, account_id, verdict FROM gate_runs WHERE id = $1 AND status = 'completed' AND passed = false AND verdict IS NOT NULL FOR UPDATE`,
+        [id],
+      );
+      if (rows.length === 0 || rows[0].verdict === null) return false;
+      const run = { id, accountId: rows[0].account_id };
+      const verdict = await this.cipher.openJson<StoredGateVerdict>(gateRunContext(run, 'verdict'), rows[0].verdict);
+      if (verdict.suggestedFix) return false;
+      await manager.query('UPDATE gate_runs SET verdict = $2::jsonb WHERE id = $1', [
+        id,
+        await this.sealColumn(run, 'verdict', { ...verdict, suggestedFix: pgSafe(suggestedFix) }),
+      ]);
+      return true;
+    });
   }
 
   /** Ends a running run without a verdict; a finished run keeps its outcome (first writer wins). */
@@ -229,21 +276,22 @@ export class GateRunRepository {
     decide: (run: GateRunEntity, baseline: StoredBaseline | null) => Promise<GateRunDecision> | GateRunDecision,
   ): Promise<DecidedGateRun> {
     return this.dataSource.transaction(async (manager) => {
-      const run = await manager.getRepository(GateRunEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
-      if (!run) throw new Error(`gate run ${id} does not exist`);
+      const locked = await manager.getRepository(GateRunEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!locked) throw new Error(`gate run ${id} does not exist`);
+      const run = await this.opened(locked);
       if (run.status !== 'running') return { run, webhookDeliveries: [] };
       if (run.ref !== null) await lockRef(manager, run.accountId, run.ref);
       const baseline = run.ref === null ? null : await readBaseline(manager, run.accountId, run.ref);
       const decision = await decide(run, baseline);
       const completedAt = new Date();
       Object.assign(run, { status: 'completed', verdict: decision.verdict, passed: decision.passed, overallScore: decision.overallScore, completedAt });
-      await manager.getRepository(GateRunEntity).update({ id }, {
-        status: 'completed',
-        verdict: decision.verdict,
-        passed: decision.passed,
-        overallScore: decision.overallScore,
+      await manager.query(`UPDATE gate_runs SET status = 'completed', verdict = $2::jsonb, passed = $3, overall_score = $4, completed_at = $5 WHERE id = $1`, [
+        id,
+        await this.sealColumn(run, 'verdict', pgSafe(decision.verdict)),
+        decision.passed,
+        decision.overallScore,
         completedAt,
-      } as QueryDeepPartialEntity<GateRunEntity>);
+      ]);
       if (decision.newBaseline && run.ref !== null) {
         // Raw SQL: the baseline's created_at must move with it (comparedTo is that time), which an ORM upsert leaves alone.
         await manager.query(

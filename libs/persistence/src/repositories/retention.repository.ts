@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { StoredGateVerdict } from '@mailproof/contracts';
+import { RowCipher } from '../encryption/row-cipher';
+import { gateRunContext } from './gate-run.repository';
 import { ScreenshotRepository } from './screenshot.repository';
+import { failureWithoutUrl, WebhookRepository } from './webhook.repository';
 
 /** What one retention sweep removed. */
 export interface RetentionSweepResult {
-  /** Previews whose source, files, result, screenshots and shares went (the row, its scores and gate summary stay). */
+  /** Previews whose source, files, result, gate summary, screenshots and shares went (the row and its scores stay). */
   previewsPurged: number;
   fixRunsDeleted: number;
   webhookEventsDeleted: number;
@@ -17,10 +20,11 @@ export interface RetentionSweepResult {
 /** What a purged preview's failure says instead of its message (which may quote a line of the template). */
 export const REMOVED_FAILURE_MESSAGE = "The message was removed with the email's content.";
 
-/** A gate run that still holds URLs of its email: link findings, or a failure or unchecked link naming one. */
-const GATE_RUN_HOLDS_URLS = `(g.links IS NOT NULL
-  OR g.verdict @? '$.failures[*] ? (@.href != "" || @.src != "" || @.url != "")'
-  OR g.verdict @? '$.links.unchecked[*] ? (@.url != "")')`;
+/**
+ * A gate run that may still hold URLs of its email: link findings or a verdict, not stripped yet. Both are sealed, so
+ * SQL cannot look inside: `urls_removed_at` records that a run was stripped.
+ */
+const GATE_RUN_HOLDS_URLS = `g.urls_removed_at IS NULL AND (g.links IS NOT NULL OR g.verdict IS NOT NULL)`;
 
 /**
  * A verdict without its email's URLs (link and image addresses, personal receipt links): the links failures' href,
@@ -28,12 +32,7 @@ const GATE_RUN_HOLDS_URLS = `(g.links IS NOT NULL
  * passed, scores, checks, rule ids, reasons and statuses (what the dashboard, a baseline and a webhook consumer read).
  */
 export function verdictWithoutUrls(verdict: StoredGateVerdict): StoredGateVerdict {
-  const failures = (verdict.failures ?? []).map((failure) => {
-    if (failure.check === 'links') return { ...failure, href: '' };
-    if (failure.check === 'alt-text') return { ...failure, src: '' };
-    if (failure.check === 'link-unreachable') return { ...failure, url: '' };
-    return failure;
-  });
+  const failures = (verdict.failures ?? []).map(failureWithoutUrl);
   const links = verdict.links ? { ...verdict.links, unchecked: (verdict.links.unchecked ?? []).map((entry) => ({ ...entry, url: '' })) } : verdict.links;
   return { ...verdict, failures, links };
 }
@@ -75,32 +74,47 @@ const CONTENT_DUE = `p.content_removed_at IS NULL
 
 const BATCH = 500;
 
-/** Strips the email's URLs from the gate runs `where` selects (alias g; at most one batch); returns how many. */
-async function stripGateRuns(manager: EntityManager, where: string, parameters: unknown[]): Promise<number> {
-  const runs: Array<{ id: string; verdict: StoredGateVerdict | null }> = await manager.query(
-    `SELECT g.id, g.verdict FROM gate_runs g WHERE ${where} AND ${GATE_RUN_HOLDS_URLS} LIMIT ${BATCH}`,
+/**
+ * Strips the email's URLs from the gate runs `where` selects (alias g; at most one batch), and from their webhook
+ * events: links go, the verdict is opened, stripped (verdictWithoutUrls) and sealed again. Returns how many runs.
+ */
+async function stripGateRuns(manager: EntityManager, cipher: RowCipher, webhooks: WebhookRepository, where: string, parameters: unknown[]): Promise<number> {
+  const runs: Array<{ id: string; account_id: string; verdict: StoredGateVerdict | string | null }> = await manager.query(
+    `SELECT g.id, g.account_id, g.verdict FROM gate_runs g WHERE ${where} AND ${GATE_RUN_HOLDS_URLS} LIMIT ${BATCH} FOR UPDATE`,
     parameters,
   );
   if (runs.length === 0) return 0;
-  await manager.query(`UPDATE gate_runs g SET links = NULL, verdict = v.verdict FROM unnest($1::text[], $2::jsonb[]) AS v(id, verdict) WHERE g.id = v.id`, [
+  const verdicts: Array<string | null> = [];
+  for (const row of runs) {
+    const run = { id: row.id, accountId: row.account_id };
+    const verdict = row.verdict === null ? null : await cipher.openJson<StoredGateVerdict>(gateRunContext(run, 'verdict'), row.verdict);
+    verdicts.push(verdict === null ? null : await cipher.sealJson(gateRunContext(run, 'verdict'), verdictWithoutUrls(verdict)));
+  }
+  await manager.query(
+    `UPDATE gate_runs g SET links = NULL, verdict = v.verdict, urls_removed_at = now() FROM unnest($1::text[], $2::jsonb[]) AS v(id, verdict) WHERE g.id = v.id`,
+    [runs.map((run) => run.id), verdicts],
+  );
+  await webhooks.stripGateEventUrls(
+    manager,
     runs.map((run) => run.id),
-    runs.map((run) => (run.verdict ? JSON.stringify(verdictWithoutUrls(run.verdict)) : null)),
-  ]);
+  );
   return runs.length;
 }
 
 /**
  * Retention (docs/privacy.md): what an account keeps, and for how long. Removing a preview's content
- * keeps the row (id, title, status, overall score, the gate's summary: the findings and scores a gate
- * baseline or a dashboard list needs) and removes everything that carries the email: the source and its
- * files, the stored result (rendered markup per client), the screenshots, the rendered reports and the
- * shares. Fix runs and webhook events are removed whole.
+ * keeps the row (id, title, status, overall score: what a dashboard list needs; a gate baseline is a snapshot
+ * of its own) and removes everything that carries the email: the source and its files, the stored result
+ * (rendered markup per client), the gate's summary (it names every link and image URL), the screenshots, the
+ * rendered reports and the shares. Fix runs and webhook events are removed whole.
  */
 @Injectable()
 export class RetentionRepository {
   constructor(
     private readonly dataSource: DataSource,
     private readonly screenshots: ScreenshotRepository,
+    private readonly cipher: RowCipher,
+    private readonly webhooks: WebhookRepository,
   ) {}
 
   /** Deletes a finished fix run now (its request said retain: false and has its answer). */
@@ -114,13 +128,13 @@ export class RetentionRepository {
     const hashes = await this.screenshots.hashesOf(ids);
     const purged = await this.dataSource.transaction(async (manager) => {
       const [, count]: [unknown, number] = await manager.query(
-        `UPDATE previews SET source = '', files = NULL, result = NULL, screenshots = NULL, rendered_reports = NULL, content_removed_at = $2,
+        `UPDATE previews SET source = '', files = NULL, result = NULL, gate_summary = NULL, screenshots = NULL, rendered_reports = NULL, content_removed_at = $2,
            failure = CASE WHEN failure IS NULL THEN NULL ELSE jsonb_set(failure, '{message}', to_jsonb($3::text)) END
          WHERE id = ANY($1) AND content_removed_at IS NULL`,
         [ids, now, REMOVED_FAILURE_MESSAGE],
       );
       // The preview's gate runs keep their verdict, without the email's URLs (a run has one preview: one batch at most).
-      await stripGateRuns(manager, 'g.preview_id = ANY($1)', [ids]);
+      await stripGateRuns(manager, this.cipher, this.webhooks, 'g.preview_id = ANY($1)', [ids]);
       await manager.query('DELETE FROM preview_screenshots WHERE preview_id = ANY($1)', [ids]);
       await manager.query('DELETE FROM shares WHERE preview_id = ANY($1)', [ids]);
       return count;
@@ -163,6 +177,8 @@ export class RetentionRepository {
       const stripped = await this.dataSource.transaction((manager) =>
         stripGateRuns(
           manager,
+          this.cipher,
+          this.webhooks,
           `(g.status <> 'running' OR g.created_at <= $2)
              AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = g.account_id AND g.created_at + a.retention_days * interval '1 day' <= $1)`,
           [now, jobsGone],

@@ -2,8 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { StoredRenderedReports } from '@mailproof/contracts';
 import { RowCipher } from '../encryption/row-cipher';
+import type { SealContext } from '../encryption/envelope';
+import { EncryptedContentGoneError } from '../encryption/encryption.errors';
 
-/** One PNG by content: its SHA-256 (hex) is its name and its URL. */
+/** What the keyed hash of a screenshot is derived for (RowCipher.keyedHash). */
+export const SCREENSHOT_HASH_PURPOSE = 'screenshot-name';
+
+/** Where a screenshot's sealed bytes belong (their AAD): the image, by name, and its owner. */
+function imageContext(hash: string, accountId: string | null): SealContext {
+  return { table: 'screenshot_images', column: 'png', rowId: hash, accountId };
+}
+
+/** One PNG by content: its keyed hash (hex, ScreenshotRepository.imageHash) is its name and its URL. */
 export interface StoredImage {
   hash: string;
   png: Buffer;
@@ -16,8 +26,8 @@ export interface StoredImage {
  * store can take its place behind the same three calls.
  */
 export interface ScreenshotStore {
-  /** Stores images not stored yet (by hash); called inside the transaction that references them. */
-  putImages(images: readonly StoredImage[], manager?: EntityManager): Promise<void>;
+  /** Stores images not stored yet (by hash), sealed with their owner's data key; called inside the transaction that references them. */
+  putImages(images: readonly StoredImage[], accountId: string | null, manager?: EntityManager): Promise<void>;
   getImage(hash: string): Promise<Buffer | null>;
   /** Deletes the given images (all when omitted) that no preview references any more; returns how many. */
   deleteUnreferenced(hashes?: readonly string[]): Promise<number>;
@@ -42,22 +52,45 @@ export class ScreenshotRepository implements ScreenshotStore {
     private readonly cipher?: RowCipher,
   ) {}
 
-  async putImages(images: readonly StoredImage[], manager: EntityManager = this.dataSource.manager): Promise<void> {
+  /**
+   * A screenshot's name: HMAC-SHA256 of its bytes under a key derived from its owner's data key (the account's, or the
+   * day's anonymous key), so one owner's identical pictures are stored once and the name reveals nothing of the picture.
+   */
+  imageHash(accountId: string | null, png: Buffer): Promise<string> {
+    return this.requireCipher().keyedHash(accountId, SCREENSHOT_HASH_PURPOSE, png);
+  }
+
+  async putImages(images: readonly StoredImage[], accountId: string | null, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    const cipher = this.requireCipher();
     for (const image of images) {
-      await manager.query('INSERT INTO screenshot_images (hash, png, bytes, width, height) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO NOTHING', [
-        image.hash,
-        image.png,
-        image.png.length,
-        image.width,
-        image.height,
-      ]);
+      await manager.query(
+        `INSERT INTO screenshot_images (hash, png, bytes, width, height, account_id, sealed) VALUES ($1, $2, $3, $4, $5, $6, true) ON CONFLICT (hash) DO NOTHING`,
+        [image.hash, await cipher.sealBytes(imageContext(image.hash, accountId), image.png), image.png.length, image.width, image.height, accountId],
+      );
     }
   }
 
+  /** The PNG, opened (images stored before sealing are read as they are); null when unknown or its data key was destroyed. */
   async getImage(hash: string): Promise<Buffer | null> {
     if (!SHA256_HEX.test(hash)) return null;
-    const rows: Array<{ png: Buffer }> = await this.dataSource.query('SELECT png FROM screenshot_images WHERE hash = $1', [hash]);
-    return rows[0]?.png ?? null;
+    const rows: Array<{ png: Buffer; account_id: string | null; sealed: boolean }> = await this.dataSource.query(
+      'SELECT png, account_id, sealed FROM screenshot_images WHERE hash = $1',
+      [hash],
+    );
+    if (!rows[0]) return null;
+    if (!rows[0].sealed) return rows[0].png;
+    try {
+      return await this.requireCipher().openBytes(imageContext(hash, rows[0].account_id), rows[0].png);
+    } catch (error) {
+      // Its owner was erased (or a backup outlived the key): there is no picture any more.
+      if (error instanceof EncryptedContentGoneError) return null;
+      throw error;
+    }
+  }
+
+  private requireCipher(): RowCipher {
+    if (!this.cipher) throw new Error('ScreenshotRepository needs a RowCipher to seal or open screenshots');
+    return this.cipher;
   }
 
   /**
@@ -72,8 +105,7 @@ export class ScreenshotRepository implements ScreenshotStore {
     urls: Record<string, string>,
     mergeReports: (current: StoredRenderedReports | null) => StoredRenderedReports,
   ): Promise<boolean> {
-    const cipher = this.cipher;
-    if (!cipher) throw new Error('ScreenshotRepository needs a RowCipher to store rendered reports');
+    const cipher = this.requireCipher();
     return this.dataSource.transaction(async (manager) => {
       const rows: Array<{ rendered_reports: StoredRenderedReports | string | null; account_id: string | null }> = await manager.query(
         // A preview whose content was removed (retention) takes no screenshots: they would outlive its email.
@@ -83,7 +115,7 @@ export class ScreenshotRepository implements ScreenshotStore {
       if (rows.length === 0) return false;
       const context = { table: 'previews', column: 'rendered_reports', rowId: previewId, accountId: rows[0].account_id };
       const current = rows[0].rendered_reports === null ? null : await cipher.openJson<StoredRenderedReports>(context, rows[0].rendered_reports);
-      await this.putImages(images, manager);
+      await this.putImages(images, rows[0].account_id, manager);
       for (const shot of shots) {
         await manager.query(
           `INSERT INTO preview_screenshots (preview_id, shot, hash, truncated) VALUES ($1, $2, $3, $4)

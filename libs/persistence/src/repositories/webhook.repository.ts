@@ -1,20 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { GateWebhookEventData, WebhookEventBody, WebhookEventPayload } from '@mailproof/contracts';
+import { RowCipher } from '../encryption/row-cipher';
+import type { SealContext } from '../encryption/envelope';
 import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity, type WebhookDeliveryStatus } from '../entities/webhook.entity';
 import { pgSafe } from '../pg-safe-text';
 import { randomBase62 } from '../random-id';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Something that happened in an account, to be sent to every enabled endpoint that wants its type. */
-export interface NewWebhookEvent {
+/** Something that happened in an account, to be sent to every enabled endpoint that wants its type: its type and data, and the stored payload is `{ type, timestamp, data }`. */
+export type NewWebhookEvent = WebhookEventBody & {
   accountId: string;
-  type: string;
   /** What it came from, e.g. `domain.drift/<auditId>`: recording the same source twice records it once. */
   sourceKey: string;
-  /** The event's data; the stored payload is `{ type, timestamp, data }`. */
-  data: Record<string, unknown>;
   occurredAt: Date;
+};
+
+/** Where an event's sealed payload belongs (its AAD): a gate event's data names the email's URLs (docs/privacy.md). */
+export function webhookPayloadContext(event: { id: string; accountId: string }): SealContext {
+  return { table: 'webhook_events', column: 'payload', rowId: event.id, accountId: event.accountId };
+}
+
+/** A gate event's data without the email's URLs (the failures' href, src and url become ''), as the verdict's (verdictWithoutUrls). */
+export function gateEventDataWithoutUrls(data: GateWebhookEventData): GateWebhookEventData {
+  return { ...data, failures: data.failures.map(failureWithoutUrl) };
+}
+
+/** One gate failure without the email's address it names: a links failure's href, an alt-text failure's src, an unreachable link's url. */
+export function failureWithoutUrl<F extends GateWebhookEventData['failures'][number]>(failure: F): F {
+  if (failure.check === 'links') return { ...failure, href: '' };
+  if (failure.check === 'alt-text') return { ...failure, src: '' };
+  if (failure.check === 'link-unreachable') return { ...failure, url: '' };
+  return failure;
 }
 
 export type AddWebhookEndpointResult = { status: 'created'; endpoint: WebhookEndpointEntity } | { status: 'limit_reached'; limit: number };
@@ -58,7 +76,10 @@ function eventId(): string {
  */
 @Injectable()
 export class WebhookRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cipher: RowCipher,
+  ) {}
 
   private get endpoints() {
     return this.dataSource.getRepository(WebhookEndpointEntity);
@@ -132,11 +153,19 @@ export class WebhookRepository {
    * for the caller to queue once it has committed.
    */
   async recordEvent(manager: EntityManager, event: NewWebhookEvent, onlyEndpointId?: string): Promise<string[]> {
-    const payload = pgSafe({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
+    const payload = pgSafe({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data } as WebhookEventPayload);
+    const id = eventId();
     const inserted: Array<{ id: string }> = await manager.query(
       `INSERT INTO webhook_events (id, account_id, type, source_key, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (source_key) DO NOTHING RETURNING id`,
-      [eventId(), event.accountId, event.type, pgSafe(event.sourceKey), JSON.stringify(payload), event.occurredAt],
+      [
+        id,
+        event.accountId,
+        event.type,
+        pgSafe(event.sourceKey),
+        await this.cipher.sealJson(webhookPayloadContext({ id, accountId: event.accountId }), payload),
+        event.occurredAt,
+      ],
     );
     if (inserted.length === 0) return [];
     const deliveries: Array<{ id: string }> =
@@ -181,7 +210,40 @@ export class WebhookRepository {
       this.endpoints.findOneBy({ id: delivery.endpointId }),
       this.dataSource.getRepository(WebhookEventEntity).findOneBy({ id: delivery.eventId }),
     ]);
-    return endpoint && event ? { delivery, endpoint, event } : null;
+    if (!endpoint || !event) return null;
+    event.payload = await this.openPayload(event, event.payload);
+    return { delivery, endpoint, event };
+  }
+
+  /** An event's payload as stored (sealed, or plaintext from before encryption) opened. */
+  openPayload(event: { id: string; accountId: string }, stored: WebhookEventPayload | string): Promise<WebhookEventPayload> {
+    return this.cipher.openJson<WebhookEventPayload>(webhookPayloadContext(event), stored);
+  }
+
+  /**
+   * The gate events of these runs lose the email's URLs (their preview's content was removed: retention, retain: false).
+   * A delivery still to be sent then carries the event without them. Runs inside the caller's transaction; returns how many changed.
+   */
+  async stripGateEventUrls(manager: EntityManager, runIds: readonly string[]): Promise<number> {
+    if (runIds.length === 0) return 0;
+    const sourceKeys = runIds.flatMap((runId) => [`gate.failed/${runId}`, `gate.passed/${runId}`]);
+    const rows: Array<{ id: string; account_id: string; payload: WebhookEventPayload | string }> = await manager.query(
+      'SELECT id, account_id, payload FROM webhook_events WHERE source_key = ANY($1) FOR UPDATE',
+      [sourceKeys],
+    );
+    let stripped = 0;
+    for (const row of rows) {
+      const event = { id: row.id, accountId: row.account_id };
+      const payload = await this.openPayload(event, row.payload);
+      if (payload.type !== 'gate.failed' && payload.type !== 'gate.passed') continue;
+      const without: WebhookEventPayload = { ...payload, data: gateEventDataWithoutUrls(payload.data) };
+      await manager.query('UPDATE webhook_events SET payload = $2::jsonb WHERE id = $1', [
+        row.id,
+        await this.cipher.sealJson(webhookPayloadContext(event), without),
+      ]);
+      stripped++;
+    }
+    return stripped;
   }
 
   /** One attempt's outcome on a pending delivery (a finished one is left as it is). */

@@ -19,7 +19,7 @@ function storedTable(retentionDays: number): SafeHtml {
 /** How the stored emails are protected (docs/privacy.md, "Encryption at rest"), in the words an account needs. */
 function encryptionSection(): SafeHtml {
   return html`<section class="card" aria-labelledby="encryption-title"><h2 id="encryption-title">Encryption at rest</h2>
-<p>Every email stored for this account is encrypted before it reaches the database (AES-256-GCM): the sources and their files, the rendered markup and reports of previews and gate runs, and the emails of fix runs. A database copy or backup holds only ciphertext.</p>
+<p>Every email stored for this account is encrypted before it reaches the database (AES-256-GCM): the sources and their files, the rendered markup and reports of previews and gate runs, the screenshots, the link and image addresses that gate verdicts, link checks and webhook events name, and the emails of fix runs. A database copy or backup holds only ciphertext.</p>
 <p>This account has a data key of its own; it is stored wrapped by the service's master key and used only for this account's rows. Scores, statuses, titles and dates stay readable, so lists can be sorted and searched.</p>
 <p>Erasing the account deletes its data key with its rows: whatever a backup still holds of this account can no longer be decrypted.</p></section>`;
 }
