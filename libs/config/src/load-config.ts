@@ -25,6 +25,7 @@ export function validateEnvironment(env: EnvSource = process.env): EnvironmentVa
     'SSRF_ALLOWED_ADDRESSES',
     'OTEL_EXPORTER_OTLP_ENDPOINT',
     'MAILPROOF_DATA_KEYS',
+    'TRACING',
   ]);
   const raw: Record<string, string> = {};
   for (const name of new Set(known)) {
