@@ -152,7 +152,6 @@ const ENGINE_LAYERS: readonly (readonly string[])[] = [
  */
 const ENGINE_BACK_EDGES_LEFT = new Map<string, string>([
   ['clients -> analysis', 'client-behavior.ts and tracked-properties.ts read CssFinding and the feature catalog: both belong under clients'],
-  ['clients -> transforms', 'apple.model.ts renders its view through transforms/render-template.ts'],
   ['clients -> analyze-email.ts', 'fidelity.ts compares a client model with the full analysis: it belongs above the pipeline'],
   ['analysis -> transforms', 'css-report.ts reads the client behaviours that transforms/client-behaviors.ts defines'],
   ['compile -> message', "compile-format.ts names ParsedMessage (type only) as an eml compile's result"],
