@@ -199,3 +199,47 @@ describe('tracing: one connected trace per request from the API to the worker, o
     expect(new Set(receiver.contentTypes)).toEqual(new Set(['application/json']));
   });
 });
+
+// OpenTelemetry's convention: OTEL_EXPORTER_OTLP_ENDPOINT alone (TRACING unset) turns OTLP export on; only
+// TRACING=off keeps it off. A setting that silently sent nothing was the defect (issue 39).
+describe('tracing: OTEL_EXPORTER_OTLP_ENDPOINT with TRACING unset exports to the collector', () => {
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let api: AppProcess;
+  let apiUrl: string;
+  let db: DataSource;
+  let key: string;
+
+  beforeAll(async () => {
+    expect(process.env.TRACING).toBeUndefined();
+    receiver = await startOtlpReceiver();
+    const config = testConfig({});
+    db = await openDatabase(config);
+    key = (await createTestAccount(db, 'pro')).key;
+    const port = await freePort();
+    apiUrl = `http://127.0.0.1:${port}`;
+    api = startAppProcess('api', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      QUEUE_PREFIX: queuePrefixVariable(config),
+      MIGRATE_ON_START: 'false',
+    });
+    await waitFor(async () => (await fetch(`${apiUrl}/health/live`).catch(() => null))?.ok, 'the API process to answer', 30_000, 200);
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await db?.destroy();
+    await new Promise((resolve) => receiver?.server.close(resolve));
+  });
+
+  it("sends the request's span to the endpoint, and says at start where spans go", async () => {
+    await request(apiUrl).get('/api/preview/00000000-0000-4000-8000-000000000000').set('x-api-key', key).expect(404);
+    // The API flushes what it holds when it stops.
+    await api.stop();
+    const span = receiver.spans.find((candidate) => candidate.service === 'mailproof-api' && candidate.name === 'GET /api/preview/:id');
+    expect(span?.attributes['http.response.status_code']).toBe(404);
+    expect(api.output()).toContain(`tracing: spans to ${receiver.url} over OTLP/HTTP (http/json)`);
+  });
+});

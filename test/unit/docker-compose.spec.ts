@@ -24,7 +24,7 @@ describe('docker-compose.yml', () => {
     expect(jaeger.profiles).toEqual(['tracing']);
     expect(jaeger.image).toMatch(/^jaegertracing\/jaeger:2\.\d+\.\d+$/);
     const env = (compose.services.api as { environment?: Record<string, string> }).environment ?? {};
-    expect(env.TRACING).toBe('${TRACING:-off}');
+    expect(env.TRACING).toBe('${TRACING:-}');
     expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('${OTEL_EXPORTER_OTLP_ENDPOINT:-}');
   });
 

@@ -123,3 +123,145 @@ describe('import direction', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/**
+ * The layers of libs/engine/src, lowest first (docs/architecture.md, "Engine layers"): a folder, or a file at the
+ * top of src, imports only from its own layer or lower ones. Files at the top of src are placed one by one: the
+ * limits and error types under everything, the analysis pipeline over the reports, the index over all.
+ */
+const ENGINE_LAYERS: readonly (readonly string[])[] = [
+  ['limits.ts', 'errors.ts'],
+  ['parse', 'dns'],
+  ['clients'],
+  ['fixes'],
+  ['analysis'],
+  ['transforms'],
+  ['dark-mode', 'scores'],
+  ['compile'],
+  ['reports'],
+  ['message'],
+  ['analyze-email.ts', 'preview-analysis.ts'],
+  ['autofix'],
+  ['gate'],
+  ['index.ts'],
+];
+
+/**
+ * Imports from a lower engine layer to a higher one that are still there, each with why it is not yet gone
+ * (issue 39, item 13). The list only shrinks: one that no longer happens fails the test until it is struck out.
+ */
+const ENGINE_BACK_EDGES_LEFT = new Map<string, string>([
+  ['clients -> analysis', 'client-behavior.ts and tracked-properties.ts read CssFinding and the feature catalog: both belong under clients'],
+  ['clients -> analyze-email.ts', 'fidelity.ts compares a client model with the full analysis: it belongs above the pipeline'],
+  ['analysis -> transforms', 'css-report.ts reads the client behaviours that transforms/client-behaviors.ts defines'],
+  ['compile -> message', "compile-format.ts names ParsedMessage (type only) as an eml compile's result"],
+]);
+
+const ENGINE = join(ROOT, 'libs', 'engine', 'src');
+
+/** The engine layer unit of a file: its folder under src, or its own name at the top of src. */
+function engineUnit(file: string): string {
+  const parts = relative(ENGINE, file).split(sep);
+  return parts[0];
+}
+
+function layerOf(unit: string): number {
+  const index = ENGINE_LAYERS.findIndex((layer) => layer.includes(unit));
+  return index;
+}
+
+/** Every cycle of a directed graph, each once (as the strongly connected components of more than one node). */
+function cyclesOf(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string): void => {
+    order.set(node, order.size);
+    low.set(node, order.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!order.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, order.get(next)!));
+    }
+    if (low.get(node) !== order.get(node)) return;
+    const component: string[] = [];
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      onStack.delete(member);
+      component.push(member);
+      if (member === node) break;
+    }
+    if (component.length > 1) components.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!order.has(node)) visit(node);
+  return components;
+}
+
+describe('the engine layers and import cycles', () => {
+  const code = FILES.filter(({ file }) => !/\.(spec|int-spec|e2e-spec|scale-spec)\.ts$/.test(file));
+  const engineImports = code
+    .filter(({ file }) => file.startsWith(ENGINE + sep))
+    .flatMap(({ file, imports }) =>
+      imports.flatMap((spec) => {
+        const target = resolveImport(spec, file);
+        return target?.startsWith(ENGINE + sep) ? [{ file, target, from: engineUnit(file), to: engineUnit(target) }] : [];
+      }),
+    )
+    .filter(({ from, to }) => from !== to);
+
+  it('places every folder and top-level file of libs/engine/src in a layer', () => {
+    const units = new Set(
+      readdirSync(ENGINE).filter((name) => statSync(join(ENGINE, name)).isDirectory() || (name.endsWith('.ts') && !name.endsWith('.spec.ts'))),
+    );
+    expect([...units].filter((unit) => layerOf(unit) === -1 && unit !== 'testing')).toEqual([]);
+    expect(ENGINE_LAYERS.flat().filter((unit) => !units.has(unit))).toEqual([]);
+  });
+
+  it('imports only from its own layer or lower ones, but for the back edges still listed', () => {
+    expect(engineImports.length).toBeGreaterThan(100);
+    const back = new Map<string, string[]>();
+    for (const use of engineImports) {
+      if (layerOf(use.to) <= layerOf(use.from)) continue;
+      const edge = `${use.from} -> ${use.to}`;
+      back.set(edge, [...(back.get(edge) ?? []), `${relative(ENGINE, use.file)} -> ${relative(ENGINE, use.target)}`]);
+    }
+    expect([...back].filter(([edge]) => !ENGINE_BACK_EDGES_LEFT.has(edge))).toEqual([]);
+    // A back edge that is gone comes off the list.
+    expect([...ENGINE_BACK_EDGES_LEFT.keys()].filter((edge) => !back.has(edge))).toEqual([]);
+  });
+
+  it('has no folder cycle in the engine beyond those the listed back edges make', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const { from, to } of engineImports) {
+      if (ENGINE_BACK_EDGES_LEFT.has(`${from} -> ${to}`)) continue;
+      graph.set(from, (graph.get(from) ?? new Set()).add(to));
+      if (!graph.has(to)) graph.set(to, new Set());
+    }
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it('has no file that imports itself back through others, in any lib, app or the launcher', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const { file, imports } of code) {
+      const targets = imports.map((spec) => resolveImport(spec, file)).filter((target): target is string => target !== undefined);
+      graph.set(relative(ROOT, file), new Set(targets.map((target) => relative(ROOT, target))));
+    }
+    expect(graph.size).toBeGreaterThan(500);
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the check can fail)', () => {
+    const graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+      ['d', new Set(['a'])],
+    ]);
+    expect(cyclesOf(graph)).toEqual([['a', 'b', 'c']]);
+  });
+});

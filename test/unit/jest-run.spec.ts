@@ -33,13 +33,36 @@ const file = (name: string) => `${FIXTURE}/${name}.check.js`;
 describe('jest-run: a pass is ok only when every selected file ran and passed', () => {
   afterEach(() => {
     delete process.env.JEST_RUN_FIXTURE_HANG_SETUP;
+    delete process.env.JEST_RUN_FIXTURE_COMPONENT;
   });
 
   it('is ok when every file ran and passed, with the counts from jest report', async () => {
     const pass = await runJestPass(ARGS, 'spec-ok', only('passes', 'also-passes'), { quiet: true });
-    expect(pass).toMatchObject({ ok: true, complete: true, stopped: false, passed: 2, failed: 0, skipped: 1, unfinished: [], neverStarted: [] });
+    expect(pass).toMatchObject({ ok: true, complete: true, stopped: false, passed: 2, failed: 0, skipped: 0, failures: [], unfinished: [], neverStarted: [] });
     expect(pass.finished.sort()).toEqual([file('also-passes'), file('passes')]);
-    expect(describePass('fixture', pass)[0]).toMatch(/^fixture: 2 of 2 test files ran in \d+ s \(2 tests passed, 0 failed, 1 skipped\)$/);
+    expect(describePass('fixture', pass)[0]).toMatch(/^fixture: 2 of 2 test files ran in \d+ s \(2 tests passed, 0 failed, 0 skipped\)$/);
+  }, 60_000);
+
+  it('is not ok when a test is skipped, todo, or skipped by a decision at run time, and names each', async () => {
+    const pass = await runJestPass(ARGS, 'spec-skipped', only('passes', 'skips', 'todo', 'skips-at-run-time'), { quiet: true });
+    // jest itself exits 0 here: only the runner's count stops the pass.
+    expect(pass).toMatchObject({ ok: false, complete: true, passed: 3, failed: 0, skipped: 3 });
+    expect(pass.failures.sort()).toEqual([
+      `${file('skips-at-run-time')} › needs a component: skipped, so it did not run (a skipped test fails the run)`,
+      `${file('skips')} › is skipped: skipped, so it did not run (a skipped test fails the run)`,
+      `${file('todo')} › is still to write: todo, so it did not run (a skipped test fails the run)`,
+    ]);
+  }, 60_000);
+
+  it('a run narrowed by test name (-t) skips the other tests on purpose: still ok', async () => {
+    const pass = await runJestPass(ARGS, 'spec-by-name', [...only('passes', 'also-passes'), '-t', 'adds'], { quiet: true });
+    expect(pass).toMatchObject({ ok: true, passed: 1, skipped: 1, failures: [] });
+  }, 60_000);
+
+  it('with the component there, the same file runs its test and the pass is ok', async () => {
+    process.env.JEST_RUN_FIXTURE_COMPONENT = '1';
+    const pass = await runJestPass(ARGS, 'spec-component', only('skips-at-run-time'), { quiet: true });
+    expect(pass).toMatchObject({ ok: true, passed: 1, skipped: 0, failures: [] });
   }, 60_000);
 
   it('is not ok when a test fails or a file fails to load, and names both', async () => {

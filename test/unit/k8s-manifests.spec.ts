@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
+import { ConfigValidationError, SECRET_SETTINGS, validateEnvironment } from '@mailproof/config';
 import { renderKustomization, strategicMerge, type K8sObject } from '../utils/kustomize';
 
 // deploy/k8s validated without a cluster (docs/deploy.md, "Validation"): both overlays rendered by the
@@ -273,5 +274,30 @@ describe('the overlays differ as documented', () => {
     ).toEqual(['mailproof-worker-dns', 'mailproof-worker-preview', 'mailproof-worker-render']);
     expect(ofKind(rendered.production, 'HorizontalPodAutoscaler').map((object) => object.metadata.name)).toEqual(['mailproof-api']);
     expect(ofKind(rendered.production, 'PodDisruptionBudget')).toHaveLength(5);
+  });
+});
+
+describe('the base Secret', () => {
+  const secret = renderKustomization(join(root, 'base')).find((object) => object.kind === 'Secret')!;
+  const values = secret.stringData as Record<string, string>;
+
+  it("lists every key in docs/deploy.md's Secret step, and holds every secret setting of the configuration", () => {
+    const step = /^2\. \*\*Secret\.\*\*[\s\S]*?(?=^\d\. )/m.exec(readFileSync(join(__dirname, '../../docs/deploy.md'), 'utf8'))![0];
+    const listed = [...step.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]);
+    expect(Object.keys(values).filter((key) => !listed.includes(key))).toEqual([]);
+    // RATE_LIMIT_REDIS_URL is optional (it defaults to REDIS_URL); every other secret setting is in the Secret.
+    expect(SECRET_SETTINGS.filter((name) => name !== 'RATE_LIMIT_REDIS_URL' && !(name in values))).toEqual([]);
+  });
+
+  it('is refused at start as it is (placeholders), each of its keys named', () => {
+    let error: unknown;
+    try {
+      validateEnvironment({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://mailproof.example.com', ...values });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    const refused = (error as ConfigValidationError).problems.filter((problem) => /placeholder/.test(problem.message)).map((problem) => problem.variable);
+    expect(refused.sort()).toEqual(Object.keys(values).sort());
   });
 });

@@ -23,7 +23,7 @@ export async function createApiApp(
   rootModule: DynamicModule = ApiModule.forRoot(config),
   options: { accessLayer?: boolean } = {},
 ): Promise<INestApplication> {
-  startTracing(config, 'mailproof-api');
+  const tracing = startTracing(config, 'mailproof-api');
   const app = await NestFactory.create<NestExpressApplication>(rootModule, {
     bodyParser: false,
     bufferLogs: true,
@@ -60,6 +60,7 @@ export async function createApiApp(
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
 
   await app.init();
+  app.get(Logger).log(tracing, 'Bootstrap');
   await app.get(MetricsService).watchQueues();
   return app;
 }

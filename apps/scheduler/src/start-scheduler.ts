@@ -4,6 +4,6 @@ import { startTracing, startWorkerApp } from '@mailproof/queue';
 import { SchedulerAppModule } from './scheduler.module';
 
 export function startScheduler(config: MailproofConfig): Promise<INestApplicationContext> {
-  startTracing(config, 'mailproof-scheduler');
-  return startWorkerApp(SchedulerAppModule.forRoot(config));
+  const tracing = startTracing(config, 'mailproof-scheduler');
+  return startWorkerApp(SchedulerAppModule.forRoot(config), [tracing]);
 }

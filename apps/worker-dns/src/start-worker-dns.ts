@@ -4,6 +4,6 @@ import { startTracing, startWorkerApp } from '@mailproof/queue';
 import { WorkerDnsAppModule } from './worker-dns.module';
 
 export function startWorkerDns(config: MailproofConfig): Promise<INestApplicationContext> {
-  startTracing(config, 'mailproof-worker-dns');
-  return startWorkerApp(WorkerDnsAppModule.forRoot(config));
+  const tracing = startTracing(config, 'mailproof-worker-dns');
+  return startWorkerApp(WorkerDnsAppModule.forRoot(config), [tracing]);
 }

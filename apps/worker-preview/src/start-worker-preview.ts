@@ -4,6 +4,6 @@ import { startTracing, startWorkerApp } from '@mailproof/queue';
 import { WorkerPreviewAppModule } from './worker-preview.module';
 
 export function startWorkerPreview(config: MailproofConfig): Promise<INestApplicationContext> {
-  startTracing(config, 'mailproof-worker-preview');
-  return startWorkerApp(WorkerPreviewAppModule.forRoot(config));
+  const tracing = startTracing(config, 'mailproof-worker-preview');
+  return startWorkerApp(WorkerPreviewAppModule.forRoot(config), [tracing]);
 }

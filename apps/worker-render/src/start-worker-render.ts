@@ -4,6 +4,6 @@ import { startTracing, startWorkerApp } from '@mailproof/queue';
 import { WorkerRenderAppModule } from './worker-render.module';
 
 export function startWorkerRender(config: MailproofConfig): Promise<INestApplicationContext> {
-  startTracing(config, 'mailproof-worker-render');
-  return startWorkerApp(WorkerRenderAppModule.forRoot(config));
+  const tracing = startTracing(config, 'mailproof-worker-render');
+  return startWorkerApp(WorkerRenderAppModule.forRoot(config), [tracing]);
 }

@@ -512,9 +512,13 @@ export class EnvironmentVariables {
   @Max(3_600)
   WEBHOOK_RELAY_EVERY_SECONDS = 60;
 
-  /** on: spans across the API and the job chain (docs/operations.md, "Tracing"); off: no spans, no OpenTelemetry loaded. */
+  /**
+   * on: spans across the API and the job chain (docs/operations.md, "Tracing"); off: no spans, no OpenTelemetry
+   * loaded. Unset, OpenTelemetry's convention holds: OTEL_EXPORTER_OTLP_ENDPOINT set turns OTLP export on.
+   */
+  @IsOptional()
   @IsIn(['on', 'off'])
-  TRACING: 'on' | 'off' = 'off';
+  TRACING?: 'on' | 'off';
 
   /** The share of new traces kept; a job continues its request's decision. */
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value))

@@ -5,3 +5,4 @@ export * from './environment.schema';
 export * from './load-config';
 export * from './mailproof.config';
 export * from './logger.module';
+export * from './secret-settings';

@@ -68,4 +68,19 @@ describe('loadConfig', () => {
     expect(config.http.publicBaseUrl).toBe('https://mailproof.example.com');
     expect(config.rateLimits.trustedProxies).toEqual(['10.0.0.1', '10.1.0.0/16']);
   });
+
+  it.each([
+    ['nothing set', {}, 'off'],
+    ['only an OTLP endpoint (OpenTelemetry convention)', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, 'otlp'],
+    ['an endpoint with TRACING=off', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', TRACING: 'off' }, 'off'],
+    ['an endpoint with TRACING=on', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', TRACING: 'on' }, 'otlp'],
+    ['TRACING=on alone', { TRACING: 'on' }, 'embedded'],
+    ['TRACING empty and an endpoint', { TRACING: '', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, 'otlp'],
+  ])('traces with %s: mode %s', (_name, env, mode) => {
+    const config = loadConfig(env);
+    expect(config.tracing.mode).toBe(mode);
+    expect(config.tracing.otlp?.endpoint ?? null).toBe(
+      mode === 'otlp' ? 'http://collector:4318' : ((env as Record<string, string>).OTEL_EXPORTER_OTLP_ENDPOINT ?? null),
+    );
+  });
 });

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ConfigValidationError } from './config.error';
-import { DEVELOPMENT_DATA_KEYS, parseDataKeys } from './data-keys';
+import { parseDataKeys } from './data-keys';
 import { DEVELOPMENT_DEFAULTS, EnvironmentVariables } from './environment.schema';
 import { MailproofConfig } from './mailproof.config';
+import { isSecretSetting, placeholderProblems } from './secret-settings';
 
 type EnvSource = Record<string, string | undefined>;
 
@@ -24,6 +25,7 @@ export function validateEnvironment(env: EnvSource = process.env): EnvironmentVa
     'SSRF_ALLOWED_ADDRESSES',
     'OTEL_EXPORTER_OTLP_ENDPOINT',
     'MAILPROOF_DATA_KEYS',
+    'TRACING',
   ]);
   const raw: Record<string, string> = {};
   for (const name of new Set(known)) {
@@ -36,14 +38,18 @@ export function validateEnvironment(env: EnvSource = process.env): EnvironmentVa
   }
   const instance = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
   const errors = validateSync(instance, { forbidUnknownValues: false });
-  const problems = errors.map((error) => {
+  // A placeholder is named as such, instead of whatever format rule it also breaks.
+  const placeholders = placeholderProblems(raw, production);
+  const problems: Array<{ variable: string; message: string }> = [...placeholders];
+  for (const error of errors) {
+    if (placeholders.some((problem) => problem.variable === error.property)) continue;
     const value = (raw as Record<string, unknown>)[error.property];
+    // A credential's value never goes into the error (it ends up in logs).
+    const got = isSecretSetting(error.property) ? '' : ` (got "${String(value).slice(0, 80)}")`;
     const message =
-      value === undefined
-        ? 'is required' + (production ? ' when NODE_ENV=production' : '')
-        : `${Object.values(error.constraints ?? {}).join('; ')} (got "${String(value).slice(0, 80)}")`;
-    return { variable: error.property, message };
-  });
+      value === undefined ? 'is required' + (production ? ' when NODE_ENV=production' : '') : `${Object.values(error.constraints ?? {}).join('; ')}${got}`;
+    problems.push({ variable: error.property, message });
+  }
   if (production && raw.SSRF_ALLOWED_ADDRESSES !== undefined) {
     problems.push({
       variable: 'SSRF_ALLOWED_ADDRESSES',
@@ -58,17 +64,14 @@ export function validateEnvironment(env: EnvSource = process.env): EnvironmentVa
   return instance;
 }
 
-/** MAILPROOF_DATA_KEYS: required in production; each key 32 bytes, each id once (the pattern is the schema's). */
+/** MAILPROOF_DATA_KEYS: required in production; each key 32 bytes, each id once (the pattern is the schema's; the public development key: secret-settings.ts). */
 function dataKeyProblems(value: string | undefined, production: boolean, found: Array<{ variable: string }>): Array<{ variable: string; message: string }> {
   const variable = 'MAILPROOF_DATA_KEYS';
   if (value === undefined) {
     return production ? [{ variable, message: 'is required when NODE_ENV=production: the keys that encrypt stored emails (docs/privacy.md)' }] : [];
   }
   if (found.some((problem) => problem.variable === variable)) return [];
-  const problems = parseDataKeys(value).problems;
-  if (production && value.includes(DEVELOPMENT_DATA_KEYS.split(':')[1]))
-    problems.push('holds the built-in development key, which is public: generate keys of your own (docs/privacy.md)');
-  return problems.map((message) => ({ variable, message }));
+  return parseDataKeys(value).problems.map((message) => ({ variable, message }));
 }
 
 export function loadConfig(env: EnvSource = process.env): MailproofConfig {

@@ -95,7 +95,7 @@ export class MailproofConfig {
       endpointLimit: number;
       relayEveryMs: number;
     },
-    /** docs/operations.md, "Tracing": mode otlp when a collector is configured, embedded otherwise. */
+    /** docs/operations.md, "Tracing": see tracingMode. */
     readonly tracing: {
       mode: 'off' | 'embedded' | 'otlp';
       sampleRatio: number;
@@ -204,7 +204,7 @@ export class MailproofConfig {
         relayEveryMs: e.WEBHOOK_RELAY_EVERY_SECONDS * 1_000,
       },
       {
-        mode: e.TRACING === 'off' ? 'off' : e.OTEL_EXPORTER_OTLP_ENDPOINT ? 'otlp' : 'embedded',
+        mode: tracingMode(e.TRACING, e.OTEL_EXPORTER_OTLP_ENDPOINT),
         sampleRatio: e.TRACING_SAMPLE_RATIO,
         streamMaxSpans: e.TRACING_STREAM_MAX_SPANS,
         otlp: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, protocol: e.OTEL_EXPORTER_OTLP_PROTOCOL } : null,
@@ -227,4 +227,14 @@ export function parseDuration(text: string): number {
   const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
   if (!match) throw new Error(`not a duration: ${text}`);
   return Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS];
+}
+
+/**
+ * TRACING=off: nothing; TRACING=on: to the collector when OTEL_EXPORTER_OTLP_ENDPOINT names one, else the
+ * embedded store. TRACING unset follows OpenTelemetry's convention: an endpoint alone turns OTLP export on.
+ */
+export function tracingMode(tracing: 'on' | 'off' | undefined, otlpEndpoint: string | undefined): 'off' | 'embedded' | 'otlp' {
+  if (tracing === 'off') return 'off';
+  if (otlpEndpoint) return 'otlp';
+  return tracing === 'on' ? 'embedded' : 'off';
 }

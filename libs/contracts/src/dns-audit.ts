@@ -3,7 +3,7 @@
  * domain_audits.result, and the last conclusive one with its time on monitored_domains.last_result.
  * An audit's result *is* the deliverability result (docs/architecture.md, Names).
  */
-import type { DeliverabilityResult } from '@mailproof/engine/dns';
+import type { DeliverabilityResult, DriftEvent } from '@mailproof/engine/dns';
 
 export type { DeliverabilityResult } from '@mailproof/engine/dns';
 
@@ -15,3 +15,10 @@ export type CheckedDeliverabilityResult = DeliverabilityResult & { checkedAt: st
  * ran, and whether it was inconclusive (no lookup answered; score is then null).
  */
 export type DeliverabilityAnswer = CheckedDeliverabilityResult & { inconclusive: boolean };
+
+/** monitored_domains.last_drift: the latest audit that found drift, when it ran (ISO 8601) and what changed. */
+export interface LastDrift {
+  detectedAt: string;
+  auditId: string;
+  events: DriftEvent[];
+}

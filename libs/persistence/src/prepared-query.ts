@@ -1,4 +1,5 @@
 import { QueryFailedError, type DataSource } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /** What node-postgres answers a query with (the parts read here). */
 interface PgResult<T> {
@@ -56,7 +57,9 @@ function checkOut(pool: PgPool): Promise<{ client: PgPoolClient; release: (error
  * `QueryFailedError`, a pool that cannot connect throws the driver's error.
  */
 export async function preparedQuery<T>(dataSource: DataSource, name: string, text: string, values: unknown[]): Promise<PgResult<T>> {
-  const pool = (dataSource.driver as unknown as { master: PgPool }).master;
+  // TypeORM's PostgreSQL driver keeps its pg pool public (`master`, typed any).
+  if (!(dataSource.driver instanceof PostgresDriver)) throw new Error('preparedQuery needs the PostgreSQL driver');
+  const pool: PgPool = dataSource.driver.master;
   const { client, release } = await checkOut(pool);
   try {
     const result = await client.query<T>({ name, text, values });

@@ -1,4 +1,6 @@
 import type { Queue } from 'bullmq';
+import type { DnsAuditJobPayload } from '@mailproof/contracts';
+import { queueRedisClient } from './queue-redis-client';
 import type { RedisClient } from './redis-connection';
 
 /** What an erased account left in Redis is found by: its id, its keys' ids, and the ids its jobs are named after. */
@@ -68,7 +70,11 @@ async function accountJobIds(queue: Queue, accountId: string): Promise<string[]>
   for (const state of JOB_STATES) {
     for (let start = 0; start < MAX_JOBS_READ; start += JOBS_PAGE) {
       const page = await queue.getJobs([state], start, start + JOBS_PAGE - 1, true);
-      for (const job of page) if (job?.id && (job.data as { accountId?: unknown } | undefined)?.accountId === accountId) ids.add(job.id);
+      for (const job of page) {
+        // The queues read here carry dns-audit jobs (ACCOUNT_DATA_QUEUES); BullMQ types a job's data as any.
+        const data: Pick<DnsAuditJobPayload, 'accountId'> | undefined = job?.data;
+        if (job?.id && data?.accountId === accountId) ids.add(job.id);
+      }
       if (page.length < JOBS_PAGE) break;
     }
   }
@@ -99,7 +105,7 @@ async function removeJobs(
   for (const queue of queues) {
     const keyPrefix = queue.toKey('');
     const jobIds = new Set<string>(await accountJobIds(queue, accountId));
-    const client = await queueClient(queue);
+    const client = await queueRedisClient(queue);
     const keys = subjectIds.size > 0 ? await scanKeys(client, `${keyPrefix}*`) : [];
     for (const key of keys) {
       const jobId = key.slice(keyPrefix.length).split(':')[0];
@@ -124,7 +130,7 @@ async function removeJobs(
   }
   for (const job of pending)
     problems.push(`${job.queue.name}/${job.jobId}: still running after ${activeWaitMs} ms, not removed (its worker finds no row of the account)`);
-  for (const [queue, jobIds] of found) if (jobIds.size > 0) await deleteJobEvents(await queueClient(queue), queue.toKey('events'), jobIds);
+  for (const [queue, jobIds] of found) if (jobIds.size > 0) await deleteJobEvents(await queueRedisClient(queue), queue.toKey('events'), jobIds);
   return { removed, problems };
 }
 
@@ -137,11 +143,6 @@ async function removeOne({ queue, jobId }: DoomedJob): Promise<'removed' | 'lock
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** The queue's own Redis connection (BullMQ types it as its own client; it is ioredis's). */
-async function queueClient(queue: Queue): Promise<RedisClient> {
-  return (await queue.getBackend().client) as unknown as RedisClient;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Job, type QueueEvents } from 'bullmq';
+import { Job, type Queue, type QueueEvents } from 'bullmq';
 
 export type AwaitedJob<R> = { status: 'completed'; result: R } | { status: 'failed'; reason: string } | { status: 'timeout'; jobId: string };
 
@@ -12,10 +12,10 @@ export type AwaitedJob<R> = { status: 'completed'; result: R } | { status: 'fail
  * unhandled rejection, and an unhandled rejection ends the process (found by the scale harness: an API
  * replica died of it). Here every Redis error of the wait is caught and the events or the timer answer.
  */
-export function awaitJob<R>(job: Job, queueEvents: QueueEvents, budgetMs: number): Promise<AwaitedJob<R>> {
+export function awaitJob<R>(job: Job, queue: Queue, queueEvents: QueueEvents, budgetMs: number): Promise<AwaitedJob<R>> {
   const watch = watchJob<R>(queueEvents, String(job.id), budgetMs);
   if (budgetMs <= 0) return watch.outcome;
-  finishedAlready<R>(job, queueEvents).then(
+  finishedAlready<R>(job, queue, queueEvents).then(
     (answer) => answer && watch.settle(answer),
     () => undefined, // Redis trouble: the events, or else the budget's timer, answer.
   );
@@ -23,14 +23,14 @@ export function awaitJob<R>(job: Job, queueEvents: QueueEvents, budgetMs: number
 }
 
 /** The job's outcome when it finished before anyone listened; null while it is still to run. */
-async function finishedAlready<R>(job: Job, queueEvents: QueueEvents): Promise<AwaitedJob<R> | null> {
+async function finishedAlready<R>(job: Job, queue: Queue, queueEvents: QueueEvents): Promise<AwaitedJob<R> | null> {
   // Only once QueueEvents listens can a finish between this read and the events not be missed.
   await queueEvents.waitUntilReady();
   const state = await job.getState();
   if (state !== 'completed' && state !== 'failed') return null;
-  // The job object was created by add(); its stored outcome is read afresh. BullMQ keeps the job's queue
-  // protected; Job.fromId needs it.
-  const stored = await Job.fromId((job as unknown as { queue: Parameters<typeof Job.fromId>[0] }).queue, String(job.id));
+  // The job object was created by add(); its stored outcome is read afresh, through its queue (BullMQ keeps the
+  // job's own reference to it protected).
+  const stored = await Job.fromId(queue, String(job.id));
   if (!stored) return null;
   return state === 'completed' ? { status: 'completed', result: stored.returnvalue as R } : { status: 'failed', reason: stored.failedReason };
 }

@@ -16,3 +16,4 @@ export * from './deadline';
 export * from './failure-log';
 export * from './queue-unavailable.error';
 export { startTracing } from './job-tracing';
+export * from './queue-redis-client';

@@ -6,9 +6,13 @@ import type { MailproofConfig } from '@mailproof/config';
 /** How long the embedded store remembers which trace a preview or gate run is in. */
 const SUBJECT_TTL_SECONDS = 7 * 86_400;
 
-/** Starts this process's tracer from the configuration (once per process; TRACING=off loads nothing). */
-export function startTracing(config: MailproofConfig, serviceName: string): void {
-  if (config.tracing.mode === 'off') return;
+/**
+ * Starts this process's tracer from the configuration (once per process; TRACING=off loads nothing), and
+ * answers the line the app logs at start: where its spans go, and why (an endpoint alone turns export on).
+ */
+export function startTracing(config: MailproofConfig, serviceName: string): string {
+  const line = tracingStartLine(config);
+  if (config.tracing.mode === 'off') return line;
   initTracing({
     mode: config.tracing.mode,
     serviceName,
@@ -17,6 +21,14 @@ export function startTracing(config: MailproofConfig, serviceName: string): void
     stream: { key: traceStreamKey(config.queue.prefix), maxSpans: config.tracing.streamMaxSpans, subjectTtlSeconds: SUBJECT_TTL_SECONDS },
     openRedis: () => createRedisClient(config.redis, redisOptionsFromUrl(config.redis.url)),
   });
+  return line;
+}
+
+function tracingStartLine(config: MailproofConfig): string {
+  const { mode, otlp } = config.tracing;
+  if (mode === 'otlp') return `tracing: spans to ${otlp?.endpoint} over OTLP/HTTP (${otlp?.protocol})`;
+  if (mode === 'embedded') return 'tracing: spans to the embedded store (a Redis stream; no OTEL_EXPORTER_OTLP_ENDPOINT)';
+  return otlp ? `tracing: off (TRACING=off), so OTEL_EXPORTER_OTLP_ENDPOINT ${otlp.endpoint} gets nothing` : 'tracing: off';
 }
 
 /**

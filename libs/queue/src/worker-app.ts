@@ -4,11 +4,15 @@ import { Logger } from 'nestjs-pino';
 import { loadConfig, type MailproofConfig } from '@mailproof/config';
 import { shutdownTracing } from '@mailproof/tracing';
 
-/** Boots a worker app without HTTP: a Nest application context whose processors start consuming at once. */
-export async function startWorkerApp(module: DynamicModule): Promise<INestApplicationContext> {
+/**
+ * Boots a worker app without HTTP: a Nest application context whose processors start consuming at once;
+ * `startLines` (how it traces) are logged once it runs.
+ */
+export async function startWorkerApp(module: DynamicModule, startLines: string[] = []): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(module, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   await app.init();
+  for (const line of startLines) app.get(Logger).log(line, 'Bootstrap');
   return app;
 }
 

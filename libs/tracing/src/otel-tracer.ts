@@ -3,7 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { RedisStreamSpanExporter } from './redis-stream.exporter';
-import type { TracingSettings } from './tracing';
+import type { TracingSettings } from './tracing-settings';
 import type { MeasuredSpan, TraceAttributes, Tracer, TraceSpan, TraceSpanKind, TraceSpanOptions } from './tracer';
 
 /** Loaded only when tracing is on (tracing.ts requires this file lazily). */

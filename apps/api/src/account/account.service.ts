@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { MAX_RETENTION_DAYS, QUEUE_NAMES } from '@mailproof/contracts';
 import { AccountDataRepository, type AccountErasure, type AccountSettings, type ErasureRequester } from '@mailproof/persistence';
-import { eraseAccountFromRedis, JobProducer, type RedisClient } from '@mailproof/queue';
+import { eraseAccountFromRedis, JobProducer, queueRedisClient } from '@mailproof/queue';
 import { AccountRevocations } from '../auth/account-revocations.service';
 import { RateLimiterService } from '../auth/rate-limiter.service';
 import type { AuthenticatedAccount } from '../auth/request-identity';
@@ -65,7 +65,7 @@ export class AccountService {
     if (!erasure) throw new ProblemException('not_found', 'No such account.');
     this.revocations.revokeAccount(accountId);
     try {
-      const queueClient = (await this.jobs.queue('preview').getBackend().client) as unknown as RedisClient;
+      const queueClient = await queueRedisClient(this.jobs.queue('preview'));
       const { jobsRemoved, problems } = await eraseAccountFromRedis(
         { queue: queueClient, rateLimits: this.rateLimiter.client },
         QUEUE_NAMES.map((name) => this.jobs.queue(name)),

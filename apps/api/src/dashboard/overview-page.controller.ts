@@ -1,3 +1,4 @@
+import type { LastDrift } from '@mailproof/contracts';
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -12,10 +13,10 @@ const RECENT = 5;
 const DRIFT_WINDOW_MS = 7 * 86_400_000;
 
 /** What a domain's row says about it on the overview, or null when it needs nothing. */
-function attentionReason(domain: { status: string; lastDrift: Record<string, unknown> | null }, now: number): string | null {
+function attentionReason(domain: { status: string; lastDrift: LastDrift | null }, now: number): string | null {
   if (domain.status === 'failing') return 'failing DNS checks';
   if (domain.status === 'degraded') return 'degraded DNS checks';
-  const detectedAt = typeof domain.lastDrift?.detectedAt === 'string' ? Date.parse(domain.lastDrift.detectedAt) : NaN;
+  const detectedAt = domain.lastDrift ? Date.parse(domain.lastDrift.detectedAt) : NaN;
   if (now - detectedAt < DRIFT_WINDOW_MS) return 'its records changed this week';
   return null;
 }

@@ -32,7 +32,7 @@ export class DeliverabilityService {
       this.jobs.enqueue(dnsAuditJob({ trigger: 'on-demand', domain, dkimSelectors, accountId: account.accountId, requestId: randomUUID() })),
       QUEUE_UNAVAILABLE,
     );
-    const outcome = await awaitJob<DnsAuditJobResult>(job, events, budgetMs - (Date.now() - started));
+    const outcome = await awaitJob<DnsAuditJobResult>(job, this.jobs.queue('dns-audit'), events, budgetMs - (Date.now() - started));
     // Even after a timeout the worker may have stored the audit by now: PostgreSQL decides.
     const row = outcome.status === 'failed' ? null : await this.audits.findByJobId(String(job.id));
     if (!row) {

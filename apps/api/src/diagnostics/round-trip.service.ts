@@ -24,7 +24,7 @@ export class RoundTripService {
     const events = await orQueueUnavailable(this.queueEvents.getWithin(queue, this.config.redis.commandTimeoutMs), unavailable);
     const nonce = randomUUID();
     const job = await orQueueUnavailable(this.jobs.enqueue(probeJob(queue, nonce)), unavailable);
-    const outcome = await awaitJob<ProbeJobResult>(job, events, budgetMs - (Date.now() - started));
+    const outcome = await awaitJob<ProbeJobResult>(job, this.jobs.queue(queue), events, budgetMs - (Date.now() - started));
     if (outcome.status === 'failed') {
       throw new ProblemException('service_unavailable', 'The worker failed the probe job.', { jobId: job.id });
     }

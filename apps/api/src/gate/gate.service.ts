@@ -90,7 +90,7 @@ export class GateService {
     ];
     const job = await orQueueUnavailable(this.jobs.enqueueChain(chain), QUEUE_UNAVAILABLE, () => this.previews.deleteForAccount(account.accountId, preview.id));
     const outcome = await awaitStoredOutcome({
-      job: awaitJob<GateVerdictJobResult>(job, events, budgetMs - (Date.now() - started)),
+      job: awaitJob<GateVerdictJobResult>(job, this.jobs.queue('gate'), events, budgetMs - (Date.now() - started)),
       budgetMs,
       reread: () => this.runs.find(run.id),
       outcomeOf: gateRunOutcome,

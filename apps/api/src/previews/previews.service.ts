@@ -128,7 +128,7 @@ export class PreviewsService {
     });
     if (outcome.state !== 'done' || !renderJob || !renderEvents) return { outcome, retain };
     // Screenshots are present when rendering finished within the wait; otherwise absent, stored when done.
-    const rendered = await awaitJob(renderJob, renderEvents, this.config.render.waitMs);
+    const rendered = await awaitJob(renderJob, this.jobs.queue('render'), renderEvents, this.config.render.waitMs);
     if (rendered.status !== 'completed') return { outcome, retain };
     // An analyzed preview stays analyzed: the one read again only adds the screenshots.
     const withScreenshots = await this.previews.find(preview.id);
@@ -203,7 +203,7 @@ export class PreviewsService {
 
     const events = await orQueueUnavailable(this.queueEvents.getWithin('render', this.config.redis.commandTimeoutMs), RENDER_UNAVAILABLE);
     const job = await orQueueUnavailable(this.jobs.enqueue(renderScreenshotsJob(id, request.clients ?? null, modes)), RENDER_UNAVAILABLE);
-    const outcome = await awaitJob<RenderScreenshotsJobResult>(job, events, this.config.render.waitMs);
+    const outcome = await awaitJob<RenderScreenshotsJobResult>(job, this.jobs.queue('render'), events, this.config.render.waitMs);
     const screenshots = (await this.previews.find(id))?.screenshots ?? existing;
     const captured = requested.filter((shot) => screenshots[shot]);
     const failed =

@@ -21,7 +21,7 @@ import {
 } from '@mailproof/persistence';
 import { createRedisClient, eraseAccountFromRedis, redisOptionsFromUrl } from '@mailproof/queue';
 import { CliError, EXIT_CODES } from './cli-errors';
-import { resolveAccountId } from './account.command';
+import { resolveAccountId } from './account-reference';
 import { fail } from './output';
 
 /** PostgreSQL with the repositories an account's data is read and erased through (sources decrypted as the API reads them). */

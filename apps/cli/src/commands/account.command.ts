@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { MAX_RETENTION_DAYS } from '@mailproof/contracts';
-import { AccountNotFoundError, PLANS, type AccountsRepository, type Plan } from '@mailproof/persistence';
+import { AccountNotFoundError, PLANS, type Plan } from '@mailproof/persistence';
 import { registerAccountDataCommands } from './account-data.command';
+import { resolveAccountId } from './account-reference';
 import { CliError, EXIT_CODES } from './cli-errors';
 import { withAccounts } from './database';
 import { fail, printTable } from './output';
@@ -9,17 +10,6 @@ import { fail, printTable } from './output';
 function parsePlan(value: string): Plan {
   if (!(PLANS as readonly string[]).includes(value)) throw new CliError(`plan must be one of: ${PLANS.join(', ')} (got "${value}")`, 'usage', EXIT_CODES.usage);
   return value as Plan;
-}
-
-const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** An account given by id or by name (operators think in names); several accounts of one name need the id. */
-export async function resolveAccountId(accounts: AccountsRepository, reference: string): Promise<string> {
-  if (ACCOUNT_ID.test(reference)) return reference;
-  const named = await accounts.findAccountsByName(reference);
-  if (named.length === 0) fail(`no account with the id or name "${reference}"`);
-  if (named.length > 1) fail(`${named.length} accounts are named "${reference}"; give the account id: ${named.map((a) => a.id).join(', ')}`);
-  return named[0].id;
 }
 
 /** Operator commands: accounts are created here, never over HTTP (no endpoint creates an account). */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '@mailproof/config';
 import { AccountNotFoundError, KeyLimitReachedError } from '@mailproof/persistence';
-import { resolveAccountId } from './account.command';
+import { resolveAccountId } from './account-reference';
 import { withAccounts } from './database';
 import { fail } from './output';
 

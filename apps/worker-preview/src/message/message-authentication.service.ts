@@ -81,7 +81,7 @@ export class MessageAuthenticationService {
           requestId: `message-${message.previewId}-${plan.domain}`,
         }),
       );
-      const outcome = await awaitJob<DnsAuditJobResult | string>(job, events, deadline - Date.now());
+      const outcome = await awaitJob<DnsAuditJobResult | string>(job, this.jobs.queue('dns-audit'), events, deadline - Date.now());
       if (outcome.status !== 'completed') return { audit: null, keys: {} };
       // QueueEvents hand the return value over as its JSON text; a finished job read afresh, as the object.
       const result = typeof outcome.result === 'string' ? (JSON.parse(outcome.result) as DnsAuditJobResult) : outcome.result;

@@ -13,7 +13,29 @@ import { buildSizeReport } from '../reports/size-report';
 import { buildTemplateReport } from '../reports/template-report';
 import { buildVmlReport } from '../reports/vml-report';
 import { overallScore, scoreClients } from '../scores/compatibility-score';
-import type { FindingTarget, FixTally, IntroducedFinding } from './fix-model';
+
+/** A finding a fix is meant to make go away: a cssReport rule, or a quality report's issue rule. */
+export interface FindingTarget {
+  report: 'css' | 'accessibility' | 'vml' | 'design' | 'template' | 'size';
+  rule: string;
+}
+
+export interface FixTally {
+  /** The overall compatibility score over the requested clients. */
+  score: number;
+  /** Error and warning findings: cssReport's for the requested clients plus the accessibility, VML, design, template and size reports'. */
+  errors: number;
+  warnings: number;
+}
+
+/** A finding the patched email has and the submitted one did not (always empty in an answer: such fixes are rolled back). */
+export interface IntroducedFinding {
+  report: FindingTarget['report'];
+  rule: string;
+  client?: ClientId;
+  severity: 'error' | 'warning';
+  message: string;
+}
 
 /** One finding of an email, from cssReport (per client) or from a quality report. */
 export interface LedgerFinding {

@@ -4,7 +4,9 @@ import type { SourcePosition } from '../compile/source-positions';
 import type { CodeFix, EmailFormat } from '../fixes/code-fix';
 import type { ParsedEmail } from '../parse/parse-email';
 import type { ReportContext } from '../reports/context/report-context';
-import type { FindingLedger } from './finding-ledger';
+import type { FindingLedger, FindingTarget, FixTally, IntroducedFinding } from './finding-ledger';
+
+export type { FindingTarget, FixTally, IntroducedFinding } from './finding-ledger';
 
 /** `safe`: invisible outside the clients a fix helps, applied by default. `layout`: visible changes, opt-in. */
 export type FixTier = 'safe' | 'layout';
@@ -16,12 +18,6 @@ export interface TextEdit {
   start: number;
   end: number;
   text: string;
-}
-
-/** A finding a fix is meant to make go away: a cssReport rule, or a quality report's issue rule. */
-export interface FindingTarget {
-  report: 'css' | 'accessibility' | 'vml' | 'design' | 'template' | 'size';
-  rule: string;
 }
 
 /** One place a rule would change: its edits are applied (and rolled back) together. */
@@ -97,23 +93,6 @@ export interface SkippedFix {
   rule: string;
   line: number;
   reason: string;
-}
-
-export interface FixTally {
-  /** The overall compatibility score over the requested clients. */
-  score: number;
-  /** Error and warning findings: cssReport's for the requested clients plus the accessibility, VML, design, template and size reports'. */
-  errors: number;
-  warnings: number;
-}
-
-/** A finding the patched email has and the submitted one did not (always empty in an answer: such fixes are rolled back). */
-export interface IntroducedFinding {
-  report: FindingTarget['report'];
-  rule: string;
-  client?: ClientId;
-  severity: 'error' | 'warning';
-  message: string;
 }
 
 export interface FixResult {

@@ -1,4 +1,4 @@
-import type { CompileFormat } from './compile-format';
+import type { CompileFormat } from './compile-formats';
 import { sanitizeCompileMessage } from './sanitize-compile-message';
 
 export interface CompileErrorDetails {

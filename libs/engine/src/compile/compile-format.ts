@@ -1,14 +1,7 @@
 import type { ParsedMessage } from '../message/parse-message';
 import type { SourcePosition } from './source-positions';
 
-/** The input formats Mailproof compiles to HTML before analyzing (`eml` is parsed: its HTML part is the email). */
-export const COMPILE_FORMATS = ['html', 'jsx', 'mjml', 'maizzle', 'eml'] as const;
-
-export type CompileFormat = (typeof COMPILE_FORMATS)[number];
-
-export function isCompileFormat(value: unknown): value is CompileFormat {
-  return typeof value === 'string' && (COMPILE_FORMATS as readonly string[]).includes(value);
-}
+export { COMPILE_FORMATS, isCompileFormat, type CompileFormat } from './compile-formats';
 
 /** Something the compiler tolerated but the sender should know about (1-based positions). */
 export interface CompileWarning {

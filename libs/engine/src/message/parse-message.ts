@@ -1,5 +1,6 @@
 import PostalMime from 'postal-mime';
 import { MESSAGE_LIMITS } from '../limits';
+import { parsedLeaves } from './postal-mime-internals';
 import type { MessagePart } from './message-report';
 import { messageError, scanMessage, type RawHeaderField, type ScannedPart } from './scan-message';
 
@@ -60,7 +61,7 @@ export async function parseMessage(raw: string): Promise<ParsedMessage> {
     throw messageError('not_a_message', `The message could not be parsed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const leaves = skeleton.parts.filter((part) => !part.multipart);
-  const nodes = leafNodes(parser);
+  const nodes = parsedLeaves(parser);
   if (nodes.length !== leaves.length) {
     throw messageError('not_a_message', "The message's MIME structure is ambiguous: its parts cannot be read one way only.");
   }
@@ -91,25 +92,6 @@ export async function parseMessage(raw: string): Promise<ParsedMessage> {
     resources: resourceParts(leaves, email.attachments),
     structure: skeleton.parts.map((part) => ({ path: part.path, contentType: part.contentType })),
   };
-}
-
-/** postal-mime's parsed tree (its `root` MimeNode): each leaf decodes its own content with its transfer encoding and charset. */
-interface MimeTreeNode {
-  contentType: { multipart: string | false };
-  childNodes: MimeTreeNode[];
-  getTextContent(): string;
-}
-
-/** The parser's leaves in document order, as the scan lists its own (iteratively: nesting is bounded, but no recursion is needed). */
-function leafNodes(parser: PostalMime): MimeTreeNode[] {
-  const leaves: MimeTreeNode[] = [];
-  const stack: MimeTreeNode[] = [(parser as unknown as { root: MimeTreeNode }).root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (!node.contentType.multipart) leaves.push(node);
-    else stack.push(...[...node.childNodes].reverse());
-  }
-  return leaves;
 }
 
 /** Text the parser takes as the body (not an attachment), as postal-mime decides it. */

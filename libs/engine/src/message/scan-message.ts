@@ -1,6 +1,6 @@
-import PostalMime from 'postal-mime';
 import { CompileError } from '../compile/compile-error';
 import { MESSAGE_LIMITS } from '../limits';
+import { structuredHeaderReader } from './postal-mime-internals';
 
 /** Why a message is refused (CompileError.reason), one per bound or defect: docs/messages.md lists them. */
 export type MessageRejection =
@@ -213,17 +213,8 @@ export function headerValue(fields: readonly RawHeaderField[], name: string): st
   return fields.find((field) => field.name === name)?.value;
 }
 
-interface StructuredReader {
-  parseStructuredHeader(text: string): { value: string; params: Record<string, string> };
-}
-
-/**
- * postal-mime's own reader of structured fields (MimeNode.parseStructuredHeader: RFC 822 comments stripped, the first
- * of a repeated parameter wins, RFC 2231 continuations joined), so the scan reads each Content-Type exactly as the
- * parser will: a scan that read them otherwise would let the parser decode parts the scan never counted.
- * It keeps no state between calls. parse-message.spec.ts ("reads Content-Type as postal-mime") guards a version change.
- */
-const STRUCTURED = (new PostalMime() as unknown as { root: StructuredReader }).root;
+/** postal-mime's own reader of structured fields, so the scan reads each Content-Type exactly as the parser will (postal-mime-internals.ts). */
+const STRUCTURED = structuredHeaderReader();
 
 /** `value; name=token; name="quoted"` (RFC 2045 5.1) as postal-mime reads it: the value and parameter names in lower case. */
 export function parseStructured(text: string): { value: string; params: Record<string, string> } {

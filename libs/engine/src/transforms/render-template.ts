@@ -1,3 +1,4 @@
+import { escapeAttributeValue, escapeText } from '../parse/html-escape';
 import {
   HTML_NAMESPACE,
   HtmlComment,
@@ -109,27 +110,6 @@ const RAW_TEXT_PARENTS = new Set(['style', 'script', 'xmp', 'iframe', 'noembed',
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
-
-const NEEDS_ATTRIBUTE_ESCAPE = /[&"\u00a0]/;
-
-export function escapeAttributeValue(value: string): string {
-  return NEEDS_ATTRIBUTE_ESCAPE.test(value)
-    ? value
-        .replace(/&/g, '&amp;')
-        .replace(/"/g, '&quot;')
-        .replace(/\u00a0/g, '&nbsp;')
-    : value;
-}
-
-export function escapeText(value: string): string {
-  return /[&<>\u00a0]/.test(value)
-    ? value
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/\u00a0/g, '&nbsp;')
-    : value;
-}
 
 export interface AttributeValue {
   name: string;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { CheckedDeliverabilityResult } from '@mailproof/contracts';
+import type { CheckedDeliverabilityResult, LastDrift } from '@mailproof/contracts';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type MonitoredDomainStatus = 'pending' | 'healthy' | 'degraded' | 'failing';
@@ -38,7 +38,7 @@ export class MonitoredDomainEntity {
 
   /** The drift events of the most recent audit that found any: { detectedAt, auditId, events }. */
   @Column({ name: 'last_drift', type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
-  lastDrift: Record<string, unknown> | null;
+  lastDrift: LastDrift | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

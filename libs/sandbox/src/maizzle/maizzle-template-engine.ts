@@ -537,7 +537,8 @@ function rawSource(node: ChildNode): string {
   }
 }
 
-(globalThis as unknown as { __mailproofExpandMaizzle: (input: string) => string }).__mailproofExpandMaizzle = (input: string): string => {
+/** The entry point the isolate calls by name: a global of the isolate's own realm. */
+function expandMaizzle(input: string): string {
   try {
     const request = JSON.parse(input) as ExpandRequest;
     return JSON.stringify({ ok: true, value: new Expander().expand(request) });
@@ -546,4 +547,5 @@ function rawSource(node: ChildNode): string {
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return JSON.stringify({ ok: false, message });
   }
-};
+}
+Object.assign(globalThis, { __mailproofExpandMaizzle: expandMaizzle });

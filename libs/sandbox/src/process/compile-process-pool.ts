@@ -41,7 +41,8 @@ interface Task {
 }
 
 interface Slot {
-  child: ChildProcess;
+  /** Absent while the process is being started (the slot is counted at once). */
+  child?: ChildProcess;
   ready: boolean;
   stderrTail: string;
   /** Why the pool killed it, when it did. */
@@ -120,12 +121,13 @@ export class CompileProcessPool {
     const killTimer = setTimeout(() => this.kill(slot, 'time'), task.timeoutMs);
     const memoryTimer = setInterval(() => void this.checkMemory(slot), MEMORY_POLL_MS);
     slot.busy = { task, killTimer, memoryTimer };
-    slot.child.send(task.request);
+    // A slot is ready only once its process said so, so it has one.
+    slot.child?.send(task.request);
   }
 
   private async spawn(): Promise<void> {
     // Counted at once, so dispatch does not start a second process for the same queued task.
-    const slot: Slot = { child: undefined as unknown as ChildProcess, ready: false, stderrTail: '' };
+    const slot: Slot = { ready: false, stderrTail: '' };
     this.slots.push(slot);
     let code: string;
     try {
@@ -194,7 +196,7 @@ export class CompileProcessPool {
   }
 
   private async checkMemory(slot: Slot): Promise<void> {
-    const pid = slot.child.pid;
+    const pid = slot.child?.pid;
     if (!slot.busy || pid === undefined) return;
     const rssBytes = await residentBytes(pid);
     if (rssBytes !== undefined && rssBytes > this.options.memoryLimitMb * 1024 * 1024) this.kill(slot, 'memory');
@@ -202,7 +204,7 @@ export class CompileProcessPool {
 
   private kill(slot: Slot, reason?: Slot['killedFor']): void {
     if (reason && !slot.killedFor) slot.killedFor = reason;
-    slot.child.kill('SIGKILL');
+    slot.child?.kill('SIGKILL');
   }
 
   private release(slot: Slot): void {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { CheckedDeliverabilityResult, DeliverabilityResult } from '@mailproof/contracts';
+import type { CheckedDeliverabilityResult, DeliverabilityResult, LastDrift } from '@mailproof/contracts';
 import type { DomainAuditEntity, DriftEventEntity, MonitoredDomainEntity } from '@mailproof/persistence';
 
 /** A monitored domain: its last conclusive audit, its status from that score and its latest drift. */
@@ -23,10 +23,8 @@ export class MonitoredDomainResponse {
   @ApiProperty({ nullable: true, type: String }) lastCheckedAt: string | null;
   @ApiProperty({ nullable: true, type: Object, description: 'The last conclusive audit result (POST /api/deliverability shape).' })
   lastResult: CheckedDeliverabilityResult | null;
-  @ApiProperty({ nullable: true, type: Object, description: '{ detectedAt, auditId, events } of the latest audit that found drift.' }) lastDrift: Record<
-    string,
-    unknown
-  > | null;
+  @ApiProperty({ nullable: true, type: Object, description: '{ detectedAt, auditId, events } of the latest audit that found drift.' })
+  lastDrift: LastDrift | null;
   @ApiProperty() createdAt: string;
 
   static from(entity: MonitoredDomainEntity): MonitoredDomainResponse {

@@ -1,6 +1,6 @@
 import { getAttribute } from '../../parse/dom';
 import type { ParsedEmail } from '../../parse/parse-email';
-import { escapeAttributeValue, escapeText } from '../../transforms/render-template';
+import { escapeAttributeValue, escapeText } from '../../parse/html-escape';
 import type { AdditionBehavior, ClientModel, DarkBehavior, RewriteBehavior } from './client-behavior';
 
 /**
