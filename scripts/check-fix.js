@@ -219,7 +219,19 @@ function report(run, rows, errors, rules) {
     return before === 0 ? '-' : `${resolved}/${before}${refused ? ` (${refused} refused)` : ''}`;
   };
   printTable(
-    ['email', 'before E/W', 'after E/W', 'applied', 'skipped', 'introduced (ledger)', 'introduced (analysis)', 'idempotent', 'text', 'links', 'targeted: resolved/all'],
+    [
+      'email',
+      'before E/W',
+      'after E/W',
+      'applied',
+      'skipped',
+      'introduced (ledger)',
+      'introduced (analysis)',
+      'idempotent',
+      'text',
+      'links',
+      'targeted: resolved/all',
+    ],
     rows.map((row) => [
       row.name,
       `${row.before.errors}/${row.before.warnings}`,
