@@ -65,7 +65,9 @@ async function loadCorpus() {
   const emails = [];
   const failed = [];
   try {
-    await warmCompilers();
+    // Warming is optional (a compile starts its process on first use): on a loaded machine the warm-up's own
+    // time limit can pass before a process is ready, which must not end the check.
+    await warmCompilers().catch((error) => console.log(`compile processes not warmed (${error.message}); the first compile starts them`));
     for (const format of FORMATS) {
       const dir = path.join(corpusDir, format);
       if (!fs.existsSync(dir)) continue;
@@ -249,7 +251,13 @@ function report(run, rows, errors, rules) {
   for (const error of errors) console.log(`${error.name}  fixEmail threw: ${error.reason}`);
   for (const row of rows) {
     for (const fix of row.appliedFixes) console.log(`  ${row.name} applied ${fix.id}: ${fix.description}`);
-    if (row.analyzed.problems > 0) console.log(`  ${row.name} introduced (analysis): ${row.analyzed.examples.join('; ')}`);
+    if (row.analyzed.problems > 0) {
+      const perReport = Object.entries(row.analyzed.byReport)
+        .filter(([, entry]) => entry.problems > 0)
+        .map(([name, entry]) => `${name} ${entry.problems}`)
+        .join(', ');
+      console.log(`  ${row.name} introduced (analysis): ${perReport}; e.g. ${row.analyzed.examples.join('; ')}`);
+    }
     if (verbose) for (const skip of row.skippedFixes) console.log(`  ${row.name} skipped ${skip.rule}@${skip.line}: ${skip.reason}`);
   }
   const reasons = new Map();
