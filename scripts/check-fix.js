@@ -23,8 +23,9 @@
  * accessibility, images, inbox, template, design, VML, plain text, dark contrast) on the email before and
  * after the fix and counts, per report, the findings the after-analysis has that the before-analysis did not
  * (scripts/lib/analysis-findings.js: keyed by report, rule, client and property, element or text; never by
- * line or message). Mobile contrast needs a page rendered in Chromium: analyzeEmail has none, so it is not
- * in this count.
+ * line or message). Mobile contrast needs a page rendered in Chromium: analyzeEmail has none, so it is in
+ * this count only with --rendered, which paints the mobile clients' light and dark views of every email a
+ * fix changed, before and after, with libs/render as worker-render does (from dist/: run npm run build first).
  *
  * Targets: safe run ≥ 80% of the targeted findings resolved; both runs 0 introduced (both figures), 100%
  * idempotent, 100% of texts and links preserved. Exits 1 when one is missed. Runs the TypeScript sources directly
@@ -39,6 +40,8 @@ const { introducedFindings } = require('./lib/analysis-findings');
 
 const corpusDir = path.resolve(process.argv.slice(2).find((arg) => !arg.startsWith('--')) || path.join(ROOT, '..', 'shared', 'corpus'));
 const verbose = process.argv.includes('--verbose');
+/** --rendered: also paint each changed email's mobile clients in Chromium (libs/render from dist/: build first) for mobile contrast. */
+const rendered = process.argv.includes('--rendered');
 /** The sandbox's time limit per compile (the API's is lower; a cold compile process on a busy machine needs more). */
 const COMPILE_TIMEOUT_MS = Number(process.env.CHECK_FIX_COMPILE_TIMEOUT_MS) || 5000;
 const FORMATS = ['html', 'jsx', 'mjml', 'maizzle'];
@@ -158,11 +161,40 @@ function targetCounts(email, fixedHtml, rules) {
 }
 
 /** One email through one run: the fix, the fix of its output, what the reader sees before and after. */
-function checkEmail(email, run, rules, contentBefore) {
+/**
+ * Mobile contrast as worker-render measures it: the mobile clients' light and dark views of `html` painted in
+ * Chromium (images stand in as broken, nothing is fetched), then the rendered report. Needs `dist/` (npm run build).
+ */
+async function paintedMobileContrast(html) {
+  const render = require(path.join(ROOT, 'dist', 'libs', 'render', 'src'));
+  if (!paintedMobileContrast.pool) paintedMobileContrast.pool = await render.RenderPool.launch({ concurrency: 2, pageTimeoutMs: 120_000, maxHeightPx: 6_000 });
+  const clients = engine.CLIENT_IDS.filter((id) => engine.getClient(id).category === 'mobile');
+  const views = engine.renderClientViews(html, { clients });
+  const painted = await render.renderEmail(paintedMobileContrast.pool, views, ['light', 'dark'], new render.EmailImageLoader(null));
+  paintedMobileContrast.versions = (paintedMobileContrast.versions ?? 0) + 1;
+  paintedMobileContrast.failures = (paintedMobileContrast.failures ?? 0) + painted.failed.length;
+  return { mobileContrast: render.renderedReports(painted.painted, clients, ['light', 'dark']).mobileContrast, failed: painted.failed.length };
+}
+
+/** With --rendered, an analysis with the rendered mobile contrast added (what a rendered preview result holds). */
+async function withMobileContrast(content, html) {
+  if (!rendered || content.rendered) return content;
+  const { mobileContrast, failed } = await paintedMobileContrast(html);
+  content.rendered = true;
+  content.paintFailures = failed;
+  content.analysis = { ...content.analysis, mobileContrast };
+  return content;
+}
+
+async function checkEmail(email, run, rules, contentBefore) {
   const options = { format: email.format, tiers: run.tiers, compileWarnings: email.compileWarnings, sourcePositions: email.sourcePositions };
   const result = engine.fixEmail(email.html, options);
   const again = engine.fixEmail(result.html, options);
   const contentAfter = result.html === email.html ? contentBefore : contentOf(email, result.html);
+  if (contentAfter !== contentBefore) {
+    await withMobileContrast(contentBefore, email.html);
+    await withMobileContrast(contentAfter, result.html);
+  }
   return {
     name: email.name,
     before: result.before,
@@ -309,7 +341,7 @@ function summarize(run, rows, errors) {
     .map(([name, entry]) => `${name} ${entry.problems}${entry.infos ? ` (+${entry.infos} info)` : ''} in ${entry.emails} email(s)`)
     .join(', ');
   console.log(
-    `  introduced, full analyzeEmail before and after (independent): ${analyzed.problems} errors and warnings in ${count((row) => row.analyzed.problems > 0)} of ${rows.length} emails (target 0), ${analyzed.infos} info notes${perReport ? `; per report: ${perReport}` : ''}`,
+    `  introduced, full analyzeEmail before and after${rendered ? ' with mobile contrast painted in Chromium' : ''} (independent): ${analyzed.problems} errors and warnings in ${count((row) => row.analyzed.problems > 0)} of ${rows.length} emails (target 0), ${analyzed.infos} info notes${perReport ? `; per report: ${perReport}` : ''}`,
   );
   console.log(
     `  idempotent: ${count((row) => row.idempotent)} of ${rows.length} (${percent(
@@ -349,12 +381,18 @@ async function main() {
     const errors = [];
     for (const email of emails) {
       try {
-        rows.push(checkEmail(email, run, rules, contents.get(email.name)));
+        rows.push(await checkEmail(email, run, rules, contents.get(email.name)));
       } catch (error) {
         errors.push({ name: email.name, reason: error && error.stack ? error.stack.split('\n').slice(0, 3).join(' | ') : String(error) });
       }
     }
     missed.push(...report(run, rows, errors, rules));
+  }
+  if (paintedMobileContrast.pool) {
+    await paintedMobileContrast.pool.close();
+    console.log(
+      `\nmobile contrast (--rendered): ${paintedMobileContrast.versions} email versions painted in Chromium (each changed email before and after its fix), ${paintedMobileContrast.failures} screenshots failed`,
+    );
   }
   console.log(`\nleft out, not compiling: ${failed.length === 0 ? 'none' : failed.map((failure) => failure.name).join(', ')}`);
   // exitCode, not process.exit(): a piped stdout would be cut short.
