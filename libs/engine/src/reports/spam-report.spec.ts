@@ -205,7 +205,7 @@ describe('the spam level without SpamAssassin (issue 39 item 7)', () => {
   it('says the level is the engine estimate and how many signals it does not weigh', () => {
     const report = reports(shouted).spamReport;
     expect(report.levelSource).toBe('engine');
-    // SpamAssassin 4.0.1 (local rules) scores this message with SUBJ_ALL_CAPS and ACT_NOW_CAPS only (0.6 by spamd):
+    // SpamAssassin 4.0.1 (local rules) scores this message with SUBJ_ALL_CAPS and ACT_NOW_CAPS only (0.6 by `spamassassin -L`):
     // the engine carries the same two, and lists the phrases and punctuation it has no counterpart for unscored.
     expect(report.triggers.filter((trigger) => trigger.spamAssassinScore > 0).map((trigger) => trigger.spamAssassinRule)).toEqual([
       'SUBJ_ALL_CAPS',
