@@ -64,17 +64,21 @@ async function main() {
   await persistence.runMigrationsLocked(dataSource);
   const dataKeys = new persistence.DataKeyRepository(dataSource, new persistence.DataKeyring(config.encryption.keys));
   const cipher = new persistence.RowCipher(dataKeys);
-  const screenshots = new persistence.ScreenshotRepository(dataSource);
+  // Wired as `mailproof account export/delete` wires them (apps/cli/src/commands/account-data.command.ts).
+  const screenshots = new persistence.ScreenshotRepository(dataSource, cipher);
   const previews = new persistence.PreviewRepository(dataSource, screenshots, cipher);
+  const webhooks = new persistence.WebhookRepository(dataSource, cipher);
   const accounts = new persistence.AccountsRepository(dataSource);
   const accountData = new persistence.AccountDataRepository(
     dataSource,
     previews,
     new persistence.FixRunRepository(dataSource, cipher),
-    new persistence.GateRunRepository(dataSource, new persistence.WebhookRepository(dataSource)),
+    new persistence.GateRunRepository(dataSource, webhooks, cipher),
     dataKeys,
+    webhooks,
+    screenshots,
   );
-  const retention = new persistence.RetentionRepository(dataSource, screenshots);
+  const retention = new persistence.RetentionRepository(dataSource, screenshots, cipher, webhooks);
   console.log(`bench:privacy: ${sizes.join(' and ')} previews of ${previewBytes / 1024} KB, database ${new URL(config.database.url).pathname.slice(1)}`);
   console.log(`load average at the start: ${loadAverage()}`);
   const made = [];
