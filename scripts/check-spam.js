@@ -9,8 +9,9 @@
  * through spamd. Every email belongs to one of two halves by a hash of its name, fixed before any result is
  * seen: the development half and the held-out half. Prints per email SpamAssassin's score and rules beside
  * the engine's points (Σ of the SpamAssassin scores its triggers carry) and level, then for each half
- * Spearman's rho and the verdicts, and the targets on the held-out half: rho ≥ 0.6, every email SpamAssassin
- * scores ≥ 5 at high risk. `--half development` prints only the development half (for work on the engine:
+ * Spearman's rho within each group (the corpus emails, the spammy variants; the pooled figure mixes the two
+ * groups' levels and is printed for reference only) and the verdicts, and the targets on the held-out half:
+ * rho ≥ 0.6 within the corpus and within the variants, every email SpamAssassin scores ≥ 5 at high risk. `--half development` prints only the development half (for work on the engine:
  * the held-out half stays unseen). Exits 1 when a target is missed. SPAMD_PATH overrides /usr/sbin/spamd.
  * Method and figures: docs/accuracy.md, "Spam".
  */
@@ -35,7 +36,11 @@ const FORMATS = { html: 'html', jsx: 'jsx', mjml: 'mjml', maizzle: 'maizzle' };
 /** Corpus emails that also get spam injected (a fixed sample spread over the folder). */
 const INJECT_EVERY = 9;
 const CONCURRENCY = 2;
+/** The sandbox's time limit per compile; a loaded machine needs more than the API's. */
+const COMPILE_TIMEOUT_MS = Number(process.env.CHECK_SPAM_COMPILE_TIMEOUT_MS) || 5000;
 const MESSAGE_DATE = new Date('2026-03-02T09:30:00Z');
+/** Spearman's rho the held-out half must reach within each group (issue 28's bar, applied per group by issue 39). */
+const RHO_TARGET = 0.6;
 
 installTypeScriptLoader();
 const { analyzeEmail } = require(path.join(ROOT, 'libs/engine/src/index.ts'));
@@ -98,7 +103,8 @@ async function startSpamd() {
 /** The corpus as HTML: HTML files as they are, the other formats compiled by the sandbox. */
 async function loadCorpus() {
   const { compileEmail, disposeCompilers, warmCompilers } = require(path.join(ROOT, 'libs/sandbox/src/index.ts'));
-  await warmCompilers();
+  // Warming is optional (a compile starts its process on first use); on a loaded machine its own time limit can pass.
+  await warmCompilers().catch((error) => console.log(`compile processes not warmed (${error.message}); the first compile starts them`));
   const emails = [];
   const failed = {};
   try {
@@ -108,7 +114,7 @@ async function loadCorpus() {
       for (const file of fs.readdirSync(dir).sort()) {
         const source = fs.readFileSync(path.join(dir, file), 'utf8');
         try {
-          const { html } = await compileEmail(source, FORMATS[folder], { timeoutMs: 5000 });
+          const { html } = await compileEmail(source, FORMATS[folder], { timeoutMs: COMPILE_TIMEOUT_MS });
           emails.push({ name: `${folder}/${file}`, technique: 'corpus', format: FORMATS[folder], html, corpus: true });
         } catch {
           failed[folder] = (failed[folder] || 0) + 1;
@@ -181,7 +187,7 @@ function summarize(label, rows) {
   const share = (n) => `${n}/${rows.length} (${((n / rows.length) * 100).toFixed(1)}%)`;
   return [
     `${label}: ${rows.length} emails (corpus ${corpusRows.length}, variants ${variantRows.length})`,
-    `  Spearman rho (SpamAssassin score vs engine points): all ${rho(rows).toFixed(3)}, corpus ${rho(corpusRows).toFixed(3)}, variants ${rho(variantRows).toFixed(3)}`,
+    `  Spearman rho (SpamAssassin score vs engine points) within each group: corpus ${rho(corpusRows).toFixed(3)} (${corpusRows.length} emails), variants ${rho(variantRows).toFixed(3)} (${variantRows.length}); pooled over both groups (reference only) ${rho(rows).toFixed(3)}`,
     `  SpamAssassin >= 5: ${spam.length} (engine ${count(spam, (row) => row.level === 'high')} high, ${count(spam, (row) => row.level === 'medium')} medium, ${count(spam, (row) => row.level === 'low')} low)`,
     `  SpamAssassin < 5: ${ham.length} (engine ${count(ham, (row) => row.level === 'high')} high, ${count(ham, (row) => row.level === 'medium')} medium, ${count(ham, (row) => row.level === 'low')} low)`,
     `  verdict agreement, SpamAssassin spam (>= 5) vs engine high: ${share(count(rows, (row) => row.sa >= 5 === (row.level === 'high')))}; vs engine medium or high: ${share(count(rows, (row) => row.sa >= 5 === (row.level !== 'low')))}`,
@@ -274,12 +280,19 @@ async function main() {
   if (onlyHalf !== null) return;
   for (const line of summarize('held-out half (never looked at while choosing anything)', heldOut)) console.log(line);
 
-  const rho = spearman(
-    heldOut.map((row) => row.sa),
-    heldOut.map((row) => row.points),
-  );
+  const rhoWithin = (group) =>
+    spearman(
+      heldOut.filter(group).map((row) => row.sa),
+      heldOut.filter(group).map((row) => row.points),
+    );
   const misses = [];
-  if (!(rho >= 0.6)) misses.push(`held-out rho ${rho.toFixed(3)} < 0.6`);
+  for (const [label, group] of [
+    ['corpus', (row) => row.corpus],
+    ['variants', (row) => !row.corpus],
+  ]) {
+    const rho = rhoWithin(group);
+    if (!(rho >= RHO_TARGET)) misses.push(`held-out rho within the ${label} ${Number.isNaN(rho) ? 'undefined' : rho.toFixed(3)} < ${RHO_TARGET}`);
+  }
   for (const row of heldOut.filter((candidate) => candidate.sa >= 5 && candidate.level !== 'high')) {
     misses.push(`${row.name}: SpamAssassin ${row.sa} (${row.saRules.join(' ')}) but engine ${row.level} (${row.points} points)`);
   }
@@ -287,7 +300,7 @@ async function main() {
     console.log(`\ntargets missed on the held-out half:\n  ${misses.join('\n  ')}`);
     process.exit(1);
   }
-  console.log('\ntargets met on the held-out half: rho >= 0.6, every SpamAssassin >= 5 at high risk');
+  console.log(`\ntargets met on the held-out half: rho >= ${RHO_TARGET} within the corpus and within the variants, every SpamAssassin >= 5 at high risk`);
 }
 
 main().catch((error) => {

@@ -70,10 +70,25 @@ export function registerAnalyzeCommand(program: Command): void {
     });
 }
 
+/**
+ * The spam level, saying whose it is: without a server there is no spamd, so it is the engine's estimate (the
+ * SpamAssassin scores of the rules it has a counterpart for), and the signals it does not weigh are counted.
+ */
+export function formatSpamLine(report: NonNullable<PreviewResultBody['spamReport']>): string {
+  const source =
+    report.levelSource === 'spamassassin'
+      ? `SpamAssassin's verdict (${report.spamassassin?.score ?? '?'} of ${report.spamassassin?.threshold ?? report.requiredScore} points)`
+      : `engine estimate, SpamAssassin not consulted: ${report.points} of SpamAssassin's ${report.requiredScore} points from the rules it has a counterpart for`;
+  const unscored =
+    report.unscoredTriggers > 0 ? `; ${plural(report.unscoredTriggers, 'signal')} without a counterpart listed but not scored (--json lists them)` : '';
+  return `Spam: ${report.level} risk (${source}), score ${report.score}/100${unscored}`;
+}
+
 function printAnalysisSummary({ input, compileWarnings, analysis }: AnalyzedEmail): void {
   const clientIds = Object.keys(analysis.compatibilityScores) as ClientId[];
   console.log(describeInput(input));
   console.log(`Overall score: ${analysis.overallScore}/100 across ${plural(clientIds.length, 'client')}`);
+  if (analysis.spamReport) console.log(formatSpamLine(analysis.spamReport));
   if (compileWarnings.length > 0) {
     console.log(`\nCompile warnings:`);
     for (const line of formatCompileWarnings(compileWarnings, '  ')) console.log(line);

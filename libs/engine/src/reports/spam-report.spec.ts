@@ -157,6 +157,74 @@ describe('spamReport', () => {
   });
 });
 
+describe('spam claims SpamAssassin scores (spam-claims.ts)', () => {
+  /** The SpamAssassin rules of the claim triggers, in report order. */
+  const claims = (body: string, title?: string) =>
+    spam(body, title === undefined ? {} : { title })
+      .triggers.filter((trigger) => trigger.rule === 'spam-claim' || trigger.rule === 'spam-subject')
+      .map((trigger) => [trigger.rule, trigger.spamAssassinRule, trigger.spamAssassinScore]);
+
+  it.each([
+    ['ACT_NOW_CAPS', '<p>Act Now to keep your seat.</p>', '<p>We act now and then, and now we act.</p>'],
+    ['BANG_GUAR', '<p>Results guaranteed! Or your time back.</p>', '<p>Delivery is guaranteed by the carrier.</p>'],
+    ['DEAR_WINNER', '<p>Dear lucky winner, claim below.</p>', '<p>Dear Sam, we can now announce who the winner of the raffle is.</p>'],
+    ['UNCLAIMED_MONEY', '<p>You have unclaimed funds waiting.</p>', '<p>The unclaimed parcels go back to the sender.</p>'],
+    ['URG_BIZ', '<p>I need your urgent business assistance.</p>', '<p>Urgent: your parcel is on its way, and our business hours changed.</p>'],
+    ['FREE_QUOTE_INSTANT', '<p>Get a free instant online quote today.</p>', '<p>Free shipping on every quote you accept.</p>'],
+    ['BILLION_DOLLARS', '<p>A MILLION DOLLARS can be yours.</p>', '<p>A million dollars was raised for the library.</p>'],
+  ] as const)('scores %s in the text (and only the claim itself)', (rule, claimed, unclaimed) => {
+    expect(claims(`${CLEAN}${claimed}`)).toEqual([['spam-claim', rule, SPAMASSASSIN_SCORES[rule]]]);
+    expect(claims(`${CLEAN}${unclaimed}`)).toEqual([]);
+  });
+
+  it.each([
+    ['PLING_QUERY', 'Ready? Your upgrade is here!', 'Ready for your upgrade?'],
+    ['SUBJ_DOLLARS', '$500 off your next trip', 'Save $500 on your next trip'],
+    ['SUBJ_BUY', 'Buy one, get one', 'Why we stopped selling it'],
+    ['ENGLISH_UCE_SUBJECT', 'ADV: cheap ink refills', 'Advanced settings are live'],
+    ['SUBJ_AS_SEEN', 'As Seen On TV: the pan', 'Seen in the March issue'],
+    ['SUBJ_YOUR_FAMILY', 'Protect your family today', 'Family plan renewal'],
+    ['SUBJECT_DIET', 'Lose 10 pounds by summer', 'Do not lose your progress'],
+  ] as const)('scores %s in the subject only', (rule, subject, otherSubject) => {
+    expect(claims(CLEAN, subject)).toEqual([['spam-subject', rule, SPAMASSASSIN_SCORES[rule]]]);
+    expect(claims(CLEAN, otherSubject)).toEqual([]);
+    // A subject rule does not read the body.
+    expect(claims(`${CLEAN}<p>${subject}</p>`)).toEqual([]);
+  });
+
+  it('reads body claims in the subject too, as SpamAssassin prepends the subject to the body', () => {
+    expect(claims(CLEAN, 'Act Now: spring sale')).toEqual([['spam-claim', 'ACT_NOW_CAPS', SPAMASSASSIN_SCORES.ACT_NOW_CAPS]]);
+  });
+});
+
+describe('the spam level without SpamAssassin (issue 39 item 7)', () => {
+  const shouted = '<!doctype html><html><head><title>FREE MONEY!!! ACT NOW</title></head><body><p>FREE!!! ACT NOW!!! 100% FREE $$$ WINNER</p></body></html>';
+  const receipt =
+    '<!doctype html><html lang="en"><head><title>Your receipt from Corner Bakery</title></head><body><img src="https://bakery.test/logo.png" alt="Corner Bakery" width="120" height="40"><p>Thanks for your order. Total paid: $12.50 on card ending 4242. Order number 1042.</p></body></html>';
+
+  it('says the level is the engine estimate and how many signals it does not weigh', () => {
+    const report = reports(shouted).spamReport;
+    expect(report.levelSource).toBe('engine');
+    // SpamAssassin 4.0.1 (local rules) scores this message with SUBJ_ALL_CAPS and ACT_NOW_CAPS only (0.6 by `spamassassin -L`):
+    // the engine carries the same two, and lists the phrases and punctuation it has no counterpart for unscored.
+    expect(report.triggers.filter((trigger) => trigger.spamAssassinScore > 0).map((trigger) => trigger.spamAssassinRule)).toEqual([
+      'SUBJ_ALL_CAPS',
+      'ACT_NOW_CAPS',
+    ]);
+    expect(report.points).toBeCloseTo(SPAMASSASSIN_SCORES.SUBJ_ALL_CAPS + SPAMASSASSIN_SCORES.ACT_NOW_CAPS, 3);
+    expect(report.unscoredTriggers).toBe(report.triggers.filter((trigger) => trigger.spamAssassinRule === null).length);
+    expect(report.unscoredTriggers).toBeGreaterThanOrEqual(3);
+    expect(report.triggers.map((trigger) => trigger.rule)).toEqual(expect.arrayContaining(['excessive-punctuation', 'spam-phrase']));
+  });
+
+  it('keeps a short receipt with a logo at low risk, with the image-only score SpamAssassin gives it', () => {
+    const report = reports(receipt).spamReport;
+    expect(report).toMatchObject({ level: 'low', levelSource: 'engine', unscoredTriggers: 0 });
+    expect(report.triggers.map((trigger) => [trigger.rule, trigger.spamAssassinRule])).toEqual([['image-only', 'HTML_IMAGE_ONLY_04']]);
+    expect(report.points).toBe(SPAMASSASSIN_SCORES.HTML_IMAGE_ONLY_04);
+  });
+});
+
 describe('spam text measures on ASCII text', () => {
   // ASCII text takes shortcuts (plain character ranges, one pass without a string per word); they must
   // count exactly what the Unicode-aware patterns count.

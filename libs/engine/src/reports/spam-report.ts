@@ -29,6 +29,10 @@ import {
 } from './spam-phrases';
 import { mediaApplies } from './context/report-styles';
 import { INVISIBLE_CHARACTERS, collapseWhitespace, foldForMatching, isAscii, stripInvisible } from './context/text-utils';
+import { SPAM_CLAIMS, findSpamClaims } from './spam-claims';
+import { tokens } from './spam-tokens';
+
+export { tokens, unicodeTokens } from './spam-tokens';
 import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, registrableDomain } from './context/url-utils';
 import {
   PHRASE_COUNTERPARTS,
@@ -67,6 +71,14 @@ export interface SpamReport {
   triggers: SpamTrigger[];
   /** Bulk-sender requirements (unsubscribe link, postal address): law and mailbox-provider rules, not filter scores. */
   compliance: ReportIssue[];
+  /**
+   * Which verdict `level` is: `engine`, the engine's estimate (the sum of the SpamAssassin scores of the rules
+   * it has a counterpart for; SpamAssassin was not asked), or `spamassassin`, set by the preview worker when
+   * spamd answered (then `level` follows SpamAssassin's own score and `engineLevel` keeps this estimate).
+   */
+  levelSource: 'engine' | 'spamassassin';
+  /** Triggers with no SpamAssassin counterpart: listed, but not in `points`, so the estimate does not weigh them. */
+  unscoredTriggers: number;
 }
 
 /** Engine rules with a SpamAssassin counterpart, and which; docs/reports.md lists them beside their scores. */
@@ -88,6 +100,8 @@ export const SPAM_COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
   'high-image-ratio': ['HTML_IMAGE_RATIO_02'],
   'raw-ip-link': ['NUMERIC_HTTP_ADDR'],
   'embedded-content': ['HTML_EMBEDS', 'HTML_IFRAME_SRC'],
+  'spam-claim': SPAM_CLAIMS.filter((claim) => claim.reads === 'body').map((claim) => claim.counterpart),
+  'spam-subject': SPAM_CLAIMS.filter((claim) => claim.reads === 'subject').map((claim) => claim.counterpart),
 };
 
 /** 0-100 score points per SpamAssassin point: the required score (5) lands at 40, the top of "high". */
@@ -113,20 +127,6 @@ const SHOWS = new RegExp(`[^\\s${INVISIBLE_CHARACTERS}]`);
 /** Characters of a hidden preheader that count as preheader: more than any inbox list shows (docs/reports.md, inboxPreview). */
 const PREHEADER_ALLOWANCE = 200;
 const PREHEADER_NAMES = ['preheader', 'preview', 'previewtext', 'preview-text', 'preview_text', 'hidden-preheader', 'snippet'];
-
-const TOKEN = /[\p{L}\p{N}%$€£]+/gu;
-/** TOKEN on folded ASCII text, where letters are a-z (folding lower-cased them) and numbers 0-9. */
-const ASCII_TOKEN = /[a-z0-9%$]+/g;
-
-/** Lower-case, accent-free word tokens; apostrophes and hyphens separate words. */
-export function tokens(text: string): string[] {
-  return (isAscii(text) ? text.toLowerCase().match(ASCII_TOKEN) : unicodeTokens(text)) ?? [];
-}
-
-/** tokens() without the ASCII shortcut (exported for the test that keeps the two equal). */
-export function unicodeTokens(text: string): string[] {
-  return foldForMatching(text).match(TOKEN) ?? [];
-}
 
 interface PhraseIndex {
   byFirst: Map<string, string[][]>;
@@ -655,6 +655,15 @@ function spamPhraseTriggers({ subjectTokens, bodyTokens, hidden }: SpamContext):
   );
 }
 
+/** Claims, punctuation and sums of money SpamAssassin's body and subject rules score (spam-claims.ts). */
+function claimTriggers({ subject, visibleText }: SpamContext): SpamTrigger[] {
+  return findSpamClaims(subject, visibleText).map((claim) =>
+    claim.reads === 'subject'
+      ? trigger('spam-subject', 'warning', `The subject (<title>) has ${claim.describe}, which spam filters score.`, {}, claim.counterpart)
+      : trigger('spam-claim', 'warning', `The text has ${claim.describe}, which spam filters score.`, {}, claim.counterpart),
+  );
+}
+
 function obfuscatedTextTriggers({ visibleText }: SpamContext): SpamTrigger[] {
   const obfuscated = ZERO_WIDTH.test(visibleText) ? obfuscatedWords(visibleText) : [];
   if (obfuscated.length === 0) return [];
@@ -758,6 +767,7 @@ const SPAM_RULES: readonly SpamRule[] = [
   punctuationTriggers,
   hiddenTextTriggers,
   spamPhraseTriggers,
+  claimTriggers,
   obfuscatedTextTriggers,
   imageTriggers,
   linkTriggers,
@@ -814,6 +824,8 @@ export function buildSpamReport(context: ReportContext): SpamReport {
     transactional: spamContext.transactional,
     triggers: sortTriggers(triggers),
     compliance: complianceFindings(spamContext),
+    levelSource: 'engine',
+    unscoredTriggers: triggers.filter((each) => each.spamAssassinRule === null).length,
   };
 }
 

@@ -47,6 +47,22 @@ export const SPAMASSASSIN_SCORES = {
   MONEY_BACK: 2.91,
   ONE_TIME: 1.84,
   DRUGS_ERECTILE: 1.778,
+  // Claims, punctuation and money in the subject and body (20_phrases.cf, 72_active.cf): spam-claims.ts.
+  ACT_NOW_CAPS: 0.1,
+  BANG_GUAR: 1,
+  DEAR_WINNER: 3.099,
+  UNCLAIMED_MONEY: 2.699,
+  URG_BIZ: 1.75,
+  FREE_QUOTE_INSTANT: 2.7,
+  BILLION_DOLLARS: 0.001,
+  // The subject alone (20_head_tests.cf): spam-claims.ts.
+  PLING_QUERY: 0.1,
+  SUBJ_DOLLARS: 0.1,
+  SUBJ_BUY: 0.594,
+  ENGLISH_UCE_SUBJECT: 0.953,
+  SUBJ_AS_SEEN: 2.711,
+  SUBJ_YOUR_FAMILY: 2.91,
+  SUBJECT_DIET: 1.927,
 } as const;
 
 export type SpamAssassinRuleName = keyof typeof SPAMASSASSIN_SCORES;
