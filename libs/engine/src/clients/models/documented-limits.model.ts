@@ -2,7 +2,7 @@ import { CANIEMAIL } from '../caniemail-data';
 import type { ClientId } from '../email-client';
 import { bodyToDiv } from './body-to-div';
 import type { ClientBehavior, Decl, Evidence, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
-import { NEGATIVE_LENGTH, SPACE_SEPARATED_RGB, hasTopLevelComma, removeTopLevelCommas } from './css-text';
+import { NEGATIVE_LENGTH, SPACE_SEPARATED_RGB, UPPERCASE_IMPORTANT, hasTopLevelComma, mediaFeatures, removeTopLevelCommas } from './css-text';
 
 /**
  * Behaviours added from the behaviour inventory (docs/clients.md, "Behaviour inventory"): the partial
@@ -955,9 +955,208 @@ const systemUiOnly = (id: string, who: string): RewriteBehavior =>
     suggestion: 'Put a named font before the generic family; ui-* names work in Apple clients only.',
   });
 
+// ----- Second pass: smaller value, at-rule and selector limits -----
+
+/** The client removes a media query that tests one of these features (its rules never apply). */
+function mediaFeatureRemoved(id: string, who: string, notes: readonly string[], about: string, test: (params: string) => boolean): RewriteBehavior {
+  return {
+    id,
+    kind: 'rewrite',
+    severity: 'warning',
+    label: `@media with ${about}`,
+    summary: `${who} does not apply a media query that tests ${about}: its rules never apply.`,
+    evidence: notes.map((note) => caniemailNote(note, about)),
+    rewriteAtRule: (name, params) => (name === 'media' && test(params) ? null : undefined),
+    suggestion: 'Make the layout work without this media query; test widths instead.',
+    fixture: {
+      html: `<html><head><style>.a{color:#102030}@media ${SAMPLE_QUERY[about] ?? '(min-height:500px)'}{.a{color:#ff0000}}</style></head><body><p class="a">x</p></body></html>`,
+      expect: { transformIncludes: ['#102030'], transformExcludes: ['#ff0000'], finding: { rule: id } },
+    },
+  };
+}
+const SAMPLE_QUERY: Record<string, string> = {
+  'a height': '(min-height:500px)',
+  'orientation: landscape': '(orientation:landscape)',
+  'orientation: portrait': '(orientation:portrait)',
+};
+const HEIGHT_FEATURES = new Set(['height', 'min-height', 'max-height', 'device-height', 'min-device-height', 'max-device-height', 'aspect-ratio']);
+const gmailHeightQueries = mediaFeatureRemoved('gmail-height-media-queries', 'Gmail', ['css-at-media#7'], 'a height', (params) =>
+  mediaFeatures(params).some((f) => HEIGHT_FEATURES.has(f)),
+);
+const protonLandscape = mediaFeatureRemoved('proton-landscape-media-query', 'Proton Mail', ['css-at-media#8'], 'orientation: landscape', (params) =>
+  /orientation\s*:\s*landscape/i.test(params),
+);
+const appleIosPortrait = mediaFeatureRemoved(
+  'apple-ios-portrait-media-query',
+  'Apple Mail on iOS',
+  ['css-at-media-orientation#2'],
+  'orientation: portrait',
+  (params) => /orientation\s*:\s*portrait/i.test(params),
+);
+
+const appleVhZero = valueLimit({
+  id: 'apple-ios-vh-zero',
+  notes: ['css-unit-vh#2'],
+  about: 'vh resolves to zero',
+  summary: 'Apple Mail on iOS resolves vh lengths to zero.',
+  label: 'vh length',
+  properties: [
+    'height',
+    'min-height',
+    'max-height',
+    'width',
+    'min-width',
+    'max-width',
+    'padding',
+    'padding-*',
+    'margin',
+    'margin-*',
+    'font-size',
+    'line-height',
+  ],
+  apply: (d) => (/[\d.]vh\b/i.test(d.value) ? { ...d, value: d.value.replace(/[-+]?[\d.]+vh\b/gi, '0px') } : undefined),
+  sample: 'min-height:43vh',
+  gone: ['43vh'],
+  suggestion: 'Give heights in px for Apple Mail on iOS.',
+});
+const userSelectValue = (id: string, who: string, notes: readonly string[], value: string): RewriteBehavior =>
+  valueLimit({
+    id,
+    notes,
+    about: `${value} does not work`,
+    summary: `${who} ignores user-select: ${value}.`,
+    label: `user-select: ${value}`,
+    properties: ['user-select', '-webkit-user-select'],
+    apply: keyword(value),
+    sample: `user-select:${value}`,
+    gone: [`user-select:${value}`, `user-select: ${value}`],
+    suggestion: 'Do not rely on user-select in email.',
+  });
+const appleIosUserSelectAll = userSelectValue('apple-ios-user-select-all', 'Apple Mail on iOS', ['css-user-select#2'], 'all');
+const protonUserSelectAll = userSelectValue('proton-user-select-all', 'Proton Mail', ['css-user-select#2'], 'all');
+const protonUserSelectNone = userSelectValue('proton-user-select-none', 'Proton Mail', ['css-user-select#4'], 'none');
+const appleMacCursorUrl = valueLimit({
+  id: 'apple-macos-cursor-url',
+  notes: ['css-cursor#1'],
+  about: 'url() not supported',
+  summary: 'Apple Mail on macOS ignores a cursor given as an image (url()).',
+  label: 'cursor: url()',
+  properties: ['cursor'],
+  apply: dropWhen((value) => value.includes('url(')),
+  sample: 'cursor:url(https://example.com/c.png), pointer',
+  gone: ['c.png'],
+  suggestion: 'Use a keyword cursor (pointer).',
+});
+const protonCursorUrlInStyle: RewriteBehavior = {
+  id: 'proton-cursor-url-in-style',
+  kind: 'rewrite',
+  severity: 'info',
+  label: 'cursor: url() in <style>',
+  summary: 'Proton Mail honors a cursor image (url()) only in a style attribute; in a <style> block it is dropped.',
+  evidence: [caniemailNote('css-cursor#5', 'url() only inline')],
+  properties: ['cursor'],
+  rewrite: (d, site) => (!site.inline && /url\(/i.test(d.value) ? null : undefined),
+  suggestion: 'Give a cursor image inline, or use a keyword cursor.',
+  fixture: {
+    html: '<html><head><style>.c{cursor:url(https://example.com/c.png), pointer;color:#102030}</style></head><body><a class="c" href="https://example.com">x</a></body></html>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['c.png'], finding: { rule: 'proton-cursor-url-in-style' } },
+  },
+};
+const appleMacResize = valueLimit({
+  id: 'apple-macos-resize-logical',
+  notes: ['css-resize#2'],
+  about: 'inline and block values',
+  summary: 'Apple Mail on macOS ignores resize: inline and resize: block.',
+  label: 'resize: inline/block',
+  properties: ['resize'],
+  apply: keyword('inline', 'block'),
+  sample: 'resize:inline;overflow:auto',
+  gone: ['resize:inline', 'resize: inline'],
+  suggestion: 'Use resize: horizontal or vertical.',
+});
+const wordMarginAuto = valueLimit({
+  id: 'word-margin-auto',
+  notes: ['css-margin#4'],
+  about: 'auto not supported',
+  summary: 'The Word engine ignores margin: auto (a block is not centered by it).',
+  label: 'margin: auto',
+  properties: ['margin', 'margin-left', 'margin-right'],
+  apply: dropWhen((value) => /(^|\s)auto(\s|$)/.test(value)),
+  sample: 'margin:0 auto',
+  gone: ['0 auto'],
+  suggestion: 'Center with align="center" on the table (or a centered parent cell).',
+});
+const LIST_STYLE_TYPES =
+  /^(disc|circle|square|decimal|decimal-leading-zero|lower-roman|upper-roman|lower-alpha|upper-alpha|lower-latin|upper-latin|lower-greek|none)$/;
+const wordListStyleTypeOnly = valueLimit({
+  id: 'word-list-style-type-only',
+  notes: ['css-list-style#2'],
+  about: 'list-style-type values only',
+  summary: 'The Word engine reads only the type of a list-style shorthand (square, decimal …); the position and image are dropped.',
+  label: 'list-style position or image',
+  properties: ['list-style'],
+  apply: (d) => {
+    const tokens = d.value
+      .replace(/url\([^)]*\)/gi, ' url ')
+      .trim()
+      .split(/\s+/);
+    if (tokens.every((t) => LIST_STYLE_TYPES.test(t.toLowerCase()))) return undefined;
+    const types = tokens.filter((t) => LIST_STYLE_TYPES.test(t.toLowerCase()));
+    return types.length > 0 ? { ...d, value: types.join(' ') } : null;
+  },
+  sample: 'list-style:square inside',
+  shows: ['list-style: square'],
+  gone: ['inside'],
+  suggestion: 'Give list-style-type alone; indent lists with margin on the <ul>.',
+});
+const protonUppercaseImportant: RewriteBehavior = {
+  id: 'proton-uppercase-important',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: '!IMPORTANT',
+  summary: 'Proton Mail ignores !important written with uppercase letters (!IMPORTANT): the declaration counts as normal.',
+  evidence: [caniemailNote('css-important#8', 'lowercase only')],
+  importantOnly: true,
+  rewrite: (d, site) => (d.important && site.raw !== undefined && UPPERCASE_IMPORTANT.test(site.raw) ? { ...d, important: false } : undefined),
+  suggestion: 'Write !important in lowercase.',
+  fixture: {
+    html: '<html><head><style>.a{color:#102030 !IMPORTANT}</style></head><body><p class="a">x</p></body></html>',
+    expect: { transformIncludes: ['color:#102030;'], transformExcludes: ['IMPORTANT'], finding: { rule: 'proton-uppercase-important' } },
+  },
+};
+const gmailAndroidInlineGradient: RewriteBehavior = {
+  id: 'gmail-android-inline-gradient',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'gradient in an inline background-image',
+  summary: 'Gmail for Android drops a linear or radial gradient given in an inline background-image (in <style> it works).',
+  evidence: [
+    caniemailNote('css-linear-gradient#3', 'not inline in background-image'),
+    caniemailNote('css-radial-gradient#2', 'not inline in background-image'),
+  ],
+  properties: ['background-image'],
+  rewrite: (d, site) => (site.inline && /(linear|radial)-gradient\(/i.test(d.value) ? null : undefined),
+  suggestion: 'Put the gradient in a <style> rule, or in the background shorthand, with a background-color fallback.',
+  fixture: {
+    html: '<div style="background-color:#102030;background-image:linear-gradient(#ff0000, #0000ff)">x</div>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['gradient'], finding: { rule: 'gmail-android-inline-gradient' } },
+  },
+};
+const owaDefaultPseudo = selectorLimit({
+  id: 'outlook-default-pseudo-inputs-only',
+  notes: ['css-pseudo-class-default#1'],
+  about: 'radio and checkbox inputs only',
+  summary: 'Outlook.com keeps :default only on <input> (radio buttons and checkboxes); other :default rules are dropped.',
+  drops: (selector) => compounds(selector).some((compound) => pseudosOf(compound).includes('default') && !/^input\b/i.test(compound)),
+  html: '<html><head><style>td{color:#ff0000}option:default{color:#00ff00}</style></head><body><table><tr><td>x</td></tr></table></body></html>',
+  gone: ['#00ff00'],
+  kept: ['#ff0000'],
+});
+
 /** The additions per client, appended to each model's behaviours by client-models.ts. */
 export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior[]>> = {
   'gmail-web': [
+    gmailHeightQueries,
     gmailUTags,
     baseRemoved('gmail-base-removed', 'Gmail'),
     gmailBackgroundPositions,
@@ -969,6 +1168,8 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
     gmailGap,
   ],
   'gmail-android': [
+    gmailHeightQueries,
+    gmailAndroidInlineGradient,
     gmailUTags,
     baseRemoved('gmail-base-removed', 'Gmail'),
     gmailBackgroundPositions,
@@ -985,6 +1186,7 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
     systemUiOnly('gmail-android-system-ui-only', 'Gmail for Android'),
   ],
   'gmail-ios': [
+    gmailHeightQueries,
     gmailUTags,
     baseRemoved('gmail-base-removed', 'Gmail'),
     gmailBackgroundPositions,
@@ -1000,6 +1202,7 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
   ],
   'outlook-web': [
     owaPseudoTypeOnly,
+    owaDefaultPseudo,
     outlookAttributeLimits,
     owaBodyToDiv,
     baseRemoved('outlook-base-removed', 'Outlook'),
@@ -1012,6 +1215,7 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
   ],
   'outlook-windows': [
     owaPseudoTypeOnly,
+    owaDefaultPseudo,
     outlookAttributeLimits,
     owaBodyToDiv,
     baseRemoved('outlook-base-removed', 'Outlook'),
@@ -1034,6 +1238,8 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
     wordTextJustify,
     wordReversed,
     wordTitleRemoved,
+    wordMarginAuto,
+    wordListStyleTypeOnly,
   ],
   'outlook-macos': [
     outlookMacPseudoTypeOnly,
@@ -1076,8 +1282,8 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
     owaGap,
     systemUiOnly('outlook-android-system-ui-only', 'Outlook for Android'),
   ],
-  'apple-mail-macos': [appleOverflowLogical, applePosition, appleBorderLogical, appleUnderlinePosition],
-  'apple-mail-ios': [appleOverflowLogical, applePosition, appleUnderlinePosition],
+  'apple-mail-macos': [appleMacCursorUrl, appleMacResize, appleOverflowLogical, applePosition, appleBorderLogical, appleUnderlinePosition],
+  'apple-mail-ios': [appleIosPortrait, appleVhZero, appleIosUserSelectAll, appleOverflowLogical, applePosition, appleUnderlinePosition],
   'yahoo-mail': yahooShared([yahooCursor, yahooTextJustify, yahooFontSizeAdjust]),
   'yahoo-mail-ios': yahooShared([yahooAppsWhiteSpacePre, yahooFontSizeAdjust]),
   'yahoo-mail-android': yahooShared([
@@ -1098,7 +1304,7 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
   ],
   fastmail: [baseRemoved('fastmail-base-removed', 'Fastmail'), fastmailPositionSticky, fastmailDisplayTwoValues, fastmailRowGap, fastmailReducedMotion],
   'hey-mail': [heyBodyToDiv, baseRemoved('hey-base-removed', 'HEY'), heyPosition, heyAlignOnImages],
-  protonmail: [protonTextIndent, protonMarquee],
+  protonmail: [protonLandscape, protonUserSelectAll, protonUserSelectNone, protonCursorUrlInStyle, protonUppercaseImportant, protonTextIndent, protonMarquee],
   thunderbird: [systemUiOnly('thunderbird-system-ui-only', 'Thunderbird')],
 };
 
