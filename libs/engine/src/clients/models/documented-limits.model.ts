@@ -1,7 +1,7 @@
 import { CANIEMAIL } from '../caniemail-data';
 import type { ClientId } from '../email-client';
 import { bodyToDiv } from './body-to-div';
-import type { ClientBehavior, Decl, Evidence, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
+import type { AdditionBehavior, ClientBehavior, Decl, Evidence, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { NEGATIVE_LENGTH, SPACE_SEPARATED_RGB, UPPERCASE_IMPORTANT, hasTopLevelComma, mediaFeatures, removeTopLevelCommas } from './css-text';
 
 /**
@@ -50,13 +50,50 @@ function valueLimit(limit: ValueLimit): RewriteBehavior {
     summary: limit.summary,
     evidence: limit.notes.map((note) => caniemailNote(note, limit.about)),
     properties: limit.properties,
-    rewrite: (declaration) => (limit.properties.some((p) => matchesProperty(p, declaration.property)) ? limit.apply(declaration) : undefined),
+    // CSS-wide keywords (inherit, initial …) are never the documented value.
+    rewrite: (declaration) =>
+      limit.properties.some((p) => matchesProperty(p, declaration.property)) && !CSS_WIDE_KEYWORD.test(declaration.value.trim())
+        ? limit.apply(declaration)
+        : undefined,
     suggestion: limit.suggestion,
     fixture: {
       html: `<div style="${limit.sample};color:#102030">x</div>`,
       expect: { transformIncludes: [...(limit.shows ?? []), '#102030'], transformExcludes: limit.gone ?? [], finding: { rule: limit.id } },
     },
   };
+}
+
+const CSS_WIDE_KEYWORD = /^(inherit|initial|unset|revert|revert-layer)$/i;
+
+/**
+ * `text` without its bracketed parts (`url(…)`, `[…]`), in one linear pass: an unclosed bracket drops the rest
+ * (a regex such as /url\([^)]*\)/g rescans the tail from every start and is quadratic on hostile input).
+ */
+function withoutBracketed(text: string, open: string, close: string, replacement = ''): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(open, from);
+    if (start < 0) return out + text.slice(from);
+    const end = text.indexOf(close, start + open.length);
+    out += text.slice(from, start) + replacement;
+    if (end < 0) return out;
+    from = end + close.length;
+  }
+}
+
+/** An rgb() with four comma-separated values (rgb(0, 0, 0, 0.5)), found in one linear pass. */
+function rgbWithAlpha(value: string): boolean {
+  let from = 0;
+  for (;;) {
+    const start = value.indexOf('rgb(', from);
+    if (start < 0) return false;
+    const end = value.indexOf(')', start);
+    if (end < 0) return false;
+    const inner = value.slice(start + 4, end);
+    if (!inner.includes('(') && inner.split(',').length === 4) return true;
+    from = end + 1;
+  }
 }
 
 function matchesProperty(pattern: string, property: string): boolean {
@@ -219,10 +256,7 @@ function listStyleImage(id: string, who: string, notes: readonly string[], whole
     apply: (d) => {
       if (!/url\(/i.test(d.value)) return undefined;
       if (whole) return null;
-      const rest = d.value
-        .replace(/url\([^)]*\)/gi, '')
-        .replace(/\s+/g, ' ')
-        .trim();
+      const rest = withoutBracketed(d.value.replace(/URL\(/g, 'url('), 'url(', ')').replace(/\s+/g, ' ').trim();
       return rest ? { ...d, value: rest } : null;
     },
     sample: 'list-style:square url(https://example.com/dot.png)',
@@ -266,12 +300,21 @@ function selectorList(selector: string): string[] {
   return parts;
 }
 
-/** The compound selectors of one complex selector (split at combinators outside brackets). */
+/** `text` with the contents of (…) and […] replaced by `_`, same length, in one linear pass (unclosed: to the end). */
+function masked(text: string): string {
+  let out = '';
+  let depth = 0;
+  for (const ch of text) {
+    if (depth > 0 && (ch === ')' || ch === ']')) depth--;
+    out += depth > 0 ? '_' : ch;
+    if (ch === '(' || ch === '[') depth++;
+  }
+  return out;
+}
+
+/** The compound selectors of one complex selector (split at combinators outside brackets), as written. */
 function compounds(selector: string): string[] {
-  return selector
-    .replace(/\[[^\]]*\]|\([^)]*\)/g, (m) => m.replace(/[\s>+~]/g, '_'))
-    .split(/\s*[\s>+~]\s*/)
-    .filter(Boolean);
+  return [...masked(selector).matchAll(/[^\s>+~]+/g)].map((m) => selector.slice(m.index, m.index + m[0].length));
 }
 
 /**
@@ -305,7 +348,14 @@ function selectorLimit(limit: {
 
 /** `:hover`, `::before`: the pseudo-classes and pseudo-elements of one compound, lower-case, without colons or arguments. */
 function pseudosOf(compound: string): string[] {
-  return [...compound.replace(/\[[^\]]*\]/g, '').matchAll(/::?([-\w]+)/g)].map((m) => m[1].toLowerCase());
+  return [...masked(compound).matchAll(/::?([-\w]+)/g)].map((m) => m[1].toLowerCase());
+}
+
+/** The part of a compound before its first pseudo, with attribute selectors removed (`td` of `td[title]:hover`). */
+function headOf(compound: string): string {
+  return masked(compound)
+    .split(':')[0]
+    .replace(/\[_*\]?/g, '');
 }
 
 /** Outlook: a listed pseudo-class or pseudo-element works after a type selector only (`a:hover`, not `.btn:hover`). */
@@ -319,8 +369,7 @@ function pseudoOnTypeOnly(id: string, who: string, pseudos: readonly string[], n
     drops: (selector) =>
       compounds(selector).some((compound) => {
         if (!pseudosOf(compound).some((p) => listed.has(p))) return false;
-        const head = compound.replace(/\[[^\]]*\]/g, '').split(':')[0];
-        return !/^[a-z][a-z0-9]*$/i.test(head);
+        return !/^[a-z][a-z0-9]*$/i.test(headOf(compound));
       }),
     html: `<html><head><style>td{color:#ff0000}#cta:${pseudos[0]}{color:#00ff00}</style></head><body><table><tr><td><a id="cta" href="https://example.com">x</a></td></tr></table></body></html>`,
     gone: ['#00ff00'],
@@ -328,13 +377,21 @@ function pseudoOnTypeOnly(id: string, who: string, pseudos: readonly string[], n
   });
 }
 
-const ATTRIBUTE = /\[\s*([-\w]+)\s*(?:([~|^$*]?=)\s*[^\]]*)?\]/g;
-
-/** Attribute selectors of a selector: name and operator ('' for a bare [attr]). */
+/** Attribute selectors of a selector: name and operator ('' for a bare [attr]), with the compound they sit in. */
 function attributeSelectors(selector: string): Array<{ name: string; operator: string; compound: string }> {
   const found: Array<{ name: string; operator: string; compound: string }> = [];
   for (const compound of compounds(selector)) {
-    for (const match of compound.matchAll(ATTRIBUTE)) found.push({ name: match[1].toLowerCase(), operator: match[2] ?? '', compound });
+    let from = 0;
+    for (;;) {
+      const start = compound.indexOf('[', from);
+      if (start < 0) break;
+      const end = compound.indexOf(']', start);
+      const inner = compound.slice(start + 1, end < 0 ? undefined : end);
+      const match = /^\s*([-\w]+)\s*([~|^$*]?=)?/.exec(inner);
+      if (match) found.push({ name: match[1].toLowerCase(), operator: match[2] ?? '', compound });
+      if (end < 0) break;
+      from = end + 1;
+    }
   }
   return found;
 }
@@ -344,8 +401,7 @@ const outlookAttributeLimits = selectorLimit({
   notes: ['css-selector-attribute#1', 'css-selector-attribute#2'],
   about: 'attribute selector syntaxes',
   summary: 'Outlook drops a selector that chains an attribute selector to a class (.a[title]) or uses the ^=, $= or *= operators.',
-  drops: (selector) =>
-    attributeSelectors(selector).some(({ operator, compound }) => ['^=', '$=', '*='].includes(operator) || /\.[-\w]/.test(compound.replace(/\[[^\]]*\]/g, ''))),
+  drops: (selector) => attributeSelectors(selector).some(({ operator, compound }) => ['^=', '$=', '*='].includes(operator) || /\.[-\w]/.test(masked(compound))),
   html: '<html><head><style>td{color:#ff0000}[href^="https"]{color:#00ff00}</style></head><body><table><tr><td><a href="https://example.com">x</a></td></tr></table></body></html>',
   gone: ['#00ff00'],
   kept: ['#ff0000'],
@@ -515,7 +571,7 @@ const wordRgbAlpha = valueLimit({
   summary: 'The Word engine drops a color written rgb() with a fourth (alpha) value.',
   label: 'rgb() with alpha',
   properties: ['color', 'background', 'background-color', 'border', 'border-*'],
-  apply: dropWhen((value) => /\brgb\(\s*[^,)]+,[^,)]+,[^,)]+,[^)]+\)/.test(value)),
+  apply: dropWhen(rgbWithAlpha),
   sample: 'background-color:rgb(1, 2, 3, 0.5)',
   gone: ['0.5)'],
   suggestion: 'Write the color as hex; Word has no transparency.',
@@ -723,7 +779,7 @@ const yahooBackgroundSize = valueLimit({
   summary: 'Yahoo removes a background shorthand that gives the size after a slash (center / cover).',
   label: 'background with / size',
   properties: ['background'],
-  apply: dropWhen((value) => /\/\s*[\w.]/.test(value.replace(/url\([^)]*\)/g, ''))),
+  apply: dropWhen((value) => /\/\s*[\w.]/.test(withoutBracketed(value, 'url(', ')'))),
   sample: 'background:#ffeedd url(https://example.com/a.png) center / cover',
   gone: ['cover'],
   suggestion: 'Give background-size as its own declaration.',
@@ -1096,10 +1152,7 @@ const wordListStyleTypeOnly = valueLimit({
   label: 'list-style position or image',
   properties: ['list-style'],
   apply: (d) => {
-    const tokens = d.value
-      .replace(/url\([^)]*\)/gi, ' url ')
-      .trim()
-      .split(/\s+/);
+    const tokens = withoutBracketed(d.value.toLowerCase(), 'url(', ')', ' url ').trim().split(/\s+/);
     if (tokens.every((t) => LIST_STYLE_TYPES.test(t.toLowerCase()))) return undefined;
     const types = tokens.filter((t) => LIST_STYLE_TYPES.test(t.toLowerCase()));
     return types.length > 0 ? { ...d, value: types.join(' ') } : null;
@@ -1153,6 +1206,36 @@ const owaDefaultPseudo = selectorLimit({
   kept: ['#ff0000'],
 });
 
+const outlookTargetInert = selectorLimit({
+  id: 'outlook-target-inert',
+  notes: ['css-pseudo-class-target#2'],
+  about: 'kept but does not work',
+  summary: 'Outlook keeps :target rules in the markup but they never match; modeled as the rule removed (the same rendering).',
+  drops: (selector) => compounds(selector).some((compound) => pseudosOf(compound).includes('target')),
+  html: '<html><head><style>td{color:#ff0000}td:target{color:#00ff00}</style></head><body><table><tr><td id="t">x</td></tr></table></body></html>',
+  gone: ['#00ff00'],
+  kept: ['#ff0000'],
+});
+const TAB_CHARACTER = /\t|&#0*9;|&#x0*9;|&Tab;/gi;
+const outlookTabStripped: AdditionBehavior = {
+  id: 'outlook-tab-character-stripped',
+  kind: 'addition',
+  severity: 'info',
+  summary: 'Outlook (web, Windows and Mac) strips tab characters from the text, so tab-size has nothing to size.',
+  evidence: [caniemailNote('css-tab-size#2', 'tab character stripped')],
+  disabledBy: () => false,
+  restyledBy: () => false,
+  addTo: (text) => {
+    const count = text.match(TAB_CHARACTER)?.length ?? 0;
+    return count > 0 ? { text: text.replace(TAB_CHARACTER, ''), count } : undefined;
+  },
+  suggestion: 'Indent with padding or non-breaking spaces instead of tab characters.',
+  fixture: {
+    html: '<pre style="tab-size:4">a&#9;b</pre>',
+    expect: { transformIncludes: ['ab</pre>'], finding: { rule: 'outlook-tab-character-stripped' } },
+  },
+};
+
 /** The additions per client, appended to each model's behaviours by client-models.ts. */
 export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior[]>> = {
   'gmail-web': [
@@ -1202,6 +1285,8 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
   ],
   'outlook-web': [
     owaPseudoTypeOnly,
+    outlookTargetInert,
+    outlookTabStripped,
     owaDefaultPseudo,
     outlookAttributeLimits,
     owaBodyToDiv,
@@ -1215,6 +1300,8 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
   ],
   'outlook-windows': [
     owaPseudoTypeOnly,
+    outlookTargetInert,
+    outlookTabStripped,
     owaDefaultPseudo,
     outlookAttributeLimits,
     owaBodyToDiv,
@@ -1243,6 +1330,8 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
   ],
   'outlook-macos': [
     outlookMacPseudoTypeOnly,
+    outlookTargetInert,
+    outlookTabStripped,
     outlookAttributeLimits,
     baseRemoved('outlook-base-removed', 'Outlook'),
     outlookAppsNegativeMargin,
