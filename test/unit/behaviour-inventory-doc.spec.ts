@@ -9,7 +9,7 @@ const dir = join(__dirname, '..', '..', 'docs', 'inventory');
 describe('docs/inventory/ (regenerate: npm run check:fidelity -- --write-inventory)', () => {
   const names = Object.fromEntries(CLIENT_IDS.map((id) => [id, getClient(id).name])) as Record<(typeof CLIENT_IDS)[number], string>;
 
-  it.each(CLIENT_IDS.map((id) => [id]))('%s.md is the inventory the engine builds now', (client) => {
+  it.each(CLIENT_IDS.map((id) => [id]))('the file of %s is the inventory the engine builds now', (client) => {
     const generated = inventoryMarkdown(client, names[client]);
     expect(generated).toContain(`(\`${client}\`)`);
     expect(readFileSync(join(dir, `${client}.md`), 'utf8')).toBe(generated);
