@@ -1236,6 +1236,22 @@ const outlookTabStripped: AdditionBehavior = {
   },
 };
 
+const OUTLOOK_COM: readonly ClientBehavior[] = [
+  owaPseudoTypeOnly,
+  outlookTargetInert,
+  outlookTabStripped,
+  owaDefaultPseudo,
+  outlookAttributeLimits,
+  owaBodyToDiv,
+  baseRemoved('outlook-base-removed', 'Outlook'),
+  owaNegativeMargin,
+  owaOverflowLogical,
+  owaPosition,
+  outlookReversed,
+  owaMarquee,
+  owaGap,
+];
+
 /** The additions per client, appended to each model's behaviours by client-models.ts. */
 export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior[]>> = {
   'gmail-web': [
@@ -1283,36 +1299,9 @@ export const DOCUMENTED_LIMITS: Partial<Record<ClientId, readonly ClientBehavior
     gmailAppsFloat,
     underlinePosition('gmail-ios-underline-position-sides', 'Gmail for iOS'),
   ],
-  'outlook-web': [
-    owaPseudoTypeOnly,
-    outlookTargetInert,
-    outlookTabStripped,
-    owaDefaultPseudo,
-    outlookAttributeLimits,
-    owaBodyToDiv,
-    baseRemoved('outlook-base-removed', 'Outlook'),
-    owaNegativeMargin,
-    owaOverflowLogical,
-    owaPosition,
-    outlookReversed,
-    owaMarquee,
-    owaGap,
-  ],
-  'outlook-windows': [
-    owaPseudoTypeOnly,
-    outlookTargetInert,
-    outlookTabStripped,
-    owaDefaultPseudo,
-    outlookAttributeLimits,
-    owaBodyToDiv,
-    baseRemoved('outlook-base-removed', 'Outlook'),
-    owaNegativeMargin,
-    owaOverflowLogical,
-    owaPosition,
-    outlookReversed,
-    owaMarquee,
-    owaGap,
-  ],
+  // The new Outlook for Windows renders with Outlook.com's engine.
+  'outlook-web': OUTLOOK_COM,
+  'outlook-windows': OUTLOOK_COM,
   'outlook-windows-legacy': [
     wordNegativeMargin,
     wordRgb,
