@@ -1216,7 +1216,9 @@ const outlookTargetInert = selectorLimit({
   gone: ['#00ff00'],
   kept: ['#ff0000'],
 });
-const TAB_CHARACTER = /\t|&#0*9;|&#x0*9;|&Tab;/gi;
+// A tab written as a character reference, or a literal tab between two visible characters; tabs that indent
+// the source (after a line break or other white space) are layout of the file, not text, and are left alone.
+const TAB_CHARACTER = /&#0*9;|&#x0*9;|&Tab;|(?<=\S)\t+(?=\S)/gi;
 const outlookTabStripped: AdditionBehavior = {
   id: 'outlook-tab-character-stripped',
   kind: 'addition',
