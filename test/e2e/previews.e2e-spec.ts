@@ -2,6 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { decodePreviewResult, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
+import { clientInventorySummary, SOURCES_READ_AT, type ClientId } from '@mailproof/engine';
 import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
@@ -269,6 +270,16 @@ describe('POST /api/preview and reading previews back', () => {
         darkModel: client.darkMode,
         modelCheckedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/),
         behaviors: expect.any(Number),
+        inventory: {
+          modeled: expect.any(Number),
+          notModeled: expect.any(Number),
+          notApplicable: expect.any(Number),
+          sourcesReadAt: {
+            caniemail: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+            emailBugs: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+            vendor: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+          },
+        },
       });
       expect(new Date(client.modelCheckedAt).toISOString().slice(0, client.modelCheckedAt.length)).toBe(client.modelCheckedAt);
       expect(client.behaviors).toBeGreaterThan(0);
@@ -277,6 +288,13 @@ describe('POST /api/preview and reading previews back', () => {
     expect(byId['outlook-windows-legacy'].engine).toBe('Word');
     expect(byId['apple-mail-ios'].engine).toBe('WebKit');
     expect(byId.thunderbird).toMatchObject({ engine: 'Gecko', darkModel: 'none' });
+    // The inventory's counts are the engine's (docs/inventory/); every client with caniemail data has rows.
+    for (const client of clients.body.filter((c: { id: string }) => c.id !== 'superhuman')) {
+      const { modeled, notModeled, notApplicable } = client.inventory;
+      expect([client.id, modeled + notModeled + notApplicable > 0]).toEqual([client.id, true]);
+      expect(client.inventory).toEqual({ ...clientInventorySummary(client.id as ClientId), sourcesReadAt: { ...SOURCES_READ_AT } });
+    }
+    expect(byId['yahoo-mail'].inventory.modeled).toBeGreaterThan(byId['yahoo-mail'].inventory.notModeled);
     const properties = await request(api.url).get('/api/clients/properties').expect(200);
     expect(properties.body.length).toBeGreaterThanOrEqual(298);
   });
@@ -328,9 +346,19 @@ describe('POST /api/preview and reading previews back', () => {
     expect(list.type).toBe('array');
     const schema = document.components.schemas[String(list.items.$ref).replace('#/components/schemas/', '')];
     expect(Object.keys(schema.properties)).toEqual(
-      expect.arrayContaining(['id', 'name', 'category', 'engine', 'renderer', 'darkMode', 'darkModel', 'modelCheckedAt', 'behaviors']),
+      expect.arrayContaining(['id', 'name', 'category', 'engine', 'renderer', 'darkMode', 'darkModel', 'modelCheckedAt', 'behaviors', 'inventory']),
     );
     expect(schema.properties.behaviors.type).toBe('number');
+    const inventory =
+      document.components.schemas[
+        String(schema.properties.inventory.$ref ?? schema.properties.inventory.allOf?.[0]?.$ref).replace('#/components/schemas/', '')
+      ];
+    expect(Object.keys(inventory.properties).sort()).toEqual(['modeled', 'notApplicable', 'notModeled', 'sourcesReadAt']);
+    const readAt =
+      document.components.schemas[
+        String(inventory.properties.sourcesReadAt.$ref ?? inventory.properties.sourcesReadAt.allOf?.[0]?.$ref).replace('#/components/schemas/', '')
+      ];
+    expect(Object.keys(readAt.properties).sort()).toEqual(['caniemail', 'emailBugs', 'vendor']);
     expect(document.paths['/api/clients/{id}/model'].get).toBeDefined();
   });
 

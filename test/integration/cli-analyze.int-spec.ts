@@ -305,6 +305,12 @@ describe('mailproof clients', () => {
       darkModel: 'none',
       modelCheckedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       behaviors: expect.any(Number),
+      inventory: {
+        modeled: expect.any(Number),
+        notModeled: expect.any(Number),
+        notApplicable: expect.any(Number),
+        sourcesReadAt: { caniemail: expect.any(String), emailBugs: expect.any(String), vendor: expect.any(String) },
+      },
     });
     expect(clients.map((c: { id: string }) => c.id)).toContain('outlook-windows-legacy');
     expect(properties).toBeUndefined();

@@ -45,6 +45,7 @@ import { DomainPagesController } from './dashboard/domain-pages.controller';
 import { GatePagesController } from './dashboard/gate-pages.controller';
 import { KeyPagesController } from './dashboard/key-pages.controller';
 import { OverviewPageController } from './dashboard/overview-page.controller';
+import { ClientPagesController } from './dashboard/client-pages.controller';
 import { PreviewPagesController } from './dashboard/preview-pages.controller';
 import { DashboardTraces, TracePagesController } from './dashboard/trace-pages.controller';
 import { SignInController } from './dashboard/sign-in.controller';
@@ -100,6 +101,7 @@ export class ApiModule {
         WebhookPagesController,
         AccountPagesController,
         TracePagesController,
+        ClientPagesController,
       ],
       providers: [
         MetricsService,

@@ -16,6 +16,9 @@ export type { ClientBehavior, ClientModel, Evidence, BehaviorKind } from './clie
 export { clientSummaries, describeClientModel } from './clients/models/describe-model';
 export type { ClientModelDescription, ClientSummary } from './clients/models/describe-model';
 export { checkFidelity } from './clients/fidelity';
+export { behaviourInventory, clientInventorySummary, inventoryCountsBySource, noteCoverage, SOURCES_READ_AT } from './clients/inventory/inventory';
+export type { ClientInventorySummary } from './clients/inventory/inventory';
+export type { InventoryCounts, InventoryDecision, InventoryRow, InventorySource } from './clients/inventory/inventory-types';
 export type { FidelityResult } from './clients/fidelity';
 export type { TrackedProperty } from './clients/tracked-properties';
 export { getClientSupport, CANIEMAIL_VERSION } from './clients/client-support';

@@ -210,6 +210,12 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
         darkModel: string,
         modelCheckedAt: string,
         behaviors: integer,
+        inventory: object({
+          modeled: integer,
+          notModeled: integer,
+          notApplicable: integer,
+          sourcesReadAt: object({ caniemail: string, emailBugs: string, vendor: string }),
+        }),
       }),
     ),
   }),

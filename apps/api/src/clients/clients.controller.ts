@@ -2,6 +2,25 @@ import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { clientSummaries, describeClientModel, isClientId, listTrackedProperties } from '@mailproof/engine';
 
+class InventorySourcesReadAt {
+  @ApiProperty({ example: '2026-12-07', description: "When caniemail's notes were last read (the installed caniemail package)." }) caniemail: string;
+  @ApiProperty({ example: '2026-12-07', description: 'When the hteumeuleu/email-bugs issues were last read.' }) emailBugs: string;
+  @ApiProperty({ example: '2026-12-07', description: "When the vendors' pages and the open-source clients' code were last read." }) vendor: string;
+}
+
+class ClientInventory {
+  @ApiProperty({ example: 40, description: "Documented behaviours a model behaviour (or caniemail's support layer) expresses, each with a fixture." })
+  modeled: number;
+  @ApiProperty({
+    example: 18,
+    description: 'Documented behaviours not modeled, each with its reason (user setting, not in markup, disputed, superseded, gap) and date.',
+  })
+  notModeled: number;
+  @ApiProperty({ example: 8, description: "Documented facts that describe no client behaviour (the reader's browser, a workaround)." })
+  notApplicable: number;
+  @ApiProperty({ type: InventorySourcesReadAt }) sourcesReadAt: InventorySourcesReadAt;
+}
+
 class ClientSummary {
   @ApiProperty({ example: 'gmail-web' }) id: string;
   @ApiProperty({ example: 'Gmail' }) name: string;
@@ -21,6 +40,12 @@ class ClientSummary {
   darkModel: string;
   @ApiProperty({ example: '2026-11-27', description: 'When the client model was last checked against its sources.' }) modelCheckedAt: string;
   @ApiProperty({ example: 14, description: 'How many documented behaviors the model holds (GET /api/clients/{id}/model lists them).' }) behaviors: number;
+  @ApiProperty({
+    type: ClientInventory,
+    description:
+      "The behaviour inventory of the client: every documented behaviour from caniemail's notes, email-bugs and vendor sources, counted by decision (docs/inventory/).",
+  })
+  inventory: ClientInventory;
 }
 
 /** Public reference data: the 21 clients and the tracked CSS properties with per-client support. */

@@ -12,6 +12,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/app/previews/new', label: 'New preview' },
   { href: '/app/gate', label: 'Gate runs' },
   { href: '/app/domains', label: 'Domains' },
+  { href: '/app/clients', label: 'Clients' },
   { href: '/app/keys', label: 'Keys' },
   { href: '/app/webhooks', label: 'Webhooks' },
   { href: '/app/account', label: 'Account' },

@@ -1,6 +1,7 @@
 import type { ClientId } from '../email-client';
 import { APPLE_MODELS } from './apple.model';
 import type { ClientModel } from './client-behavior';
+import { DOCUMENTED_LIMITS } from './documented-limits.model';
 import { GMAIL_MODELS } from './gmail.model';
 import { OTHER_MODELS } from './other.model';
 import { OUTLOOK_MODELS } from './outlook.model';
@@ -13,7 +14,7 @@ import { YAHOO_MODELS } from './yahoo.model';
  * each with its sources and a fixture (docs/clients.md). caniemail says what a client supports; these
  * say what it does instead (drops a whole block, rewrites a value, prefixes a name, adds a link).
  */
-export const CLIENT_MODELS: Readonly<Record<ClientId, ClientModel>> = {
+const FAMILY_MODELS: Readonly<Record<ClientId, ClientModel>> = {
   ...GMAIL_MODELS,
   ...OUTLOOK_MODELS,
   ...APPLE_MODELS,
@@ -22,3 +23,14 @@ export const CLIENT_MODELS: Readonly<Record<ClientId, ClientModel>> = {
   thunderbird: THUNDERBIRD_MODEL,
   protonmail: PROTON_MODEL,
 };
+
+/**
+ * Each family model with the behaviours the inventory added from caniemail's notes (documented-limits.model.ts)
+ * after its own: the family's rules come first where both touch a declaration.
+ */
+export const CLIENT_MODELS: Readonly<Record<ClientId, ClientModel>> = Object.fromEntries(
+  Object.entries(FAMILY_MODELS).map(([client, model]): [string, ClientModel] => [
+    client,
+    { ...model, behaviors: [...model.behaviors, ...(DOCUMENTED_LIMITS[client as ClientId] ?? [])] },
+  ]),
+) as Record<ClientId, ClientModel>;

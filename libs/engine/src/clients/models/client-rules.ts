@@ -69,7 +69,7 @@ function compile(model: ClientModel): ClientRules {
     rewrites,
     rewritesFor,
     rewriteSignature: [...rewrites, ...dropBlocks].map((b) => b.id).join(' '),
-    prefix: ofKind('prefix')[0],
+    prefix: composePrefixes(ofKind('prefix')),
     elementRules,
     additions: ofKind('addition'),
     dark: ofKind('dark')[0],
@@ -77,6 +77,27 @@ function compile(model: ClientModel): ClientRules {
 }
 
 const NO_REWRITES: readonly RewriteBehavior[] = [];
+
+/**
+ * A client's prefix behaviours as the one the transform reads: the first names the class and id prefixes;
+ * the others (selector limits, documented-limits.model.ts) add their selector rewrites after its own.
+ */
+function composePrefixes(prefixes: readonly PrefixBehavior[]): PrefixBehavior | undefined {
+  if (prefixes.length <= 1) return prefixes[0];
+  const rewrites = prefixes.flatMap((p) => (p.rewriteSelector ? [p.rewriteSelector] : []));
+  return {
+    ...prefixes[0],
+    id: prefixes.map((p) => p.id).join('+'),
+    rewriteSelector: (selector) => {
+      let current: string | null = selector;
+      for (const rewrite of rewrites) {
+        if (!current) return null;
+        current = rewrite(current);
+      }
+      return current;
+    },
+  };
+}
 const RULES = new Map<ClientId, ClientRules>();
 
 export function rulesOf(client: ClientId): ClientRules {

@@ -2,6 +2,8 @@ import { EMAIL_CLIENTS, getClient } from '../email-clients';
 import type { ClientId } from '../email-client';
 import type { BehaviorKind, Evidence } from './client-behavior';
 import { CLIENT_MODELS } from './client-models';
+import type { ClientInventorySummary } from '../inventory/inventory';
+import { clientInventorySummary } from '../inventory/inventory';
 
 /** A client's model as the API and the CLI show it: plain data, no functions. */
 export interface ClientModelDescription {
@@ -43,6 +45,8 @@ export interface ClientSummary {
   modelCheckedAt: string;
   /** How many documented behaviors the model holds. */
   behaviors: number;
+  /** The behaviour inventory's counts over every source, and when each source was last read (docs/clients.md). */
+  inventory: ClientInventorySummary;
 }
 
 export function clientSummaries(): ClientSummary[] {
@@ -56,5 +60,6 @@ export function clientSummaries(): ClientSummary[] {
     darkModel: darkMode,
     modelCheckedAt,
     behaviors: CLIENT_MODELS[id].behaviors.length,
+    inventory: clientInventorySummary(id),
   }));
 }
