@@ -512,10 +512,13 @@ function findPoisons(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Find
 /** Markup the client adds: a wrapper around the body's content, links in the text. */
 function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: FindingTally, clientName: string): void {
   const { parsed } = facts;
+  // The wrapper scoped selectors need (Yahoo's #yiv… div) is outermost, as the client serves it.
+  if (outcome.rules.prefix?.scopeWrapper) outcome.bodyWrapper = outcome.rules.prefix.scopeWrapper;
   for (const addition of outcome.rules.additions) {
     if (addition.disabledBy(parsed)) continue;
     if (addition.wrapsBody) {
-      outcome.bodyWrapper = addition.wrapsBody;
+      const outer = outcome.bodyWrapper;
+      outcome.bodyWrapper = outer ? { open: outer.open + addition.wrapsBody.open, close: addition.wrapsBody.close + outer.close } : addition.wrapsBody;
       const body = parsed.elementsByTag.get('body')?.[0];
       if (body && addition.breaksRules?.(parsed))
         tally.add(addition, addition.severity, addition.id, () => `${clientName}: ${addition.summary}`, addition.suggestion, positionOf(body));

@@ -499,12 +499,11 @@ function prefixNames(
   if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
 }
 
-/** A wrapper the client puts around the body's content (Thunderbird). */
+/** A wrapper the client puts around the body's content (Thunderbird's lang div, Yahoo's #yiv… scope). */
 function wrapBody(parsed: ParsedEmail, outcome: BehaviorOutcome, plan: RenderPlan): void {
   const body = outcome.bodyWrapper ? parsed.elementsByTag.get('body')?.[0] : undefined;
   if (body && outcome.bodyWrapper) {
-    const bodyTag = plan.startTags.get(body) ?? plan.prefixedStartTags?.get(body) ?? serializeStartTag('body', body.attrs);
-    plan.startTags.set(body, bodyTag + outcome.bodyWrapper.open);
+    plan.afterStartTags = new Map([[body, outcome.bodyWrapper.open]]);
     plan.endTags = new Map([[body, `${outcome.bodyWrapper.close}</body>`]]);
   }
 }

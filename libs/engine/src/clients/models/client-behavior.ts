@@ -146,6 +146,17 @@ export interface PrefixBehavior extends BehaviorBase {
   rewriteSelector?(selector: string): string | null;
   /** Only the first name of a `class` attribute counts (Word). */
   firstClassOnly?: true;
+  /**
+   * The element the client wraps the message's content in, which its scoped selectors need (Yahoo's
+   * `<div id="yiv…">` for `#yiv… .x`): the rewritten markup carries it inside `<body>`.
+   */
+  scopeWrapper?: { open: string; close: string };
+  /**
+   * The documented limit of the rewrite: why an original selector (one of a list) matches other elements
+   * once the client has rewritten it (a chain Outlook.com prefixes half of, a `body` compound under Yahoo's
+   * scope), or undefined when it must match exactly what it matched before (the invariant in docs/clients.md).
+   */
+  selectorLimit?(selector: string): string | undefined;
 }
 
 /**

@@ -11,19 +11,27 @@ import { hasTopLevelComma, mediaFeatures, removeTopLevelCommas } from './css-tex
 /** Yahoo's per-message number is random; the model writes a fixed one so that output stays deterministic. */
 export const YAHOO_SCOPE = 'yiv0000000000';
 
+const FUNCTIONAL_PSEUDO = /:(?:nth-child|nth-of-type|nth-last-child|nth-last-of-type|has)\(/i;
+/** A `body` or `html` type selector (the start of a compound). */
+const ROOT_COMPOUND = /(?:^|[\s>+~(])(?:html|body)(?![-\w])/i;
+
 const yahooPrefix: PrefixBehavior = {
   id: 'yahoo-class-prefix',
   kind: 'prefix',
   classPrefix: YAHOO_SCOPE,
   idPrefix: YAHOO_SCOPE,
-  summary: `Yahoo prefixes every class and id with yiv<digits> (modeled as ${YAHOO_SCOPE}) and scopes every <style> rule under #yiv<digits>.`,
+  summary: `Yahoo prefixes every class and id with yiv<digits> (modeled as ${YAHOO_SCOPE}), wraps the message in <div id="yiv<digits>"> and scopes every <style> rule under #yiv<digits>.`,
   evidence: [
     {
       url: 'https://github.com/hteumeuleu/email-bugs/issues/16',
       title: 'email-bugs #16 (output sample: #yiv9917841803 .yiv9917841803bg1)',
       date: '2019-02-18',
     },
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/25', title: 'email-bugs #25 (rewritten output shown)', date: '2021-02-25' },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/25',
+      title: 'email-bugs #25 (rewritten output shown: <div id="yiv…"> around the message, #yiv… body { … } never matching)',
+      date: '2021-02-25',
+    },
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/58', title: 'email-bugs #58: AOL Mail uses the Yahoo engine since July 2018', date: '2018-07' },
     {
       url: 'https://www.caniemail.com/features/css-pseudo-class-nth-child/',
@@ -38,9 +46,19 @@ const yahooPrefix: PrefixBehavior = {
       .split(',')
       .map((part) => `#${YAHOO_SCOPE} ${part.trim()}`)
       .join(','),
+  // The scope needs the wrapper: without it no rewritten rule matches anything.
+  scopeWrapper: { open: `<div id="${YAHOO_SCOPE}">`, close: '</div>' },
+  selectorLimit: (selector) => {
+    if (FUNCTIONAL_PSEUDO.test(selector)) return 'a functional pseudo-class loses its argument';
+    if (ROOT_COMPOUND.test(selector)) return 'body and html sit outside the #yiv… wrapper: the scoped selector matches nothing';
+    return undefined;
+  },
   fixture: {
     html: '<html><head><style>.box{width:600px} td:nth-child(2){color:#ff0000}</style></head><body><div class="box">x</div><table><tr><td>a</td><td>b</td></tr></table></body></html>',
-    expect: { transformIncludes: [`class="${YAHOO_SCOPE}box"`, `#${YAHOO_SCOPE} .${YAHOO_SCOPE}box{`], transformExcludes: ['nth-child(2)'] },
+    expect: {
+      transformIncludes: [`<body><div id="${YAHOO_SCOPE}"><div class="${YAHOO_SCOPE}box">`, `#${YAHOO_SCOPE} .${YAHOO_SCOPE}box{`, '</table></div></body>'],
+      transformExcludes: ['nth-child(2)'],
+    },
   },
 };
 
