@@ -276,7 +276,7 @@ describe('POST /api/preview and reading previews back', () => {
     const byId = Object.fromEntries(clients.body.map((client: { id: string }) => [client.id, client]));
     expect(byId['outlook-windows-legacy'].engine).toBe('Word');
     expect(byId['apple-mail-ios'].engine).toBe('WebKit');
-    expect(byId.thunderbird).toMatchObject({ engine: 'Gecko', darkModel: 'none' });
+    expect(byId.thunderbird).toMatchObject({ engine: 'Gecko', darkModel: 'color-removal' });
     const properties = await request(api.url).get('/api/clients/properties').expect(200);
     expect(properties.body.length).toBeGreaterThanOrEqual(298);
   });
@@ -309,7 +309,9 @@ describe('POST /api/preview and reading previews back', () => {
     }
     const dark = model.behaviors.filter((behavior: { kind: string }) => behavior.kind === 'dark');
     expect(dark.filter((behavior: { shown: boolean }) => behavior.shown)).toHaveLength(1);
-    expect(dark.filter((behavior: { shown: boolean }) => !behavior.shown)).toEqual([expect.objectContaining({ id: 'thunderbird-dark-reader', shown: false })]);
+    expect(dark.filter((behavior: { shown: boolean }) => !behavior.shown)).toEqual([
+      expect.objectContaining({ id: 'thunderbird-dark-as-written', shown: false }),
+    ]);
   });
 
   it('answers an unknown client id with a 404 problem, without a stack trace', async () => {

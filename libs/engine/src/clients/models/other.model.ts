@@ -7,7 +7,8 @@ const CANIEMAIL_DARK_QUERY = {
   title: 'caniemail: prefers-color-scheme',
   date: '2023-03-08',
 };
-const LIGHT_BODY = '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>';
+const LIGHT_BODY =
+  '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td><td style="background-color:#111111;color:#eeeeee">y</td></tr></table></body>';
 
 const samsungDark: DarkBehavior = {
   id: 'samsung-dark',
@@ -23,7 +24,7 @@ const samsungDark: DarkBehavior = {
       note: 'The inversion without dark rules comes from secondary guides only: disputed.',
     },
   ],
-  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color: #ffffff'] } },
+  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] } },
 };
 
 const fastmailDarkQuery: RewriteBehavior = {
@@ -151,7 +152,7 @@ const partialDark = (id: string, summary: string, evidence: DarkBehavior['eviden
   model: 'partial-inversion',
   summary,
   evidence,
-  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color: #ffffff'] } },
+  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] } },
 });
 
 const CHECKED = '2026-11-27';

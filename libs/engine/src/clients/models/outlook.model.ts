@@ -238,7 +238,7 @@ const wordDark: DarkBehavior = {
   ],
   fixture: {
     html: '<body><table><tr><td style="background-color:#111111;color:#eeeeee">x</td></tr></table></body>',
-    expect: { darkExcludes: ['background-color: #111111'] },
+    expect: { darkExcludes: ['background-color:#111111', 'color:#eeeeee'] },
   },
 };
 
@@ -290,6 +290,11 @@ const owaPrefix: PrefixBehavior = {
     },
   ],
   // `.x_a.x_b` -> `.x_a.b`: only the first class of a compound keeps the prefix.
+  selectorLimit: (selector) => {
+    if (/\.[-_a-zA-Z][-\w]*\.[-_a-zA-Z]/.test(selector)) return 'a chain of classes keeps the prefix on its first class only';
+    if (/(?:^|[\s>+~])(?:\[[^\]]*\])+(?=\s|$)/.test(selector)) return 'a compound that is only an attribute selector is removed';
+    return undefined;
+  },
   rewriteSelector: (selector) =>
     withoutBareAttributeCompounds(selector.replace(/(\.x_[-\w]+)((?:\.x_[-\w]+)+)/g, (_, first: string, rest: string) => first + rest.replace(/\.x_/g, '.'))),
   fixture: {
@@ -380,8 +385,8 @@ const appsDark: DarkBehavior = {
   id: 'outlook-apps-dark-partial',
   summary: 'the Outlook apps (iOS, Android, Mac) darken light backgrounds and lighten dark text (partial inversion).',
   fixture: {
-    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>',
-    expect: { darkExcludes: ['background-color: #ffffff'] },
+    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td><td style="background-color:#111111;color:#eeeeee">y</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] },
   },
 };
 

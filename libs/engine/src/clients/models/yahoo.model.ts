@@ -237,7 +237,11 @@ const webDark: DarkBehavior = {
       note: 'email-bugs #156 (2025-09) shows near-white backgrounds recolored in some accounts: disputed.',
     },
   ],
-  fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
+  // The email's dark rules must not reach the dark view (an untouched email's would).
+  fixture: {
+    html: '<html><head><style>.a{color:#000000}@media (prefers-color-scheme:dark){.a{color:#ffffff}}</style></head><body style="background-color:#ffffff"><p class="a">x</p></body></html>',
+    expect: { darkIncludes: ['background-color:#ffffff'], darkExcludes: ['prefers-color-scheme:dark'] },
+  },
 };
 
 const appDark: DarkBehavior = {
@@ -253,8 +257,8 @@ const appDark: DarkBehavior = {
     },
   ],
   fixture: {
-    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>',
-    expect: { darkExcludes: ['background-color: #ffffff'] },
+    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td><td style="background-color:#111111;color:#eeeeee">y</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] },
   },
 };
 
