@@ -12,6 +12,8 @@ import {
   hasStrayCharacter,
   outsideStringsAndUrls,
   withoutTemplateTags,
+  PREFIXED_ATTRIBUTE_LIMIT,
+  readsPrefixedAttribute,
 } from './css-text';
 
 /**
@@ -338,6 +340,7 @@ const classPrefix = {
   ],
   classPrefix: 'm_',
   idPrefix: 'm_',
+  selectorLimit: (selector: string) => (readsPrefixedAttribute(selector) ? PREFIXED_ATTRIBUTE_LIMIT : undefined),
   fixture: {
     html: '<html><head><style>@media (max-width:600px){.col{width:100% !important}}</style></head><body><div class="col" id="main">x</div></body></html>',
     expect: { transformIncludes: ['class="m_col"', 'id="m_main"', '.m_col{'] },

@@ -1,5 +1,5 @@
 import type { ClientBehavior, ClientModel, DarkBehavior, DropBlockBehavior, ElementBehavior, PrefixBehavior, RewriteBehavior } from './client-behavior';
-import { hasStrayCharacter } from './css-text';
+import { PREFIXED_ATTRIBUTE_LIMIT, hasStrayCharacter, readsPrefixedAttribute } from './css-text';
 
 /**
  * Outlook: classic Outlook for Windows renders with Microsoft Word (CSS support depends on the element);
@@ -293,7 +293,7 @@ const owaPrefix: PrefixBehavior = {
   selectorLimit: (selector) => {
     if (/\.[-_a-zA-Z][-\w]*\.[-_a-zA-Z]/.test(selector)) return 'a chain of classes keeps the prefix on its first class only';
     if (/(?:^|[\s>+~])(?:\[[^\]]*\])+(?=\s|$)/.test(selector)) return 'a compound that is only an attribute selector is removed';
-    return undefined;
+    return readsPrefixedAttribute(selector) ? PREFIXED_ATTRIBUTE_LIMIT : undefined;
   },
   rewriteSelector: (selector) =>
     withoutBareAttributeCompounds(selector.replace(/(\.x_[-\w]+)((?:\.x_[-\w]+)+)/g, (_, first: string, rest: string) => first + rest.replace(/\.x_/g, '.'))),

@@ -1,6 +1,6 @@
 import { bodyToDiv } from './body-to-div';
 import type { ClientModel, DarkBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
-import { hasTopLevelComma, mediaFeatures, removeTopLevelCommas } from './css-text';
+import { PREFIXED_ATTRIBUTE_LIMIT, hasTopLevelComma, mediaFeatures, readsPrefixedAttribute, removeTopLevelCommas } from './css-text';
 
 /**
  * Yahoo Mail (web and apps) and AOL Mail, which has run on Yahoo's stack since 2018: a sanitizer that
@@ -51,7 +51,7 @@ const yahooPrefix: PrefixBehavior = {
   selectorLimit: (selector) => {
     if (FUNCTIONAL_PSEUDO.test(selector)) return 'a functional pseudo-class loses its argument';
     if (ROOT_COMPOUND.test(selector)) return 'body and html sit outside the #yiv… wrapper: the scoped selector matches nothing';
-    return undefined;
+    return readsPrefixedAttribute(selector) ? PREFIXED_ATTRIBUTE_LIMIT : undefined;
   },
   fixture: {
     html: '<html><head><style>.box{width:600px} td:nth-child(2){color:#ff0000}</style></head><body><div class="box">x</div><table><tr><td>a</td><td>b</td></tr></table></body></html>',
