@@ -146,6 +146,33 @@ ${SPACER}</body></html>`;
     expect(isBlue(outlook.at(100, 150))).toBe(true);
   });
 
+  it('prefix with a wrapper: Yahoo and AOL scope every rule under #yiv…, and the wrapper they serve the message in makes the class rules paint (issue 38)', async () => {
+    const email = `<!doctype html><html><head>
+<style>.box{background:#0000ff} body .box-in-body{background:#00ff00}</style>
+</head><body style="margin:0;background:#ffffff">
+<div class="box" style="width:200px;height:100px"></div>
+<div class="box-in-body" style="width:200px;height:100px"></div>
+${SPACER}</body></html>`;
+    const shot = await paint(email, ['apple-mail-macos', 'yahoo-mail', 'aol']);
+    for (const client of ['apple-mail-macos', 'yahoo-mail', 'aol'] as const) expect(isBlue(shot(`${client}-light`).at(100, 50))).toBe(true);
+    // A body compound sits outside the wrapper (#yiv… body …): a documented limit, painted by Apple Mail only.
+    expect(isGreen(shot('apple-mail-macos-light').at(100, 150))).toBe(true);
+    expect(isWhite(shot('yahoo-mail-light').at(100, 150))).toBe(true);
+  });
+
+  it('nested CSS: Thunderbird removes a top-level @media rule but keeps one nested in a style rule', async () => {
+    const email = `<!doctype html><html><head>
+<style>@media screen{.top{background:#ff0000}} .nested{@media screen{background:#0000ff}}</style>
+</head><body style="margin:0;background:#ffffff">
+<div class="top" style="width:200px;height:100px"></div>
+<div class="nested" style="width:200px;height:100px"></div>
+${SPACER}</body></html>`;
+    const shot = await paint(email, ['apple-mail-macos', 'thunderbird']);
+    expect(isRed(shot('apple-mail-macos-light').at(100, 50))).toBe(true);
+    expect(isWhite(shot('thunderbird-light').at(100, 50))).toBe(true);
+    expect(isBlue(shot('thunderbird-light').at(100, 150))).toBe(true);
+  });
+
   it('element: Word ignores padding on a <div> (its child moves into the corner) and keeps it on a <td>', async () => {
     // A 40 x 40 blue child inside a red box with 40 px padding: first in a cell, then in a div. Word also
     // ignores margin on <body>, so its view sits 8 px lower and to the right (Chromium's default margin):

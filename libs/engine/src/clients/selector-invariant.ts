@@ -39,7 +39,6 @@ export interface SelectorInvariantResult {
 }
 
 const GMAIL: ReadonlySet<ClientId> = new Set(['gmail-web', 'gmail-android', 'gmail-ios']);
-const MULTIPLE_CLASSES = /\S\s+\S/;
 
 /** The email with every descendant of `<body>` numbered in document order. */
 export function numberElements(html: string): string {
@@ -89,6 +88,10 @@ export function checkSelectorInvariant(html: string, clients: readonly ClientId[
   const analysis = analyzeEmail(numbered, { clients, reports: false });
   const result: SelectorInvariantResult = { checked: 0, limited: 0, dropped: 0, violations: [] };
   const rules = styleRules(original);
+  // Class names that are not the first of their attribute: Word reads none of them.
+  const laterClasses = new Set<string>();
+  for (const element of originalElements) for (const name of (getAttribute(element, 'class') ?? '').trim().split(/\s+/).slice(1)) laterClasses.add(name);
+  const mentionsLaterClass = (selector: string): boolean => [...selector.matchAll(/\.(-?[_a-zA-Z][-\w]*)/g)].some((m) => laterClasses.has(m[1]));
   clients.forEach((client, index) => {
     const rewrittenEmail = parseEmail(analysis.transforms[index].html);
     const rewrittenElements = keyedElements(rewrittenEmail);
@@ -96,7 +99,17 @@ export function checkSelectorInvariant(html: string, clients: readonly ClientId[
     const written = new Set(styleRules(rewrittenEmail).map(({ rule }) => normalize(rule.selector)));
     const clientRules = rulesOf(client);
     const prefix = clientRules.prefix;
-    const wrapperBreaksChildren = clientRules.additions.some((addition) => addition.wrapsBody);
+    const wrappers = clientRules.additions.filter((addition) => addition.wrapsBody);
+    const wrapperBreaksChildren = wrappers.length > 0;
+    // Rules that target the wrapper's own classes (MJML's .moz-text-html for Thunderbird) match only in the client: intended.
+    const wrapperClasses = wrappers.flatMap((addition) => [...(addition.wrapsBody?.open.matchAll(/class="([^"]*)"/g) ?? [])].flatMap((m) => m[1].split(/\s+/)));
+    const mentionsWrapper = (selector: string): boolean => wrapperClasses.some((name) => selector.includes(`.${name}`));
+    // A rule whose element loses its class or id to a documented attribute drop (Yahoo's class on <img>).
+    const nameDroppers = clientRules.rewrites.filter((rule) => rule.dropsAttributes);
+    const dropsNames = (element: HtmlElement): boolean =>
+      nameDroppers.some(
+        (rule) => rule.dropsAttributesOn?.includes(element.tagName) && rule.dropsAttributes?.(element).some((name) => name === 'class' || name === 'id'),
+      );
     const rewrite = (selector: string): string => {
       if (!prefix || (!prefix.classPrefix && !prefix.idPrefix && !prefix.rewriteSelector)) return selector;
       const prefixed = prefixSelector(selector, prefix.classPrefix, prefix.idPrefix);
@@ -115,9 +128,9 @@ export function checkSelectorInvariant(html: string, clients: readonly ClientId[
         const limited =
           prefix?.selectorLimit?.(selector) !== undefined ||
           (wrapperBreaksChildren && /\bbody\s*>/i.test(selector)) ||
-          (prefix?.firstClassOnly === true &&
-            selector.includes('.') &&
-            expected.some((key) => MULTIPLE_CLASSES.test(getAttribute(originalElements[key], 'class') ?? '')));
+          mentionsWrapper(selector) ||
+          (prefix?.firstClassOnly === true && mentionsLaterClass(selector)) ||
+          expected.some((key) => dropsNames(originalElements[key]));
         if (limited) {
           result.limited++;
           continue;

@@ -524,6 +524,23 @@ function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Findin
         tally.add(addition, addition.severity, addition.id, () => `${clientName}: ${addition.summary}`, addition.suggestion, positionOf(body));
       continue;
     }
+    if (addition.addsAttributes) {
+      for (const tag of addition.addsAttributes.on) {
+        const elements = parsed.elementsByTag.get(tag) ?? [];
+        const first = elements.find((element) => element.sourceCodeLocation);
+        if (first)
+          tally.add(
+            addition,
+            addition.severity,
+            addition.id,
+            () => `${clientName} ${addition.summary}`,
+            addition.suggestion,
+            positionOf(first),
+            elements.length,
+          );
+      }
+      continue;
+    }
     if (!addition.addTo) continue;
     let count = 0;
     let first: { line: number; column: number } | undefined;

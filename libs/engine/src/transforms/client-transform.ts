@@ -291,6 +291,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   dropWholeStyleBlocks(outcome, name, plan, tally);
   const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
   dropElementAttributes(parsed, rules, name, attributes, tally);
+  addElementAttributes(parsed, rules, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
   for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
   wrapBody(parsed, outcome, plan);
@@ -477,6 +478,21 @@ function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: st
           (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`,
           positionOf(element),
         );
+      }
+    }
+  }
+}
+
+/** Attributes the client sets on elements (HEY's loading="lazy" on images); the finding comes from the behavior outcome. */
+function addElementAttributes(parsed: ParsedEmail, rules: ClientRules, attributes: ClientView['attributes']): void {
+  for (const addition of rules.additions) {
+    const added = addition.addsAttributes;
+    if (!added) continue;
+    const names = new Set(added.attributes.map((a) => a.name));
+    for (const tag of added.on) {
+      for (const element of parsed.elementsByTag.get(tag) ?? []) {
+        const kept = (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !names.has(a.name));
+        attributes.set(element, [...kept, ...added.attributes]);
       }
     }
   }

@@ -212,6 +212,11 @@ export interface AdditionBehavior extends BehaviorBase {
   addTo?(text: string, parsed: ParsedEmail): { text: string; count: number } | undefined;
   /** An element the client wraps the body's content in (Thunderbird's `moz-text-html` div). */
   wrapsBody?: { open: string; close: string };
+  /**
+   * Attributes the client sets on every element of these tags (HEY's `loading="lazy"` on images), replacing
+   * the email's own value of that attribute.
+   */
+  addsAttributes?: { on: readonly string[]; attributes: readonly { name: string; value: string }[] };
   /** For a wrapper: whether the email has rules it breaks (a finding is given only then). */
   breaksRules?(parsed: ParsedEmail): boolean;
   severity: Severity;

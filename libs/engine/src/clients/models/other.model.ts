@@ -1,4 +1,4 @@
-import type { ClientModel, DarkBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
+import type { AdditionBehavior, ClientModel, DarkBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { isDarkSchemeQuery } from './css-text';
 
 /** Samsung Email, Fastmail, HEY and Superhuman. */
@@ -146,6 +146,22 @@ const heyWordBreak: RewriteBehavior = {
   fixture: { html: '<p style="word-break:break-all">x</p>', expect: { transformIncludes: ['word-break: break-word'] } },
 };
 
+const heyLazyImages: AdditionBehavior = {
+  id: 'hey-lazy-images',
+  kind: 'addition',
+  severity: 'info',
+  summary: 'HEY adds loading="lazy" to every image (replacing the email\'s own loading value).',
+  evidence: [{ url: 'https://www.caniemail.com/features/html-loading-attribute/', title: 'caniemail: loading attribute (HEY note 3)', date: '2021-10-27' }],
+  addsAttributes: { on: ['img'], attributes: [{ name: 'loading', value: 'lazy' }] },
+  disabledBy: () => false,
+  restyledBy: () => false,
+  suggestion: 'Give images width and height attributes so that lazy loading does not shift the layout; a tracking pixel loads only when scrolled into view.',
+  fixture: {
+    html: '<img src="https://example.com/a.png" alt="A" width="600" height="200" loading="eager">',
+    expect: { transformIncludes: ['loading="lazy"'], transformExcludes: ['loading="eager"'], finding: { rule: 'hey-lazy-images' } },
+  },
+};
+
 const partialDark = (id: string, summary: string, evidence: DarkBehavior['evidence']): DarkBehavior => ({
   id,
   kind: 'dark',
@@ -172,6 +188,7 @@ export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'su
     behaviors: [
       heyDarkQuery,
       heyWordBreak,
+      heyLazyImages,
       partialDark('hey-dark-partial', 'HEY darkens light backgrounds and lightens dark text in its dark theme (partial inversion).', [
         {
           url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/',

@@ -64,6 +64,44 @@ const textHtmlWrapper: AdditionBehavior = {
   },
 };
 
+/** An image source Thunderbird fetches from the network (remote content), as opposed to cid: and data: parts. */
+const REMOTE_SOURCE = /^\s*(?:https?:)?\/\//i;
+
+const remoteImagesBlocked: RewriteBehavior = {
+  id: 'thunderbird-remote-images-blocked',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'remote images',
+  summary:
+    'Thunderbird blocks remote content by default: an <img> loaded from the web shows no picture (its box and alt text stay) until the reader allows remote content for the message or the sender; cid: and data: images show.',
+  evidence: [
+    {
+      url: `${COMM_CENTRAL}/blob/main/mailnews/mailnews.js`,
+      title: 'comm-central: mailnews.js (mailnews.message_display.disable_remote_image defaults to true)',
+      date: '2026-08-22',
+    },
+    {
+      url: 'https://support.mozilla.org/kb/remote-content-in-messages',
+      title: 'Mozilla support: Remote content in messages (blocked by default, allowed per message or sender)',
+      date: '2025',
+    },
+  ],
+  dropsAttributesOn: ['img'],
+  dropsAttributes: (element) => {
+    const source = element.attrs.find((a) => a.name === 'src' && !a.prefix)?.value;
+    if (source === undefined || !REMOTE_SOURCE.test(source)) return [];
+    return element.attrs.some((a) => a.name === 'srcset') ? ['src', 'srcset'] : ['src'];
+  },
+  suggestion: 'Give every image meaningful alt text and width and height attributes, and make sure the message reads without its images.',
+  fixture: {
+    html: '<p><img src="https://example.com/hero.png" alt="Spring sale" width="600" height="200"><img src="cid:logo" alt="Logo" width="100"></p>',
+    expect: {
+      transformIncludes: ['<img alt="Spring sale" width="600" height="200">', '<img src="cid:logo"'],
+      finding: { rule: 'thunderbird-remote-images-blocked' },
+    },
+  },
+};
+
 const asWritten: DarkBehavior = {
   id: 'thunderbird-dark-as-written',
   kind: 'dark',
@@ -121,5 +159,5 @@ export const THUNDERBIRD_MODEL: ClientModel = {
   client: 'thunderbird',
   engine: 'Gecko',
   checkedAt: '2026-11-27',
-  behaviors: [conditionalCss, textHtmlWrapper, darkReader, asWritten],
+  behaviors: [conditionalCss, textHtmlWrapper, remoteImagesBlocked, darkReader, asWritten],
 };
