@@ -160,16 +160,17 @@ ${SPACER}</body></html>`;
     expect(isWhite(shot('yahoo-mail-light').at(100, 150))).toBe(true);
   });
 
-  it('nested CSS: Thunderbird removes a top-level @media rule but keeps one nested in a style rule', async () => {
+  it('at-rule rewrite: Thunderbird removes a top-level @media rule (conditional CSS); Apple Mail applies it; a plain rule paints in both', async () => {
     const email = `<!doctype html><html><head>
-<style>@media screen{.top{background:#ff0000}} .nested{@media screen{background:#0000ff}}</style>
+<style>@media screen{.top{background:#ff0000}} .plain{background:#0000ff}</style>
 </head><body style="margin:0;background:#ffffff">
 <div class="top" style="width:200px;height:100px"></div>
-<div class="nested" style="width:200px;height:100px"></div>
+<div class="plain" style="width:200px;height:100px"></div>
 ${SPACER}</body></html>`;
     const shot = await paint(email, ['apple-mail-macos', 'thunderbird']);
     expect(isRed(shot('apple-mail-macos-light').at(100, 50))).toBe(true);
     expect(isWhite(shot('thunderbird-light').at(100, 50))).toBe(true);
+    expect(isBlue(shot('apple-mail-macos-light').at(100, 150))).toBe(true);
     expect(isBlue(shot('thunderbird-light').at(100, 150))).toBe(true);
   });
 
