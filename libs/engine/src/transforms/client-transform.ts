@@ -290,6 +290,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   dropComments(parsed, client === 'outlook-windows-legacy', clientIndex, name, plan, tally);
   dropWholeStyleBlocks(outcome, name, plan, tally);
   const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
+  addElementDeclarations(parsed, rules, styles, attributes);
   dropElementAttributes(parsed, rules, name, attributes, tally);
   addElementAttributes(parsed, rules, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
@@ -478,6 +479,23 @@ function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: st
           (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`,
           positionOf(element),
         );
+      }
+    }
+  }
+}
+
+/** Declarations the client forces on elements (Outlook for Mac's table-layout: fixed), in place of the email's own. */
+function addElementDeclarations(parsed: ParsedEmail, rules: ClientRules, styles: ClientView['styles'], attributes: ClientView['attributes']): void {
+  for (const addition of rules.additions) {
+    const added = addition.addsDeclarations;
+    if (!added) continue;
+    const properties = new Set(added.declarations.map((d) => d.property));
+    for (const tag of added.on) {
+      for (const element of parsed.elementsByTag.get(tag) ?? []) {
+        const own: readonly Decl[] = styles.get(element) ?? parsed.inlineStyles.get(element)?.declarations ?? [];
+        const declarations = [...own.filter((d) => !properties.has(d.property)), ...added.declarations];
+        styles.set(element, declarations);
+        attributes.set(element, withStyleAttribute(element, declarations));
       }
     }
   }

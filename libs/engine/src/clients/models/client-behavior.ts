@@ -217,6 +217,11 @@ export interface AdditionBehavior extends BehaviorBase {
    * the email's own value of that attribute.
    */
   addsAttributes?: { on: readonly string[]; attributes: readonly { name: string; value: string }[] };
+  /**
+   * Declarations the client forces on every element of these tags (Outlook for Mac's `table-layout: fixed`),
+   * written into the element's style in place of the email's own value of those properties.
+   */
+  addsDeclarations?: { on: readonly string[]; declarations: readonly Decl[] };
   /** For a wrapper: whether the email has rules it breaks (a finding is given only then). */
   breaksRules?(parsed: ParsedEmail): boolean;
   severity: Severity;

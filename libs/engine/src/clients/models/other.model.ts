@@ -160,6 +160,11 @@ const heyLazyImages: AdditionBehavior = {
     html: '<img src="https://example.com/a.png" alt="A" width="600" height="200" loading="eager">',
     expect: { transformIncludes: ['loading="lazy"'], transformExcludes: ['loading="eager"'], finding: { rule: 'hey-lazy-images' } },
   },
+  // An image without a loading attribute gets HEY's, and no note.
+  counterFixture: {
+    html: '<img src="https://example.com/a.png" alt="A" width="600" height="200">',
+    expect: { transformIncludes: ['loading="lazy"'], noFindingFor: 'hey-lazy-images' },
+  },
 };
 
 const partialDark = (id: string, summary: string, evidence: DarkBehavior['evidence']): DarkBehavior => ({

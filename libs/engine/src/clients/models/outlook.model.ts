@@ -1,4 +1,13 @@
-import type { ClientBehavior, ClientModel, DarkBehavior, DropBlockBehavior, ElementBehavior, PrefixBehavior, RewriteBehavior } from './client-behavior';
+import type {
+  AdditionBehavior,
+  ClientBehavior,
+  ClientModel,
+  DarkBehavior,
+  DropBlockBehavior,
+  ElementBehavior,
+  PrefixBehavior,
+  RewriteBehavior,
+} from './client-behavior';
 import { PREFIXED_ATTRIBUTE_LIMIT, hasStrayCharacter, readsPrefixedAttribute } from './css-text';
 
 /**
@@ -404,6 +413,37 @@ const WORD: readonly ClientBehavior[] = [
   wordDark,
 ];
 
+const macFixedTableLayout: AdditionBehavior = {
+  id: 'outlook-mac-fixed-table-layout',
+  kind: 'addition',
+  severity: 'info',
+  summary: 'Outlook for Mac forces table-layout: fixed on every table: column widths come from the first row and the table width, not from the content.',
+  evidence: [
+    {
+      url: 'https://www.caniemail.com/features/css-table-layout/',
+      title: 'caniemail: table-layout (Outlook macOS 16.80, note 1: all tables forced to fixed)',
+      date: '2022-07-20',
+    },
+  ],
+  addsDeclarations: { on: ['table'], declarations: [{ property: 'table-layout', value: 'fixed', important: true }] },
+  disabledBy: () => false,
+  restyledBy: () => false,
+  suggestion: 'Give the first row of each table the column widths it needs (width attributes on its cells).',
+  fixture: {
+    html: '<table style="table-layout:auto;width:600px"><tr><td>x</td></tr></table>',
+    expect: {
+      transformIncludes: ['table-layout: fixed !important'],
+      transformExcludes: ['table-layout:auto'],
+      finding: { rule: 'outlook-mac-fixed-table-layout' },
+    },
+  },
+  // An email that sets no table-layout gets the forced one in its markup, and no note.
+  counterFixture: {
+    html: '<table width="600"><tr><td>x</td></tr></table>',
+    expect: { transformIncludes: ['table-layout: fixed !important'], noFindingFor: 'outlook-mac-fixed-table-layout' },
+  },
+};
+
 export const OUTLOOK_MODELS: Record<
   'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android',
   ClientModel
@@ -411,7 +451,7 @@ export const OUTLOOK_MODELS: Record<
   'outlook-web': { client: 'outlook-web', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
   'outlook-windows': { client: 'outlook-windows', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
   'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviors: WORD },
-  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [appsDark] },
+  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [macFixedTableLayout, appsDark] },
   'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
   'outlook-android': { client: 'outlook-android', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
 };
