@@ -281,7 +281,7 @@ describe('POST /api/preview and reading previews back', () => {
     expect(properties.body.length).toBeGreaterThanOrEqual(298);
   });
 
-  it("lists a client's model: every behavior with its kind, summary and sources; Thunderbird's dark reader documented but not shown", async () => {
+  it("lists a client's model: every behavior with its kind, summary and sources; Thunderbird's dark view as written documented but not shown", async () => {
     const listed = (await request(api.url).get('/api/clients').expect(200)).body.find((client: { id: string }) => client.id === 'thunderbird');
     const model = (await request(api.url).get('/api/clients/thunderbird/model').expect(200)).body;
     expect(model).toMatchObject({

@@ -290,12 +290,12 @@ export function transformForClient(context: TransformContext, client: ClientId):
   dropComments(parsed, client === 'outlook-windows-legacy', clientIndex, name, plan, tally);
   dropWholeStyleBlocks(outcome, name, plan, tally);
   const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
-  addElementDeclarations(parsed, rules, styles, attributes);
   dropElementAttributes(parsed, rules, name, attributes, tally);
   addElementAttributes(parsed, rules, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
   for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
   wrapBody(parsed, outcome, plan);
+  addClientStyleSheet(parsed, rules, plan);
   const writeSheet = writeStyleBlocks(context, outcome, bit, inlines, name, plan, tally, inlinedRuleCount);
   addClientMarkup(outcome, plan, tally);
 
@@ -484,21 +484,19 @@ function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: st
   }
 }
 
-/** Declarations the client forces on elements (Outlook for Mac's table-layout: fixed), in place of the email's own. */
-function addElementDeclarations(parsed: ParsedEmail, rules: ClientRules, styles: ClientView['styles'], attributes: ClientView['attributes']): void {
+/**
+ * Declarations the client forces on every element of some tags (Outlook for Mac's table-layout: fixed): the
+ * client's own style sheet, written first in `<head>` with `!important` so that it wins as the client's does.
+ * One rule per client instead of a rewritten start tag per element keeps the cost independent of the email.
+ */
+function addClientStyleSheet(parsed: ParsedEmail, rules: ClientRules, plan: RenderPlan): void {
+  let css = '';
   for (const addition of rules.additions) {
     const added = addition.addsDeclarations;
-    if (!added) continue;
-    const properties = new Set(added.declarations.map((d) => d.property));
-    for (const tag of added.on) {
-      for (const element of parsed.elementsByTag.get(tag) ?? []) {
-        const own: readonly Decl[] = styles.get(element) ?? parsed.inlineStyles.get(element)?.declarations ?? [];
-        const declarations = [...own.filter((d) => !properties.has(d.property)), ...added.declarations];
-        styles.set(element, declarations);
-        attributes.set(element, withStyleAttribute(element, declarations));
-      }
-    }
+    if (added) css += `${added.on.join(',')}{${added.declarations.map((d) => `${d.property}:${d.value}${d.important ? ' !important' : ''}`).join(';')}}`;
   }
+  const head = css ? parsed.elementsByTag.get('head')?.[0] : undefined;
+  if (head) (plan.afterStartTags ??= new Map()).set(head, `<style>${css}</style>`);
 }
 
 /** Attributes the client sets on elements (HEY's loading="lazy" on images); the finding comes from the behavior outcome. */
@@ -537,7 +535,7 @@ function prefixNames(
 function wrapBody(parsed: ParsedEmail, outcome: BehaviorOutcome, plan: RenderPlan): void {
   const body = outcome.bodyWrapper ? parsed.elementsByTag.get('body')?.[0] : undefined;
   if (body && outcome.bodyWrapper) {
-    plan.afterStartTags = new Map([[body, outcome.bodyWrapper.open]]);
+    (plan.afterStartTags ??= new Map()).set(body, outcome.bodyWrapper.open);
     plan.endTags = new Map([[body, `${outcome.bodyWrapper.close}</body>`]]);
   }
 }

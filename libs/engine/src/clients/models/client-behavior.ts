@@ -219,7 +219,7 @@ export interface AdditionBehavior extends BehaviorBase {
   addsAttributes?: { on: readonly string[]; attributes: readonly { name: string; value: string }[] };
   /**
    * Declarations the client forces on every element of these tags (Outlook for Mac's `table-layout: fixed`),
-   * written into the element's style in place of the email's own value of those properties.
+   * written as the client's own `<style>` rule first in `<head>` (with their `!important`, they win over the email's).
    */
   addsDeclarations?: { on: readonly string[]; declarations: readonly Decl[] };
   /** For a wrapper: whether the email has rules it breaks (a finding is given only then). */
