@@ -287,7 +287,7 @@ describe('POST /api/preview and reading previews back', () => {
     const byId = Object.fromEntries(clients.body.map((client: { id: string }) => [client.id, client]));
     expect(byId['outlook-windows-legacy'].engine).toBe('Word');
     expect(byId['apple-mail-ios'].engine).toBe('WebKit');
-    expect(byId.thunderbird).toMatchObject({ engine: 'Gecko', darkModel: 'none' });
+    expect(byId.thunderbird).toMatchObject({ engine: 'Gecko', darkModel: 'color-removal' });
     // The inventory's counts are the engine's (docs/inventory/); every client with caniemail data has rows.
     for (const client of clients.body.filter((c: { id: string }) => c.id !== 'superhuman')) {
       const { modeled, notModeled, notApplicable } = client.inventory;
@@ -299,7 +299,7 @@ describe('POST /api/preview and reading previews back', () => {
     expect(properties.body.length).toBeGreaterThanOrEqual(298);
   });
 
-  it("lists a client's model: every behavior with its kind, summary and sources; Thunderbird's dark reader documented but not shown", async () => {
+  it("lists a client's model: every behavior with its kind, summary and sources; Thunderbird's dark view as written documented but not shown", async () => {
     const listed = (await request(api.url).get('/api/clients').expect(200)).body.find((client: { id: string }) => client.id === 'thunderbird');
     const model = (await request(api.url).get('/api/clients/thunderbird/model').expect(200)).body;
     expect(model).toMatchObject({
@@ -327,7 +327,9 @@ describe('POST /api/preview and reading previews back', () => {
     }
     const dark = model.behaviors.filter((behavior: { kind: string }) => behavior.kind === 'dark');
     expect(dark.filter((behavior: { shown: boolean }) => behavior.shown)).toHaveLength(1);
-    expect(dark.filter((behavior: { shown: boolean }) => !behavior.shown)).toEqual([expect.objectContaining({ id: 'thunderbird-dark-reader', shown: false })]);
+    expect(dark.filter((behavior: { shown: boolean }) => !behavior.shown)).toEqual([
+      expect.objectContaining({ id: 'thunderbird-dark-as-written', shown: false }),
+    ]);
   });
 
   it('answers an unknown client id with a 404 problem, without a stack trace', async () => {

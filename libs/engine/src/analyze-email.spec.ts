@@ -291,8 +291,11 @@ describe('dark mode', () => {
     expect(parseInt(darkBackground.slice(1, 3), 16)).toBeLessThan(80);
   });
 
-  it('shows Thunderbird as written: it does not invert (its dark reader is a documented alternative)', () => {
-    expect(dark('thunderbird')).toBe(result.transforms.find((t) => t.clientId === 'thunderbird')?.html);
+  it("shows Thunderbird's dark reader (its default from 136): light backgrounds removed over its #18181b page, nothing inverted", () => {
+    const light = result.transforms.find((t) => t.clientId === 'thunderbird')?.html ?? '';
+    expect(light).toMatch(/bgcolor="#ffffff"/);
+    expect(dark('thunderbird')).not.toMatch(/bgcolor="#ffffff"/);
+    expect(dark('thunderbird')).toContain('background-color: #18181b');
   });
 
   it('partial inversion keeps dark backgrounds, full inversion flips them', () => {

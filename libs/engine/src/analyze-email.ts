@@ -61,6 +61,7 @@ function isEmptyPlan(plan: RenderPlan): boolean {
     plan.comments.size === 0 &&
     plan.texts.size === 0 &&
     !plan.endTags?.size &&
+    !plan.afterStartTags?.size &&
     !plan.prefixedStartTags?.size &&
     !plan.dropNotMsoRanges
   );
@@ -88,6 +89,7 @@ function renderClients(
     for (const element of plan.startTags.keys()) editable.add(element);
     for (const element of plan.removed) editable.add(element);
     for (const element of plan.unwrapped) editable.add(element);
+    for (const element of plan.afterStartTags?.keys() ?? []) editable.add(element);
     for (const text of plan.texts.keys()) editableTexts.add(text);
     if (plan.prefixedStartTags) prefixedMaps.add(plan.prefixedStartTags);
   }

@@ -277,6 +277,18 @@ describe('hostile markup and values (regressions, issue 14)', () => {
     TIMEOUT,
   );
 
+  // Issue 38's hooks (the dark reader's per-block removals, attributes a client adds, remote images a client
+  // blocks, the scope wrapper) run once per element or declaration block: thousands of each must complete.
+  it(
+    'the dark reader, added attributes and blocked images over 1,500 images and colored cells complete',
+    async () => {
+      const cell = '<td bgcolor="#fff" style="background:#fafafa url(a.png);color:#222"><img class="i" src="http://a/b" loading="eager"></td>';
+      const outcome = await worker.analyze(email('.i{width:10px} td{background-color:#fff;color:#000}', `<table><tr>${cell.repeat(1_500)}</tr></table>`));
+      expect(outcome.error).toBeUndefined();
+    },
+    TIMEOUT,
+  );
+
   it(
     'structural pseudo-classes and sibling combinators over 60,000 siblings complete',
     async () => {

@@ -35,7 +35,8 @@ class ClientSummary {
   @ApiProperty({ example: 'none' }) darkMode: string;
   @ApiProperty({
     example: 'none',
-    description: 'The dark model shown (same as darkMode): none, partial-inversion, full-inversion, prefers-color-scheme, partial-inversion-unless-dark-query.',
+    description:
+      'The dark model shown (same as darkMode): none, partial-inversion, full-inversion, prefers-color-scheme, partial-inversion-unless-dark-query, color-removal (the Thunderbird dark reader).',
   })
   darkModel: string;
   @ApiProperty({ example: '2026-11-27', description: 'When the client model was last checked against its sources.' }) modelCheckedAt: string;

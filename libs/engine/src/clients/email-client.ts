@@ -32,9 +32,12 @@ export type ClientCategory = 'webmail' | 'desktop' | 'mobile';
  * - `partial-inversion`: light backgrounds darken and dark text lightens, dark areas stay;
  * - `full-inversion`: every color is inverted;
  * - `prefers-color-scheme`: no inversion, the email's own dark media query applies;
- * - `partial-inversion-unless-dark-query`: Samsung: the email's dark rules win when present.
+ * - `partial-inversion-unless-dark-query`: Samsung: the email's dark rules win when present;
+ * - `color-removal`: Thunderbird's dark reader: light backgrounds and dark text colors are removed (not
+ *   inverted) over the reader's own dark page.
  */
-export type DarkModeBehavior = 'none' | 'partial-inversion' | 'full-inversion' | 'prefers-color-scheme' | 'partial-inversion-unless-dark-query';
+export type DarkModeBehavior =
+  'none' | 'partial-inversion' | 'full-inversion' | 'prefers-color-scheme' | 'partial-inversion-unless-dark-query' | 'color-removal';
 
 export interface EmailClient {
   id: ClientId;

@@ -1,9 +1,21 @@
-import { checkFidelity } from './fidelity';
+import { checkFidelity, fixturesTheIdentityPasses, identityOutput } from './fidelity';
 import { CLIENT_IDS } from './email-client';
 import { CLIENT_MODELS } from './models/client-models';
 
 describe('client fidelity: every documented behavior of every client model', () => {
   const results = checkFidelity();
+
+  it('every shown behavior has a fixture a client that returns the email untouched fails (the fixture tests something)', () => {
+    expect(fixturesTheIdentityPasses()).toEqual([]);
+  });
+
+  it('the identity serializes the email as a browser does and reports nothing', () => {
+    expect(identityOutput('<table><tr><td style="height:40px">x</td></tr></table>')).toEqual({
+      html: '<html><head></head><body><table><tbody><tr><td style="height:40px">x</td></tr></tbody></table></body></html>',
+      dark: '<html><head></head><body><table><tbody><tr><td style="height:40px">x</td></tr></tbody></table></body></html>',
+      findings: [],
+    });
+  });
 
   it.each(results.filter((r) => r.status !== 'documented').map((r) => [`${r.client} ${r.behavior} (${r.case})`, r] as const))('%s', (_name, result) => {
     expect(result.failures).toEqual([]);

@@ -1,3 +1,4 @@
+import { parse, serialize } from 'parse5';
 import { analyzeEmail } from '../analyze-email';
 import type { ClientId } from './email-client';
 import { CLIENT_IDS } from './email-client';
@@ -18,12 +19,57 @@ export interface FidelityResult {
   sources: string[];
 }
 
+/** What a fixture's expectation is checked against: a client's markup, its dark variant and its findings. */
+export interface FixtureOutput {
+  html: string;
+  dark: string;
+  findings: ReadonlyArray<{ rule: string; severity: string; property: string }>;
+}
+
 /** The checks of a fixture's expectation that do not hold for `client`. */
 export function fixtureFailures(fixture: BehaviorFixture, client: ClientId): string[] {
   const analysis = analyzeEmail(fixture.html, { clients: [client], reports: false });
-  const html = analysis.transforms[0].html;
-  const dark = analysis.darkMode[client].html;
-  const findings = analysis.cssReport.filter((f) => f.client === client);
+  return expectationFailures(fixture, {
+    html: analysis.transforms[0].html,
+    dark: analysis.darkMode[client].html,
+    findings: analysis.cssReport.filter((f) => f.client === client),
+  });
+}
+
+/**
+ * A client that returns the email untouched: its markup and dark variant are the email as a browser
+ * serializes it, and it reports nothing. A behavior's fixture must fail against it (docs/clients.md,
+ * "Invariants"): a fixture the identity passes tests nothing.
+ */
+export function identityOutput(html: string): FixtureOutput {
+  const serialized = serialize(parse(html));
+  return { html: serialized, dark: serialized, findings: [] };
+}
+
+/** The behaviors (shown ones, per client) whose fixture the identity passes: each is a defect of the fixture. */
+export function fixturesTheIdentityPasses(clients: readonly ClientId[] = CLIENT_IDS): Array<{ client: ClientId; behavior: string }> {
+  const passing: Array<{ client: ClientId; behavior: string }> = [];
+  for (const client of clients) {
+    for (const behavior of CLIENT_MODELS[client].behaviors) {
+      if (behavior.alternative || keepsOnly(behavior)) continue;
+      if (expectationFailures(behavior.fixture, identityOutput(behavior.fixture.html)).length === 0) passing.push({ client, behavior: behavior.id });
+    }
+  }
+  return passing;
+}
+
+/**
+ * A correction that only says the client keeps what caniemail says it drops (Proton keeps its selectors):
+ * the identity is right about it by nature; its fixture fails against caniemail's view instead.
+ */
+function keepsOnly(behavior: ClientBehavior): boolean {
+  if (behavior.kind !== 'sanitize' || behavior.removesElements?.size || behavior.unwrapsElements?.size) return false;
+  const overrides = Object.values(behavior.supportOverrides ?? {});
+  return overrides.length > 0 && overrides.every((level) => level === 'supported');
+}
+
+function expectationFailures(fixture: BehaviorFixture, output: FixtureOutput): string[] {
+  const { html, dark, findings } = output;
   const failures: string[] = [];
   const { expect } = fixture;
   for (const text of expect.transformIncludes ?? []) if (!html.includes(text)) failures.push(`markup lacks ${JSON.stringify(text)}`);

@@ -1,13 +1,14 @@
 import { Color, Oklch, converter, formatHex, formatHex8, parse, wcagLuminance } from 'culori';
 
-export type InversionMode = 'full' | 'partial';
+export type InversionMode = 'full' | 'partial' | 'removal';
 export type ColorRole = 'background' | 'foreground';
 
 const toOklch = converter('oklch');
+const toRgb = converter('rgb');
 const NOT_COLORS = new Set(['transparent', 'none', 'inherit', 'initial', 'unset', 'currentcolor', 'auto', 'revert']);
 // An unclosed url( or color function runs to the end of the value, so a failed match never rescans
 // (repeated unclosed openers would otherwise cost quadratic time).
-const COLOR_TOKEN = /url\([^)]*(?:\)|$)|#[0-9a-f]{3,8}\b|\b(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([^)]*(?:\)|$)|\b[a-z]+\b/gi;
+export const COLOR_TOKEN = /url\([^)]*(?:\)|$)|#[0-9a-f]{3,8}\b|\b(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([^)]*(?:\)|$)|\b[a-z]+\b/gi;
 
 /**
  * culori's parse, for any text: culori 4 throws a TypeError on some malformed modern syntax
@@ -37,7 +38,7 @@ function clamp(value: number, min: number, max: number): number {
  * - full: every color flips (dark backgrounds turn light, light text turns dark);
  * - partial: only light backgrounds darken and dark text lightens; dark areas are left alone.
  */
-function invertColor(value: string, mode: InversionMode, role: ColorRole): string | undefined {
+function invertColor(value: string, mode: 'full' | 'partial', role: ColorRole): string | undefined {
   const parsed = parseColor(value);
   if (!parsed) return undefined;
   const color = toOklch(parsed) as Oklch;
@@ -53,6 +54,37 @@ function invertColor(value: string, mode: InversionMode, role: ColorRole): strin
   return (color.alpha ?? 1) < 1 ? formatHex8(inverted) : formatHex(inverted);
 }
 
+/**
+ * Thunderbird's dark reader (comm-central DarkReader.mjs), facts restated: a color's brightness is the
+ * weighted sum 0.2125 R + 0.7154 G + 0.0721 B over 0-255; a background brighter than 200, or too close to
+ * its text (a ratio of (brighter + 0.05) / (darker + 0.05) under 3.5 on that scale), is removed, and so is a
+ * text color of brightness 200 or less. What shows instead is the reader's page: #18181b under #eeeef0 text.
+ */
+export const DARK_READER = { threshold: 200, contrast: 3.5, page: '#18181b', text: '#eeeef0' } as const;
+
+/** The dark reader's brightness of a CSS color (0-255), or undefined when it is not an opaque enough color (alpha 0.2 or less counts as none). */
+export function readerBrightness(value: string): number | undefined {
+  const trimmed = value.trim().toLowerCase();
+  const color = NOT_COLORS.has(trimmed) ? undefined : parseColor(trimmed);
+  if (!color) return undefined;
+  const rgb = toRgb(color);
+  if ((rgb.alpha ?? 1) <= 0.2) return undefined;
+  return 255 * (0.2125 * clamp(rgb.r, 0, 1) + 0.7154 * clamp(rgb.g, 0, 1) + 0.0721 * clamp(rgb.b, 0, 1));
+}
+
+/** The dark reader's contrast between two brightness values. */
+export function readerContrast(a: number, b: number): number {
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/** One value as the dark reader leaves it, seen alone: a removed color shows the reader's page or text color. */
+function readerColor(value: string, role: ColorRole): string | undefined {
+  const brightness = readerBrightness(value);
+  if (brightness === undefined) return undefined;
+  if (role === 'background') return brightness > DARK_READER.threshold ? DARK_READER.page : undefined;
+  return brightness <= DARK_READER.threshold ? DARK_READER.text : undefined;
+}
+
 /** Recolors every color token of a CSS value (memoised: emails repeat the same few colors). */
 export class ColorInverter {
   private readonly cache = new Map<string, string>();
@@ -64,7 +96,7 @@ export class ColorInverter {
     if (result === undefined) {
       result = value.replace(COLOR_TOKEN, (token) => {
         if (token.toLowerCase().startsWith('url(') || NOT_COLORS.has(token.toLowerCase())) return token;
-        return invertColor(token, this.mode, role) ?? token;
+        return (this.mode === 'removal' ? readerColor(token, role) : invertColor(token, this.mode, role)) ?? token;
       });
       this.cache.set(key, result);
     }

@@ -8,7 +8,7 @@ import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { ClientView, SheetWriteExtras, TransformContext, TransformWarning } from '../transforms/client-transform';
 import { RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
-import { COLOR_ATTRIBUTES, ColorInverter, colorRoleOf, relativeLuminance } from './color-inversion';
+import { COLOR_ATTRIBUTES, COLOR_TOKEN, ColorInverter, DARK_READER, colorRoleOf, readerBrightness, readerContrast, relativeLuminance } from './color-inversion';
 
 /**
  * How a dark variant paints colors, handed to the dark-contrast report so that it never re-parses the
@@ -17,7 +17,7 @@ import { COLOR_ATTRIBUTES, ColorInverter, colorRoleOf, relativeLuminance } from 
 export interface DarkColorHandover {
   client: ClientId;
   /** `none`: the email keeps its colors; `dark-media`: its prefers-color-scheme dark rules apply; else colors are inverted. */
-  mode: 'none' | 'dark-media' | 'full-inversion' | 'partial-inversion';
+  mode: 'none' | 'dark-media' | 'full-inversion' | 'partial-inversion' | 'color-removal';
   /** Recolors CSS color values as the client does (memoised); null when nothing is recolored. */
   inverter: ColorInverter | null;
   /** The client inlines top-level `<style>` rules into style attributes (Gmail). */
@@ -45,7 +45,7 @@ const OUTLOOK_HINT_CLIENTS: ReadonlySet<ClientId> = new Set(['outlook-web', 'out
 
 /** Shared per-email dark-mode facts (computed once for every client). */
 export class DarkModeContext {
-  readonly inverters = { full: new ColorInverter('full'), partial: new ColorInverter('partial') };
+  readonly inverters = { full: new ColorInverter('full'), partial: new ColorInverter('partial'), removal: new ColorInverter('removal') };
   readonly riskyImages: HtmlElement[];
   readonly hasOutlookHints: boolean;
   readonly uncoveredLightBackgrounds: HtmlElement[];
@@ -119,6 +119,7 @@ export function simulateDarkModeForClient(context: DarkModeContext, view: Client
   const behavior = effectiveBehavior(client.darkMode, hasDarkQuery);
   if (behavior === 'none') return keepEmailColors(view, client);
   if (behavior === 'prefers-color-scheme') return applyDarkRules(context, view, client);
+  if (behavior === 'color-removal') return removeColors(context, view, client);
   return invertColors(context, view, client, behavior === 'full-inversion' ? 'full' : 'partial');
 }
 
@@ -144,13 +145,14 @@ function colorHandover(
   mode: DarkColorHandover['mode'],
   inverter: ColorInverter | null = null,
   markers: DarkColorHandover['markers'] = null,
+  canvas: DarkColorHandover['canvas'] = DARK_CANVAS,
 ): DarkColorHandover {
   return {
     client: view.client,
     mode,
     inverter,
     inlinesRules: view.client.startsWith('gmail'),
-    canvas: inverter ? DARK_CANVAS : null,
+    canvas: inverter ? canvas : null,
     markers,
   };
 }
@@ -414,4 +416,145 @@ function reportUncovered(context: DarkModeContext, warnings: TransformWarning[],
     `${uncovered.length} element(s) keep a hard-coded light background that no dark rule overrides (${examples}).`,
     uncovered[0],
   );
+}
+
+/** The dark reader's page behind the email: its background and text (links keep the dark default). */
+const READER_CANVAS = { background: DARK_READER.page, text: DARK_READER.text, link: DARK_CANVAS.link };
+/** Attributes the dark reader removes from `<body>`, and from every other element it visits. */
+const READER_BODY_ATTRIBUTES = new Set(['bgcolor', 'text', 'link', 'vlink']);
+const READER_ELEMENT_ATTRIBUTES = new Set(['bgcolor', 'color']);
+
+/**
+ * The declarations the dark reader removes from one declaration block (an element's style, or one rule of a
+ * `<style>` block): a text color it judges dark on a page without its own background, or a background too
+ * bright or too close to its text, with the text color then judged again; gradients always go. Returns the
+ * removed properties; for a `background` shorthand whose color alone goes, the value without it.
+ */
+export function readerRemovals(declarations: readonly Decl[]): Map<string, string | null> {
+  const removals = new Map<string, string | null>();
+  let color: Decl | undefined;
+  let background: Decl | undefined;
+  let backgroundColor: Decl | undefined;
+  for (const d of declarations) {
+    if (d.property === 'color') color = d;
+    else if (d.property === 'background') background = d;
+    else if (d.property === 'background-color') backgroundColor = d;
+  }
+  if (!color && !background && !backgroundColor) return removals;
+  // An invalid or keyword text color counts as black (brightness 0), as in the reader.
+  const textBrightness = color ? (readerBrightness(color.value) ?? 0) : 0;
+  const removeDarkText = (): void => {
+    if (color && textBrightness <= DARK_READER.threshold) removals.set('color', null);
+  };
+  const clears = (brightness: number): boolean =>
+    brightness > DARK_READER.threshold || (color !== undefined && readerContrast(textBrightness, brightness) < DARK_READER.contrast);
+  const shorthandColor = background ? backgroundColorToken(background.value) : undefined;
+  const longhandBrightness = backgroundColor ? readerBrightness(backgroundColor.value) : undefined;
+  const fillBrightness = longhandBrightness ?? (shorthandColor ? readerBrightness(shorthandColor) : undefined);
+  if ((!background || background.value.trim().toLowerCase() === 'none') && longhandBrightness === undefined) {
+    removeDarkText();
+    return removals;
+  }
+  if (fillBrightness !== undefined && clears(fillBrightness)) {
+    if (backgroundColor) removals.set('background-color', null);
+    if (background && shorthandColor) {
+      const rest = background.value.replace(shorthandColor, '').trim();
+      removals.set('background', rest.length > 0 ? rest : null);
+    }
+    removeDarkText();
+  }
+  if (background && /gradient/i.test(background.value)) removals.set('background', null);
+  return removals;
+}
+
+/** The color layer of a `background` shorthand (its first token that is a color), if any. */
+function backgroundColorToken(value: string): string | undefined {
+  // COLOR_TOKEN runs an unclosed function to the end of the value: one pass, never a rescan.
+  for (const match of value.matchAll(COLOR_TOKEN)) {
+    if (/^url\(/i.test(match[0])) continue;
+    if (readerBrightness(match[0]) !== undefined) return match[0];
+  }
+  return undefined;
+}
+
+function applyRemovals(declarations: readonly Decl[], removals: ReadonlyMap<string, string | null>): Decl[] {
+  const kept: Decl[] = [];
+  for (const d of declarations) {
+    if (!removals.has(d.property)) kept.push(d);
+    else {
+      const value = removals.get(d.property);
+      if (value) kept.push({ property: d.property, value, important: d.important });
+    }
+  }
+  return kept;
+}
+
+/**
+ * `color-removal` (Thunderbird's dark reader): colors that would not read on the reader's dark page are
+ * removed, not inverted: body colors, bgcolor and color attributes, and per style block (a style attribute
+ * or a `<style>` rule) light backgrounds and dark text. Buttons are left alone.
+ */
+function removeColors(context: DarkModeContext, view: ClientView, client: EmailClient): DarkModeVariant {
+  const { parsed } = context.transform;
+  const plan = copyPlan(view.plan);
+  const body = parsed.elementsByTag.get('body')?.[0];
+  let changed = 0;
+  for (const element of context.colorCandidates) {
+    if (plan.removed.has(element) || element.tagName === 'button') continue;
+    const isBody = element === body;
+    const own: readonly Decl[] = view.styles.get(element) ?? parsed.inlineStyles.get(element)?.declarations ?? [];
+    const attrs = view.attributesOf(element);
+    const dropped = isBody ? READER_BODY_ATTRIBUTES : READER_ELEMENT_ATTRIBUTES;
+    const visited =
+      isBody ||
+      own.some((d) => d.property.includes('color') || d.property.startsWith('background')) ||
+      attrs.some((a) => a.name === 'bgcolor' || a.name === 'color');
+    if (!visited) continue;
+    let declarations = isBody ? own.filter((d) => d.property !== 'background-color' && d.property !== 'color') : [...own];
+    declarations = applyRemovals(declarations, readerRemovals(declarations));
+    const kept = attrs.filter((a) => a.prefix || !dropped.has(a.name));
+    if (isBody) {
+      declarations = [
+        { property: 'background-color', value: DARK_READER.page, important: false },
+        { property: 'color', value: DARK_READER.text, important: false },
+        ...declarations,
+      ];
+    } else if (kept.length === attrs.length && declarations.length === own.length) continue;
+    changed++;
+    const withoutStyle = kept.filter((a) => a.name !== 'style' || a.prefix);
+    const styleIndex = kept.findIndex((a) => a.name === 'style' && !a.prefix);
+    if (declarations.length > 0)
+      withoutStyle.splice(styleIndex >= 0 ? styleIndex : withoutStyle.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
+    plan.startTags.set(element, serializeStartTag(element.tagName, withoutStyle));
+  }
+  const byRule = new Map<Rule, Map<string, string | null>>();
+  for (const sheet of parsed.styleSheets) {
+    const text = view.writeSheet(sheet, {
+      rewrite: (d: Declaration) => {
+        const rule = d.parent?.type === 'rule' ? (d.parent as Rule) : undefined;
+        if (!rule) return undefined;
+        let removals = byRule.get(rule);
+        if (!removals) {
+          const own = rule.nodes
+            .filter((n): n is Declaration => n.type === 'decl')
+            .map((n) => ({ property: n.prop.toLowerCase(), value: n.value, important: n.important === true }));
+          byRule.set(rule, (removals = readerRemovals(own)));
+        }
+        const property = d.prop.toLowerCase();
+        if (!removals.has(property)) return undefined;
+        const value = removals.get(property);
+        return value ? { property, value, important: d.important === true } : null;
+      },
+    });
+    if (text !== undefined && !plan.removed.has(sheet.element)) plan.styleTexts.set(sheet.element, text);
+  }
+  const warnings: TransformWarning[] = [];
+  addWarning(
+    warnings,
+    view.client,
+    'info',
+    'dark-mode',
+    `${client.name}'s dark reader removes light backgrounds and dark text colors (it does not invert them) over its ${DARK_READER.page} page; ${changed} element(s) changed.`,
+  );
+  return { plan, warnings, sameAsTransform: false, colors: colorHandover(view, 'color-removal', context.inverters.removal, null, READER_CANVAS) };
 }

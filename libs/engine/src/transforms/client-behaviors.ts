@@ -1,6 +1,7 @@
 import type { AtRule, ChildNode, Declaration, Root, Rule } from 'postcss';
 import type { Severity } from '../analysis/css-finding';
 import {
+  AdditionBehavior,
   ClientBehavior,
   Decl,
   DeclarationSite,
@@ -512,13 +513,20 @@ function findPoisons(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Find
 /** Markup the client adds: a wrapper around the body's content, links in the text. */
 function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: FindingTally, clientName: string): void {
   const { parsed } = facts;
+  // The wrapper scoped selectors need (Yahoo's #yiv… div) is outermost, as the client serves it.
+  if (outcome.rules.prefix?.scopeWrapper) outcome.bodyWrapper = outcome.rules.prefix.scopeWrapper;
   for (const addition of outcome.rules.additions) {
     if (addition.disabledBy(parsed)) continue;
     if (addition.wrapsBody) {
-      outcome.bodyWrapper = addition.wrapsBody;
+      const outer = outcome.bodyWrapper;
+      outcome.bodyWrapper = outer ? { open: outer.open + addition.wrapsBody.open, close: addition.wrapsBody.close + outer.close } : addition.wrapsBody;
       const body = parsed.elementsByTag.get('body')?.[0];
       if (body && addition.breaksRules?.(parsed))
         tally.add(addition, addition.severity, addition.id, () => `${clientName}: ${addition.summary}`, addition.suggestion, positionOf(body));
+      continue;
+    }
+    if (addition.addsAttributes || addition.addsDeclarations) {
+      reportOverrides(facts, addition, tally, clientName);
       continue;
     }
     if (!addition.addTo) continue;
@@ -538,6 +546,29 @@ function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Findin
     tally.add(addition, severity, addition.id, () => message, addition.suggestion, first);
     const finding = tally.list().find((f) => f.behavior === addition);
     if (finding) finding.occurrences = count;
+  }
+}
+
+/**
+ * Attributes and declarations a client forces: the markup changes on every element of the tags, but a finding
+ * is given only where the email says otherwise (loading="eager", table-layout:auto), so an email that does not
+ * care gets no note.
+ */
+function reportOverrides(facts: BehaviorFacts, addition: AdditionBehavior, tally: FindingTally, clientName: string): void {
+  const { parsed } = facts;
+  const attributes = addition.addsAttributes?.attributes ?? [];
+  const declarations = addition.addsDeclarations?.declarations ?? [];
+  const tags = [...(addition.addsAttributes?.on ?? []), ...(addition.addsDeclarations?.on ?? [])];
+  const overridden = (element: HtmlElement): boolean =>
+    attributes.some((forced) => element.attrs.some((a) => !a.prefix && a.name === forced.name && a.value.trim().toLowerCase() !== forced.value)) ||
+    declarations.some((forced) =>
+      (parsed.inlineStyles.get(element)?.declarations ?? []).some((d) => d.property === forced.property && d.value.trim().toLowerCase() !== forced.value),
+    );
+  for (const tag of tags) {
+    for (const element of parsed.elementsByTag.get(tag) ?? []) {
+      if (!element.sourceCodeLocation || !overridden(element)) continue;
+      tally.add(addition, addition.severity, addition.id, () => `${clientName} ${addition.summary}`, addition.suggestion, positionOf(element));
+    }
   }
 }
 

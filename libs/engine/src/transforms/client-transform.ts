@@ -291,9 +291,11 @@ export function transformForClient(context: TransformContext, client: ClientId):
   dropWholeStyleBlocks(outcome, name, plan, tally);
   const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
   dropElementAttributes(parsed, rules, name, attributes, tally);
+  addElementAttributes(parsed, rules, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
   for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
   wrapBody(parsed, outcome, plan);
+  addClientStyleSheet(parsed, rules, plan);
   const writeSheet = writeStyleBlocks(context, outcome, bit, inlines, name, plan, tally, inlinedRuleCount);
   addClientMarkup(outcome, plan, tally);
 
@@ -483,6 +485,36 @@ function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: st
 }
 
 /**
+ * Declarations the client forces on every element of some tags (Outlook for Mac's table-layout: fixed): the
+ * client's own style sheet, written first in `<head>` with `!important` so that it wins as the client's does.
+ * One rule per client instead of a rewritten start tag per element keeps the cost independent of the email.
+ */
+function addClientStyleSheet(parsed: ParsedEmail, rules: ClientRules, plan: RenderPlan): void {
+  let css = '';
+  for (const addition of rules.additions) {
+    const added = addition.addsDeclarations;
+    if (added) css += `${added.on.join(',')}{${added.declarations.map((d) => `${d.property}:${d.value}${d.important ? ' !important' : ''}`).join(';')}}`;
+  }
+  const head = css ? parsed.elementsByTag.get('head')?.[0] : undefined;
+  if (head) (plan.afterStartTags ??= new Map()).set(head, `<style>${css}</style>`);
+}
+
+/** Attributes the client sets on elements (HEY's loading="lazy" on images); the finding comes from the behavior outcome. */
+function addElementAttributes(parsed: ParsedEmail, rules: ClientRules, attributes: ClientView['attributes']): void {
+  for (const addition of rules.additions) {
+    const added = addition.addsAttributes;
+    if (!added) continue;
+    const names = new Set(added.attributes.map((a) => a.name));
+    for (const tag of added.on) {
+      for (const element of parsed.elementsByTag.get(tag) ?? []) {
+        const kept = (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !names.has(a.name));
+        attributes.set(element, [...kept, ...added.attributes]);
+      }
+    }
+  }
+}
+
+/**
  * Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only). Clients
  * that share a prefix share the prefixed start tags of elements they leave otherwise unchanged.
  */
@@ -499,12 +531,11 @@ function prefixNames(
   if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
 }
 
-/** A wrapper the client puts around the body's content (Thunderbird). */
+/** A wrapper the client puts around the body's content (Thunderbird's lang div, Yahoo's #yiv… scope). */
 function wrapBody(parsed: ParsedEmail, outcome: BehaviorOutcome, plan: RenderPlan): void {
   const body = outcome.bodyWrapper ? parsed.elementsByTag.get('body')?.[0] : undefined;
   if (body && outcome.bodyWrapper) {
-    const bodyTag = plan.startTags.get(body) ?? plan.prefixedStartTags?.get(body) ?? serializeStartTag('body', body.attrs);
-    plan.startTags.set(body, bodyTag + outcome.bodyWrapper.open);
+    (plan.afterStartTags ??= new Map()).set(body, outcome.bodyWrapper.open);
     plan.endTags = new Map([[body, `${outcome.bodyWrapper.close}</body>`]]);
   }
 }

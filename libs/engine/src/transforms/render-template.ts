@@ -40,6 +40,11 @@ export interface RenderPlan {
   texts: Map<HtmlText, string>;
   /** Replacement end-tag markup (`</div></body>` where a client wraps the body's content). */
   endTags?: Map<HtmlElement, string>;
+  /**
+   * Markup written right after an element's start tag (the wrapper a client puts around the body's content):
+   * kept apart from `startTags` so that a dark variant that recolors the body keeps the wrapper.
+   */
+  afterStartTags?: Map<HtmlElement, string>;
 }
 
 export function emptyPlan(): RenderPlan {
@@ -65,6 +70,7 @@ export function copyPlan(plan: RenderPlan): RenderPlan {
     texts: new Map(plan.texts),
     prefixedStartTags: plan.prefixedStartTags,
     endTags: plan.endTags,
+    afterStartTags: plan.afterStartTags,
   };
 }
 
@@ -262,6 +268,7 @@ export class RenderTemplate {
           if (plan.unwrapped.has(element)) continue;
           const rewritten = plan.startTags.get(element) ?? plan.prefixedStartTags?.get(element);
           out += rewritten === undefined ? slot.text : withAnnotation(rewritten, slot.annotation);
+          if (plan.afterStartTags) out += plan.afterStartTags.get(element) ?? '';
           break;
         }
         case SlotKind.Close:

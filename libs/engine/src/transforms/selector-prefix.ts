@@ -22,12 +22,7 @@ export function prefixSelector(selector: string, classPrefix: string | undefined
     else if (bracket === 0 && char === '\\') {
       out += char + (selector[++i] ?? '');
       continue;
-    } else if (
-      bracket === 0 &&
-      (char === '.' || char === '#') &&
-      /[-_a-zA-Z\u00a0-\uffff\\]/.test(selector[i + 1] ?? '') &&
-      !/\d/.test(selector[i - 1] ?? '')
-    ) {
+    } else if (bracket === 0 && (char === '.' || char === '#') && /[-_a-zA-Z\u00a0-\uffff\\]/.test(selector[i + 1] ?? '') && !endsNumber(selector, i)) {
       const add = char === '.' ? classPrefix : idPrefix;
       out += char + (add ?? '');
       continue;
@@ -35,6 +30,16 @@ export function prefixSelector(selector: string, classPrefix: string | undefined
     out += char;
   }
   return out;
+}
+
+/**
+ * Whether the text before `end` ends with a number (`50.5%` in a keyframe selector), whose `.` is no class:
+ * `th.large-12.first` ends with an identifier whose last character is a digit, and `.first` is a class.
+ */
+function endsNumber(selector: string, end: number): boolean {
+  let start = end;
+  while (start > 0 && /[-\w]/.test(selector[start - 1])) start--;
+  return start < end && /\d/.test(selector[start]);
 }
 
 /** A `class` attribute's names with the prefix; `firstOnly` keeps only the first name (Word reads no other). */

@@ -30,8 +30,8 @@ const ACCOUNT_TYPE = userSetting("depends on the reader's account type, not on t
 const READER_BROWSER = notApplicable("depends on the reader's browser; Mailproof paints webmail in Chromium");
 const NOT_IN_MARKUP = notInMarkup("shows in interaction, playback, image decoding or the app's window: no markup or CSS changes");
 const PAINTING_GAP = gap("a painting rule of the client's engine; screenshots paint in Chromium and no hook expresses it yet");
-const CLIENT_CSS_GAP = gap('CSS or markup the client adds around the email; no hook for client-added CSS yet');
-const ADDED_ATTRIBUTE_GAP = gap('an attribute the client adds; no hook for added attributes yet');
+const CLIENT_CSS_GAP = gap('CSS or markup the client adds around the email; the hook exists (addsDeclarations), the behaviour is not written yet');
+const ADDED_ATTRIBUTE_GAP = gap('an attribute the client adds; the hook exists (addsAttributes), the behaviour is not written yet');
 const AT_RULE_GAP = gap('an at-rule or nesting rewrite the pipeline cannot express yet (nested at-rules, feature-level filtering)');
 
 export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = {
@@ -340,7 +340,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-sytem-ui#1@thunderbird': modeled('thunderbird-system-ui-only'),
   'css-sytem-ui#2': READER_BROWSER,
   'css-tab-size#2': modeled('outlook-tab-character-stripped'),
-  'css-table-layout#1': CLIENT_CSS_GAP,
+  'css-table-layout#1': modeled('outlook-mac-fixed-table-layout'),
   'css-text-align#1': modeled('yahoo-text-align-logical'),
   'css-text-align#1@outlook-windows-legacy': modeled('word-text-align-logical'),
   'css-text-align#2': SUPERSEDED,
@@ -504,7 +504,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'html-lists#2': PAINTING_GAP,
   'html-loading-attribute#1': notApplicable('describes what works (a prefix or an alternative); no client behaviour'),
   'html-loading-attribute#1@outlook-macos': SUPERSEDED,
-  'html-loading-attribute#3': ADDED_ATTRIBUTE_GAP,
+  'html-loading-attribute#3': modeled('hey-lazy-images'),
   'html-mailto-links#3': notInMarkup('what the mail composer does with a mailto link'),
   'html-marquee#1': READER_BROWSER,
   'html-marquee#2': modeled('proton-marquee-behavior'),

@@ -248,7 +248,7 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
     url: `${COMM_CENTRAL}/mailnews/mailnews.js`,
     date: '2026-08-22',
     clients: ['thunderbird'],
-    decision: userSetting("depends on the reader's remote-content setting"),
+    decision: modeled('thunderbird-remote-images-blocked'),
   },
   {
     id: 'thunderbird-simple-html',

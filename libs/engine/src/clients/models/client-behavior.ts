@@ -146,6 +146,17 @@ export interface PrefixBehavior extends BehaviorBase {
   rewriteSelector?(selector: string): string | null;
   /** Only the first name of a `class` attribute counts (Word). */
   firstClassOnly?: true;
+  /**
+   * The element the client wraps the message's content in, which its scoped selectors need (Yahoo's
+   * `<div id="yiv…">` for `#yiv… .x`): the rewritten markup carries it inside `<body>`.
+   */
+  scopeWrapper?: { open: string; close: string };
+  /**
+   * The documented limit of the rewrite: why an original selector (one of a list) matches other elements
+   * once the client has rewritten it (a chain Outlook.com prefixes half of, a `body` compound under Yahoo's
+   * scope), or undefined when it must match exactly what it matched before (the invariant in docs/clients.md).
+   */
+  selectorLimit?(selector: string): string | undefined;
 }
 
 /**
@@ -201,6 +212,16 @@ export interface AdditionBehavior extends BehaviorBase {
   addTo?(text: string, parsed: ParsedEmail): { text: string; count: number } | undefined;
   /** An element the client wraps the body's content in (Thunderbird's `moz-text-html` div). */
   wrapsBody?: { open: string; close: string };
+  /**
+   * Attributes the client sets on every element of these tags (HEY's `loading="lazy"` on images), replacing
+   * the email's own value of that attribute.
+   */
+  addsAttributes?: { on: readonly string[]; attributes: readonly { name: string; value: string }[] };
+  /**
+   * Declarations the client forces on every element of these tags (Outlook for Mac's `table-layout: fixed`),
+   * written as the client's own `<style>` rule first in `<head>` (with their `!important`, they win over the email's).
+   */
+  addsDeclarations?: { on: readonly string[]; declarations: readonly Decl[] };
   /** For a wrapper: whether the email has rules it breaks (a finding is given only then). */
   breaksRules?(parsed: ParsedEmail): boolean;
   severity: Severity;

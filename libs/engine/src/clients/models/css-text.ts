@@ -95,3 +95,13 @@ export const NEGATIVE_LENGTH = /(^|[\s,(])-(?:\d|\.\d)/;
 export function isDarkSchemeQuery(params: string): boolean {
   return /prefers-color-scheme\s*:\s*dark/i.test(params);
 }
+
+/**
+ * A selector that reads the class or id attribute as text (`[class="a"]`, `[id^="x"]`): a client that prefixes
+ * those names changes the text, so such a selector no longer matches (a limit of every prefixing client).
+ */
+export function readsPrefixedAttribute(selector: string): boolean {
+  return /\[\s*(?:class|id)\s*(?:[~|^$*]?=|\])/i.test(selector);
+}
+
+export const PREFIXED_ATTRIBUTE_LIMIT = 'an attribute selector on class or id reads the prefixed names';

@@ -12,6 +12,8 @@ import {
   hasStrayCharacter,
   outsideStringsAndUrls,
   withoutTemplateTags,
+  PREFIXED_ATTRIBUTE_LIMIT,
+  readsPrefixedAttribute,
 } from './css-text';
 
 /**
@@ -338,6 +340,7 @@ const classPrefix = {
   ],
   classPrefix: 'm_',
   idPrefix: 'm_',
+  selectorLimit: (selector: string) => (readsPrefixedAttribute(selector) ? PREFIXED_ATTRIBUTE_LIMIT : undefined),
   fixture: {
     html: '<html><head><style>@media (max-width:600px){.col{width:100% !important}}</style></head><body><div class="col" id="main">x</div></body></html>',
     expect: { transformIncludes: ['class="m_col"', 'id="m_main"', '.m_col{'] },
@@ -387,9 +390,10 @@ const webDark: DarkBehavior = {
       date: '2023-03-08',
     },
   ],
+  // The email's dark rules must not reach the dark view (an untouched email's would).
   fixture: {
-    html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>',
-    expect: { darkIncludes: ['background-color:#ffffff', 'color:#000000'] },
+    html: '<html><head><style>.a{color:#000000}@media (prefers-color-scheme:dark){.a{color:#ffffff}}</style></head><body style="background-color:#ffffff"><p class="a">x</p></body></html>',
+    expect: { darkIncludes: ['background-color:#ffffff'], darkExcludes: ['prefers-color-scheme:dark'] },
   },
 };
 
@@ -403,8 +407,8 @@ const androidDark: DarkBehavior = {
     { url: 'https://www.hteumeuleu.com/2021/fixing-gmail-dark-mode-css-blend-modes/', title: 'Rémi Parmentier, Fixing Gmail dark mode', date: '2021-04-09' },
   ],
   fixture: {
-    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>',
-    expect: { darkExcludes: ['background-color: #ffffff'] },
+    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td><td style="background-color:#111111;color:#eeeeee">y</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] },
   },
 };
 
@@ -419,7 +423,7 @@ const iosDark: DarkBehavior = {
   ],
   fixture: {
     html: '<body><table><tr><td style="background-color:#111111;color:#eeeeee">x</td></tr></table></body>',
-    expect: { darkExcludes: ['background-color: #111111'] },
+    expect: { darkExcludes: ['background-color:#111111', 'color:#eeeeee'] },
   },
 };
 

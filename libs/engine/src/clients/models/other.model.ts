@@ -1,4 +1,4 @@
-import type { ClientModel, DarkBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
+import type { AdditionBehavior, ClientModel, DarkBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { isDarkSchemeQuery } from './css-text';
 
 /** Samsung Email, Fastmail, HEY and Superhuman. */
@@ -7,7 +7,8 @@ const CANIEMAIL_DARK_QUERY = {
   title: 'caniemail: prefers-color-scheme',
   date: '2023-03-08',
 };
-const LIGHT_BODY = '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>';
+const LIGHT_BODY =
+  '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td><td style="background-color:#111111;color:#eeeeee">y</td></tr></table></body>';
 
 const samsungDark: DarkBehavior = {
   id: 'samsung-dark',
@@ -23,7 +24,7 @@ const samsungDark: DarkBehavior = {
       note: 'The inversion without dark rules comes from secondary guides only: disputed.',
     },
   ],
-  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color: #ffffff'] } },
+  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] } },
 };
 
 const fastmailDarkQuery: RewriteBehavior = {
@@ -145,13 +146,34 @@ const heyWordBreak: RewriteBehavior = {
   fixture: { html: '<p style="word-break:break-all">x</p>', expect: { transformIncludes: ['word-break: break-word'] } },
 };
 
+const heyLazyImages: AdditionBehavior = {
+  id: 'hey-lazy-images',
+  kind: 'addition',
+  severity: 'info',
+  summary: 'HEY adds loading="lazy" to every image (replacing the email\'s own loading value).',
+  evidence: [{ url: 'https://www.caniemail.com/features/html-loading-attribute/', title: 'caniemail: loading attribute (HEY note 3)', date: '2021-10-27' }],
+  addsAttributes: { on: ['img'], attributes: [{ name: 'loading', value: 'lazy' }] },
+  disabledBy: () => false,
+  restyledBy: () => false,
+  suggestion: 'Give images width and height attributes so that lazy loading does not shift the layout; a tracking pixel loads only when scrolled into view.',
+  fixture: {
+    html: '<img src="https://example.com/a.png" alt="A" width="600" height="200" loading="eager">',
+    expect: { transformIncludes: ['loading="lazy"'], transformExcludes: ['loading="eager"'], finding: { rule: 'hey-lazy-images' } },
+  },
+  // An image without a loading attribute gets HEY's, and no note.
+  counterFixture: {
+    html: '<img src="https://example.com/a.png" alt="A" width="600" height="200">',
+    expect: { transformIncludes: ['loading="lazy"'], noFindingFor: 'hey-lazy-images' },
+  },
+};
+
 const partialDark = (id: string, summary: string, evidence: DarkBehavior['evidence']): DarkBehavior => ({
   id,
   kind: 'dark',
   model: 'partial-inversion',
   summary,
   evidence,
-  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color: #ffffff'] } },
+  fixture: { html: LIGHT_BODY, expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] } },
 });
 
 const CHECKED = '2026-11-27';
@@ -171,6 +193,7 @@ export const OTHER_MODELS: Record<'samsung-mail' | 'fastmail' | 'hey-mail' | 'su
     behaviors: [
       heyDarkQuery,
       heyWordBreak,
+      heyLazyImages,
       partialDark('hey-dark-partial', 'HEY darkens light backgrounds and lightens dark text in its dark theme (partial inversion).', [
         {
           url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/',

@@ -1,5 +1,14 @@
-import type { ClientBehavior, ClientModel, DarkBehavior, DropBlockBehavior, ElementBehavior, PrefixBehavior, RewriteBehavior } from './client-behavior';
-import { hasStrayCharacter } from './css-text';
+import type {
+  AdditionBehavior,
+  ClientBehavior,
+  ClientModel,
+  DarkBehavior,
+  DropBlockBehavior,
+  ElementBehavior,
+  PrefixBehavior,
+  RewriteBehavior,
+} from './client-behavior';
+import { PREFIXED_ATTRIBUTE_LIMIT, hasStrayCharacter, readsPrefixedAttribute } from './css-text';
 
 /**
  * Outlook: classic Outlook for Windows renders with Microsoft Word (CSS support depends on the element);
@@ -238,7 +247,7 @@ const wordDark: DarkBehavior = {
   ],
   fixture: {
     html: '<body><table><tr><td style="background-color:#111111;color:#eeeeee">x</td></tr></table></body>',
-    expect: { darkExcludes: ['background-color: #111111'] },
+    expect: { darkExcludes: ['background-color:#111111', 'color:#eeeeee'] },
   },
 };
 
@@ -290,6 +299,11 @@ const owaPrefix: PrefixBehavior = {
     },
   ],
   // `.x_a.x_b` -> `.x_a.b`: only the first class of a compound keeps the prefix.
+  selectorLimit: (selector) => {
+    if (/\.[-_a-zA-Z][-\w]*\.[-_a-zA-Z]/.test(selector)) return 'a chain of classes keeps the prefix on its first class only';
+    if (/(?:^|[\s>+~])(?:\[[^\]]*\])+(?=\s|$)/.test(selector)) return 'a compound that is only an attribute selector is removed';
+    return readsPrefixedAttribute(selector) ? PREFIXED_ATTRIBUTE_LIMIT : undefined;
+  },
   rewriteSelector: (selector) =>
     withoutBareAttributeCompounds(selector.replace(/(\.x_[-\w]+)((?:\.x_[-\w]+)+)/g, (_, first: string, rest: string) => first + rest.replace(/\.x_/g, '.'))),
   fixture: {
@@ -380,8 +394,8 @@ const appsDark: DarkBehavior = {
   id: 'outlook-apps-dark-partial',
   summary: 'the Outlook apps (iOS, Android, Mac) darken light backgrounds and lighten dark text (partial inversion).',
   fixture: {
-    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>',
-    expect: { darkExcludes: ['background-color: #ffffff'] },
+    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td><td style="background-color:#111111;color:#eeeeee">y</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] },
   },
 };
 
@@ -399,6 +413,36 @@ const WORD: readonly ClientBehavior[] = [
   wordDark,
 ];
 
+const macFixedTableLayout: AdditionBehavior = {
+  id: 'outlook-mac-fixed-table-layout',
+  kind: 'addition',
+  severity: 'info',
+  summary: 'Outlook for Mac forces table-layout: fixed on every table: column widths come from the first row and the table width, not from the content.',
+  evidence: [
+    {
+      url: 'https://www.caniemail.com/features/css-table-layout/',
+      title: 'caniemail: table-layout (Outlook macOS 16.80, note 1: all tables forced to fixed)',
+      date: '2022-07-20',
+    },
+  ],
+  addsDeclarations: { on: ['table'], declarations: [{ property: 'table-layout', value: 'fixed', important: true }] },
+  disabledBy: () => false,
+  restyledBy: () => false,
+  suggestion: 'Give the first row of each table the column widths it needs (width attributes on its cells).',
+  fixture: {
+    html: '<table style="table-layout:auto;width:600px"><tr><td>x</td></tr></table>',
+    expect: {
+      transformIncludes: ['<head><style>table{table-layout:fixed !important}</style>'],
+      finding: { rule: 'outlook-mac-fixed-table-layout' },
+    },
+  },
+  // An email that sets no table-layout gets the forced one in its markup, and no note.
+  counterFixture: {
+    html: '<table width="600"><tr><td>x</td></tr></table>',
+    expect: { transformIncludes: ['<head><style>table{table-layout:fixed !important}</style>'], noFindingFor: 'outlook-mac-fixed-table-layout' },
+  },
+};
+
 export const OUTLOOK_MODELS: Record<
   'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android',
   ClientModel
@@ -406,7 +450,7 @@ export const OUTLOOK_MODELS: Record<
   'outlook-web': { client: 'outlook-web', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
   'outlook-windows': { client: 'outlook-windows', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
   'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviors: WORD },
-  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [appsDark] },
+  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [macFixedTableLayout, appsDark] },
   'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
   'outlook-android': { client: 'outlook-android', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
 };

@@ -273,7 +273,11 @@ const protonDark: DarkBehavior = {
       note: 'A flagged variant darkens only the outer canvas of plain emails; its rollout is unknown.',
     },
   ],
-  fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
+  // The email's dark rules must not reach the dark view (an untouched email's would).
+  fixture: {
+    html: '<html><head><style>.a{color:#000000}@media (prefers-color-scheme:dark){.a{color:#ffffff}}</style></head><body style="background-color:#ffffff"><p class="a">x</p></body></html>',
+    expect: { darkIncludes: ['background-color:#ffffff'], darkExcludes: ['prefers-color-scheme:dark'] },
+  },
 };
 
 export const PROTON_MODEL: ClientModel = {

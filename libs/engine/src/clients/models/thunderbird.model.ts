@@ -2,8 +2,9 @@ import type { AdditionBehavior, ClientModel, DarkBehavior, RewriteBehavior } fro
 
 /**
  * Thunderbird: Gecko shows the email as written, after a sanitizer pass that removes conditional CSS
- * (every top-level @media, @supports, @import, @container, @layer). In dark mode its default is to show
- * the email as written; its dark reader removes light backgrounds and dark text colors instead of inverting.
+ * (every top-level @media, @supports, @import, @container, @layer). In dark mode its default (from
+ * Thunderbird 136, with a dark theme) is the dark reader, which removes light backgrounds and dark text
+ * colors instead of inverting them; turned off, the email shows as written.
  */
 const COMM_CENTRAL = 'https://github.com/mozilla/releases-comm-central';
 
@@ -63,12 +64,51 @@ const textHtmlWrapper: AdditionBehavior = {
   },
 };
 
+/** An image source Thunderbird fetches from the network (remote content), as opposed to cid: and data: parts. */
+const REMOTE_SOURCE = /^\s*(?:https?:)?\/\//i;
+
+const remoteImagesBlocked: RewriteBehavior = {
+  id: 'thunderbird-remote-images-blocked',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'remote images',
+  summary:
+    'Thunderbird blocks remote content by default: an <img> loaded from the web shows no picture (its box and alt text stay) until the reader allows remote content for the message or the sender; cid: and data: images show.',
+  evidence: [
+    {
+      url: `${COMM_CENTRAL}/blob/main/mailnews/mailnews.js`,
+      title: 'comm-central: mailnews.js (mailnews.message_display.disable_remote_image defaults to true)',
+      date: '2026-08-22',
+    },
+    {
+      url: 'https://support.mozilla.org/kb/remote-content-in-messages',
+      title: 'Mozilla support: Remote content in messages (blocked by default, allowed per message or sender)',
+      date: '2025',
+    },
+  ],
+  dropsAttributesOn: ['img'],
+  dropsAttributes: (element) => {
+    const source = element.attrs.find((a) => a.name === 'src' && !a.prefix)?.value;
+    if (source === undefined || !REMOTE_SOURCE.test(source)) return [];
+    return element.attrs.some((a) => a.name === 'srcset') ? ['src', 'srcset'] : ['src'];
+  },
+  suggestion: 'Give every image meaningful alt text and width and height attributes, and make sure the message reads without its images.',
+  fixture: {
+    html: '<p><img src="https://example.com/hero.png" alt="Spring sale" width="600" height="200"><img src="cid:logo" alt="Logo" width="100"></p>',
+    expect: {
+      transformIncludes: ['<img alt="Spring sale" width="600" height="200">', '<img src="cid:logo"'],
+      finding: { rule: 'thunderbird-remote-images-blocked' },
+    },
+  },
+};
+
 const asWritten: DarkBehavior = {
   id: 'thunderbird-dark-as-written',
   kind: 'dark',
   model: 'none',
+  alternative: true,
   summary:
-    "Thunderbird shows the email as written in a dark theme by default in the view Mailproof models (no color inversion; the email's dark query is stripped as conditional CSS).",
+    "Thunderbird before 136, or with the dark reader switched off (mail.dark-reader.enabled false, or the message header's toggle), shows the email as written in a dark theme (no color inversion; the email's dark query is stripped as conditional CSS).",
   evidence: [
     {
       url: `${COMM_CENTRAL}/blob/main/mail/app/profile/all-thunderbird.js`,
@@ -90,25 +130,34 @@ const asWritten: DarkBehavior = {
 const darkReader: DarkBehavior = {
   id: 'thunderbird-dark-reader',
   kind: 'dark',
-  model: 'none',
-  alternative: true,
+  model: 'color-removal',
   summary:
-    "Thunderbird's dark reader (mail.dark-reader.enabled; on by default from Thunderbird 136 with a dark theme, and switched per message with the header toggle) removes bgcolor and color attributes, light backgrounds (luminance over 200, or text contrast under 3.5) and dark text colors, over a #18181b page with #eeeef0 text: it removes colors, it does not invert them.",
+    "Thunderbird's dark reader (mail.dark-reader.enabled; on by default from Thunderbird 136 with a dark theme, switched per message with the header toggle) removes the body's colors, bgcolor and color attributes, light backgrounds (brightness over 200 of 255, or too little contrast with their text) and dark text colors, in style attributes and <style> rules alike, over a #18181b page with #eeeef0 text: it removes colors, it does not invert them; buttons are left alone.",
   evidence: [
-    { url: `${COMM_CENTRAL}/blob/main/mail/base/content/modules/DarkReader.mjs`, title: 'comm-central: DarkReader.mjs', date: '2026-08-04' },
+    {
+      url: `${COMM_CENTRAL}/blob/main/mail/base/content/modules/DarkReader.mjs`,
+      title: 'comm-central: DarkReader.mjs (brightness threshold 200, contrast threshold 3.5, buttons skipped, <style> rules sanitized too)',
+      date: '2026-08-04',
+    },
     {
       url: 'https://bugzilla.mozilla.org/show_bug.cgi?id=1942206',
       title: 'Mozilla bug 1942206: enable the dark reader by default (Thunderbird 136)',
       date: '2025-01-29',
-      note: 'Documented as a second behavior; the default Mailproof shows is the email as written.',
+      note: 'The newest default is shown; the email as written (the reader off, or Thunderbird before 136) is the documented alternative.',
     },
   ],
-  fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">Hi</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
+  fixture: {
+    html: '<html><head><style>.card{background-color:#fafafa;color:#222222}</style></head><body bgcolor="#ffffff" style="background-color:#ffffff"><table><tr><td bgcolor="#eeeeee" class="card"><p style="color:#000000">Hi</p><p style="color:#ffffff;background-color:#003366">Dark</p></td></tr></table></body></html>',
+    expect: {
+      darkIncludes: ['background-color: #18181b', '<td class="card">', '<p>Hi</p>', 'style="color:#ffffff;background-color:#003366"'],
+      darkExcludes: ['bgcolor', 'background-color:#ffffff', '#fafafa', '#222222'],
+    },
+  },
 };
 
 export const THUNDERBIRD_MODEL: ClientModel = {
   client: 'thunderbird',
   engine: 'Gecko',
   checkedAt: '2026-11-27',
-  behaviors: [conditionalCss, textHtmlWrapper, asWritten, darkReader],
+  behaviors: [conditionalCss, textHtmlWrapper, remoteImagesBlocked, darkReader, asWritten],
 };

@@ -1,6 +1,6 @@
 import { bodyToDiv } from './body-to-div';
 import type { ClientModel, DarkBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
-import { hasTopLevelComma, mediaFeatures, removeTopLevelCommas } from './css-text';
+import { PREFIXED_ATTRIBUTE_LIMIT, hasTopLevelComma, mediaFeatures, readsPrefixedAttribute, removeTopLevelCommas } from './css-text';
 
 /**
  * Yahoo Mail (web and apps) and AOL Mail, which has run on Yahoo's stack since 2018: a sanitizer that
@@ -11,19 +11,27 @@ import { hasTopLevelComma, mediaFeatures, removeTopLevelCommas } from './css-tex
 /** Yahoo's per-message number is random; the model writes a fixed one so that output stays deterministic. */
 export const YAHOO_SCOPE = 'yiv0000000000';
 
+const FUNCTIONAL_PSEUDO = /:(?:nth-child|nth-of-type|nth-last-child|nth-last-of-type|has)\(/i;
+/** A `body` or `html` type selector (the start of a compound). */
+const ROOT_COMPOUND = /(?:^|[\s>+~(])(?:html|body)(?![-\w])/i;
+
 const yahooPrefix: PrefixBehavior = {
   id: 'yahoo-class-prefix',
   kind: 'prefix',
   classPrefix: YAHOO_SCOPE,
   idPrefix: YAHOO_SCOPE,
-  summary: `Yahoo prefixes every class and id with yiv<digits> (modeled as ${YAHOO_SCOPE}) and scopes every <style> rule under #yiv<digits>.`,
+  summary: `Yahoo prefixes every class and id with yiv<digits> (modeled as ${YAHOO_SCOPE}), wraps the message in <div id="yiv<digits>"> and scopes every <style> rule under #yiv<digits>.`,
   evidence: [
     {
       url: 'https://github.com/hteumeuleu/email-bugs/issues/16',
       title: 'email-bugs #16 (output sample: #yiv9917841803 .yiv9917841803bg1)',
       date: '2019-02-18',
     },
-    { url: 'https://github.com/hteumeuleu/email-bugs/issues/25', title: 'email-bugs #25 (rewritten output shown)', date: '2021-02-25' },
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/25',
+      title: 'email-bugs #25 (rewritten output shown: <div id="yiv…"> around the message, #yiv… body { … } never matching)',
+      date: '2021-02-25',
+    },
     { url: 'https://github.com/hteumeuleu/email-bugs/issues/58', title: 'email-bugs #58: AOL Mail uses the Yahoo engine since July 2018', date: '2018-07' },
     {
       url: 'https://www.caniemail.com/features/css-pseudo-class-nth-child/',
@@ -38,9 +46,19 @@ const yahooPrefix: PrefixBehavior = {
       .split(',')
       .map((part) => `#${YAHOO_SCOPE} ${part.trim()}`)
       .join(','),
+  // The scope needs the wrapper: without it no rewritten rule matches anything.
+  scopeWrapper: { open: `<div id="${YAHOO_SCOPE}">`, close: '</div>' },
+  selectorLimit: (selector) => {
+    if (FUNCTIONAL_PSEUDO.test(selector)) return 'a functional pseudo-class loses its argument';
+    if (ROOT_COMPOUND.test(selector)) return 'body and html sit outside the #yiv… wrapper: the scoped selector matches nothing';
+    return readsPrefixedAttribute(selector) ? PREFIXED_ATTRIBUTE_LIMIT : undefined;
+  },
   fixture: {
     html: '<html><head><style>.box{width:600px} td:nth-child(2){color:#ff0000}</style></head><body><div class="box">x</div><table><tr><td>a</td><td>b</td></tr></table></body></html>',
-    expect: { transformIncludes: [`class="${YAHOO_SCOPE}box"`, `#${YAHOO_SCOPE} .${YAHOO_SCOPE}box{`], transformExcludes: ['nth-child(2)'] },
+    expect: {
+      transformIncludes: [`<body><div id="${YAHOO_SCOPE}"><div class="${YAHOO_SCOPE}box">`, `#${YAHOO_SCOPE} .${YAHOO_SCOPE}box{`, '</table></div></body>'],
+      transformExcludes: ['nth-child(2)'],
+    },
   },
 };
 
@@ -219,7 +237,11 @@ const webDark: DarkBehavior = {
       note: 'email-bugs #156 (2025-09) shows near-white backgrounds recolored in some accounts: disputed.',
     },
   ],
-  fixture: { html: '<body style="background-color:#ffffff"><p style="color:#000000">x</p></body>', expect: { darkIncludes: ['background-color:#ffffff'] } },
+  // The email's dark rules must not reach the dark view (an untouched email's would).
+  fixture: {
+    html: '<html><head><style>.a{color:#000000}@media (prefers-color-scheme:dark){.a{color:#ffffff}}</style></head><body style="background-color:#ffffff"><p class="a">x</p></body></html>',
+    expect: { darkIncludes: ['background-color:#ffffff'], darkExcludes: ['prefers-color-scheme:dark'] },
+  },
 };
 
 const appDark: DarkBehavior = {
@@ -235,8 +257,8 @@ const appDark: DarkBehavior = {
     },
   ],
   fixture: {
-    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td></tr></table></body>',
-    expect: { darkExcludes: ['background-color: #ffffff'] },
+    html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td><td style="background-color:#111111;color:#eeeeee">y</td></tr></table></body>',
+    expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] },
   },
 };
 
