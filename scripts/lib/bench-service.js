@@ -7,7 +7,7 @@ const path = require('node:path');
 const tasks = require('./tasks');
 
 function medianEmail() {
-  const corpus = path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
+  const corpus = process.env.BENCH_CORPUS_DIR || path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
   if (fs.existsSync(corpus)) {
     const files = fs
       .readdirSync(corpus)

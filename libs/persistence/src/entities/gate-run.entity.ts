@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import type { GateRunOptions, StoredFailure, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
+import type { GateRunOptions, GateSuggestedFix, StoredFailure, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type GateRunStatus = 'running' | 'completed' | 'failed';
@@ -43,6 +43,14 @@ export class GateRunEntity {
   /** Why the run ended without a verdict (url_declined, compile_failed, ...). */
   @Column({ type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
   failure: StoredFailure | null;
+
+  /** A failed verdict's suggested fix, stored by the follow-up job gate.suggest-fix (null: none, or not settled yet). */
+  @Column({ name: 'suggested_fix', type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
+  suggestedFix: GateSuggestedFix | null;
+
+  /** From a failed verdict until gate.suggest-fix settles its suggested fix (and records the gate.failed event). */
+  @Column({ name: 'suggested_fix_pending', type: 'boolean', default: false })
+  suggestedFixPending: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -5,7 +5,6 @@ import type { GateRunOptions, GateSnapshot, GateSuggestedFix, StoredGateVerdict,
 import { GateBaselineEntity } from '../entities/gate-baseline.entity';
 import { GateRunEntity } from '../entities/gate-run.entity';
 import { pgSafe } from '../pg-safe-text';
-import { preparedQuery } from '../prepared-query';
 import { OPAQUE_ID_PATTERN, opaqueId } from '../random-id';
 import { WebhookRepository, type NewWebhookEvent } from './webhook.repository';
 
@@ -61,6 +60,8 @@ export interface GateRunDecision {
   newBaseline: GateSnapshot | null;
   /** Webhook events recorded with the verdict (gate.failed / gate.passed), in the same transaction. */
   webhookEvents?: NewWebhookEvent[];
+  /** The follow-up job gate.suggest-fix will settle the verdict's suggested fix (a failed verdict). */
+  suggestedFixPending?: boolean;
 }
 
 /** The run as decided, and the webhook deliveries its verdict created (to queue after the commit). */
@@ -91,6 +92,8 @@ export class GateRunRepository {
       verdict: null,
       failure: null,
       completedAt: null,
+      suggestedFix: null,
+      suggestedFixPending: false,
     });
     await this.runs.insert(entity as QueryDeepPartialEntity<GateRunEntity>);
     return entity;
@@ -190,19 +193,23 @@ export class GateRunRepository {
   }
 
   /**
-   * Adds a failed verdict's suggested fix after the verdict was decided (docs/gate.md, "Suggested fix"):
-   * computed outside the deciding transaction, so the run and its ref's lock are not held while fixes run.
-   * Only a completed, failed run without one changes; a redelivery's second write changes nothing.
+   * Settles a failed verdict's suggested fix (docs/gate.md, "Suggested fix"): stores it (null: the safe fixes
+   * resolve nothing, or it could not be computed) and records the webhook events that waited for it, in one
+   * transaction. Only a pending run changes: a redelivery's second settlement records nothing and returns null.
    */
-  async attachSuggestedFix(id: string, suggestedFix: GateSuggestedFix): Promise<boolean> {
-    const { rowCount } = await preparedQuery(
-      this.dataSource,
-      'gateRuns.attachSuggestedFix',
-      `UPDATE gate_runs SET verdict = jsonb_set(verdict, '{suggestedFix}', $2::jsonb)
-       WHERE id = $1 AND status = 'completed' AND passed = false AND NOT (verdict ? 'suggestedFix')`,
-      [id, JSON.stringify(pgSafe(suggestedFix))],
-    );
-    return (rowCount ?? 0) > 0;
+  async settleSuggestedFix(id: string, suggestedFix: GateSuggestedFix | null, webhookEvents: NewWebhookEvent[]): Promise<string[] | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const settled: unknown[] = await manager.query(
+        `UPDATE gate_runs SET suggested_fix = $2::jsonb, suggested_fix_pending = false WHERE id = $1 AND suggested_fix_pending RETURNING id`,
+        [id, suggestedFix === null ? null : JSON.stringify(pgSafe(suggestedFix))],
+      );
+      // node-postgres answers an UPDATE ... RETURNING through TypeORM as [rows, count].
+      const rows = Array.isArray(settled[0]) ? (settled[0] as unknown[]) : settled;
+      if (rows.length === 0) return null;
+      const deliveries: string[] = [];
+      for (const event of webhookEvents) deliveries.push(...(await this.webhooks.recordEvent(manager, event)));
+      return deliveries;
+    });
   }
 
   /** Ends a running run without a verdict; a finished run keeps its outcome (first writer wins). */
@@ -236,13 +243,22 @@ export class GateRunRepository {
       const baseline = run.ref === null ? null : await readBaseline(manager, run.accountId, run.ref);
       const decision = await decide(run, baseline);
       const completedAt = new Date();
-      Object.assign(run, { status: 'completed', verdict: decision.verdict, passed: decision.passed, overallScore: decision.overallScore, completedAt });
+      const suggestedFixPending = decision.suggestedFixPending === true;
+      Object.assign(run, {
+        status: 'completed',
+        verdict: decision.verdict,
+        passed: decision.passed,
+        overallScore: decision.overallScore,
+        completedAt,
+        suggestedFixPending,
+      });
       await manager.getRepository(GateRunEntity).update({ id }, {
         status: 'completed',
         verdict: decision.verdict,
         passed: decision.passed,
         overallScore: decision.overallScore,
         completedAt,
+        suggestedFixPending,
       } as QueryDeepPartialEntity<GateRunEntity>);
       if (decision.newBaseline && run.ref !== null) {
         // Raw SQL: the baseline's created_at must move with it (comparedTo is that time), which an ORM upsert leaves alone.
