@@ -352,7 +352,12 @@ async function createCpuMeter(env, { api, worker }) {
     // The two INFO calls themselves are the meter's, not the service's.
     return (Object.entries(after).reduce((sum, [command, calls]) => sum + calls - (before[command] ?? 0), 0) - 1) / (milliseconds / 1000);
   };
-  return { snapshot, diff, now, previewsSince, idleRedisRate, close: () => Promise.all([pg.end(), redis.quit()]) };
+  /** Mean size (bytes) of the stored results of the previews created since `since` (what PostgreSQL holds per preview). */
+  const storedResultBytes = async (since) => {
+    const { rows } = await pg.query('SELECT avg(octet_length(result))::float AS bytes FROM previews WHERE created_at >= $1 AND result IS NOT NULL', [since]);
+    return rows[0].bytes;
+  };
+  return { snapshot, diff, now, previewsSince, idleRedisRate, storedResultBytes, close: () => Promise.all([pg.end(), redis.quit()]) };
 }
 
 /** A redis-server of the benchmark's own on a free port (no persistence, as the shared one), and how to stop it. */

@@ -218,11 +218,14 @@ describe('POST /api/gate', () => {
       });
     });
 
-    it('suggests nothing on a failed verdict the safe fixes cannot improve', async () => {
+    it('suggests nothing on a failed verdict the safe fixes cannot improve, and says so at once when no finding is theirs', async () => {
+      // WORSE has no finding a safe fix targets (display:flex and a placeholder link are not theirs): nothing is pending.
       const res = await gate({ html: WORSE });
       expect(res.body.passed).toBe(false);
-      expect(res.body.suggestedFix).toEqual({ pending: true });
+      expect(res.body).not.toHaveProperty('suggestedFix');
       expect(await settledVerdict(res.body.runId)).not.toHaveProperty('suggestedFix');
+      const [run] = await db.query('SELECT suggested_fix, suggested_fix_pending FROM gate_runs WHERE id = $1', [res.body.runId]);
+      expect(run).toEqual({ suggested_fix: null, suggested_fix_pending: false });
     });
 
     it('checks ["compatibility"] alone ignores content, and failOnError false lets client errors through', async () => {

@@ -96,8 +96,11 @@ export class GateRunService {
       await this.runs.fail(runId, failure);
       return { runId, status: 'failed', passed: null };
     }
-    const result = gateResultOf(JSON.parse(preview.gateSummary) as GateSummary);
-    const { run: decided, webhookDeliveries } = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result));
+    const summary = JSON.parse(preview.gateSummary) as GateSummary;
+    const result = gateResultOf(summary);
+    // No finding the safe fixes target: a failed verdict's suggestion is known to be absent, no follow-up needed.
+    const nothingToFix = summary.safeFixTargets === 0;
+    const { run: decided, webhookDeliveries } = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result, nothingToFix));
     await this.webhooks.queueDeliveries(webhookDeliveries);
     if (decided.suggestedFixPending) await this.jobs.enqueue(gateSuggestFixJob(runId));
     return { runId, status: decided.status === 'completed' ? 'completed' : 'failed', passed: decided.passed };
@@ -175,7 +178,7 @@ function withoutRateLimited(resolution: LinkResolution): LinkResolution {
  * The verdict of one run and the baseline move (docs/gate.md, "Baselines"): `always` stores this version
  * whatever the verdict, `on-pass` only when it passed, `never` and runs without a ref never.
  */
-function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: GateResult): GateRunDecision {
+function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: GateResult, nothingToFix: boolean): GateRunDecision {
   const options = run.request;
   const snapshot = gateSnapshot(result);
   const runsRegression = run.ref !== null && options.checks.includes('regression');
@@ -201,9 +204,9 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
   };
   const moves = run.ref !== null && (options.updateBaseline === 'always' || (options.updateBaseline === 'on-pass' && verdict.passed));
   return {
-    // gate.passed goes with the verdict; gate.failed waits for the suggested fix (settleSuggestedFix records it).
-    webhookEvents: verdict.passed ? [gateEvent(run, 'gate.passed', verdict)] : [],
-    suggestedFixPending: !verdict.passed,
+    // gate.passed goes with the verdict, and so does gate.failed when there is nothing to fix; otherwise it waits for the suggested fix (settleSuggestedFix records it).
+    webhookEvents: verdict.passed || nothingToFix ? [gateEvent(run, verdict.passed ? 'gate.passed' : 'gate.failed', verdict)] : [],
+    suggestedFixPending: !verdict.passed && !nothingToFix,
     verdict: {
       passed: verdict.passed,
       overallScore: verdict.overallScore,
