@@ -7,7 +7,7 @@ const path = require('node:path');
 const tasks = require('./tasks');
 
 function medianEmail() {
-  const corpus = path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
+  const corpus = process.env.BENCH_CORPUS_DIR || path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
   if (fs.existsSync(corpus)) {
     const files = fs
       .readdirSync(corpus)
@@ -65,7 +65,7 @@ async function engineOnlyAllCores(html, count, milliseconds, threads = require('
   return { threads, total: perThread.reduce((sum, windows) => sum + windows[Math.floor(windows.length / 2)], 0), perThread };
 }
 
-/** Emails per second of the engine alone, per window (sorted), in a worker thread like the analysis pool's. */
+/** Emails per second of the engine alone, per window (sorted), in a worker thread like the analysis pool's; with `cpuMsPerEmail`. */
 function engineOnlyWindows(html, count, milliseconds) {
   const { Worker } = require('node:worker_threads');
   const { ANALYSIS_THREAD_LIMITS } = require(path.join(tasks.ROOT, 'dist', 'apps', 'worker-preview', 'src', 'analysis', 'analysis-thread-limits.js'));
@@ -74,22 +74,33 @@ function engineOnlyWindows(html, count, milliseconds) {
     require('reflect-metadata');
     const { analyzeEmail } = require(workerData.engine);
     const { compileEmail, disposeCompilers } = require(workerData.sandbox);
+    // This thread's own CPU time (Linux): on a loaded machine the wall time of a window includes waiting for a core.
+    const threadCpuMs = () => {
+      try {
+        const stat = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return (Number(fields[11]) + Number(fields[12])) * 10;
+      } catch {
+        return NaN;
+      }
+    };
     const window = async (milliseconds) => {
       const started = Date.now();
+      const cpuStarted = threadCpuMs();
       let runs = 0;
       while (Date.now() - started < milliseconds) {
         const compiled = await compileEmail(workerData.html, 'html');
         JSON.stringify(analyzeEmail(compiled.html, { format: 'html' }));
         runs++;
       }
-      return runs / ((Date.now() - started) / 1000);
+      return { rate: runs / ((Date.now() - started) / 1000), cpuMs: (threadCpuMs() - cpuStarted) / runs };
     };
     (async () => {
       await window(2000);
-      const rates = [];
-      for (let i = 0; i < workerData.count; i++) rates.push(await window(workerData.milliseconds));
+      const windows = [];
+      for (let i = 0; i < workerData.count; i++) windows.push(await window(workerData.milliseconds));
       await disposeCompilers();
-      parentPort.postMessage(rates.sort((a, b) => a - b));
+      parentPort.postMessage({ rates: windows.map((w) => w.rate).sort((a, b) => a - b), cpuMs: windows.map((w) => w.cpuMs).sort((a, b) => a - b) });
     })();`;
   return new Promise((resolve, reject) => {
     const worker = new Worker(source, {
@@ -103,8 +114,10 @@ function engineOnlyWindows(html, count, milliseconds) {
         sandbox: path.join(tasks.ROOT, 'dist', 'libs', 'sandbox', 'src'),
       },
     });
-    worker.once('message', (rates) => {
-      resolve(rates);
+    worker.once('message', ({ rates, cpuMs }) => {
+      // The windows' rates, sorted; `cpuMsPerEmail`: the thread's CPU time per email (median window), which
+      // load on the machine inflates far less than the rate (NaN where /proc is missing).
+      resolve(Object.assign(rates, { cpuMsPerEmail: cpuMs[Math.floor(cpuMs.length / 2)] }));
       worker.terminate();
     });
     worker.once('error', reject);
@@ -289,6 +302,7 @@ async function createCpuMeter(env, { api, worker }) {
       loadGenerator: (self.user + self.system) / 1000,
       transactions: Number(transactions),
       commands,
+      at: Date.now(),
     };
   };
   const diff = (before, after) => {
@@ -311,6 +325,7 @@ async function createCpuMeter(env, { api, worker }) {
       ...parts,
       total: Object.values(parts).reduce((sum, ms) => sum + ms, 0),
       transactions: after.transactions - before.transactions,
+      seconds: (after.at - before.at) / 1000,
       redisCommands: commands.reduce((sum, [, calls]) => sum + calls, 0),
       topCommands: commands.slice(0, 6),
     };
@@ -329,7 +344,20 @@ async function createCpuMeter(env, { api, worker }) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   };
-  return { snapshot, diff, now, previewsSince, close: () => Promise.all([pg.end(), redis.quit()]) };
+  /** Redis commands per second with no request in flight (the workers' and queue events' polling), to subtract from a run's count. */
+  const idleRedisRate = async (milliseconds = 5000) => {
+    const before = await redisCommands();
+    await new Promise((resolve) => setTimeout(resolve, milliseconds));
+    const after = await redisCommands();
+    // The two INFO calls themselves are the meter's, not the service's.
+    return (Object.entries(after).reduce((sum, [command, calls]) => sum + calls - (before[command] ?? 0), 0) - 1) / (milliseconds / 1000);
+  };
+  /** Mean size (bytes) of the stored results of the previews created since `since` (what PostgreSQL holds per preview). */
+  const storedResultBytes = async (since) => {
+    const { rows } = await pg.query('SELECT avg(octet_length(result))::float AS bytes FROM previews WHERE created_at >= $1 AND result IS NOT NULL', [since]);
+    return rows[0].bytes;
+  };
+  return { snapshot, diff, now, previewsSince, idleRedisRate, storedResultBytes, close: () => Promise.all([pg.end(), redis.quit()]) };
 }
 
 /** A redis-server of the benchmark's own on a free port (no persistence, as the shared one), and how to stop it. */

@@ -331,6 +331,14 @@ describe('mailproof gate', () => {
       );
     });
 
+    it('names the fix command when the server is still computing the suggested fix (pending)', async () => {
+      fake.reset([{ status: 200, body: { ...FAILED, suggestedFix: { pending: true } } }]);
+      const result = await gate(['emails/promo.html']);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('  fix: `mailproof fix emails/promo.html` shows what the safe fixes resolve\n  links: 3 fetched');
+      expect(result.stdout).not.toContain('undefined');
+    });
+
     it("sends an .eml file as format eml and --bulk as bulk: true; prints the message check's failure and notes", async () => {
       const notes = [
         { family: 'message', check: 'bulk-sender', requirement: 'spf-and-dkim', reason: 'could not be decided: the DNS lookups failed' },

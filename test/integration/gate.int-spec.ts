@@ -82,6 +82,20 @@ describe('POST /api/gate', () => {
 
   const gate = (body: Record<string, unknown>, key = pro) => request(api.url).post('/api/gate').set('Authorization', `Bearer ${key}`).send(body);
 
+  type SettledVerdict = Record<string, unknown> & { suggestedFix: { fixable: number; request: { path: string; body: Record<string, unknown> } } };
+
+  /** The run's verdict once its suggested fix is settled (a follow-up job after the verdict, docs/gate.md); the wait has a deadline. */
+  const settledVerdict = (runId: string) =>
+    waitFor(
+      async () => {
+        const run = await request(api.url).get(`/api/gate/runs/${runId}`).set('Authorization', `Bearer ${pro}`);
+        expect(run.status).toBe(200);
+        return run.body.verdict?.suggestedFix?.pending === true ? null : (run.body.verdict as SettledVerdict);
+      },
+      `the suggested fix of ${runId}`,
+      20_000,
+    );
+
   describe('access and validation', () => {
     it('needs a key (401) on the Pro plan (403 plan_required)', async () => {
       const anonymous = await request(api.url).post('/api/gate').send({ html: CLEAN });
@@ -159,32 +173,36 @@ describe('POST /api/gate', () => {
       expect(res.body.worstClient).toBe('outlook-windows-legacy');
     });
 
-    it('suggests the fix of a failed verdict: the findings the safe fixes resolve and the POST /api/fix request that resolves them', async () => {
+    it('suggests the fix of a failed verdict after answering: pending in the answer, then on the run the findings the safe fixes resolve and the POST /api/fix request that resolves them', async () => {
       const clients = ['outlook-windows-legacy', 'gmail-web'];
       const res = await gate({ html: FIXABLE, clients });
       expect(res.status).toBe(200);
       expect(res.body.passed).toBe(false);
-      expect(res.body.suggestedFix).toEqual({
+      // The verdict does not wait for the fixes: it says the suggestion is coming.
+      expect(res.body.suggestedFix).toEqual({ pending: true });
+      const verdict = await settledVerdict(res.body.runId);
+      expect(verdict.suggestedFix).toEqual({
         fixable: expect.any(Number),
         request: { method: 'POST', path: '/api/fix', body: { format: 'html', clients: ['gmail-web', 'outlook-windows-legacy'], tiers: ['safe'] } },
       });
-      expect(res.body.suggestedFix.fixable).toBeGreaterThanOrEqual(2);
-      // The run as stored says the same.
-      const run = await request(api.url).get(`/api/gate/runs/${res.body.runId}`).set('Authorization', `Bearer ${pro}`);
-      expect(run.body.verdict.suggestedFix).toEqual(res.body.suggestedFix);
+      expect(verdict.suggestedFix.fixable).toBeGreaterThanOrEqual(2);
+      // The rest of the run's verdict is the answer's.
+      const { suggestedFix: _pending, ...answered } = res.body;
+      const { suggestedFix: _settled, ...stored } = verdict;
+      expect(stored).toEqual(answered);
 
       // The suggested request, with the email the gate judged, resolves exactly that many findings.
       const fixed = await request(api.url)
-        .post(res.body.suggestedFix.request.path)
-        .send({ ...res.body.suggestedFix.request.body, html: FIXABLE });
+        .post(verdict.suggestedFix.request.path)
+        .send({ ...verdict.suggestedFix.request.body, html: FIXABLE });
       expect(fixed.status).toBe(200);
       const resolved = Object.values(fixed.body.resolved as Record<string, number>).reduce((sum, count) => sum + count, 0);
-      expect(resolved).toBe(res.body.suggestedFix.fixable);
+      expect(resolved).toBe(verdict.suggestedFix.fixable);
 
       // The fixed email fails the gate still (display:flex, the placeholder link) but has nothing left to suggest.
       const again = await gate({ html: fixed.body.html, clients });
       expect(again.body.passed).toBe(false);
-      expect(again.body).not.toHaveProperty('suggestedFix');
+      expect(await settledVerdict(again.body.runId)).not.toHaveProperty('suggestedFix');
     });
 
     it("suggests the fix of a template from its compiled HTML (read back from the preview's stored result)", async () => {
@@ -194,16 +212,20 @@ describe('POST /api/gate', () => {
       expect(res.status).toBe(200);
       expect(res.body.failures).toContainEqual(expect.objectContaining({ check: 'links', href: '#' }));
       // The font stack without a generic family (a design finding of the compiled HTML).
-      expect(res.body.suggestedFix).toEqual({
+      expect((await settledVerdict(res.body.runId)).suggestedFix).toEqual({
         fixable: 1,
         request: { method: 'POST', path: '/api/fix', body: { format: 'mjml', clients: ['apple-mail-ios'], tiers: ['safe'] } },
       });
     });
 
-    it('suggests nothing on a failed verdict the safe fixes cannot improve', async () => {
+    it('suggests nothing on a failed verdict the safe fixes cannot improve, and says so at once when no finding is theirs', async () => {
+      // WORSE has no finding a safe fix targets (display:flex and a placeholder link are not theirs): nothing is pending.
       const res = await gate({ html: WORSE });
       expect(res.body.passed).toBe(false);
       expect(res.body).not.toHaveProperty('suggestedFix');
+      expect(await settledVerdict(res.body.runId)).not.toHaveProperty('suggestedFix');
+      const [run] = await db.query('SELECT suggested_fix, suggested_fix_pending FROM gate_runs WHERE id = $1', [res.body.runId]);
+      expect(run).toEqual({ suggested_fix: null, suggested_fix_pending: false });
     });
 
     it('checks ["compatibility"] alone ignores content, and failOnError false lets client errors through', async () => {
@@ -236,9 +258,12 @@ describe('POST /api/gate', () => {
       const onFailure = await add(['gate.failed']);
       const onPass = await add(['gate.passed', 'domain.drift']);
       try {
-        const failed = await gate({ html: WORSE, threshold: 100 });
+        const failed = await gate({ html: FIXABLE, threshold: 100 });
         const passed = await gate({ html: CLEAN });
         expect([failed.body.passed, passed.body.passed]).toEqual([false, true]);
+        // gate.failed is recorded once the run's suggested fix is known, and carries it.
+        const { suggestedFix } = await settledVerdict(failed.body.runId);
+        expect(suggestedFix.fixable).toBeGreaterThanOrEqual(2);
         const stored: Array<{ id: string; endpoint_id: string; type: string; event_id: string; account_id: string; payload: string }> = await db.query(
           `SELECT d.id, d.endpoint_id, e.type, e.id AS event_id, e.account_id, e.payload FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
             WHERE d.endpoint_id = ANY($1) ORDER BY e.type`,
@@ -255,7 +280,7 @@ describe('POST /api/gate', () => {
         ]);
         expect(rows[0].payload).toMatchObject({
           type: 'gate.failed',
-          data: { runId: failed.body.runId, passed: false, overallScore: failed.body.overallScore, failures: failed.body.failures },
+          data: { runId: failed.body.runId, passed: false, overallScore: failed.body.overallScore, failures: failed.body.failures, suggestedFix },
         });
         expect(rows[1].payload).toMatchObject({ type: 'gate.passed', data: { runId: passed.body.runId, previewId: passed.body.previewId, passed: true } });
         for (const row of rows) expect(await queues.webhook.getJob(`webhook.deliver-${row.id}`)).toBeDefined();

@@ -12,6 +12,7 @@ import { MessageAuthenticationService } from './message/message-authentication.s
 import { GateImportHandler } from './gate/gate-import.handler';
 import { GateRunService } from './gate/gate-run.service';
 import { GateVerdictHandler } from './gate/gate-verdict.handler';
+import { GateSuggestFixHandler } from './gate/gate-suggest-fix.handler';
 import { GateProcessor } from './gate/gate.processor';
 import { RedisLinkCheckCache } from './gate/redis-link-check.cache';
 import { LinkCheckProcessor } from './gate/link-check.processor';
@@ -19,7 +20,7 @@ import { LinksResolveHandler } from './gate/links-resolve.handler';
 import { PreviewAnalyzeHandler } from './preview-analyze.handler';
 import { PreviewProcessor } from './preview.processor';
 
-/** The worker-preview app: no HTTP; consumes `preview` (analyses and fix runs), `gate` (gate steps) and `link-check` (link resolution). */
+/** The worker-preview app: no HTTP; consumes `preview` (analyses, fix runs and gate runs' suggested fixes), `gate` (gate steps) and `link-check` (link resolution). */
 @Module({})
 export class WorkerPreviewAppModule {
   static forRoot(config: MailproofConfig): DynamicModule {
@@ -34,6 +35,7 @@ export class WorkerPreviewAppModule {
         GateProcessor,
         GateImportHandler,
         GateVerdictHandler,
+        GateSuggestFixHandler,
         LinkCheckProcessor,
         LinksResolveHandler,
         GateRunService,

@@ -90,17 +90,34 @@ export interface StoredGateVerdict extends Pick<GateVerdict, 'passed' | 'overall
   notes?: GateNote[];
   links: GateLinks;
   /**
-   * A failed verdict whose email the safe fixes improve: how many findings they resolve and the POST /api/fix
-   * request that applies them. Absent on a passed verdict and when no safe fix resolves a finding.
+   * Only on verdicts stored before the suggested fix became a follow-up job (gate_runs.suggested_fix holds
+   * it since): a failed verdict whose email the safe fixes improve.
    */
   suggestedFix?: GateSuggestedFix;
+}
+
+/** A failed verdict's suggested fix that the follow-up job (gate.suggest-fix) has not settled yet. */
+export interface GateSuggestedFixPending {
+  pending: true;
 }
 
 /**
  * The gate verdict as POST /api/gate, GET /api/gate/runs/:id and the MCP tool gate_email return it: the
  * stored verdict with the run's id and the analyzed email's preview id (null once that preview was deleted).
  */
-export interface GateVerdictResult extends StoredGateVerdict {
+export interface GateVerdictResult extends Omit<StoredGateVerdict, 'suggestedFix'> {
+  /**
+   * A failed verdict whose email the safe fixes improve: how many findings they resolve and the POST /api/fix
+   * request that applies them; `{ pending: true }` while the follow-up job computes it (the verdict does not
+   * wait for it: GET /api/gate/runs/:id carries it once known). Absent on a passed verdict and when no safe
+   * fix resolves a finding.
+   */
+  suggestedFix?: GateSuggestedFix | GateSuggestedFixPending;
   runId: string;
   previewId: string | null;
+}
+
+/** Whether a verdict's suggestedFix is still being computed. */
+export function isSuggestedFixPending(suggestedFix: GateVerdictResult['suggestedFix']): suggestedFix is GateSuggestedFixPending {
+  return suggestedFix !== undefined && 'pending' in suggestedFix && suggestedFix.pending === true;
 }

@@ -37,6 +37,7 @@ const VALID: Record<JobName, unknown> = {
   'gate.import': { schemaVersion: 1, runId: 'gtr_1' },
   'links.resolve': { schemaVersion: 1, runId: 'gtr_1', deadline: 1_000 },
   'gate.verdict': { schemaVersion: 1, runId: 'gtr_1' },
+  'gate.suggest-fix': { schemaVersion: 1, runId: 'gtr_1' },
   'render.screenshots': { schemaVersion: 1, previewId: 'prv_abc', clients: null, modes: ['light', 'dark'] },
   'webhook.deliver': { schemaVersion: 1, deliveryId: '5b0c3f3e-8a59-4d8e-9a53-5d5f0f6c2d11' },
   'webhook-relay.run': { schemaVersion: 1 },

@@ -193,6 +193,11 @@ function checkUrlScheme(url: string): void {
 export function gateRunOutcome(run: GateRunEntity): GateRunOutcome {
   const subject = { runId: run.id, previewId: run.previewId };
   if (run.status === 'running') return { state: 'pending', subject };
-  if (run.status === 'completed' && run.verdict) return { state: 'done', value: { ...run.verdict, runId: run.id, previewId: run.previewId } };
+  if (run.status === 'completed' && run.verdict) {
+    // The suggested fix is the follow-up job's (gate_runs.suggested_fix); verdicts stored before it hold theirs.
+    const { suggestedFix: storedBefore, ...verdict } = run.verdict;
+    const suggestedFix = run.suggestedFixPending ? { pending: true as const } : (run.suggestedFix ?? storedBefore);
+    return { state: 'done', value: { ...verdict, ...(suggestedFix ? { suggestedFix } : {}), runId: run.id, previewId: run.previewId } };
+  }
   return { state: 'failed', subject, failure: run.failure ?? { code: 'internal_error', message: 'The gate run could not be completed.' } };
 }

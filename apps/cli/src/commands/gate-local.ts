@@ -16,8 +16,8 @@ export const LOCAL_CHECKS: readonly GateCheckFamily[] = ['compatibility', 'conte
 /**
  * `mailproof gate --local`: compile and analyze in this process (as `analyze` does), then decide with the
  * engine's own verdict, the one the server's verdict step uses. Answers in the server's verdict shape,
- * with no baseline, no fetched links and no run or preview ids, and a failed verdict's `suggestedFix` as the
- * server adds it. Throws what `analyzeEmailInput` throws (and what `gateSuggestedFix` does: engine limits).
+ * with no baseline, no fetched links and no run or preview ids, and a failed verdict's `suggestedFix` computed
+ * inline, before it answers (the server computes it after its verdict, which then says `{ pending: true }`). Throws what `analyzeEmailInput` throws (and what `gateSuggestedFix` does: engine limits).
  */
 export async function localGate(input: EmailInput, options: LocalGateOptions): Promise<GateVerdictResponse> {
   const { analysis, compiledHtml, compileWarnings } = await analyzeEmailInput(input, options.clients);

@@ -111,7 +111,10 @@ export function formatGateResult(result: GateFileResult, local: boolean): string
   for (const note of (verdict.notes ?? []).filter((item) => item.reason !== NOT_A_MESSAGE_REASON)) {
     lines.push(`  note: [${note.check}${note.requirement ? ` ${note.requirement}` : ''}] ${note.reason}`);
   }
-  if (verdict.suggestedFix) lines.push(`  ${describeSuggestedFix(verdict.suggestedFix.fixable, result.file)}`);
+  if (verdict.suggestedFix && 'fixable' in verdict.suggestedFix) lines.push(`  ${describeSuggestedFix(verdict.suggestedFix.fixable, result.file)}`);
+  // The server computes it after the verdict (docs/gate.md): `mailproof fix` answers at once.
+  else if (verdict.suggestedFix)
+    lines.push(`  fix: \`${result.file === '-' ? 'mailproof fix -' : `mailproof fix ${result.file}`}\` shows what the safe fixes resolve`);
   lines.push(`  ${describeLinks(verdict.links)}`);
   lines.push(`  ${describeBaseline(verdict, local)}`);
   if (verdict.runId || verdict.previewId) lines.push(`  run ${verdict.runId ?? '-'}, preview ${verdict.previewId ?? '-'}`);

@@ -5,6 +5,7 @@ import {
   fixEmail,
   gateSuggestedFix,
   gateSummary,
+  safeFixTargetCount,
   type AnalyzeEmailOptions,
   type EmailFormat,
   type FixEmailOptions,
@@ -91,7 +92,9 @@ export default async function analyze(task: AnalysisTask, completeChecksInline?:
   const result: PreviewResultBody = { ...others, ...checked, ...(task.includeCompiledHtml ? { compiledHtml: task.html } : {}) };
   const encodeStart = nowMs();
   const storedResult = encodePreviewResult(task.previewId, result);
-  const summary = JSON.stringify(gateSummary(result));
+  // With how many findings the safe fixes target: 0 spares a failed verdict the fixer (docs/gate.md, "Suggested fix").
+  const safeFixTargets = safeFixTargetCount(analysis);
+  const summary = JSON.stringify({ ...gateSummary(result), ...(safeFixTargets === null ? {} : { safeFixTargets }) });
   const phases = task.traceparent
     ? [
         { name: 'engine', startMs: engineStart, endMs: engineEnd },

@@ -3,15 +3,24 @@ import { MailproofConfig } from '@mailproof/config';
 import {
   GATE_LINKS_MAX_MS,
   GATE_MAX_LINKS,
+  gateSuggestFixJob,
   type GateImportJobResult,
+  type GateSuggestFixJobResult,
   type GateLinks,
   type GateVerdictJobResult,
   type LinksResolveJobResult,
 } from '@mailproof/contracts';
 import { gateResultOf, gateSnapshot, gateVerdict, type GateResult, type GateSuggestedFix, type GateSummary } from '@mailproof/engine';
 import { importEmailFromUrl, resolveLinks, SsrfGuard, UrlImportError, type LinkResolution } from '@mailproof/net-guard';
-import { GateRunRepository, PreviewRepository, type GateRunDecision, type GateRunEntity, type StoredBaseline } from '@mailproof/persistence';
-import type { FinalFailureCause } from '@mailproof/queue';
+import {
+  GateRunRepository,
+  PreviewRepository,
+  type GateRunDecision,
+  type GateRunEntity,
+  type NewWebhookEvent,
+  type StoredBaseline,
+} from '@mailproof/persistence';
+import { JobProducer, type FinalFailureCause } from '@mailproof/queue';
 import { WebhookQueue } from '@mailproof/webhooks';
 import { AnalysisPool } from '../analysis/analysis-pool';
 import { RedisLinkCheckCache } from './redis-link-check.cache';
@@ -32,6 +41,7 @@ export class GateRunService {
     private readonly linkCache: RedisLinkCheckCache,
     private readonly webhooks: WebhookQueue,
     private readonly pool: AnalysisPool,
+    private readonly jobs: JobProducer,
   ) {
     this.guard = new SsrfGuard({ allowedAddresses: config.netGuard.allowedAddresses });
   }
@@ -67,13 +77,17 @@ export class GateRunService {
     return { runId, checked: resolution.checked.length, unchecked: resolution.unchecked.length };
   }
 
-  /** gate.verdict: decide the run against its ref's baseline and move the baseline as updateBaseline says. */
+  /**
+   * gate.verdict: decide the run against its ref's baseline and move the baseline as updateBaseline says.
+   * A failed verdict's suggested fix is left to the follow-up job gate.suggest-fix, added here once the
+   * verdict is stored: the API answers without waiting for it (docs/gate.md, "Suggested fix").
+   */
   async decide(runId: string): Promise<GateVerdictJobResult> {
     const run = await this.runs.find(runId);
     if (!run) return { runId, status: 'failed', passed: null };
     if (run.status !== 'running') {
-      // A redelivery after the verdict was stored: its suggested fix may not have been (the worker died in between).
-      if (run.status === 'completed') await this.suggestFix(run);
+      // A redelivery after the verdict was stored: the worker may have died before adding the follow-up (its job id makes a second add a no-op).
+      if (run.suggestedFixPending) await this.jobs.enqueue(gateSuggestFixJob(runId));
       return { runId, status: run.status === 'completed' ? 'completed' : 'failed', passed: run.passed };
     }
     const preview = run.previewId ? await this.previews.findGateSummary(run.previewId) : null;
@@ -82,32 +96,55 @@ export class GateRunService {
       await this.runs.fail(runId, failure);
       return { runId, status: 'failed', passed: null };
     }
-    const result = gateResultOf(JSON.parse(preview.gateSummary) as GateSummary);
-    const { run: decided, webhookDeliveries } = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result));
+    const summary = JSON.parse(preview.gateSummary) as GateSummary;
+    const result = gateResultOf(summary);
+    // No finding the safe fixes target: a failed verdict's suggestion is known to be absent, no follow-up needed.
+    const nothingToFix = summary.safeFixTargets === 0;
+    const { run: decided, webhookDeliveries } = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result, nothingToFix));
     await this.webhooks.queueDeliveries(webhookDeliveries);
-    if (decided.status === 'completed') await this.suggestFix(decided);
+    if (decided.suggestedFixPending) await this.jobs.enqueue(gateSuggestFixJob(runId));
     return { runId, status: decided.status === 'completed' ? 'completed' : 'failed', passed: decided.passed };
   }
 
   /**
-   * A failed verdict gains `suggestedFix` when the safe fixes resolve findings of the email it judged
-   * (docs/gate.md, "Suggested fix"). Computed after the verdict is stored, in an analysis thread; advice
-   * only, so a failure to compute it is logged and the verdict stands without it.
+   * gate.suggest-fix: a failed verdict gains `suggestedFix` when the safe fixes resolve findings of the email
+   * it judged (docs/gate.md, "Suggested fix"), computed in an analysis thread. Settling it stores it and
+   * records the run's gate.failed event, which waited for it, in one transaction. Advice only: a failure to
+   * compute it is logged and the run settles without it.
    */
-  private async suggestFix(run: GateRunEntity): Promise<void> {
-    if (run.passed !== false || !run.verdict || run.verdict.suggestedFix || !run.previewId) return;
-    const preview = await this.previews.findForRender(run.previewId);
-    if (!preview || preview.status !== 'completed') return;
-    let suggested: GateSuggestedFix | null;
+  async settleSuggestedFix(runId: string): Promise<GateSuggestFixJobResult> {
+    const run = await this.runs.find(runId);
+    if (!run || !run.suggestedFixPending) return { runId, fixable: null };
+    let suggested: GateSuggestedFix | null = null;
     try {
-      const email = preview.format === 'html' ? { html: preview.source } : preview.result ? { storedResult: preview.result } : null;
-      if (!email) return;
-      suggested = await this.pool.suggestFix({ format: preview.format, clients: run.request.clients, email });
+      suggested = await this.computeSuggestedFix(run);
     } catch (error) {
       this.logger.warn(`gate run ${run.id}: no suggested fix (${error instanceof Error ? error.message : String(error)})`);
-      return;
     }
-    if (suggested) await this.runs.attachSuggestedFix(run.id, suggested);
+    await this.settle(run, suggested);
+    return { runId, fixable: suggested?.fixable ?? null };
+  }
+
+  /** gate.suggest-fix failed for good: the run settles without a suggestion, so its gate.failed event is still sent. */
+  async settleWithoutSuggestedFix(runId: string, cause: FinalFailureCause): Promise<void> {
+    const run = await this.runs.find(runId);
+    if (!run || !run.suggestedFixPending) return;
+    this.logger.warn(`gate run ${runId}: the suggested fix failed for good (${cause}); settled without one`);
+    await this.settle(run, null);
+  }
+
+  private async settle(run: GateRunEntity, suggested: GateSuggestedFix | null): Promise<void> {
+    const deliveries = await this.runs.settleSuggestedFix(run.id, suggested, run.verdict ? [gateFailedEvent(run, suggested)] : []);
+    if (deliveries) await this.webhooks.queueDeliveries(deliveries);
+  }
+
+  private async computeSuggestedFix(run: GateRunEntity): Promise<GateSuggestedFix | null> {
+    if (!run.previewId) return null;
+    const preview = await this.previews.findForRender(run.previewId);
+    if (!preview || preview.status !== 'completed') return null;
+    const email = preview.format === 'html' ? { html: preview.source } : preview.result ? { storedResult: preview.result } : null;
+    if (!email) return null;
+    return this.pool.suggestFix({ format: preview.format, clients: run.request.clients, email });
   }
 
   /** A step failed for good: the run ends failed with a reason the API returns (never "running" forever). */
@@ -141,7 +178,7 @@ function withoutRateLimited(resolution: LinkResolution): LinkResolution {
  * The verdict of one run and the baseline move (docs/gate.md, "Baselines"): `always` stores this version
  * whatever the verdict, `on-pass` only when it passed, `never` and runs without a ref never.
  */
-function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: GateResult): GateRunDecision {
+function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: GateResult, nothingToFix: boolean): GateRunDecision {
   const options = run.request;
   const snapshot = gateSnapshot(result);
   const runsRegression = run.ref !== null && options.checks.includes('regression');
@@ -166,26 +203,10 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
     unchecked: (resolution?.unchecked ?? []).map(({ url, reason }) => ({ url, reason })),
   };
   const moves = run.ref !== null && (options.updateBaseline === 'always' || (options.updateBaseline === 'on-pass' && verdict.passed));
-  const type = verdict.passed ? 'gate.passed' : 'gate.failed';
   return {
-    webhookEvents: [
-      {
-        accountId: run.accountId,
-        type,
-        sourceKey: `${type}/${run.id}`,
-        // The repository stamps the verdict's completion time.
-        occurredAt: new Date(),
-        data: {
-          runId: run.id,
-          ref: run.ref,
-          previewId: run.previewId,
-          passed: verdict.passed,
-          overallScore: verdict.overallScore,
-          worstClient: verdict.worstClient,
-          failures: verdict.failures,
-        },
-      },
-    ],
+    // gate.passed goes with the verdict, and so does gate.failed when there is nothing to fix; otherwise it waits for the suggested fix (settleSuggestedFix records it).
+    webhookEvents: verdict.passed || nothingToFix ? [gateEvent(run, verdict.passed ? 'gate.passed' : 'gate.failed', verdict)] : [],
+    suggestedFixPending: !verdict.passed && !nothingToFix,
     verdict: {
       passed: verdict.passed,
       overallScore: verdict.overallScore,
@@ -200,4 +221,32 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
     overallScore: verdict.overallScore,
     newBaseline: moves ? snapshot : null,
   };
+}
+
+type EventVerdict = Pick<GateRunDecision['verdict'], 'passed' | 'overallScore' | 'worstClient' | 'failures'>;
+
+/** A run's gate.passed / gate.failed webhook event (docs/webhooks.md); the repository stamps the time it records it with. */
+function gateEvent(run: GateRunEntity, type: 'gate.passed' | 'gate.failed', verdict: EventVerdict, extra: Record<string, unknown> = {}): NewWebhookEvent {
+  return {
+    accountId: run.accountId,
+    type,
+    sourceKey: `${type}/${run.id}`,
+    occurredAt: new Date(),
+    data: {
+      runId: run.id,
+      ref: run.ref,
+      previewId: run.previewId,
+      passed: verdict.passed,
+      overallScore: verdict.overallScore,
+      worstClient: verdict.worstClient,
+      failures: verdict.failures,
+      ...extra,
+    },
+  };
+}
+
+/** A failed run's gate.failed event, recorded once its suggested fix is known: with it when there is one; timed at the verdict. */
+function gateFailedEvent(run: GateRunEntity, suggested: GateSuggestedFix | null): NewWebhookEvent {
+  const event = gateEvent(run, 'gate.failed', run.verdict!, suggested ? { suggestedFix: suggested } : {});
+  return { ...event, occurredAt: run.completedAt ?? event.occurredAt };
 }

@@ -13,6 +13,12 @@ import { isNonEmptyString, type JobRequest, type PayloadCheck } from './job-requ
 export const GATE_IMPORT_JOB = { name: 'gate.import', queues: ['gate'], schemaVersion: 1 } as const;
 export const GATE_VERDICT_JOB = { name: 'gate.verdict', queues: ['gate'], schemaVersion: 1 } as const;
 export const LINKS_RESOLVE_JOB = { name: 'links.resolve', queues: ['link-check'], schemaVersion: 1 } as const;
+/**
+ * After the chain: a failed verdict's suggested fix (docs/gate.md, "Suggested fix"), added by gate.verdict
+ * once the verdict is stored. On the `preview` queue: the fixes run in the analysis threads, and so they
+ * take a preview slot as an analysis does instead of queueing in front of the analyses in the thread pool.
+ */
+export const GATE_SUGGEST_FIX_JOB = { name: 'gate.suggest-fix', queues: ['preview'], schemaVersion: 1 } as const;
 
 export interface GateRunJobPayload {
   schemaVersion: 1;
@@ -43,6 +49,12 @@ export interface GateVerdictJobResult {
   passed: boolean | null;
 }
 
+export interface GateSuggestFixJobResult {
+  runId: string;
+  /** Findings the safe fixes resolve; null when none, or when the run has nothing to suggest (passed, already settled). */
+  fixable: number | null;
+}
+
 export const checkGateRunPayload: PayloadCheck = (data) => (isNonEmptyString(data.runId) ? undefined : 'runId must be a non-empty string');
 
 export const checkLinksResolvePayload: PayloadCheck = (data) =>
@@ -58,4 +70,9 @@ export function gateVerdictJob(runId: string): JobRequest<'gate.verdict', GateRu
 
 export function linksResolveJob(runId: string, deadline: number): JobRequest<'links.resolve', LinksResolveJobPayload> {
   return { queue: 'link-check', name: LINKS_RESOLVE_JOB.name, data: { schemaVersion: 1, runId, deadline }, jobId: jobId(LINKS_RESOLVE_JOB.name, runId) };
+}
+
+/** A failed run's suggested fix; its id is the run's, so the verdict step's redelivery adds it once. */
+export function gateSuggestFixJob(runId: string): JobRequest<'gate.suggest-fix', GateRunJobPayload> {
+  return { queue: 'preview', name: GATE_SUGGEST_FIX_JOB.name, data: { schemaVersion: 1, runId }, jobId: jobId(GATE_SUGGEST_FIX_JOB.name, runId) };
 }

@@ -5,10 +5,12 @@ import {
   checkGateRunPayload,
   checkLinksResolvePayload,
   GATE_IMPORT_JOB,
+  GATE_SUGGEST_FIX_JOB,
   GATE_VERDICT_JOB,
   LINKS_RESOLVE_JOB,
   type GateImportJobResult,
   type GateRunJobPayload,
+  type GateSuggestFixJobResult,
   type GateVerdictJobResult,
   type LinksResolveJobPayload,
   type LinksResolveJobResult,
@@ -44,6 +46,7 @@ export interface JobMap {
   'gate.import': { payload: GateRunJobPayload; result: GateImportJobResult };
   'links.resolve': { payload: LinksResolveJobPayload; result: LinksResolveJobResult };
   'gate.verdict': { payload: GateRunJobPayload; result: GateVerdictJobResult };
+  'gate.suggest-fix': { payload: GateRunJobPayload; result: GateSuggestFixJobResult };
   'render.screenshots': { payload: RenderScreenshotsJobPayload; result: RenderScreenshotsJobResult };
   'webhook.deliver': { payload: WebhookDeliverJobPayload; result: WebhookDeliverJobResult };
   'webhook-relay.run': { payload: WebhookRelayJobPayload; result: WebhookRelayJobResult };
@@ -73,6 +76,7 @@ export const JOB_DEFINITIONS: { [N in JobName]: JobDefinition } = {
   [GATE_IMPORT_JOB.name]: { queues: GATE_IMPORT_JOB.queues, schemaVersion: GATE_IMPORT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
   [LINKS_RESOLVE_JOB.name]: { queues: LINKS_RESOLVE_JOB.queues, schemaVersion: LINKS_RESOLVE_JOB.schemaVersion, checkPayload: checkLinksResolvePayload },
   [GATE_VERDICT_JOB.name]: { queues: GATE_VERDICT_JOB.queues, schemaVersion: GATE_VERDICT_JOB.schemaVersion, checkPayload: checkGateRunPayload },
+  [GATE_SUGGEST_FIX_JOB.name]: { queues: GATE_SUGGEST_FIX_JOB.queues, schemaVersion: GATE_SUGGEST_FIX_JOB.schemaVersion, checkPayload: checkGateRunPayload },
   [RENDER_SCREENSHOTS_JOB.name]: {
     queues: RENDER_SCREENSHOTS_JOB.queues,
     schemaVersion: RENDER_SCREENSHOTS_JOB.schemaVersion,

@@ -84,13 +84,26 @@ export class FindingLedger {
     return { score: this.score, errors, warnings };
   }
 
+  /**
+   * Findings per report and rule, and per report, rule and client: built on the first count. The fixer
+   * counts once per applied fix, target and client (thousands of times over thousands of findings), which
+   * a scan per count made the costliest step of a fix (issue 40's profile of the gate's suggested fix).
+   */
+  private counts: Map<string, number> | undefined;
+
   /** How many findings (any severity) match a target. */
   count(target: FindingTarget, client?: ClientId): number {
-    let total = 0;
-    for (const finding of this.findings) {
-      if (finding.report === target.report && finding.rule === target.rule && (client === undefined || finding.client === client)) total++;
+    if (!this.counts) {
+      const counts = new Map<string, number>();
+      for (const finding of this.findings) {
+        const ruleKey = countKey(finding.report, finding.rule);
+        counts.set(ruleKey, (counts.get(ruleKey) ?? 0) + 1);
+        if (finding.client !== undefined)
+          counts.set(countKey(finding.report, finding.rule, finding.client), (counts.get(countKey(finding.report, finding.rule, finding.client)) ?? 0) + 1);
+      }
+      this.counts = counts;
     }
-    return total;
+    return this.counts.get(countKey(target.report, target.rule, client)) ?? 0;
   }
 
   /**
@@ -154,4 +167,8 @@ export function buildFindingLedger(
     ...fromIssues('size', buildSizeReport(report).issues),
   );
   return new FindingLedger(parsed, findings, overallScore(scoreClients(cssReport, clients)), report);
+}
+
+function countKey(report: string, rule: string, client?: string): string {
+  return client === undefined ? `${report}\u0000${rule}` : `${report}\u0000${rule}\u0000${client}`;
 }

@@ -24,6 +24,11 @@ export interface GateSummary {
   imageReport: { images: SummaryImage[] } | null;
   /** A whole message's bulk-sender checklist (the message check reads nothing else); absent for other formats. */
   messageReport?: GateMessageInput | null;
+  /**
+   * Findings the safe fixes target (`safeFixTargetCount`): 0 tells a failed verdict that it has no suggested fix
+   * to compute. Set by the worker beside the summary; absent on summaries stored before it (computed then).
+   */
+  safeFixTargets?: number;
 }
 
 /** The summary of a result (the engine's analysis or its stored JSON). */

@@ -24,5 +24,5 @@ export { messageCheck, BULK_SENDER_REQUIREMENT_IDS, NOT_A_MESSAGE_REASON, NOT_BU
 export type { BulkSenderFailure, GateNote, GateMessageInput, MessageCheckOutcome } from './message-check';
 export { gateSummary, gateResultOf } from './gate-summary';
 export type { GateSummary } from './gate-summary';
-export { gateSuggestedFix } from './suggested-fix';
+export { gateSuggestedFix, safeFixTargetCount } from './suggested-fix';
 export type { GateSuggestedFix, GateSuggestedFixOptions, GateSuggestedFixRequest } from './suggested-fix';

@@ -1,6 +1,7 @@
 import { fixEmail } from '../autofix/fix-email';
 import { CLIENT_IDS } from '../clients/email-client';
-import { gateSuggestedFix } from './suggested-fix';
+import { analyzeEmail } from '../analyze-email';
+import { gateSuggestedFix, safeFixTargetCount } from './suggested-fix';
 import { email } from './testing/gate-fixtures';
 
 /** The plain fixture's table without role="presentation" and a font stack without a generic family: both have a safe fix. */
@@ -28,5 +29,20 @@ describe('gateSuggestedFix', () => {
     // Fixed once, nothing is left to fix.
     const fixed = fixEmail(FIXABLE, { tiers: ['safe'] }).html;
     expect(gateSuggestedFix(fixed, { format: 'html' })).toBeNull();
+  });
+
+  it('counts the findings the safe fixes target: none where the fixer resolves none, at least what it resolves otherwise', () => {
+    const fixed = fixEmail(FIXABLE, { tiers: ['safe'] }).html;
+    const flex = email('<div style="display:flex">Hi</div>');
+    for (const html of [email(), fixed, flex, FIXABLE]) {
+      const targets = safeFixTargetCount(analyzeEmail(html, { format: 'html' }));
+      const suggested = gateSuggestedFix(html, { format: 'html' });
+      if (targets === 0) expect(suggested).toBeNull();
+      else expect(targets).toBeGreaterThanOrEqual(suggested?.fixable ?? 0);
+    }
+    expect(safeFixTargetCount(analyzeEmail(email(), { format: 'html' }))).toBe(0);
+    expect(safeFixTargetCount(analyzeEmail(FIXABLE, { format: 'html' }))).toBeGreaterThanOrEqual(gateSuggestedFix(FIXABLE, { format: 'html' })!.fixable);
+    // Reports off: the count is unknown, never a false "nothing to fix".
+    expect(safeFixTargetCount(analyzeEmail(FIXABLE, { format: 'html', reports: false }))).toBeNull();
   });
 });

@@ -9,6 +9,8 @@ import type { CompileWarning } from '../compile/compile-format';
 import type { SourcePosition } from '../compile/source-positions';
 import type { EmailFormat } from '../fixes/code-fix';
 import { fixEmail } from '../autofix/fix-email';
+import { FIX_RULES } from '../autofix/fix-rules';
+import type { PreviewAnalysis } from '../preview-analysis';
 
 /** The request that fixes what `fixable` counts; its body lacks `html` (and `files`): the email the gate judged. */
 export interface GateSuggestedFixRequest {
@@ -48,4 +50,29 @@ export function gateSuggestedFix(html: string, options: GateSuggestedFixOptions)
   const fixable = Object.values(result.resolved).reduce((sum, count) => sum + count, 0);
   if (fixable === 0) return null;
   return { fixable, request: { method: 'POST', path: '/api/fix', body: { format: options.format, clients, tiers: ['safe'] } } };
+}
+
+/** The findings the safe rules resolve, by report and rule (what `fixable` can count at all). */
+const SAFE_FIX_TARGETS: ReadonlySet<string> = new Set(
+  FIX_RULES.filter((rule) => rule.tier === 'safe').flatMap((rule) => rule.resolves.map((target) => `${target.report}\u0000${target.rule}`)),
+);
+
+/**
+ * How many findings of an analysis the safe rules target, or null when its reports are off (unknown).
+ * `fixable` counts how many of these go away, so 0 means a suggested fix is known to be absent without running
+ * the fixer (which costs about an analysis): the gate settles such a run at once (docs/gate.md). The analysis is
+ * of the HTML the fixer would start from, for the same clients, so its findings are the fixer's first ledger's.
+ */
+export function safeFixTargetCount(analysis: Pick<PreviewAnalysis, 'cssReport' | 'accessibilityReport' | 'vmlReport' | 'designReport'>): number | null {
+  if (!analysis.accessibilityReport || !analysis.designReport) return null;
+  const targeted = (report: string, rule: string) => SAFE_FIX_TARGETS.has(`${report}\u0000${rule}`);
+  let count = analysis.cssReport.filter((finding) => targeted('css', finding.rule)).length;
+  for (const [report, issues] of [
+    ['accessibility', analysis.accessibilityReport.issues],
+    ['vml', analysis.vmlReport?.issues ?? []],
+    ['design', analysis.designReport.issues],
+  ] as const) {
+    count += issues.filter((issue) => targeted(report, issue.rule)).length;
+  }
+  return count;
 }

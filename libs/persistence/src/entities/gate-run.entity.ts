@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import type { GateRunOptions, StoredFailure, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
+import type { GateRunOptions, GateSuggestedFix, StoredFailure, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
 export type GateRunStatus = 'running' | 'completed' | 'failed';
@@ -47,6 +47,14 @@ export class GateRunEntity {
   /** When the retention or retain: false stripped the email's URLs from links and verdict (null: not yet). */
   @Column({ name: 'urls_removed_at', type: 'timestamptz', nullable: true })
   urlsRemovedAt: Date | null;
+
+  /** A failed verdict's suggested fix, stored by the follow-up job gate.suggest-fix (null: none, or not settled yet). */
+  @Column({ name: 'suggested_fix', type: 'jsonb', nullable: true, transformer: PG_SAFE_TEXT })
+  suggestedFix: GateSuggestedFix | null;
+
+  /** From a failed verdict until gate.suggest-fix settles its suggested fix (and records the gate.failed event). */
+  @Column({ name: 'suggested_fix_pending', type: 'boolean', default: false })
+  suggestedFixPending: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -13,6 +13,7 @@ import { CreateFixRuns1764201600000 } from './1764201600000-create-fix-runs';
 import { EmlFormat1764390000000 } from './1764390000000-eml-format';
 import { CreateAccountDataKeys1764400000000 } from './1764400000000-create-account-data-keys';
 import { AccountData1764410000000 } from './1764410000000-account-data';
+import { GateSuggestedFix1764500000000 } from './1764500000000-gate-suggested-fix';
 import { UrlsAreCustomerData1796603425336 } from './1796603425336-urls-are-customer-data';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
@@ -32,5 +33,6 @@ export const MIGRATIONS = [
   EmlFormat1764390000000,
   CreateAccountDataKeys1764400000000,
   AccountData1764410000000,
+  GateSuggestedFix1764500000000,
   UrlsAreCustomerData1796603425336,
 ];

@@ -62,6 +62,8 @@ export interface GateRunDecision {
   newBaseline: GateSnapshot | null;
   /** Webhook events recorded with the verdict (gate.failed / gate.passed), in the same transaction. */
   webhookEvents?: NewWebhookEvent[];
+  /** The follow-up job gate.suggest-fix will settle the verdict's suggested fix (a failed verdict). */
+  suggestedFixPending?: boolean;
 }
 
 /** The run as decided, and the webhook deliveries its verdict created (to queue after the commit). */
@@ -114,6 +116,8 @@ export class GateRunRepository {
       verdict: null,
       failure: null,
       completedAt: null,
+      suggestedFix: null,
+      suggestedFixPending: false,
     });
     await this.runs.insert(entity as QueryDeepPartialEntity<GateRunEntity>);
     return entity;
@@ -229,26 +233,22 @@ export class GateRunRepository {
   }
 
   /**
-   * Adds a failed verdict's suggested fix after the verdict was decided (docs/gate.md, "Suggested fix"):
-   * computed outside the deciding transaction, so the run and its ref's lock are not held while fixes run.
-   * Only a completed, failed run without one changes; a redelivery's second write changes nothing.
+   * Settles a failed verdict's suggested fix (docs/gate.md, "Suggested fix"): stores it (null: the safe fixes
+   * resolve nothing, or it could not be computed) and records the webhook events that waited for it, in one
+   * transaction. Only a pending run changes: a redelivery's second settlement records nothing and returns null.
    */
-  async attachSuggestedFix(id: string, suggestedFix: GateSuggestedFix): Promise<boolean> {
-    // The verdict is sealed: read under the row's lock, add, seal again (SQL cannot see inside it).
+  async settleSuggestedFix(id: string, suggestedFix: GateSuggestedFix | null, webhookEvents: NewWebhookEvent[]): Promise<string[] | null> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: Array<{ id: string; account_id: string; verdict: StoredGateVerdict | string | null }> = await manager.query(
-        `SELECT id, account_id, verdict FROM gate_runs WHERE id = $1 AND status = 'completed' AND passed = false AND verdict IS NOT NULL FOR UPDATE`,
-        [id],
+      const settled: unknown[] = await manager.query(
+        `UPDATE gate_runs SET suggested_fix = $2::jsonb, suggested_fix_pending = false WHERE id = $1 AND suggested_fix_pending RETURNING id`,
+        [id, suggestedFix === null ? null : JSON.stringify(pgSafe(suggestedFix))],
       );
-      if (rows.length === 0 || rows[0].verdict === null) return false;
-      const run = { id, accountId: rows[0].account_id };
-      const verdict = await this.cipher.openJson<StoredGateVerdict>(gateRunContext(run, 'verdict'), rows[0].verdict);
-      if (verdict.suggestedFix) return false;
-      await manager.query('UPDATE gate_runs SET verdict = $2::jsonb WHERE id = $1', [
-        id,
-        await this.sealColumn(run, 'verdict', { ...verdict, suggestedFix: pgSafe(suggestedFix) }),
-      ]);
-      return true;
+      // node-postgres answers an UPDATE ... RETURNING through TypeORM as [rows, count].
+      const rows = Array.isArray(settled[0]) ? (settled[0] as unknown[]) : settled;
+      if (rows.length === 0) return null;
+      const deliveries: string[] = [];
+      for (const event of webhookEvents) deliveries.push(...(await this.webhooks.recordEvent(manager, event)));
+      return deliveries;
     });
   }
 
@@ -284,14 +284,19 @@ export class GateRunRepository {
       const baseline = run.ref === null ? null : await readBaseline(manager, run.accountId, run.ref);
       const decision = await decide(run, baseline);
       const completedAt = new Date();
-      Object.assign(run, { status: 'completed', verdict: decision.verdict, passed: decision.passed, overallScore: decision.overallScore, completedAt });
-      await manager.query(`UPDATE gate_runs SET status = 'completed', verdict = $2::jsonb, passed = $3, overall_score = $4, completed_at = $5 WHERE id = $1`, [
-        id,
-        await this.sealColumn(run, 'verdict', pgSafe(decision.verdict)),
-        decision.passed,
-        decision.overallScore,
+      const suggestedFixPending = decision.suggestedFixPending === true;
+      Object.assign(run, {
+        status: 'completed',
+        verdict: decision.verdict,
+        passed: decision.passed,
+        overallScore: decision.overallScore,
         completedAt,
-      ]);
+        suggestedFixPending,
+      });
+      await manager.query(
+        `UPDATE gate_runs SET status = 'completed', verdict = $2::jsonb, passed = $3, overall_score = $4, completed_at = $5, suggested_fix_pending = $6 WHERE id = $1`,
+        [id, await this.sealColumn(run, 'verdict', pgSafe(decision.verdict)), decision.passed, decision.overallScore, completedAt, suggestedFixPending],
+      );
       if (decision.newBaseline && run.ref !== null) {
         // Raw SQL: the baseline's created_at must move with it (comparedTo is that time), which an ORM upsert leaves alone.
         await manager.query(

@@ -66,7 +66,10 @@ function failureLine(failure: Record<string, unknown>) {
 
 /** A failed verdict's suggested fix: how many findings the safe fixes resolve, and the Fix action on the analyzed preview. */
 function suggestedFixLine(verdict: Record<string, unknown> | null, previewId: unknown, csrfToken: string | undefined) {
-  const fixable = (verdict?.suggestedFix as { fixable?: unknown } | undefined)?.fixable;
+  const suggestion = verdict?.suggestedFix as { fixable?: unknown; pending?: unknown } | undefined;
+  // Computed after the verdict (docs/gate.md): known a moment later.
+  if (suggestion?.pending === true) return html`<p class="meta">The safe fixes are being checked against this email; reload to see what they resolve.</p>`;
+  const fixable = suggestion?.fixable;
   if (typeof fixable !== 'number') return '';
   const what = `The safe fixes resolve ${fixable} ${fixable === 1 ? 'finding' : 'findings'} of this email.`;
   if (typeof previewId !== 'string') return html`<p>${what}</p>`;

@@ -8,6 +8,7 @@ import type {
   GateLinks,
   GateNote,
   GateSuggestedFix,
+  GateSuggestedFixPending,
   GateSuggestedFixRequest,
   GateVerdictBaseline,
   GateVerdictResult,
@@ -148,11 +149,15 @@ class SuggestedFixResponse implements GateSuggestedFix {
   @ApiProperty() request: SuggestedFixRequestResponse;
 }
 
+class SuggestedFixPendingResponse implements GateSuggestedFixPending {
+  @ApiProperty({ enum: [true], description: 'Still being computed after the verdict: GET /api/gate/runs/:id carries it once known.' }) pending: true;
+}
+
 /**
  * The gate verdict (POST /api/gate; GET /api/gate/runs/:id's `verdict`). It implements the contract's
  * `GateVerdictResult`, the type the verdict step stores and the CLI reads.
  */
-@ApiExtraModels(...Object.values(FAILURE_RESPONSES))
+@ApiExtraModels(...Object.values(FAILURE_RESPONSES), SuggestedFixResponse, SuggestedFixPendingResponse)
 export class GateVerdictResponse implements GateVerdictResult {
   @ApiProperty({ description: 'The verdict: false when any check failed (still HTTP 200).' }) passed: boolean;
   @ApiProperty({ minimum: 0, maximum: 100, description: 'Mean score of the checked clients.' }) overallScore: number;
@@ -179,10 +184,11 @@ export class GateVerdictResponse implements GateVerdictResult {
   @ApiProperty({ enum: GATE_CHECK_FAMILIES, isArray: true, description: 'The check families that ran.' }) checks: GateCheckFamily[];
   @ApiProperty() links: GateLinksResponse;
   @ApiPropertyOptional({
-    type: SuggestedFixResponse,
-    description: 'On a failed verdict whose email the safe fixes improve: how many findings they resolve and the POST /api/fix request that applies them.',
+    oneOf: [{ $ref: getSchemaPath(SuggestedFixResponse) }, { $ref: getSchemaPath(SuggestedFixPendingResponse) }],
+    description:
+      'On a failed verdict whose email the safe fixes improve: how many findings they resolve and the POST /api/fix request that applies them. `{ "pending": true }` while it is computed after the verdict (POST /api/gate answers before it is known; GET /api/gate/runs/:id carries it then).',
   })
-  suggestedFix?: SuggestedFixResponse;
+  suggestedFix?: SuggestedFixResponse | SuggestedFixPendingResponse;
   @ApiProperty({ example: 'gtr_3kTq9xV2bN7mLp4Rz8sWc1Ya' }) runId: string;
   @ApiProperty({ nullable: true, type: String, description: 'The analyzed email, saved as a preview of the account; null once that preview was deleted.' })
   previewId: string | null;
