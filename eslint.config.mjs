@@ -6,7 +6,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'packages/*/dist/', 'coverage/', 'node_modules/', 'docs/', '**/fixtures/**', '**/__fixtures__/**'] },
+  { ignores: ['dist/', 'packages/*/dist/', 'apps/cli/src/api-client/openapi.ts', 'coverage/', 'node_modules/', 'docs/', '**/fixtures/**', '**/__fixtures__/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -21,6 +21,12 @@ const SANDBOX_ROOT = path.join(DIST, 'libs', 'sandbox', 'src');
 const RUNTIME_ENTRY_PATTERN = /(?:sandboxSourceFile|bundleSandboxEntry)\)?\(['"]([^'"]+)['"]\)/g;
 /** What the package must never load: the server's frameworks, its stores and queues, the tracing SDK, the dashboard. */
 const FORBIDDEN = [/^@nestjs\//, /^typeorm$/, /^bullmq$/, /^ioredis$/, /^pg$/, /^@opentelemetry\/(?!api$)/, /^nestjs-pino$/, /^htmx\.org$/, /^uplot$/];
+/**
+ * Data files shipped inside the package instead of their npm package: caniemail 2.0.2 declares a prettier
+ * plugin as a run-time dependency, which would install prettier, Babel and lodash (about 25 MB) for one
+ * JSON file the engine reads. The file is copied with its licence; the require is pointed at the copy.
+ */
+const VENDORED = { 'caniemail/caniemail.json': { from: 'caniemail/data/caniemail.json', licence: 'caniemail/LICENSE', to: 'vendor/caniemail' } };
 const FORBIDDEN_FILES = [/^apps\/(?!cli\/)/, /^libs\/(persistence|queue|config|tracing|webhooks|mcp)\//];
 
 function packageNameOf(specifier) {
@@ -52,6 +58,7 @@ function collectFiles() {
     for (const match of source.matchAll(/\brequire\((['"])([^'"]+)\1\)/g)) {
       const specifier = match[2];
       if (specifier.startsWith('.')) queue.push(resolveLocal(file, specifier));
+      else if (specifier in VENDORED) continue;
       else if (!specifier.startsWith('node:') && !builtins.has(specifier)) {
         const name = packageNameOf(specifier);
         if (!packages.has(name)) packages.set(name, relative);
@@ -91,9 +98,52 @@ function copyFiles(files) {
   const target = path.join(PACKAGE_DIR, 'dist');
   fs.rmSync(target, { recursive: true, force: true });
   for (const file of files) {
-    fs.mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
-    fs.copyFileSync(path.join(DIST, file), path.join(target, file));
+    const destination = path.join(target, file);
+    fs.mkdirSync(path.dirname(destination), { recursive: true });
+    let text = fs.readFileSync(path.join(DIST, file), 'utf8');
+    for (const [specifier, vendored] of Object.entries(VENDORED)) {
+      const copy = path.join(target, vendored.to, path.basename(vendored.from));
+      let relative = path.relative(path.dirname(destination), copy).split(path.sep).join('/');
+      if (!relative.startsWith('.')) relative = `./${relative}`;
+      text = text.split(`require('${specifier}')`).join(`require('${relative}')`);
+    }
+    fs.writeFileSync(destination, text);
   }
+  for (const vendored of Object.values(VENDORED)) {
+    const folder = path.join(target, vendored.to);
+    fs.mkdirSync(folder, { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'node_modules', vendored.from), path.join(folder, path.basename(vendored.from)));
+    fs.copyFileSync(path.join(ROOT, 'node_modules', vendored.licence), path.join(folder, 'LICENSE'));
+    const { name, version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', vendored.from.split('/')[0], 'package.json'), 'utf8'));
+    fs.writeFileSync(path.join(folder, 'SOURCE'), `${name}@${version}: ${vendored.from.split('/').slice(1).join('/')} and LICENSE, as published on npm\n`);
+  }
+}
+
+/**
+ * Declarations of the typed API client the package exports (`@mailproof/cli/api-client`): tsc emits them for
+ * its entry; the generated paths come with it. The rest of the package is a command, not a library.
+ */
+function emitApiClientDeclarations() {
+  const out = path.join(PACKAGE_DIR, 'dist', 'apps', 'cli', 'src', 'api-client');
+  const entry = path.join(ROOT, 'apps', 'cli', 'src', 'api-client', 'index.ts');
+  const options = [
+    '--declaration',
+    '--emitDeclarationOnly',
+    '--skipLibCheck',
+    '--esModuleInterop',
+    '--moduleResolution',
+    'node10',
+    '--module',
+    'commonjs',
+    '--target',
+    'ES2022',
+    '--strict',
+  ];
+  const result = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), [...options, '--rootDir', path.dirname(entry), '--outDir', out, entry], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`tsc could not emit the API client's declarations:\n${result.stdout}${result.stderr}`);
 }
 
 function pack(outDir) {
@@ -110,6 +160,7 @@ function buildCliPackage(options = {}) {
   const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
   checkManifest(manifest, packages);
   copyFiles(files);
+  emitApiClientDeclarations();
   const packed = options.pack === false ? null : pack(options.outDir ?? path.join(ROOT, '.tmp', 'cli-package'));
   return { files, packages: [...packages.keys()].sort(), packed };
 }
