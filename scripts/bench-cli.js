@@ -4,7 +4,7 @@
 // of packages, whether any server dependency came along, the time of the first and of later
 // `npx mailproof lint` runs of a ~20 KB corpus email, and lint/fix/gate --local of one corpus email per format,
 // beside the targets (docs/cli.md, "The package"). The Node that runs it is the Node measured.
-//   node scripts/bench-cli.js [--corpus DIR] [--keep]
+//   node scripts/bench-cli.js [--corpus DIR] [--keep] [--no-build (pack dist/ as it is)]
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -93,7 +93,7 @@ function main() {
   const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`bench:cli on Node ${process.version}, loadavg ${load()} (measured under the machine's load at the time)`);
   try {
-    const { packed, files } = buildCliPackage({ outDir: path.join(work, 'pack') });
+    const { packed, files } = buildCliPackage({ build: !args.includes('--no-build'), outDir: path.join(work, 'pack') });
     console.log(
       `packed:    ${path.basename(packed.tarball)} ${mb(packed.size)} (${packed.entryCount} files, ${mb(packed.unpackedSize)} unpacked; ${files.length} compiled files)`,
     );

@@ -99,9 +99,11 @@ async function runAction(inputs: Record<string, string>, workspace: string, runn
       if ((found = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression))) return stepOutputs[found[1]]?.[found[2]] ?? '';
       throw new Error(`action.yml uses an expression this runner does not implement: ${expression}`);
     });
+  // A runner's steps inherit the machine's environment (its proxy and certificates for npm included); none of
+  // this process's own MAILPROOF_* or GITHUB_* settings may leak into the action.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MAILPROOF_|GITHUB_|INPUT_|RUNNER_)/.test(name)));
   const base: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    ...inherited,
     CI: 'true',
     GITHUB_ACTIONS: 'true',
     GITHUB_WORKSPACE: workspace,
@@ -174,7 +176,7 @@ describe('the GitHub Action (action.yml)', () => {
     api = await startTestApi(config);
     worker = await startWorkerPreview(config, queues, {}, ['preview', 'gate']);
     pro = (await createTestAccount(db, 'pro')).key;
-  }, 120_000);
+  }, 400_000);
 
   afterAll(async () => {
     await worker?.stop('SIGKILL');

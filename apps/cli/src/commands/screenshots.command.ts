@@ -108,7 +108,10 @@ async function loadRenderer() {
   } catch (error) {
     const missing = RENDER_PACKAGES.find((name) => error instanceof Error && error.message.includes(`'${name}'`));
     if (!missing) throw error;
-    throw new CliError(`screenshots need ${RENDER_PACKAGES.join(' and ')} installed beside mailproof: npm install ${RENDER_PACKAGES.join(' ')}`);
+    // puppeteer-cluster names puppeteer as a peer, whose install downloads a browser unless told not to.
+    throw new CliError(
+      `screenshots need ${RENDER_PACKAGES.join(' and ')} installed beside mailproof: PUPPETEER_SKIP_DOWNLOAD=1 npm install puppeteer-core@24.43.1 puppeteer-cluster@0.25.0`,
+    );
   }
 }
 
