@@ -13,8 +13,7 @@ const HEADER = [
 
 /** The TypeScript the document stands for, as written into TYPES_FILE. The version is left out: it changes with every release. */
 async function generateApiTypes(document) {
-  // Its CommonJS build: jest runs this module without ESM support for dynamic imports.
-  const { default: openapiTS, astToString } = require('openapi-typescript');
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
   const stable = { ...document, info: { ...document.info, version: '0' } };
   // Fields with a default stay optional: a request may leave them out (the server fills them in).
   const ast = await openapiTS(stable, { alphabetize: true, defaultNonNullable: false });
