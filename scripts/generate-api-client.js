@@ -52,7 +52,10 @@ async function main() {
   const current = fs.existsSync(TYPES_FILE) ? fs.readFileSync(TYPES_FILE, 'utf8') : '';
   if (args.includes('--check')) {
     if (current !== types) {
+      const [was, now] = [current.split('\n'), types.split('\n')];
+      const line = now.findIndex((text, index) => text !== was[index]);
       console.error(`${path.relative(tasks.ROOT, TYPES_FILE)} is out of date: run npm run generate:api-client`);
+      console.error(`first difference at line ${line + 1}:\n  file:      ${was[line] ?? '(end)'}\n  generated: ${now[line] ?? '(end)'}`);
       process.exit(1);
     }
     console.log(`${path.relative(tasks.ROOT, TYPES_FILE)} is up to date`);
