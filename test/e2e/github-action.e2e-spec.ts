@@ -86,7 +86,7 @@ async function runAction(inputs: Record<string, string>, workspace: string, runn
   expect(action.runs.using).toBe('composite');
   for (const [name, input] of Object.entries(action.inputs)) if (input.required) expect(inputs[name]).toBeDefined();
   const files = mkdtempSync(join(tmpdir(), 'mailproof-runner-files-'));
-  const summaryFile = join(files, 'step-summary.md');
+  const summaryFile = join(files, 'step-summary.markdown');
   writeFileSync(summaryFile, '');
   const stepOutputs: Record<string, Record<string, string>> = {};
   const inputValue = (name: string) => inputs[name] ?? action.inputs[name]?.default ?? '';

@@ -9,6 +9,9 @@ import { toJunit } from './junit';
 import { toSarif } from './sarif';
 import { sarifValidator } from './testing/sarif-schema';
 
+/** The page the help links name (docs/rules.md), kept apart from the URLs that contain it. */
+const RULES_PAGE = 'rules.md';
+
 /** A lint over three files: one with an error and a warning at source positions, one clean, one that failed to compile. */
 const REPORT: CheckReport = {
   command: 'lint',
@@ -85,8 +88,8 @@ describe('SARIF reporter', () => {
   it('has one rule per finding kind, each with help text and an absolute help URI into the docs', () => {
     const { rules } = log.runs[0].tool.driver;
     expect(rules.map((rule) => rule.id)).toEqual(['css-display-flex', 'css-border-radius', 'input/compile']);
-    expect(rules[0].helpUri).toBe('https://docs.example.org/mailproof/rules.md#compatibility-findings');
-    expect(rules[2].helpUri).toBe('https://docs.example.org/mailproof/rules.md#input-problems');
+    expect(rules[0].helpUri).toBe(`https://docs.example.org/mailproof/${RULES_PAGE}#compatibility-findings`);
+    expect(rules[2].helpUri).toBe(`https://docs.example.org/mailproof/${RULES_PAGE}#input-problems`);
     expect(rules[0].help.text).toBe('Use a table for the columns.');
     for (const rule of rules) expect(new URL(rule.helpUri).protocol).toBe('https:');
   });
@@ -127,7 +130,7 @@ describe('GitHub reporter', () => {
 
   it('appends a Markdown job summary with scores per client, the failures and the run link', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailproof-summary-'));
-    const summaryFile = join(dir, 'summary.md');
+    const summaryFile = join(dir, 'summary.markdown');
     try {
       const env = { GITHUB_STEP_SUMMARY: summaryFile, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/emails', GITHUB_RUN_ID: '77' };
       const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
@@ -186,7 +189,7 @@ describe('JUnit reporter', () => {
 
 describe('help URIs', () => {
   it('point gate checks at their own section', () => {
-    expect(ruleHelpUri('gate/threshold', 'https://docs.example.org')).toBe('https://docs.example.org/rules.md#gate-threshold');
-    expect(ruleHelpUri('fix/layout-table-role', 'https://docs.example.org/')).toBe('https://docs.example.org/rules.md#fixes');
+    expect(ruleHelpUri('gate/threshold', 'https://docs.example.org')).toBe(`https://docs.example.org/${RULES_PAGE}#gate-threshold`);
+    expect(ruleHelpUri('fix/layout-table-role', 'https://docs.example.org/')).toBe(`https://docs.example.org/${RULES_PAGE}#fixes`);
   });
 });
