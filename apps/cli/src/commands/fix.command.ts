@@ -9,15 +9,20 @@ import { CliError, UsageError } from './cli-errors';
 import { fixEmailInput, withCompilers, type FixedEmail } from './email-analysis';
 import { STDIN_PATH, parseClientsOption, planFormat, readEmailInput, type FormatDetectedBy, type MjmlValidation } from './email-input';
 import { describeInput, formatCompileWarnings, plural } from './report-format';
+import type { CheckReport, ReportedProblem } from '../reporters/check-report';
+import { addReporterOptions, emitReport, programVersion, resolveReporter, type ReporterCliOptions } from '../reporters/reporter-options';
 
-interface FixOptions {
+interface FixOptions extends ReporterCliOptions {
   format?: CompileFormat;
   mjmlValidation?: MjmlValidation;
   clients?: string;
   tier: FixTier;
   write?: boolean;
-  json?: boolean;
+  check?: boolean;
 }
+
+/** `fix --check`: 1 when a fix would apply, as a formatter's check mode (0 when there is nothing to fix). */
+export const FIX_CHECK_EXIT_CODES = { clean: 0, fixable: 1 } as const;
 
 /**
  * `fix --json`: the input, which tiers ran and whether the file was written, then the answer POST /api/fix
@@ -39,7 +44,7 @@ export function tiersUpTo(tier: FixTier): FixTier[] {
 
 /** `mailproof fix FILE|-`: apply the deterministic fixes locally, print the diff, optionally write the file. */
 export function registerFixCommand(program: Command): void {
-  program
+  const command = program
     .command('fix')
     .description('apply the safe fixes (each proven by re-analysis) and print the diff; --write patches the file (no server needed)')
     .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx, .mjml or .eml; `-` reads stdin (without --write)')
@@ -52,31 +57,72 @@ export function registerFixCommand(program: Command): void {
         .default('safe'),
     )
     .option('--write', 'patch the file in place (HTML files, and templates whose source the fixes could patch)')
-    .option('--json', 'print the whole fix result as JSON')
-    .action(async (file: string, options: FixOptions) => {
-      const clients = parseClientsOption(options.clients);
-      if (options.write && file === STDIN_PATH) throw new UsageError('--write needs a file: stdin (-) cannot be patched in place');
-      const plan = planFormat(file, options.format);
-      // jsx and maizzle are always fixed in their compiled HTML: refused before anything is compiled.
-      if (options.write && plan.kind === 'decided' && COMPILED_ONLY.includes(plan.format)) throw refuseWrite(file, plan.format);
-      const input = await readEmailInput(file, options.format, options.mjmlValidation);
-      const tiers = tiersUpTo(options.tier);
-      const fixed = await withCompilers(() => fixEmailInput(input, clients, tiers));
-      const body = fixOutcomeBody(fixed.result, input.format);
-      if (options.write && body.patched !== 'source') throw refuseWrite(input.label, input.format);
-      const written = options.write === true && body.applied.length > 0 ? await writePatched(file, input.source, body.html) : false;
-      if (options.json) {
-        const printed: FixJson = {
-          input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings: fixed.compileWarnings },
-          tiers,
-          written,
-          ...body,
-        };
-        console.log(JSON.stringify(printed));
-        return;
-      }
-      printFix(fixed, { tiers, patched: body.patched, write: options.write === true, written });
+    .option('--check', 'write nothing; exit 1 when a fix would apply (for CI, with --reporter)')
+    .option('--json', 'print the whole fix result as JSON (--reporter json)');
+  addReporterOptions(command).action(async (file: string, options: FixOptions, self: Command) => {
+    const reporter = resolveReporter(options);
+    if (options.check && options.write) throw new UsageError('--check writes nothing: pass --check or --write, not both');
+    if (!options.check && (reporter === 'github' || reporter === 'sarif' || reporter === 'junit' || options.sarifFile)) {
+      throw new UsageError(`--reporter ${reporter === 'text' ? 'sarif (--sarif-file)' : reporter} reports what \`fix --check\` finds: add --check`);
+    }
+    const clients = parseClientsOption(options.clients);
+    if (options.write && file === STDIN_PATH) throw new UsageError('--write needs a file: stdin (-) cannot be patched in place');
+    const plan = planFormat(file, options.format);
+    // jsx and maizzle are always fixed in their compiled HTML: refused before anything is compiled.
+    if (options.write && plan.kind === 'decided' && COMPILED_ONLY.includes(plan.format)) throw refuseWrite(file, plan.format);
+    const input = await readEmailInput(file, options.format, options.mjmlValidation);
+    const tiers = tiersUpTo(options.tier);
+    const fixed = await withCompilers(() => fixEmailInput(input, clients, tiers));
+    const body = fixOutcomeBody(fixed.result, input.format);
+    if (options.write && body.patched !== 'source') throw refuseWrite(input.label, input.format);
+    const written = options.write === true && body.applied.length > 0 ? await writePatched(file, input.source, body.html) : false;
+    if (options.check) process.exitCode = body.applied.length > 0 ? FIX_CHECK_EXIT_CODES.fixable : FIX_CHECK_EXIT_CODES.clean;
+    if (options.check) emitReport(fixCheckReport(file, body, process.exitCode as number), reporter, options, programVersion(self));
+    if (reporter === 'json') {
+      const printed: FixJson = {
+        input: { file: input.path, format: input.format, detectedBy: input.detectedBy, compileWarnings: fixed.compileWarnings },
+        tiers,
+        written,
+        ...body,
+      };
+      console.log(JSON.stringify(printed));
+      return;
+    }
+    if (reporter !== 'text') return;
+    printFix(fixed, { tiers, patched: body.patched, write: options.write === true, written });
+  });
+}
+
+/**
+ * `fix --check` for the code-host reporters: each fix that would apply, at its line when the fixes are made in
+ * the file itself (in compiled HTML a line would not be the author's, so the annotation is on the file), and
+ * the suggestions only the author can make as notes.
+ */
+function fixCheckReport(file: string, body: FixOutcomeBody, exitCode: number): CheckReport {
+  const inFile = body.patched === 'source';
+  const problems: ReportedProblem[] = body.applied.map((fix) => ({
+    severity: 'error',
+    ruleId: `fix/${fix.rule}`,
+    title: fix.rule,
+    message: `a ${fix.tier} fix applies: ${fix.description}`,
+    ...(inFile ? { line: fix.line } : {}),
+    clients: fix.clients,
+    blocking: true,
+    help: `\`mailproof fix ${file}${inFile ? ' --write' : ''}\` ${inFile ? 'applies it' : 'shows the fixed HTML'}`,
+  }));
+  for (const skip of body.skipped) {
+    problems.push({
+      severity: 'note',
+      ruleId: `fix/${skip.rule}`,
+      title: skip.rule,
+      message: skip.reason,
+      ...(inFile ? { line: skip.line } : {}),
+      blocking: false,
     });
+  }
+  const outcome = body.applied.length > 0 ? 'failed' : 'passed';
+  const summary = `${file === STDIN_PATH ? 'stdin' : file}: ${body.applied.length === 0 ? 'nothing to fix' : `${body.applied.length} ${body.applied.length === 1 ? 'fix' : 'fixes'} would apply`}`;
+  return { command: 'fix --check', files: [{ file, outcome, score: body.before.score, problems }], exitCode, summary };
 }
 
 function refuseWrite(label: string, format: CompileFormat): UsageError {

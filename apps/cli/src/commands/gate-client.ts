@@ -1,26 +1,13 @@
 /**
- * The HTTP side of `mailproof gate`: one POST /api/gate with Node's own fetch, retried on 429, 5xx and
- * network failures (the answers a retry can change), honoring Retry-After.
+ * The HTTP side of `mailproof gate`: one POST /api/gate through the typed API client (api-client/, generated
+ * from the API's OpenAPI document), retried on 429, 5xx and network failures (the answers a retry can
+ * change), honoring Retry-After.
  */
 import type { GateVerdictResult } from '@mailproof/contracts';
+import { createMailproofClient, type GateRequest, type MailproofApiClient } from '../api-client';
 
-/** The request body of POST /api/gate; unset fields take the server's defaults. */
-export interface GateRequestBody {
-  html: string;
-  format: string;
-  /** The email's local imports, keyed relative to it (omitted when it has none). */
-  files?: Record<string, string>;
-  mjmlValidation?: 'soft' | 'strict';
-  ref?: string;
-  threshold?: number;
-  checks?: string[];
-  clients?: string[];
-  failOnError?: boolean;
-  updateBaseline?: string;
-  resolveLinks?: boolean;
-  /** `--bulk`: the message check holds a message (.eml) to the bulk-sender requirements even without List-Unsubscribe. */
-  bulk?: boolean;
-}
+/** The request body of POST /api/gate, as the OpenAPI document types it; unset fields take the server's defaults. */
+export type GateRequestBody = GateRequest & { html: string };
 
 /**
  * The verdict as the server sends it (the contract's GateVerdictResult, docs/gate.md), kept as received for
@@ -89,47 +76,29 @@ function isVerdict(body: unknown): body is GateVerdictResponse {
   return typeof verdict === 'object' && verdict !== null && typeof verdict.passed === 'boolean' && Array.isArray(verdict.failures);
 }
 
-async function readProblem(response: Response): Promise<GateProblem> {
-  const text = await response.text().catch(() => '');
-  try {
-    const body = JSON.parse(text) as GateProblem;
-    if (typeof body === 'object' && body !== null) return { ...body, status: response.status };
-  } catch {
-    // Not JSON: a proxy's error page, say. The status line is all there is to tell.
-  }
-  return { status: response.status, title: response.statusText || `HTTP ${response.status}` };
+/** A problem body as openapi-fetch hands it over: parsed JSON when it was JSON, else the text. */
+function problemFrom(status: number, statusText: string, body: unknown): GateProblem {
+  if (typeof body === 'object' && body !== null) return { ...(body as GateProblem), status };
+  return { status, title: statusText || `HTTP ${status}` };
 }
 
-async function attemptOnce(url: string, apiKey: string, body: GateRequestBody, timeoutMs: number): Promise<Attempt> {
-  let response: Response;
+async function attemptOnce(client: MailproofApiClient, body: GateRequestBody, timeoutMs: number): Promise<Attempt> {
+  let outcome: { response: Response; data?: unknown; error?: unknown };
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, application/problem+json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    outcome = await client.POST('/api/gate', { body, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
+    // A 200 whose body is not JSON (a proxy's page): openapi-fetch cannot parse it.
+    if (error instanceof SyntaxError) return notAVerdict();
     return { kind: 'unreachable', message: describeNetworkError(error, timeoutMs), attempts: 1 };
   }
+  const { response } = outcome;
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-  if (response.status === 200) {
-    const text = await response.text().catch(() => '');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (isVerdict(parsed)) return { kind: 'verdict', verdict: parsed, attempts: 1 };
-    return {
-      kind: 'problem',
-      status: 200,
-      problem: { status: 200, title: 'the answer is not a gate verdict (is --api-url a Mailproof server?)' },
-      attempts: 1,
-    };
-  }
-  return { kind: 'problem', status: response.status, problem: await readProblem(response), attempts: 1, retryAfterMs };
+  if (response.status === 200) return isVerdict(outcome.data) ? { kind: 'verdict', verdict: outcome.data, attempts: 1 } : notAVerdict();
+  return { kind: 'problem', status: response.status, problem: problemFrom(response.status, response.statusText, outcome.error), attempts: 1, retryAfterMs };
+}
+
+function notAVerdict(): Attempt {
+  return { kind: 'problem', status: 200, problem: { status: 200, title: 'the answer is not a gate verdict (is --api-url a Mailproof server?)' }, attempts: 1 };
 }
 
 /** What a stored run's failure code answers as, the way POST /api/gate answers it. */
@@ -140,18 +109,18 @@ const RUN_FAILURE_STATUS: Record<string, number> = { compile_failed: 422, url_de
  * POST would start a second run of the same email, so the retry asks for this one instead. Still running
  * reads as a 503 (retryable); a finished run is its verdict or its problem.
  */
-async function readRunOnce(apiUrl: string, apiKey: string, runId: string, timeoutMs: number): Promise<Attempt> {
-  let response: Response;
+async function readRunOnce(client: MailproofApiClient, runId: string, timeoutMs: number): Promise<Attempt> {
+  let outcome: { response: Response; data?: unknown; error?: unknown };
   try {
-    response = await fetch(`${apiUrl}/api/gate/runs/${encodeURIComponent(runId)}`, {
-      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json, application/problem+json' },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    outcome = await client.GET('/api/gate/runs/{id}', { params: { path: { id: runId } }, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
+    if (error instanceof SyntaxError) return notAVerdict();
     return { kind: 'unreachable', message: describeNetworkError(error, timeoutMs), attempts: 1 };
   }
-  if (response.status !== 200) return { kind: 'problem', status: response.status, problem: await readProblem(response), attempts: 1 };
-  const run = (await response.json().catch(() => ({}))) as { status?: string; verdict?: unknown; failure?: { code?: string; message?: string } | null };
+  const { response } = outcome;
+  if (response.status !== 200)
+    return { kind: 'problem', status: response.status, problem: problemFrom(response.status, response.statusText, outcome.error), attempts: 1 };
+  const run = (outcome.data ?? {}) as { status?: string; verdict?: unknown; failure?: { code?: string; message?: string } | null };
   if (run.status === 'completed' && isVerdict(run.verdict)) return { kind: 'verdict', verdict: run.verdict, attempts: 1 };
   if (run.status === 'failed') {
     const code = run.failure?.code ?? 'internal_error';
@@ -195,12 +164,10 @@ export async function callGate(
   policy: RetryPolicy,
   onRetry: (notice: RetryNotice) => void,
 ): Promise<GateCallResult> {
-  const base = apiUrl.replace(/\/+$/, '');
+  const client = createMailproofClient({ baseUrl: apiUrl, apiKey });
   let acceptedRunId: string | undefined;
   for (let attempt = 1; ; attempt += 1) {
-    const result = acceptedRunId
-      ? await readRunOnce(base, apiKey, acceptedRunId, policy.timeoutMs)
-      : await attemptOnce(`${base}/api/gate`, apiKey, body, policy.timeoutMs);
+    const result = acceptedRunId ? await readRunOnce(client, acceptedRunId, policy.timeoutMs) : await attemptOnce(client, body, policy.timeoutMs);
     if (result.kind === 'problem' && result.status === 503 && typeof result.problem.runId === 'string') acceptedRunId = result.problem.runId;
     const retryable = result.kind === 'unreachable' || (result.kind === 'problem' && isRetryableStatus(result.status));
     if (!retryable || attempt >= policy.attempts) {

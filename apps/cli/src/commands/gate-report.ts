@@ -2,6 +2,7 @@ import { NOT_A_MESSAGE_REASON } from '@mailproof/engine';
 import { EXIT_CODES } from './cli-errors';
 import type { GateProblem, GateVerdictResponse } from './gate-client';
 import { plural } from './report-format';
+import type { CheckReport, ReportedFile, ReportedProblem } from '../reporters/check-report';
 
 /** Exit codes of `mailproof gate` (docs/cli.md): a wrong command line is still 3, as everywhere. */
 export const GATE_EXIT_CODES = { passed: EXIT_CODES.ok, failed: 1, error: 2, usage: EXIT_CODES.usage } as const;
@@ -141,4 +142,51 @@ export function describeProblem(status: number, problem: GateProblem): string {
 
 function label(file: string): string {
   return file === '-' ? 'stdin' : file;
+}
+
+/** Words after the `[check] ` a failure's line starts with. */
+function failureMessage(failure: Failure): string {
+  return describeFailure(failure).replace(/^\[[^\]]+\] /, '');
+}
+
+/**
+ * The gate's results for the code-host reporters: each failure an error (the verdict has no source
+ * positions, so annotations are on the file), notes and the suggested fix as notes, the run in the notes.
+ */
+export function gateCheckReport(results: readonly GateFileResult[], exitCode: number, local: boolean): CheckReport {
+  const files = results.map((result): ReportedFile => {
+    if (result.outcome === 'error') {
+      const { kind, message, line, column } = result.error;
+      return {
+        file: result.file,
+        outcome: 'error',
+        problems: [{ severity: 'error', ruleId: `input/${kind}`, title: 'not gated', message, line, column, blocking: true }],
+      };
+    }
+    const { verdict } = result;
+    const problems: ReportedProblem[] = verdict.failures.map((failure) => ({
+      severity: 'error',
+      ruleId: `gate/${failure.check}`,
+      title: 'clientId' in failure && failure.clientId ? `${failure.check} in ${failure.clientId}` : failure.check,
+      message: failureMessage(failure),
+      ...('clientId' in failure && failure.clientId ? { clients: [failure.clientId] } : {}),
+      blocking: true,
+    }));
+    for (const note of (verdict.notes ?? []).filter((item) => item.reason !== NOT_A_MESSAGE_REASON)) {
+      problems.push({ severity: 'note', ruleId: `gate/${note.check}`, title: note.requirement ?? note.check, message: note.reason, blocking: false });
+    }
+    if (verdict.suggestedFix) {
+      problems.push({
+        severity: 'note',
+        ruleId: 'gate/suggested-fix',
+        title: 'suggested fix',
+        message: describeSuggestedFix(verdict.suggestedFix.fixable, result.file),
+        blocking: false,
+      });
+    }
+    const notes = [describeLinks(verdict.links), describeBaseline(verdict, local)];
+    if (verdict.runId || verdict.previewId) notes.push(`run ${verdict.runId ?? '-'}, preview ${verdict.previewId ?? '-'}`);
+    return { file: result.file, outcome: result.outcome, score: verdict.overallScore, problems, notes };
+  });
+  return { command: 'gate', files, exitCode, summary: formatGateSummary(results) };
 }

@@ -13,13 +13,15 @@ import {
   describeProblem,
   formatGateResult,
   formatGateSummary,
+  gateCheckReport,
   gateExitCode,
   summarizeGate,
   type GateFileError,
   type GateFileResult,
 } from './gate-report';
+import { addReporterOptions, emitReport, programVersion, resolveReporter, type ReporterCliOptions } from '../reporters/reporter-options';
 
-interface GateOptions {
+interface GateOptions extends ReporterCliOptions {
   apiUrl?: string;
   apiKey?: string;
   /** A string from --ref, false from --no-ref, undefined: one per file from its path. */
@@ -33,7 +35,6 @@ interface GateOptions {
   failOnError: boolean;
   format?: CompileFormat;
   mjmlValidation?: MjmlValidation;
-  json?: boolean;
   local?: boolean;
   retries: string;
   timeout: string;
@@ -68,7 +69,7 @@ interface GateRun {
  * not be gated (unreadable, server unreachable, 4xx/5xx after retries); 3 for a wrong command line.
  */
 export function registerGateCommand(program: Command): void {
-  program
+  const command = program
     .command('gate')
     .description('the pre-send gate for CI: is each email safe to send? (exit 0 passed, 1 a verdict failed, 2 an error)')
     .argument('<files...>', 'emails to gate (.html, .htm, .maizzle.html, .jsx, .tsx, .mjml, .eml); `-` reads stdin')
@@ -85,27 +86,29 @@ export function registerGateCommand(program: Command): void {
     .option('--no-fail-on-error', 'a client with errors does not fail the gate by itself')
     .addOption(formatOption())
     .addOption(mjmlValidationOption())
-    .option('--json', 'print { files, summary, exitCode } as JSON')
+    .option('--json', 'print { files, summary, exitCode } as JSON (--reporter json)')
     .option('--local', 'no server: compatibility and content checks in this process (no baselines, no link fetching)')
     .option('--retries <n>', `retries after a 429, a 5xx or a network failure, 0-${MAX_RETRIES}`, '2')
-    .option('--timeout <seconds>', 'how long one request may take', '60')
-    .action(async (files: string[], options: GateOptions) => {
-      const run = prepareRun(files, options);
-      const results: GateFileResult[] = [];
-      const gateAll = async () => {
-        for (const file of files) {
-          const result = await gateFile(file, run);
-          results.push(result);
-          if (!options.json) console.log(`${formatGateResult(result, run.local).join('\n')}\n`);
-        }
-      };
-      if (run.local) await withCompilers(gateAll);
-      else await gateAll();
-      const exitCode = gateExitCode(results);
-      if (options.json) console.log(JSON.stringify({ files: results, summary: summarizeGate(results), exitCode }));
-      else console.log(formatGateSummary(results));
-      process.exitCode = exitCode;
-    });
+    .option('--timeout <seconds>', 'how long one request may take', '60');
+  addReporterOptions(command).action(async (files: string[], options: GateOptions, self: Command) => {
+    const reporter = resolveReporter(options);
+    const run = prepareRun(files, options);
+    const results: GateFileResult[] = [];
+    const gateAll = async () => {
+      for (const file of files) {
+        const result = await gateFile(file, run);
+        results.push(result);
+        if (reporter === 'text') console.log(`${formatGateResult(result, run.local).join('\n')}\n`);
+      }
+    };
+    if (run.local) await withCompilers(gateAll);
+    else await gateAll();
+    const exitCode = gateExitCode(results);
+    if (reporter === 'json') console.log(JSON.stringify({ files: results, summary: summarizeGate(results), exitCode }));
+    else if (reporter === 'text') console.log(formatGateSummary(results));
+    emitReport(gateCheckReport(results, exitCode, run.local), reporter, options, programVersion(self));
+    process.exitCode = exitCode;
+  });
 }
 
 /** Checks the whole command line (and the key) before any file is read or any request sent. */

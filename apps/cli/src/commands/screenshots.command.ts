@@ -5,8 +5,6 @@ import { Option, type Command } from 'commander';
 import { RENDER_MODES, type RenderMode } from '@mailproof/contracts';
 import { renderClientViews } from '@mailproof/engine';
 import { compileEmail } from '@mailproof/sandbox';
-import { DEFAULT_CHROMIUM_PATH, EmailImageLoader, RENDER_POOL_DEFAULTS, renderEmail, renderedReports, RenderPool } from '@mailproof/render';
-import { SsrfGuard } from '@mailproof/net-guard';
 import { clientsOption, formatOption } from './analyze.command';
 import { CliError, describeInputError, UsageError } from './cli-errors';
 import { withCompilers } from './email-analysis';
@@ -41,8 +39,13 @@ export function registerScreenshotsCommand(program: Command): void {
     .action(async (file: string, options: ScreenshotsOptions) => {
       const clients = parseClientsOption(options.clients);
       const modes = parseModes(options.modes ?? 'light,dark');
+      const { DEFAULT_CHROMIUM_PATH, EmailImageLoader, RENDER_POOL_DEFAULTS, renderEmail, renderedReports, RenderPool, SsrfGuard } = await loadRenderer();
       const chromiumPath = process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
-      if (!existsSync(chromiumPath)) throw new CliError(`Chromium is not installed at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH).`);
+      if (!existsSync(chromiumPath)) {
+        throw new CliError(
+          `no Chromium at ${chromiumPath}: install one (Debian/Ubuntu: apt-get install chromium; or \`npx @puppeteer/browsers install chrome-headless-shell@stable\`) and set CHROMIUM_PATH to its executable`,
+        );
+      }
       const input = await readEmailInput(file, options.format);
       const html = await withCompilers(async () => {
         try {
@@ -89,6 +92,27 @@ export function registerScreenshotsCommand(program: Command): void {
         await guard?.close();
       }
     });
+}
+
+/** The packages screenshots need beyond the analysis: optional peers of the installable package. */
+export const RENDER_PACKAGES = ['puppeteer-core', 'puppeteer-cluster'] as const;
+
+/**
+ * Loads the renderer only when screenshots are asked for: the installable package leaves puppeteer out
+ * unless it is installed beside it (docs/cli.md), and every other command must work without it.
+ */
+async function loadRenderer() {
+  try {
+    const [render, netGuard] = await Promise.all([import('@mailproof/render'), import('@mailproof/net-guard')]);
+    return { ...render, SsrfGuard: netGuard.SsrfGuard };
+  } catch (error) {
+    const missing = RENDER_PACKAGES.find((name) => error instanceof Error && error.message.includes(`'${name}'`));
+    if (!missing) throw error;
+    // puppeteer-cluster names puppeteer as a peer, whose install downloads a browser unless told not to.
+    throw new CliError(
+      `screenshots need ${RENDER_PACKAGES.join(' and ')} installed beside mailproof: PUPPETEER_SKIP_DOWNLOAD=1 npm install puppeteer-core@24.43.1 puppeteer-cluster@0.25.0`,
+    );
+  }
 }
 
 function parseModes(value: string): RenderMode[] {
