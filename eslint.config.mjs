@@ -7,7 +7,9 @@ import globals from 'globals';
 import jest from 'eslint-plugin-jest';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'packages/*/dist/', 'apps/cli/src/api-client/openapi.ts', 'coverage/', 'node_modules/', 'docs/', '**/fixtures/**', '**/__fixtures__/**'] },
+  {
+    ignores: ['dist/', 'packages/*/dist/', 'apps/cli/src/api-client/openapi.ts', 'coverage/', 'node_modules/', 'docs/', '**/fixtures/**', '**/__fixtures__/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

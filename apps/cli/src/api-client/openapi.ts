@@ -653,6 +653,24 @@ export interface components {
             /** @enum {string} */
             family: "compatibility";
         };
+        ClientInventory: {
+            /**
+             * @description Documented behaviours a model behaviour (or caniemail's support layer) expresses, each with a fixture.
+             * @example 40
+             */
+            modeled: number;
+            /**
+             * @description Documented facts that describe no client behaviour (the reader's browser, a workaround).
+             * @example 8
+             */
+            notApplicable: number;
+            /**
+             * @description Documented behaviours not modeled, each with its reason (user setting, not in markup, disputed, superseded, gap) and date.
+             * @example 18
+             */
+            notModeled: number;
+            sourcesReadAt: components["schemas"]["InventorySourcesReadAt"];
+        };
         ClientScore: {
             errors: number;
             info: number;
@@ -670,7 +688,7 @@ export interface components {
             /** @example none */
             darkMode: string;
             /**
-             * @description The dark model shown (same as darkMode): none, partial-inversion, full-inversion, prefers-color-scheme, partial-inversion-unless-dark-query.
+             * @description The dark model shown (same as darkMode): none, partial-inversion, full-inversion, prefers-color-scheme, partial-inversion-unless-dark-query, color-removal (the Thunderbird dark reader).
              * @example none
              */
             darkModel: string;
@@ -681,6 +699,8 @@ export interface components {
             engine: "WebKit" | "Blink" | "Word" | "Gecko";
             /** @example gmail-web */
             id: string;
+            /** @description The behaviour inventory of the client: every documented behaviour from caniemail's notes, email-bugs and vendor sources, counted by decision (docs/inventory/). */
+            inventory: components["schemas"]["ClientInventory"];
             /**
              * @description When the client model was last checked against its sources.
              * @example 2026-11-27
@@ -695,7 +715,7 @@ export interface components {
             renderer: string;
         };
         ClientTransform: {
-            clientId: string;
+            clientId: Record<string, never>;
             /** @description The markup as this client delivers it. */
             html: string;
             warnings: Record<string, never>[];
@@ -764,7 +784,7 @@ export interface components {
             url: string;
         };
         CssFinding: {
-            client: string;
+            client: Record<string, never>;
             column?: number;
             compiledColumn?: number;
             /** @description jsx, mjml and maizzle input: the position in compiledHtml (1-based). */
@@ -1152,8 +1172,8 @@ export interface components {
             previewId: string | null;
             /** @example gtr_3kTq9xV2bN7mLp4Rz8sWc1Ya */
             runId: string;
-            /** @description On a failed verdict whose email the safe fixes improve: how many findings they resolve and the POST /api/fix request that applies them. */
-            suggestedFix?: components["schemas"]["SuggestedFixResponse"];
+            /** @description On a failed verdict whose email the safe fixes improve: how many findings they resolve and the POST /api/fix request that applies them. `{ "pending": true }` while it is computed after the verdict (POST /api/gate answers before it is known; GET /api/gate/runs/:id carries it then). */
+            suggestedFix?: components["schemas"]["SuggestedFixResponse"] | components["schemas"]["SuggestedFixPendingResponse"];
             /** @description The lowest-scoring checked client; null with none checked. */
             worstClient: string | null;
         };
@@ -1166,6 +1186,23 @@ export interface components {
             rule: string;
             /** @enum {string} */
             severity: "error" | "warning";
+        };
+        InventorySourcesReadAt: {
+            /**
+             * @description When caniemail's notes were last read (the installed caniemail package).
+             * @example 2026-12-07
+             */
+            caniemail: string;
+            /**
+             * @description When the hteumeuleu/email-bugs issues were last read.
+             * @example 2026-12-07
+             */
+            emailBugs: string;
+            /**
+             * @description When the vendors' pages and the open-source clients' code were last read.
+             * @example 2026-12-07
+             */
+            vendor: string;
         };
         KeyListResponse: {
             keys: components["schemas"]["KeySummary"][];
@@ -1413,6 +1450,13 @@ export interface components {
             /** @enum {string} */
             format: "html" | "jsx" | "mjml" | "maizzle" | "eml";
             tiers: "safe"[];
+        };
+        SuggestedFixPendingResponse: {
+            /**
+             * @description Still being computed after the verdict: GET /api/gate/runs/:id carries it once known.
+             * @enum {boolean}
+             */
+            pending: true;
         };
         SuggestedFixRequestResponse: {
             /** @description The body of POST /api/fix without the email: add `html` (and `files`) as sent to the gate (for a `url` run, the email at that URL). */

@@ -81,6 +81,12 @@ export function describeSuggestedFix(fixable: number, file: string): string {
   return `fix: the safe fixes resolve ${plural(fixable, 'finding')}; \`${command}\` shows them (or POST /api/fix, suggestedFix.request)`;
 }
 
+/** The suggested fix's line: its count when known; while the server still computes it (docs/gate.md), the command that answers at once. */
+function suggestedFixLine(suggestedFix: NonNullable<GateVerdictResponse['suggestedFix']>, file: string): string {
+  if ('fixable' in suggestedFix) return describeSuggestedFix(suggestedFix.fixable, file);
+  return `fix: \`${file === '-' ? 'mailproof fix -' : `mailproof fix ${file}`}\` shows what the safe fixes resolve`;
+}
+
 function describeLinks(links: GateVerdictResponse['links'] | undefined): string {
   if (!links || !links.resolved) return 'links: checked statically, none fetched (--resolve-links fetches them)';
   const unchecked = links.unchecked ?? [];
@@ -112,10 +118,7 @@ export function formatGateResult(result: GateFileResult, local: boolean): string
   for (const note of (verdict.notes ?? []).filter((item) => item.reason !== NOT_A_MESSAGE_REASON)) {
     lines.push(`  note: [${note.check}${note.requirement ? ` ${note.requirement}` : ''}] ${note.reason}`);
   }
-  if (verdict.suggestedFix && 'fixable' in verdict.suggestedFix) lines.push(`  ${describeSuggestedFix(verdict.suggestedFix.fixable, result.file)}`);
-  // The server computes it after the verdict (docs/gate.md): `mailproof fix` answers at once.
-  else if (verdict.suggestedFix)
-    lines.push(`  fix: \`${result.file === '-' ? 'mailproof fix -' : `mailproof fix ${result.file}`}\` shows what the safe fixes resolve`);
+  if (verdict.suggestedFix) lines.push(`  ${suggestedFixLine(verdict.suggestedFix, result.file)}`);
   lines.push(`  ${describeLinks(verdict.links)}`);
   lines.push(`  ${describeBaseline(verdict, local)}`);
   if (verdict.runId || verdict.previewId) lines.push(`  run ${verdict.runId ?? '-'}, preview ${verdict.previewId ?? '-'}`);
@@ -180,7 +183,7 @@ export function gateCheckReport(results: readonly GateFileResult[], exitCode: nu
         severity: 'note',
         ruleId: 'gate/suggested-fix',
         title: 'suggested fix',
-        message: describeSuggestedFix(verdict.suggestedFix.fixable, result.file),
+        message: suggestedFixLine(verdict.suggestedFix, result.file),
         blocking: false,
       });
     }

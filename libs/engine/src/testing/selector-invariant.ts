@@ -51,7 +51,7 @@ export function numberElements(html: string): string {
     }
     if ('childNodes' in node) for (const child of childrenOf(node as Parameters<typeof childrenOf>[0])) visit(child as HtmlNode, inBody);
   };
-  visit(document as unknown as HtmlNode, false);
+  visit(document, false);
   return serialize(document);
 }
 
