@@ -408,6 +408,10 @@ describe('POST /api/gate', () => {
       const res = await gate({ url: `${siteUrl}/email` });
       expect(res.status).toBe(200);
       expect(res.body.passed).toBe(true);
+      // The page it came from may carry a token like the email's own links: sealed at rest (docs/privacy.md).
+      const [stored]: Array<{ url: string }> = await db.query(`SELECT request->>'url' AS url FROM gate_runs WHERE id = $1`, [res.body.runId]);
+      expect(stored.url.startsWith('mpe1:')).toBe(true);
+      expect(stored.url).not.toContain(siteUrl);
     });
 
     it('answers url_unreachable for a 404 and url_declined for a private address', async () => {

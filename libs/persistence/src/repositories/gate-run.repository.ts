@@ -73,7 +73,7 @@ export interface DecidedGateRun {
 }
 
 /** Where a run's sealed column belongs (its AAD): links and verdict name the email's URLs (docs/privacy.md). */
-export function gateRunContext(run: { id: string; accountId: string }, column: 'links' | 'verdict'): SealContext {
+export function gateRunContext(run: { id: string; accountId: string }, column: 'links' | 'verdict' | 'request.url'): SealContext {
   return { table: 'gate_runs', column, rowId: run.id, accountId: run.accountId };
 }
 
@@ -90,9 +90,10 @@ export class GateRunRepository {
   ) {}
 
   /** A run as read: its sealed columns opened (a value stored before encryption is read as it is). */
-  async opened<T extends Pick<GateRunEntity, 'id' | 'accountId'> & Partial<Pick<GateRunEntity, 'links' | 'verdict'>>>(run: T): Promise<T> {
+  async opened<T extends Pick<GateRunEntity, 'id' | 'accountId'> & Partial<Pick<GateRunEntity, 'links' | 'verdict' | 'request'>>>(run: T): Promise<T> {
     if (run.links) run.links = await this.cipher.openJson(gateRunContext(run, 'links'), run.links);
     if (run.verdict) run.verdict = await this.cipher.openJson(gateRunContext(run, 'verdict'), run.verdict);
+    if (run.request?.url) run.request = { ...run.request, url: await this.cipher.openText(gateRunContext(run, 'request.url'), run.request.url) };
     return run;
   }
 
@@ -119,7 +120,11 @@ export class GateRunRepository {
       suggestedFix: null,
       suggestedFixPending: false,
     });
-    await this.runs.insert(entity as QueryDeepPartialEntity<GateRunEntity>);
+    // The page a url-mode run imports its email from may carry a token like the email's own links: sealed too.
+    const url = entity.request.url;
+    const stored =
+      url === null ? entity : { ...entity, request: { ...entity.request, url: await this.cipher.sealText(gateRunContext(entity, 'request.url'), url) } };
+    await this.runs.insert(stored as QueryDeepPartialEntity<GateRunEntity>);
     return entity;
   }
 

@@ -21,10 +21,10 @@ export interface RetentionSweepResult {
 export const REMOVED_FAILURE_MESSAGE = "The message was removed with the email's content.";
 
 /**
- * A gate run that may still hold URLs of its email: link findings or a verdict, not stripped yet. Both are sealed, so
+ * A gate run that may still hold URLs of its email: link findings, a verdict or the page it imported the email from, not stripped yet. Both are sealed, so
  * SQL cannot look inside: `urls_removed_at` records that a run was stripped.
  */
-const GATE_RUN_HOLDS_URLS = `g.urls_removed_at IS NULL AND (g.links IS NOT NULL OR g.verdict IS NOT NULL)`;
+const GATE_RUN_HOLDS_URLS = `g.urls_removed_at IS NULL AND (g.links IS NOT NULL OR g.verdict IS NOT NULL OR g.request->>'url' IS NOT NULL)`;
 
 /**
  * A verdict without its email's URLs (link and image addresses, personal receipt links): the links failures' href,
@@ -91,7 +91,7 @@ async function stripGateRuns(manager: EntityManager, cipher: RowCipher, webhooks
     verdicts.push(verdict === null ? null : await cipher.sealJson(gateRunContext(run, 'verdict'), verdictWithoutUrls(verdict)));
   }
   await manager.query(
-    `UPDATE gate_runs g SET links = NULL, verdict = v.verdict, urls_removed_at = now() FROM unnest($1::text[], $2::jsonb[]) AS v(id, verdict) WHERE g.id = v.id`,
+    `UPDATE gate_runs g SET links = NULL, verdict = v.verdict, request = jsonb_set(g.request, '{url}', 'null'::jsonb), urls_removed_at = now() FROM unnest($1::text[], $2::jsonb[]) AS v(id, verdict) WHERE g.id = v.id`,
     [runs.map((run) => run.id), verdicts],
   );
   await webhooks.stripGateEventUrls(
