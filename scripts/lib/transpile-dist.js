@@ -56,14 +56,15 @@ function relativeSpecifier(fromFile, toPath) {
 
 /** `require("@mailproof/engine/x")` -> `require("../../libs/engine/src/x")` (in dist, relative to `outFile`). */
 function rewriteAliases(code, outFile, aliases) {
-  return code.replace(/require\("(@[^"]+)"\)/g, (whole, specifier) => {
+  // TypeScript writes a static import as require("x") and a dynamic import() as require('x'): both are rewritten.
+  return code.replace(/require\((["'])(@[^"']+)\1\)/g, (whole, quote, specifier) => {
     for (const alias of aliases) {
       const exact = specifier === alias.prefix && !alias.wildcard;
       const under = alias.wildcard && specifier.startsWith(`${alias.prefix}/`);
       if (!exact && !under) continue;
       const rest = under ? specifier.slice(alias.prefix.length + 1) : '';
       const targetInDist = path.join(DIST, path.relative(ROOT, alias.target), rest);
-      return `require("${relativeSpecifier(outFile, targetInDist)}")`;
+      return `require(${quote}${relativeSpecifier(outFile, targetInDist)}${quote})`;
     }
     return whole;
   });
@@ -72,7 +73,7 @@ function rewriteAliases(code, outFile, aliases) {
 /** Relative .json files the code requires (tsc emits them into dist too; `resolveJsonModule`). */
 function requiredJsonFiles(code, source) {
   const files = [];
-  for (const match of code.matchAll(/require\("(\.{1,2}\/[^"]+\.json)"\)/g)) files.push(path.resolve(path.dirname(source), match[1]));
+  for (const match of code.matchAll(/require\((["'])(\.{1,2}\/[^"']+\.json)\1\)/g)) files.push(path.resolve(path.dirname(source), match[2]));
   return files;
 }
 

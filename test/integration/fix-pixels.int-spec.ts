@@ -161,8 +161,15 @@ const FIXTURES: Fixture[] = [
 <tr><td height="120" style="height:120px;background-image:linear-gradient(#336699,#6699cc);color:#ffffff;font:20px/24px Arial,sans-serif;padding:0 20px">On a gradient</td></tr>
 </table>`,
     ),
-    // No expected change: gradient-fallback-color helps the clients whose models drop the gradient (Outlook's
-    // Word engine among them); the Apple Mail and Gmail models keep it, and it paints over the fallback there.
+    // gradient-fallback-color helps the clients whose models drop the gradient (Outlook's Word engine among them);
+    // Apple Mail and Gmail on the web and iOS keep it, and it paints over the fallback there.
+    changes: [
+      {
+        shots: ['gmail-android-light', 'gmail-android-dark'],
+        why: "Gmail's Android app ignores a gradient written inline in background-image (caniemail's note, 2025-04; email-bugs #135): the fallback color is what it paints",
+        check: paintsOnlyAfter([0x33, 0x66, 0x99], 300 * 100),
+      },
+    ],
   },
   {
     name: "var(), calc() and oklch() written as static values from the email's own definitions",

@@ -38,6 +38,14 @@ describe('the build (scripts/lib/transpile-dist.js)', () => {
     );
   });
 
+  it("rewrites a dynamic import() too (TypeScript writes it as require('x'), single-quoted)", () => {
+    const source = join(build.ROOT, 'apps', 'cli', 'src', 'commands', 'screenshots.command.ts');
+    const { writes } = build.transpileFile(ts, source, options, aliases);
+    const code = writes.find((write) => write.file.endsWith('screenshots.command.js'))?.text ?? '';
+    expect(code).toContain("require('../../../../libs/render/src')");
+    expect(code).not.toMatch(/require\(["']@mailproof\//);
+  });
+
   it("emits each constructor's parameter types as decorator metadata, which Nest injects by", () => {
     const source = join(build.ROOT, 'apps', 'api', 'src', 'health', 'health.controller.ts');
     const { writes } = build.transpileFile(ts, source, options, aliases);

@@ -245,14 +245,17 @@ export class GateRunRepository {
   async settleSuggestedFix(id: string, suggestedFix: GateSuggestedFix | null, webhookEvents: NewWebhookEvent[]): Promise<string[] | null> {
     return this.dataSource.transaction(async (manager) => {
       const settled: unknown[] = await manager.query(
-        `UPDATE gate_runs SET suggested_fix = $2::jsonb, suggested_fix_pending = false WHERE id = $1 AND suggested_fix_pending RETURNING id`,
+        `UPDATE gate_runs SET suggested_fix = $2::jsonb, suggested_fix_pending = false WHERE id = $1 AND suggested_fix_pending RETURNING id, urls_removed_at`,
         [id, suggestedFix === null ? null : JSON.stringify(pgSafe(suggestedFix))],
       );
       // node-postgres answers an UPDATE ... RETURNING through TypeORM as [rows, count].
-      const rows = Array.isArray(settled[0]) ? (settled[0] as unknown[]) : settled;
+      const rows = (Array.isArray(settled[0]) ? settled[0] : settled) as Array<{ id: string; urls_removed_at: Date | null }>;
       if (rows.length === 0) return null;
       const deliveries: string[] = [];
       for (const event of webhookEvents) deliveries.push(...(await this.webhooks.recordEvent(manager, event)));
+      // The events were built from the run as read before this transaction: when a purge or retain: false stripped
+      // the run's URLs meanwhile (it holds the same row lock), the events it could not see yet lose them here.
+      if (rows[0].urls_removed_at !== null) await this.webhooks.stripGateEventUrls(manager, [id]);
       return deliveries;
     });
   }
