@@ -14,7 +14,7 @@ const { installTypeScriptLoader } = require('./lib/ts-require');
 
 installTypeScriptLoader();
 const { checkSelectorInvariant } = require('../libs/engine/src/testing/selector-invariant');
-const { fixturesTheIdentityPasses } = require('../libs/engine/src/clients/fidelity');
+const { fixturesTheIdentityPasses } = require('../libs/engine/src/fidelity');
 const { CLIENT_IDS } = require('../libs/engine/src/clients/email-client');
 
 const root = path.resolve(__dirname, '..');

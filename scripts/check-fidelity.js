@@ -16,7 +16,7 @@
 const { installTypeScriptLoader } = require('./lib/ts-require');
 
 installTypeScriptLoader();
-const { checkFidelity } = require('../libs/engine/src/clients/fidelity');
+const { checkFidelity } = require('../libs/engine/src/fidelity');
 const { CLIENT_IDS } = require('../libs/engine/src/clients/email-client');
 const { CLIENT_MODELS } = require('../libs/engine/src/clients/models/client-models');
 const { getClient } = require('../libs/engine/src/clients/email-clients');

@@ -15,7 +15,7 @@ import {
   PSEUDO_FEATURES,
   UNIT_FEATURES,
   getTrackedFeature,
-} from './feature-catalog';
+} from '../clients/feature-catalog';
 
 /**
  * Generated from caniemail.json itself: for every feature the engine tracks, a minimal email that

@@ -21,7 +21,7 @@ import {
   UNIT_FEATURES,
   VALUE_FEATURES,
   getTrackedFeature,
-} from './feature-catalog';
+} from '../clients/feature-catalog';
 import { SelectorCache } from './style-cascade';
 
 /** One thing the email uses that the catalog tracks, e.g. `border-radius` or `<svg>`. */

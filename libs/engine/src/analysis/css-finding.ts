@@ -1,9 +1,8 @@
 import { ClientId } from '../clients/email-client';
 import { CodeFix } from '../fixes/code-fix';
+import type { Severity } from '../clients/severity';
 
-export type Severity = 'error' | 'warning' | 'info';
-
-export const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+export { SEVERITY_ORDER, type Severity } from '../clients/severity';
 
 /** One element of `cssReport`: severity, client, property, message and suggestion, a fix where one exists, and a source position where it can be known. */
 export interface CssFinding {

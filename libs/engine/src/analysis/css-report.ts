@@ -8,7 +8,7 @@ import { FeatureHit } from './collect-features';
 import { CssFinding, SEVERITY_ORDER, Severity } from './css-finding';
 import { StyleCascade } from './style-cascade';
 import { WordEngineFallbacks, type FeatureUses } from './word-engine-fallbacks';
-import type { BehaviorOutcome } from '../transforms/client-behaviors';
+import type { BehaviorOutcome } from './client-behaviors';
 
 const WORD_ENGINE: ClientId = 'outlook-windows-legacy';
 const GMAIL_CLIENTS: ReadonlySet<ClientId> = new Set(['gmail-web', 'gmail-android', 'gmail-ios']);

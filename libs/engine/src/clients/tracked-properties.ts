@@ -1,4 +1,4 @@
-import { getTrackedFeature, PROPERTY_FEATURES } from '../analysis/feature-catalog';
+import { getTrackedFeature, PROPERTY_FEATURES } from './feature-catalog';
 import { ClientSupport, SupportLevel } from './client-support';
 import { STANDARD_CSS_PROPERTIES } from './css-properties';
 import { CLIENT_IDS, ClientId } from './email-client';

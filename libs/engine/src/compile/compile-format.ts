@@ -1,4 +1,4 @@
-import type { ParsedMessage } from '../message/parse-message';
+import type { ParsedMessage } from '../parse/parsed-message';
 import type { SourcePosition } from './source-positions';
 
 export { COMPILE_FORMATS, isCompileFormat, type CompileFormat } from './compile-formats';

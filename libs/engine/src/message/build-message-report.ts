@@ -3,7 +3,7 @@ import { buildBulkSenderReport } from './bulk-sender-report';
 import { buildHeadersReport } from './headers-report';
 import { readMessageFacts } from './message-facts';
 import type { MessageReport } from './message-report';
-import type { ParsedMessage } from './parse-message';
+import type { ParsedMessage } from '../parse/parsed-message';
 import { buildPartsReport } from './parts-report';
 
 export interface MessageReportOptions {

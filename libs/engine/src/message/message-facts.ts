@@ -2,7 +2,7 @@ import PostalMime from 'postal-mime';
 import { normalizeDomain } from '../dns/normalize-domain';
 import { parseTagList } from '../dns/tag-list';
 import type { ListUnsubscribe, MessageAddress } from './message-report';
-import type { ParsedMessage } from './parse-message';
+import type { ParsedMessage } from '../parse/parsed-message';
 import { headerValue } from './scan-message';
 
 /** A Message-ID in the RFC 5322 3.6.4 `<local@domain>` form (the header rule and the checklist read it). */

@@ -2,7 +2,8 @@ import { CompileError } from '../compile/compile-error';
 import { MESSAGE_LIMITS } from '../limits';
 import { buildMessageReport } from './build-message-report';
 import { namedDomains, stripComments } from './headers-report';
-import { parseMessage, type ParsedMessage } from './parse-message';
+import type { ParsedMessage } from '../parse/parsed-message';
+import { parseMessage } from './parse-message';
 import { DEFAULT_HEADERS, alternativeMessage, htmlPart, message, multipart } from './testing/message-fixtures';
 
 const HOSTILE = 300 * 1024;

@@ -5,6 +5,8 @@
  * engine folds it into `bulkSender`.
  */
 
+import type { MessagePart } from '../parse/parsed-message';
+
 /** pass: met; fail: not met; warn: met with a caveat; info: noted only; inconclusive: could not be decided (a DNS lookup failed). */
 export type MessageCheckStatus = 'pass' | 'warn' | 'fail' | 'info' | 'inconclusive';
 
@@ -49,19 +51,6 @@ export interface MessageHeadersReport {
   precedence: string | null;
   feedbackId: string | null;
   findings: MessageFinding[];
-}
-
-export interface MessagePart {
-  /** Path in the MIME tree, `1.2` style (RFC 3501 part numbers). */
-  path: string;
-  contentType: string;
-  charset: string | null;
-  transferEncoding: string | null;
-  disposition: 'inline' | 'attachment' | null;
-  filename: string | null;
-  contentId: string | null;
-  /** Decoded size in bytes. */
-  bytes: number;
 }
 
 export interface MessagePartsReport {

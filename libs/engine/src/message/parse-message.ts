@@ -1,40 +1,8 @@
 import PostalMime from 'postal-mime';
 import { MESSAGE_LIMITS } from '../limits';
 import { parsedLeaves } from './postal-mime-internals';
-import type { MessagePart } from './message-report';
-import { messageError, scanMessage, type RawHeaderField, type ScannedPart } from './scan-message';
-
-/** A decoded body part: the HTML analyzed as the email, or the text/plain alternative. */
-export interface DecodedBodyPart {
-  path: string;
-  charset: string | null;
-  /** Decoded and converted from its charset to a string. */
-  content: string;
-  /** UTF-8 bytes of `content`. */
-  bytes: number;
-}
-
-/** A leaf part that is not the body: an attachment or an inline resource. */
-export interface ResourcePart extends MessagePart {
-  /** Inside a multipart/related with a Content-ID: a resource the HTML may show by `cid:`. */
-  related: boolean;
-}
-
-/**
- * A message as the engine reads it (plain data, so it crosses threads and processes): the top-level
- * fields as written, the decoded HTML and text bodies, and every other leaf part.
- */
-export interface ParsedMessage {
-  /** Top-level header fields in order, names lower case, values unfolded and undecoded. */
-  headers: RawHeaderField[];
-  /** The subject with its RFC 2047 encoded words decoded; null when there is no Subject field. */
-  subject: string | null;
-  html: DecodedBodyPart;
-  text: DecodedBodyPart | null;
-  resources: ResourcePart[];
-  /** The MIME type of every part, containers included, by path (for the report's part listing). */
-  structure: Array<{ path: string; contentType: string }>;
-}
+import type { DecodedBodyPart, ParsedMessage, ResourcePart } from '../parse/parsed-message';
+import { messageError, scanMessage, type ScannedPart } from './scan-message';
 
 const utf8 = new TextEncoder();
 

@@ -1,7 +1,7 @@
 import { GMAIL_CLIP_LIMIT_BYTES } from '../reports/size-report';
-import type { MessageFinding, MessagePart, MessagePartsReport } from './message-report';
+import type { MessageFinding, MessagePartsReport } from './message-report';
 import { messageFinding as finding } from './message-finding';
-import type { ParsedMessage, ResourcePart } from './parse-message';
+import type { MessagePart, ParsedMessage, ResourcePart } from '../parse/parsed-message';
 
 /** What the part rules read: the message, the HTML part's visible text and the facts derived from both once. */
 export interface PartRuleContext {

@@ -1,6 +1,7 @@
 import { CompileError } from '../compile/compile-error';
 import { MESSAGE_LIMITS } from '../limits';
 import { structuredHeaderReader } from './postal-mime-internals';
+import type { RawHeaderField } from '../parse/parsed-message';
 
 /** Why a message is refused (CompileError.reason), one per bound or defect: docs/messages.md lists them. */
 export type MessageRejection =
@@ -17,12 +18,6 @@ export type MessageRejection =
 
 export function messageError(reason: MessageRejection, message: string): CompileError {
   return new CompileError({ message, format: 'eml', reason });
-}
-
-/** One header field as written: the name in lower case, the value unfolded (continuation lines joined), otherwise raw. */
-export interface RawHeaderField {
-  name: string;
-  value: string;
 }
 
 /** A MIME part as the scan found it, before any decoding. */

@@ -6,7 +6,7 @@
  * The email's color cascade is re-run per distinct variant; no variant HTML is parsed. Visibility and
  * text sizes are those of the email as written (dark mode changes neither).
  */
-import { getTrackedFeature } from '../analysis/feature-catalog';
+import { getTrackedFeature } from '../clients/feature-catalog';
 import { CLIENT_IDS } from '../clients/email-client';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { DarkColorHandover } from '../dark-mode/dark-mode-simulation';

@@ -1,7 +1,7 @@
 import type { AtRule, ChildNode, Declaration, Rule } from 'postcss';
 import { CollectedFeatures, FeatureUse } from '../analysis/collect-features';
 import { Severity } from '../analysis/css-finding';
-import { getTrackedFeature } from '../analysis/feature-catalog';
+import { getTrackedFeature } from '../clients/feature-catalog';
 import { StyleCascade } from '../analysis/style-cascade';
 import { CLIENT_IDS, ClientId } from '../clients/email-client';
 import { getClient } from '../clients/email-clients';
@@ -10,7 +10,7 @@ import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
 import { ClientRules, sanitizedTags } from '../clients/models/client-rules';
 import { PrefixBehavior, ignoredOnElement } from '../clients/models/client-behavior';
-import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from './client-behaviors';
+import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from '../analysis/client-behaviors';
 import { CssWriteOptions, writeCss } from './css-writer';
 import { AttributeValue, RenderPlan, emptyPlan, serializeStartTag } from './render-template';
 import { prefixClassList, prefixSelector } from './selector-prefix';

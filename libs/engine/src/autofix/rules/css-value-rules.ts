@@ -1,4 +1,4 @@
-import { getTrackedFeature } from '../../analysis/feature-catalog';
+import { getTrackedFeature } from '../../clients/feature-catalog';
 import { CLIENT_IDS, type ClientId } from '../../clients/email-client';
 import { getAttribute } from '../../parse/dom';
 import { parseCssColor } from '../../reports/context/color-utils';

@@ -2,7 +2,7 @@ import type { ChildNode } from 'postcss';
 import type { ClientId, DarkModeBehavior } from '../email-client';
 import type { HtmlElement } from '../../parse/dom';
 import type { EmailStyleSheet, ParsedEmail } from '../../parse/parse-email';
-import type { Severity } from '../../analysis/css-finding';
+import type { Severity } from '../severity';
 
 /**
  * One documented behavior of a client: what it does to an email, where that is documented, and a

@@ -1,6 +1,6 @@
 import { checkFidelity, fixturesTheIdentityPasses, identityOutput } from './fidelity';
-import { CLIENT_IDS } from './email-client';
-import { CLIENT_MODELS } from './models/client-models';
+import { CLIENT_IDS } from './clients/email-client';
+import { CLIENT_MODELS } from './clients/models/client-models';
 
 describe('client fidelity: every documented behavior of every client model', () => {
   const results = checkFidelity();

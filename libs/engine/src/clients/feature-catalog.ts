@@ -1,7 +1,7 @@
-import { CANIEMAIL, CaniemailFeature } from '../clients/caniemail-data';
-import { ClientSupport, FeatureSupportRow, getFeatureSupport } from '../clients/client-support';
-import { CLIENT_IDS } from '../clients/email-client';
-import { STANDARD_CSS_PROPERTIES } from '../clients/css-properties';
+import { CANIEMAIL, CaniemailFeature } from './caniemail-data';
+import { ClientSupport, FeatureSupportRow, getFeatureSupport } from './client-support';
+import { CLIENT_IDS } from './email-client';
+import { STANDARD_CSS_PROPERTIES } from './css-properties';
 
 /**
  * How the engine recognizes each caniemail feature in an email. The support data itself is never

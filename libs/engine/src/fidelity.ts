@@ -1,9 +1,9 @@
 import { parse, serialize } from 'parse5';
-import { analyzeEmail } from '../analyze-email';
-import type { ClientId } from './email-client';
-import { CLIENT_IDS } from './email-client';
-import type { BehaviorFixture, ClientBehavior } from './models/client-behavior';
-import { CLIENT_MODELS } from './models/client-models';
+import { analyzeEmail } from './analyze-email';
+import type { ClientId } from './clients/email-client';
+import { CLIENT_IDS } from './clients/email-client';
+import type { BehaviorFixture, ClientBehavior } from './clients/models/client-behavior';
+import { CLIENT_MODELS } from './clients/models/client-models';
 
 /** One fixture of one behavior, run for one client: what `npm run check:fidelity` prints as a row. */
 export interface FidelityResult {

@@ -1,5 +1,5 @@
 import type { AtRule, ChildNode, Declaration, Root, Rule } from 'postcss';
-import type { Severity } from '../analysis/css-finding';
+import type { Severity } from '../clients/severity';
 import {
   AdditionBehavior,
   ClientBehavior,
@@ -14,11 +14,11 @@ import {
 import { ClientRules, rulesOf } from '../clients/models/client-rules';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { ClientId } from '../clients/email-client';
-import { ELEMENT_FEATURES, getTrackedFeature } from '../analysis/feature-catalog';
+import { ELEMENT_FEATURES, getTrackedFeature } from '../clients/feature-catalog';
 import { HtmlElement, HtmlText, isElement, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail, cssNodePosition } from '../parse/parse-email';
 import type { CssDeclaration } from '../parse/css-syntax';
-import type { StyleCascade } from '../analysis/style-cascade';
+import type { StyleCascade } from './style-cascade';
 import { utf8Length } from '../parse/utf8-length';
 
 /** A behavior of the client's model that fired on this email: it becomes a cssReport finding. */
