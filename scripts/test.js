@@ -22,9 +22,21 @@ async function main() {
   // The integration and e2e files on MAILPROOF_TEST_WORKERS parallel workers (2: this machine's cores), each
   // worker with a database of its own (test/utils/worker-database.js); 1 runs them one at a time.
   const workers = Math.max(1, Number(process.env.MAILPROOF_TEST_WORKERS) || 2);
+  // MAILPROOF_TEST_SCOPE=runtime-surfaces (.ci/run's second Node version): every engine and unit file, and of the
+  // integration and e2e files one per runtime surface (test/runtime-surfaces.json). Every file runs on the first Node.
+  const surfacesOnly = process.env.MAILPROOF_TEST_SCOPE === 'runtime-surfaces';
+  const surfaceFiles = surfacesOnly ? runtimeSurfaceFiles() : [];
+  if (surfacesOnly)
+    console.log(
+      `[mailproof] scope: every engine and unit file, and ${surfaceFiles.length} integration/e2e files, one per runtime surface (test/runtime-surfaces.json)`,
+    );
   const passes = [
     { name: 'engine + unit', args: ['--selectProjects', 'engine', 'unit'] },
-    { name: 'integration + e2e', args: ['--selectProjects', 'integration', 'e2e', workers === 1 ? '--runInBand' : `--maxWorkers=${workers}`] },
+    {
+      name: 'integration + e2e',
+      // Paths after the last flag: --selectProjects takes every word up to the next flag.
+      args: ['--selectProjects', 'integration', 'e2e', workers === 1 ? '--runInBand' : `--maxWorkers=${workers}`, ...surfaceFiles],
+    },
   ];
   const totals = { passed: 0, failed: 0, skipped: 0, files: 0, ran: 0 };
   const failures = [];
@@ -50,6 +62,17 @@ async function main() {
   );
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(ok ? 0 : 1);
+}
+
+/** The files of test/runtime-surfaces.json, each checked to exist (a renamed file must not drop a surface silently). */
+function runtimeSurfaceFiles() {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const { surfaces } = JSON.parse(fs.readFileSync(path.join(tasks.ROOT, 'test', 'runtime-surfaces.json'), 'utf8'));
+  const files = [...new Set(Object.values(surfaces))];
+  const missing = files.filter((file) => !fs.existsSync(path.join(tasks.ROOT, file)));
+  if (missing.length > 0) throw new Error(`test/runtime-surfaces.json names files that do not exist: ${missing.join(', ')}`);
+  return files;
 }
 
 main().catch((error) => {
