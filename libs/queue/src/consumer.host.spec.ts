@@ -105,7 +105,12 @@ describe('ConsumerHost', () => {
       handle: () => Promise.reject(new Error('database down')),
       onFinalFailure: async (_payload, cause) => void recorded.push(cause),
     };
-    const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), recordingHandler('fix.run', []), recordingHandler('gate.suggest-fix', []), failing]);
+    const consumer = new TestConsumer('preview', [
+      recordingHandler('probe.run', []),
+      recordingHandler('fix.run', []),
+      recordingHandler('gate.suggest-fix', []),
+      failing,
+    ]);
     await expect(consumer.process(fakeJob('preview.analyze', VALID['preview.analyze'], { attemptsMade: 1 }))).rejects.toThrow('database down');
     expect(recorded).toEqual([]);
     await expect(consumer.process(fakeJob('preview.analyze', VALID['preview.analyze'], { attemptsMade: 2 }))).rejects.toThrow('database down');
@@ -134,7 +139,11 @@ describe('ConsumerHost', () => {
         handle: () => Promise.reject(error()),
         onFinalFailure: async (_p, cause) => void recorded.push(cause),
       };
-      const consumer = new TestConsumer('preview', [recordingHandler('probe.run', []), recordingHandler('fix.run', []), recordingHandler('gate.suggest-fix', []), handler], { storeRetryMs: 60_000 });
+      const consumer = new TestConsumer(
+        'preview',
+        [recordingHandler('probe.run', []), recordingHandler('fix.run', []), recordingHandler('gate.suggest-fix', []), handler],
+        { storeRetryMs: 60_000 },
+      );
       return { consumer, recorded };
     };
     const delayedJob = (overrides: Partial<Job>) => {
