@@ -24,6 +24,8 @@ const modeled = (behavior: string): InventoryDecision => ({ state: 'modeled', be
 const superseded = (why: string): InventoryDecision => ({ state: 'not-modeled', reason: 'superseded', why, date: READ });
 const gap = (why: string): InventoryDecision => ({ state: 'not-modeled', reason: 'gap', why, date: READ });
 const disputed = (why: string): InventoryDecision => ({ state: 'not-modeled', reason: 'disputed', why, date: READ });
+const userSetting = (why: string): InventoryDecision => ({ state: 'not-modeled', reason: 'user-setting', why, date: READ });
+const notInMarkup = (why: string): InventoryDecision => ({ state: 'not-modeled', reason: 'not-in-markup', why, date: READ });
 
 const GMAIL: readonly ClientId[] = ['gmail-web', 'gmail-android', 'gmail-ios'];
 const YAHOO: readonly ClientId[] = ['yahoo-mail', 'yahoo-mail-ios', 'yahoo-mail-android', 'aol'];
@@ -31,6 +33,22 @@ const OWA: readonly ClientId[] = ['outlook-web', 'outlook-windows'];
 const APPLE: readonly ClientId[] = ['apple-mail-macos', 'apple-mail-ios'];
 
 export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
+  {
+    issue: 1,
+    title: 'AOL webmail mangled CSS selectors that hold double quotes',
+    state: 'closed',
+    date: '2016-03-16',
+    clients: ['aol'],
+    decision: superseded('the maintainer saw it fixed in 2016; AOL now runs the Yahoo engine'),
+  },
+  {
+    issue: 3,
+    title: 'The old Outlook.com left some class and id names (button, menu, label, nav) unprefixed in the HTML',
+    state: 'closed',
+    date: '2015-08-06',
+    clients: OWA,
+    decision: superseded('only the retired Outlook.com (ecx prefix) had it'),
+  },
   {
     issue: 4,
     title: 'The old Outlook.com on mobile scoped rules under a class no wrapper carried',
@@ -74,12 +92,36 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     byClient: { 'yahoo-mail-android': disputed('the report covers the webmail and iOS; caniemail describes another spelling') },
   },
   {
+    issue: 18,
+    title: 'Apple Mail on iOS 10 stopped scaling wide emails down to the screen',
+    state: 'open',
+    date: '2016-09-08',
+    clients: ['apple-mail-ios'],
+    decision: gap('the app scaling a non-responsive email to the screen; no hook for client-added layout yet'),
+  },
+  {
     issue: 19,
     title: 'Outlook.com empties a style attribute that holds a character its filter rejects',
     state: 'open',
     date: '2016-07-20',
     clients: OWA,
     decision: modeled('owa-invalid-character-attribute'),
+  },
+  {
+    issue: 21,
+    title: 'Gmail drops a <style> block that nests an at-rule inside another at-rule',
+    state: 'open',
+    date: '2017-01-20',
+    clients: GMAIL,
+    decision: modeled('gmail-nested-at-rule'),
+  },
+  {
+    issue: 22,
+    title: 'Yahoo mangles class names that begin or end with underscores or dashes',
+    state: 'open',
+    date: '2016-10-21',
+    clients: YAHOO,
+    decision: gap('the Yahoo prefixing rule does not rewrite class names with leading or trailing underscores and dashes'),
   },
   {
     issue: 23,
@@ -90,12 +132,36 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: superseded('only the version served to Internet Explorer 9, which Outlook.com no longer supports'),
   },
   {
+    issue: 24,
+    title: 'Gmail re-prefixes the HTML, not the CSS, when the reader turns blocked images on',
+    state: 'closed',
+    date: '2016-12-21',
+    clients: ['gmail-web'],
+    decision: userSetting('only with the "ask before displaying external images" setting, after the reader clicks to show them'),
+  },
+  {
     issue: 25,
     title: 'Yahoo ignores the rule after a CSS comment',
     state: 'closed',
     date: '2021-02-25',
     clients: YAHOO,
     decision: superseded('closed; caniemail (2024) finds comments supported in Yahoo'),
+  },
+  {
+    issue: 26,
+    title: 'One long email looked broken in Apple Mail on iOS 10',
+    state: 'closed',
+    date: '2017-05-23',
+    clients: ['apple-mail-ios'],
+    decision: disputed("closed; the thread points at the sender's own markup, not a client behaviour"),
+  },
+  {
+    issue: 28,
+    title: "Yahoo's Android app drops the styles of the first <head>",
+    state: 'open',
+    date: '2017-12-14',
+    clients: ['yahoo-mail-android'],
+    decision: gap('the model keeps every <style> of the head; it has no rule for the first <head> being emptied'),
   },
   {
     issue: 31,
@@ -106,12 +172,28 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('word-important-without-space'),
   },
   {
+    issue: 32,
+    title: 'Outlook on Windows loses the left padding of a table nested in a VML background',
+    state: 'open',
+    date: '2025-04-04',
+    clients: ['outlook-windows-legacy'],
+    decision: gap('VML shapes and their text boxes are not laid out by the Word model'),
+  },
+  {
     issue: 38,
     title: 'Outlook.com filters attribute selectors wrongly ([owa] .foo becomes .foo)',
     state: 'open',
     date: '2018-04-16',
     clients: OWA,
     decision: modeled('owa-class-id-prefix'),
+  },
+  {
+    issue: 49,
+    title: 'Yahoo once cut media queries so that their later rules applied everywhere (archived, before 2015)',
+    state: 'closed',
+    date: '2018-09-10',
+    clients: YAHOO,
+    decision: superseded('the maintainer archived it as fixed in March 2015'),
   },
   {
     issue: 56,
@@ -151,6 +233,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('owa-class-id-prefix'),
   },
   {
+    issue: 64,
+    title: 'Outlook.com sometimes copies a <style> background into an inline rgb() color',
+    state: 'open',
+    date: '2019-07-15',
+    clients: OWA,
+    decision: gap('the model does not copy <style> backgrounds into inline style attributes'),
+  },
+  {
     issue: 65,
     title: 'Apple Mail ignores background-color #ffffff in dark-mode rules',
     state: 'open',
@@ -176,12 +266,60 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: gap('an app layout rule around the email; no hook for client-added layout yet'),
   },
   {
+    issue: 70,
+    title: 'Gmail removes !important from the styles while images are blocked',
+    state: 'open',
+    date: '2019-11-15',
+    clients: ['gmail-web'],
+    decision: userSetting('only with the "ask before displaying external images" setting'),
+  },
+  {
+    issue: 73,
+    title: 'Samsung Email does not go responsive when a width attribute is set and auto-fit is on',
+    state: 'open',
+    date: '2022-03-03',
+    clients: ['samsung-mail'],
+    decision: userSetting("depends on the app's auto-fit setting; with it off the thread sees the email as written"),
+  },
+  {
+    issue: 74,
+    title: 'Yahoo and AOL drop the styles that follow an attribute selector whose value holds a semicolon',
+    state: 'open',
+    date: '2019-12-16',
+    clients: YAHOO,
+    decision: gap('the Yahoo attribute-selector rule drops the selector only, not the rules after it'),
+  },
+  {
     issue: 75,
     title: 'Outlook on Windows reads only the first class of an element',
     state: 'open',
     date: '2020-01-20',
     clients: ['outlook-windows-legacy'],
     decision: modeled('word-first-class-only'),
+  },
+  {
+    issue: 79,
+    title: 'Yahoo and AOL drop an inline background whose url() has no quotes',
+    state: 'open',
+    date: '2020-04-01',
+    clients: ['yahoo-mail', 'aol'],
+    decision: gap('the model does not drop an inline background for an unquoted url()'),
+  },
+  {
+    issue: 85,
+    title: "Gmail's Android app recolors an email in dark mode (closed as a duplicate of #68)",
+    state: 'closed',
+    date: '2020-10-27',
+    clients: ['gmail-android'],
+    decision: modeled('gmail-android-dark'),
+  },
+  {
+    issue: 88,
+    title: 'Outlook.com turned body selectors into descendant div selectors',
+    state: 'closed',
+    date: '2021-02-18',
+    clients: OWA,
+    decision: superseded('the maintainer confirmed the fix rolled out in February 2021 (a child combinator now)'),
   },
   {
     issue: 90,
@@ -200,6 +338,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('owa-double-brace'),
   },
   {
+    issue: 100,
+    title: 'Outlook for iOS enlarges text by adding a 125% text-size-adjust wherever a font-size is set',
+    state: 'open',
+    date: '2021-09-28',
+    clients: ['outlook-ios'],
+    decision: gap('the model does not add the 125% text-size-adjust to elements with a font-size'),
+  },
+  {
     issue: 104,
     title: 'Apple Mail needs a color-scheme declaration for dark-mode rules',
     state: 'open',
@@ -216,6 +362,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: disputed('closed without a stated fix; not reproduced since, so not modeled'),
   },
   {
+    issue: 130,
+    title: 'Gmail on the web in Chrome dropped styles that hold a CSS background image (2023)',
+    state: 'closed',
+    date: '2023-07-24',
+    clients: ['gmail-web'],
+    decision: disputed('closed; tied to one Chrome release in July 2023 and not seen since, so not modeled'),
+  },
+  {
     issue: 139,
     title: 'Yahoo iOS dark mode puts a white backing behind transparent PNGs',
     state: 'open',
@@ -230,6 +384,22 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     date: '2025-01-14',
     clients: OWA,
     decision: disputed('closed as rolled back in 2024; a 2025 comment sees it on the mobile web only, which Mailproof does not model'),
+  },
+  {
+    issue: 145,
+    title: 'Yahoo for iOS shows both desktop and mobile images when the <img> tag is self-closed',
+    state: 'closed',
+    date: '2025-06-03',
+    clients: ['yahoo-mail-ios'],
+    decision: disputed('closed; the copy we read does not say why, so not modeled'),
+  },
+  {
+    issue: 146,
+    title: 'Outlook on Windows collapses VML background images until the reader changes the zoom',
+    state: 'open',
+    date: '2025-06-12',
+    clients: ['outlook-windows-legacy'],
+    decision: gap('VML shapes are not laid out by the Word model'),
   },
   {
     issue: 147,
@@ -256,11 +426,27 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('yahoo-image-class-removed'),
   },
   {
+    issue: 159,
+    title: 'The new Yahoo webmail in dark mode broke every media query',
+    state: 'closed',
+    date: '2025-11-18',
+    clients: ['yahoo-mail'],
+    decision: disputed('closed; the copy we read does not say it was fixed, and it needs the reader to turn dark mode on'),
+  },
+  {
     issue: 160,
     title: 'Gmail drops styles with a space-separated color',
     state: 'open',
     date: '2025-12-18',
     clients: GMAIL,
     decision: modeled('gmail-space-separated-rgb'),
+  },
+  {
+    issue: 162,
+    title: 'Outlook.com in dark mode paints a white background behind images on hover',
+    state: 'open',
+    date: '2026-02-06',
+    clients: OWA,
+    decision: notInMarkup('shows only on hover, from a class the webmail adds; nothing in the email changes'),
   },
 ];
