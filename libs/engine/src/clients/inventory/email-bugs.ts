@@ -546,6 +546,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('owa-double-brace'),
   },
   {
+    issue: 148,
+    title: 'The new Outlook for Windows (2025) seemed to ignore <style> CSS and stacked hybrid columns',
+    state: 'open',
+    date: '2025-08-05',
+    clients: ['outlook-windows'],
+    decision: disputed('one 2025 report; the reporter saw correct renders in Litmus and the copy we read has no confirmation'),
+  },
+  {
     issue: 149,
     title: 'Yahoo breaks media queries that list conditions with commas',
     state: 'open',
