@@ -42,6 +42,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: superseded('the maintainer saw it fixed in 2016; AOL now runs the Yahoo engine'),
   },
   {
+    issue: 2,
+    title: 'The old AOL webmail wrapped background-image URLs of a <style> block in a link',
+    state: 'closed',
+    date: '2015-08-17',
+    clients: ['aol'],
+    decision: superseded('the old AOL webmail only; AOL has run the Yahoo engine since 2018 (#58)'),
+  },
+  {
     issue: 3,
     title: 'The old Outlook.com left some class and id names (button, menu, label, nav) unprefixed in the HTML',
     state: 'closed',
@@ -474,6 +482,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('apple-dark-color-scheme'),
   },
   {
+    issue: 106,
+    title: 'Outlook.com ignores a chained class selector (closed as a duplicate of #61)',
+    state: 'closed',
+    date: '2022-01-06',
+    clients: OWA,
+    decision: modeled('owa-class-id-prefix'),
+  },
+  {
     issue: 112,
     title: 'Outlook for iOS adds display:table !important to every table',
     state: 'closed',
@@ -560,6 +576,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     date: '2025-08-19',
     clients: YAHOO,
     decision: modeled('yahoo-media-query-list'),
+  },
+  {
+    issue: 156,
+    title: 'Yahoo webmail in dark mode turns near-white backgrounds such as #fffffe into vivid colors',
+    state: 'open',
+    date: '2025-09-18',
+    clients: ['yahoo-mail'],
+    decision: gap('the Yahoo webmail dark model leaves the email colors alone; this recoloring is not expressed'),
   },
   {
     issue: 157,
