@@ -394,6 +394,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: gap('the model does not drop an inline background for an unquoted url()'),
   },
   {
+    issue: 80,
+    title: 'Gmail keeps the white space between inline-block columns even under font-size:0',
+    state: 'open',
+    date: '2020-05-28',
+    clients: GMAIL,
+    decision: gap('the model does not restore the white space between inline-block elements'),
+  },
+  {
     issue: 85,
     title: "Gmail's Android app recolors an email in dark mode (closed as a duplicate of #68)",
     state: 'closed',
@@ -474,6 +482,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: gap('the model does not add the 125% text-size-adjust to elements with a font-size'),
   },
   {
+    issue: 102,
+    title: 'Apple Mail on iOS 15 in dark mode shows white text over images that contain text',
+    state: 'open',
+    date: '2021-10-21',
+    clients: ['apple-mail-ios'],
+    decision: gap('the Apple dark model does not paint anything over images; the thread does not trace it to markup'),
+  },
+  {
     issue: 104,
     title: 'Apple Mail needs a color-scheme declaration for dark-mode rules',
     state: 'open',
@@ -512,6 +528,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     date: '2023-07-24',
     clients: ['gmail-web'],
     decision: disputed('closed; tied to one Chrome release in July 2023 and not seen since, so not modeled'),
+  },
+  {
+    issue: 131,
+    title: 'Gmail for iOS shows thin white lines between cells on some iPhones',
+    state: 'open',
+    date: '',
+    clients: ['gmail-ios'],
+    decision: gap('hairline seams the app paints between cells; the model does not paint them'),
   },
   {
     issue: 135,
