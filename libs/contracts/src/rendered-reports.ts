@@ -46,6 +46,38 @@ export interface VisualReport {
     /** Boxes (CSS px) around the rows that changed, largest first. */
     regions: Array<{ x: number; y: number; width: number; height: number }>;
   }>;
+  /**
+   * Each client against the reference rendering (the email as written, no client rewrite, same
+   * renderer and viewport), per scheme (decisions.md section 13): `divergence[clientId].light`.
+   * A map like `compatibilityScores`; a scheme not painted is absent. Absent when no reference was painted.
+   */
+  divergence?: Partial<Record<ClientId, Partial<Record<'light' | 'dark', VisualDivergence>>>>;
+}
+
+/** A box in page coordinates (CSS px, top-left origin). */
+export interface PageBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One region where a client's rendering departs from the reference. */
+export interface DivergenceRegion {
+  box: PageBox;
+  /** `layout`: an element moved or resized; `color`: the same boxes painted differently. */
+  kind: 'layout' | 'color';
+  /** The author's elements under the region: a selector path and the line in the author's source (null when unknown). */
+  elements: Array<{ selector: string; line: number | null }>;
+  /** The client behaviour or finding that explains the region, when one does. */
+  cause?: { message: string; property?: string; behaviour?: string };
+}
+
+/** One client and scheme against the reference rendering of the same viewport and scheme. */
+export interface VisualDivergence {
+  /** 0 = identical to the reference, 100 = nothing in common. */
+  score: number;
+  regions: DivergenceRegion[];
 }
 
 export interface RenderedReports {
