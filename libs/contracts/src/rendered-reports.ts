@@ -48,7 +48,7 @@ export interface VisualReport {
   }>;
   /**
    * Each client against the reference rendering (the email as written, no client rewrite, same
-   * renderer and viewport), per scheme (decisions.md section 13): `divergence[clientId].light`.
+   * renderer and viewport), per scheme: `divergence[clientId].light`.
    * A map like `compatibilityScores`; a scheme not painted is absent. Absent when no reference was painted.
    */
   divergence?: Partial<Record<ClientId, Partial<Record<'light' | 'dark', VisualDivergence>>>>;
