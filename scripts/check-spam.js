@@ -211,6 +211,30 @@ function summarize(label, rows) {
   ];
 }
 
+/** The engine's weights beside SpamAssassin's published scores, as one line. */
+function weightsLine() {
+  return `the engine's weights (ours/SpamAssassin's published set-0 score): ${Object.entries(COUNTERPART_POINTS)
+    .map(([name, points]) => `${name} ${points}/${SPAMASSASSIN_SCORES[name]}`)
+    .join(', ')}; without a counterpart: ${Object.entries(OWN_POINTS)
+    .filter(([name]) => name !== 'short-text-image')
+    .map(([name, points]) => `${name} ${points}`)
+    .join(', ')}, short-text-image ${SHORT_TEXT_IMAGE_SHARE} × the image-only score; phrases at most ${PHRASE_POINTS_CAP} in all`;
+}
+
+/** Issue 39's examples: each through SpamAssassin and the engine, as lines; and the targets they miss. */
+function examples(rows) {
+  const [spam, receipt] = EXAMPLES.map((example) => rows.find((row) => row.name === example.name));
+  const lines = [spam, receipt].map(
+    (row) =>
+      `issue 39 ${row.name}: SpamAssassin ${row.sa} (${row.saRules.join(' ') || 'no rule'}); engine ${row.points} points, ${row.level} risk (levelSource engine)`,
+  );
+  const misses = [];
+  if (spam.level !== 'high') misses.push(`${spam.name}: engine ${spam.level} (${spam.points} points), not high`);
+  if (receipt.level !== 'low' || receipt.points >= spam.points)
+    misses.push(`${receipt.name}: engine ${receipt.level} (${receipt.points} points), not low and below the obvious spam`);
+  return { lines, misses };
+}
+
 async function main() {
   if (!fs.existsSync(corpusDir)) {
     console.error(`corpus folder not found: ${corpusDir}`);
@@ -229,14 +253,7 @@ async function main() {
   console.log(
     `SpamAssassin ${version} installed; the engine's table is from ${SPAMASSASSIN_VERSION}: ${Object.keys(SPAMASSASSIN_SCORES).length} rules, ${stale.length === 0 ? 'every score matches the installed rule files' : `differing: ${stale.join(', ')}`}`,
   );
-  console.log(
-    `the engine's weights (ours/SpamAssassin's published set-0 score): ${Object.entries(COUNTERPART_POINTS)
-      .map(([name, points]) => `${name} ${points}/${SPAMASSASSIN_SCORES[name]}`)
-      .join(', ')}; without a counterpart: ${Object.entries(OWN_POINTS)
-      .filter(([name]) => name !== 'short-text-image')
-      .map(([name, points]) => `${name} ${points}`)
-      .join(', ')}, short-text-image ${SHORT_TEXT_IMAGE_SHARE} × the image-only score; phrases at most ${PHRASE_POINTS_CAP} in all`,
-  );
+  console.log(weightsLine());
   const pool = descriptionPhrases(rules);
   const engineTokens = SPAM_PHRASES.map((phrase) => ` ${tokens(phrase).join(' ')} `);
   const overlapping = pool.filter((phrase) => engineTokens.some((listed) => ` ${tokens(phrase).join(' ')} `.includes(listed)));
@@ -301,11 +318,8 @@ async function main() {
   );
   const development = rows.filter((row) => row.half === 'development');
   const heldOut = rows.filter((row) => row.half === 'held-out');
-  const [spamExample, receiptExample] = EXAMPLES.map((example) => rows.find((row) => row.name === example.name));
-  for (const row of [spamExample, receiptExample])
-    console.log(
-      `issue 39 ${row.name}: SpamAssassin ${row.sa} (${row.saRules.join(' ') || 'no rule'}); engine ${row.points} points, ${row.level} risk (levelSource engine)`,
-    );
+  const example = examples(rows);
+  for (const line of example.lines) console.log(line);
   for (const line of summarize('development half (its corpus emails were seen by earlier tuning)', development)) console.log(line);
   if (onlyHalf !== null) return;
   for (const line of summarize('held-out half (never looked at while choosing anything)', heldOut)) console.log(line);
@@ -315,10 +329,7 @@ async function main() {
       heldOut.filter(group).map((row) => row.sa),
       heldOut.filter(group).map((row) => row.points),
     );
-  const misses = [];
-  if (spamExample.level !== 'high') misses.push(`${spamExample.name}: engine ${spamExample.level} (${spamExample.points} points), not high`);
-  if (receiptExample.level !== 'low' || receiptExample.points >= spamExample.points)
-    misses.push(`${receiptExample.name}: engine ${receiptExample.level} (${receiptExample.points} points), not low and below the obvious spam`);
+  const misses = [...example.misses];
   for (const [label, group] of [
     ['corpus', (row) => row.corpus],
     ['variants', (row) => !row.corpus],
