@@ -293,6 +293,23 @@ describe('each modeled signal fires on its fixture and not on a near miss', () =
     ['short-text-image', body(`${LOGO}<p>Your code is 123456.</p>`), body('<p>Your code is 123456.</p>')],
     ['image-only', body('<img src="https://acme.test/sale.jpg" width="600" height="900" alt=""><p>Shop now.</p>'), body(`${LOGO}<p>Shop now.</p>`)],
     ['all-caps-subject', [CLEAN, { title: 'FREE MONEY NOW' }], [CLEAN, { title: 'Free money now? Not here' }]],
+    [
+      'caps-ratio',
+      body('<p>BUY THE BEST SHOES TODAY AND SAVE HUGE ON EVERY ORDER YOU PLACE NOW friend</p>'),
+      body('<p>Our NASA and ESA partners met the USA team in Paris to plan the next launch window together this spring.</p>'),
+    ],
+    ['spam-phrase', body(`${CLEAN}<p>Dear friend, this is for you.</p>`), body(`${CLEAN}<p>Dear friends of the library, the reading room reopens.</p>`)],
+    [
+      'hidden-text',
+      body(`${CLEAN}<div style="display:none">cheap watches cheap watches cheap watches cheap watches</div>`),
+      body(`<div style="display:none">Your March update: exports, calendar and more</div>${CLEAN}`),
+    ],
+    ['raw-ip-link', body(`${CLEAN}<a href="http://192.168.4.1/login">Log in</a>`), body(`${CLEAN}<a href="https://192-168-4-1.acme.test/login">Log in</a>`)],
+    [
+      'embedded-content',
+      body(`${CLEAN}<iframe src="https://acme.test/video"></iframe>`),
+      body(`${CLEAN}<a href="https://acme.test/video">Watch the video</a>`),
+    ],
   ] as Array<[string, [string, FixtureParts], [string, FixtureParts]]>)('%s', (rule, [firesBody, firesParts], [missesBody, missesParts]) => {
     expect(rulesOf(firesBody, firesParts)).toContain(rule);
     expect(rulesOf(missesBody, missesParts)).not.toContain(rule);
