@@ -9,9 +9,10 @@
  * rules alone). The engine has neither, so it weighs the content signals itself: the weights below were set on
  * the development half of `npm run check:spam` (docs/accuracy.md, "Spam"), never on the held-out half.
  *
- * Two bounds hold for every weight (test/unit and spam-report.spec.ts check them): no single signal reaches
+ * Two bounds hold for every weight (spam-report.spec.ts checks them): no single signal reaches
  * MAX_SIGNAL_POINTS, half the required score, so one rule alone (an image-only layout, a shortener, a
- * deceptive link) never makes an email more than medium risk; high risk needs signals that agree.
+ * deceptive link) never makes an email more than medium risk; high risk needs signals that agree. The phrase
+ * list adds at most PHRASE_POINTS_CAP in all.
  */
 import { SPAMASSASSIN_REQUIRED_SCORE, SPAMASSASSIN_SCORES, type SpamAssassinRuleName } from './spamassassin-scores';
 
@@ -94,7 +95,7 @@ export const OWN_POINTS = {
   /**
    * Any image beside under 3,200 bytes of text, when it is not an image-only email (a logo above a short note):
    * SHORT_TEXT_IMAGE_SHARE of the published score of SpamAssassin's HTML_IMAGE_ONLY_xx for that much text, which
-   * fires on any image there. Listed here for the bound check at its largest.
+   * fires on any image there (shortTextImagePoints); the entry here only names the signal.
    */
   'short-text-image': 0,
   /** Text colored like its background but too short to hide anything (a separator): HTML_FONT_LOW_CONTRAST (0.713) counts it too. */
