@@ -140,6 +140,11 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     // The engine's own rules stay as they were; the level follows SpamAssassin's verdict, the engine's beside it.
     expect(checked.spamReport?.triggers).toEqual(triggersBefore);
     expect(checked.spamReport).toMatchObject({ level: 'high', levelSource: 'spamassassin', engineLevel: analysis.spamReport?.level });
+    // The report says in words whose level it is: SpamAssassin's, with the engine's estimate named beside it.
+    expect(checked.spamReport?.levelNote).toMatch(
+      /^SpamAssassin's verdict: spamd scored the message [\d.]+ \(spam from 5\); the engine's own estimate, high risk/,
+    );
+    expect(analysis.spamReport?.levelNote).toMatch(/^Engine estimate, SpamAssassin not consulted/);
     await working.onApplicationShutdown();
 
     const deadPort = await freePort();
@@ -149,7 +154,7 @@ describe('SpamAssassin through spamd (real, local rules only)', () => {
     const noted = await failing.complete('prv_int2', html, analysis);
     expect(noted.spamReport?.spamassassin).toBeNull();
     expect(noted.spamReport?.notes).toEqual([expect.stringMatching(/^SpamAssassin check failed: .*ECONNREFUSED/)]);
-    expect(noted.spamReport).toMatchObject({ level: analysis.spamReport?.level, levelSource: 'engine' });
+    expect(noted.spamReport).toMatchObject({ level: analysis.spamReport?.level, levelSource: 'engine', levelNote: analysis.spamReport?.levelNote });
     await failing.onApplicationShutdown();
   });
 

@@ -9,7 +9,8 @@ import {
   SPAMASSASSIN_VERSION,
 } from '../../libs/engine/src/reports/spamassassin-scores';
 
-// The engine's spam weights are SpamAssassin's published scores (libs/engine/src/reports/spamassassin-scores.ts).
+// The published SpamAssassin scores the engine carries beside its own weights (libs/engine/src/reports/spamassassin-scores.ts;
+// the engine's points are in spam-weights.ts).
 // Checked here against the rule files Debian's `spamassassin` package installs (CI installs it, .ci/run); where
 // it is not installed these tests fail naming the package: a comparison that did not run has not passed.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS script of scripts/lib

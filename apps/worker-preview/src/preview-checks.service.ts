@@ -98,6 +98,7 @@ export class PreviewChecksService implements OnApplicationShutdown {
         engineLevel: report.level,
         level: spamRiskLevel(verdict.score, verdict.threshold),
         levelSource: 'spamassassin',
+        levelNote: `SpamAssassin's verdict: spamd scored the message ${verdict.score} (spam from ${verdict.threshold}); the engine's own estimate, ${report.level} risk from ${report.points} points, is kept as engineLevel.`,
       };
     } catch (error) {
       this.logger.warn(`preview ${previewId}: SpamAssassin check failed: ${(error as Error).message}`);

@@ -24,7 +24,8 @@ type ImageReport = NonNullable<PreviewAnalysis['imageReport']>;
 /**
  * The spam report with the worker's SpamAssassin verdict (null when the check failed; see notes). When spamd
  * answered, `level` follows SpamAssassin's score (high at its threshold, its spam verdict; medium from half of
- * it), `engineLevel` keeps the engine's own level beside it and `levelSource` says which one `level` is.
+ * it), `engineLevel` keeps the engine's own level beside it, `levelSource` says which one `level` is and
+ * `levelNote` says it in words (the engine's note, "Engine estimate, …", is replaced by "SpamAssassin's verdict: …").
  */
 export type CheckedSpamReport = SpamReport & {
   spamassassin?: SpamAssassinResult | null;

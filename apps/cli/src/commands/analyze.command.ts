@@ -71,17 +71,15 @@ export function registerAnalyzeCommand(program: Command): void {
 }
 
 /**
- * The spam level, saying whose it is: without a server there is no spamd, so it is the engine's estimate (the
- * SpamAssassin scores of the rules it has a counterpart for), and the signals it does not weigh are counted.
+ * The spam level, saying whose it is: without a server there is no spamd, so it is the engine's estimate (its own
+ * weights, with SpamAssassin's published scores for the same signals beside them).
  */
 export function formatSpamLine(report: NonNullable<PreviewResultBody['spamReport']>): string {
   const source =
     report.levelSource === 'spamassassin'
       ? `SpamAssassin's verdict (${report.spamassassin?.score ?? '?'} of ${report.spamassassin?.threshold ?? report.requiredScore} points)`
-      : `engine estimate, SpamAssassin not consulted: ${report.points} of SpamAssassin's ${report.requiredScore} points from the rules it has a counterpart for`;
-  const unscored =
-    report.unscoredTriggers > 0 ? `; ${plural(report.unscoredTriggers, 'signal')} without a counterpart listed but not scored (--json lists them)` : '';
-  return `Spam: ${report.level} risk (${source}), score ${report.score}/100${unscored}`;
+      : `engine estimate, SpamAssassin not consulted: ${report.points} points, high from ${report.requiredScore}; SpamAssassin's published scores give the same signals ${report.spamAssassinPoints}`;
+  return `Spam: ${report.level} risk (${source}), score ${report.score}/100`;
 }
 
 function printAnalysisSummary({ input, compileWarnings, analysis }: AnalyzedEmail): void {

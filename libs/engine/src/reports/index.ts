@@ -5,6 +5,7 @@ export type { ReportIssue, ReportSeverity, SourcePosition } from './context/repo
 export { sortIssues } from './context/report-issue';
 export type { SpamReport, SpamTrigger } from './spam-report';
 export { SPAM_COUNTERPARTS } from './spam-report';
+export { COUNTERPART_POINTS, MAX_SIGNAL_POINTS, OWN_POINTS, PHRASE_POINTS_CAP, SHORT_TEXT_IMAGE_SHARE } from './spam-weights';
 export {
   SPAMASSASSIN_SCORES,
   SPAMASSASSIN_VERSION,

@@ -1,11 +1,12 @@
 /**
- * Content signals that spam filters weigh. Each rule that is the same signal as a SpamAssassin rule scores
- * that rule's published score (spamassassin-scores.ts, SpamAssassin 4.0.1, score set 0); rules with no
- * counterpart are listed with no score, and the bulk-sender requirements (unsubscribe link, postal address)
- * are compliance findings apart from the filter score. points = Σ SpamAssassin scores of the triggers (each
- * SpamAssassin rule counted once, as SpamAssassin counts it); score = 100 − 12 × points, clamped to 0-100.
- * The optional `spamassassin` field is added by the preview worker when a spamd answered; the engine never
- * sets it.
+ * Content signals that spam filters weigh, each weighed by the engine's own points (spam-weights.ts) on
+ * SpamAssassin's scale, with the published score of the SpamAssassin rule that is the same signal beside it
+ * (spamassassin-scores.ts, SpamAssassin 4.0.1, score set 0; 0 where SpamAssassin's local rules have none). The
+ * bulk-sender requirements (unsubscribe link, postal address) are compliance findings apart from the filter
+ * score. points = Σ the engine's points (each signal counted once, as SpamAssassin counts a rule once; the
+ * phrase list capped); score = 100 − 12 × points, clamped to 0-100. The level is the engine's estimate
+ * (`levelSource: "engine"`, said in `levelNote`); the preview worker replaces it with SpamAssassin's own when a
+ * spamd answered. The optional `spamassassin` field is added by the worker; the engine never sets it.
  */
 import { HtmlElement, childrenOf, getAttribute, isText, parentElement } from '../parse/dom';
 import { utf8Length } from '../parse/utf8-length';
@@ -37,20 +38,22 @@ import { TRACKING_DOMAINS, URL_SHORTENERS, hostMatches, isIpHost, isTrackedUrl, 
 import {
   PHRASE_COUNTERPARTS,
   SPAMASSASSIN_REQUIRED_SCORE,
-  SPAMASSASSIN_SCORES,
   SPAMASSASSIN_VERSION,
   imageOnlyRule,
   spamRiskLevel,
   uppercaseRule,
   type SpamAssassinRuleName,
 } from './spamassassin-scores';
+import { COUNTERPART_POINTS, OWN_POINTS, PHRASE_POINTS_CAP, publishedScore, shortTextImagePoints, type OwnSignal } from './spam-weights';
 
 export interface SpamTrigger extends ReportIssue {
-  /** Points this trigger takes off the 0-100 score: 12 × spamAssassinScore (0 without a counterpart). */
+  /** The engine's points for this trigger (spam-weights.ts), on SpamAssassin's scale; 0 for a repeat of a signal already counted. */
+  points: number;
+  /** Points this trigger takes off the 0-100 score: 12 × points. */
   weight: number;
-  /** The SpamAssassin rule that is the same signal, or null when SpamAssassin has none (then it weighs 0). */
+  /** The SpamAssassin rule that is the same signal, or null when SpamAssassin's local rules have none. */
   spamAssassinRule: string | null;
-  /** That rule's published score (score set 0); 0 when it has none, or when an earlier trigger already counted the rule. */
+  /** That rule's published score (score set 0), beside ours; 0 when it has none, or when an earlier trigger already counted the rule. */
   spamAssassinScore: number;
 }
 
@@ -59,8 +62,10 @@ export interface SpamReport {
   score: number;
   /** Risk: high when points reach SpamAssassin's required score (5), medium from half of it (2.5), low below. */
   level: 'low' | 'medium' | 'high';
-  /** Σ spamAssassinScore of the triggers: the part of SpamAssassin's score the engine can see, on its scale. */
+  /** Σ points of the triggers: the engine's estimate, on SpamAssassin's scale (its own weights, spam-weights.ts). */
   points: number;
+  /** Σ spamAssassinScore of the triggers: what SpamAssassin's published scores give the same signals, beside ours. */
+  spamAssassinPoints: number;
   /** SpamAssassin's default required score (5), which `level` high stands for. */
   requiredScore: number;
   /** The SpamAssassin release whose published scores the triggers carry. */
@@ -72,14 +77,28 @@ export interface SpamReport {
   /** Bulk-sender requirements (unsubscribe link, postal address): law and mailbox-provider rules, not filter scores. */
   compliance: ReportIssue[];
   /**
-   * Which verdict `level` is: `engine`, the engine's estimate (the sum of the SpamAssassin scores of the rules
-   * it has a counterpart for; SpamAssassin was not asked), or `spamassassin`, set by the preview worker when
-   * spamd answered (then `level` follows SpamAssassin's own score and `engineLevel` keeps this estimate).
+   * Which verdict `level` is: `engine`, the engine's estimate (its own weights; SpamAssassin was not asked), or
+   * `spamassassin`, set by the preview worker when spamd answered (then `level` follows SpamAssassin's own
+   * score and `engineLevel` keeps this estimate).
    */
   levelSource: 'engine' | 'spamassassin';
-  /** Triggers with no SpamAssassin counterpart: listed, but not in `points`, so the estimate does not weigh them. */
-  unscoredTriggers: number;
+  /** Whose level it is, in a sentence for a reader (the worker rewrites it when spamd answered). */
+  levelNote: string;
+  /** Triggers SpamAssassin's local rules have no counterpart for: weighed by the engine's own points only. */
+  triggersWithoutCounterpart: number;
 }
+
+/** SpamAssassin's image-only rules, by bytes of text. */
+const IMAGE_ONLY_RULES = [
+  'HTML_IMAGE_ONLY_04',
+  'HTML_IMAGE_ONLY_08',
+  'HTML_IMAGE_ONLY_12',
+  'HTML_IMAGE_ONLY_16',
+  'HTML_IMAGE_ONLY_20',
+  'HTML_IMAGE_ONLY_24',
+  'HTML_IMAGE_ONLY_28',
+  'HTML_IMAGE_ONLY_32',
+];
 
 /** Engine rules with a SpamAssassin counterpart, and which; docs/reports.md lists them beside their scores. */
 export const SPAM_COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
@@ -87,16 +106,10 @@ export const SPAM_COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
   'all-caps-subject': ['SUBJ_ALL_CAPS'],
   'spam-phrase': [...new Set(Object.values(PHRASE_COUNTERPARTS))],
   'hidden-text': ['HTML_FONT_LOW_CONTRAST'],
-  'image-only': [
-    'HTML_IMAGE_ONLY_04',
-    'HTML_IMAGE_ONLY_08',
-    'HTML_IMAGE_ONLY_12',
-    'HTML_IMAGE_ONLY_16',
-    'HTML_IMAGE_ONLY_20',
-    'HTML_IMAGE_ONLY_24',
-    'HTML_IMAGE_ONLY_28',
-    'HTML_IMAGE_ONLY_32',
-  ],
+  'empty-text': ['EMPTY_MESSAGE'],
+  'low-contrast-text': ['HTML_FONT_LOW_CONTRAST'],
+  'image-only': IMAGE_ONLY_RULES,
+  'short-text-image': IMAGE_ONLY_RULES,
   'high-image-ratio': ['HTML_IMAGE_RATIO_02'],
   'raw-ip-link': ['NUMERIC_HTTP_ADDR'],
   'embedded-content': ['HTML_EMBEDS', 'HTML_IFRAME_SRC'],
@@ -120,8 +133,6 @@ const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff]/;
 /** A Latin word with zero-width characters inside it ("V\u200biagra", "Addr\u200cess"). */
 const WORD_SPLIT_BY_ZERO_WIDTH = /[A-Za-z]+(?:[\u200b\u200c\u200d\u2060\ufeff]+[A-Za-z]+)+/g;
 const ZERO_WIDTH_GLOBAL = /[\u200b\u200c\u200d\u2060\ufeff]/g;
-/** Where a punctuation run might be: the exact run rule below only looks inside these. */
-const PUNCTUATION_CANDIDATE = /[!?$€]{3,}/g;
 /** A character left after stripping invisible characters and collapsing white space: the text is not empty then. */
 const SHOWS = new RegExp(`[^\\s${INVISIBLE_CHARACTERS}]`);
 /** Characters of a hidden preheader that count as preheader: more than any inbox list shows (docs/reports.md, inboxPreview). */
@@ -474,6 +485,8 @@ interface HiddenText {
   firstIndex: number;
   /** Whether some are painted in their background color (rather than hidden by display or size). */
   lowContrast: boolean;
+  /** Document index of the first visible run painted in its background color, however short (SpamAssassin's low-contrast rule counts any), or -1. */
+  firstLowContrastIndex: number;
   /** Text of every hidden subtree, the preheader's included: filters read it like the rest. */
   text: string;
 }
@@ -488,32 +501,62 @@ function spamContextOf(email: ReportContext): SpamContext {
   return { email, visibleText, subject, bodyTokens, subjectTokens, transactional, hidden: findHiddenText(email) };
 }
 
+/** The engine rules a trigger can come from: the own signals, and the rules whose every trigger has a counterpart. */
+type SpamRuleName =
+  OwnSignal | 'all-caps-subject' | 'high-image-ratio' | 'raw-ip-link' | 'embedded-content' | 'spam-claim' | 'spam-subject' | 'image-only' | 'empty-text';
+
 /**
- * A trigger carrying its SpamAssassin counterpart's full score; countEachRuleOnce takes the score off the
- * counterpart's later triggers.
+ * A trigger with the engine's points (its counterpart's line of COUNTERPART_POINTS, else the rule's own line of
+ * OWN_POINTS, or `own` when given) and the counterpart's published score beside them; countEachSignalOnce zeroes
+ * the repeats.
  */
 function trigger(
-  rule: string,
+  rule: SpamRuleName,
   severity: ReportSeverity,
   message: string,
   where: Partial<ReportIssue> = {},
   counterpart: SpamAssassinRuleName | null = null,
+  own?: OwnSignal,
 ): SpamTrigger {
-  const spamAssassinScore = counterpart ? SPAMASSASSIN_SCORES[counterpart] : 0;
-  return { rule, severity, weight: round(spamAssassinScore * SCORE_PER_POINT), message, ...where, spamAssassinRule: counterpart, spamAssassinScore };
+  const points =
+    own === 'short-text-image' && counterpart
+      ? shortTextImagePoints(counterpart)
+      : own
+        ? OWN_POINTS[own]
+        : counterpart
+          ? COUNTERPART_POINTS[counterpart]
+          : OWN_POINTS[rule as OwnSignal];
+  return {
+    rule,
+    severity,
+    points,
+    weight: round(points * SCORE_PER_POINT),
+    message,
+    ...where,
+    spamAssassinRule: counterpart,
+    spamAssassinScore: publishedScore(counterpart),
+  };
 }
 
-/** SpamAssassin scores a rule once per message, however often it matches: the first trigger of each counts. */
-function countEachRuleOnce(triggers: SpamTrigger[]): void {
+/**
+ * SpamAssassin scores a rule once per message, however often it matches, and so does the engine with each
+ * signal (a counterpart, or an own rule; each distinct phrase is a signal of its own): the first trigger counts.
+ * The phrase list adds at most PHRASE_POINTS_CAP in all.
+ */
+function countEachSignalOnce(triggers: SpamTrigger[]): void {
   const counted = new Set<string>();
+  let phrasePoints = 0;
   for (const each of triggers) {
-    const counterpart = each.spamAssassinRule;
-    if (counterpart === null) continue;
-    if (counted.has(counterpart)) {
+    const signal = each.spamAssassinRule ?? (each.rule === 'spam-phrase' ? each.message : each.rule);
+    if (counted.has(signal)) {
+      each.points = 0;
       each.spamAssassinScore = 0;
-      each.weight = 0;
+    } else if (each.rule === 'spam-phrase') {
+      each.points = round(Math.min(each.points, PHRASE_POINTS_CAP - phrasePoints), 3);
+      phrasePoints += each.points;
     }
-    counted.add(counterpart);
+    each.weight = round(each.points * SCORE_PER_POINT);
+    counted.add(signal);
   }
 }
 
@@ -537,36 +580,48 @@ function allCapsSubjectTriggers({ subject }: SpamContext): SpamTrigger[] {
   return [trigger('all-caps-subject', 'warning', 'The subject (<title>) is mostly in capitals.', {}, 'SUBJ_ALL_CAPS')];
 }
 
-const isCurrencySign = (char: string): boolean => char === '$' || char === '€';
+const isCurrencySign = (code: number): boolean => code === 0x24 || code === 0x20ac || code === 0xa3 || code === 0xa5;
+const isBangOrQuery = (code: number): boolean => code === 0x21 || code === 0x3f;
 
-/** The longest run of punctuation: the same mark repeated, or ! and ? mixed; a currency sign only runs with itself. */
-function longestPunctuationRun(text: string): number {
-  let longestRun = 0;
-  for (const [span] of text.matchAll(PUNCTUATION_CANDIDATE)) {
-    let run = 0;
-    let runChar = '';
-    for (const char of span) {
-      run = runChar === '' || char === runChar || (!isCurrencySign(runChar) && !isCurrencySign(char)) ? run + 1 : 1;
-      runChar = char;
-      longestRun = Math.max(longestRun, run);
-    }
+/** The longest run of `!` and `?` (mixed), and of currency signs ($ € £ ¥, one sign repeated): one pass, no pattern. */
+export function longestRuns(text: string): { marks: number; money: number } {
+  let marks = 0;
+  let money = 0;
+  let markRun = 0;
+  let moneyRun = 0;
+  let moneyCode = -1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    markRun = isBangOrQuery(code) ? markRun + 1 : 0;
+    if (isCurrencySign(code)) moneyRun = code === moneyCode ? moneyRun + 1 : 1;
+    else moneyRun = 0;
+    moneyCode = moneyRun > 0 ? code : -1;
+    if (markRun > marks) marks = markRun;
+    if (moneyRun > money) money = moneyRun;
   }
-  return longestRun;
+  return { marks, money };
 }
+
+/** Runs at and above this length are stacked punctuation ("!!!", "?!?") or stacked money signs ("$$$"). */
+const STACKED_RUN = 3;
 
 function punctuationTriggers({ subject, visibleText }: SpamContext): SpamTrigger[] {
   const punctuated = `${subject} ${visibleText}`;
   let exclamations = 0;
   for (let at = punctuated.indexOf('!'); at !== -1; at = punctuated.indexOf('!', at + 1)) exclamations++;
-  const longestRun = longestPunctuationRun(punctuated);
-  if (longestRun < 3 && exclamations <= Math.max(5, punctuated.length / 200)) return [];
-  return [
-    trigger(
-      'excessive-punctuation',
-      'warning',
-      `${exclamations} exclamation marks${longestRun >= 3 ? ` and a run of ${longestRun} !, ? or currency symbols` : ''}; filters score stacked punctuation as spam.`,
-    ),
-  ];
+  const runs = longestRuns(punctuated);
+  const triggers: SpamTrigger[] = [];
+  if (runs.marks >= STACKED_RUN || exclamations > Math.max(5, punctuated.length / 200))
+    triggers.push(
+      trigger(
+        'excessive-punctuation',
+        'warning',
+        `${exclamations} exclamation marks${runs.marks >= STACKED_RUN ? ` and a run of ${runs.marks} ! or ?` : ''}; filters score stacked punctuation as spam.`,
+      ),
+    );
+  if (runs.money >= STACKED_RUN)
+    triggers.push(trigger('money-symbols', 'warning', `A run of ${runs.money} currency signs ("$$$"); filters score stacked money signs as spam.`));
+  return triggers;
 }
 
 /** The preheader: the first hidden element with text, if it comes before any visible text. */
@@ -615,6 +670,7 @@ function noteInvisibleRuns(context: ReportContext, hidden: HiddenText, preheader
     const sameColor = run.fontSizePx >= 2 && isSameColorAsBackground(context, run.index);
     if (!(run.fontSizePx < 2 || sameColor)) continue;
     const text = collapseWhitespace(stripInvisible(ownText(run.element)));
+    if (sameColor && hidden.firstLowContrastIndex === -1 && SHOWS.test(text)) hidden.firstLowContrastIndex = run.index;
     if (text.length < 20 || isPreheader(run.element, preheader)) continue;
     noteHidden(hidden, run.index, text.length);
     hidden.lowContrast ||= sameColor;
@@ -626,7 +682,7 @@ function findHiddenText(context: ReportContext): HiddenText {
   const bodyIndex = doc.body ? doc.index.of(doc.body) : -1;
   const bodyEnd = doc.body ? doc.index.end[bodyIndex] : -1;
   const preheader = findPreheader(context, bodyIndex, bodyEnd);
-  const hidden: HiddenText = { chars: 0, firstIndex: -1, lowContrast: false, text: '' };
+  const hidden: HiddenText = { chars: 0, firstIndex: -1, lowContrast: false, firstLowContrastIndex: -1, text: '' };
   noteHiddenSubtrees(context, hidden, preheader, bodyIndex, bodyEnd);
   noteInvisibleRuns(context, hidden, preheader);
   return hidden;
@@ -634,14 +690,26 @@ function findHiddenText(context: ReportContext): HiddenText {
 
 function hiddenTextTriggers({ email, hidden }: SpamContext): SpamTrigger[] {
   const firstHiddenElement = hidden.firstIndex === -1 ? null : email.doc.index.elements[hidden.firstIndex];
-  if (hidden.chars <= 0 || !firstHiddenElement) return [];
+  if (hidden.chars > 0 && firstHiddenElement)
+    return [
+      trigger(
+        'hidden-text',
+        'error',
+        `${hidden.chars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`,
+        email.doc.at(firstHiddenElement),
+        hidden.lowContrast ? 'HTML_FONT_LOW_CONTRAST' : null,
+      ),
+    ];
+  // Shorter text in its background color (a separator, a spacer word): SpamAssassin's low-contrast rule still counts it.
+  if (hidden.firstLowContrastIndex === -1) return [];
   return [
     trigger(
-      'hidden-text',
-      'error',
-      `${hidden.chars} characters of text are hidden (display:none, zero size or text colored like its background) outside the preheader; filters treat hidden text as keyword stuffing.`,
-      email.doc.at(firstHiddenElement),
-      hidden.lowContrast ? 'HTML_FONT_LOW_CONTRAST' : null,
+      'low-contrast-text',
+      'info',
+      'Some text is colored like its background; SpamAssassin scores any such text, however short.',
+      email.doc.at(email.doc.index.elements[hidden.firstLowContrastIndex]),
+      'HTML_FONT_LOW_CONTRAST',
+      'low-contrast-text',
     ),
   ];
 }
@@ -676,25 +744,44 @@ function obfuscatedTextTriggers({ visibleText }: SpamContext): SpamTrigger[] {
   ];
 }
 
-function imageTriggers({ email, visibleText, bodyTokens }: SpamContext): SpamTrigger[] {
+function imageTriggers({ email, visibleText, bodyTokens, hidden }: SpamContext): SpamTrigger[] {
   const contentImages = email.images.filter((image) => !image.isTrackingPixel && !image.hidden && image.kind === 'img');
   const words = bodyTokens.length;
+  if (words === 0 && hidden.text === '' && contentImages.length === 0)
+    return [trigger('empty-text', 'warning', 'The email has no text at all; filters score a message without text.', {}, 'EMPTY_MESSAGE')];
+  const textBytes = utf8Length(visibleText);
+  const counterpart = imageOnlyRule(textBytes);
   const largeImages = contentImages.filter((image) => (image.width ?? 0) >= LARGE_IMAGE_PX || (image.height ?? 0) >= LARGE_IMAGE_PX).length;
-  if (contentImages.length > 0 && (words < 20 || (largeImages > 0 && words < IMAGE_CAPTION_WORDS))) {
+  // Every image declared smaller than a phone's width (a logo): a short note, not an image email.
+  const small = largeImages === 0 && contentImages.every((image) => image.width !== null || image.height !== null);
+  if (contentImages.length > 0 && (words < 20 || (largeImages > 0 && words < IMAGE_CAPTION_WORDS)) && !small && counterpart !== null) {
     return [
       trigger(
         'image-only',
         'error',
         `The email is essentially images (${contentImages.length}) with ${words} words of text; filters cannot read images and score image-only mail as spam.`,
         {},
-        imageOnlyRule(utf8Length(visibleText)),
+        counterpart,
       ),
     ];
   }
+  const triggers: SpamTrigger[] = [];
+  // SpamAssassin's image-only rules count any <img> beside under 3,200 bytes of text: a weak signal on its own.
+  if (counterpart !== null && email.images.some((image) => image.kind === 'img'))
+    triggers.push(
+      trigger(
+        'short-text-image',
+        'info',
+        `${textBytes} bytes of text beside images; SpamAssassin's ${counterpart} counts any image beside this little text, though a logo above a short note is not an image email.`,
+        {},
+        counterpart,
+        'short-text-image',
+      ),
+    );
   // Icons (social links, bullets) take no room from the text: only pictures count against it.
   const pictures = contentImages.filter((image) => !isIcon(image)).length;
   if (pictures >= 2 && visibleText.length / pictures < 150) {
-    return [
+    triggers.push(
       trigger(
         'high-image-ratio',
         'warning',
@@ -702,9 +789,9 @@ function imageTriggers({ email, visibleText, bodyTokens }: SpamContext): SpamTri
         {},
         'HTML_IMAGE_RATIO_02',
       ),
-    ];
+    );
   }
-  return [];
+  return triggers;
 }
 
 /** Per link, in link order: shorteners, raw IPs, executables, abused TLDs, and text that shows another site. */
@@ -809,24 +896,39 @@ export function buildSpamReport(context: ReportContext): SpamReport {
   const spamContext = spamContextOf(context);
   const triggers: SpamTrigger[] = [];
   for (const rule of SPAM_RULES) for (const each of rule(spamContext)) triggers.push(each);
-  countEachRuleOnce(triggers);
+  countEachSignalOnce(triggers);
   const points = round(
+    triggers.reduce((sum, each) => sum + each.points, 0),
+    3,
+  );
+  const spamAssassinPoints = round(
     triggers.reduce((sum, each) => sum + each.spamAssassinScore, 0),
     3,
   );
   const score = Math.max(0, Math.min(100, Math.round(100 - SCORE_PER_POINT * points)));
+  const level = spamRiskLevel(points);
   return {
     score,
-    level: spamRiskLevel(points),
+    level,
     points,
+    spamAssassinPoints,
     requiredScore: SPAMASSASSIN_REQUIRED_SCORE,
     spamAssassinVersion: SPAMASSASSIN_VERSION,
     transactional: spamContext.transactional,
     triggers: sortTriggers(triggers),
     compliance: complianceFindings(spamContext),
     levelSource: 'engine',
-    unscoredTriggers: triggers.filter((each) => each.spamAssassinRule === null).length,
+    levelNote: engineLevelNote(level, points, spamAssassinPoints),
+    triggersWithoutCounterpart: triggers.filter((each) => each.spamAssassinRule === null).length,
   };
+}
+
+/** The sentence that says the level is the engine's estimate, not SpamAssassin's verdict. */
+export function engineLevelNote(level: SpamReport['level'], points: number, spamAssassinPoints: number): string {
+  return (
+    `Engine estimate, SpamAssassin not consulted: ${level} risk from ${points} points by the engine's own weights (high from ${SPAMASSASSIN_REQUIRED_SCORE}). ` +
+    `SpamAssassin's published scores give the same signals ${spamAssassinPoints}; SpamAssassin itself, with full headers, Bayes and network tests, may score the message differently.`
+  );
 }
 
 function round(value: number, digits = 2): number {

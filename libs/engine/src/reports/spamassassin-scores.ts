@@ -35,6 +35,8 @@ export const SPAMASSASSIN_SCORES = {
   HTML_IMAGE_ONLY_28: 2.799,
   HTML_IMAGE_ONLY_32: 2.196,
   HTML_IMAGE_RATIO_02: 0.001,
+  // Whole message (20_meta_tests.cf): no text at all.
+  EMPTY_MESSAGE: 2.195,
   HTML_EMBEDS: 0.001,
   HTML_IFRAME_SRC: 0,
   // Links (20_uri_tests.cf).
