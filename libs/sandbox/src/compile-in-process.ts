@@ -1,14 +1,25 @@
 import { CompileError } from '@mailproof/engine/compile';
 import type { CompileResult } from '@mailproof/engine/compile';
 import { COMPILE_LIMITS, type CompileOptions } from './compile-limits';
-import { getJsxSnapshot, releaseJsxSnapshot } from './jsx/jsx-snapshot';
-import { getMaizzleSnapshot, releaseMaizzleSnapshot } from './maizzle/maizzle-snapshot';
 import { closeSharedCompileWorkerPool, sharedCompileWorkerPool } from './worker/shared-compile-worker-pool';
-import { compileJsx } from './jsx/compile-jsx';
-import { compileMaizzle } from './maizzle/compile-maizzle';
-import { compileMjml } from './mjml/compile-mjml';
 
 export type CompiledFormat = 'mjml' | 'jsx' | 'maizzle';
+
+/**
+ * Each format's compiler is loaded on its first compile, so a process that compiles only MJML never loads
+ * isolated-vm, React or Tailwind, and works where they are not installed (the command-line package installs
+ * each format's compilers on demand: docs/cli.md, "The package"). The snapshots are released only if loaded.
+ */
+let jsxSnapshot: typeof import('./jsx/jsx-snapshot') | undefined;
+let maizzleSnapshot: typeof import('./maizzle/maizzle-snapshot') | undefined;
+
+async function loadJsxSnapshot(): Promise<typeof import('./jsx/jsx-snapshot')> {
+  return (jsxSnapshot ??= await import('./jsx/jsx-snapshot'));
+}
+
+async function loadMaizzleSnapshot(): Promise<typeof import('./maizzle/maizzle-snapshot')> {
+  return (maizzleSnapshot ??= await import('./maizzle/maizzle-snapshot'));
+}
 
 /**
  * Compiles a template in this process. Only the compile process calls it: a template can make V8
@@ -20,11 +31,13 @@ export async function compileInThisProcess(source: string, format: CompiledForma
   try {
     switch (format) {
       case 'mjml':
-        return await compileMjml(source, options);
+        return await (await import('./mjml/compile-mjml')).compileMjml(source, options);
       case 'jsx':
-        return await compileJsx(source, options);
+        await loadJsxSnapshot();
+        return await (await import('./jsx/compile-jsx')).compileJsx(source, options);
       case 'maizzle':
-        return await compileMaizzle(source, options);
+        await loadMaizzleSnapshot();
+        return await (await import('./maizzle/compile-maizzle')).compileMaizzle(source, options);
     }
   } catch (error) {
     if (error instanceof CompileError) throw error;
@@ -35,12 +48,13 @@ export async function compileInThisProcess(source: string, format: CompiledForma
 
 /** Builds this process's isolate snapshots and starts its compile worker (mjml and Tailwind loaded). */
 export async function warmThisProcess(): Promise<void> {
-  await Promise.all([getJsxSnapshot(), getMaizzleSnapshot(), sharedCompileWorkerPool().run({ kind: 'warm' }, COMPILE_LIMITS.maxTimeoutMs * 2)]);
+  const [jsx, maizzle] = await Promise.all([loadJsxSnapshot(), loadMaizzleSnapshot()]);
+  await Promise.all([jsx.getJsxSnapshot(), maizzle.getMaizzleSnapshot(), sharedCompileWorkerPool().run({ kind: 'warm' }, COMPILE_LIMITS.maxTimeoutMs * 2)]);
 }
 
 /** Releases this process's snapshots and ends its compile worker threads. Safe to call twice. */
 export async function disposeThisProcess(): Promise<void> {
-  releaseJsxSnapshot();
-  releaseMaizzleSnapshot();
+  jsxSnapshot?.releaseJsxSnapshot();
+  maizzleSnapshot?.releaseMaizzleSnapshot();
   await closeSharedCompileWorkerPool();
 }
