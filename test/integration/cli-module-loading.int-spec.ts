@@ -131,3 +131,21 @@ describe('what a mailproof command loads', () => {
     expect(result.packages.has('pg')).toBe(true);
   });
 });
+
+describe('mailproof compilers', () => {
+  it("prints the npm specs of the emails' formats' compilers: all of them with --all, only the missing ones (none here) without", () => {
+    const all = run(monorepoBin, ['compilers', '--all', 'clean.html', 'newsletter.mjml', 'welcome.tsx', 'spring-sale.eml']);
+    expect(all.code).toBe(0);
+    const specs = all.stdout.trim().split(' ');
+    expect(specs).toEqual(expect.arrayContaining(['mjml@5.4.1', 'esbuild@0.28.2', 'react@19.3.1', 'react-dom@19.3.1', '@react-email/components@1.0.12']));
+    expect(specs.filter((spec) => spec.startsWith('esbuild@'))).toHaveLength(1);
+    expect(specs.some((spec) => spec.startsWith('tailwindcss'))).toBe(false); // no Maizzle email among them
+    const missing = run(monorepoBin, ['compilers', 'newsletter.mjml', 'welcome.tsx']);
+    expect({ code: missing.code, stdout: missing.stdout }).toEqual({ code: 0, stdout: '' });
+    // Against a server only reading a JSX email's local imports happens here, with esbuild.
+    const server = run(monorepoBin, ['compilers', '--server', '--all', 'newsletter.mjml', 'welcome.tsx', 'front-matter.html']);
+    expect(server.stdout.trim()).toBe('esbuild@0.28.2');
+    // front-matter.html is Maizzle by its content.
+    expect(run(monorepoBin, ['compilers', '--all', 'front-matter.html']).stdout).toContain('tailwindcss@3.4.19');
+  });
+});

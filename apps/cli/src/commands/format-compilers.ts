@@ -48,6 +48,11 @@ export function installSpec(name: string, nodeVersion: string = process.versions
   return `${name}@${COMPILER_PACKAGE_VERSIONS[name]}`;
 }
 
+/** Those of `names` that do not resolve from the command's own location. */
+export function missingPackages(names: readonly string[]): string[] {
+  return names.filter((name) => !installed(name, require.resolve));
+}
+
 /** Whether a package resolves from the command's own location (as the sandbox resolves it). isolated-vm may be the Node 22+ alias. */
 function installed(name: string, resolve: (request: string) => string): boolean {
   const candidates = name === 'isolated-vm' && nodeMajor(process.versions.node) >= 22 ? ['isolated-vm-node22', 'isolated-vm'] : [name];
@@ -94,7 +99,7 @@ export function requireFormatCompilers(format: CompileFormat, label: string): vo
  * reads a JSX email's local imports with esbuild, and needs only esbuild: the server compiles).
  */
 export function requirePackages(names: readonly string[], label: string, purpose: string): void {
-  const missing = names.filter((name) => !installed(name, require.resolve));
+  const missing = missingPackages(names);
   if (missing.length === 0) return;
   throw new CliError(
     `${label}: ${purpose} packages that @mailproof/cli installs on demand, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed. ` +
