@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { FORMAT_PACKAGES, installCommand, installSpec, missingPackages, requireFormatCompilers } from './format-compilers';
 
 describe('the compilers each format needs', () => {
@@ -25,5 +28,17 @@ describe('the compilers each format needs', () => {
       expect(() => requireFormatCompilers(format, 'email')).not.toThrow();
     }
     expect(missingPackages(['mjml', 'no-such-package-mailproof'])).toEqual(['no-such-package-mailproof']);
+  });
+
+  it("the pre-commit hooks install exactly each format's compilers, at these versions (Node 22+ for isolated-vm)", () => {
+    const hooks = parse(readFileSync(join(__dirname, '..', '..', '..', '..', '.pre-commit-hooks.yaml'), 'utf8')) as Array<{ id: string; entry: string }>;
+    const packagesOf = (id: string) =>
+      [...(hooks.find((hook) => hook.id === id)?.entry ?? '').matchAll(/--package=(\S+)/g)]
+        .map((match) => match[1])
+        .filter((spec) => !spec.startsWith('@mailproof/cli@'));
+    expect(packagesOf('mailproof-lint')).toEqual([]);
+    expect(packagesOf('mailproof-lint-mjml')).toEqual(FORMAT_PACKAGES.mjml.map((name) => installSpec(name, '22.0.0')));
+    expect(packagesOf('mailproof-lint-jsx')).toEqual(FORMAT_PACKAGES.jsx.map((name) => installSpec(name, '22.0.0')));
+    expect(packagesOf('mailproof-lint-maizzle')).toEqual(FORMAT_PACKAGES.maizzle.map((name) => installSpec(name, '22.0.0')));
   });
 });
