@@ -101,7 +101,8 @@ function corpusEmails() {
   return {
     html: pick('html', (file) => Math.abs(size(file) - 20_000)),
     mjml: pick('mjml', size),
-    jsx: pick('jsx', size),
+    // The smallest one that imports no local file of its own (the corpus keeps the emails, not their projects).
+    jsx: pick('jsx', (file) => (/\bfrom\s+['"]\./.test(fs.readFileSync(file, 'utf8')) ? Infinity : size(file))),
     maizzle: pick('maizzle', size),
   };
 }
@@ -163,7 +164,7 @@ function measureFormat(format, file, app, cache) {
   const said =
     `${before.stdout}${before.stderr}`.split('\n').find((line) => /installs on demand/.test(line)) ?? `${before.stdout}${before.stderr}`.trim().split('\n')[0];
   const command = /Install them where @mailproof\/cli is installed: npm install (.+)$/.exec(said);
-  console.log(`${format.padEnd(8)} ${path.basename(file)} before its compilers: exit ${before.status}: ${said.slice(0, 240)}`);
+  console.log(`${format.padEnd(8)} ${path.basename(file)} before its compilers: exit ${before.status}: ${said.slice(0, 400)}`);
   if (!command) return;
   const sizeBefore = folderBytes(path.join(app, 'node_modules'));
   const install = timed('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--cache', cache, ...command[1].trim().split(/\s+/)], {

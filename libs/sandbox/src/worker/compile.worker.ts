@@ -17,7 +17,9 @@ port.on('message', (request: CompileWorkerRequest) => {
   void handle(request).then((response) => port.postMessage(response));
 });
 
-// Each library loads on its first task: an MJML compile needs no Tailwind, a Maizzle one no mjml (docs/cli.md, "The package").
+// Each library loads on its first task: an MJML compile needs no Tailwind, a Maizzle one no mjml, and the command-line
+// package installs each format's compilers on demand (docs/cli.md, "The package"). The pool starts a task's timer
+// when it posts the task, so a new worker's loading counted against its first task before too, for both libraries.
 const mjml = () => import('../mjml/compile-mjml-in-worker');
 const maizzleCss = () => import('../maizzle/maizzle-css-in-worker');
 
