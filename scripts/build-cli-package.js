@@ -82,16 +82,43 @@ function checkManifest(manifest, packages) {
     else if (!(name in declared)) problems.push(`${from} loads ${name}, which packages/cli/package.json does not declare`);
   }
   for (const [name, version] of Object.entries(declared)) {
-    const wanted = version.replace(/^npm:[^@]+@/, '');
-    const installedName = version.startsWith('npm:') ? name : name;
-    if (!fs.existsSync(path.join(ROOT, 'node_modules', installedName, 'package.json'))) continue; // e.g. isolated-vm-node22 on Node 20
-    const installed = installedVersion(installedName);
-    if (!/^[\d.]+$/.test(wanted)) problems.push(`${name}: declare an exact version (${version})`);
-    else if (wanted !== installed) problems.push(`${name}: packages/cli/package.json says ${wanted}, the repository runs ${installed}`);
+    // Exact versions only; `a || b` where a package has one release per Node line (isolated-vm: 5.x on Node 20, 6.x on 22+).
+    const alternatives = version.split('||').map((item) => item.trim());
+    if (!alternatives.every((item) => /^[\d.]+$/.test(item))) {
+      problems.push(`${name}: declare an exact version (${version})`);
+      continue;
+    }
+    const installed = [name, ...(name === 'isolated-vm' ? ['isolated-vm-node22'] : [])]
+      .filter((folder) => fs.existsSync(path.join(ROOT, 'node_modules', folder, 'package.json')))
+      .map(installedVersion);
+    if (installed.length === 0) continue;
+    if (!installed.some((item) => alternatives.includes(item))) {
+      problems.push(`${name}: packages/cli/package.json says ${version}, the repository runs ${installed.join(' and ')}`);
+    }
   }
+  problems.push(...checkCompilerTable(manifest));
   const rootVersion = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
   if (manifest.version !== rootVersion) problems.push(`packages/cli/package.json version ${manifest.version} is not the repository's ${rootVersion}`);
   if (problems.length > 0) throw new Error(`packages/cli/package.json:\n  ${problems.join('\n  ')}`);
+}
+
+/**
+ * The compilers of the template formats are optional peers of the package, installed on demand: every package
+ * of the CLI's table (apps/cli/src/commands/format-compilers.ts) is one, at the table's version, and none is a
+ * plain dependency, which every user would install.
+ */
+function checkCompilerTable(manifest) {
+  const { COMPILER_PACKAGE_VERSIONS, FORMAT_PACKAGES } = require(path.join(DIST, 'apps', 'cli', 'src', 'commands', 'format-compilers.js'));
+  const problems = [];
+  const named = new Set(Object.values(FORMAT_PACKAGES).flat());
+  for (const name of named) {
+    const peer = manifest.peerDependencies?.[name];
+    if (manifest.dependencies?.[name]) problems.push(`${name} compiles a template format: an optional peer dependency, not a dependency`);
+    if (peer !== COMPILER_PACKAGE_VERSIONS[name])
+      problems.push(`${name}: the CLI's compiler table says ${COMPILER_PACKAGE_VERSIONS[name]}, peerDependencies ${peer}`);
+    if (manifest.peerDependenciesMeta?.[name]?.optional !== true) problems.push(`${name}: mark the peer optional (peerDependenciesMeta)`);
+  }
+  return problems;
 }
 
 function copyFiles(files) {
@@ -154,12 +181,26 @@ function pack(outDir) {
   return { tarball: path.join(outDir, info.filename), size: info.size, unpackedSize: info.unpackedSize, entryCount: info.entryCount };
 }
 
+/**
+ * The docs the SARIF help links point into by default (defaultDocsUrl in apps/cli/src/reporters/check-report.ts:
+ * this package's docs folder at its version, as jsDelivr serves published packages), and the command's own page.
+ */
+const SHIPPED_DOCS = ['rules.md', 'cli.md', 'ci.md'];
+
+function copyDocs() {
+  const target = path.join(PACKAGE_DIR, 'docs');
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.mkdirSync(target, { recursive: true });
+  for (const page of SHIPPED_DOCS) fs.copyFileSync(path.join(ROOT, 'docs', page), path.join(target, page));
+}
+
 function buildCliPackage(options = {}) {
   if (options.build !== false) tasks.build({ quiet: true });
   const { files, packages } = collectFiles();
   const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
   checkManifest(manifest, packages);
   copyFiles(files);
+  copyDocs();
   emitApiClientDeclarations();
   const packed = options.pack === false ? null : pack(options.outDir ?? path.join(ROOT, '.tmp', 'cli-package'));
   return { files, packages: [...packages.keys()].sort(), packed };

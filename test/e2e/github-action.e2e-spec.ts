@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -233,6 +233,23 @@ describe('the GitHub Action (action.yml)', () => {
     expect(result.outputs).toEqual({ passed: 'true', score: expect.stringMatching(/^\d+$/), 'sarif-file': 'mailproof.sarif' });
     expect(result.summary).toContain('| emails/shipped.html | ✅ passed |');
     expect(existsSync(join(workspace, 'mailproof.sarif'))).toBe(true);
+  }, 600_000);
+
+  it("installs the compilers of the formats it gates (the package's optional peers): an MJML email gated in the job", async () => {
+    mkdirSync(join(workspace, 'templates'), { recursive: true });
+    copyFileSync(join(__dirname, '..', 'fixtures', 'cli', 'newsletter.mjml'), join(workspace, 'templates', 'newsletter.mjml'));
+    const result = await runAction(
+      { files: 'templates/*.mjml', local: 'true', package: tarball, checks: 'compatibility', threshold: '0' },
+      workspace,
+      runnerTemp,
+      npmEnv,
+    );
+    // Without mjml and esbuild beside the CLI, the email could not be compiled and would be reported so.
+    expect(result.stdout).not.toMatch(/installs on demand|cannot compile/);
+    expect(existsSync(join(runnerTemp, 'mailproof-cli', 'node_modules', 'mjml', 'package.json'))).toBe(true);
+    expect(existsSync(join(runnerTemp, 'mailproof-cli', 'node_modules', 'isolated-vm'))).toBe(false);
+    expect(result.summary).toContain('templates/newsletter.mjml');
+    expect(result.outputs.score).toMatch(/^\d+$/);
   }, 600_000);
 
   it('fails with a clear error when no file matches or no server is named', async () => {

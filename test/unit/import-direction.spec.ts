@@ -37,6 +37,8 @@ const FILE_IMPORTS_ALLOWED = new Set([
   'libs/sandbox/src/maizzle/maizzle-template-engine.ts -> @mailproof/engine/compile/source-files',
   // The analysis thread encodes its result itself and loads neither TypeORM nor Nest.
   'apps/worker-preview/src/analysis/analysis.thread.ts -> @mailproof/persistence/preview-result.codec',
+  // The plan names in the account command's help: the index would load TypeORM whenever the CLI starts (docs/cli.md, "Start-up").
+  'apps/cli/src/commands/account.command.ts -> @mailproof/persistence/plans',
 ]);
 
 /** libs/<name>, apps/<name> or launcher: whose code a path is. */

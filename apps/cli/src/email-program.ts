@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAnalyzeCommand } from './commands/analyze.command';
 import { EXIT_CODES } from './commands/cli-errors';
 import { registerClientsCommand } from './commands/clients.command';
+import { registerCompilersCommand } from './commands/compilers.command';
 import { registerFixCommand } from './commands/fix.command';
 import { registerGateCommand } from './commands/gate.command';
 import { registerLintCommand } from './commands/lint.command';
@@ -27,5 +28,6 @@ export function buildEmailProgram(version: string, description: string): Command
   registerGateCommand(program);
   registerScreenshotsCommand(program);
   registerClientsCommand(program);
+  registerCompilersCommand(program);
   return program;
 }

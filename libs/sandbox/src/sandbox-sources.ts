@@ -1,5 +1,5 @@
 import path from 'node:path';
-import * as esbuild from 'esbuild';
+import type * as Esbuild from 'esbuild';
 
 /**
  * Where the sandbox's own source files are, for the code it bundles with esbuild at run time (the
@@ -28,6 +28,11 @@ export function sandboxSourceFile(relativePathWithoutExtension: string): string 
  * The result is a script (not a module) for `new Worker(code, { eval: true })` or `vm.runInThisContext`.
  */
 export async function bundleSandboxEntry(relativePathWithoutExtension: string): Promise<string> {
+  // Loaded on the first template compile, not with the sandbox: an HTML or .eml email never needs esbuild, and
+  // the command-line package installs it only with a template format's compilers (docs/cli.md, "The package").
+  // A plain require: this file is itself bundled into the compile process, whose script cannot run import().
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above), and import() cannot run in the bundled compile process
+  const esbuild = require('esbuild') as typeof Esbuild;
   const result = await esbuild.build({
     entryPoints: [sandboxSourceFile(relativePathWithoutExtension)],
     bundle: true,

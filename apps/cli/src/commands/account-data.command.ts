@@ -2,52 +2,12 @@ import type { Command } from 'commander';
 import { createWriteStream } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { loadConfig, type MailproofConfig } from '@mailproof/config';
-import { QUEUE_NAMES } from '@mailproof/contracts';
-import {
-  AccountDataRepository,
-  AccountsRepository,
-  buildDataSourceOptions,
-  DataKeyRepository,
-  DataKeyring,
-  FixRunRepository,
-  GateRunRepository,
-  PreviewRepository,
-  RowCipher,
-  ScreenshotRepository,
-  WebhookRepository,
-} from '@mailproof/persistence';
-import { createRedisClient, eraseAccountFromRedis, redisOptionsFromUrl } from '@mailproof/queue';
 import { CliError, EXIT_CODES } from './cli-errors';
 import { resolveAccountId } from './account-reference';
 import { fail } from './output';
 
-/** PostgreSQL with the repositories an account's data is read and erased through (sources decrypted as the API reads them). */
-async function withAccountData<T>(config: MailproofConfig, work: (data: AccountDataRepository, accounts: AccountsRepository) => Promise<T>): Promise<T> {
-  const dataSource = new DataSource(buildDataSourceOptions({ url: config.database.url, poolSize: 2 }));
-  await dataSource.initialize();
-  try {
-    const dataKeys = new DataKeyRepository(dataSource, new DataKeyring(config.encryption.keys));
-    const cipher = new RowCipher(dataKeys);
-    const screenshots = new ScreenshotRepository(dataSource, cipher);
-    const previews = new PreviewRepository(dataSource, screenshots, cipher);
-    const webhooks = new WebhookRepository(dataSource, cipher);
-    const data = new AccountDataRepository(
-      dataSource,
-      previews,
-      new FixRunRepository(dataSource, cipher),
-      new GateRunRepository(dataSource, webhooks, cipher),
-      dataKeys,
-      webhooks,
-      screenshots,
-    );
-    return await work(data, new AccountsRepository(dataSource));
-  } finally {
-    await dataSource.destroy();
-  }
-}
+/** PostgreSQL, Redis and BullMQ's code, loaded when `account export` or `account delete` runs (docs/cli.md, "Start-up"). */
+const store = () => import('./account-data-store');
 
 /** What an erasure leaves in Redis when Redis cannot be reached, and when it goes by itself (docs/privacy.md). */
 const REDIS_LEFT_TO_EXPIRE =
@@ -57,34 +17,6 @@ const REDIS_LEFT_TO_EXPIRE =
 /** How long `account delete` waits for Redis by default once the rows are gone (`--redis-wait`). */
 const DEFAULT_REDIS_WAIT_SECONDS = 30;
 
-/**
- * What the account left in Redis goes too, as DELETE /api/account does: sessions, rate-limit windows (on the rate
- * limiter's Redis), jobs; every API replica forgets its keys. Within `waitMs`: Redis down or silent fails it then
- * (its clients retry forever otherwise), and the connections are dropped rather than closed.
- */
-async function eraseFromRedis(config: MailproofConfig, state: Parameters<typeof eraseAccountFromRedis>[3], waitMs: number) {
-  const options = redisOptionsFromUrl(config.redis.url);
-  const client = createRedisClient(config.redis, options);
-  const rateLimitClient =
-    config.rateLimits.redis.url === config.redis.url ? client : createRedisClient(config.rateLimits.redis, redisOptionsFromUrl(config.rateLimits.redis.url));
-  for (const redis of new Set([client, rateLimitClient])) redis.on('error', () => undefined);
-  // The queues share this command's own client, so disconnecting it ends every connection even if Redis never answered
-  // (BullMQ's own connections would wait to be ready before they close, and keep the process alive).
-  const queues = QUEUE_NAMES.map((name) => new Queue(name, { connection: client, prefix: config.queue.prefix }));
-  for (const queue of queues) queue.on('error', () => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${waitMs / 1000} s`)), waitMs);
-  });
-  try {
-    return await Promise.race([eraseAccountFromRedis({ queue: client, rateLimits: rateLimitClient }, queues, config.queue.prefix, state), deadline]);
-  } finally {
-    clearTimeout(timer);
-    client.disconnect();
-    rateLimitClient.disconnect();
-  }
-}
-
 /** `account export` and `account delete`: the operator's side of GET /api/account/export and DELETE /api/account (docs/privacy.md). */
 export function registerAccountDataCommands(account: Command): void {
   account
@@ -93,6 +25,7 @@ export function registerAccountDataCommands(account: Command): void {
     .argument('<account>', 'account id or name')
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (reference: string, options: { out?: string }) => {
+      const { loadConfig, withAccountData } = await store();
       const config = loadConfig();
       await withAccountData(config, async (data, accounts) => {
         const accountId = await resolveAccountId(accounts, reference);
@@ -113,6 +46,7 @@ export function registerAccountDataCommands(account: Command): void {
       if (!options.confirm) throw new CliError('erasing an account cannot be undone: add --confirm', 'usage', EXIT_CODES.usage);
       const redisWaitSeconds = Number(options.redisWait);
       if (!(redisWaitSeconds > 0)) throw new CliError('--redis-wait must be a positive number of seconds', 'usage', EXIT_CODES.usage);
+      const { loadConfig, withAccountData, eraseFromRedis } = await store();
       const config = loadConfig();
       const erasure = await withAccountData(config, async (data, accounts) => {
         const accountId = await resolveAccountId(accounts, reference);

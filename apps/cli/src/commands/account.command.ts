@@ -1,11 +1,16 @@
 import type { Command } from 'commander';
 import { MAX_RETENTION_DAYS } from '@mailproof/contracts';
-import { AccountNotFoundError, PLANS, type Plan } from '@mailproof/persistence';
+import { PLANS, type Plan } from '@mailproof/persistence/plans';
 import { registerAccountDataCommands } from './account-data.command';
 import { resolveAccountId } from './account-reference';
 import { CliError, EXIT_CODES } from './cli-errors';
-import { withAccounts } from './database';
 import { fail, printTable } from './output';
+
+/**
+ * PostgreSQL's code (TypeORM and the repositories) is loaded when an operator command runs, not when the
+ * program starts: the email commands and `--help` never pay for it (docs/cli.md, "Start-up").
+ */
+const database = () => import('./database');
 
 function parsePlan(value: string): Plan {
   if (!(PLANS as readonly string[]).includes(value)) throw new CliError(`plan must be one of: ${PLANS.join(', ')} (got "${value}")`, 'usage', EXIT_CODES.usage);
@@ -25,6 +30,7 @@ export function registerAccountCommands(program: Command): void {
     .action(async (options: { name: string; plan: string; json?: boolean }) => {
       const plan = parsePlan(options.plan);
       if (!options.name.trim()) fail('--name must not be empty');
+      const { withAccounts } = await database();
       const { account: created, key } = await withAccounts((accounts) => accounts.createAccount(options.name.trim(), plan));
       if (options.json) {
         console.log(JSON.stringify({ accountId: created.id, name: created.name, plan: created.plan, keyId: key.id, key: key.key }));
@@ -54,6 +60,7 @@ export function registerAccountCommands(program: Command): void {
         if (!reference || !planText)
           throw new CliError('give the account (id or name) and the plan: mailproof account plan <account> <plan>', 'usage', EXIT_CODES.usage);
         const plan = parsePlan(planText);
+        const { withAccounts, AccountNotFoundError } = await database();
         const updated = await withAccounts(async (accounts) =>
           accounts.setPlan(await resolveAccountId(accounts, reference), plan, MAX_RETENTION_DAYS[plan]),
         ).catch((error: unknown) => {
@@ -70,6 +77,7 @@ export function registerAccountCommands(program: Command): void {
     .description('list accounts')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
+      const { withAccounts } = await database();
       const rows = await withAccounts((accounts) => accounts.listAccounts());
       const view = rows.map((r) => ({ accountId: r.id, name: r.name, plan: r.plan, activeKeys: r.activeKeys, createdAt: r.createdAt.toISOString() }));
       if (options.json) console.log(JSON.stringify({ accounts: view }));

@@ -12,6 +12,7 @@ import type { CompileResult, CompileWarning } from '@mailproof/engine/compile';
 import { compileEmail, disposeCompilers } from '@mailproof/sandbox';
 import { describeInputError } from './cli-errors';
 import type { EmailInput } from './email-input';
+import { requireFormatCompilers } from './format-compilers';
 
 export interface AnalyzedEmail {
   input: EmailInput;
@@ -32,6 +33,7 @@ export interface FixedEmail {
 
 /** Compiles one email in-process, sandboxed as the preview worker does. */
 function compileInput(input: EmailInput): Promise<CompileResult> {
+  requireFormatCompilers(input.format, input.label);
   return compileEmail(input.source, input.format, { files: input.files, mjmlValidation: input.mjmlValidation });
 }
 

@@ -60,6 +60,11 @@ export function planFormat(path: string, formatOption: CompileFormat | undefined
   );
 }
 
+/** The format of an email from `--format`, its name and its text, as `readEmailInput` decides it. */
+export function detectFormat(path: string, formatOption: CompileFormat | undefined, source: string): { format: CompileFormat; detectedBy: FormatDetectedBy } {
+  return settleFormat(planFormat(path, formatOption), source);
+}
+
 function settleFormat(plan: FormatPlan, source: string): { format: CompileFormat; detectedBy: FormatDetectedBy } {
   if (plan.kind === 'decided') return { format: plan.format, detectedBy: plan.detectedBy };
   if (looksLikeMaizzle(source)) return { format: 'maizzle', detectedBy: 'content' };

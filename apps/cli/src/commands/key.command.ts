@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { loadConfig } from '@mailproof/config';
-import { AccountNotFoundError, KeyLimitReachedError } from '@mailproof/persistence';
 import { resolveAccountId } from './account-reference';
-import { withAccounts } from './database';
 import { fail } from './output';
 
 export function registerKeyCommands(program: Command): void {
@@ -15,6 +12,11 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--name <name>', 'key name')
     .option('--json', 'print { keyId, key, ... } as JSON')
     .action(async (options: { account: string; name: string; json?: boolean }) => {
+      // Loaded here, not at start: the configuration and PostgreSQL code only this command needs.
+      const [{ loadConfig }, { withAccounts, AccountNotFoundError, KeyLimitReachedError }] = await Promise.all([
+        import('@mailproof/config'),
+        import('./database'),
+      ]);
       const limits = loadConfig().auth.keyLimits;
       const created = await withAccounts(async (accounts) => {
         const accountId = await resolveAccountId(accounts, options.account);

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { DataSource } from 'typeorm';
-import { loadConfig } from '@mailproof/config';
-import { buildDataSourceOptions, DataKeyRepository, DataKeyring, DataKeyringError, RowCipher, sealExistingRows } from '@mailproof/persistence';
-import { fail } from './output';
+
+/** PostgreSQL and the key ring's code, loaded when a `keys` command runs (docs/cli.md, "Start-up"). */
+const loadDataKeys = () => import('./data-keys');
 
 /** Operator commands for encryption at rest's keys (docs/privacy.md); `key` (singular) manages API keys. */
 export function registerKeysCommands(program: Command): void {
@@ -12,8 +11,8 @@ export function registerKeysCommands(program: Command): void {
     .command('rotate')
     .description('rewrap every data key under the first key of MAILPROOF_DATA_KEYS; idempotent')
     .option('--json', 'print { keyId, rewrapped, alreadyCurrent } as JSON')
-    .action((options: { json?: boolean }) =>
-      withDataKeys(async (dataKeys, keyring) => {
+    .action(async (options: { json?: boolean }) =>
+      (await loadDataKeys()).withDataKeys(async (dataKeys, keyring) => {
         const { rewrapped, current } = await dataKeys.rotate();
         if (options.json) console.log(JSON.stringify({ keyId: keyring.currentId, rewrapped, alreadyCurrent: current }));
         else console.log(`rewrapped ${rewrapped} data keys under "${keyring.currentId}"; ${current} were wrapped by it already`);
@@ -24,27 +23,12 @@ export function registerKeysCommands(program: Command): void {
     .command('seal-existing')
     .description('encrypt what was stored before encryption at rest (sources, files, results, gate summaries, rendered reports); idempotent')
     .option('--json', 'print { "<table>.<column>": count, ... } as JSON')
-    .action((options: { json?: boolean }) =>
-      withDataKeys(async (dataKeys, _keyring, dataSource) => {
+    .action(async (options: { json?: boolean }) => {
+      const { withDataKeys, sealExistingRows, RowCipher } = await loadDataKeys();
+      return withDataKeys(async (dataKeys, _keyring, dataSource) => {
         const sealed = await sealExistingRows(dataSource, new RowCipher(dataKeys));
         if (options.json) console.log(JSON.stringify(sealed));
         else for (const [column, count] of Object.entries(sealed)) console.log(`${column}: sealed ${count}`);
-      }),
-    );
-}
-
-/** Opens PostgreSQL and the key ring for one command and always closes it; a key the ring lacks is a plain failure (exit 1). */
-async function withDataKeys(work: (dataKeys: DataKeyRepository, keyring: DataKeyring, dataSource: DataSource) => Promise<void>): Promise<void> {
-  const config = loadConfig();
-  const keyring = new DataKeyring(config.encryption.keys);
-  const dataSource = new DataSource(buildDataSourceOptions({ url: config.database.url, poolSize: 2 }));
-  await dataSource.initialize();
-  try {
-    await work(new DataKeyRepository(dataSource, keyring), keyring, dataSource);
-  } catch (error) {
-    if (error instanceof DataKeyringError) fail(error.message);
-    throw error;
-  } finally {
-    await dataSource.destroy();
-  }
+      });
+    });
 }

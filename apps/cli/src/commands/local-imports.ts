@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import { SOURCE_FILES_LIMITS, checkSourceFiles, utf8Length, type CompileFormat, type SourceFiles } from '@mailproof/engine/compile';
 import { CliError } from './cli-errors';
+import { requirePackages } from './format-compilers';
 
 /** What marks the top of an email's project: imports are read from this folder and below, never above. */
 const PROJECT_MARKERS = ['package.json', '.git'];
@@ -34,8 +35,10 @@ export async function readLocalImports(emailPath: string, source: string, format
   if (format === 'html') return {};
   const reader = new ProjectReader(emailPath, Buffer.byteLength(source, 'utf8'));
   await reader.init();
-  if (format === 'jsx') await reader.collectJsx(source);
-  else if (format === 'mjml') await reader.collectMjml(resolve(emailPath), source);
+  if (format === 'jsx') {
+    requirePackages(['esbuild'], emailPath, 'reading the local imports of a JSX email needs');
+    await reader.collectJsx(source);
+  } else if (format === 'mjml') await reader.collectMjml(resolve(emailPath), source);
   else await reader.collectMaizzle(resolve(emailPath), source);
   const problems = checkSourceFiles(reader.files, reader.emailBytes);
   if (problems.length > 0)
@@ -125,8 +128,10 @@ class ProjectReader {
         });
       },
     };
+    // Loaded for a JSX email only (docs/cli.md, "The package": esbuild comes with the JSX compilers).
+    const { build } = await import('esbuild');
     try {
-      await esbuild.build({
+      await build({
         stdin: { contents: source, loader: 'tsx', resolveDir: this.emailFolder, sourcefile: 'email.tsx' },
         bundle: true,
         write: false,

@@ -8,6 +8,7 @@ import { compileEmail } from '@mailproof/sandbox';
 import { clientsOption, formatOption } from './analyze.command';
 import { CliError, describeInputError, UsageError } from './cli-errors';
 import { withCompilers } from './email-analysis';
+import { requireFormatCompilers } from './format-compilers';
 import { parseClientsOption, readEmailInput } from './email-input';
 import type { CompileFormat } from '@mailproof/engine/compile';
 
@@ -49,6 +50,7 @@ export function registerScreenshotsCommand(program: Command): void {
       const input = await readEmailInput(file, options.format);
       const html = await withCompilers(async () => {
         try {
+          requireFormatCompilers(input.format, input.label);
           return (await compileEmail(input.source, input.format)).html;
         } catch (error) {
           throw describeInputError(input.label, error);

@@ -54,9 +54,19 @@ export interface CheckReport {
   summary: string;
 }
 
-/** Where the finding kinds are documented (docs/rules.md); `--docs-url` or MAILPROOF_DOCS_URL points elsewhere. */
-export const DEFAULT_DOCS_URL = 'https://github.com/mailproof/mailproof/blob/main/docs';
+/** The npm package the docs are published in: the build copies docs/rules.md and docs/cli.md into it (scripts/build-cli-package.js). */
+export const DOCS_PACKAGE = '@mailproof/cli';
 export const DOCS_URL_ENV = 'MAILPROOF_DOCS_URL';
+
+/**
+ * Where the finding kinds are documented unless `--docs-url` or MAILPROOF_DOCS_URL says otherwise: the docs
+ * folder of the package at the version that wrote the report, as jsDelivr's npm CDN serves every published
+ * package's files (docs/ci.md, "Help links"). The project names no public host of its own; this URL exists as
+ * soon as the package is published and always matches the rules of the version that emitted them.
+ */
+export function defaultDocsUrl(version: string): string {
+  return `https://cdn.jsdelivr.net/npm/${DOCS_PACKAGE}@${version}/docs`;
+}
 
 /** The documentation page and anchor that explain a finding kind, as an absolute URL. */
 export function ruleHelpUri(ruleId: string, docsUrl: string): string {

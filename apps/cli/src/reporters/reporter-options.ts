@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../commands/cli-errors';
-import { DEFAULT_DOCS_URL, DOCS_URL_ENV, REPORTERS, type CheckReport, type ReporterName } from './check-report';
+import { DOCS_PACKAGE, DOCS_URL_ENV, REPORTERS, defaultDocsUrl, type CheckReport, type ReporterName } from './check-report';
 import { writeGithubReport } from './github';
 import { toJunit } from './junit';
 import { toSarif } from './sarif';
@@ -19,7 +19,10 @@ export function addReporterOptions(command: Command): Command {
   return command
     .addOption(new Option('--reporter <name>', 'output: text, json, github (workflow commands and job summary), sarif or junit').choices(REPORTERS))
     .option('--sarif-file <path>', 'also write the SARIF log to this file, whatever the reporter')
-    .option('--docs-url <url>', `base URL of the docs the SARIF help links point into (default: $${DOCS_URL_ENV} or ${DEFAULT_DOCS_URL})`);
+    .option(
+      '--docs-url <url>',
+      `base URL of the docs the SARIF help links point into (default: $${DOCS_URL_ENV}, else the docs published in ${DOCS_PACKAGE} at this version, ${defaultDocsUrl('<version>')})`,
+    );
 }
 
 /** `--json` is the short form of `--reporter json`; the two may not disagree. Checked before any file is read. */
@@ -39,8 +42,8 @@ function checkDocsUrl(value: string): void {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--docs-url must be http or https, not ${url.protocol}`);
 }
 
-function docsUrl(options: ReporterCliOptions): string {
-  return options.docsUrl ?? (process.env[DOCS_URL_ENV] || DEFAULT_DOCS_URL);
+function docsUrl(options: ReporterCliOptions, version: string): string {
+  return options.docsUrl ?? (process.env[DOCS_URL_ENV] || defaultDocsUrl(version));
 }
 
 /** The program's version, for the SARIF tool driver (`mailproof --version`). */
@@ -55,7 +58,7 @@ export function programVersion(command: Command): string {
  * text and json are printed by each command itself; only the SARIF file is written for them here.
  */
 export function emitReport(report: CheckReport, reporter: ReporterName, options: ReporterCliOptions, version: string): void {
-  const sarif = () => `${JSON.stringify(toSarif(report, { docsUrl: docsUrl(options), toolVersion: version }), null, 2)}\n`;
+  const sarif = () => `${JSON.stringify(toSarif(report, { docsUrl: docsUrl(options, version), toolVersion: version }), null, 2)}\n`;
   if (options.sarifFile) {
     mkdirSync(dirname(options.sarifFile), { recursive: true });
     writeFileSync(options.sarifFile, sarif());

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { CheckReport } from './check-report';
-import { ruleHelpUri } from './check-report';
+import { defaultDocsUrl, ruleHelpUri } from './check-report';
 import { githubAnnotations, githubJobSummary, writeGithubReport } from './github';
 import { toJunit } from './junit';
 import { toSarif } from './sarif';
@@ -191,5 +191,13 @@ describe('help URIs', () => {
   it('point gate checks at their own section', () => {
     expect(ruleHelpUri('gate/threshold', 'https://docs.example.org')).toBe(`https://docs.example.org/${RULES_PAGE}#gate-threshold`);
     expect(ruleHelpUri('fix/layout-table-role', 'https://docs.example.org/')).toBe(`https://docs.example.org/${RULES_PAGE}#fixes`);
+  });
+
+  it('default to the docs published in the package at the version that wrote the report', () => {
+    const base = defaultDocsUrl('1.2.3');
+    expect(base).toBe('https://cdn.jsdelivr.net/npm/@mailproof/cli@1.2.3/docs');
+    const uri = new URL(ruleHelpUri('css/flexbox', base));
+    expect(uri.protocol).toBe('https:');
+    expect(uri.href).toBe(`https://cdn.jsdelivr.net/npm/@mailproof/cli@1.2.3/docs/${RULES_PAGE}#compatibility-findings`);
   });
 });

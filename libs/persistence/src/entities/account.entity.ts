@@ -1,8 +1,9 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { PG_SAFE_TEXT } from '../pg-safe-text';
 
-export type Plan = 'free' | 'pro';
-export const PLANS: readonly Plan[] = ['free', 'pro'];
+import type { Plan } from '../plans';
+
+export { PLANS, type Plan } from '../plans';
 
 @Entity({ name: 'accounts' })
 export class AccountEntity {
