@@ -170,6 +170,8 @@ describe('POST /api/preview and reading previews back', () => {
     expect(documents).toHaveLength(42);
     expect(new Set(documents).size).toBeLessThan(42);
 
+    // Its analysis left Redis once done (previewAnalyzeJob): nothing of it is kept or trimmed later.
+    expect(await queues.preview.getJob(`preview.analyze-${id}`)).toBeUndefined();
     const cipher = testRowCipher(db, config);
     const row = await new PreviewRepository(db, new ScreenshotRepository(db), cipher).find(id);
     expect(isSharedPreviewResult(row!.result!)).toBe(true);
