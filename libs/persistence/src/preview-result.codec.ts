@@ -147,11 +147,8 @@ export function decodePreviewResult(stored: Buffer): Buffer {
 const SHARED_MAGIC = Buffer.from([0x00, 0x6d, 0x70, 0x02]);
 /** Strings at least this long are stored once however often the result holds them (the documents). */
 const SHARE_MIN_CHARS = 1024;
-/**
- * How many levels the writer goes into before writing a value whole: a finding sits at level 4
- * (`darkMode` > client > `warnings` > finding).
- */
-const SHARED_DEPTH = 4;
+/** How many levels the writer goes into before writing a value whole, as encodePreviewResult; deeper only where something is shared. */
+const SHARED_DEPTH = SPLIT_DEPTH;
 /**
  * Brotli quality of a shared-piece result: 5 on ~440 KB measured 2.1 ms of CPU (quality 1 of the old ~740 KB: 0.6
  * ms) for 16.2 KB instead of 24.2 KB at quality 1 (the old format: 33.6 KB), median corpus email.
@@ -197,6 +194,7 @@ class SharedPieces {
   /** Per client a finding named: its id's JSON literal and its name as JSON writes it inside a string (null: no name known). */
   readonly clients: Array<[string, string | null]> = [];
   private readonly pieceIndex = new Map<string, number>();
+  private readonly stringIndex = new Map<string, number>();
   private readonly clientIndex = new Map<string, number>();
 
   constructor(
@@ -204,9 +202,18 @@ class SharedPieces {
     readonly minChars: number,
   ) {}
 
-  /** The reference to a JSON text stored once. */
-  piece(json: string): string {
-    return `\u0000${this.indexOf(json)}\u0000`;
+  /**
+   * The reference to a long string stored once. Keyed by the string itself, not its JSON: clients that share a
+   * document share the string, whose hash V8 computes once, and only the first sight of it is escaped.
+   */
+  piece(value: string): string {
+    let index = this.stringIndex.get(value);
+    if (index === undefined) {
+      index = this.texts.length;
+      this.texts.push(JSON.stringify(value));
+      this.stringIndex.set(value, index);
+    }
+    return `\u0000${index}\u0000`;
   }
 
   /** The reference to a finding's JSON (which names `client`) stored once for every client it reads the same for. */
@@ -219,8 +226,8 @@ class SharedPieces {
       this.clientIndex.set(client, index);
     }
     const [idLiteral, name] = this.clients[index];
-    const withoutId = json.split(idLiteral).join('\x01');
-    return `\u0000${this.indexOf(name === null ? withoutId : withoutId.split(name).join('\x02'))}:${index}\u0000`;
+    const withoutId = json.replaceAll(idLiteral, '\x01');
+    return `\u0000${this.indexOf(name === null ? withoutId : withoutId.replaceAll(name, '\x02'))}:${index}\u0000`;
   }
 
   private indexOf(text: string): number {
@@ -239,11 +246,24 @@ function isClientFinding(value: unknown): value is { client: string } {
   return isSplittable(value) && !Array.isArray(value) && typeof (value as { client?: unknown }).client === 'string';
 }
 
-/** A value's JSON where it stands, or its reference; undefined where JSON.stringify leaves it out. */
+/** A plain object or array that holds, one level down, a string to share or findings to store by client: it is written in parts. */
+function holdsShared(value: object, minChars: number): boolean {
+  const holds = (member: unknown) =>
+    (typeof member === 'string' && member.length >= minChars) || (Array.isArray(member) && member.length > 0 && isClientFinding(member[0]));
+  if (Array.isArray(value)) return value.length > 0 && holds(value);
+  for (const key in value) if (holds((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+/**
+ * A value's JSON where it stands (undefined where JSON.stringify leaves it out), its reference, or null once it was
+ * written in parts. Values are written whole below `depth` (as encodePreviewResult does), except those that
+ * hold something to share: a document, a list of findings.
+ */
 function sharedValue(out: JsonScratchWriter, pieces: SharedPieces, key: string, value: unknown, depth: number, inArray: boolean): string | undefined | null {
-  if (typeof value === 'string' && value.length >= pieces.minChars) return pieces.piece(JSON.stringify(value));
+  if (typeof value === 'string') return value.length >= pieces.minChars ? pieces.piece(value) : JSON.stringify(value);
   if (inArray && isClientFinding(value)) return pieces.finding(JSON.stringify(value), value.client);
-  if (depth > 0 && isSplittable(value)) {
+  if (isSplittable(value) && (depth > 0 || holdsShared(value, pieces.minChars))) {
     writeSharedSplit(out, pieces, value, depth);
     return null;
   }
@@ -252,7 +272,7 @@ function sharedValue(out: JsonScratchWriter, pieces: SharedPieces, key: string, 
 
 function writeSharedMember(out: JsonScratchWriter, pieces: SharedPieces, key: string, value: unknown, depth: number, first: boolean): boolean {
   const name = `${first ? '' : ','}${JSON.stringify(key)}:`;
-  if (depth > 0 && isSplittable(value)) {
+  if (isSplittable(value) && (depth > 0 || holdsShared(value, pieces.minChars))) {
     out.write(name);
     writeSharedSplit(out, pieces, value, depth);
     return true;
