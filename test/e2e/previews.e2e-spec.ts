@@ -6,7 +6,7 @@ import { clientInventorySummary, SOURCES_READ_AT, type ClientId } from '@mailpro
 import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
-import { openQueues } from '../utils/queues';
+import { activationsByJob, openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 
 const EMAIL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spring sale</title>
@@ -172,6 +172,7 @@ describe('POST /api/preview and reading previews back', () => {
 
     // Its analysis left Redis once done (previewAnalyzeJob): nothing of it is kept or trimmed later.
     expect(await queues.preview.getJob(`preview.analyze-${id}`)).toBeUndefined();
+    expect((await activationsByJob(queues.preview)).get(`preview.analyze-${id}`)).toBe(1);
     const cipher = testRowCipher(db, config);
     const row = await new PreviewRepository(db, new ScreenshotRepository(db), cipher).find(id);
     expect(isSharedPreviewResult(row!.result!)).toBe(true);
