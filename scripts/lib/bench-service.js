@@ -360,6 +360,57 @@ async function createCpuMeter(env, { api, worker }) {
   return { snapshot, diff, now, previewsSince, idleRedisRate, storedResultBytes, close: () => Promise.all([pg.end(), redis.quit()]) };
 }
 
+/**
+ * The Redis commands one request costs on its own, the service otherwise idle: `send()` is called `count` times,
+ * one at a time, while MONITOR watches (its lines name their source: "lua" for a command run inside a script,
+ * else the client's address, i.e. a round trip). The same watch over `idleMs` just before, with no request, gives
+ * the workers' and queue events' polling per second, which is taken out. Returns per request: `executed` (what
+ * INFO commandstats counts: round trips and commands inside scripts), `roundTrips`, and `byCommand` (executed).
+ */
+async function redisCommandsPerRequest(redisUrl, send, count = 10, idleMs = 5000) {
+  const Redis = require(path.join(tasks.ROOT, 'node_modules', 'ioredis'));
+  const monitor = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await monitor.connect();
+  const watch = await monitor.monitor();
+  let lines = [];
+  watch.on('monitor', (_time, args, source) => lines.push({ command: String(args[0]).toLowerCase(), lua: source === 'lua' }));
+  const tally = async (work) => {
+    lines = [];
+    const started = Date.now();
+    await work();
+    // The last answers' commands (the worker's next fetch, the events read) land just after the last answer.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const seen = lines.filter(({ command }) => command !== 'info');
+    return { seconds: (Date.now() - started) / 1000, seen };
+  };
+  try {
+    const idle = await tally(() => new Promise((resolve) => setTimeout(resolve, idleMs)));
+    const busy = await tally(async () => {
+      for (let i = 0; i < count; i++) await send();
+    });
+    const idleRate = (filter) => idle.seen.filter(filter).length / idle.seconds;
+    const per = (filter) => Math.max(0, busy.seen.filter(filter).length - idleRate(filter) * busy.seconds) / count;
+    const commands = [...new Set(busy.seen.map(({ command }) => command))];
+    const byCommand = commands
+      .map((command) => [command, per((line) => line.command === command)])
+      .filter(([, calls]) => calls >= 0.05)
+      .sort((a, b) => b[1] - a[1]);
+    return { executed: per(() => true), roundTrips: per((line) => !line.lua), byCommand, idlePerSecond: idleRate(() => true) };
+  } finally {
+    watch.disconnect();
+    monitor.disconnect();
+  }
+}
+
+/** Prints redisCommandsPerRequest's figures for one `what` (a preview, a gate) beside the target (issue 40: <= 20). */
+function printCommandsOfOne(what, single) {
+  console.log(
+    `Redis commands per ${what}, one at a time on an idle service (MONITOR, the idle polling of ${single.idlePerSecond.toFixed(1)}/s taken out): ` +
+      `${single.executed.toFixed(1)} executed (target <= 20: ${single.executed <= 20 ? 'met' : 'NOT met'}), of which ${single.roundTrips.toFixed(1)} round trips sent by the API and the worker ` +
+      `and ${(single.executed - single.roundTrips).toFixed(1)} run inside their scripts (BullMQ's, the rate limiter's): ${single.byCommand.map(([command, calls]) => `${command} ${calls.toFixed(1)}`).join(', ')}`,
+  );
+}
+
 /** A redis-server of the benchmark's own on a free port (no persistence, as the shared one), and how to stop it. */
 async function startPrivateRedis() {
   const { spawn } = require('node:child_process');
@@ -386,6 +437,8 @@ async function startPrivateRedis() {
 }
 
 module.exports = {
+  redisCommandsPerRequest,
+  printCommandsOfOne,
   createProKey,
   signIn,
   serviceCpuMs,

@@ -1,12 +1,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { decodePreviewResult, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
+import { decodePreviewResult, encodePreviewResult, isSharedPreviewResult, PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 import { clientInventorySummary, SOURCES_READ_AT, type ClientId } from '@mailproof/engine';
 import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { startTestApi, type RunningApi } from '../utils/api-server';
 import { createTestAccount, openDatabase, testRowCipher } from '../utils/database';
-import { openQueues } from '../utils/queues';
+import { activationsByJob, openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
 
 const EMAIL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spring sale</title>
@@ -141,7 +141,59 @@ describe('POST /api/preview and reading previews back', () => {
     expect(JSON.parse(json.toString('utf8'))).toEqual(created.body);
   });
 
-  it('sends the stored Brotli bytes to clients that accept br, and plain JSON to the rest', async () => {
+  /** A GET of the preview with the raw body as it came over the wire (no decoding). */
+  const rawGet = async (path: string, acceptEncoding: string) => {
+    const { request: rawRequest } = await import('node:http');
+    return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      const req = rawRequest(`${api.url}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  };
+
+  it('stores each distinct document and finding once, and answers byte for byte what the whole-JSON store answered', async () => {
+    const { brotliDecompressSync } = await import('node:zlib');
+    const created = await request(api.url).post('/api/preview').set('Accept-Encoding', 'identity').send({ html: EMAIL }).expect(200);
+    const plain = await rawGet(`/api/preview/${created.body.id}`, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const { id, ...result } = JSON.parse(plain.body.toString('utf8')) as {
+      id: string;
+      transforms: Array<{ html: string }>;
+      darkMode: Record<string, { html: string }>;
+    };
+    // The clients share markup: fewer distinct documents than rewritten and dark documents.
+    const documents = [...result.transforms.map((transform) => transform.html), ...Object.values(result.darkMode).map((dark) => dark.html)];
+    expect(documents).toHaveLength(42);
+    expect(new Set(documents).size).toBeLessThan(42);
+
+    // Its analysis left Redis once done (previewAnalyzeJob): nothing of it is kept or trimmed later.
+    expect(await queues.preview.getJob(`preview.analyze-${id}`)).toBeUndefined();
+    expect((await activationsByJob(queues.preview)).get(`preview.analyze-${id}`)).toBe(1);
+    const cipher = testRowCipher(db, config);
+    const row = await new PreviewRepository(db, new ScreenshotRepository(db), cipher).find(id);
+    expect(isSharedPreviewResult(row!.result!)).toBe(true);
+    // The old assembly: the whole response JSON, id first, Brotli-compressed, as results were stored before shared pieces.
+    const old = encodePreviewResult(id, result);
+    expect(plain.body.equals(decodePreviewResult(old))).toBe(true);
+    expect(row!.result!.length).toBeLessThan(old.length * 0.75);
+    const brotli = await rawGet(`/api/preview/${id}`, 'br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
+
+    // A row stored before shared pieces still reads: the same JSON, and its stored Brotli bytes as they are to br clients.
+    const sealed = await cipher.sealBytes({ table: 'previews', column: 'result', rowId: id, accountId: null }, old);
+    await db.query('UPDATE previews SET result = $2 WHERE id = $1', [id, sealed]);
+    expect((await rawGet(`/api/preview/${id}`, 'identity')).body.equals(plain.body)).toBe(true);
+    const oldBrotli = await rawGet(`/api/preview/${id}`, 'br');
+    expect(oldBrotli.headers['content-encoding']).toBe('br');
+    expect(oldBrotli.body.equals(old)).toBe(true);
+  });
+
+  it('sends Brotli to clients that accept br, and plain JSON to the rest', async () => {
     const plain = await request(api.url).post('/api/preview').set('Accept-Encoding', 'identity').send({ html: EMAIL }).expect(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     const compressed = await fetch(`${api.url}/api/preview/${plain.body.id}`, { headers: { 'accept-encoding': 'br' } });

@@ -4,7 +4,15 @@ import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync } from 'node:zlib';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { isSealed, RetentionRepository, TEXT_PREFIX, WebhookRepository, type RowCipher } from '@mailproof/persistence';
+import {
+  decodePreviewResult,
+  isSealed,
+  isSharedPreviewResult,
+  RetentionRepository,
+  TEXT_PREFIX,
+  WebhookRepository,
+  type RowCipher,
+} from '@mailproof/persistence';
 import type { RedisClient } from '@mailproof/queue';
 import { startAppProcess, type AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
@@ -107,7 +115,7 @@ describe('URLs and text of an email: sealed while kept, gone after a purge, reta
     marker: string;
   }
 
-  /** Text forms of a bytea value: as is, and Brotli-decoded when it is Brotli (a stored result). */
+  /** Text forms of a bytea value: as is, Brotli-decoded when it is Brotli, and the JSON of a stored result (shared pieces). */
   function textsOfBytes(bytes: Buffer): string[] {
     const texts = [bytes.toString('latin1')];
     try {
@@ -115,6 +123,7 @@ describe('URLs and text of an email: sealed while kept, gone after a purge, reta
     } catch {
       // Not Brotli.
     }
+    if (isSharedPreviewResult(bytes)) texts.push(decodePreviewResult(bytes).toString('utf8'));
     return texts;
   }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createTestAccount, openDatabase } from '../utils/database';
 import { TestPostgresServer } from '../utils/postgres-server';
-import { openQueues } from '../utils/queues';
+import { activationsByJob, openQueues } from '../utils/queues';
 import { TestRedisServer } from '../utils/redis-server';
 import { testConfig } from '../utils/test-config';
 import { sleep, waitFor } from '../utils/wait';
@@ -143,8 +143,8 @@ describe('PostgreSQL and Redis restarted under load', () => {
 
   /** Preview jobs that ran more than once (put back while the store was down, or taken again after a stall). */
   const jobsRunMoreThanOnce = async (ids: string[]) => {
-    const jobs = await Promise.all(ids.map((id) => queues.preview.getJob(`preview.analyze-${id}`)));
-    return jobs.filter((job) => job && job.attemptsStarted > 1).length;
+    const taken = await activationsByJob(queues.preview);
+    return ids.filter((id) => (taken.get(`preview.analyze-${id}`) ?? 0) > 1).length;
   };
 
   it('answers 503 with Retry-After while PostgreSQL is down, and stores every accepted preview once it is back', async () => {

@@ -49,7 +49,7 @@ export class JobProducer implements OnModuleDestroy {
   async enqueue<N extends JobName>(request: JobRequest<N, JobPayload<N>>): Promise<TypedJob<N>> {
     checkRequest(request);
     return this.traced(`enqueue ${request.name}`, request.queue, 1, () => {
-      const options = withTraceContext(jobOptions(request), 'parent');
+      const options = withTraceContext(standaloneJobOptions(request), 'parent');
       const adding = this.queues[request.queue].add(request.name as never, request.data as never, options) as Promise<unknown> as Promise<TypedJob<N>>;
       return this.bounded(request.queue, adding);
     });
@@ -67,7 +67,7 @@ export class JobProducer implements OnModuleDestroy {
       checkRequest(request);
     }
     const adding = this.queues[queue].addBulk(
-      requests.map((request) => ({ name: request.name as never, data: request.data as never, opts: withTraceContext(jobOptions(request), 'link') })),
+      requests.map((request) => ({ name: request.name as never, data: request.data as never, opts: withTraceContext(standaloneJobOptions(request), 'link') })),
     ) as Promise<unknown> as Promise<Array<TypedJob<N>>>;
     return this.bounded(queue, adding);
   }
@@ -161,6 +161,13 @@ function checkRequest(request: JobRequest<string, unknown>): void {
   if (request.jobId.includes(':')) throw new Error(`job id must not contain ':' (${request.jobId})`);
   const problem = payloadProblem(request.name as JobName, request.data);
   if (problem) throw new Error(`job ${request.name}: ${problem}`);
+}
+
+/** A job added on its own: jobOptions, and removal on completion where the request asks for it (never in a chain, whose next step reads it). */
+function standaloneJobOptions(request: JobRequest<string, unknown>): JobsOptions {
+  const options = jobOptions(request);
+  if (request.removeWhenComplete) options.removeOnComplete = true;
+  return options;
 }
 
 function jobOptions(request: JobRequest<string, unknown>): JobsOptions {

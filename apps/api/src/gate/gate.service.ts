@@ -16,7 +16,7 @@ import {
 } from '@mailproof/contracts';
 import { CLIENT_IDS } from '@mailproof/engine';
 import { GateRunRepository, PreviewRepository, RetentionRepository, type GateRunEntity } from '@mailproof/persistence';
-import { JobProducer, QueueEventsRegistry, awaitJob } from '@mailproof/queue';
+import { JobProducer, QueueEventsRegistry, watchJob } from '@mailproof/queue';
 import type { AuthenticatedAccount } from '../auth/request-identity';
 import { orQueueUnavailable } from '../common/queue-unavailable';
 import { awaitStoredOutcome, type AwaitedOutcome, type StoredOutcome } from '../common/stored-outcome';
@@ -88,9 +88,16 @@ export class GateService {
       ...(options.resolveLinks ? [linksResolveJob(run.id, linksDeadline)] : []),
       gateVerdictJob(run.id),
     ];
-    const job = await orQueueUnavailable(this.jobs.enqueueChain(chain), QUEUE_UNAVAILABLE, () => this.previews.deleteForAccount(account.accountId, preview.id));
+    // The verdict is watched before the chain is added (its id is the new run's): no round trip to ask whether it finished already.
+    const verdict = watchJob<GateVerdictJobResult>(events, chain[chain.length - 1].jobId, budgetMs - (Date.now() - started));
+    try {
+      await orQueueUnavailable(this.jobs.enqueueChain(chain), QUEUE_UNAVAILABLE, () => this.previews.deleteForAccount(account.accountId, preview.id));
+    } catch (error) {
+      verdict.cancel();
+      throw error;
+    }
     const outcome = await awaitStoredOutcome({
-      job: awaitJob<GateVerdictJobResult>(job, this.jobs.queue('gate'), events, budgetMs - (Date.now() - started)),
+      job: verdict.outcome,
       budgetMs,
       reread: () => this.runs.find(run.id),
       outcomeOf: gateRunOutcome,

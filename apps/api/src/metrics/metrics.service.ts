@@ -1,12 +1,26 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { QUEUE_NAMES, type QueueName } from '@mailproof/contracts';
+import { JOB_DEFINITIONS, QUEUE_NAMES, type QueueName } from '@mailproof/contracts';
 import { FailureLog, JobProducer, QueueEventsRegistry } from '@mailproof/queue';
 import { PreviewAnalysisCache } from '../shares/preview-analysis.cache';
 import { QueueDepthService } from './queue-depth.service';
 
 /** How long completions gather before their durations are read in one round trip. */
 const COMPLETED_BATCH_MS = 500;
+/** Jobs seen taking that have not finished yet, at most (the oldest is forgotten first: its duration is then read from its hash). */
+const ACTIVE_JOBS_KEPT = 10_000;
+/** Our job names, longest first: a job id built by contracts' jobId() begins with its name and a dash. */
+const JOB_NAMES_LONGEST_FIRST = Object.keys(JOB_DEFINITIONS).sort((a, b) => b.length - a.length);
+
+/** The job name a contracts-built job id begins with; undefined for other ids (a job scheduler's). */
+export function jobNameOfId(jobId: string): string | undefined {
+  return JOB_NAMES_LONGEST_FIRST.find((name) => jobId.startsWith(`${name}-`));
+}
+
+/** The Redis time (ms) of an event, from its stream entry id (`<ms>-<seq>`). */
+function eventTimeMs(eventId: string): number {
+  return Number(eventId.slice(0, eventId.indexOf('-')));
+}
 
 /**
  * Prometheus metrics of one API process: HTTP latency, queue depths (read from Redis at scrape
@@ -90,15 +104,42 @@ export class MetricsService implements OnModuleInit {
   private completedTimer: NodeJS.Timeout | undefined;
   private readonly completedReads = new FailureLog('reading completed jobs for mailproof_job_duration_seconds (Redis)', new Logger('Metrics'));
 
+  /** When each job was taken ("<queue> <jobId>" to the Redis time of its `active` event), until it finishes. */
+  private readonly takenAt = new Map<string, number>();
+
   async onModuleInit(): Promise<void> {
     this.queueEvents.onCreate((queue, events) => {
-      events.on('completed', ({ jobId }) => this.observeCompletion(queue, jobId));
-      events.on('failed', () => this.jobFailures.inc({ queue }));
+      events.on('active', ({ jobId }, eventId) => this.observeTaken(queue, jobId, eventId));
+      events.on('completed', ({ jobId }, eventId) => this.observeFinished(queue, jobId, eventId));
+      events.on('failed', ({ jobId }) => {
+        this.takenAt.delete(`${queue} ${jobId}`);
+        this.jobFailures.inc({ queue });
+      });
     });
   }
 
+  private observeTaken(queue: QueueName, jobId: string, eventId: string): void {
+    if (this.takenAt.size >= ACTIVE_JOBS_KEPT) this.takenAt.delete(this.takenAt.keys().next().value as string);
+    this.takenAt.set(`${queue} ${jobId}`, eventTimeMs(eventId));
+  }
+
   /**
-   * A job's duration is read from its hash (processedOn, finishedOn): for the jobs completed within
+   * A job's duration from its own events: the times of its `active` and `completed` entries in the queue's event
+   * stream, which this process reads anyway. No Redis command per job, and a job removed on completion (a preview's
+   * analysis, docs/benchmarks.md) is measured too. A job taken before this process listened, or whose id does not
+   * name its job, is read from its hash (readCompleted).
+   */
+  private observeFinished(queue: QueueName, jobId: string, eventId: string): void {
+    const key = `${queue} ${jobId}`;
+    const taken = this.takenAt.get(key);
+    this.takenAt.delete(key);
+    const job = jobNameOfId(jobId);
+    if (taken === undefined || job === undefined) return this.observeCompletion(queue, jobId);
+    this.jobDuration.observe({ queue, job }, Math.max(0, eventTimeMs(eventId) - taken) / 1000);
+  }
+
+  /**
+   * Otherwise a job's duration is read from its hash (processedOn, finishedOn): for the jobs completed within
    * COMPLETED_BATCH_MS, in one pipelined round trip per queue, instead of one HGETALL of the whole job
    * per completion (each one a round trip on the connection that also carries the API's own commands).
    */

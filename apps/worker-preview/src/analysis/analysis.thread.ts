@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import {
   analyzeEmail,
+  EMAIL_CLIENTS,
   EngineLimitError,
   fixEmail,
   gateSuggestedFix,
@@ -13,7 +14,7 @@ import {
   type PreviewAnalysis,
 } from '@mailproof/engine';
 // The codec's own file, not the persistence barrel: the thread loads neither TypeORM nor Nest.
-import { encodePreviewResult, parsePreviewResult } from '@mailproof/persistence/preview-result.codec';
+import { encodePreviewResult, encodeSharedPreviewResult, parsePreviewResult, type ClientNames } from '@mailproof/persistence/preview-result.codec';
 // The fix answer's shape is a pure function of contracts; the barrel loads neither Nest nor the network code.
 import { fixOutcomeBody, type CheckedReports, type PreviewResultBody } from '@mailproof/contracts';
 import { nowMs, type MeasuredSpan } from '@mailproof/tracing';
@@ -42,8 +43,8 @@ export type CompleteChecks = (inputs: CheckInputs) => Promise<CheckedReports>;
 export type ChecksReply = { reports: CheckedReports } | { error: string };
 
 /**
- * The analysis leaves the thread as the stored result itself: the complete response JSON, Brotli-compressed
- * (~25 KB instead of a ~700 KB string to copy across threads, encode and compress on the event loop that
+ * The analysis leaves the thread as the stored result itself: the complete response JSON with each distinct
+ * document and finding once, Brotli-compressed (~16 KB instead of a ~700 KB string to copy across threads, encode and compress on the event loop that
  * also serves BullMQ). The checks that need the network run on the main thread in between: the thread
  * hands them their inputs and waits for the completed reports. Errors lose their class crossing a thread
  * boundary, so engine limits come back as data. The gate's summary of the result (a few KB of JSON) comes
@@ -51,6 +52,9 @@ export type ChecksReply = { reports: CheckedReports } | { error: string };
  */
 export type AnalysisOutcome =
   { kind: 'analysis'; overallScore: number; storedResult: Uint8Array; gateSummary: string; phases?: MeasuredSpan[] } | { kind: 'limit'; message: string };
+
+/** The names the findings spell out, so that one finding per client is stored once (encodeSharedPreviewResult). */
+const CLIENT_NAMES: ClientNames = Object.fromEntries(EMAIL_CLIENTS.map((client) => [client.id, client.name]));
 
 function checksOverPort(port: MessagePort): CompleteChecks {
   return (inputs) =>
@@ -91,7 +95,7 @@ export default async function analyze(task: AnalysisTask, completeChecksInline?:
   const { spamReport: _spam, imageReport: _images, ...others } = analysis;
   const result: PreviewResultBody = { ...others, ...checked, ...(task.includeCompiledHtml ? { compiledHtml: task.html } : {}) };
   const encodeStart = nowMs();
-  const storedResult = encodePreviewResult(task.previewId, result);
+  const storedResult = encodeSharedPreviewResult(task.previewId, result, CLIENT_NAMES);
   // With how many findings the safe fixes target: 0 spares a failed verdict the fixer (docs/gate.md, "Suggested fix").
   const safeFixTargets = safeFixTargetCount(analysis);
   const summary = JSON.stringify({ ...gateSummary(result), ...(safeFixTargets === null ? {} : { safeFixTargets }) });

@@ -14,6 +14,12 @@ export interface JobRequest<N extends string = string, P = unknown> {
   priority?: number;
   /** This job's retry schedule instead of the defaults (3 attempts from 1 s): attempts, and the first backoff, doubled each time. */
   retry?: { attempts: number; backoffMs: number };
+  /**
+   * Added on its own (not as a step of a chain), the job is removed from Redis when it completes instead of kept
+   * for an hour: for a job nobody reads once done (its waiter hears the event and reads PostgreSQL). Saves the
+   * commands BullMQ spends keeping and trimming finished jobs (docs/benchmarks.md, "The preview's overhead").
+   */
+  removeWhenComplete?: true;
 }
 
 /** A reason the data is not a valid payload of the job, or undefined when it is. */

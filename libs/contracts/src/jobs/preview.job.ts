@@ -32,8 +32,12 @@ export const checkPreviewPayload: PayloadCheck = (data) => {
   return data.bulk === undefined || data.bulk === true ? undefined : 'bulk must be true when present';
 };
 
-/** The analysis of one stored preview; its id is the preview's, so a second enqueue is a no-op. */
+/**
+ * The analysis of one stored preview; its id is the preview's, so a second enqueue while it waits is a no-op. Done,
+ * it leaves Redis at once (the API hears its `completed` event and reads the result from PostgreSQL): a later
+ * enqueue of the same preview runs once more and finds it analyzed (PreviewAnalysisService), one PostgreSQL read.
+ */
 export function previewAnalyzeJob(previewId: string, options: { bulk?: boolean } = {}): JobRequest<'preview.analyze', PreviewJobPayload> {
   const data: PreviewJobPayload = { schemaVersion: 1, previewId, ...(options.bulk ? { bulk: true as const } : {}) };
-  return { queue: 'preview', name: PREVIEW_JOB.name, data, jobId: jobId(PREVIEW_JOB.name, previewId) };
+  return { queue: 'preview', name: PREVIEW_JOB.name, data, jobId: jobId(PREVIEW_JOB.name, previewId), removeWhenComplete: true };
 }
