@@ -212,13 +212,16 @@ describe('screenshots through the render worker', () => {
     const stored = await waitFor(
       async () => {
         const body = (await request(api.url).get(`/api/preview/${created.body.id}`).expect(200)).body;
-        return body.screenshots && Object.keys(body.screenshots).length === 2 ? body : null;
+        return body.screenshots && body.screenshots['yahoo-mail-light'] && body.screenshots['yahoo-mail-dark'] ? body : null;
       },
       'the screenshots to be stored',
       60_000,
       250,
     );
     expect(stored.overflowReport.clients[0].clientId).toBe('yahoo-mail');
+    // With the reference rendering of Yahoo's viewport, stored in the same transaction.
+    expect(Object.keys(stored.screenshots).sort()).toEqual(['reference-wide-dark', 'reference-wide-light', 'yahoo-mail-dark', 'yahoo-mail-light']);
+    expect(Object.keys(stored.visualReport.divergence['yahoo-mail']).sort()).toEqual(['dark', 'light']);
   });
 
   it('completes a render job whose Chromium is killed in the middle of it (the browser is relaunched)', async () => {
