@@ -220,7 +220,11 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
     const asked = await Promise.all(plainIds.flatMap((id) => [a, b].map((url) => post(url, `/api/preview/${id}/screenshots`, { modes: ['light'] }))));
     expect(await Promise.all(asked.map(async (res) => (res.status === 200 ? 200 : `${res.status} ${await res.text()}`)))).toEqual(Array(8).fill(200));
     const ids = [...chainIds, ...plainIds];
-    const expected = (id: string) => (chainIds.includes(id) ? ['gmail-web-dark', 'gmail-web-light'] : ['apple-mail-ios-light']);
+    // Each render also stores the reference rendering (docs/visual.md) of its clients' viewport and modes.
+    const expected = (id: string) =>
+      chainIds.includes(id)
+        ? ['gmail-web-dark', 'gmail-web-light', 'reference-wide-dark', 'reference-wide-light']
+        : ['apple-mail-ios-light', 'reference-mobile-light'];
     const shotsOf = async (id: string): Promise<string[]> =>
       (await db.query('SELECT shot FROM preview_screenshots WHERE preview_id = $1 ORDER BY shot', [id])).map((row: { shot: string }) => row.shot);
     await waitFor(
@@ -259,7 +263,7 @@ describe('two replicas of every app over one PostgreSQL and Redis', () => {
        FROM preview_screenshots s LEFT JOIN screenshot_images i ON i.hash = s.hash WHERE s.preview_id = ANY($1)`,
       [ids],
     );
-    expect(rows).toEqual({ shots: 6 * 2 + 4, distinct_shots: 6 * 2 + 4, with_image: 6 * 2 + 4 });
+    expect(rows).toEqual({ shots: 6 * 4 + 4 * 2, distinct_shots: 6 * 4 + 4 * 2, with_image: 6 * 4 + 4 * 2 });
     const workers = await queues.render.getWorkers();
     figures.render = {
       chains: 6,

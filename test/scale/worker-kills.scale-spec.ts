@@ -136,9 +136,11 @@ describe('kill -9 of each worker kind under load', () => {
     for (const answer of answers) expect(answer.status).toBe(200);
     const ids = answers.map((answer) => answer.body.id as string);
     const kill = await killAndReplace('worker-render', () => active('render'), RENDER_ENV);
+    // Per preview: Gmail's light and dark screenshots and the reference rendering of its viewport, light and dark (docs/visual.md).
+    const perPreview = 4;
     await waitFor(
-      async () => (await db.query('SELECT count(*)::int AS n FROM preview_screenshots WHERE preview_id = ANY($1)', [ids]))[0].n === ids.length * 2,
-      'every preview to have its light and dark screenshot',
+      async () => (await db.query('SELECT count(*)::int AS n FROM preview_screenshots WHERE preview_id = ANY($1)', [ids]))[0].n === ids.length * perPreview,
+      'every preview to have its light and dark screenshot and references',
       120_000,
       250,
     );
@@ -146,7 +148,7 @@ describe('kill -9 of each worker kind under load', () => {
       'SELECT preview_id, count(*)::int AS n FROM preview_screenshots WHERE preview_id = ANY($1) GROUP BY 1',
       [ids],
     );
-    expect(shots.map((row) => row.n)).toEqual(Array(ids.length).fill(2));
+    expect(shots.map((row) => row.n)).toEqual(Array(ids.length).fill(perPreview));
     const jobs = (await queues.render.getJobs(['completed', 'failed'])).filter((job) => ids.includes((job.data as { previewId: string }).previewId));
     expect(jobs.filter((job) => job.finishedOn && job.failedReason)).toEqual([]);
     figures.workerRender = {

@@ -1,10 +1,10 @@
-import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import { compositeOver, contrastRatio, displayedRatio, getClient, parseCssColor, WHITE, type ClientId, type Rgba } from '@mailproof/engine';
 import type { ContrastFailure, MobileContrastReport, OverflowReport, StoredRenderedReports, VisualReport } from '@mailproof/contracts';
 import type { PaintedPage } from './render-pool';
 import type { MeasuredText } from './page-measurements';
 import type { RenderUnit, ScreenshotMode } from './shot-plan';
+import { DecodedPages, rowRegions, type PageComparisons } from './visual-divergence';
 
 /** The unit (distinct page) and its painting behind each client's screenshot of one mode. */
 export type PaintedShots = Map<`${ClientId}-${ScreenshotMode}`, { unit: RenderUnit; page: PaintedPage }>;
@@ -117,62 +117,23 @@ function padTo(image: Decoded, height: number): Buffer {
   return padded;
 }
 
-/** Rows with changed pixels grouped into boxes (gaps under 16 CSS px merged), in CSS px, largest first, at most 8. */
-function changedRegions(mask: Buffer, width: number, height: number, scale: number): VisualReport['clients'][number]['regions'] {
-  const regions: Array<{ top: number; bottom: number; left: number; right: number }> = [];
-  const gap = 16 * scale;
-  let current: (typeof regions)[number] | null = null;
-  for (let y = 0; y < height; y++) {
-    let left = -1;
-    let right = -1;
-    const row = y * width * 4;
-    for (let x = 0; x < width; x++) {
-      if (mask[row + x * 4 + 3] !== 0) {
-        if (left < 0) left = x;
-        right = x;
-      }
-    }
-    if (left < 0) continue;
-    if (current && y - current.bottom <= gap) {
-      current.bottom = y;
-      current.left = Math.min(current.left, left);
-      current.right = Math.max(current.right, right);
-    } else {
-      current = { top: y, bottom: y, left, right };
-      regions.push(current);
-    }
-  }
-  return regions
-    .map((r) => ({
-      x: Math.floor(r.left / scale),
-      y: Math.floor(r.top / scale),
-      width: Math.ceil((r.right - r.left + 1) / scale),
-      height: Math.ceil((r.bottom - r.top + 1) / scale),
-    }))
-    .sort((a, b) => b.width * b.height - a.width * a.height)
-    .slice(0, 8);
-}
-
 /**
  * Each client's light screenshot against the reference client's of the same viewport (pixelmatch, its
- * default anti-aliasing detection). Pages that are the same render are 0% without decoding anything.
+ * default anti-aliasing detection). Pages that are the same render are 0% without decoding anything; a
+ * pair the divergence compared already (`comparisons`) is taken from it.
  */
-export function visualReport(shots: PaintedShots, clients: readonly ClientId[]): VisualReport | null {
+export function visualReport(
+  shots: PaintedShots,
+  clients: readonly ClientId[],
+  decoded = new DecodedPages(),
+  comparisons?: PageComparisons,
+): VisualReport | null {
   const pick = (kind: 'wide' | 'mobile'): ClientId | null => {
     const candidates = clients.filter((clientId) => (getClient(clientId).category === 'mobile') === (kind === 'mobile') && shots.has(`${clientId}-light`));
     return REFERENCE_ORDER[kind].find((clientId) => candidates.includes(clientId)) ?? candidates[0] ?? null;
   };
   const references = { wide: pick('wide'), mobile: pick('mobile') };
-  const decoded = new Map<string, Decoded>();
-  const decode = (unit: RenderUnit, page: PaintedPage): Decoded => {
-    let image = decoded.get(unit.key);
-    if (!image) {
-      const png = PNG.sync.read(page.png);
-      image = { width: png.width, height: png.height, data: png.data };
-      decoded.set(unit.key, image);
-    }
-    return image;
-  };
+  const decode = (unit: RenderUnit, page: PaintedPage): Decoded => decoded.atCssPx(unit, page);
   const entries: VisualReport['clients'] = [];
   for (const clientId of clients) {
     const shot = shots.get(`${clientId}-light`);
@@ -183,6 +144,13 @@ export function visualReport(shots: PaintedShots, clients: readonly ClientId[]):
     if (!referenceShot) continue;
     if (referenceShot.unit.key === shot.unit.key) {
       entries.push({ clientId, reference, changedPercent: 0, regions: [] });
+      continue;
+    }
+    // The reference client's page is the reference rendering (it rewrites nothing): the divergence compared
+    // these two pages already.
+    const compared = comparisons?.lookup(shot.unit.key, referenceShot.unit.key);
+    if (compared) {
+      entries.push({ clientId, reference, changedPercent: compared.changedPercent, regions: compared.rowRegions });
       continue;
     }
     const a = decode(shot.unit, shot.page);
@@ -196,7 +164,7 @@ export function visualReport(shots: PaintedShots, clients: readonly ClientId[]):
       clientId,
       reference,
       changedPercent: Math.round((changed / (width * height)) * 10_000) / 100,
-      regions: changed === 0 ? [] : changedRegions(mask, width, height, shot.unit.deviceScaleFactor),
+      regions: changed === 0 ? [] : rowRegions(mask, width, height),
     });
   }
   if (entries.length === 0) return null;
@@ -209,6 +177,15 @@ function mergeEntries<T extends { clientId: ClientId }>(current: readonly T[], n
   return [...merged.values()];
 }
 
+/** Divergence entries of a later render replace those of the same client and scheme; the others stay. */
+function mergeDivergence(current: VisualReport['divergence'], next: VisualReport['divergence']): VisualReport['divergence'] {
+  if (!current && !next) return undefined;
+  const merged: NonNullable<VisualReport['divergence']> = { ...current };
+  for (const [clientId, schemes] of Object.entries(next ?? {}) as Array<[ClientId, NonNullable<VisualReport['divergence']>[ClientId]]>)
+    merged[clientId] = { ...merged[clientId], ...schemes };
+  return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
 /**
  * A later render of some clients replaces those clients' entries and keeps the others', so a preview
  * rendered in parts ends with one report over every client painted.
@@ -217,14 +194,22 @@ export function mergeRenderedReports(current: Partial<StoredRenderedReports> | n
   const overflowClients = mergeEntries(current?.overflowReport?.clients ?? [], next.overflowReport?.clients ?? [], (e) => e.clientId);
   const contrastClients = mergeEntries(current?.mobileContrast?.clients ?? [], next.mobileContrast?.clients ?? [], (e) => `${e.clientId}-${e.mode}`);
   const visualClients = mergeEntries(current?.visualReport?.clients ?? [], next.visualReport?.clients ?? [], (e) => e.clientId);
+  const divergence = mergeDivergence(current?.visualReport?.divergence, next.visualReport?.divergence);
+  const visualBase =
+    visualClients.length === 0 && !divergence
+      ? null
+      : {
+          // A render with no light screenshot (dark only) compared no client with a reference client: the stored references stay.
+          references: (next.visualReport?.clients.length ? next.visualReport.references : undefined) ??
+            current?.visualReport?.references ??
+            next.visualReport?.references ?? { wide: null, mobile: null },
+          clients: visualClients,
+        };
   return {
     overflowReport:
       overflowClients.length === 0 ? null : { clients: overflowClients, overflowing: overflowClients.filter((e) => e.overflowPx > 0).map((e) => e.clientId) },
     mobileContrast: contrastClients.length === 0 ? null : { clients: contrastClients, failing: contrastClients.reduce((sum, e) => sum + e.failures.length, 0) },
-    visualReport:
-      visualClients.length === 0
-        ? null
-        : { references: next.visualReport?.references ?? current?.visualReport?.references ?? { wide: null, mobile: null }, clients: visualClients },
+    visualReport: visualBase && divergence ? { ...visualBase, divergence } : visualBase,
     screenshotNotes: next.screenshotNotes ?? current?.screenshotNotes ?? [],
   };
 }
