@@ -297,7 +297,12 @@ describe('POST /api/mcp', () => {
           .send({ clients: ['gmail-web'], modes: ['light'] })
           .expect(200)
       ).body;
-      expect(viaHttp).toEqual(shots);
+      // The same answer, plus the preview's visualReport as stored with the screenshots (its divergence when a reference was painted).
+      const { visualReport, ...answer } = shots;
+      expect(viaHttp).toEqual(answer);
+      const stored = (await http('get', `/api/preview/${analysis.previewId as string}`).expect(200)).body as { visualReport: unknown };
+      expect(stored.visualReport).not.toBeNull();
+      expect(visualReport).toEqual(stored.visualReport);
       // A client the preview did not analyze is a bad argument: a protocol error naming the field.
       const notAnalyzed = await client
         .callTool({ name: 'capture_screenshots', arguments: { previewId: analysis.previewId, clients: ['aol'] } })
