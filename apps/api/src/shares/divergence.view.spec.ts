@@ -54,9 +54,9 @@ describe('divergence on the share and preview pages', () => {
       divergence: DIVERGENCE['gmail-web']!.light,
     });
     // Gmail (webmail) is painted 800 CSS px wide: the overlay's coordinates are that page's.
-    expect(figure).toContain('<svg class="regions-overlay" viewBox="0 0 800 1" preserveAspectRatio="xMinYMin meet"');
-    expect(figure).toContain('<g class="region region-layout"><rect x="40" y="120" width="300" height="80"/><text x="40" y="116">1 Layout</text></g>');
-    expect(figure).toContain('<g class="region region-color"><rect x="0" y="0" width="800" height="10"/><text x="0" y="24">2 Colour</text></g>');
+    expect(figure).toContain('<svg class="regions-overlay" viewBox="0 0 800 1" preserveAspectRatio="xMinYMin meet" font-size="22"');
+    expect(figure).toContain('<g class="region region-layout"><rect x="40" y="120" width="300" height="80"/><text x="40" y="115">1 Layout</text></g>');
+    expect(figure).toContain('<g class="region region-color"><rect x="0" y="0" width="800" height="10"/><text x="0" y="30">2 Colour</text></g>');
     expect(figure).toContain('divergence 12.5/100</span>, 2 regions');
     expect(figure).toContain('<code>table &gt; tr &gt; td.col&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</code> <span class="meta">line 14</span>');
     expect(figure).toContain('Cause: the two columns stack: display:flex is removed &lt;img');
@@ -81,7 +81,7 @@ describe('divergence on the share and preview pages', () => {
     });
     expect(mobile).toContain('viewBox="0 0 390 1"');
     expect(mobile).not.toContain('type="range"');
-    expect(mobile).toContain('<text x="10" y="39">1 Colour</text>');
+    expect(mobile).toContain('<text x="10" y="45">1 Colour</text>');
     const plain = comparedShotFigure({ clientId: 'gmail-web', clientName: 'Gmail', scheme: 'dark', url: '/g.png' });
     expect(plain).toBe('<figure><img src="/g.png" alt="Gmail in dark mode (screenshot)" loading="lazy"><figcaption>Dark</figcaption></figure>');
   });

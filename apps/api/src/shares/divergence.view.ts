@@ -75,11 +75,12 @@ function regionsOverlay(regions: readonly DivergenceRegion[], paintedWidth: numb
   const boxes = regions
     .map((region, index) => {
       const { x, y, width, height } = region.box;
-      const labelY = y >= 18 ? y - 4 : y + height + 14;
+      const labelY = y >= 24 ? y - 5 : y + height + 20;
       return `<g class="region region-${region.kind}"><rect x="${x}" y="${y}" width="${width}" height="${height}"/><text x="${x}" y="${labelY}">${index + 1} ${KIND_LABELS[region.kind]}</text></g>`;
     })
     .join('');
-  return `<svg class="regions-overlay" viewBox="0 0 ${paintedWidth} 1" preserveAspectRatio="xMinYMin meet" aria-hidden="true" focusable="false">${boxes}</svg>`;
+  // Labels about 1/36 of the page's width: readable at the sizes the pages show a screenshot at.
+  return `<svg class="regions-overlay" viewBox="0 0 ${paintedWidth} 1" preserveAspectRatio="xMinYMin meet" font-size="${Math.round(paintedWidth / 36)}" aria-hidden="true" focusable="false">${boxes}</svg>`;
 }
 
 export interface ComparedShot {

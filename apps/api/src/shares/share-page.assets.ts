@@ -136,7 +136,7 @@ details.severity > summary h3 { display: inline; }
 .compare[data-ready] .compare-reference { display: block; }
 .regions-overlay { position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none; }
 .region rect { fill: none; stroke-width: 3px; vector-effect: non-scaling-stroke; }
-.region text { font: 700 14px system-ui, sans-serif; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.region text { font-family: system-ui, sans-serif; font-weight: 700; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
 .region-layout rect { stroke: #c0199b; } .region-layout text { fill: #8f1273; }
 .region-color rect { stroke: #0b5fff; stroke-dasharray: 6 3; } .region-color text { fill: #0a4fd6; }
 .compare-control { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .4rem 0; font-size: .9rem; }
