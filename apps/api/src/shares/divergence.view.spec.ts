@@ -36,12 +36,12 @@ describe('divergence on the share and preview pages', () => {
     expect(divergenceReportItem(undefined, (id) => id)).toBe('');
   });
 
-  it('finds the reference of the width a client is painted at, else the one of its scheme', () => {
-    const shots = { 'reference-mobile-light': '/m.png', 'reference-wide-light': '/w.png', 'reference-dark': '/d.png' };
+  it('finds the reference of the viewport a client is painted in', () => {
+    const shots = { 'reference-mobile-light': '/m.png', 'reference-wide-light': '/w.png' };
     expect(referenceShotUrl(shots, 'apple-mail-ios', 'light')).toBe('/m.png');
     expect(referenceShotUrl(shots, 'gmail-web', 'light')).toBe('/w.png');
-    expect(referenceShotUrl(shots, 'gmail-web', 'dark')).toBe('/d.png');
-    expect(referenceShotUrl({}, 'gmail-web', 'dark')).toBeUndefined();
+    expect(referenceShotUrl(shots, 'gmail-web', 'dark')).toBeUndefined();
+    expect(referenceShotUrl(shots, 'not-a-client', 'light')).toBeUndefined();
   });
 
   it('draws each region as a box in the painted page coordinates, labelled with its kind, and lists elements, lines and causes as escaped text', () => {

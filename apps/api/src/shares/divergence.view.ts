@@ -1,5 +1,5 @@
-import type { DivergenceRegion, VisualDivergence, VisualReport } from '@mailproof/contracts';
-import { EMAIL_CLIENTS } from '@mailproof/engine';
+import { referenceShotFor, type DivergenceRegion, type VisualDivergence, type VisualReport } from '@mailproof/contracts';
+import { EMAIL_CLIENTS, isClientId } from '@mailproof/engine';
 import { escapeHtml as e } from './html-escape';
 
 /**
@@ -22,13 +22,9 @@ export function viewportOf(clientId: string): 'mobile' | 'wide' {
   return CLIENTS.get(clientId)?.category === 'mobile' ? 'mobile' : 'wide';
 }
 
-/**
- * The reference screenshot for a client and scheme: stored like a client's under the pseudo-client
- * `reference`, per painted width when the widths differ (`reference-mobile-light`), else one per scheme
- * (`reference-light`).
- */
+/** The reference screenshot a client's screenshot of `scheme` is compared with (`reference-<viewport>-<scheme>`), when it was painted. */
 export function referenceShotUrl(screenshots: Record<string, string>, clientId: string, scheme: Scheme): string | undefined {
-  return screenshots[`reference-${viewportOf(clientId)}-${scheme}`] ?? screenshots[`reference-${scheme}`];
+  return isClientId(clientId) ? screenshots[referenceShotFor(clientId, scheme)] : undefined;
 }
 
 const KIND_LABELS = { layout: 'Layout', color: 'Colour' } as const;
