@@ -38,10 +38,11 @@ describe("mailproof screenshots' diff images", () => {
     expect(at(60, 5)).toEqual([255, 255, 255]);
   });
 
-  it('counts the rows only one page has as changed (a client whose page grew)', () => {
-    const diff = diffImage(png(40, 30, WHITE), png(40, 50, WHITE));
+  it("compares a longer page's extra rows with the shorter page's background: only what is painted there counts", () => {
+    const longer = png(40, 50, WHITE, { x: 0, y: 40, w: 40, h: 5, rgb: BLUE });
+    const diff = diffImage(png(40, 30, WHITE), longer);
     expect([diff.width, diff.height]).toEqual([40, 50]);
-    expect(diff.changed).toBe(40 * 20);
+    expect(diff.changed).toBe(40 * 5);
   });
 
   it('prints the clients most divergent first, with their diff files and the first cause', () => {

@@ -17,14 +17,17 @@ const MATCH_OPTIONS = {
   aaColor: [255, 200, 0] as [number, number, number],
 };
 
-/** Where one page is shorter (or narrower) than the other: opaque magenta, a colour emails hardly paint, so those pixels count as changed. */
-const MISSING = [255, 0, 255, 255];
-
-/** The image's pixels on a canvas `width` × `height`; what it does not cover is MISSING (transparent would blend to white and match a white page). */
+/**
+ * The image on a canvas `width` × `height`, continued with its own bottom-left colour (the page's background)
+ * where it does not reach, as the divergence pads (libs/render): a page that is only longer differs where the
+ * longer page has content, not everywhere below the shorter one.
+ */
 function padTo(image: PNG, width: number, height: number): Buffer {
   if (image.width === width && image.height === height) return image.data;
   const data = Buffer.alloc(width * height * 4);
-  for (let offset = 0; offset < data.length; offset += 4) data.set(MISSING, offset);
+  const last = image.height > 0 ? (image.height - 1) * image.width * 4 : -1;
+  const fill = last >= 0 ? image.data.readUInt32LE(last) : 0xffffffff;
+  for (let offset = 0; offset < data.length; offset += 4) data.writeUInt32LE(fill, offset);
   for (let row = 0; row < image.height; row++) image.data.copy(data, row * width * 4, row * image.width * 4, (row + 1) * image.width * 4);
   return data;
 }
@@ -38,7 +41,7 @@ export interface DiffImage {
   changed: number;
 }
 
-/** The reference and a client screenshot (PNG bytes) compared pixel by pixel; a longer page counts its extra rows as changed. */
+/** The reference and a client screenshot (PNG bytes) compared pixel by pixel from the top left corner. */
 export function diffImage(reference: Buffer, client: Buffer): DiffImage {
   const a = PNG.sync.read(reference);
   const b = PNG.sync.read(client);
