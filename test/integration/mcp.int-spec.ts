@@ -301,8 +301,18 @@ describe('POST /api/mcp', () => {
       const { visualReport, ...answer } = shots;
       expect(viaHttp).toEqual(answer);
       const stored = (await http('get', `/api/preview/${analysis.previewId as string}`).expect(200)).body as { visualReport: unknown };
-      expect(stored.visualReport).not.toBeNull();
       expect(visualReport).toEqual(stored.visualReport);
+      // The reference rendering was painted with the client: its divergence is typed by the output schema
+      // (call() validated it) and summarised in a second text block.
+      expect((shots.screenshots as Record<string, string>)['reference-wide-light']).toMatch(/\/screenshots\/[0-9a-f]{64}\.png$/);
+      expect((visualReport as { divergence: Record<string, { light: { score: number } }> }).divergence['gmail-web'].light.score).toEqual(expect.any(Number));
+      const again = await client.callTool({
+        name: 'capture_screenshots',
+        arguments: { previewId: analysis.previewId, clients: ['gmail-web'], modes: ['light'] },
+      });
+      const blocks = again.content as Array<{ type: string; text: string }>;
+      expect(blocks).toHaveLength(2);
+      expect(blocks[1].text).toMatch(/^Visual divergence from the email as written .*\n- gmail-web: light [\d.]+/);
       // A client the preview did not analyze is a bad argument: a protocol error naming the field.
       const notAnalyzed = await client
         .callTool({ name: 'capture_screenshots', arguments: { previewId: analysis.previewId, clients: ['aol'] } })
