@@ -42,7 +42,8 @@ describe('visual divergence (real Chromium)', () => {
     pool = await RenderPool.launch({ concurrency: 2, pageTimeoutMs: 15_000, maxHeightPx: 2_000 });
     const views = renderEmailViews(EMAIL, { clients: CLIENTS });
     result = await renderEmail(pool, views.clients, ['light', 'dark'], new EmailImageLoader(null), views.reference);
-    divergence = renderedReports(result.painted, CLIENTS, ['light', 'dark'], { references: result.references }).visualReport!.divergence!;
+    divergence = renderedReports(result.painted, CLIENTS, ['light', 'dark'], { references: result.references, comparisons: result.comparisons }).visualReport!
+      .divergence!;
   });
   afterAll(async () => {
     await pool?.close();
