@@ -148,6 +148,7 @@ details.severity > summary h3 { display: inline; }
 .region-tag { font-weight: 700; padding: 0 .35rem; border-radius: .3rem; border: 2px solid; }
 .region-tag-layout { color: #8f1273; border-color: #c0199b; } .region-tag-color { color: #0a4fd6; border-color: #0b5fff; border-style: dashed; }
 .divergence-order { margin: .2rem 0; }
+@media (max-width: 600px) { .shots { grid-template-columns: 1fr; } }
 `;
 
 /** A small envelope with a check mark, in the page's ink and accent colors. */
