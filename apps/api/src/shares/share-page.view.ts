@@ -195,8 +195,8 @@ function renderedReportsSection(reports: StoredRenderedReports | null): string {
     const different = visual.clients.filter((c) => c.changedPercent >= 1).sort((a, b) => b.changedPercent - a.changedPercent);
     items.push(
       different.length === 0
-        ? `<li>Every client looks like its reference (under 1% of pixels differ).</li>`
-        : `<li>Looks different from its reference:<ul>${different.map((c) => `<li>${name(c.clientId)}: ${c.changedPercent}% of pixels differ from ${name(c.reference)}</li>`).join('')}</ul></li>`,
+        ? `<li>Every client looks like the reference client of its width (under 1% of pixels differ).</li>`
+        : `<li>Looks different from the reference client of its width:<ul>${different.map((c) => `<li>${name(c.clientId)}: ${c.changedPercent}% of pixels differ from ${name(c.reference)}</li>`).join('')}</ul></li>`,
     );
     const divergence = divergenceReportItem(visual.divergence, name);
     if (divergence) items.push(divergence);
