@@ -191,6 +191,34 @@ describe('POST /api/mcp', () => {
       expect(saved).toEqual({ account_id: pro.accountId, title: 'via MCP' });
     });
 
+    it('preview_email with screenshots carries visualReport.divergence against the reference rendering, summarised in a second text block', async () => {
+      const result = await client.callTool({
+        name: 'preview_email',
+        arguments: { html: WORSE_EMAIL, clients: ['gmail-web', 'outlook-windows-legacy'], screenshots: true },
+      });
+      const structured = result.structuredContent as {
+        screenshots?: Record<string, string>;
+        visualReport: { divergence?: Record<string, { light: { score: number } }> } | null;
+      };
+      expect(outputValidator.getValidator(TOOL_OUTPUTS.preview_email as never)(structured).errorMessage).toBeUndefined();
+      expect(Object.keys(structured.screenshots ?? {})).toEqual(
+        expect.arrayContaining(['reference-wide-light', 'gmail-web-light', 'outlook-windows-legacy-light']),
+      );
+      const divergence = structured.visualReport!.divergence!;
+      expect(Object.keys(divergence).sort()).toEqual(['gmail-web', 'outlook-windows-legacy']);
+      const blocks = result.content as Array<{ type: string; text: string }>;
+      expect(JSON.parse(blocks[0].text)).toEqual(structured);
+      const ordered = Object.keys(divergence).sort(
+        (a, b) =>
+          Math.max(...Object.values(divergence[b]).map((d) => d.score)) - Math.max(...Object.values(divergence[a]).map((d) => d.score)) || (a < b ? -1 : 1),
+      );
+      const named = blocks[1].text
+        .split('\n')
+        .filter((line) => line.startsWith('- '))
+        .map((line) => line.slice(2).split(':')[0]);
+      expect(named).toEqual(ordered);
+    });
+
     it('analyze_email groups the findings of the same analysis across clients', async () => {
       const structured = await call('analyze_email', { html: WORSE_EMAIL });
       const viaHttp = (await http('post', '/api/preview').send({ html: WORSE_EMAIL }).expect(200)).body as {
