@@ -221,7 +221,13 @@ export function mergeRenderedReports(current: Partial<StoredRenderedReports> | n
   const visualBase =
     visualClients.length === 0 && !divergence
       ? null
-      : { references: next.visualReport?.references ?? current?.visualReport?.references ?? { wide: null, mobile: null }, clients: visualClients };
+      : {
+          // A render with no light screenshot (dark only) compared no client with a reference client: the stored references stay.
+          references: (next.visualReport?.clients.length ? next.visualReport.references : undefined) ??
+            current?.visualReport?.references ??
+            next.visualReport?.references ?? { wide: null, mobile: null },
+          clients: visualClients,
+        };
   return {
     overflowReport:
       overflowClients.length === 0 ? null : { clients: overflowClients, overflowing: overflowClients.filter((e) => e.overflowPx > 0).map((e) => e.clientId) },

@@ -251,6 +251,8 @@ interface PairRegion {
   elements: Array<{ selector: string; line: number | null }>;
   explained: RegionElement | null;
   tag: string | null;
+  /** The explaining element's line (a finding on that line names the behaviour first). */
+  line: number | null;
   buttonLike: boolean;
 }
 
@@ -401,6 +403,7 @@ class PageComparison {
       elements: chosen.map((candidate) => ({ selector: selectorOf(this.reference, candidate.index), line: this.reference[candidate.index].line })),
       explained,
       tag: explainedElement?.tag ?? null,
+      line: explainedElement?.line ?? null,
       buttonLike: explainedElement ? this.buttonLike(explained!.index) : false,
     };
   }
@@ -545,11 +548,13 @@ function causeOf(region: PairRegion, client: ClientId, recoloredByDarkMode: bool
   if (explained.missing) return { message: `the ${noun} is not shown by ${client}` };
   const change = explained.changes[0];
   if (!change) return undefined;
-  const behaviour = findings.find(
+  const onProperty = findings.filter(
     (finding) =>
       finding.client === client &&
       (finding.property === change.group || finding.property.startsWith(`${change.group}:`) || finding.property === change.property),
   );
+  // The finding on the element's own line (findings give their first use), else the client's on that property.
+  const behaviour = onProperty.find((finding) => (finding.compiledLine ?? finding.line) === region.line) ?? onProperty[0];
   const withBehaviour = (message: string): NonNullable<DivergenceRegion['cause']> => ({
     message,
     property: change.group,
