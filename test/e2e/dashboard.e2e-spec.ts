@@ -16,6 +16,7 @@ import { createTestAccount, openDatabase } from '../utils/database';
 import { csrfIn, setCookie, signInToDashboard } from '../utils/dashboard-session';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
+import { divergenceFixture } from '../fixtures/divergence/screenshots';
 import { waitFor } from '../utils/wait';
 
 const EMAIL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spring</title>
@@ -446,6 +447,32 @@ describe('the dashboard (/app)', () => {
       await go(`/app/previews/${created.body.id}`);
       const alts = await page.$$eval('.shots img', (imgs) => imgs.map((img) => img.getAttribute('alt')));
       expect(alts).toEqual(['Gmail in light mode (screenshot)', 'Gmail in dark mode (screenshot)']);
+    });
+
+    it('shows the divergence over the screenshots on the preview page: score, region boxes and list, the slider from the keyboard', async () => {
+      const created = await request(api.url)
+        .post('/api/preview')
+        .set('x-api-key', pro.key)
+        .send({ title: 'With divergence', html: EMAIL, clients: ['gmail-web'] })
+        .expect(200);
+      const fixture = divergenceFixture();
+      await db.query('UPDATE previews SET screenshots = $2, rendered_reports = $3 WHERE id = $1', [
+        created.body.id,
+        JSON.stringify(fixture.screenshots),
+        JSON.stringify(fixture.renderedReports),
+      ]);
+      await go(`/app/previews/${created.body.id}`);
+      expect(await page.$eval('.shot-pair h3', (h) => h.textContent)).toBe('Gmail divergence 41/100');
+      expect(await page.$$eval('.regions-overlay .region text', (labels) => labels.map((t) => t.textContent))).toEqual(['1 Layout', '2 Colour']);
+      expect(await page.$$eval('.region-cause', (causes) => causes.map((c) => c.textContent))).toEqual([
+        'Cause: the two columns stack: display:flex is removed (display; gmail-web strips display:flex)',
+      ]);
+      // The slider is shown by the page's script (same origin, no inline code) and moves from the keyboard.
+      await page.focus('#cmp-gmail-web-light');
+      await page.keyboard.press('Home');
+      expect(await page.$eval('#cmp-gmail-web-light', (input) => input.getAttribute('aria-valuetext'))).toBe('Reference');
+      expect(await page.$eval('#cmp-gmail-web-light', (input) => input.closest('.compare-control')!.hasAttribute('hidden'))).toBe(false);
+      await check('preview-divergence');
     });
 
     it('renders screenshots on request from the preview page (queued for worker-render; this suite runs none, so they are pending)', async () => {

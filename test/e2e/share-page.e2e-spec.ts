@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Browser } from 'puppeteer-core';
 import type { DataSource } from 'typeorm';
+import { PNG } from 'pngjs';
 import request from 'supertest';
 import { startWorkerPreview } from '../../apps/worker-preview/src/start-worker-preview';
 import { startTestApi, type RunningApi } from '../utils/api-server';
@@ -9,6 +10,7 @@ import { launchChromium } from '../utils/chromium';
 import { createTestAccount, openDatabase } from '../utils/database';
 import { openQueues } from '../utils/queues';
 import { testConfig } from '../utils/test-config';
+import { CLIENT_RGB, divergenceFixture, LAYOUT_BOX, LAYOUT_STROKE_RGB, REFERENCE_RGB, type Rgb } from '../fixtures/divergence/screenshots';
 
 describe('sharing previews and the public share page', () => {
   const config = testConfig({ PREVIEW_BUDGET_MS: 15_000 });
@@ -250,13 +252,123 @@ describe('sharing previews and the public share page', () => {
     expect(page.text).toContain('<img src="/shots/g-d.png" alt="Gmail in dark mode (screenshot)"');
   });
 
+  /** A shared preview of Gmail whose screenshots, reference screenshots and divergence are the fixture's. */
+  async function divergentShare() {
+    const email = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Columns</title></head><body>
+<table role="presentation" width="600"><tr><td style="padding:16px"><div style="display:flex"><p>Left</p><p>Right</p></div></td></tr></table></body></html>`;
+    const { preview, share } = await sharedPreview(pro.key, email, { clients: ['gmail-web', 'outlook-windows-legacy'] });
+    const fixture = divergenceFixture();
+    await db.query('UPDATE previews SET screenshots = $2, rendered_reports = $3 WHERE id = $1', [
+      preview.id,
+      JSON.stringify(fixture.screenshots),
+      JSON.stringify(fixture.renderedReports),
+    ]);
+    return share;
+  }
+
+  it('shows the divergence per client: score, regions listed with elements, lines and causes, a labelled slider', async () => {
+    const share = await divergentShare();
+    const page = await request(api.url).get(`/share/${share.id}`).expect(200);
+    expect(page.text).toContain('<h3>Gmail <span class="count">divergence 41/100</span></h3>');
+    expect(page.text).toContain('divergence 23.4/100</span>, 2 regions');
+    expect(page.text).toContain('<code>body &gt; table &gt; tbody &gt; tr &gt; td.columns &gt; div.col</code> <span class="meta">line 12</span>');
+    expect(page.text).toContain('Cause: the two columns stack: display:flex is removed');
+    expect(page.text).toContain('<label for="cmp-gmail-web-light">Reference to Gmail</label>');
+    expect(page.text).toContain('Gmail: 23.4 light, 41 dark');
+    // No style attribute anywhere: the boxes are SVG geometry, the slider's clipping is set through the CSSOM.
+    const shots = /<section aria-labelledby="shots-title">[\s\S]*?<\/section>/.exec(page.text)?.[0];
+    expect(shots).toContain('<svg class="regions-overlay"');
+    expect(shots).not.toMatch(/\sstyle=/);
+  });
+
+  it('paints the region boxes over the right pixels of the screenshot, and the slider shows the reference at 0 and the client at 100 (real Chromium)', async () => {
+    const share = await divergentShare();
+    const page = await browser.newPage();
+    const refusals: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) refusals.push(message.text());
+    });
+    await page.setViewport({ width: 1280, height: 900, deviceScaleFactor: 1 });
+    try {
+      await page.goto(`${api.url}/share/${share.id}`, { waitUntil: 'networkidle0' });
+      const range = '#cmp-gmail-web-light';
+      await page.$eval(range, (input) => input.closest('figure')!.scrollIntoView());
+      await page.waitForFunction(
+        (selector) =>
+          Array.from(document.querySelector(selector)!.closest('figure')!.querySelectorAll('img')).every((img) => img.complete && img.naturalWidth > 0),
+        { timeout: 10_000 },
+        range,
+      );
+      const image = (
+        await page.evaluateHandle((selector) => document.querySelector(selector)!.closest('figure')!.querySelector('.compare-client img')!, range)
+      ).asElement()!;
+      const width = await image.evaluate((img) => (img as HTMLImageElement).getBoundingClientRect().width);
+      const scale = width / 800;
+      const shot = async () => PNG.sync.read(Buffer.from(await image.screenshot()));
+      const colorAt = (png: PNG, x: number, y: number): Rgb => {
+        const offset = (Math.round(y) * png.width + Math.round(x)) * 4;
+        return [png.data[offset], png.data[offset + 1], png.data[offset + 2]];
+      };
+      const close = (a: Rgb, b: Rgb, tolerance = 8) => a.every((channel, i) => Math.abs(channel - b[i]) <= tolerance);
+      /** The stroke colour within a pixel of (x, y) in page CSS px of the painted email. */
+      const strokeNear = (png: PNG, x: number, y: number) =>
+        [-1, 0, 1].some((dx) => [-1, 0, 1].some((dy) => close(colorAt(png, x * scale + dx, y * scale + dy), LAYOUT_STROKE_RGB)));
+      const under = (png: PNG, x: number, y: number) => colorAt(png, x * scale, y * scale);
+
+      const { x, y, width: w, height: h } = LAYOUT_BOX;
+      const client = await shot();
+      // The box's four edges are stroked where the region is, in the page coordinates of the 800 px painting.
+      expect(strokeNear(client, x, y + h / 2)).toBe(true);
+      expect(strokeNear(client, x + w, y + h / 2)).toBe(true);
+      expect(strokeNear(client, x + w / 2 + 40, y)).toBe(true);
+      expect(strokeNear(client, x + w / 2, y + h)).toBe(true);
+      // Inside and outside the box, a few px away from its edges, the screenshot itself shows (the box is not filled).
+      for (const [px, py] of [
+        [x + 12, y + h / 2],
+        [x - 12, y + h / 2],
+        [x + w / 2, y + 12],
+        [x + w / 2, y + h + 12],
+        [x + w + 12, y + h / 2],
+      ]) {
+        expect({ px, py, screenshot: close(under(client, px, py), CLIENT_RGB) }).toEqual({ px, py, screenshot: true });
+      }
+      // No stroke where there is no region.
+      expect(strokeNear(client, 100, 80)).toBe(false);
+
+      // The slider, from the keyboard: Home shows the reference alone, End the client alone.
+      await page.focus(range);
+      await page.keyboard.press('Home');
+      expect(await page.$eval(range, (input) => [(input as HTMLInputElement).value, input.getAttribute('aria-valuetext')])).toEqual(['0', 'Reference']);
+      const reference = await shot();
+      expect(close(under(reference, 100, 80), REFERENCE_RGB)).toBe(true);
+      expect(close(under(reference, 700, 80), REFERENCE_RGB)).toBe(true);
+      // The regions stay drawn over the reference.
+      expect(strokeNear(reference, x, y + h / 2)).toBe(true);
+      for (let step = 0; step < 50; step++) await page.keyboard.press('ArrowRight');
+      expect(await page.$eval(range, (input) => (input as HTMLInputElement).value)).toBe('50');
+      const half = await shot();
+      expect(close(under(half, 100, 80), CLIENT_RGB)).toBe(true);
+      expect(close(under(half, 700, 80), REFERENCE_RGB)).toBe(true);
+      await page.keyboard.press('End');
+      expect(await page.$eval(range, (input) => [(input as HTMLInputElement).value, input.getAttribute('aria-valuetext')])).toEqual(['100', 'Gmail']);
+      const back = await shot();
+      expect(close(under(back, 100, 80), CLIENT_RGB)).toBe(true);
+      expect(close(under(back, 700, 80), CLIENT_RGB)).toBe(true);
+      expect(refusals).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  // Three pages through axe on a loaded machine: more than the default minute.
   it('has no accessibility violation that axe-core finds in real Chromium', async () => {
     const { share } = await sharedPreview(pro.key, newsletter());
+    const divergent = await divergentShare();
     const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const page = await browser.newPage();
     try {
-      for (const query of ['', '?client=outlook-windows-legacy&mode=dark']) {
-        await page.goto(`${api.url}/share/${share.id}${query}`, { waitUntil: 'networkidle0' });
+      for (const path of [share.id, `${share.id}?client=outlook-windows-legacy&mode=dark`, divergent.id]) {
+        await page.goto(`${api.url}/share/${path}`, { waitUntil: 'networkidle0' });
         // Unfold everything so that folded content is checked too.
         await page.$$eval('details', (all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
         await page.evaluate(axeSource);
@@ -275,7 +387,7 @@ describe('sharing previews and the public share page', () => {
     } finally {
       await page.close();
     }
-  });
+  }, 180_000);
 
   it('works in real Chromium: picker and light/dark toggle switch the view, the email script never runs, no request leaves the service', async () => {
     const { share } = await sharedPreview(pro.key, hostileEmail(api.url));

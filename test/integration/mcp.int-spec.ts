@@ -191,6 +191,34 @@ describe('POST /api/mcp', () => {
       expect(saved).toEqual({ account_id: pro.accountId, title: 'via MCP' });
     });
 
+    it('preview_email with screenshots carries visualReport.divergence against the reference rendering, summarised in a second text block', async () => {
+      const result = await client.callTool({
+        name: 'preview_email',
+        arguments: { html: WORSE_EMAIL, clients: ['gmail-web', 'outlook-windows-legacy'], screenshots: true },
+      });
+      const structured = result.structuredContent as {
+        screenshots?: Record<string, string>;
+        visualReport: { divergence?: Record<string, { light: { score: number } }> } | null;
+      };
+      expect(outputValidator.getValidator(TOOL_OUTPUTS.preview_email as never)(structured).errorMessage).toBeUndefined();
+      expect(Object.keys(structured.screenshots ?? {})).toEqual(
+        expect.arrayContaining(['reference-wide-light', 'gmail-web-light', 'outlook-windows-legacy-light']),
+      );
+      const divergence = structured.visualReport!.divergence!;
+      expect(Object.keys(divergence).sort()).toEqual(['gmail-web', 'outlook-windows-legacy']);
+      const blocks = result.content as Array<{ type: string; text: string }>;
+      expect(JSON.parse(blocks[0].text)).toEqual(structured);
+      const ordered = Object.keys(divergence).sort(
+        (a, b) =>
+          Math.max(...Object.values(divergence[b]).map((d) => d.score)) - Math.max(...Object.values(divergence[a]).map((d) => d.score)) || (a < b ? -1 : 1),
+      );
+      const named = blocks[1].text
+        .split('\n')
+        .filter((line) => line.startsWith('- '))
+        .map((line) => line.slice(2).split(':')[0]);
+      expect(named).toEqual(ordered);
+    });
+
     it('analyze_email groups the findings of the same analysis across clients', async () => {
       const structured = await call('analyze_email', { html: WORSE_EMAIL });
       const viaHttp = (await http('post', '/api/preview').send({ html: WORSE_EMAIL }).expect(200)).body as {
@@ -297,7 +325,22 @@ describe('POST /api/mcp', () => {
           .send({ clients: ['gmail-web'], modes: ['light'] })
           .expect(200)
       ).body;
-      expect(viaHttp).toEqual(shots);
+      // The same answer, plus the preview's visualReport as stored with the screenshots (its divergence when a reference was painted).
+      const { visualReport, ...answer } = shots;
+      expect(viaHttp).toEqual(answer);
+      const stored = (await http('get', `/api/preview/${analysis.previewId as string}`).expect(200)).body as { visualReport: unknown };
+      expect(visualReport).toEqual(stored.visualReport);
+      // The reference rendering was painted with the client: its divergence is typed by the output schema
+      // (call() validated it) and summarised in a second text block.
+      expect((shots.screenshots as Record<string, string>)['reference-wide-light']).toMatch(/\/screenshots\/[0-9a-f]{64}\.png$/);
+      expect((visualReport as { divergence: Record<string, { light: { score: number } }> }).divergence['gmail-web'].light.score).toEqual(expect.any(Number));
+      const again = await client.callTool({
+        name: 'capture_screenshots',
+        arguments: { previewId: analysis.previewId, clients: ['gmail-web'], modes: ['light'] },
+      });
+      const blocks = again.content as Array<{ type: string; text: string }>;
+      expect(blocks).toHaveLength(2);
+      expect(blocks[1].text).toMatch(/^Visual divergence from the email as written .*\n- gmail-web: light [\d.]+/);
       // A client the preview did not analyze is a bad argument: a protocol error naming the field.
       const notAnalyzed = await client
         .callTool({ name: 'capture_screenshots', arguments: { previewId: analysis.previewId, clients: ['aol'] } })

@@ -14,6 +14,7 @@ import { advertisedSchema, ArgumentValidator } from './argument-validation';
 import { PromptArgumentError, PROMPTS } from './prompts';
 import { clientSummaries, CLIENTS_RESOURCE } from './resources';
 import { isToolName, TOOLS, type ToolDefinition } from './tool-catalog';
+import { divergenceSummary } from './tool-results';
 import { InvalidToolArguments, ProtocolError, ToolFailure } from './tool-errors';
 import type { ToolName } from './tool-inputs';
 
@@ -46,8 +47,16 @@ function invalidArguments(tool: string, errors: FieldError[]): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool ${tool}: ${list}`, { errors });
 }
 
+/**
+ * The structured result, and as text its JSON; a result with `visualReport.divergence` (preview_email,
+ * audit_email, capture_screenshots) gets a second text block, the divergence summarised (clients in order,
+ * top regions with their causes), for clients that read text content only.
+ */
 function success(structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  const summary = divergenceSummary(structured.visualReport);
+  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(structured) }];
+  if (summary) content.push({ type: 'text', text: summary });
+  return { content, structuredContent: structured };
 }
 
 function failure(code: string, message: string, details: Record<string, unknown> = {}): CallToolResult {

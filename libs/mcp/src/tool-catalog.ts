@@ -77,7 +77,7 @@ const TEXTS: Record<ToolName, ToolText> = {
   capture_screenshots: {
     title: 'Screenshots of a preview',
     description:
-      "Renders a saved preview (the previewId of another tool's result) in headless Chromium as each client shows it, light and dark, and returns the PNG URLs. Waits a few seconds; screenshotStatus pending means they are still rendering (call again). Afterwards the preview also has overflowReport, mobileContrast and visualReport.",
+      "Renders a saved preview (the previewId of another tool's result) in headless Chromium as each client shows it, light and dark, and returns the PNG URLs. Waits a few seconds; screenshotStatus pending means they are still rendering (call again). Also returns visualReport: with a reference rendering, visualReport.divergence says per client and scheme how far its screenshot departs from the email as written (score 0-100) and where (regions with their elements, source lines and causes); a text block summarises it, clients most different first. Afterwards the preview also has overflowReport, mobileContrast and visualReport.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   fix_email: {

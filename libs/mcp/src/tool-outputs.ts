@@ -44,7 +44,38 @@ export const REPORT_FIELDS = [
   'vmlReport',
   'plainText',
 ] as const;
-const reports = Object.fromEntries(REPORT_FIELDS.map((field) => [field, nullableObject]));
+
+const pageBox = object({ x: number, y: number, width: number, height: number });
+/** One client and scheme against the reference rendering (decisions.md section 13). */
+const visualDivergence = object({
+  score: number,
+  regions: array(
+    object(
+      {
+        box: pageBox,
+        kind: { type: 'string', enum: ['layout', 'color'] },
+        elements: array(object({ selector: string, line: { type: ['integer', 'null'] } })),
+        cause: object({ message: string, property: string, behaviour: string }, ['message']),
+      },
+      ['box', 'kind', 'elements'],
+    ),
+  ),
+});
+/**
+ * `visualReport`: open like the other reports, but its `divergence` (with screenshots and a reference
+ * rendering) is typed: per client, per scheme painted, a score and the regions that differ.
+ */
+const visualReport: JsonSchema = {
+  type: ['object', 'null'],
+  properties: {
+    divergence: {
+      type: 'object',
+      description: 'Per client and scheme: how far its screenshot departs from the email as written (score 0-100) and where (regions, CSS px).',
+      additionalProperties: { type: 'object', properties: { light: visualDivergence, dark: visualDivergence }, additionalProperties: false },
+    },
+  },
+};
+const reports = Object.fromEntries(REPORT_FIELDS.map((field) => [field, field === 'visualReport' ? visualReport : nullableObject]));
 
 const checkStatus: JsonSchema = { type: 'string', enum: ['pass', 'warn', 'fail', 'info', 'inconclusive'] };
 /**
@@ -233,12 +264,16 @@ export const TOOL_OUTPUTS: Record<ToolName, JsonSchema> = {
     }),
   }),
   share_preview: object({ id: string, url: string, expiresAt: nullableString }),
-  capture_screenshots: object({
-    screenshots: { type: 'object', additionalProperties: string, description: '"<clientId>-light|dark" to PNG URL: every screenshot of the preview.' },
-    screenshotStatus: { type: 'string', enum: ['complete', 'partial', 'pending'] },
-    captured: array(string),
-    failed: array(object({ id: string, reason: string })),
-  }),
+  capture_screenshots: object(
+    {
+      screenshots: { type: 'object', additionalProperties: string, description: '"<clientId>-light|dark" to PNG URL: every screenshot of the preview.' },
+      screenshotStatus: { type: 'string', enum: ['complete', 'partial', 'pending'] },
+      captured: array(string),
+      failed: array(object({ id: string, reason: string })),
+      visualReport,
+    },
+    ['screenshots', 'screenshotStatus', 'captured', 'failed'],
+  ),
   fix_email: fixResult,
   list_domains: object({
     domains: array(

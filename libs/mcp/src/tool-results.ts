@@ -114,3 +114,58 @@ export function diffEmailsResult(
     ...diff,
   };
 }
+
+/** What the summary reads of `visualReport.divergence` (decisions.md section 13); anything else is ignored. */
+interface DivergenceLike {
+  score: number;
+  regions: Array<{
+    box: { x: number; y: number; width: number; height: number };
+    kind: string;
+    elements: Array<{ selector: string; line: number | null }>;
+    cause?: { message: string; property?: string; behaviour?: string };
+  }>;
+}
+
+function isDivergence(value: unknown): value is DivergenceLike {
+  return typeof value === 'object' && value !== null && typeof (value as DivergenceLike).score === 'number' && Array.isArray((value as DivergenceLike).regions);
+}
+
+/** How many clients and regions the text summary names: enough to say where to look, short enough to read. */
+export const DIVERGENCE_SUMMARY_LIMITS = { clients: 5, regionsPerClient: 2 } as const;
+
+/**
+ * A few lines for the assistant on `visualReport.divergence`: clients ordered by divergence (their worse
+ * scheme), each with its top regions (kind, box, first element and line, cause). Null when the result has
+ * no divergence (no screenshots, or no reference painted). The structured result keeps everything.
+ */
+export function divergenceSummary(visualReport: unknown): string | null {
+  const divergence = typeof visualReport === 'object' && visualReport !== null ? (visualReport as { divergence?: unknown }).divergence : undefined;
+  if (typeof divergence !== 'object' || divergence === null) return null;
+  const clients = Object.entries(divergence as Record<string, Record<string, unknown>>)
+    .map(([clientId, schemes]) => {
+      const painted = Object.entries(schemes ?? {}).filter((entry): entry is [string, DivergenceLike] => isDivergence(entry[1]));
+      const worst = painted.reduce<[string, DivergenceLike] | null>((max, entry) => (max === null || entry[1].score > max[1].score ? entry : max), null);
+      return { clientId, painted, worst };
+    })
+    .filter((client) => client.worst !== null)
+    .sort((a, b) => b.worst![1].score - a.worst![1].score || (a.clientId < b.clientId ? -1 : 1));
+  if (clients.length === 0) return null;
+  const lines = [`Visual divergence from the email as written (0 = identical, 100 = nothing in common), ${clients.length} clients, most different first:`];
+  for (const client of clients.slice(0, DIVERGENCE_SUMMARY_LIMITS.clients)) {
+    const scores = client.painted.map(([scheme, d]) => `${scheme} ${Math.round(d.score * 10) / 10}`).join(', ');
+    lines.push(`- ${client.clientId}: ${scores}`);
+    const [scheme, worst] = client.worst!;
+    for (const region of worst.regions.slice(0, DIVERGENCE_SUMMARY_LIMITS.regionsPerClient)) {
+      const { x, y, width, height } = region.box;
+      const element = region.elements[0];
+      const where = element ? ` at ${element.selector}${element.line !== null ? ` (line ${element.line})` : ''}` : '';
+      const cause = region.cause ? `: ${region.cause.message}` : '';
+      lines.push(`  - ${scheme} ${region.kind} region ${Math.round(width)}x${Math.round(height)} at (${Math.round(x)}, ${Math.round(y)})${where}${cause}`);
+    }
+    if (worst.regions.length > DIVERGENCE_SUMMARY_LIMITS.regionsPerClient)
+      lines.push(`  - and ${worst.regions.length - DIVERGENCE_SUMMARY_LIMITS.regionsPerClient} more region(s) in visualReport.divergence`);
+  }
+  if (clients.length > DIVERGENCE_SUMMARY_LIMITS.clients)
+    lines.push(`- and ${clients.length - DIVERGENCE_SUMMARY_LIMITS.clients} more client(s), all in visualReport.divergence`);
+  return lines.join('\n');
+}

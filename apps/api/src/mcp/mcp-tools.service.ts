@@ -178,13 +178,18 @@ export class McpToolsService {
         }),
       share_preview: (args) => asTool(async () => ({ ...(await this.shares.create(account, args.previewId as string)) })),
       capture_screenshots: (args) =>
-        asTool(async () => ({
-          ...(await this.previews.captureScreenshots(
-            args.previewId as string,
+        asTool(async () => {
+          const previewId = args.previewId as string;
+          const answer = await this.previews.captureScreenshots(
+            previewId,
             { clients: args.clients as ClientId[] | undefined, modes: args.modes as RenderMode[] | undefined },
             account,
-          )),
-        })),
+          );
+          // The reports of the screenshots as stored with them (visualReport.divergence among them), read after the render.
+          const stored = await this.previews.read(previewId, account);
+          const visualReport = stored?.state === 'done' ? (stored.value.renderedReports?.visualReport ?? null) : null;
+          return { ...answer, visualReport };
+        }),
       list_domains: () => asTool(async () => ({ ...(await this.domains.list(account)) })),
       fix_email: (args) =>
         asTool(async () => {

@@ -5,6 +5,27 @@
  */
 export const SHARE_PAGE_SCRIPT = `(() => {
   'use strict';
+  // The slider between the reference rendering and a client's screenshot (divergence.view.ts): the client's
+  // picture is cut at the slider's value from the left, the reference from the right, so 0 shows the
+  // reference alone and 100 the client alone. CSSOM writes, which the pages' CSP allows (no style attribute).
+  for (const figure of document.querySelectorAll('[data-compare]')) {
+    const range = figure.querySelector('[data-compare-range]');
+    const client = figure.querySelector('.compare-client');
+    const reference = figure.querySelector('.compare-reference');
+    const control = figure.querySelector('.compare-control');
+    if (!range || !client || !reference || !control) continue;
+    const name = range.getAttribute('data-client-name');
+    const show = () => {
+      const value = Number(range.value);
+      client.style.clipPath = 'inset(0 ' + (100 - value) + '% 0 0)';
+      reference.style.clipPath = 'inset(0 0 0 ' + value + '%)';
+      range.setAttribute('aria-valuetext', value === 100 ? name : value === 0 ? 'Reference' : name + ' ' + value + '%, reference ' + (100 - value) + '%');
+    };
+    range.addEventListener('input', show);
+    control.hidden = false;
+    figure.setAttribute('data-ready', 'true');
+    show();
+  }
   const root = document.querySelector('[data-clients-url]');
   if (!root) return;
   const clientsUrl = root.getAttribute('data-clients-url');
@@ -108,6 +129,26 @@ details.severity > summary h3 { display: inline; }
 .chips li { font-size: .8rem; padding: 0 .45rem; border: 1px solid var(--line); border-radius: 1rem; background: #f6f8fa; }
 .shot-pair h3 { margin: 1rem 0 .5rem; }
 .shots { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; } .shots figure { margin: 0; } .shots img { width: 100%; border: 1px solid var(--line); }
+.compare-stage { display: grid; position: relative; background: #fff; border: 1px solid var(--line); }
+.compare-stage > * { grid-area: 1 / 1; align-self: start; }
+.shots .compare-stage img { display: block; width: 100%; border: 0; }
+.compare-reference { display: none; }
+.compare[data-ready] .compare-reference { display: block; }
+.regions-overlay { position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none; }
+.region rect { fill: none; stroke-width: 3px; vector-effect: non-scaling-stroke; }
+.region text { font-family: system-ui, sans-serif; font-weight: 700; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.region-layout rect { stroke: #c0199b; } .region-layout text { fill: #8f1273; }
+.region-color rect { stroke: #0b5fff; stroke-dasharray: 6 3; } .region-color text { fill: #0a4fd6; }
+.compare-control { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .4rem 0; font-size: .9rem; }
+.compare-control input { flex: 1 1 8rem; accent-color: var(--accent); }
+.region-list { margin: .4rem 0; padding-left: 0; list-style: none; font-size: .85rem; }
+.region-item { border-top: 1px solid var(--line); padding: .3rem 0; overflow-wrap: anywhere; }
+.region-item p, .region-elements { margin: .1rem 0; }
+.region-elements { padding-left: 1rem; }
+.region-tag { font-weight: 700; padding: 0 .35rem; border-radius: .3rem; border: 2px solid; }
+.region-tag-layout { color: #8f1273; border-color: #c0199b; } .region-tag-color { color: #0a4fd6; border-color: #0b5fff; border-style: dashed; }
+.divergence-order { margin: .2rem 0; }
+@media (max-width: 600px) { .shots { grid-template-columns: 1fr; } }
 `;
 
 /** A small envelope with a check mark, in the page's ink and accent colors. */

@@ -1,6 +1,7 @@
 import type { StoredRenderedReports } from '@mailproof/contracts';
 import { EMAIL_CLIENTS, type CssFinding } from '@mailproof/engine';
 import type { PreviewEntity, ShareEntity } from '@mailproof/persistence';
+import { comparedShotFigure, divergenceReportItem, referenceShotUrl } from './divergence.view';
 import { escapeHtml as e } from './html-escape';
 import { messageReportSection } from './message-report.view';
 import type { StoredAnalysis } from './preview-analysis.cache';
@@ -117,24 +118,43 @@ function findingsSection(findings: readonly CssFinding[], clientCount: number): 
 
 /**
  * Rendered screenshots, light and dark side by side per client, when the preview has them
- * (`screenshots`: { "<client>-light": url, "<client>-dark": url }).
+ * (`screenshots`: { "<client>-light": url, "<client>-dark": url }). With a reference rendering and
+ * `visualReport.divergence`, each carries its divergence: score, region boxes, and a slider to the
+ * reference (divergence.view.ts).
  */
-function screenshotsSection(screenshots: Record<string, string> | null | undefined, clients: readonly string[]): string {
+function screenshotsSection(
+  screenshots: Record<string, string> | null | undefined,
+  clients: readonly string[],
+  divergence: NonNullable<StoredRenderedReports['visualReport']>['divergence'],
+): string {
   if (!screenshots || Object.keys(screenshots).length === 0) return '';
   const figures = clients
     .filter((id) => screenshots[`${id}-light`] || screenshots[`${id}-dark`])
     .map((id) => {
       const name = CLIENT_NAMES.get(id) ?? id;
-      const shot = (mode: 'light' | 'dark') => {
-        const url = screenshots[`${id}-${mode}`];
+      const scores = divergence?.[id as keyof typeof divergence];
+      const shot = (scheme: 'light' | 'dark') => {
+        const url = screenshots[`${id}-${scheme}`];
         return url
-          ? `<figure><img src="${e(url)}" alt="${e(name)} in ${mode} mode (screenshot)" loading="lazy"><figcaption>${mode === 'light' ? 'Light' : 'Dark'}</figcaption></figure>`
+          ? comparedShotFigure({
+              clientId: id,
+              clientName: name,
+              scheme,
+              url,
+              referenceUrl: referenceShotUrl(screenshots, id, scheme),
+              divergence: scores?.[scheme],
+            })
           : '';
       };
-      return `<div class="shot-pair"><h3>${e(name)}</h3><div class="shots">${shot('light')}${shot('dark')}</div></div>`;
+      const worst = scores ? Math.max(scores.light?.score ?? 0, scores.dark?.score ?? 0) : null;
+      const badge = worst !== null ? ` <span class="count">divergence ${Math.round(worst * 10) / 10}/100</span>` : '';
+      return `<div class="shot-pair"><h3>${e(name)}${badge}</h3><div class="shots">${shot('light')}${shot('dark')}</div></div>`;
     })
     .join('\n');
-  return figures ? `<section aria-labelledby="shots-title"><h2 id="shots-title">Screenshots</h2>${figures}</section>` : '';
+  const intro = divergence
+    ? '<p class="meta">Each screenshot is compared with the reference: the email as written, painted by the same browser at the same width without any client\'s changes. Boxes mark the regions that differ (layout: something moved or changed size; colour: painted differently); the slider moves between the reference and the client.</p>'
+    : '';
+  return figures ? `<section aria-labelledby="shots-title"><h2 id="shots-title">Screenshots</h2>${intro}${figures}</section>` : '';
 }
 
 /** The reports measured in the rendered pages (docs/rendering.md), when the preview was rendered. */
@@ -175,9 +195,11 @@ function renderedReportsSection(reports: StoredRenderedReports | null): string {
     const different = visual.clients.filter((c) => c.changedPercent >= 1).sort((a, b) => b.changedPercent - a.changedPercent);
     items.push(
       different.length === 0
-        ? `<li>Every client looks like its reference (under 1% of pixels differ).</li>`
-        : `<li>Looks different from its reference:<ul>${different.map((c) => `<li>${name(c.clientId)}: ${c.changedPercent}% of pixels differ from ${name(c.reference)}</li>`).join('')}</ul></li>`,
+        ? `<li>Every client looks like the reference client of its width (under 1% of pixels differ).</li>`
+        : `<li>Looks different from the reference client of its width:<ul>${different.map((c) => `<li>${name(c.clientId)}: ${c.changedPercent}% of pixels differ from ${name(c.reference)}</li>`).join('')}</ul></li>`,
     );
+    const divergence = divergenceReportItem(visual.divergence, name);
+    if (divergence) items.push(divergence);
   }
   for (const note of reports.screenshotNotes ?? []) items.push(`<li>${e(note)}</li>`);
   return items.length === 0
@@ -272,7 +294,7 @@ ${modeButtons}
 <figure class="frame-dark"><figcaption>Dark mode</figcaption><iframe id="frame-dark" sandbox="" referrerpolicy="no-referrer" loading="lazy" title="${e(selectedName)} in dark mode" srcdoc="${e(dark)}"></iframe></figure>
 </div>
 </section>
-${screenshotsSection(preview.screenshots, clients)}
+${screenshotsSection(preview.screenshots, clients, preview.renderedReports?.visualReport?.divergence)}
 ${renderedReportsSection(preview.renderedReports)}
 ${messageReportSection(analysis.messageReport)}
 ${findingsSection(analysis.cssReport, clients.length)}

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { RENDER_MODES, type RenderMode } from '@mailproof/contracts';
-import { renderClientViews } from '@mailproof/engine';
+import { referenceShotFor, RENDER_MODES, type RenderMode } from '@mailproof/contracts';
+import { analyzeEmail, renderEmailViews } from '@mailproof/engine';
 import { compileEmail } from '@mailproof/sandbox';
 import { clientsOption, formatOption } from './analyze.command';
 import { CliError, describeInputError, UsageError } from './cli-errors';
@@ -25,13 +25,15 @@ interface ScreenshotsOptions {
  * `mailproof screenshots FILE --out DIR`: the render worker's code in this process: each client's light and
  * dark view painted in the local Chromium (CHROMIUM_PATH or /usr/bin/chromium), PNGs written to DIR with the
  * reports measured in the pages (reports.json). Remote images come through the same SSRF guard unless --no-images.
+ * The reference rendering (the email as written) is painted too (`reference-<viewport>-<mode>.png`), each
+ * client compared with it: `<client>-<mode>.diff.png` beside its screenshot, and the divergence per client printed.
  */
 export function registerScreenshotsCommand(program: Command): void {
   program
     .command('screenshots')
     .description('render an email as each client shows it, light and dark, into PNG files (needs Chromium installed)')
     .argument('<file>', 'the email: .html, .htm, .maizzle.html, .jsx, .tsx, .mjml or .eml (its HTML part); `-` reads stdin')
-    .requiredOption('--out <dir>', 'folder for the PNGs and reports.json (created if missing)')
+    .requiredOption('--out <dir>', 'folder for the PNGs (screenshots, reference renderings, <client>-<mode>.diff.png) and reports.json (created if missing)')
     .addOption(formatOption())
     .addOption(clientsOption())
     .addOption(new Option('--modes <modes>', 'light, dark or light,dark').default('light,dark'))
@@ -56,37 +58,50 @@ export function registerScreenshotsCommand(program: Command): void {
           throw describeInputError(input.label, error);
         }
       });
-      const views = renderClientViews(html, { clients });
+      const views = renderEmailViews(html, { clients });
+      // The findings name the client behaviour behind a divergence region (its cause).
+      const findings = analyzeEmail(html, { clients }).cssReport;
       const pool = await RenderPool.launch({ chromiumPath, concurrency: 2, ...RENDER_POOL_DEFAULTS });
       const guard = options.images === false ? null : new SsrfGuard();
       try {
-        const result = await renderEmail(pool, views, modes, new EmailImageLoader(guard));
+        const result = await renderEmail(pool, views.clients, modes, new EmailImageLoader(guard), views.reference);
         await mkdir(options.out, { recursive: true });
         const written: Record<string, string> = {};
-        for (const [id, { page }] of result.painted) {
+        for (const [id, { page }] of [...result.painted, ...result.references]) {
           const path = join(options.out, `${id}.png`);
           await writeFile(path, page.png);
           written[id] = path;
         }
+        const clientIds = views.clients.map((view) => view.clientId);
+        // Loaded here, not at start: pixelmatch and pngjs are for this command only (docs/cli.md).
+        const { diffImage, divergenceLines } = await import('./divergence-images');
+        const diffs: Record<string, string> = {};
+        for (const [id, { unit, page }] of result.painted) {
+          const shot = unit.shots.find((candidate) => candidate.id === id);
+          const reference = shot ? result.references.get(referenceShotFor(shot.client, shot.mode)) : undefined;
+          if (!reference) continue;
+          const path = join(options.out, `${id}.diff.png`);
+          await writeFile(path, diffImage(reference.page.png, page.png).png);
+          diffs[id] = path;
+        }
         const reports = {
-          ...renderedReports(
-            result.painted,
-            views.map((view) => view.clientId),
-            modes,
-          ),
+          ...renderedReports(result.painted, clientIds, modes, { references: result.references, findings }),
           screenshotNotes: result.notes,
           failed: result.failed,
         };
         await writeFile(join(options.out, 'reports.json'), `${JSON.stringify(reports, null, 2)}\n`);
         if (options.json) {
-          console.log(JSON.stringify({ screenshots: written, distinctPages: result.units.length, ...reports }));
+          console.log(JSON.stringify({ screenshots: written, diffs, distinctPages: result.units.length, ...reports }));
         } else {
-          console.log(`${Object.keys(written).length} screenshot(s) from ${result.units.length} distinct page(s) written to ${options.out}`);
+          console.log(
+            `${result.painted.size} screenshot(s), ${result.references.size} reference rendering(s) and ${Object.keys(diffs).length} diff image(s) from ${result.units.length} distinct page(s) written to ${options.out}`,
+          );
           for (const note of result.notes) console.log(`note: ${note}`);
           for (const failure of result.failed) console.log(`failed: ${failure.id}: ${failure.reason}`);
           const overflowing = reports.overflowReport?.overflowing ?? [];
           if (overflowing.length > 0) console.log(`scrolls sideways in: ${overflowing.join(', ')}`);
           if (reports.mobileContrast) console.log(`mobile contrast failures: ${reports.mobileContrast.failing}`);
+          for (const line of divergenceLines(reports.visualReport?.divergence, diffs)) console.log(line);
         }
         if (result.failed.length > 0) process.exitCode = 1;
       } finally {
