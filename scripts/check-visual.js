@@ -132,7 +132,9 @@ function sweep(dev, clients) {
       let silent = 0;
       for (const r of dev) {
         const { failures } = visualCheck(r.after, r.before, { clients, threshold, maxReferenceChange });
-        if (judge(r.pair, failures).ok) r.pair.kind === 'broken' ? found++ : silent++;
+        if (!judge(r.pair, failures).ok) continue;
+        if (r.pair.kind === 'broken') found++;
+        else silent++;
       }
       return `${found}+${silent}`.padStart(10);
     });
