@@ -87,7 +87,8 @@ describe('the gate with the visual check', () => {
     const [raw] = await db.query('SELECT visual FROM gate_baselines WHERE account_id = $1 AND ref = $2', [accountId, ref]);
     expect(typeof raw.visual).toBe('string');
     expect(raw.visual).toMatch(/^mpe1:/);
-    const runs = new GateRunRepository(db, new WebhookRepository(db), testRowCipher(db, config));
+    const cipher = testRowCipher(db, config);
+    const runs = new GateRunRepository(db, new WebhookRepository(db, cipher), cipher);
     const baseline = await runs.baseline(accountId, ref);
     expect(Object.keys(baseline?.visual?.divergence ?? {}).sort()).toEqual(CLIENTS);
     expect(baseline?.visual?.reference.light).toMatchObject({ tile: 32 });

@@ -93,6 +93,15 @@ function describeRegions(regions: readonly VisualFailureRegion[]): string {
   return `; regions: ${parts.join(' | ')}`;
 }
 
+/** Where a visual failure points in the source: the first region's first element with a known line. */
+function firstRegionLine(regions: readonly VisualFailureRegion[]): number | undefined {
+  for (const region of regions) {
+    const element = region.elements.find((candidate) => candidate.line !== null);
+    if (element && element.line !== null) return element.line;
+  }
+  return undefined;
+}
+
 /** A note's label: its check, and the requirement or the client (and scheme) it is about. */
 function noteSubject(note: NonNullable<GateVerdictResponse['notes']>[number]): string | undefined {
   if ('requirement' in note && note.requirement) return note.requirement;
@@ -193,14 +202,18 @@ export function gateCheckReport(results: readonly GateFileResult[], exitCode: nu
       };
     }
     const { verdict } = result;
-    const problems: ReportedProblem[] = verdict.failures.map((failure) => ({
-      severity: 'error',
-      ruleId: `gate/${failure.check}`,
-      title: 'clientId' in failure && failure.clientId ? `${failure.check} in ${failure.clientId}` : failure.check,
-      message: failureMessage(failure),
-      ...('clientId' in failure && failure.clientId ? { clients: [failure.clientId] } : {}),
-      blocking: true,
-    }));
+    const problems: ReportedProblem[] = verdict.failures.map((failure) => {
+      const line = failure.check === 'divergence' ? firstRegionLine(failure.regions) : undefined;
+      return {
+        severity: 'error',
+        ruleId: `gate/${failure.check}`,
+        title: 'clientId' in failure && failure.clientId ? `${failure.check} in ${failure.clientId}` : failure.check,
+        message: failureMessage(failure),
+        ...(line === undefined ? {} : { line }),
+        ...('clientId' in failure && failure.clientId ? { clients: [failure.clientId] } : {}),
+        blocking: true,
+      };
+    });
     for (const note of (verdict.notes ?? []).filter((item) => item.reason !== NOT_A_MESSAGE_REASON)) {
       problems.push({ severity: 'note', ruleId: `gate/${note.check}`, title: noteSubject(note) ?? note.check, message: note.reason, blocking: false });
     }
