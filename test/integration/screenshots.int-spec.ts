@@ -105,6 +105,11 @@ describe('screenshots through the render worker', () => {
       'apple-mail-macos-light',
       'gmail-web-dark',
       'gmail-web-light',
+      // The reference rendering (the email as written), per viewport the clients use and scheme (docs/visual.md).
+      'reference-mobile-dark',
+      'reference-mobile-light',
+      'reference-wide-dark',
+      'reference-wide-light',
     ]);
     for (const url of Object.values(shots)) expect(url).toMatch(SHOT_URL);
 
@@ -131,6 +136,16 @@ describe('screenshots through the render worker', () => {
     const faint = response.body.mobileContrast.clients.find((c: { clientId: string; mode: string }) => c.clientId === 'apple-mail-ios' && c.mode === 'light');
     expect(faint.failures).toEqual([expect.objectContaining({ sample: 'Faint text', line: 11 })]);
     expect(response.body.visualReport.references.wide).toBe('apple-mail-macos');
+    // The dark reference applies the email's own dark rule (green); Apple Mail paints the author's page
+    // (the same picture, score 0); Gmail keeps the box red in dark mode: it departs from the reference.
+    const referenceDark = await fetchPng(shots['reference-wide-dark']);
+    expect(pixelAt(referenceDark.body, 50, 50)).toEqual([0, 255, 0]);
+    expect(shots['reference-wide-light']).toBe(shots['apple-mail-macos-light']);
+    const divergence = response.body.visualReport.divergence;
+    expect(divergence['apple-mail-macos']).toEqual({ light: { score: 0, regions: [] }, dark: { score: 0, regions: [] } });
+    expect(divergence['gmail-web'].light).toEqual({ score: 0, regions: [] });
+    expect(divergence['gmail-web'].dark.score).toBeGreaterThan(0);
+    expect(divergence['gmail-web'].dark.regions[0].box).toMatchObject({ x: 0, y: 0 });
 
     // The stored preview answers the same.
     const stored = await request(api.url).get(`/api/preview/${response.body.id}`).expect(200);
@@ -160,7 +175,7 @@ describe('screenshots through the render worker', () => {
       .send({ clients: ['outlook-windows-legacy'], modes: ['dark'] })
       .expect(200);
     expect(answer.body).toMatchObject({ screenshotStatus: 'complete', captured: ['outlook-windows-legacy-dark'], failed: [] });
-    expect(Object.keys(answer.body.screenshots)).toEqual(['outlook-windows-legacy-dark']);
+    expect(Object.keys(answer.body.screenshots).sort()).toEqual(['outlook-windows-legacy-dark', 'reference-wide-dark']);
     // Full inversion: the white body is dark in Outlook Classic's dark view.
     const png = await fetchPng(answer.body.screenshots['outlook-windows-legacy-dark']);
     const [r, g, b] = pixelAt(png.body, 600, 20);
@@ -170,7 +185,16 @@ describe('screenshots through the render worker', () => {
     expect(all.body.screenshotStatus).toBe('complete');
     expect(all.body.captured.sort()).toEqual(['gmail-ios-dark', 'gmail-ios-light', 'outlook-windows-legacy-dark', 'outlook-windows-legacy-light']);
     const stored = await request(api.url).get(`/api/preview/${id}`).expect(200);
-    expect(Object.keys(stored.body.screenshots).sort()).toEqual(all.body.captured.sort());
+    expect(Object.keys(stored.body.screenshots).sort()).toEqual([
+      ...all.body.captured.sort(),
+      'reference-mobile-dark',
+      'reference-mobile-light',
+      'reference-wide-dark',
+      'reference-wide-light',
+    ]);
+    // The divergence of the first render (Outlook Classic's dark) merged with the second's.
+    expect(Object.keys(stored.body.visualReport.divergence).sort()).toEqual(['gmail-ios', 'outlook-windows-legacy']);
+    expect(Object.keys(stored.body.visualReport.divergence['outlook-windows-legacy']).sort()).toEqual(['dark', 'light']);
     expect(stored.body.mobileContrast.clients.map((c: { clientId: string; mode: string }) => `${c.clientId}-${c.mode}`).sort()).toEqual([
       'gmail-ios-dark',
       'gmail-ios-light',

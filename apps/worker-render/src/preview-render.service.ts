@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import { type RenderScreenshotsJobPayload, type RenderScreenshotsJobResult, type StoredRenderedReports } from '@mailproof/contracts';
-import { isClientId, renderClientViews, type ClientId } from '@mailproof/engine';
+import { isClientId, renderEmailViews, type ClientId } from '@mailproof/engine';
 import { SsrfGuard } from '@mailproof/net-guard';
 import { parsePreviewResult, PreviewRepository, ScreenshotRepository, type AttachedShot, type StoredImage } from '@mailproof/persistence';
 import { EmailImageLoader, mergeRenderedReports, renderEmail, renderedReports, RenderPool } from '@mailproof/render';
@@ -61,16 +61,19 @@ export class PreviewRenderService implements OnModuleInit, OnModuleDestroy {
     if (preview.status !== 'completed' || !preview.result) {
       return { previewId: preview.id, captured: [], failed: allShots.map((id) => ({ id, reason: 'the preview has no analysis to paint' })) };
     }
-    const html = preview.format === 'html' ? preview.source : (parsePreviewResult(preview.result).compiledHtml ?? '');
-    const views = renderClientViews(html, { clients });
+    const analysis = parsePreviewResult(preview.result);
+    const html = preview.format === 'html' ? preview.source : (analysis.compiledHtml ?? '');
+    // The reference rendering (the email as written) is painted with the clients, once per viewport and
+    // scheme, and stored beside them as `reference-<viewport>-<mode>` (docs/visual.md).
+    const views = renderEmailViews(html, { clients });
     const pool = await this.getPool();
-    const result = await renderEmail(pool, views, payload.modes, new EmailImageLoader(this.guard));
+    const result = await renderEmail(pool, views.clients, payload.modes, new EmailImageLoader(this.guard), views.reference);
 
     const images = new Map<string, StoredImage>();
     const hashOfUnit = new Map<string, string>();
     const shots: AttachedShot[] = [];
     const urls: Record<string, string> = {};
-    for (const [id, { unit, page }] of result.painted) {
+    for (const [id, { unit, page }] of [...result.painted, ...result.references]) {
       let hash = hashOfUnit.get(unit.key);
       if (!hash) {
         hash = await this.screenshots.imageHash(preview.accountId, page.png);
@@ -80,7 +83,10 @@ export class PreviewRenderService implements OnModuleInit, OnModuleDestroy {
       shots.push({ shot: id, hash, truncated: page.truncated });
       urls[id] = `${this.config.http.publicBaseUrl}/screenshots/${hash}.png`;
     }
-    const reports: StoredRenderedReports = { ...renderedReports(result.painted, clients, payload.modes), screenshotNotes: result.notes };
+    const reports: StoredRenderedReports = {
+      ...renderedReports(result.painted, clients, payload.modes, { references: result.references, findings: analysis.cssReport }),
+      screenshotNotes: result.notes,
+    };
     const stored = await this.screenshots.attachToPreview(preview.id, [...images.values()], shots, urls, (current) => mergeRenderedReports(current, reports));
     if (!stored) return { previewId: preview.id, captured: [], failed: [] };
     for (const failure of result.failed) this.logger.warn(`screenshot ${failure.id} of ${preview.id} failed: ${failure.reason}`);

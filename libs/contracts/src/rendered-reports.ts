@@ -1,4 +1,4 @@
-import type { ClientId } from '@mailproof/engine';
+import { getClient, type ClientId } from '@mailproof/engine';
 
 /** The reports worker-render measures in rendered pages (docs/rendering.md); null in a preview never rendered. */
 
@@ -50,8 +50,26 @@ export interface VisualReport {
    * Each client against the reference rendering (the email as written, no client rewrite, same
    * renderer and viewport), per scheme (decisions.md section 13): `divergence[clientId].light`.
    * A map like `compatibilityScores`; a scheme not painted is absent. Absent when no reference was painted.
+   * The reference screenshot each entry is compared with is `screenshots[referenceShotFor(clientId, scheme)]`
+   * (`reference-wide-light`, `reference-mobile-dark`…); see docs/visual.md.
    */
   divergence?: Partial<Record<ClientId, Partial<Record<'light' | 'dark', VisualDivergence>>>>;
+}
+
+/** The viewports screenshots are painted in: phones at 390 CSS px (scale 2), desktop and webmail at 800 (scale 1). */
+export type ScreenshotViewport = 'wide' | 'mobile';
+
+/**
+ * The key of a reference screenshot in a preview's `screenshots` map: `reference-<viewport>-<scheme>`.
+ * `reference` is a pseudo-client: the email as written, painted once per viewport and scheme.
+ */
+export function referenceShotId(viewport: ScreenshotViewport, scheme: 'light' | 'dark'): `reference-${ScreenshotViewport}-${'light' | 'dark'}` {
+  return `reference-${viewport}-${scheme}`;
+}
+
+/** The reference screenshot a client's screenshot of `scheme` is compared with (mobile clients: the mobile viewport's). */
+export function referenceShotFor(clientId: ClientId, scheme: 'light' | 'dark'): `reference-${ScreenshotViewport}-${'light' | 'dark'}` {
+  return referenceShotId(getClient(clientId).category === 'mobile' ? 'mobile' : 'wide', scheme);
 }
 
 /** A box in page coordinates (CSS px, top-left origin). */
@@ -65,18 +83,35 @@ export interface PageBox {
 /** One region where a client's rendering departs from the reference. */
 export interface DivergenceRegion {
   box: PageBox;
-  /** `layout`: an element moved or resized; `color`: the same boxes painted differently. */
+  /**
+   * `layout`: an element under the region moved, changed size or is not shown in the client (boxes measured
+   * in both pages, matched by source line and tag); `color`: the same boxes painted differently.
+   */
   kind: 'layout' | 'color';
-  /** The author's elements under the region: a selector path and the line in the author's source (null when unknown). */
+  /**
+   * The author's elements under the region (at most 3: those a change starts on, else those that moved,
+   * else the smallest that cover it): a selector path in the reference page (`body > table > tr > td.cta > a`)
+   * and the element's line in the analyzed HTML (the author's source for HTML; `compiledHtml` for JSX, MJML
+   * and Maizzle; null when unknown).
+   */
   elements: Array<{ selector: string; line: number | null }>;
-  /** The client behaviour or finding that explains the region, when one does. */
+  /**
+   * What the client did that explains the region, when a computed style of one of those elements differs
+   * from the reference's (`message`: "the button's `border-radius` is dropped by outlook-windows-legacy"),
+   * or the element is not shown. `property`: the CSS property (shorthand name); `behaviour`: the rule id of
+   * the client's finding in `cssReport` on that property, when there is one.
+   */
   cause?: { message: string; property?: string; behaviour?: string };
 }
 
 /** One client and scheme against the reference rendering of the same viewport and scheme. */
 export interface VisualDivergence {
-  /** 0 = identical to the reference, 100 = nothing in common. */
+  /**
+   * 0 = identical to the reference, 100 = every pixel differs: 100 x the square root of the share of pixels
+   * pixelmatch (threshold 0.1, anti-aliased pixels excluded) finds different; one decimal.
+   */
   score: number;
+  /** Where it differs, most changed pixels first (at most 12). */
   regions: DivergenceRegion[];
 }
 

@@ -16,7 +16,7 @@ import { buildDarkContrast, transformDropMasks } from './reports/dark-contrast';
 import { createReportContext } from './reports/context/report-context';
 import { overallScore, scoreClients } from './scores/compatibility-score';
 import { TransformContext, transformForClient } from './transforms/client-transform';
-import { RenderPlan, RenderTemplate } from './transforms/render-template';
+import { emptyPlan, RenderPlan, RenderTemplate } from './transforms/render-template';
 
 /** Bad options (not a problem in the email): unknown client ids or format. */
 export class EngineInputError extends EngineError {
@@ -78,7 +78,7 @@ function renderClients(
   selectors: SelectorCache,
   clients: readonly ClientId[],
   annotateLines = false,
-): Pick<PreviewAnalysis, 'transforms' | 'darkMode'> & { handovers: DarkColorHandover[] } {
+): Pick<PreviewAnalysis, 'transforms' | 'darkMode'> & { handovers: DarkColorHandover[]; reference: () => string } {
   const views = clients.map((client) => transformForClient(transformContext, client));
   const darkContext = new DarkModeContext(transformContext, selectors);
   const darkVariants = views.map((view) => simulateDarkModeForClient(darkContext, view));
@@ -118,7 +118,10 @@ function renderClients(
     const variant = darkVariants[index];
     darkMode[view.client] = { html: variant.sameAsTransform ? transforms[index].html : render(variant.plan), warnings: variant.warnings };
   });
-  return { transforms, darkMode, handovers: darkVariants.map((variant) => variant.colors) };
+  // The email as written (no client rewrite), from the same template: a client whose plan is empty renders
+  // the very same string, so its page and the reference are one render.
+  const reference = (): string => render(emptyPlan());
+  return { transforms, darkMode, handovers: darkVariants.map((variant) => variant.colors), reference };
 }
 
 /** One client's markup as a browser should paint it (see renderClientViews). */
@@ -135,24 +138,42 @@ export interface ClientRenderView {
   darkUsesDarkScheme: boolean;
 }
 
+/** What the render worker paints: every client's view, and the reference (the email as written). */
+export interface EmailRenderViews {
+  /**
+   * The analyzed HTML with no client rewrite (the author's intent), annotated like the client views:
+   * the reference rendering of the visual divergence (docs/visual.md).
+   */
+  reference: string;
+  clients: ClientRenderView[];
+}
+
 /**
  * What the render worker paints: each client's light and dark markup exactly as the analysis produces it,
  * plus `data-mp-line` on every start tag (the element's line in `html`), so measurements taken in the
  * rendered page point back to the source. No findings, scores or reports are computed.
  */
-export function renderClientViews(html: string, options: Pick<AnalyzeEmailOptions, 'clients'> = {}): ClientRenderView[] {
+export function renderEmailViews(html: string, options: Pick<AnalyzeEmailOptions, 'clients'> = {}): EmailRenderViews {
   const clients = resolveClients(options.clients);
   const parsed = parseEmail(html);
   const selectors = new SelectorCache();
   const features = collectFeatures(parsed, selectors);
   const cascade = computeStyleCascade(parsed, selectors);
-  const { transforms, darkMode, handovers } = renderClients(parsed, new TransformContext(parsed, features, cascade), selectors, clients, true);
-  return transforms.map((transform, index) => ({
-    clientId: transform.clientId,
-    light: transform.html,
-    dark: darkMode[transform.clientId].html,
-    darkUsesDarkScheme: handovers[index].mode === 'dark-media',
-  }));
+  const { transforms, darkMode, handovers, reference } = renderClients(parsed, new TransformContext(parsed, features, cascade), selectors, clients, true);
+  return {
+    reference: reference(),
+    clients: transforms.map((transform, index) => ({
+      clientId: transform.clientId,
+      light: transform.html,
+      dark: darkMode[transform.clientId].html,
+      darkUsesDarkScheme: handovers[index].mode === 'dark-media',
+    })),
+  };
+}
+
+/** The client views of renderEmailViews, without the reference. */
+export function renderClientViews(html: string, options: Pick<AnalyzeEmailOptions, 'clients'> = {}): ClientRenderView[] {
+  return renderEmailViews(html, options).clients;
 }
 
 /** The compatibility core of an analysis: features, the `<style>` cascade, client behaviors and cssReport (positions in `parsed`). */

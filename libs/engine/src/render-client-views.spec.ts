@@ -1,4 +1,4 @@
-import { analyzeEmail, renderClientViews } from './analyze-email';
+import { analyzeEmail, renderClientViews, renderEmailViews } from './analyze-email';
 import { LINE_ATTRIBUTE } from './transforms/render-template';
 
 const EMAIL = `<!doctype html>
@@ -48,5 +48,23 @@ describe('renderClientViews', () => {
 
   it('renders only the clients asked for', () => {
     expect(renderClientViews(EMAIL, { clients: ['yahoo-mail', 'aol'] }).map((v) => v.clientId)).toEqual(['yahoo-mail', 'aol']);
+  });
+});
+
+describe('renderEmailViews', () => {
+  const views = renderEmailViews(EMAIL);
+
+  it('gives the email as written, annotated like the client views: the reference rendering', () => {
+    expect(views.reference).toMatch(/<div class="box" style="display:flex;padding:8px" data-mp-line="11">/);
+    expect(views.reference).toContain('@media (prefers-color-scheme: dark) { .box { background: #00ff00 !important; } }');
+    // The markup of the analysis with no client's rewrite: Apple Mail's, which rewrites nothing here.
+    expect(stripLines(views.reference)).toBe(analyzeEmail(EMAIL).transforms.find((t) => t.clientId === 'apple-mail-macos')!.html);
+  });
+
+  it('is the very markup of a client that rewrites nothing, and not of one that rewrites', () => {
+    const byId = new Map(views.clients.map((v) => [v.clientId, v]));
+    expect(byId.get('apple-mail-macos')!.light).toBe(views.reference);
+    expect(byId.get('gmail-web')!.light).not.toBe(views.reference);
+    expect(views.clients).toEqual(renderClientViews(EMAIL));
   });
 });

@@ -17,7 +17,75 @@ export interface PageMeasurements {
   /** Elements looked at (a page with more is measured in part). */
   elementsMeasured: number;
   elementsTotal: number;
+  /** Every element's box and paint-relevant styles (only when asked: the visual divergence matches them up). */
+  elements?: MeasuredElements;
 }
+
+/**
+ * The elements of a page (the body and the first MAX_MEASURED_ELEMENTS inside it, in document order), each
+ * with its box in page coordinates (CSS px) and its computed PAINT_PROPERTIES. Styles are interned: many
+ * elements share one signature, and the list crosses the DevTools protocol as one small JSON.
+ */
+export interface MeasuredElements {
+  /** One row per element: [line, tag, parent index (-1: none), x, y, width, height, style index, id, classes]. */
+  rows: Array<[number | null, string, number, number, number, number, number, number, string, string]>;
+  /** Distinct style signatures: PAINT_PROPERTIES' computed values joined with STYLE_SEPARATOR. */
+  styles: string[];
+}
+
+/**
+ * Computed properties compared between the reference and a client page: those a client's rewrite drops or
+ * changes and that change what is painted. URLs in `background-image` are reduced to `url` (no address
+ * leaves the page, and a data: URI is not copied around).
+ */
+export const PAINT_PROPERTIES = [
+  'display',
+  'position',
+  'float',
+  'flex-direction',
+  'visibility',
+  'opacity',
+  'color',
+  'background-color',
+  'background-image',
+  'border-top-left-radius',
+  'border-top-right-radius',
+  'border-bottom-right-radius',
+  'border-bottom-left-radius',
+  'border-top-width',
+  'border-top-style',
+  'border-top-color',
+  'border-right-width',
+  'border-right-style',
+  'border-right-color',
+  'border-bottom-width',
+  'border-bottom-style',
+  'border-bottom-color',
+  'border-left-width',
+  'border-left-style',
+  'border-left-color',
+  'box-shadow',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'line-height',
+  'text-align',
+  'text-decoration-line',
+  'text-transform',
+  'letter-spacing',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'padding-left',
+  'margin-top',
+  'margin-right',
+  'margin-bottom',
+  'margin-left',
+  'max-width',
+] as const;
+
+export const STYLE_SEPARATOR = '\u001f';
 
 export interface MeasuredText {
   line: number | null;
@@ -118,4 +186,65 @@ export function measurePage(args: { lineAttribute: string; maxElements: number; 
   };
 }
 
+/**
+ * Every element's box and computed PAINT_PROPERTIES (MeasuredElements): the body, then the first
+ * `maxElements` inside it in document order. Runs inside the page like measurePage: self-contained.
+ */
+export function measureElements(args: {
+  lineAttribute: string;
+  maxElements: number;
+  paintProperties: readonly string[];
+  separator: string;
+}): MeasuredElements | null {
+  const body = document.body;
+  if (!body) return null;
+  const all = body.getElementsByTagName('*');
+  const count = Math.min(all.length, args.maxElements);
+  const properties = args.paintProperties;
+  const rows: MeasuredElements['rows'] = [];
+  const styles: string[] = [];
+  const styleIndex = new Map<string, number>();
+  const indexOf = new Map<Element, number>();
+  const scrollX = window.scrollX;
+  const scrollY = window.scrollY;
+  const round = (value: number): number => Math.round(value * 10) / 10;
+  const measure = (element: Element): void => {
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    const values: string[] = [];
+    for (const property of properties) {
+      const value = style.getPropertyValue(property);
+      values.push(property === 'background-image' ? value.replace(/url\((?:"[^"]*"|'[^']*'|[^)]*)\)/g, 'url').slice(0, 200) : value);
+    }
+    const signature = values.join(args.separator);
+    let index = styleIndex.get(signature);
+    if (index === undefined) {
+      index = styles.length;
+      styles.push(signature);
+      styleIndex.set(signature, index);
+    }
+    const parent = element.parentElement ? (indexOf.get(element.parentElement) ?? -1) : -1;
+    indexOf.set(element, rows.length);
+    const line = element.getAttribute(args.lineAttribute);
+    const classes = (element.getAttribute('class') || '').trim().split(/\s+/).filter(Boolean).slice(0, 2).join(' ');
+    rows.push([
+      line === null ? null : Number(line),
+      element.tagName.toLowerCase(),
+      parent,
+      round(box.left + scrollX),
+      round(box.top + scrollY),
+      round(box.width),
+      round(box.height),
+      index,
+      (element.getAttribute('id') || '').slice(0, 60),
+      classes.slice(0, 80),
+    ]);
+  };
+  measure(body);
+  for (let index = 0; index < count; index++) measure(all[index]);
+  return { rows, styles };
+}
+
 export const MEASURE_ARGS = { maxElements: MAX_MEASURED_ELEMENTS, maxTexts: MAX_TEXTS };
+/** measureElements' arguments but the line attribute. */
+export const MEASURE_ELEMENTS_ARGS = { maxElements: MAX_MEASURED_ELEMENTS, paintProperties: [...PAINT_PROPERTIES], separator: STYLE_SEPARATOR };

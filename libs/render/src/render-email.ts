@@ -1,16 +1,19 @@
-import type { ClientId, ClientRenderView } from '@mailproof/engine';
+import type { ClientId, ClientRenderView, CssFinding } from '@mailproof/engine';
 import type { EmailImageLoader } from './image-loader';
 import { PaintError, type PaintedPage, type RenderPool } from './render-pool';
 import type { RenderedReports } from '@mailproof/contracts';
 import { mobileContrast, overflowReport, visualReport, type PaintedShots } from './rendered-reports';
-import { planRenders, type RenderUnit, type ScreenshotMode, type ShotId } from './shot-plan';
+import { planRenders, type ReferenceShotId, type RenderUnit, type ScreenshotMode, type ShotId } from './shot-plan';
+import { DecodedPages, visualDivergence, type PaintedReferences } from './visual-divergence';
 
 export interface RenderEmailResult {
   /** The distinct pages painted (or tried). */
   units: RenderUnit[];
   /** Every screenshot that was captured, with the page it came from. */
   painted: PaintedShots;
-  failed: Array<{ id: ShotId; reason: string }>;
+  /** The reference renderings painted (when the author's markup was given), by `reference-<viewport>-<mode>`. */
+  references: PaintedReferences;
+  failed: Array<{ id: ShotId | ReferenceShotId; reason: string }>;
   /** Things a reader of the screenshots should know: cut pages, images that stayed broken. */
   notes: string[];
 }
@@ -18,16 +21,20 @@ export interface RenderEmailResult {
 /**
  * Paints the requested clients and modes: the distinct pages behind them once each (many clients share
  * markup), as many at a time as the pool has browsers. A page that fails fails only its own screenshots.
+ * `reference` (renderEmailViews' author markup) adds the reference rendering of every viewport and scheme
+ * painted, and every page is then measured element by element for the visual divergence.
  */
 export async function renderEmail(
   pool: RenderPool,
   views: readonly ClientRenderView[],
   modes: readonly ScreenshotMode[],
   images: EmailImageLoader,
+  reference?: string,
 ): Promise<RenderEmailResult> {
-  const units = planRenders(views, modes);
+  const units = planRenders(views, modes, reference);
   const outcomes = await Promise.allSettled(units.map((unit) => pool.paint(unit, images)));
   const painted: PaintedShots = new Map();
+  const references: PaintedReferences = new Map();
   const failed: RenderEmailResult['failed'] = [];
   let truncated = 0;
   outcomes.forEach((outcome, index) => {
@@ -35,25 +42,49 @@ export async function renderEmail(
     if (outcome.status === 'fulfilled') {
       if (outcome.value.truncated) truncated += unit.shots.length;
       for (const shot of unit.shots) painted.set(shot.id, { unit, page: outcome.value });
+      for (const shot of unit.references) references.set(shot.id, { unit, page: outcome.value });
     } else {
       const reason = outcome.reason instanceof PaintError ? outcome.reason.reason : 'the page could not be painted';
       if (process.env.MAILPROOF_RENDER_DEBUG) process.stderr.write(`paint failed: ${String(outcome.reason?.message ?? outcome.reason)}\n`);
       for (const shot of unit.shots) failed.push({ id: shot.id, reason });
+      for (const shot of unit.references) failed.push({ id: shot.id, reason });
     }
   });
   const notes: string[] = [];
   if (truncated > 0) notes.push(`${truncated} screenshot(s) stop at the height limit; the email is longer.`);
   if (images.failures.size > 0)
     notes.push(`${images.failures.size} image(s) could not be loaded and show as broken (${[...new Set(images.failures.values())].join(', ')}).`);
-  return { units, painted, failed, notes };
+  return { units, painted, references, failed, notes };
 }
 
-/** The three reports measured in the rendered pages; null where no screenshot feeds them. */
-export function renderedReports(painted: PaintedShots, clients: readonly ClientId[], modes: readonly ScreenshotMode[]): RenderedReports {
+/** What the divergence can say beyond the pixels: the email's findings (a cause names the behaviour). */
+export interface DivergenceInputs {
+  references: PaintedReferences;
+  /** The preview's `cssReport` (lines in the analyzed HTML: `compiledLine` for compiled formats). */
+  findings?: readonly CssFinding[];
+}
+
+/**
+ * The three reports measured in the rendered pages; null where no screenshot feeds them. With the
+ * reference renderings, `visualReport.divergence` holds each client and scheme against them.
+ */
+export function renderedReports(
+  painted: PaintedShots,
+  clients: readonly ClientId[],
+  modes: readonly ScreenshotMode[],
+  divergenceInputs?: DivergenceInputs,
+): RenderedReports {
+  const decoded = new DecodedPages();
+  const divergence =
+    divergenceInputs && divergenceInputs.references.size > 0
+      ? visualDivergence(painted, divergenceInputs.references, clients, modes, divergenceInputs.findings, decoded)
+      : null;
+  let visual = modes.includes('light') ? visualReport(painted, clients, decoded) : null;
+  if (divergence && Object.keys(divergence).length > 0) visual = { ...(visual ?? { references: { wide: null, mobile: null }, clients: [] }), divergence };
   return {
     overflowReport: overflowReport(painted, clients),
     mobileContrast: mobileContrast(painted, clients, modes),
-    visualReport: modes.includes('light') ? visualReport(painted, clients) : null,
+    visualReport: visual,
   };
 }
 

@@ -5,7 +5,7 @@ import { LINE_ATTRIBUTE } from '@mailproof/engine';
 import { chromiumLaunchOptions, RENDER_PAGE_URL } from './chromium';
 import { retirePage, ReusedPageBrowser } from './reused-page-browser';
 import type { EmailImageLoader } from './image-loader';
-import { MEASURE_ARGS, measurePage, type PageMeasurements } from './page-measurements';
+import { MEASURE_ARGS, MEASURE_ELEMENTS_ARGS, measureElements, measurePage, type PageMeasurements } from './page-measurements';
 import type { RenderUnit } from './shot-plan';
 
 export interface RenderPoolOptions {
@@ -182,6 +182,10 @@ export class RenderPool {
     route.served = false;
     await page.goto(RENDER_PAGE_URL, { waitUntil: 'load', timeout: this.options.pageTimeoutMs });
     const measurements = await page.evaluate(measurePage, { lineAttribute: LINE_ATTRIBUTE, ...MEASURE_ARGS });
+    if (unit.measureElements) {
+      const elements = await page.evaluate(measureElements, { lineAttribute: LINE_ATTRIBUTE, ...MEASURE_ELEMENTS_ARGS });
+      if (elements) measurements.elements = elements;
+    }
     const cssHeight = Math.max(1, Math.ceil(measurements.contentHeight));
     const height = Math.min(cssHeight, this.options.maxHeightPx);
     const png = Buffer.from(

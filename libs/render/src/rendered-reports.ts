@@ -1,10 +1,10 @@
-import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import { compositeOver, contrastRatio, displayedRatio, getClient, parseCssColor, WHITE, type ClientId, type Rgba } from '@mailproof/engine';
 import type { ContrastFailure, MobileContrastReport, OverflowReport, StoredRenderedReports, VisualReport } from '@mailproof/contracts';
 import type { PaintedPage } from './render-pool';
 import type { MeasuredText } from './page-measurements';
 import type { RenderUnit, ScreenshotMode } from './shot-plan';
+import { DecodedPages } from './visual-divergence';
 
 /** The unit (distinct page) and its painting behind each client's screenshot of one mode. */
 export type PaintedShots = Map<`${ClientId}-${ScreenshotMode}`, { unit: RenderUnit; page: PaintedPage }>;
@@ -157,22 +157,13 @@ function changedRegions(mask: Buffer, width: number, height: number, scale: numb
  * Each client's light screenshot against the reference client's of the same viewport (pixelmatch, its
  * default anti-aliasing detection). Pages that are the same render are 0% without decoding anything.
  */
-export function visualReport(shots: PaintedShots, clients: readonly ClientId[]): VisualReport | null {
+export function visualReport(shots: PaintedShots, clients: readonly ClientId[], decoded = new DecodedPages()): VisualReport | null {
   const pick = (kind: 'wide' | 'mobile'): ClientId | null => {
     const candidates = clients.filter((clientId) => (getClient(clientId).category === 'mobile') === (kind === 'mobile') && shots.has(`${clientId}-light`));
     return REFERENCE_ORDER[kind].find((clientId) => candidates.includes(clientId)) ?? candidates[0] ?? null;
   };
   const references = { wide: pick('wide'), mobile: pick('mobile') };
-  const decoded = new Map<string, Decoded>();
-  const decode = (unit: RenderUnit, page: PaintedPage): Decoded => {
-    let image = decoded.get(unit.key);
-    if (!image) {
-      const png = PNG.sync.read(page.png);
-      image = { width: png.width, height: png.height, data: png.data };
-      decoded.set(unit.key, image);
-    }
-    return image;
-  };
+  const decode = (unit: RenderUnit, page: PaintedPage): Decoded => decoded.get(unit, page);
   const entries: VisualReport['clients'] = [];
   for (const clientId of clients) {
     const shot = shots.get(`${clientId}-light`);
@@ -209,6 +200,15 @@ function mergeEntries<T extends { clientId: ClientId }>(current: readonly T[], n
   return [...merged.values()];
 }
 
+/** Divergence entries of a later render replace those of the same client and scheme; the others stay. */
+function mergeDivergence(current: VisualReport['divergence'], next: VisualReport['divergence']): VisualReport['divergence'] {
+  if (!current && !next) return undefined;
+  const merged: NonNullable<VisualReport['divergence']> = { ...current };
+  for (const [clientId, schemes] of Object.entries(next ?? {}) as Array<[ClientId, NonNullable<VisualReport['divergence']>[ClientId]]>)
+    merged[clientId] = { ...merged[clientId], ...schemes };
+  return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
 /**
  * A later render of some clients replaces those clients' entries and keeps the others', so a preview
  * rendered in parts ends with one report over every client painted.
@@ -217,14 +217,16 @@ export function mergeRenderedReports(current: Partial<StoredRenderedReports> | n
   const overflowClients = mergeEntries(current?.overflowReport?.clients ?? [], next.overflowReport?.clients ?? [], (e) => e.clientId);
   const contrastClients = mergeEntries(current?.mobileContrast?.clients ?? [], next.mobileContrast?.clients ?? [], (e) => `${e.clientId}-${e.mode}`);
   const visualClients = mergeEntries(current?.visualReport?.clients ?? [], next.visualReport?.clients ?? [], (e) => e.clientId);
+  const divergence = mergeDivergence(current?.visualReport?.divergence, next.visualReport?.divergence);
+  const visualBase =
+    visualClients.length === 0 && !divergence
+      ? null
+      : { references: next.visualReport?.references ?? current?.visualReport?.references ?? { wide: null, mobile: null }, clients: visualClients };
   return {
     overflowReport:
       overflowClients.length === 0 ? null : { clients: overflowClients, overflowing: overflowClients.filter((e) => e.overflowPx > 0).map((e) => e.clientId) },
     mobileContrast: contrastClients.length === 0 ? null : { clients: contrastClients, failing: contrastClients.reduce((sum, e) => sum + e.failures.length, 0) },
-    visualReport:
-      visualClients.length === 0
-        ? null
-        : { references: next.visualReport?.references ?? current?.visualReport?.references ?? { wide: null, mobile: null }, clients: visualClients },
+    visualReport: visualBase && divergence ? { ...visualBase, divergence } : visualBase,
     screenshotNotes: next.screenshotNotes ?? current?.screenshotNotes ?? [],
   };
 }

@@ -1,0 +1,112 @@
+import { renderEmailViews, type ClientId } from '@mailproof/engine';
+import type { DivergenceRegion, VisualReport } from '@mailproof/contracts';
+import { EmailImageLoader, RenderPool, renderEmail, renderedReports, type RenderEmailResult } from '@mailproof/render';
+import { pixelAt } from '../utils/loopback-servers';
+
+// Real headless Chromium: the reference rendering (the email as written) and each client's divergence from it.
+// Lines: body 12, the heading 13, the flex row 14, the button's table 15, the background-image block 16.
+const EMAIL = `<!doctype html>
+<html><head>
+<meta name="color-scheme" content="light dark">
+<style>
+  body { margin: 0; background: #ffffff; font-family: Arial, sans-serif; }
+  .row { display: flex; width: 600px; }
+  .col { width: 300px; height: 120px; }
+  .left { background: #2255cc; }
+  .right { background: #22aa55; }
+  @media (prefers-color-scheme: dark) { body { background: #111111 !important; } .title { color: #eeeeee !important; } }
+</style>
+</head><body>
+<h1 class="title" style="margin:20px;font-size:28px">Hello</h1>
+<div class="row"><div class="col left">&nbsp;</div><div class="col right">&nbsp;</div></div>
+<table cellpadding="0" cellspacing="0" style="margin:30px"><tr><td class="cta" style="background:#cc2255;border-radius:12px;padding:16px 32px"><a href="https://example.com" style="color:#ffffff;text-decoration:none;font-size:18px">Buy now</a></td></tr></table>
+<div style="width:400px;height:150px;background-image:linear-gradient(#ff8800,#ff8800)">&nbsp;</div>
+</body></html>`;
+
+const CLIENTS: ClientId[] = ['apple-mail-macos', 'apple-mail-ios', 'gmail-web', 'gmail-android', 'outlook-windows-legacy'];
+
+const isOrange = ([r, g, b]: [number, number, number]) => r > 240 && g > 120 && g < 150 && b < 20;
+const isGreen = ([r, g, b]: [number, number, number]) => r < 60 && g > 150 && b < 110;
+
+/** The region whose box covers the point (x, y), CSS px. */
+function regionAt(regions: readonly DivergenceRegion[], x: number, y: number): DivergenceRegion | undefined {
+  return regions.find((region) => region.box.x <= x && x < region.box.x + region.box.width && region.box.y <= y && y < region.box.y + region.box.height);
+}
+
+describe('visual divergence (real Chromium)', () => {
+  let pool: RenderPool;
+  let result: RenderEmailResult;
+  let divergence: NonNullable<VisualReport['divergence']>;
+
+  beforeAll(async () => {
+    pool = await RenderPool.launch({ concurrency: 2, pageTimeoutMs: 15_000, maxHeightPx: 2_000 });
+    const views = renderEmailViews(EMAIL, { clients: CLIENTS });
+    result = await renderEmail(pool, views.clients, ['light', 'dark'], new EmailImageLoader(null), views.reference);
+    divergence = renderedReports(result.painted, CLIENTS, ['light', 'dark'], { references: result.references }).visualReport!.divergence!;
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
+
+  it("paints the author's page once per viewport and scheme: the columns side by side, the gradient shown", () => {
+    expect(result.failed).toEqual([]);
+    expect([...result.references.keys()].sort()).toEqual(['reference-mobile-dark', 'reference-mobile-light', 'reference-wide-dark', 'reference-wide-light']);
+    const wide = result.references.get('reference-wide-light')!;
+    expect(wide.page.pixelWidth).toBe(800);
+    expect(result.references.get('reference-mobile-light')!.page.pixelWidth).toBe(780);
+    // The right column at x 300-600 beside the left one (a flex row), the orange block below the button.
+    expect(isGreen(pixelAt(wide.page.png, 450, 130))).toBe(true);
+    expect(isOrange(pixelAt(wide.page.png, 200, 380))).toBe(true);
+    // Outlook Classic stacks the columns: its pixel there is not the green column.
+    expect(isGreen(pixelAt(result.painted.get('outlook-windows-legacy-light')!.page.png, 450, 130))).toBe(false);
+  });
+
+  it("applies the email's own dark rules in the dark reference", () => {
+    expect(pixelAt(result.references.get('reference-wide-light')!.page.png, 700, 20)).toEqual([255, 255, 255]);
+    expect(pixelAt(result.references.get('reference-wide-dark')!.page.png, 700, 20)).toEqual([17, 17, 17]);
+    expect(pixelAt(result.references.get('reference-mobile-dark')!.page.png, 700, 20)).toEqual([17, 17, 17]);
+    // Gmail's web app paints its light page in dark mode: the whole page departs, and the cause says why.
+    const gmailDark = divergence['gmail-web']!.dark!;
+    expect(gmailDark.score).toBeGreaterThan(50);
+    expect(gmailDark.regions[0].cause).toMatchObject({ property: 'prefers-color-scheme', message: expect.stringContaining('gmail-web does not apply') });
+  });
+
+  it("scores 0 for a client whose markup is the author's, light and dark, sharing the reference's page", () => {
+    expect(divergence['apple-mail-macos']).toEqual({ light: { score: 0, regions: [] }, dark: { score: 0, regions: [] } });
+    expect(divergence['apple-mail-ios']).toEqual({ light: { score: 0, regions: [] }, dark: { score: 0, regions: [] } });
+    expect(result.painted.get('apple-mail-macos-light')!.unit).toBe(result.references.get('reference-wide-light')!.unit);
+  });
+
+  it('finds the stacked columns as a layout region on the flex row, caused by display:flex removed', () => {
+    const outlook = divergence['outlook-windows-legacy']!.light!;
+    expect(outlook.score).toBeGreaterThan(10);
+    const columns = regionAt(outlook.regions, 450, 130)!;
+    expect(columns).toBeDefined();
+    expect(columns.kind).toBe('layout');
+    expect(columns.elements[0]).toEqual({ selector: 'body > div.row', line: 14 });
+    expect(columns.cause).toEqual({
+      message: '`display:flex` is removed from the block by outlook-windows-legacy, so its children stack',
+      property: 'display',
+    });
+  });
+
+  it("ties the button's region to its cell and the dropped border-radius", () => {
+    const outlook = divergence['outlook-windows-legacy']!.light!;
+    const button = outlook.regions.find((region) => region.cause?.property === 'border-radius')!;
+    expect(button).toBeDefined();
+    expect(button.elements[0]).toEqual({ selector: 'body > table > tbody > tr > td.cta', line: 15 });
+    expect(button.cause!.message).toBe("the button's `border-radius` is dropped by outlook-windows-legacy");
+    // The button sat at x 30, y ~222 in the reference.
+    expect(button.box.x).toBeLessThanOrEqual(30);
+    expect(button.box.y).toBeLessThanOrEqual(225);
+  });
+
+  it('finds a dropped background image as a colour region over its block', () => {
+    const gmail = divergence['gmail-android']!.light!;
+    const block = regionAt(gmail.regions, 200, 380)!;
+    expect(block).toMatchObject({ kind: 'color', elements: [{ selector: 'body > div', line: 16 }] });
+    expect(block.box).toEqual({ x: 0, y: expect.any(Number), width: 390, height: 150 });
+    expect(block.cause).toEqual({ message: "the block's background image is dropped by gmail-android", property: 'background-image' });
+    expect(gmail.regions).toHaveLength(1);
+  });
+});
