@@ -148,7 +148,8 @@ function sweep(dev, clients) {
   };
   const { referenceChange } = engine();
   for (const r of dev) {
-    const change = r.before.reference.light && r.after.reference.light ? referenceChange(r.before.reference.light, r.after.reference.light) : null;
+    const key = r.pair.client ? engine().referenceKeyFor(r.pair.client, 'light') : 'wide-light';
+    const change = r.before.reference[key] && r.after.reference[key] ? referenceChange(r.before.reference[key], r.after.reference[key]) : null;
     let maxOther = 0;
     for (const clientId of clients) {
       if (clientId === r.pair.client) continue;

@@ -91,7 +91,7 @@ describe('the gate with the visual check', () => {
     const runs = new GateRunRepository(db, new WebhookRepository(db, cipher), cipher);
     const baseline = await runs.baseline(accountId, ref);
     expect(Object.keys(baseline?.visual?.divergence ?? {}).sort()).toEqual(CLIENTS);
-    expect(baseline?.visual?.reference.light).toMatchObject({ tile: 32 });
+    expect(baseline?.visual?.reference['wide-light']).toMatchObject({ tile: 32 });
 
     const broken = await gate({ html: BROKEN, ref, updateBaseline: 'never' }).expect(200);
     expect(broken.body.passed).toBe(false);

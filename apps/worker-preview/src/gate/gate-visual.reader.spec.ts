@@ -4,14 +4,15 @@ import { divergenceOf, referenceShots } from './gate-visual.reader';
 const url = (name: string) => `http://127.0.0.1:3000/screenshots/${name.repeat(64).slice(0, 64)}.png`;
 
 describe('referenceShots', () => {
-  it('takes the wide reference of each scheme (device scale 1) over a mobile one, and none when there is no reference', () => {
-    expect(referenceShots({ 'reference-light': url('a'), 'reference-dark': url('b'), 'gmail-web-light': url('c') })).toEqual({
-      light: { url: url('a'), scale: 1 },
-      dark: { url: url('b'), scale: 1 },
+  it("finds each viewport's and scheme's reference with the scale it was painted at, and no client's shot", () => {
+    expect(
+      referenceShots({ 'reference-wide-light': url('a'), 'reference-wide-dark': url('b'), 'reference-mobile-light': url('d'), 'gmail-web-light': url('c') }),
+    ).toEqual({
+      'wide-light': { url: url('a'), scale: 1 },
+      'wide-dark': { url: url('b'), scale: 1 },
+      'mobile-light': { url: url('d'), scale: 2 },
     });
-    expect(referenceShots({ 'reference-mobile-light': url('d'), 'reference-wide-light': url('e') })).toEqual({ light: { url: url('e'), scale: 1 } });
-    expect(referenceShots({ 'reference-mobile-dark': url('f') })).toEqual({ dark: { url: url('f'), scale: 2 } });
-    expect(referenceShots({ 'gmail-web-light': url('c') })).toEqual({});
+    expect(referenceShots({ 'gmail-web-light': url('c'), 'reference-print-light': url('e') })).toEqual({});
     expect(referenceShots(null)).toEqual({});
   });
 });

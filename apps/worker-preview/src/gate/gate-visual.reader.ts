@@ -1,25 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PNG } from 'pngjs';
 import type { GateVisualSnapshot, StoredRenderedReports } from '@mailproof/contracts';
-import { isClientId, referenceFingerprint, VISUAL_SCHEMES, type ReferenceFingerprint, type VisualDivergenceMap, type VisualScheme } from '@mailproof/engine';
+import { isClientId, referenceFingerprint, type ReferenceFingerprint, type VisualDivergenceMap, type VisualReferenceKey } from '@mailproof/engine';
 import { PreviewRepository, ScreenshotRepository } from '@mailproof/persistence';
 
 /** A screenshot's URL ends in its image's name: `/screenshots/<hash>.png`. */
 const SHOT_HASH = /\/screenshots\/([0-9a-f]{64})\.png$/;
 
-/**
- * The reference rendering's screenshot per scheme among a preview's shots: the wide (800 px) reference
- * when worker-render painted one (`reference-light`, or `reference-wide-light` beside a mobile one), else any
- * reference of the scheme. The wide one is painted at device scale 1, a mobile one at 2.
- */
-export function referenceShots(screenshots: Record<string, string> | null): Partial<Record<VisualScheme, { url: string; scale: number }>> {
-  const found: Partial<Record<VisualScheme, { url: string; scale: number }>> = {};
-  const ids = Object.keys(screenshots ?? {}).filter((id) => id.startsWith('reference'));
-  for (const scheme of VISUAL_SCHEMES) {
-    const ofScheme = ids.filter((id) => id.endsWith(`-${scheme}`));
-    const wide = ofScheme.find((id) => id === `reference-${scheme}` || id.includes('wide'));
-    const id = wide ?? ofScheme.sort()[0];
-    if (id) found[scheme] = { url: screenshots![id], scale: wide ? 1 : 2 };
+/** worker-render's reference screenshots: `reference-<viewport>-<scheme>` (contracts' `referenceShotId`). */
+const REFERENCE_SHOT = /^reference-(wide|mobile)-(light|dark)$/;
+/** Device pixels per CSS pixel each viewport is painted at (libs/render's viewports: wide 800 px at 1, mobile 390 px at 2). */
+const SCALE = { wide: 1, mobile: 2 } as const;
+
+/** The reference renderings among a preview's screenshots, by viewport and scheme, with the scale each was painted at. */
+export function referenceShots(screenshots: Record<string, string> | null): Partial<Record<VisualReferenceKey, { url: string; scale: number }>> {
+  const found: Partial<Record<VisualReferenceKey, { url: string; scale: number }>> = {};
+  for (const [id, url] of Object.entries(screenshots ?? {})) {
+    const match = REFERENCE_SHOT.exec(id);
+    if (match) found[`${match[1] as 'wide' | 'mobile'}-${match[2] as 'light' | 'dark'}`] = { url, scale: SCALE[match[1] as 'wide' | 'mobile'] };
   }
   return found;
 }
@@ -37,8 +35,8 @@ export function divergenceOf(reports: StoredRenderedReports | null, clients: rea
 
 /**
  * What the gate's visual check measured of a run's email (docs/gate.md, "The visual check"): the divergence
- * per client and scheme that worker-render stored with the screenshots, and the fingerprint of each scheme's
- * reference rendering, computed here from its stored PNG. Null when the email was not painted.
+ * per client and scheme that worker-render stored with the screenshots, and the fingerprint of each reference
+ * rendering (viewport and scheme), computed here from its stored PNG. Null when the email was not painted.
  */
 @Injectable()
 export class GateVisualReader {
@@ -54,10 +52,10 @@ export class GateVisualReader {
     if (!preview) return null;
     const divergence = divergenceOf(preview.renderedReports, clients);
     if (Object.keys(divergence).length === 0) return null;
-    const reference: Partial<Record<VisualScheme, ReferenceFingerprint>> = {};
-    for (const [scheme, shot] of Object.entries(referenceShots(preview.screenshots)) as Array<[VisualScheme, { url: string; scale: number }]>) {
+    const reference: Partial<Record<VisualReferenceKey, ReferenceFingerprint>> = {};
+    for (const [key, shot] of Object.entries(referenceShots(preview.screenshots)) as Array<[VisualReferenceKey, { url: string; scale: number }]>) {
       const print = await this.fingerprint(shot.url, shot.scale);
-      if (print) reference[scheme] = print;
+      if (print) reference[key] = print;
     }
     return { version: 1, divergence, reference };
   }

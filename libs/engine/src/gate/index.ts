@@ -34,6 +34,7 @@ export type { BulkSenderFailure, MessageNote, GateMessageInput, MessageCheckOutc
 export {
   visualCheck,
   newRegions,
+  referenceKeyFor,
   isGateVisualSnapshot,
   VISUAL_SCHEMES,
   GATE_VISUAL_DEFAULT_THRESHOLD,
@@ -51,6 +52,8 @@ export type {
   VisualClientDivergence,
   VisualDivergenceMap,
   VisualNote,
+  VisualReferenceKey,
+  VisualViewport,
   VisualRegion,
   VisualRegressionFailure,
   VisualScheme,

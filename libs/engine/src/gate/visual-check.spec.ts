@@ -7,6 +7,7 @@ import {
   VISUAL_NO_BASELINE_REASON,
   VISUAL_NOT_PAINTED_REASON,
   newRegions,
+  referenceKeyFor,
   visualCheck,
   type GateVisualSnapshot,
   type VisualRegion,
@@ -36,7 +37,7 @@ const print = referenceFingerprint(PAGE);
 function snapshot(scores: Record<string, number>, regions: Record<string, VisualRegion[]> = {}, reference = print): GateVisualSnapshot {
   const divergence: GateVisualSnapshot['divergence'] = {};
   for (const [clientId, score] of Object.entries(scores)) divergence[clientId] = { light: { score, regions: regions[clientId] ?? [] } };
-  return { version: 1, divergence, reference: { light: reference } };
+  return { version: 1, divergence, reference: { 'wide-light': reference } };
 }
 
 const CLIENTS = ['gmail-web', 'outlook-windows-legacy', 'yahoo-mail'];
@@ -126,6 +127,24 @@ describe('visualCheck', () => {
     expect(visualCheck(now, before, { clients: ['outlook-windows-legacy', 'yahoo-mail'] }).failures).toEqual([]);
     const dark: GateVisualSnapshot = { ...now, divergence: { 'gmail-web': { dark: { score: 90, regions: [] } } } };
     expect(visualCheck(dark, before, { clients: CLIENTS })).toEqual({ failures: [], notes: [] });
+  });
+
+  it("compares a mobile client's growth with the mobile reference's change", () => {
+    const mobileBefore: GateVisualSnapshot = {
+      version: 1,
+      divergence: { 'gmail-ios': { light: { score: 2, regions: [] } } },
+      reference: { 'mobile-light': print },
+    };
+    const redesigned = referenceFingerprint(page(600, 800, [[0, 0, 600, 400]]));
+    // The wide reference changed a lot, the mobile one not at all: a mobile client's growth is its own.
+    const now: GateVisualSnapshot = {
+      version: 1,
+      divergence: { 'gmail-ios': { light: { score: 30, regions: [] } } },
+      reference: { 'mobile-light': print, 'wide-light': redesigned },
+    };
+    expect(visualCheck(now, mobileBefore, { clients: ['gmail-ios'] }).failures).toMatchObject([{ clientId: 'gmail-ios', referenceChange: 0 }]);
+    expect(referenceKeyFor('gmail-ios', 'dark')).toBe('mobile-dark');
+    expect(referenceKeyFor('outlook-windows-legacy', 'light')).toBe('wide-light');
   });
 
   it('without a fingerprint on one side the growth alone decides, and referenceChange is null', () => {

@@ -5,10 +5,21 @@
  * failure names the client, the scheme, the regions and the elements under them. Pure: the worker reads
  * the divergence (worker-render's `visualReport.divergence`) and the stored baseline, this decides.
  */
+import { getClient, isClientId } from '../clients/email-clients';
 import { isReferenceFingerprint, referenceChange, type ReferenceFingerprint } from './visual-fingerprint';
 
 export type VisualScheme = 'light' | 'dark';
 export const VISUAL_SCHEMES: readonly VisualScheme[] = ['light', 'dark'];
+/** The viewports the email is painted in, each with a reference rendering of its own (mobile clients: 390 px, the rest: 800 px). */
+export type VisualViewport = 'wide' | 'mobile';
+/** A reference rendering: `wide-light`, `mobile-dark`… (worker-render's shot `reference-<viewport>-<scheme>`). */
+export type VisualReferenceKey = `${VisualViewport}-${VisualScheme}`;
+
+/** The reference a client's rendering of `scheme` is compared with: the mobile viewport's for a mobile client, else the wide one's. */
+export function referenceKeyFor(clientId: string, scheme: VisualScheme): VisualReferenceKey {
+  const viewport: VisualViewport = isClientId(clientId) && getClient(clientId).category === 'mobile' ? 'mobile' : 'wide';
+  return `${viewport}-${scheme}`;
+}
 
 /**
  * Points of divergence (0-100) a client may gain over the baseline before it fails. Chosen on the
@@ -49,11 +60,11 @@ export interface VisualClientDivergence {
 /** `visualReport.divergence`: client id -> scheme -> divergence. */
 export type VisualDivergenceMap = Partial<Record<string, Partial<Record<VisualScheme, VisualClientDivergence>>>>;
 
-/** What a gate baseline keeps for the visual check, and what a run measured: the divergence and the reference's fingerprint per scheme. */
+/** What a gate baseline keeps for the visual check, and what a run measured: the divergence, and each reference rendering's fingerprint (by viewport and scheme). */
 export interface GateVisualSnapshot {
   version: 1;
   divergence: VisualDivergenceMap;
-  reference: Partial<Record<VisualScheme, ReferenceFingerprint>>;
+  reference: Partial<Record<VisualReferenceKey, ReferenceFingerprint>>;
 }
 
 export interface VisualRegressionFailure {
@@ -67,7 +78,7 @@ export interface VisualRegressionFailure {
   baselineScore: number;
   /** The growth allowed (score - baselineScore above it fails). */
   threshold: number;
-  /** Share of the reference rendering's tiles that changed between the two versions (percent); null when a fingerprint was missing. */
+  /** Share of the tiles of the client's reference rendering (its viewport and scheme) that changed between the two versions (percent); null when a fingerprint was missing. */
   referenceChange: number | null;
   /** The regions this version added (none of the baseline's overlaps them), largest first; all of the client's when it added none. */
   regions: VisualRegion[];
@@ -123,9 +134,10 @@ export function newRegions(current: readonly VisualRegion[], before: readonly Vi
   return named.map((region) => ({ ...region, elements: region.elements.slice(0, GATE_VISUAL_MAX_ELEMENTS) }));
 }
 
-function referenceChangeOf(current: GateVisualSnapshot, baseline: GateVisualSnapshot, scheme: VisualScheme): number | null {
-  const before = baseline.reference[scheme];
-  const after = current.reference[scheme];
+function referenceChangeOf(current: GateVisualSnapshot, baseline: GateVisualSnapshot, clientId: string, scheme: VisualScheme): number | null {
+  const key = referenceKeyFor(clientId, scheme);
+  const before = baseline.reference[key];
+  const after = current.reference[key];
   return isReferenceFingerprint(before) && isReferenceFingerprint(after) ? referenceChange(before, after) : null;
 }
 
@@ -153,7 +165,7 @@ export function visualCheck(current: GateVisualSnapshot | null, baseline: GateVi
       if (!now || !before) continue;
       const growth = now.score - before.score;
       if (!(growth > threshold)) continue;
-      const change = referenceChangeOf(current, baseline, scheme);
+      const change = referenceChangeOf(current, baseline, clientId, scheme);
       if (change !== null && change > maxReferenceChange) {
         notes.push({
           family: 'visual',
