@@ -11,6 +11,21 @@ const { prepareBenchmark, freePort, waitReady, createProKey } = require('./bench
 
 const APPS = ['worker-preview', 'worker-render', 'api'];
 
+/** Waits until the API answers /health/live (it has migrated the database by then). */
+async function waitListening(url, api, deadlineMs = Number(process.env.BENCH_READY_MS ?? 180_000)) {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    if (api.exitCode !== null) throw new Error(`the API exited (${api.exitCode}) before it listened`);
+    try {
+      if ((await fetch(`${url}/health/live`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the API did not listen in time');
+}
+
 /** Starts the three apps over the script's own database and queue prefix; resolves once every queue has a live worker. */
 async function startVisualService(name, settings = {}) {
   const env = await prepareBenchmark(name, {
@@ -21,13 +36,21 @@ async function startVisualService(name, settings = {}) {
     ...settings,
   });
   const port = await freePort();
-  const children = APPS.map((app) =>
-    spawn(process.execPath, [path.join(tasks.ROOT, 'dist', 'apps', app, 'src', 'main.js')], {
-      env: app === 'api' ? { ...env, PORT: String(port), HOST: '127.0.0.1' } : env,
-      stdio: process.env.VISUAL_SERVICE_LOGS ? 'inherit' : 'ignore',
-    }),
-  );
   const url = `http://127.0.0.1:${port}`;
+  const spawnApp = (app) =>
+    spawn(process.execPath, [path.join(tasks.ROOT, 'dist', 'apps', app, 'src', 'main.js')], {
+      // The API migrates the database; the workers start once it listens, so no two processes migrate at once.
+      env: app === 'api' ? { ...env, PORT: String(port), HOST: '127.0.0.1' } : { ...env, MIGRATE_ON_START: 'false' },
+      stdio: process.env.VISUAL_SERVICE_LOGS ? 'inherit' : 'ignore',
+    });
+  const children = [spawnApp('api')];
+  try {
+    await waitListening(url, children[0]);
+  } catch (error) {
+    children[0].kill('SIGKILL');
+    throw error;
+  }
+  for (const app of APPS.filter((name) => name !== 'api')) children.push(spawnApp(app));
   const stop = async () => {
     for (const child of children) child.kill('SIGTERM');
     const killer = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), 5000);
