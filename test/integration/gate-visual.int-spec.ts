@@ -104,7 +104,7 @@ describe('the gate with the visual check', () => {
       referenceChange: number;
       regions: Array<{ box: { y: number; height: number }; elements: Array<{ selector: string; line: number | null }> }>;
     };
-    expect(word.score - word.baselineScore).toBeGreaterThan(5);
+    expect(word.score - word.baselineScore).toBeGreaterThan(word.threshold);
     expect(word.referenceChange).toBeLessThan(25);
     expect(word.regions.length).toBeGreaterThan(0);
     // The region is over the columns: an element under it is the flex container or one of its columns (its source lines).
