@@ -1,4 +1,4 @@
-import { renderEmailViews, type ClientId } from '@mailproof/engine';
+import { analyzeEmail, renderEmailViews, type ClientId } from '@mailproof/engine';
 import type { DivergenceRegion, VisualReport } from '@mailproof/contracts';
 import { EmailImageLoader, RenderPool, renderEmail, renderedReports, type RenderEmailResult } from '@mailproof/render';
 import { pixelAt } from '../utils/loopback-servers';
@@ -42,7 +42,8 @@ describe('visual divergence (real Chromium)', () => {
     pool = await RenderPool.launch({ concurrency: 2, pageTimeoutMs: 15_000, maxHeightPx: 2_000 });
     const views = renderEmailViews(EMAIL, { clients: CLIENTS });
     result = await renderEmail(pool, views.clients, ['light', 'dark'], new EmailImageLoader(null), views.reference);
-    divergence = renderedReports(result.painted, CLIENTS, ['light', 'dark'], { references: result.references }).visualReport!.divergence!;
+    divergence = renderedReports(result.painted, CLIENTS, ['light', 'dark'], { references: result.references, comparisons: result.comparisons }).visualReport!
+      .divergence!;
   });
   afterAll(async () => {
     await pool?.close();
@@ -99,6 +100,19 @@ describe('visual divergence (real Chromium)', () => {
     // The button sat at x 30, y ~222 in the reference.
     expect(button.box.x).toBeLessThanOrEqual(30);
     expect(button.box.y).toBeLessThanOrEqual(225);
+  });
+
+  it("names the client's finding on that property as the behaviour when the findings are given", () => {
+    const findings = analyzeEmail(EMAIL, { clients: CLIENTS }).cssReport;
+    const withFindings = renderedReports(result.painted, CLIENTS, ['light'], { references: result.references, findings, comparisons: result.comparisons });
+    const regions = withFindings.visualReport!.divergence!['outlook-windows-legacy']!.light!.regions;
+    const radius = findings.find((finding) => finding.client === 'outlook-windows-legacy' && finding.property === 'border-radius')!;
+    expect(radius).toBeDefined();
+    expect(regions.find((region) => region.cause?.property === 'border-radius')!.cause).toEqual({
+      message: "the button's `border-radius` is dropped by outlook-windows-legacy",
+      property: 'border-radius',
+      behaviour: radius.rule,
+    });
   });
 
   it('finds a dropped background image as a colour region over its block', () => {

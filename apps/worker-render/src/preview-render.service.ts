@@ -84,7 +84,11 @@ export class PreviewRenderService implements OnModuleInit, OnModuleDestroy {
       urls[id] = `${this.config.http.publicBaseUrl}/screenshots/${hash}.png`;
     }
     const reports: StoredRenderedReports = {
-      ...renderedReports(result.painted, clients, payload.modes, { references: result.references, findings: analysis.cssReport }),
+      ...renderedReports(result.painted, clients, payload.modes, {
+        references: result.references,
+        comparisons: result.comparisons,
+        findings: analysis.cssReport,
+      }),
       screenshotNotes: result.notes,
     };
     const stored = await this.screenshots.attachToPreview(preview.id, [...images.values()], shots, urls, (current) => mergeRenderedReports(current, reports));

@@ -9,7 +9,7 @@ export { EmailImageLoader, IMAGE_LIMITS } from './image-loader';
 export type { ImageLimits, LoadedImage } from './image-loader';
 export { renderEmail, renderedReports } from './render-email';
 export type { DivergenceInputs, RenderEmailResult } from './render-email';
-export { DecodedPages, diffRegions, divergenceScore, visualDivergence, MAX_REGIONS, PIXEL_THRESHOLD } from './visual-divergence';
+export { DecodedPages, PageComparisons, diffRegions, divergenceScore, visualDivergence, MAX_REGIONS, PIXEL_THRESHOLD } from './visual-divergence';
 export type { PaintedReferences } from './visual-divergence';
 export { contrastOfTexts, overflowReport, mobileContrast, visualReport, mergeRenderedReports } from './rendered-reports';
 export type { PaintedShots } from './rendered-reports';

@@ -3,8 +3,8 @@ import type { EmailImageLoader } from './image-loader';
 import { PaintError, type PaintedPage, type RenderPool } from './render-pool';
 import type { RenderedReports } from '@mailproof/contracts';
 import { mobileContrast, overflowReport, visualReport, type PaintedShots } from './rendered-reports';
-import { planRenders, type ReferenceShotId, type RenderUnit, type ScreenshotMode, type ShotId } from './shot-plan';
-import { DecodedPages, visualDivergence, type PaintedReferences } from './visual-divergence';
+import { planRenders, referenceShotId, viewportOf, type ReferenceShotId, type RenderUnit, type ScreenshotMode, type ShotId } from './shot-plan';
+import { PageComparisons, visualDivergence, type PaintedReferences } from './visual-divergence';
 
 export interface RenderEmailResult {
   /** The distinct pages painted (or tried). */
@@ -16,6 +16,55 @@ export interface RenderEmailResult {
   failed: Array<{ id: ShotId | ReferenceShotId; reason: string }>;
   /** Things a reader of the screenshots should know: cut pages, images that stayed broken. */
   notes: string[];
+  /** With a reference: the page comparisons made while the browsers painted (renderedReports finishes them). */
+  comparisons?: PageComparisons;
+}
+
+/**
+ * Compares each client page with its reference as soon as both are painted, one pair per turn of the
+ * event loop, while the browsers paint the others: the divergence costs little wall time beyond the paint.
+ */
+class EarlyComparisons {
+  readonly comparisons = new PageComparisons();
+  private readonly done = new Map<string, PaintedPage>();
+  private readonly queue: Array<() => void> = [];
+  private running: Promise<void> | null = null;
+
+  painted(unit: RenderUnit, page: PaintedPage, units: readonly RenderUnit[]): void {
+    this.done.set(unit.key, page);
+    const referenceOf = (viewport: string, mode: ScreenshotMode) =>
+      units.find((other) => other.references.some((ref) => ref.viewport === viewport && ref.mode === mode));
+    for (const shot of unit.shots) {
+      const reference = referenceOf(viewportOf(shot.client), shot.mode);
+      const referencePage = reference && this.done.get(reference.key);
+      if (reference && referencePage) this.enqueue({ unit, page }, { unit: reference, page: referencePage });
+    }
+    for (const ref of unit.references) {
+      for (const other of units) {
+        const otherPage = this.done.get(other.key);
+        if (otherPage && other.shots.some((shot) => shot.mode === ref.mode && referenceShotId(viewportOf(shot.client), shot.mode) === ref.id))
+          this.enqueue({ unit: other, page: otherPage }, { unit, page });
+      }
+    }
+  }
+
+  private enqueue(client: { unit: RenderUnit; page: PaintedPage }, reference: { unit: RenderUnit; page: PaintedPage }): void {
+    this.queue.push(() => void this.comparisons.compare(client, reference));
+    this.running ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.queue.shift()!();
+    }
+    this.running = null;
+  }
+
+  async finished(): Promise<PageComparisons> {
+    while (this.running) await this.running;
+    return this.comparisons;
+  }
 }
 
 /**
@@ -32,7 +81,14 @@ export async function renderEmail(
   reference?: string,
 ): Promise<RenderEmailResult> {
   const units = planRenders(views, modes, reference);
-  const outcomes = await Promise.allSettled(units.map((unit) => pool.paint(unit, images)));
+  const early = reference === undefined ? null : new EarlyComparisons();
+  const outcomes = await Promise.allSettled(
+    units.map(async (unit) => {
+      const page = await pool.paint(unit, images);
+      early?.painted(unit, page, units);
+      return page;
+    }),
+  );
   const painted: PaintedShots = new Map();
   const references: PaintedReferences = new Map();
   const failed: RenderEmailResult['failed'] = [];
@@ -54,7 +110,7 @@ export async function renderEmail(
   if (truncated > 0) notes.push(`${truncated} screenshot(s) stop at the height limit; the email is longer.`);
   if (images.failures.size > 0)
     notes.push(`${images.failures.size} image(s) could not be loaded and show as broken (${[...new Set(images.failures.values())].join(', ')}).`);
-  return { units, painted, references, failed, notes };
+  return { units, painted, references, failed, notes, ...(early ? { comparisons: await early.finished() } : {}) };
 }
 
 /** What the divergence can say beyond the pixels: the email's findings (a cause names the behaviour). */
@@ -62,6 +118,8 @@ export interface DivergenceInputs {
   references: PaintedReferences;
   /** The preview's `cssReport` (lines in the analyzed HTML: `compiledLine` for compiled formats). */
   findings?: readonly CssFinding[];
+  /** renderEmail's comparisons (made while painting); without them, they are made here. */
+  comparisons?: PageComparisons;
 }
 
 /**
@@ -74,12 +132,12 @@ export function renderedReports(
   modes: readonly ScreenshotMode[],
   divergenceInputs?: DivergenceInputs,
 ): RenderedReports {
-  const decoded = new DecodedPages();
+  const comparisons = divergenceInputs?.comparisons ?? new PageComparisons();
   const divergence =
     divergenceInputs && divergenceInputs.references.size > 0
-      ? visualDivergence(painted, divergenceInputs.references, clients, modes, divergenceInputs.findings, decoded)
+      ? visualDivergence(painted, divergenceInputs.references, clients, modes, divergenceInputs.findings, comparisons)
       : null;
-  let visual = modes.includes('light') ? visualReport(painted, clients, decoded) : null;
+  let visual = modes.includes('light') ? visualReport(painted, clients, comparisons.decoded) : null;
   if (divergence && Object.keys(divergence).length > 0) visual = { ...(visual ?? { references: { wide: null, mobile: null }, clients: [] }), divergence };
   return {
     overflowReport: overflowReport(painted, clients),

@@ -163,7 +163,7 @@ export function visualReport(shots: PaintedShots, clients: readonly ClientId[], 
     return REFERENCE_ORDER[kind].find((clientId) => candidates.includes(clientId)) ?? candidates[0] ?? null;
   };
   const references = { wide: pick('wide'), mobile: pick('mobile') };
-  const decode = (unit: RenderUnit, page: PaintedPage): Decoded => decoded.get(unit, page);
+  const decode = (unit: RenderUnit, page: PaintedPage): Decoded => decoded.atCssPx(unit, page);
   const entries: VisualReport['clients'] = [];
   for (const clientId of clients) {
     const shot = shots.get(`${clientId}-light`);
@@ -187,7 +187,7 @@ export function visualReport(shots: PaintedShots, clients: readonly ClientId[], 
       clientId,
       reference,
       changedPercent: Math.round((changed / (width * height)) * 10_000) / 100,
-      regions: changed === 0 ? [] : changedRegions(mask, width, height, shot.unit.deviceScaleFactor),
+      regions: changed === 0 ? [] : changedRegions(mask, width, height, 1),
     });
   }
   if (entries.length === 0) return null;

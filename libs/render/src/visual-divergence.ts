@@ -1,7 +1,7 @@
-import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import type { ClientId, CssFinding } from '@mailproof/engine';
 import type { DivergenceRegion, PageBox, VisualDivergence, VisualReport } from '@mailproof/contracts';
+import { decodePng, type RgbaImage } from './png-decode';
 import { PAINT_PROPERTIES, STYLE_SEPARATOR, type MeasuredElements } from './page-measurements';
 import type { PaintedPage } from './render-pool';
 import type { PaintedShots } from './rendered-reports';
@@ -10,21 +10,19 @@ import { referenceShotId, viewportOf, type ReferenceShotId, type RenderUnit, typ
 /** The reference renderings of one email, by `reference-<viewport>-<mode>`, with the page each came from. */
 export type PaintedReferences = Map<ReferenceShotId, { unit: RenderUnit; page: PaintedPage }>;
 
-export interface DecodedImage {
-  width: number;
-  height: number;
-  data: Buffer;
-}
+export type DecodedImage = RgbaImage;
 
-/** PNGs decoded at most once per distinct page and email: the old visualReport and the divergence share them. */
+/**
+ * PNGs decoded at most once per distinct page and email, at one pixel per CSS px (a phone's 2x page
+ * averaged down as it is decoded): the old visualReport and the divergence share them.
+ */
 export class DecodedPages {
   private readonly images = new Map<string, DecodedImage>();
 
-  get(unit: RenderUnit, page: PaintedPage): DecodedImage {
+  atCssPx(unit: RenderUnit, page: PaintedPage): DecodedImage {
     let image = this.images.get(unit.key);
     if (!image) {
-      const png = PNG.sync.read(page.png);
-      image = { width: png.width, height: png.height, data: png.data };
+      image = decodePng(page.png, unit.deviceScaleFactor);
       this.images.set(unit.key, image);
     }
     return image;
@@ -71,8 +69,17 @@ interface RawRegion {
   pixels: number;
 }
 
-/** Changed pixels (the diff mask) grouped on a grid into boxes in CSS px, most changed pixels first. */
-export function diffRegions(mask: Buffer, width: number, height: number, scale: number): RawRegion[] {
+/**
+ * Changed pixels (the diff mask) grouped on a grid into boxes in CSS px, most changed pixels first.
+ * `bands`: the row ranges [from, to) where the mask can have changed pixels (the others are not read).
+ */
+export function diffRegions(
+  mask: Buffer,
+  width: number,
+  height: number,
+  scale = 1,
+  bands: ReadonlyArray<readonly [number, number]> = [[0, height]],
+): RawRegion[] {
   const cell = Math.max(1, Math.round(CELL_CSS_PX * scale));
   const columns = Math.ceil(width / cell);
   const rows = Math.ceil(height / cell);
@@ -82,19 +89,20 @@ export function diffRegions(mask: Buffer, width: number, height: number, scale: 
   const maxX = new Int32Array(columns * rows).fill(-1);
   const maxY = new Int32Array(columns * rows).fill(-1);
   const mask32 = new Uint32Array(mask.buffer, mask.byteOffset, width * height);
-  for (let y = 0; y < height; y++) {
-    const rowCell = Math.floor(y / cell) * columns;
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      if (mask32[row + x] === 0) continue;
-      const index = rowCell + Math.floor(x / cell);
-      count[index]++;
-      if (x < minX[index]) minX[index] = x;
-      if (x > maxX[index]) maxX[index] = x;
-      if (y < minY[index]) minY[index] = y;
-      if (y > maxY[index]) maxY[index] = y;
+  for (const [from, to] of bands)
+    for (let y = from; y < to; y++) {
+      const rowCell = Math.floor(y / cell) * columns;
+      const row = y * width;
+      for (let x = 0; x < width; x++) {
+        if (mask32[row + x] === 0) continue;
+        const index = rowCell + Math.floor(x / cell);
+        count[index]++;
+        if (x < minX[index]) minX[index] = x;
+        if (x > maxX[index]) maxX[index] = x;
+        if (y < minY[index]) minY[index] = y;
+        if (y > maxY[index]) maxY[index] = y;
+      }
     }
-  }
   const seen = new Uint8Array(columns * rows);
   const regions: RawRegion[] = [];
   for (let start = 0; start < count.length; start++) {
@@ -243,6 +251,8 @@ interface PairRegion {
   elements: Array<{ selector: string; line: number | null }>;
   explained: RegionElement | null;
   tag: string | null;
+  /** The explaining element's line (a finding on that line names the behaviour first). */
+  line: number | null;
   buttonLike: boolean;
 }
 
@@ -393,6 +403,7 @@ class PageComparison {
       elements: chosen.map((candidate) => ({ selector: selectorOf(this.reference, candidate.index), line: this.reference[candidate.index].line })),
       explained,
       tag: explainedElement?.tag ?? null,
+      line: explainedElement?.line ?? null,
       buttonLike: explainedElement ? this.buttonLike(explained!.index) : false,
     };
   }
@@ -415,23 +426,88 @@ class PageComparison {
   }
 }
 
-/** Compares one client page with the reference page of its viewport and scheme. */
+/** Identical rows of two images taken as unchanged: rows that differ are compared by pixelmatch in bands. */
+const BAND_MARGIN_ROWS = 4;
+/**
+ * A band where more than this share of pixels differ at all is compared without pixelmatch's
+ * anti-aliasing test: the test only ever discounts edge pixels, a small share of a band that changed
+ * wholesale (a page recolored, content shifted), and it is most of pixelmatch's time there.
+ */
+const WHOLESALE_SHARE = 0.5;
+
+/**
+ * pixelmatch over the bands of rows where the images differ (a row compared byte for byte first, in
+ * native code), each band with clean rows around it so the anti-aliasing test sees every neighbour.
+ * Writes the diff mask (which must be zeros) and answers the count of changed pixels and the bands.
+ */
+function diffByBands(a: Buffer, b: Buffer, mask: Buffer, width: number, height: number): { changed: number; bands: Array<[number, number]> } {
+  const stride = width * 4;
+  const rowEqual = (y: number): boolean => a.compare(b, y * stride, (y + 1) * stride, y * stride, (y + 1) * stride) === 0;
+  const a32 = new Uint32Array(a.buffer, a.byteOffset, width * height);
+  const b32 = new Uint32Array(b.buffer, b.byteOffset, width * height);
+  const bands: Array<[number, number]> = [];
+  let changed = 0;
+  let y = 0;
+  while (y < height) {
+    if (rowEqual(y)) {
+      y++;
+      continue;
+    }
+    const start = Math.max(0, y - 1);
+    let end = y + 1;
+    let clean = 0;
+    while (end < height && clean < BAND_MARGIN_ROWS) {
+      clean = rowEqual(end) ? clean + 1 : 0;
+      end++;
+    }
+    let unequal = 0;
+    for (let index = start * width; index < end * width; index++) if (a32[index] !== b32[index]) unequal++;
+    const from = start * stride;
+    const to = end * stride;
+    changed += pixelmatch(a.subarray(from, to), b.subarray(from, to), mask.subarray(from, to), width, end - start, {
+      threshold: PIXEL_THRESHOLD,
+      diffMask: true,
+      includeAA: unequal > (end - start) * width * WHOLESALE_SHARE,
+    });
+    bands.push([start, end]);
+    y = end;
+  }
+  return { changed, bands };
+}
+
+/** Diff masks reused from one comparison to the next (zeroed), instead of a new buffer of megabytes per pair. */
+class MaskBuffers {
+  private buffer = Buffer.alloc(0);
+
+  zeroed(bytes: number): Buffer {
+    if (this.buffer.length < bytes) this.buffer = Buffer.alloc(bytes);
+    const mask = this.buffer.subarray(0, bytes);
+    mask.fill(0);
+    return mask;
+  }
+}
+
+/**
+ * Compares one client page with the reference page of its viewport and scheme, at CSS px (a phone's 2x
+ * page averaged down: a quarter of the pixels, and a region's box is in page coordinates directly).
+ */
 function comparePages(
   clientShot: { unit: RenderUnit; page: PaintedPage },
   referenceShot: { unit: RenderUnit; page: PaintedPage },
   decoded: DecodedPages,
+  masks: MaskBuffers,
 ): PairResult | null {
-  if (clientShot.unit.key === referenceShot.unit.key) return { score: 0, regions: [] };
-  const a = decoded.get(clientShot.unit, clientShot.page);
-  const b = decoded.get(referenceShot.unit, referenceShot.page);
+  if (clientShot.unit.key === referenceShot.unit.key || clientShot.page.png.equals(referenceShot.page.png)) return { score: 0, regions: [] };
+  const a = decoded.atCssPx(clientShot.unit, clientShot.page);
+  const b = decoded.atCssPx(referenceShot.unit, referenceShot.page);
   if (a.width !== b.width) return null;
   const width = a.width;
   const height = Math.max(a.height, b.height);
-  const mask = Buffer.alloc(width * height * 4);
-  const changed = pixelmatch(padTo(a, height), padTo(b, height), mask, width, height, { threshold: PIXEL_THRESHOLD, diffMask: true });
+  const mask = masks.zeroed(width * height * 4);
+  const { changed, bands } = diffByBands(padTo(a, height), padTo(b, height), mask, width, height);
   if (changed === 0) return { score: 0, regions: [] };
   const comparison = new PageComparison(referenceShot.page, clientShot.page);
-  const regions = diffRegions(mask, width, height, clientShot.unit.deviceScaleFactor)
+  const regions = diffRegions(mask, width, height, 1, bands)
     .slice(0, MAX_REGIONS)
     .map((region) => ({ box: region.box, ...comparison.describe(region.box) }));
   return { score: divergenceScore(changed, width * height), regions };
@@ -472,11 +548,13 @@ function causeOf(region: PairRegion, client: ClientId, recoloredByDarkMode: bool
   if (explained.missing) return { message: `the ${noun} is not shown by ${client}` };
   const change = explained.changes[0];
   if (!change) return undefined;
-  const behaviour = findings.find(
+  const onProperty = findings.filter(
     (finding) =>
       finding.client === client &&
       (finding.property === change.group || finding.property.startsWith(`${change.group}:`) || finding.property === change.property),
   );
+  // The finding on the element's own line (findings give their first use), else the client's on that property.
+  const behaviour = onProperty.find((finding) => (finding.compiledLine ?? finding.line) === region.line) ?? onProperty[0];
   const withBehaviour = (message: string): NonNullable<DivergenceRegion['cause']> => ({
     message,
     property: change.group,
@@ -491,6 +569,28 @@ function causeOf(region: PairRegion, client: ClientId, recoloredByDarkMode: bool
   return withBehaviour(`the ${noun}'s \`${change.group}\` changes from \`${change.from}\` to \`${change.to}\` in ${client}`);
 }
 
+type PaintedShot = { unit: RenderUnit; page: PaintedPage };
+
+/**
+ * The page comparisons of one email, each made once (a page shared by clients is compared once), with
+ * the decoded pages and a reusable mask. renderEmail fills it while the browsers paint the other pages.
+ */
+export class PageComparisons {
+  readonly decoded = new DecodedPages();
+  private readonly masks = new MaskBuffers();
+  private readonly pairs = new Map<string, PairResult | null>();
+
+  compare(clientShot: PaintedShot, referenceShot: PaintedShot): PairResult | null {
+    const key = `${clientShot.unit.key}|${referenceShot.unit.key}`;
+    let pair = this.pairs.get(key);
+    if (pair === undefined) {
+      pair = comparePages(clientShot, referenceShot, this.decoded, this.masks);
+      this.pairs.set(key, pair);
+    }
+    return pair;
+  }
+}
+
 /**
  * `visualReport.divergence`: every client and scheme painted against the reference rendering of its
  * viewport and scheme (docs/visual.md). Client pages identical to the reference score 0 without a decode;
@@ -502,21 +602,15 @@ export function visualDivergence(
   clients: readonly ClientId[],
   modes: readonly ScreenshotMode[],
   findings: readonly CssFinding[] = [],
-  decoded = new DecodedPages(),
+  comparisons = new PageComparisons(),
 ): NonNullable<VisualReport['divergence']> {
   const divergence: NonNullable<VisualReport['divergence']> = {};
-  const pairs = new Map<string, PairResult | null>();
   for (const clientId of clients) {
     for (const mode of modes) {
       const shot = painted.get(`${clientId}-${mode}`);
       const reference = references.get(referenceShotId(viewportOf(clientId), mode));
       if (!shot || !reference) continue;
-      const pairKey = `${shot.unit.key}|${reference.unit.key}`;
-      let pair = pairs.get(pairKey);
-      if (pair === undefined) {
-        pair = comparePages(shot, reference, decoded);
-        pairs.set(pairKey, pair);
-      }
+      const pair = comparisons.compare(shot, reference);
       if (!pair) continue;
       const recolored = mode === 'dark' && shot.unit.colorScheme === 'light';
       // A client that paints its light page in dark mode, for an email whose own dark rules change it.

@@ -1362,12 +1362,13 @@ export interface components {
             plainText: Record<string, never> | null;
             /** @description Notes on the screenshots: cut at the height limit, images that stayed broken. */
             screenshotNotes?: string[];
-            /** @description "<clientId>-light|dark" to PNG URL; present when rendering finished in time. */
+            /** @description "<clientId>-light|dark" to PNG URL, and the reference rendering (the email as written) as "reference-wide|mobile-light|dark" (docs/visual.md); present when rendering finished in time. */
             screenshots?: Record<string, never>;
             sizeReport: Record<string, never> | null;
             spamReport: Record<string, never> | null;
             templateReport: Record<string, never> | null;
             transforms: components["schemas"]["ClientTransform"][];
+            /** @description { references, clients, divergence? }. divergence[clientId].light|dark: { score 0-100 (0 = identical to the reference rendering), regions: [{ box {x,y,width,height} in CSS px, kind "layout"|"color", elements [{ selector, line }], cause? { message, property?, behaviour? } }] }, compared with screenshots["reference-<wide|mobile>-<scheme>"] (docs/visual.md). */
             visualReport: Record<string, never> | null;
             vmlReport: Record<string, never> | null;
         };
@@ -1416,7 +1417,7 @@ export interface components {
             captured: string[];
             /** @description Requested screenshots that failed, with the reason. */
             failed: components["schemas"]["ScreenshotFailure"][];
-            /** @description Every screenshot of the preview: "<clientId>-light|dark" to PNG URL. */
+            /** @description Every screenshot of the preview: "<clientId>-light|dark" to PNG URL, and the reference rendering (the email as written) as "reference-wide|mobile-light|dark" (docs/visual.md). */
             screenshots: {
                 [key: string]: string;
             };

@@ -62,7 +62,11 @@ export class PreviewResponse implements PreviewResult {
   compatibilityScores: Record<string, ClientScore>;
   @ApiProperty({ type: [CssFinding] }) cssReport: CssFinding[];
   @ApiProperty({ type: Object, description: 'Per client id: { html, warnings }.' }) darkMode: PreviewResult['darkMode'];
-  @ApiPropertyOptional({ type: Object, description: '"<clientId>-light|dark" to PNG URL; present when rendering finished in time.' })
+  @ApiPropertyOptional({
+    type: Object,
+    description:
+      '"<clientId>-light|dark" to PNG URL, and the reference rendering (the email as written) as "reference-wide|mobile-light|dark" (docs/visual.md); present when rendering finished in time.',
+  })
   screenshots?: Record<string, string>;
   @ApiPropertyOptional({ type: [String], description: 'Notes on the screenshots: cut at the height limit, images that stayed broken.' })
   screenshotNotes?: string[];
@@ -75,7 +79,13 @@ export class PreviewResponse implements PreviewResult {
   @ApiProperty({ type: Object, nullable: true }) inboxPreview: PreviewResult['inboxPreview'];
   @ApiProperty({ type: Object, nullable: true }) templateReport: PreviewResult['templateReport'];
   @ApiProperty({ type: Object, nullable: true }) overflowReport: PreviewResult['overflowReport'];
-  @ApiProperty({ type: Object, nullable: true }) visualReport: PreviewResult['visualReport'];
+  @ApiProperty({
+    type: Object,
+    nullable: true,
+    description:
+      '{ references, clients, divergence? }. divergence[clientId].light|dark: { score 0-100 (0 = identical to the reference rendering), regions: [{ box {x,y,width,height} in CSS px, kind "layout"|"color", elements [{ selector, line }], cause? { message, property?, behaviour? } }] }, compared with screenshots["reference-<wide|mobile>-<scheme>"] (docs/visual.md).',
+  })
+  visualReport: PreviewResult['visualReport'];
   @ApiProperty({ type: Object, nullable: true }) darkContrast: PreviewResult['darkContrast'];
   @ApiProperty({ type: Object, nullable: true }) mobileContrast: PreviewResult['mobileContrast'];
   @ApiProperty({ type: Object, nullable: true }) designReport: PreviewResult['designReport'];
@@ -113,7 +123,8 @@ export class ScreenshotsResponse {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'string' },
-    description: 'Every screenshot of the preview: "<clientId>-light|dark" to PNG URL.',
+    description:
+      'Every screenshot of the preview: "<clientId>-light|dark" to PNG URL, and the reference rendering (the email as written) as "reference-wide|mobile-light|dark" (docs/visual.md).',
   })
   screenshots: Record<string, string>;
   @ApiProperty({ enum: ['complete', 'partial', 'pending'] }) screenshotStatus: 'complete' | 'partial' | 'pending';
