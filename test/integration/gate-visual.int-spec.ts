@@ -101,6 +101,7 @@ describe('the gate with the visual check', () => {
     const word = visual.find((failure) => failure.clientId === 'outlook-windows-legacy' && failure.scheme === 'light') as {
       score: number;
       baselineScore: number;
+      threshold: number;
       referenceChange: number;
       regions: Array<{ box: { y: number; height: number }; elements: Array<{ selector: string; line: number | null }> }>;
     };
