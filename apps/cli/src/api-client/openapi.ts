@@ -1102,7 +1102,7 @@ export interface components {
             url?: string;
             /**
              * @description The visual check: points a client's divergence from the reference rendering may grow over the baseline's before it fails (only with `visual`).
-             * @default 5
+             * @default 3
              */
             visualThreshold?: number;
         };
