@@ -95,6 +95,7 @@ describe('the gate with the visual check', () => {
 
     const broken = await gate({ html: BROKEN, ref, updateBaseline: 'never' }).expect(200);
     expect(broken.body.passed).toBe(false);
+    expect(broken.body.baseline).toEqual({ ref, comparedTo: expect.any(String) });
     const visual = (broken.body.failures as Array<Record<string, unknown>>).filter((failure) => failure.family === 'visual');
     expect(visual.map((failure) => failure.clientId)).toContain('outlook-windows-legacy');
     expect(visual.map((failure) => failure.clientId)).not.toContain('apple-mail-macos');

@@ -227,7 +227,8 @@ function decideRun(
       passed: verdict.passed,
       overallScore: verdict.overallScore,
       worstClient: verdict.worstClient,
-      baseline: { ref: run.ref, comparedTo: compared?.createdAt ?? null },
+      // A comparison happened when the regression check had a baseline, or the visual check a baseline's visual part.
+      baseline: { ref: run.ref, comparedTo: compared?.createdAt ?? (runsVisual && visual && baseline?.visual ? baseline.createdAt.toISOString() : null) },
       failures: verdict.failures,
       notes: verdict.notes,
       checks: verdict.checks,
