@@ -134,7 +134,8 @@ function describeLinks(links: GateVerdictResponse['links'] | undefined): string 
 function describeBaseline(verdict: GateVerdictResponse, local: boolean): string {
   if (local) return 'baseline: none (--local checks compatibility and content only)';
   const ref = verdict.baseline?.ref;
-  if (!verdict.checks?.includes('regression')) return `baseline: regression not checked${ref ? ` (ref ${ref})` : ''}`;
+  const compares = verdict.checks?.includes('regression') || verdict.checks?.includes('visual');
+  if (!compares) return `baseline: regression not checked${ref ? ` (ref ${ref})` : ''}`;
   if (!ref) return 'baseline: no ref, regression check skipped';
   if (!verdict.baseline.comparedTo) return `baseline: ref ${ref} has no stored baseline yet, nothing to compare with`;
   return `baseline: ref ${ref}, compared with the version stored ${verdict.baseline.comparedTo}`;
