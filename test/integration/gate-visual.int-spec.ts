@@ -92,6 +92,12 @@ describe('the gate with the visual check', () => {
     const baseline = await runs.baseline(accountId, ref);
     expect(Object.keys(baseline?.visual?.divergence ?? {}).sort()).toEqual(CLIENTS);
     expect(baseline?.visual?.reference['wide-light']).toMatchObject({ tile: 32 });
+    // The account's export carries it opened, with the baseline.
+    const exported = await request(api.url).get('/api/account/export').set('Authorization', `Bearer ${pro}`).expect(200);
+    const exportedBaseline = (JSON.parse(exported.text) as { gateBaselines: Array<{ id: string; visual: unknown }> }).gateBaselines.find(
+      (row) => row.id === ref,
+    );
+    expect(exportedBaseline?.visual).toEqual(baseline?.visual);
 
     const broken = await gate({ html: BROKEN, ref, updateBaseline: 'never' }).expect(200);
     expect(broken.body.passed).toBe(false);
