@@ -115,6 +115,16 @@ describe('visual divergence (real Chromium)', () => {
     });
   });
 
+  it("reuses the divergence's comparison for visualReport.clients when the reference client paints the author's page", () => {
+    const modes = ['light', 'dark'] as const;
+    const alone = renderedReports(result.painted, CLIENTS, [...modes]).visualReport!;
+    const shared = renderedReports(result.painted, CLIENTS, [...modes], { references: result.references, comparisons: result.comparisons }).visualReport!;
+    expect(shared.references).toEqual(alone.references);
+    const outlook = (report: VisualReport) => report.clients.find((entry) => entry.clientId === 'outlook-windows-legacy')!;
+    expect(outlook(shared).regions[0]).toEqual(outlook(alone).regions[0]);
+    expect(Math.abs(outlook(shared).changedPercent - outlook(alone).changedPercent)).toBeLessThan(outlook(alone).changedPercent * 0.05);
+  });
+
   it('finds a dropped background image as a colour region over its block', () => {
     const gmail = divergence['gmail-android']!.light!;
     const block = regionAt(gmail.regions, 200, 380)!;

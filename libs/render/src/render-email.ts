@@ -137,7 +137,7 @@ export function renderedReports(
     divergenceInputs && divergenceInputs.references.size > 0
       ? visualDivergence(painted, divergenceInputs.references, clients, modes, divergenceInputs.findings, comparisons)
       : null;
-  let visual = modes.includes('light') ? visualReport(painted, clients, comparisons.decoded) : null;
+  let visual = modes.includes('light') ? visualReport(painted, clients, comparisons.decoded, comparisons) : null;
   if (divergence && Object.keys(divergence).length > 0) visual = { ...(visual ?? { references: { wide: null, mobile: null }, clients: [] }), divergence };
   return {
     overflowReport: overflowReport(painted, clients),

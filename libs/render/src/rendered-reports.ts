@@ -4,7 +4,7 @@ import type { ContrastFailure, MobileContrastReport, OverflowReport, StoredRende
 import type { PaintedPage } from './render-pool';
 import type { MeasuredText } from './page-measurements';
 import type { RenderUnit, ScreenshotMode } from './shot-plan';
-import { DecodedPages } from './visual-divergence';
+import { DecodedPages, rowRegions, type PageComparisons } from './visual-divergence';
 
 /** The unit (distinct page) and its painting behind each client's screenshot of one mode. */
 export type PaintedShots = Map<`${ClientId}-${ScreenshotMode}`, { unit: RenderUnit; page: PaintedPage }>;
@@ -117,47 +117,17 @@ function padTo(image: Decoded, height: number): Buffer {
   return padded;
 }
 
-/** Rows with changed pixels grouped into boxes (gaps under 16 CSS px merged), in CSS px, largest first, at most 8. */
-function changedRegions(mask: Buffer, width: number, height: number, scale: number): VisualReport['clients'][number]['regions'] {
-  const regions: Array<{ top: number; bottom: number; left: number; right: number }> = [];
-  const gap = 16 * scale;
-  let current: (typeof regions)[number] | null = null;
-  for (let y = 0; y < height; y++) {
-    let left = -1;
-    let right = -1;
-    const row = y * width * 4;
-    for (let x = 0; x < width; x++) {
-      if (mask[row + x * 4 + 3] !== 0) {
-        if (left < 0) left = x;
-        right = x;
-      }
-    }
-    if (left < 0) continue;
-    if (current && y - current.bottom <= gap) {
-      current.bottom = y;
-      current.left = Math.min(current.left, left);
-      current.right = Math.max(current.right, right);
-    } else {
-      current = { top: y, bottom: y, left, right };
-      regions.push(current);
-    }
-  }
-  return regions
-    .map((r) => ({
-      x: Math.floor(r.left / scale),
-      y: Math.floor(r.top / scale),
-      width: Math.ceil((r.right - r.left + 1) / scale),
-      height: Math.ceil((r.bottom - r.top + 1) / scale),
-    }))
-    .sort((a, b) => b.width * b.height - a.width * a.height)
-    .slice(0, 8);
-}
-
 /**
  * Each client's light screenshot against the reference client's of the same viewport (pixelmatch, its
- * default anti-aliasing detection). Pages that are the same render are 0% without decoding anything.
+ * default anti-aliasing detection). Pages that are the same render are 0% without decoding anything; a
+ * pair the divergence compared already (`comparisons`) is taken from it.
  */
-export function visualReport(shots: PaintedShots, clients: readonly ClientId[], decoded = new DecodedPages()): VisualReport | null {
+export function visualReport(
+  shots: PaintedShots,
+  clients: readonly ClientId[],
+  decoded = new DecodedPages(),
+  comparisons?: PageComparisons,
+): VisualReport | null {
   const pick = (kind: 'wide' | 'mobile'): ClientId | null => {
     const candidates = clients.filter((clientId) => (getClient(clientId).category === 'mobile') === (kind === 'mobile') && shots.has(`${clientId}-light`));
     return REFERENCE_ORDER[kind].find((clientId) => candidates.includes(clientId)) ?? candidates[0] ?? null;
@@ -176,6 +146,13 @@ export function visualReport(shots: PaintedShots, clients: readonly ClientId[], 
       entries.push({ clientId, reference, changedPercent: 0, regions: [] });
       continue;
     }
+    // The reference client's page is the reference rendering (it rewrites nothing): the divergence compared
+    // these two pages already.
+    const compared = comparisons?.lookup(shot.unit.key, referenceShot.unit.key);
+    if (compared) {
+      entries.push({ clientId, reference, changedPercent: compared.changedPercent, regions: compared.rowRegions });
+      continue;
+    }
     const a = decode(shot.unit, shot.page);
     const b = decode(referenceShot.unit, referenceShot.page);
     const width = Math.min(a.width, b.width);
@@ -187,7 +164,7 @@ export function visualReport(shots: PaintedShots, clients: readonly ClientId[], 
       clientId,
       reference,
       changedPercent: Math.round((changed / (width * height)) * 10_000) / 100,
-      regions: changed === 0 ? [] : changedRegions(mask, width, height, 1),
+      regions: changed === 0 ? [] : rowRegions(mask, width, height),
     });
   }
   if (entries.length === 0) return null;
@@ -221,7 +198,13 @@ export function mergeRenderedReports(current: Partial<StoredRenderedReports> | n
   const visualBase =
     visualClients.length === 0 && !divergence
       ? null
-      : { references: next.visualReport?.references ?? current?.visualReport?.references ?? { wide: null, mobile: null }, clients: visualClients };
+      : {
+          // A render with no light screenshot (dark only) compared no client with a reference client: the stored references stay.
+          references: (next.visualReport?.clients.length ? next.visualReport.references : undefined) ??
+            current?.visualReport?.references ??
+            next.visualReport?.references ?? { wide: null, mobile: null },
+          clients: visualClients,
+        };
   return {
     overflowReport:
       overflowClients.length === 0 ? null : { clients: overflowClients, overflowing: overflowClients.filter((e) => e.overflowPx > 0).map((e) => e.clientId) },

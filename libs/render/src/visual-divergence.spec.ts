@@ -59,6 +59,22 @@ describe('mergeRenderedReports with divergence', () => {
     });
   });
 
+  it('keeps the stored reference clients when a later render compared none (dark only)', () => {
+    const first: StoredRenderedReports = {
+      ...reportsWith({ 'gmail-web': { light: entry(10) } }),
+      visualReport: {
+        references: { wide: 'apple-mail-macos', mobile: null },
+        clients: [{ clientId: 'gmail-web', reference: 'apple-mail-macos', changedPercent: 1, regions: [] }],
+        divergence: { 'gmail-web': { light: entry(10) } },
+      },
+    };
+    const darkOnly = reportsWith({ 'gmail-web': { dark: entry(30) } });
+    const merged = mergeRenderedReports(first, darkOnly).visualReport!;
+    expect(merged.references).toEqual({ wide: 'apple-mail-macos', mobile: null });
+    expect(merged.clients).toHaveLength(1);
+    expect(merged.divergence).toEqual({ 'gmail-web': { light: entry(10), dark: entry(30) } });
+  });
+
   it('keeps a stored divergence when a later render has none, and stays without one when neither has it', () => {
     const first = reportsWith({ 'gmail-web': { light: entry(10) } });
     expect(mergeRenderedReports(first, { overflowReport: null, mobileContrast: null, visualReport: null }).visualReport!.divergence).toEqual({

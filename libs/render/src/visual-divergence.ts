@@ -141,6 +141,43 @@ export function diffRegions(
   return regions.sort((a, b) => b.pixels - a.pixels);
 }
 
+/** visualReport.clients' regions: rows with changed pixels grouped into boxes (gaps under 16 CSS px merged), largest first, at most 8. */
+export function rowRegions(mask: Buffer, width: number, height: number, bands: ReadonlyArray<readonly [number, number]> = [[0, height]]): PageBox[] {
+  const regions: Array<{ top: number; bottom: number; left: number; right: number }> = [];
+  const gap = 16;
+  let current: (typeof regions)[number] | null = null;
+  for (const [from, to] of bands)
+    for (let y = from; y < to; y++) {
+      let left = -1;
+      let right = -1;
+      const row = y * width * 4;
+      for (let x = 0; x < width; x++) {
+        if (mask[row + x * 4 + 3] !== 0) {
+          if (left < 0) left = x;
+          right = x;
+        }
+      }
+      if (left < 0) continue;
+      if (current && y - current.bottom <= gap) {
+        current.bottom = y;
+        current.left = Math.min(current.left, left);
+        current.right = Math.max(current.right, right);
+      } else {
+        current = { top: y, bottom: y, left, right };
+        regions.push(current);
+      }
+    }
+  return regions
+    .map((r) => ({
+      x: Math.floor(r.left),
+      y: Math.floor(r.top),
+      width: Math.ceil(r.right - r.left + 1),
+      height: Math.ceil(r.bottom - r.top + 1),
+    }))
+    .sort((a, b) => b.width * b.height - a.width * a.height)
+    .slice(0, 8);
+}
+
 // ---- Elements: the reference page's against the client page's ----
 
 interface Element {
@@ -260,6 +297,9 @@ interface PairRegion {
 interface PairResult {
   score: number;
   regions: PairRegion[];
+  /** The same comparison as visualReport.clients gives it (share of changed pixels, row regions). */
+  changedPercent: number;
+  rowRegions: PageBox[];
 }
 
 function cssIdentifier(value: string): string {
@@ -497,7 +537,8 @@ function comparePages(
   decoded: DecodedPages,
   masks: MaskBuffers,
 ): PairResult | null {
-  if (clientShot.unit.key === referenceShot.unit.key || clientShot.page.png.equals(referenceShot.page.png)) return { score: 0, regions: [] };
+  if (clientShot.unit.key === referenceShot.unit.key || clientShot.page.png.equals(referenceShot.page.png))
+    return { score: 0, regions: [], changedPercent: 0, rowRegions: [] };
   const a = decoded.atCssPx(clientShot.unit, clientShot.page);
   const b = decoded.atCssPx(referenceShot.unit, referenceShot.page);
   if (a.width !== b.width) return null;
@@ -505,12 +546,17 @@ function comparePages(
   const height = Math.max(a.height, b.height);
   const mask = masks.zeroed(width * height * 4);
   const { changed, bands } = diffByBands(padTo(a, height), padTo(b, height), mask, width, height);
-  if (changed === 0) return { score: 0, regions: [] };
+  if (changed === 0) return { score: 0, regions: [], changedPercent: 0, rowRegions: [] };
   const comparison = new PageComparison(referenceShot.page, clientShot.page);
   const regions = diffRegions(mask, width, height, 1, bands)
     .slice(0, MAX_REGIONS)
     .map((region) => ({ box: region.box, ...comparison.describe(region.box) }));
-  return { score: divergenceScore(changed, width * height), regions };
+  return {
+    score: divergenceScore(changed, width * height),
+    regions,
+    changedPercent: Math.round((changed / (width * height)) * 10_000) / 100,
+    rowRegions: rowRegions(mask, width, height, bands),
+  };
 }
 
 const NOUNS: Record<string, string> = {
@@ -579,6 +625,11 @@ export class PageComparisons {
   readonly decoded = new DecodedPages();
   private readonly masks = new MaskBuffers();
   private readonly pairs = new Map<string, PairResult | null>();
+
+  /** A comparison made already (undefined: not made; null: the pages could not be compared). */
+  lookup(clientKey: string, referenceKey: string): PairResult | null | undefined {
+    return this.pairs.get(`${clientKey}|${referenceKey}`);
+  }
 
   compare(clientShot: PaintedShot, referenceShot: PaintedShot): PairResult | null {
     const key = `${clientShot.unit.key}|${referenceShot.unit.key}`;
