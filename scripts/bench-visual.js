@@ -15,13 +15,16 @@
 //    its browsers (from /proc; on a shared machine the CPU time is the steadier measure). The divergence's
 //    own computing time (decodes, pixelmatch, regions) is printed apart from the painting.
 //    BENCH_VISUAL_SECONDS (default 300) bounds the whole run: emails not reached are listed as skipped.
-// 2. The gate's p95 with `visual` at 4 connections: added to MEASUREMENTS below by the gate's own code
-//    (issue 42's visual check), in the same form: an async function printing its own lines.
+// 2. The gate's p95 with `visual` at 4 connections (scripts/lib/bench-gate-visual.js): the built api,
+//    worker-preview and worker-render as processes; the median corpus email gated with
+//    `checks: ["compatibility", "visual"]` against a measured baseline, BENCH_VISUAL_GATE_RUNS (40) requests by
+//    4 connections, then the same without `visual`; p50/p95/max of each (docs/gate.md, "The visual check").
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const tasks = require('./lib/tasks');
+const { benchGateVisual } = require('./lib/bench-gate-visual');
 
 const SAMPLE = Number(process.env.BENCH_VISUAL_EMAILS || 6);
 const ROUNDS = Number(process.env.BENCH_VISUAL_ROUNDS || 2);
@@ -181,7 +184,8 @@ async function divergenceCost({ dist, deadline }) {
  * What bench:visual measures, in order; each entry prints its own lines. The gate's p95 with `visual`
  * at 4 connections (issue 42) joins this list as a second entry.
  */
-const MEASUREMENTS = [divergenceCost];
+// 2. The gate with `visual` at 4 connections (scripts/lib/bench-gate-visual.js: the service as processes).
+const MEASUREMENTS = [divergenceCost, () => benchGateVisual()];
 
 async function main() {
   tasks.build({ quiet: true });

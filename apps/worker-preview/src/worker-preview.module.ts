@@ -11,6 +11,7 @@ import { PreviewChecksService } from './preview-checks.service';
 import { MessageAuthenticationService } from './message/message-authentication.service';
 import { GateImportHandler } from './gate/gate-import.handler';
 import { GateRunService } from './gate/gate-run.service';
+import { GateVisualReader } from './gate/gate-visual.reader';
 import { GateVerdictHandler } from './gate/gate-verdict.handler';
 import { GateSuggestFixHandler } from './gate/gate-suggest-fix.handler';
 import { GateProcessor } from './gate/gate.processor';
@@ -39,6 +40,7 @@ export class WorkerPreviewAppModule {
         LinkCheckProcessor,
         LinksResolveHandler,
         GateRunService,
+        GateVisualReader,
         RedisLinkCheckCache,
         PreviewAnalysisService,
         PreviewChecksService,

@@ -247,6 +247,13 @@ export class EnvironmentVariables {
   @Max(60_000)
   GATE_LINKS_BUDGET_MS = 12_000;
 
+  /** The same with the visual check (`checks: [..., "visual"]`): the email is painted, every client light and dark, with its reference. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(120_000)
+  GATE_VISUAL_BUDGET_MS = 30_000;
+
   /** How long a link's status stays cached in Redis, so a CI re-run does not fetch the same sites again. */
   @Transform(toInt)
   @IsInt()

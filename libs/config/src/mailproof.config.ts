@@ -82,7 +82,7 @@ export class MailproofConfig {
       domainLimits: { free: number; pro: number };
     },
     /** The pre-send gate's budgets (without and with link resolution) and the link-status cache. */
-    readonly gate: { budgetMs: number; linksBudgetMs: number; linkCacheSeconds: number },
+    readonly gate: { budgetMs: number; linksBudgetMs: number; visualBudgetMs: number; linkCacheSeconds: number },
     /** Addresses server-side fetches may reach although not public (tests only; empty in production). */
     readonly netGuard: { allowedAddresses: string[] },
     /** Webhook delivery: per-attempt timeout, retry schedule, disabling rule (docs/webhooks.md). */
@@ -187,7 +187,12 @@ export class MailproofConfig {
         budgetMs: e.DELIVERABILITY_BUDGET_MS,
         domainLimits: { free: e.DOMAIN_LIMIT_FREE, pro: e.DOMAIN_LIMIT_PRO },
       },
-      { budgetMs: e.GATE_BUDGET_MS, linksBudgetMs: e.GATE_LINKS_BUDGET_MS, linkCacheSeconds: e.LINK_CHECK_CACHE_SECONDS },
+      {
+        budgetMs: e.GATE_BUDGET_MS,
+        linksBudgetMs: e.GATE_LINKS_BUDGET_MS,
+        visualBudgetMs: e.GATE_VISUAL_BUDGET_MS,
+        linkCacheSeconds: e.LINK_CHECK_CACHE_SECONDS,
+      },
       {
         allowedAddresses: (e.SSRF_ALLOWED_ADDRESSES ?? '')
           .split(',')

@@ -7,7 +7,7 @@
 import type { GateCheckFamily, GateFailure, GateNote, GateSuggestedFix, GateVerdict } from '@mailproof/engine';
 
 // The check families, the default threshold, the failures and the snapshot are the engine's (its gate verdict defines them).
-export { GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
+export { GATE_CHECK_FAMILIES, GATE_DEFAULT_CHECKS, GATE_DEFAULT_THRESHOLD, GATE_VISUAL_DEFAULT_THRESHOLD } from '@mailproof/engine';
 export type {
   AltTextFailure,
   BlockingSeverity,
@@ -26,6 +26,13 @@ export type {
   SizeFailure,
   ThresholdFailure,
   WorseThanBaselineFailure,
+  GateVisualSnapshot,
+  MessageNote,
+  ReferenceFingerprint,
+  VisualNote,
+  VisualRegion,
+  VisualRegressionFailure,
+  VisualScheme,
 } from '@mailproof/engine';
 
 export const UPDATE_BASELINE_MODES = ['on-pass', 'always', 'never'] as const;
@@ -52,6 +59,8 @@ export interface GateRunOptions {
   failOnError: boolean;
   updateBaseline: UpdateBaselineMode;
   resolveLinks: boolean;
+  /** The visual check's allowed growth of a client's divergence (points); absent on runs stored before it existed, and without `visual`. */
+  visualThreshold?: number;
   /** The request said the mail is bulk (`bulk: true`): the message check holds it to the bulk-sender requirements. Absent on runs stored before it existed (false). */
   bulk?: boolean;
 }

@@ -50,7 +50,7 @@ const TEXTS: Record<ToolName, ToolText> = {
   gate_email: {
     title: 'Is this email safe to send?',
     description:
-      'The pre-send gate (POST /api/gate): passed true or false with the failures that block the send (threshold, client errors, broken or placeholder links, size, alt text, regressions against the last passing version stored under ref, and for a whole message (format eml) that is bulk mail, bulk: true or a List-Unsubscribe header, each unmet Gmail/Yahoo bulk-sender requirement). Give exactly one of html and url. Needs a key on the Pro plan.',
+      'The pre-send gate (POST /api/gate): passed true or false with the failures that block the send (threshold, client errors, broken or placeholder links, size, alt text, regressions against the last passing version stored under ref, and for a whole message (format eml) that is bulk mail, bulk: true or a List-Unsubscribe header, each unmet Gmail/Yahoo bulk-sender requirement; with checks including visual and a ref, each client whose rendering departs further from the design than the last passing version did while the design itself changed little, with the regions and elements). Give exactly one of html and url. Needs a key on the Pro plan.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   check_deliverability: {

@@ -5,7 +5,15 @@
  * Fields shared by several tools are written once below: a new email field (say, a `files` map of
  * local imports) goes into EMAIL_FIELDS and every email tool has it.
  */
-import { CLIENT_IDS, EMAIL_FORMATS, ENGINE_LIMITS, FIX_TIERS, GATE_CHECK_FAMILIES, GATE_DEFAULT_THRESHOLD } from '@mailproof/engine';
+import {
+  CLIENT_IDS,
+  EMAIL_FORMATS,
+  ENGINE_LIMITS,
+  FIX_TIERS,
+  GATE_CHECK_FAMILIES,
+  GATE_DEFAULT_THRESHOLD,
+  GATE_VISUAL_DEFAULT_THRESHOLD,
+} from '@mailproof/engine';
 import { GATE_REF_PATTERN, RENDER_MODES, SOURCE_FILES_LIMITS, UPDATE_BASELINE_MODES } from '@mailproof/contracts';
 
 /** A JSON Schema object (the subset the catalog uses); `maxUtf8Bytes` is ours, checked after the schema. */
@@ -158,7 +166,15 @@ export const TOOL_INPUTS = {
       items: { type: 'string', enum: GATE_CHECK_FAMILIES },
       minItems: 1,
       uniqueItems: true,
-      description: 'Check families to run; all four when omitted.',
+      description:
+        'Check families to run; compatibility, content, regression and message when omitted. visual is opt-in and needs ref: the email is painted and each client compared with the last passing version.',
+    },
+    visualThreshold: {
+      type: 'number',
+      minimum: 0,
+      maximum: 100,
+      default: GATE_VISUAL_DEFAULT_THRESHOLD,
+      description: "With visual: points a client's divergence from the reference rendering may grow over the baseline's before it fails.",
     },
     clients: CLIENTS,
     failOnError: { type: 'boolean', default: true, description: 'Whether a client with errors fails the gate.' },

@@ -2,11 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { MailproofConfig } from '@mailproof/config';
 import {
   GATE_CHECK_FAMILIES,
+  GATE_DEFAULT_CHECKS,
   GATE_DEFAULT_THRESHOLD,
+  GATE_VISUAL_DEFAULT_THRESHOLD,
+  RENDER_MODES,
   gateImportJob,
   gateVerdictJob,
   linksResolveJob,
   previewAnalyzeJob,
+  renderScreenshotsJob,
   type GateRunOptions,
   type GateVerdictResult,
   type GateVerdictJobResult,
@@ -63,7 +67,8 @@ export class GateService {
   async run(request: GateRequest, account: AuthenticatedAccount): Promise<AwaitedOutcome<GateVerdictResult, GateRunSubject>> {
     const started = Date.now();
     const options = gateRunOptions(request);
-    const budgetMs = options.resolveLinks ? this.config.gate.linksBudgetMs : this.config.gate.budgetMs;
+    const visual = options.checks.includes('visual');
+    const budgetMs = gateBudgetMs(this.config.gate, options.resolveLinks, visual);
     const events = await orQueueUnavailable(this.queueEvents.getWithin('gate', this.config.redis.commandTimeoutMs), QUEUE_UNAVAILABLE);
 
     const preview = await this.previews.create({
@@ -85,6 +90,8 @@ export class GateService {
     const chain: Array<JobRequest<JobName, unknown>> = [
       ...(options.source === 'url' ? [gateImportJob(run.id)] : []),
       previewAnalyzeJob(preview.id, { bulk: options.bulk }),
+      // visual: the email is painted (worker-render, as for a preview with screenshots) with its reference rendering and divergence.
+      ...(visual ? [renderScreenshotsJob(preview.id, options.clients, RENDER_MODES)] : []),
       ...(options.resolveLinks ? [linksResolveJob(run.id, linksDeadline)] : []),
       gateVerdictJob(run.id),
     ];
@@ -141,6 +148,11 @@ export class GateService {
   }
 }
 
+/** A run's budget: 4 s, 12 s with link resolution, GATE_VISUAL_BUDGET_MS (30 s) when the email is painted (the longest that applies). */
+export function gateBudgetMs(budgets: { budgetMs: number; linksBudgetMs: number; visualBudgetMs: number }, resolveLinks: boolean, visual: boolean): number {
+  return Math.max(budgets.budgetMs, resolveLinks ? budgets.linksBudgetMs : 0, visual ? budgets.visualBudgetMs : 0);
+}
+
 /** The request with every default applied, as the run stores it. */
 export function gateRunOptions(request: GateRequest): GateRunOptions {
   const hasHtml = request.html !== undefined;
@@ -160,17 +172,25 @@ export function gateRunOptions(request: GateRequest): GateRunOptions {
     });
   }
   if (hasUrl) checkUrlScheme(request.url!);
+  const checks = GATE_CHECK_FAMILIES.filter((family) => (request.checks ?? GATE_DEFAULT_CHECKS).includes(family));
+  if (checks.includes('visual') && request.ref === undefined) {
+    // The visual check compares a client's divergence with the last passing version's: without a ref there is none.
+    throw new ProblemException('validation_failed', 'The request is invalid; see errors.', {
+      errors: [{ field: 'ref', message: 'the visual check compares with the baseline of a ref: give ref, or leave visual out of checks' }],
+    });
+  }
   return {
     source: hasUrl ? 'url' : 'html',
     url: request.url ?? null,
     format: request.format ?? 'html',
     threshold: request.threshold ?? GATE_DEFAULT_THRESHOLD,
-    checks: GATE_CHECK_FAMILIES.filter((family) => (request.checks ?? GATE_CHECK_FAMILIES).includes(family)),
+    checks,
     clients: request.clients ?? [...CLIENT_IDS],
     failOnError: request.failOnError ?? true,
     updateBaseline: request.updateBaseline ?? 'on-pass',
     resolveLinks: request.resolveLinks ?? false,
     bulk: request.bulk ?? false,
+    ...(checks.includes('visual') ? { visualThreshold: request.visualThreshold ?? GATE_VISUAL_DEFAULT_THRESHOLD } : {}),
   };
 }
 

@@ -1037,27 +1037,14 @@ export interface components {
             /** @description Links that could not be checked; they never fail the gate. */
             unchecked: components["schemas"]["UncheckedLinkResponse"][];
         };
-        GateNoteResponse: {
-            /** @enum {string} */
-            check: "bulk-sender";
-            /** @enum {string} */
-            family: "message";
-            /** @example not a message: nothing to check */
-            reason: string;
-            /**
-             * @description The requirement the note is about; absent when it is about the whole check.
-             * @enum {string}
-             */
-            requirement?: "spf-or-dkim" | "spf-and-dkim" | "dmarc-policy" | "dmarc-alignment" | "one-click-unsubscribe" | "valid-from" | "valid-message-id" | "tls";
-        };
         GateRequest: {
             /**
              * @description The mail is bulk (marketing to many): the message check holds a message (format "eml") to the Gmail/Yahoo bulk-sender requirements even without a List-Unsubscribe header.
              * @default false
              */
             bulk?: boolean;
-            /** @description Check families to run; all four when omitted. */
-            checks?: ("compatibility" | "content" | "regression" | "message")[];
+            /** @description Check families to run; compatibility, content, regression and message when omitted. `visual` is opt-in and needs `ref` (400 validation_failed naming ref without one): the email is painted and each client compared with the baseline. */
+            checks?: ("compatibility" | "content" | "regression" | "message" | "visual")[];
             /** @description Clients to check; all 21 when omitted. */
             clients?: ("gmail-web" | "gmail-android" | "gmail-ios" | "outlook-web" | "outlook-windows" | "outlook-windows-legacy" | "outlook-macos" | "outlook-ios" | "outlook-android" | "apple-mail-macos" | "apple-mail-ios" | "yahoo-mail" | "yahoo-mail-ios" | "yahoo-mail-android" | "aol" | "samsung-mail" | "thunderbird" | "protonmail" | "fastmail" | "hey-mail" | "superhuman")[];
             /**
@@ -1113,6 +1100,11 @@ export interface components {
             updateBaseline?: "on-pass" | "always" | "never";
             /** @description A "view in browser" link to import the email from (http/https, public addresses, at most 500 KB). */
             url?: string;
+            /**
+             * @description The visual check: points a client's divergence from the reference rendering may grow over the baseline's before it fails (only with `visual`).
+             * @default 3
+             */
+            visualThreshold?: number;
         };
         GateRunFailureResponse: {
             /** @example compile_failed */
@@ -1158,12 +1150,12 @@ export interface components {
         GateVerdictResponse: {
             baseline: components["schemas"]["GateBaselineResponse"];
             /** @description The check families that ran. */
-            checks: ("compatibility" | "content" | "regression" | "message")[];
-            /** @description Why the verdict failed, in family order (compatibility, content, regression, message); empty when it passed. */
-            failures: (components["schemas"]["ThresholdFailureResponse"] | components["schemas"]["ClientErrorsFailureResponse"] | components["schemas"]["LinksFailureResponse"] | components["schemas"]["SizeFailureResponse"] | components["schemas"]["AltTextFailureResponse"] | components["schemas"]["LinkUnreachableFailureResponse"] | components["schemas"]["WorseThanBaselineFailureResponse"] | components["schemas"]["BulkSenderFailureResponse"])[];
+            checks: ("compatibility" | "content" | "regression" | "message" | "visual")[];
+            /** @description Why the verdict failed, in family order (compatibility, content, regression, message, visual); empty when it passed. */
+            failures: (components["schemas"]["ThresholdFailureResponse"] | components["schemas"]["ClientErrorsFailureResponse"] | components["schemas"]["LinksFailureResponse"] | components["schemas"]["SizeFailureResponse"] | components["schemas"]["AltTextFailureResponse"] | components["schemas"]["LinkUnreachableFailureResponse"] | components["schemas"]["WorseThanBaselineFailureResponse"] | components["schemas"]["BulkSenderFailureResponse"] | components["schemas"]["VisualRegressionFailureResponse"])[];
             links: components["schemas"]["GateLinksResponse"];
-            /** @description Why a check passed without judging everything: the message check on an email that is not a message, on mail that is not bulk, or a requirement a failed lookup left undecided. Never blocks; absent on verdicts stored before notes existed. */
-            notes?: components["schemas"]["GateNoteResponse"][];
+            /** @description Why a check passed without judging everything: the message check on an email that is not a message, on mail that is not bulk, or a requirement a failed lookup left undecided; the visual check with no visual baseline yet, or a growth that came with a changed design. Never blocks; absent on verdicts stored before notes existed. */
+            notes?: (components["schemas"]["MessageNoteResponse"] | components["schemas"]["VisualNoteResponse"])[];
             /** @description Mean score of the checked clients. */
             overallScore: number;
             /** @description The verdict: false when any check failed (still HTTP 200). */
@@ -1248,6 +1240,22 @@ export interface components {
             /** @description The 4xx or 5xx status the link answered. */
             status: number;
             url: string;
+        };
+        MessageNoteResponse: {
+            /** @enum {string} */
+            check: "bulk-sender";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            family: "message";
+            /** @example not a message: nothing to check */
+            reason: string;
+            /**
+             * @description The requirement the note is about; absent when it is about the whole check.
+             * @enum {string}
+             */
+            requirement?: "spf-or-dkim" | "spf-and-dkim" | "dmarc-policy" | "dmarc-alignment" | "one-click-unsubscribe" | "valid-from" | "valid-message-id" | "tls";
         };
         MonitoredDomainListResponse: {
             domains: components["schemas"]["MonitoredDomainResponse"][];
@@ -1504,6 +1512,81 @@ export interface components {
             mcp: number;
             previews: number;
             requests: number;
+        };
+        VisualBoxResponse: {
+            height: number;
+            width: number;
+            /** @description CSS px from the left of the page. */
+            x: number;
+            /** @description CSS px from the top of the page. */
+            y: number;
+        };
+        VisualCauseResponse: {
+            /** @description The client behaviour that explains it (docs/clients.md). */
+            behaviour?: string;
+            /** @example the two columns stack: `display:flex` is removed */
+            message: string;
+            property?: string;
+        };
+        VisualElementResponse: {
+            /** @description Its line in the author's source; null when unknown. */
+            line: number | null;
+            /**
+             * @description A selector path of the author's element.
+             * @example body > table > tr:nth-child(2) > td.columns
+             */
+            selector: string;
+        };
+        VisualNoteResponse: {
+            /** @enum {string} */
+            check: "divergence";
+            /** @description The client the note is about; absent when it is about the whole check. */
+            clientId?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            family: "visual";
+            /** @example no visual baseline for this ref yet: this version is the first one measured */
+            reason: string;
+            /** @enum {string} */
+            scheme?: "light" | "dark";
+        };
+        VisualRegionResponse: {
+            /** @description The region in page coordinates (CSS px). */
+            box: components["schemas"]["VisualBoxResponse"];
+            /** @description The client behaviour or finding that explains the region, when one does. */
+            cause?: components["schemas"]["VisualCauseResponse"];
+            /** @description The elements under the region (at most 5). */
+            elements: components["schemas"]["VisualElementResponse"][];
+            /**
+             * @description `layout`: an element moved or resized; `color`: the same boxes painted differently.
+             * @enum {string}
+             */
+            kind: "layout" | "color";
+        };
+        VisualRegressionFailureResponse: {
+            /** @description The baseline's divergence of the same client and scheme. */
+            baselineScore: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            check: "divergence";
+            /** @description The client whose rendering this version broke. */
+            clientId: string;
+            /** @enum {string} */
+            family: "visual";
+            /** @description Percent of the reference rendering that changed between the two versions (it changed little: the change broke the client); null when it could not be compared. */
+            referenceChange: number | null;
+            /** @description The regions this version added, largest first (at most 5); all of the client's when it added none. */
+            regions: components["schemas"]["VisualRegionResponse"][];
+            /** @enum {string} */
+            scheme: "light" | "dark";
+            /** @description This version's divergence of the client from the reference rendering (0 = identical). */
+            score: number;
+            /** @description The growth allowed (visualThreshold); score - baselineScore above it fails. */
+            threshold: number;
         };
         WebhookDeliveryListResponse: {
             deliveries: components["schemas"]["WebhookDeliveryResponse"][];

@@ -67,12 +67,46 @@ export function describeFailure(failure: Failure): string {
     }
     case 'bulk-sender':
       return `[bulk-sender] ${failure.requirement} not met: ${failure.reason}${failure.fix ? ` (fix: ${failure.fix})` : ''}`;
+    case 'divergence':
+      return `[divergence] ${failure.clientId} (${failure.scheme}) departs further from the design: divergence ${failure.baselineScore} -> ${failure.score} (allowed +${failure.threshold}${
+        failure.referenceChange === null ? '' : `, the design itself changed ${failure.referenceChange}%`
+      })${describeRegions(failure.regions)}`;
     default: {
       // A check this CLI does not know yet (a newer server): its fields as they came.
       const { family, check, ...rest } = failure as { family: string; check: string };
       return `[${check}] ${family} check failed: ${JSON.stringify(rest)}`;
     }
   }
+}
+
+type VisualFailureRegion = Extract<Failure, { check: 'divergence' }>['regions'][number];
+
+/** A visual failure's regions on its one line: where, what kind, the first elements under it, and the cause when known. */
+function describeRegions(regions: readonly VisualFailureRegion[]): string {
+  if (regions.length === 0) return '';
+  const parts = regions.map((region) => {
+    const { x, y, width, height } = region.box;
+    const elements = region.elements.map((element) => (element.line === null ? element.selector : `${element.selector} (line ${element.line})`));
+    const cause = region.cause ? `; ${region.cause.message}` : '';
+    return `${region.kind} at ${Math.round(x)},${Math.round(y)} ${Math.round(width)}x${Math.round(height)}${elements.length > 0 ? ` over ${elements.join(', ')}` : ''}${cause}`;
+  });
+  return `; regions: ${parts.join(' | ')}`;
+}
+
+/** Where a visual failure points in the source: the first region's first element with a known line. */
+function firstRegionLine(regions: readonly VisualFailureRegion[]): number | undefined {
+  for (const region of regions) {
+    const element = region.elements.find((candidate) => candidate.line !== null);
+    if (element && element.line !== null) return element.line;
+  }
+  return undefined;
+}
+
+/** A note's label: its check, and the requirement or the client (and scheme) it is about. */
+function noteSubject(note: NonNullable<GateVerdictResponse['notes']>[number]): string | undefined {
+  if ('requirement' in note && note.requirement) return note.requirement;
+  if ('clientId' in note && note.clientId) return note.scheme ? `${note.clientId} ${note.scheme}` : note.clientId;
+  return undefined;
 }
 
 /** A failed verdict's suggested fix: how many findings the safe fixes resolve, and the command that shows them. */
@@ -100,7 +134,8 @@ function describeLinks(links: GateVerdictResponse['links'] | undefined): string 
 function describeBaseline(verdict: GateVerdictResponse, local: boolean): string {
   if (local) return 'baseline: none (--local checks compatibility and content only)';
   const ref = verdict.baseline?.ref;
-  if (!verdict.checks?.includes('regression')) return `baseline: regression not checked${ref ? ` (ref ${ref})` : ''}`;
+  const compares = verdict.checks?.includes('regression') || verdict.checks?.includes('visual');
+  if (!compares) return `baseline: regression not checked${ref ? ` (ref ${ref})` : ''}`;
   if (!ref) return 'baseline: no ref, regression check skipped';
   if (!verdict.baseline.comparedTo) return `baseline: ref ${ref} has no stored baseline yet, nothing to compare with`;
   return `baseline: ref ${ref}, compared with the version stored ${verdict.baseline.comparedTo}`;
@@ -116,7 +151,8 @@ export function formatGateResult(result: GateFileResult, local: boolean): string
   for (const failure of verdict.failures) lines.push(`  - ${describeFailure(failure)}`);
   // An HTML email's "not a message" note says nothing a CI log needs on every run (--json keeps it).
   for (const note of (verdict.notes ?? []).filter((item) => item.reason !== NOT_A_MESSAGE_REASON)) {
-    lines.push(`  note: [${note.check}${note.requirement ? ` ${note.requirement}` : ''}] ${note.reason}`);
+    const subject = noteSubject(note);
+    lines.push(`  note: [${note.check}${subject ? ` ${subject}` : ''}] ${note.reason}`);
   }
   if (verdict.suggestedFix) lines.push(`  ${suggestedFixLine(verdict.suggestedFix, result.file)}`);
   lines.push(`  ${describeLinks(verdict.links)}`);
@@ -167,16 +203,20 @@ export function gateCheckReport(results: readonly GateFileResult[], exitCode: nu
       };
     }
     const { verdict } = result;
-    const problems: ReportedProblem[] = verdict.failures.map((failure) => ({
-      severity: 'error',
-      ruleId: `gate/${failure.check}`,
-      title: 'clientId' in failure && failure.clientId ? `${failure.check} in ${failure.clientId}` : failure.check,
-      message: failureMessage(failure),
-      ...('clientId' in failure && failure.clientId ? { clients: [failure.clientId] } : {}),
-      blocking: true,
-    }));
+    const problems: ReportedProblem[] = verdict.failures.map((failure) => {
+      const line = failure.check === 'divergence' ? firstRegionLine(failure.regions) : undefined;
+      return {
+        severity: 'error',
+        ruleId: `gate/${failure.check}`,
+        title: 'clientId' in failure && failure.clientId ? `${failure.check} in ${failure.clientId}` : failure.check,
+        message: failureMessage(failure),
+        ...(line === undefined ? {} : { line }),
+        ...('clientId' in failure && failure.clientId ? { clients: [failure.clientId] } : {}),
+        blocking: true,
+      };
+    });
     for (const note of (verdict.notes ?? []).filter((item) => item.reason !== NOT_A_MESSAGE_REASON)) {
-      problems.push({ severity: 'note', ruleId: `gate/${note.check}`, title: note.requirement ?? note.check, message: note.reason, blocking: false });
+      problems.push({ severity: 'note', ruleId: `gate/${note.check}`, title: noteSubject(note) ?? note.check, message: note.reason, blocking: false });
     }
     if (verdict.suggestedFix) {
       problems.push({

@@ -27,6 +27,7 @@ interface GateOptions extends ReporterCliOptions {
   /** A string from --ref, false from --no-ref, undefined: one per file from its path. */
   ref?: string | false;
   threshold?: string;
+  visualThreshold?: string;
   checks?: string;
   clients?: string;
   resolveLinks?: boolean;
@@ -78,7 +79,8 @@ export function registerGateCommand(program: Command): void {
     .option('--ref <ref>', "the email's stable name for baselines (one file only; default: the file's path relative to here)")
     .option('--no-ref', 'send no ref: no regression check, no baseline stored')
     .option('--threshold <score>', 'a client scoring below it fails, 0-100 (server default 70)')
-    .option('--checks <families>', `comma-separated subset of ${GATE_CHECK_FAMILIES.join(', ')} (default: all)`)
+    .option('--checks <families>', `comma-separated subset of ${GATE_CHECK_FAMILIES.join(', ')} (default: all but visual, which is opt-in and needs a ref)`)
+    .option('--visual-threshold <points>', "with --checks ...,visual: points a client's divergence may grow over the baseline's before it fails, 0-100")
     .addOption(clientsOption())
     .option('--resolve-links', 'fetch every link; a 4xx/5xx answer fails the gate')
     .option('--bulk', 'the mail is bulk: a message (.eml) must meet the Gmail/Yahoo bulk-sender requirements even without List-Unsubscribe')
@@ -122,6 +124,9 @@ function prepareRun(files: string[], options: GateOptions): GateRun {
   const clients = parseClientsOption(options.clients);
   const checks = parseChecks(options.checks);
   const threshold = parseNumber('--threshold', options.threshold, 0, 100, false);
+  const visualThreshold = parseNumber('--visual-threshold', options.visualThreshold, 0, 100, false);
+  if (visualThreshold !== undefined && !checks?.includes('visual')) throw new UsageError('--visual-threshold goes with --checks ...,visual');
+  if (checks?.includes('visual') && options.ref === false) throw new UsageError('--checks visual compares with the baseline of a ref: drop --no-ref');
   const retries = parseNumber('--retries', options.retries, 0, MAX_RETRIES, true) as number;
   const timeoutSeconds = parseNumber('--timeout', options.timeout, 1, 3600, false) as number;
   const local = options.local === true;
@@ -134,6 +139,7 @@ function prepareRun(files: string[], options: GateOptions): GateRun {
       options.bulk ? '--bulk' : null,
       checks?.includes('regression') ? '--checks regression' : null,
       checks?.includes('message') ? '--checks message' : null,
+      checks?.includes('visual') ? '--checks visual' : null,
     ].filter((flag): flag is string => flag !== null);
     if (serverOnly.length > 0)
       throw new UsageError(`${serverOnly.join(', ')} need${serverOnly.length === 1 ? 's' : ''} a server; --local runs ${LOCAL_CHECKS.join(' and ')} only`);
@@ -158,6 +164,7 @@ function prepareRun(files: string[], options: GateOptions): GateRun {
   if (options.updateBaseline) shared.updateBaseline = options.updateBaseline;
   if (options.resolveLinks) shared.resolveLinks = true;
   if (options.bulk) shared.bulk = true;
+  if (visualThreshold !== undefined) shared.visualThreshold = visualThreshold;
 
   return {
     local,

@@ -8,6 +8,7 @@ import {
   type GateSuggestFixJobResult,
   type GateLinks,
   type GateVerdictJobResult,
+  type GateVisualSnapshot,
   type LinksResolveJobResult,
 } from '@mailproof/contracts';
 import { gateResultOf, gateSnapshot, gateVerdict, type GateResult, type GateSuggestedFix, type GateSummary } from '@mailproof/engine';
@@ -23,6 +24,7 @@ import {
 import { JobProducer, type FinalFailureCause } from '@mailproof/queue';
 import { WebhookQueue } from '@mailproof/webhooks';
 import { AnalysisPool } from '../analysis/analysis-pool';
+import { GateVisualReader } from './gate-visual.reader';
 import { RedisLinkCheckCache } from './redis-link-check.cache';
 
 /**
@@ -42,6 +44,7 @@ export class GateRunService {
     private readonly webhooks: WebhookQueue,
     private readonly pool: AnalysisPool,
     private readonly jobs: JobProducer,
+    private readonly visual: GateVisualReader,
   ) {
     this.guard = new SsrfGuard({ allowedAddresses: config.netGuard.allowedAddresses });
   }
@@ -100,7 +103,11 @@ export class GateRunService {
     const result = gateResultOf(summary);
     // No finding the safe fixes target: a failed verdict's suggestion is known to be absent, no follow-up needed.
     const nothingToFix = summary.safeFixTargets === 0;
-    const { run: decided, webhookDeliveries } = await this.runs.decide(runId, (current, baseline) => decideRun(current, baseline, result, nothingToFix));
+    // The visual check (a ref and `visual`): what worker-render measured of this version, read before the run's lock is taken.
+    const visual = run.ref !== null && run.request.checks.includes('visual') ? await this.visual.read(preview.id, run.request.clients) : null;
+    const { run: decided, webhookDeliveries } = await this.runs.decide(runId, (current, baseline) =>
+      decideRun(current, baseline, result, nothingToFix, visual),
+    );
     await this.webhooks.queueDeliveries(webhookDeliveries);
     if (decided.suggestedFixPending) await this.jobs.enqueue(gateSuggestFixJob(runId));
     return { runId, status: decided.status === 'completed' ? 'completed' : 'failed', passed: decided.passed };
@@ -178,10 +185,17 @@ function withoutRateLimited(resolution: LinkResolution): LinkResolution {
  * The verdict of one run and the baseline move (docs/gate.md, "Baselines"): `always` stores this version
  * whatever the verdict, `on-pass` only when it passed, `never` and runs without a ref never.
  */
-function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: GateResult, nothingToFix: boolean): GateRunDecision {
+function decideRun(
+  run: GateRunEntity,
+  baseline: StoredBaseline | null,
+  result: GateResult,
+  nothingToFix: boolean,
+  visual: GateVisualSnapshot | null,
+): GateRunDecision {
   const options = run.request;
   const snapshot = gateSnapshot(result);
   const runsRegression = run.ref !== null && options.checks.includes('regression');
+  const runsVisual = run.ref !== null && options.checks.includes('visual');
   const compared = runsRegression && baseline !== null ? { snapshot: baseline.snapshot, createdAt: baseline.createdAt.toISOString() } : null;
   const resolution = run.links;
   const verdict = gateVerdict({
@@ -189,13 +203,15 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
     snapshot,
     options: {
       threshold: options.threshold,
-      checks: options.checks.filter((family) => family !== 'regression' || run.ref !== null),
+      checks: options.checks.filter((family) => (family !== 'regression' && family !== 'visual') || run.ref !== null),
       clients: options.clients,
       failOnError: options.failOnError,
       bulk: options.bulk === true,
+      visualThreshold: options.visualThreshold,
     },
     baseline: compared,
     links: resolution ? { checked: resolution.checked } : undefined,
+    visual: runsVisual ? { current: visual, baseline: baseline?.visual ?? null } : null,
   });
   const links: GateLinks = {
     resolved: options.resolveLinks,
@@ -211,7 +227,8 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
       passed: verdict.passed,
       overallScore: verdict.overallScore,
       worstClient: verdict.worstClient,
-      baseline: { ref: run.ref, comparedTo: compared?.createdAt ?? null },
+      // A comparison happened when the regression check had a baseline, or the visual check a baseline's visual part.
+      baseline: { ref: run.ref, comparedTo: compared?.createdAt ?? (runsVisual && visual && baseline?.visual ? baseline.createdAt.toISOString() : null) },
       failures: verdict.failures,
       notes: verdict.notes,
       checks: verdict.checks,
@@ -220,6 +237,8 @@ function decideRun(run: GateRunEntity, baseline: StoredBaseline | null, result: 
     passed: verdict.passed,
     overallScore: verdict.overallScore,
     newBaseline: moves ? snapshot : null,
+    // A baseline set by a run without `visual` keeps no visual part: its two parts are always of one version.
+    newVisualBaseline: moves && runsVisual ? visual : null,
   };
 }
 

@@ -9,18 +9,24 @@ import { GMAIL_CLIP_LIMIT_BYTES, type SizeReport } from '../reports/size-report'
 import { buildReports } from '../reports/build-reports';
 import { diffAnalyses } from './diff-analyses';
 import { compareStrings, findingKey, gateSnapshot, meanScore, type BlockingSeverity, type GateResult, type GateSnapshot } from './gate-snapshot';
-import { messageCheck, type BulkSenderFailure, type GateNote } from './message-check';
+import { messageCheck, type BulkSenderFailure, type MessageNote } from './message-check';
+import { visualCheck, type GateVisualSnapshot, type VisualNote, type VisualRegressionFailure } from './visual-check';
 
-export type GateCheckFamily = 'compatibility' | 'content' | 'regression' | 'message';
-/** The families in canonical order. */
-export const GATE_CHECK_FAMILIES: readonly GateCheckFamily[] = ['compatibility', 'content', 'regression', 'message'];
+export type GateCheckFamily = 'compatibility' | 'content' | 'regression' | 'message' | 'visual';
+/** The families in canonical order (the order of a verdict's failures and `checks`). */
+export const GATE_CHECK_FAMILIES: readonly GateCheckFamily[] = ['compatibility', 'content', 'regression', 'message', 'visual'];
+/** The families run when a request names none: every family but `visual`, which is opt-in (it paints the email and needs a ref). */
+export const GATE_DEFAULT_CHECKS: readonly GateCheckFamily[] = ['compatibility', 'content', 'regression', 'message'];
+
+/** Why a check that ran passed without judging everything: the message check's and the visual check's. */
+export type GateNote = MessageNote | VisualNote;
 
 export const GATE_DEFAULT_THRESHOLD = 70;
 
 export interface GateOptions {
   /** 0-100; a checked client scoring below it fails. Default 70. */
   threshold?: number;
-  /** Families to run. Default all four. Leave 'regression' out for a run without a ref. */
+  /** Families to run. Default `GATE_DEFAULT_CHECKS` (all but visual). Leave 'regression' and 'visual' out for a run without a ref. */
   checks?: readonly GateCheckFamily[];
   /** Client ids to check; default every client of the snapshot. Ids the snapshot lacks are ignored. */
   clients?: readonly string[] | null;
@@ -28,6 +34,8 @@ export interface GateOptions {
   failOnError?: boolean;
   /** The request says the mail is bulk: the message check holds it to the bulk-sender requirements even without List-Unsubscribe. */
   bulk?: boolean;
+  /** The visual check's allowed growth of a client's divergence (points); default `GATE_VISUAL_DEFAULT_THRESHOLD`. */
+  visualThreshold?: number;
 }
 
 export interface GateBaseline {
@@ -54,6 +62,8 @@ export interface GateVerdictInput {
   baseline?: GateBaseline | null;
   /** Results of link resolution (resolveLinks: true). */
   links?: { checked: readonly CheckedLink[] } | null;
+  /** The visual check's input: this version's divergence and reference fingerprint, and the baseline's (null: none stored). */
+  visual?: { current: GateVisualSnapshot | null; baseline: GateVisualSnapshot | null } | null;
 }
 
 export type LinkFailureReason = 'empty' | 'javascript' | 'placeholder';
@@ -104,7 +114,15 @@ export interface WorseThanBaselineFailure {
 }
 
 export type GateFailure =
-  ThresholdFailure | ClientErrorsFailure | LinksFailure | SizeFailure | AltTextFailure | LinkUnreachableFailure | WorseThanBaselineFailure | BulkSenderFailure;
+  | ThresholdFailure
+  | ClientErrorsFailure
+  | LinksFailure
+  | SizeFailure
+  | AltTextFailure
+  | LinkUnreachableFailure
+  | WorseThanBaselineFailure
+  | BulkSenderFailure
+  | VisualRegressionFailure;
 
 export interface GateVerdict {
   passed: boolean;
@@ -112,7 +130,7 @@ export interface GateVerdict {
   overallScore: number;
   /** Lowest-scoring checked client (ties: first id in code-unit order); null with no checked client. */
   worstClient: string | null;
-  /** In family order (compatibility, content, regression, message); see docs/engine.md "The gate verdict". */
+  /** In family order (compatibility, content, regression, message, visual); see docs/engine.md "The gate verdict". */
   failures: GateFailure[];
   /** Why a check that ran passed without judging everything (the message check's: not a message, not bulk, undecided requirements). Never block. */
   notes: GateNote[];
@@ -238,7 +256,7 @@ export function gateVerdict(input: GateVerdictInput): GateVerdict {
   const options = input.options ?? {};
   const threshold = options.threshold ?? GATE_DEFAULT_THRESHOLD;
   const failOnError = options.failOnError ?? true;
-  const requested = new Set(options.checks ?? GATE_CHECK_FAMILIES);
+  const requested = new Set(options.checks ?? GATE_DEFAULT_CHECKS);
   const checks = GATE_CHECK_FAMILIES.filter((family) => requested.has(family));
   const snapshot = input.snapshot ?? gateSnapshot(input.result);
   const clients = checkedClients(snapshot, options.clients);
@@ -256,6 +274,11 @@ export function gateVerdict(input: GateVerdictInput): GateVerdict {
     const message = messageCheck(input.result.messageReport, options.bulk === true);
     failures.push(...message.failures);
     notes.push(...message.notes);
+  }
+  if (requested.has('visual')) {
+    const visual = visualCheck(input.visual?.current ?? null, input.visual?.baseline ?? null, { clients, threshold: options.visualThreshold });
+    failures.push(...visual.failures);
+    notes.push(...visual.notes);
   }
 
   let worstClient: string | null = null;

@@ -23,7 +23,8 @@ export interface BulkSenderFailure {
  * Why a check passed without judging everything: an email that is not a message, mail that is not bulk,
  * a requirement that could not be decided (a DNS lookup failed). Never blocks.
  */
-export interface GateNote {
+/** A note of the message check (the verdict's `GateNote` is this or the visual check's). */
+export interface MessageNote {
   family: 'message';
   check: 'bulk-sender';
   /** The requirement the note is about; absent when it is about the whole check. */
@@ -48,7 +49,7 @@ export const NOT_BULK_REASON = 'not bulk mail (no List-Unsubscribe header and th
 
 export interface MessageCheckOutcome {
   failures: BulkSenderFailure[];
-  notes: GateNote[];
+  notes: MessageNote[];
 }
 
 const failureOf = (requirement: BulkSenderRequirement): BulkSenderFailure => ({
@@ -59,7 +60,7 @@ const failureOf = (requirement: BulkSenderRequirement): BulkSenderFailure => ({
   fix: requirement.fix,
 });
 
-const noteOf = (requirement: BulkSenderRequirement): GateNote => ({
+const noteOf = (requirement: BulkSenderRequirement): MessageNote => ({
   family: 'message',
   check: 'bulk-sender',
   requirement: requirement.id,

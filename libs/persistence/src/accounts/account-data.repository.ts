@@ -78,7 +78,7 @@ function unreadableContent(error: unknown): { reason: 'content_gone' | 'data_key
   throw error;
 }
 
-/** The sections of an export read by one SELECT each: no encrypted column among them but webhook events' payload (opened per row). */
+/** The sections of an export read by one SELECT each: no encrypted column among them but webhook events' payload, screenshots' PNG and baselines' visual part (opened per row). */
 const PLAIN_SECTIONS: ReadonlyArray<{ name: string; select: string }> = [
   {
     name: 'apiKeys',
@@ -96,7 +96,11 @@ const PLAIN_SECTIONS: ReadonlyArray<{ name: string; select: string }> = [
     select: `SELECT s.preview_id || '-' || s.shot AS id, s.preview_id AS "previewId", s.shot, s.hash, s.truncated, s.created_at AS "createdAt"
              FROM preview_screenshots s WHERE s.preview_id IN (SELECT id FROM previews WHERE account_id = $1)`,
   },
-  { name: 'gateBaselines', select: `SELECT ref AS id, run_id AS "runId", snapshot, created_at AS "createdAt" FROM gate_baselines WHERE account_id = $1` },
+  // The visual part is sealed (derived from the email's pictures, naming its elements): opened in exportChunks.
+  {
+    name: 'gateBaselines',
+    select: `SELECT ref AS id, account_id AS "accountId", run_id AS "runId", snapshot, visual, created_at AS "createdAt" FROM gate_baselines WHERE account_id = $1`,
+  },
   {
     name: 'domains',
     select: `SELECT id, domain, dkim_selectors AS "dkimSelectors", status, status_reason AS "statusReason", score, last_checked_at AS "lastCheckedAt",
@@ -169,7 +173,13 @@ export class AccountDataRepository {
       const rows = pagedRows<{ id: string } & Record<string, unknown>>(this.dataSource, section.select, accountId);
       yield* this.section(
         section.name,
-        section.name === 'webhookEvents' ? this.webhookEventRows(rows) : section.name === 'screenshots' ? this.screenshotRows(rows) : rows,
+        section.name === 'webhookEvents'
+          ? this.webhookEventRows(rows)
+          : section.name === 'screenshots'
+            ? this.screenshotRows(rows)
+            : section.name === 'gateBaselines'
+              ? this.gateBaselineRows(rows)
+              : rows,
       );
     }
     yield* this.section('previews', this.previewRows(accountId));
@@ -234,6 +244,17 @@ export class AccountDataRepository {
   /** Each screenshot with its PNG, opened (the JSON encoder writes a Buffer as base64, as before sealing). */
   private async *screenshotRows(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<object> {
     for await (const row of rows) yield { ...row, png: await this.screenshots.getImage(row.hash as string) };
+  }
+
+  /** Each baseline with its visual part opened. */
+  private async *gateBaselineRows(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<object> {
+    for await (const { accountId, ...row } of rows) {
+      try {
+        yield { ...row, visual: await this.gateRuns.openVisualBaseline(accountId as string, row.id as string, row.visual) };
+      } catch (error) {
+        yield { id: row.id, contentUnreadable: unreadableContent(error) };
+      }
+    }
   }
 
   private async *webhookEventRows(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<object> {

@@ -17,6 +17,13 @@ export class GateBaselineEntity {
   @Column({ type: 'jsonb', transformer: PG_SAFE_TEXT })
   snapshot: GateSnapshot;
 
+  /**
+   * The visual check's part (docs/gate.md, "The visual check"), sealed with the account's data key (a jsonb
+   * string, opened by GateRunRepository); null when the run that set the baseline did not run `visual`.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  visual: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

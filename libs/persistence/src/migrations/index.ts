@@ -15,6 +15,7 @@ import { CreateAccountDataKeys1764400000000 } from './1764400000000-create-accou
 import { AccountData1764410000000 } from './1764410000000-account-data';
 import { GateSuggestedFix1764500000000 } from './1764500000000-gate-suggested-fix';
 import { UrlsAreCustomerData1796603425336 } from './1796603425336-urls-are-customer-data';
+import { GateVisualBaseline1796700000000 } from './1796700000000-gate-visual-baseline';
 
 /** Every migration, in order, as class references (file globs break under bundlers). */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   AccountData1764410000000,
   GateSuggestedFix1764500000000,
   UrlsAreCustomerData1796603425336,
+  GateVisualBaseline1796700000000,
 ];

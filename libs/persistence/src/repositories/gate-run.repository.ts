@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { GateRunOptions, GateSnapshot, GateSuggestedFix, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
+import type { GateRunOptions, GateSnapshot, GateSuggestedFix, GateVisualSnapshot, StoredGateVerdict, StoredLinkResolution } from '@mailproof/contracts';
 import { GateBaselineEntity } from '../entities/gate-baseline.entity';
 import { GateRunEntity } from '../entities/gate-run.entity';
 import { RowCipher } from '../encryption/row-cipher';
@@ -50,6 +50,8 @@ export interface GateScorePoint {
 export interface StoredBaseline {
   runId: string;
   snapshot: GateSnapshot;
+  /** The visual check's part, opened; null when the run that set the baseline did not run `visual`. */
+  visual: GateVisualSnapshot | null;
   createdAt: Date;
 }
 
@@ -60,6 +62,8 @@ export interface GateRunDecision {
   overallScore: number | null;
   /** The snapshot that becomes the ref's baseline, or null to leave the baseline as it is. */
   newBaseline: GateSnapshot | null;
+  /** With a new baseline: its visual part (this run's divergence and reference fingerprint), null when the run did not measure it. */
+  newVisualBaseline?: GateVisualSnapshot | null;
   /** Webhook events recorded with the verdict (gate.failed / gate.passed), in the same transaction. */
   webhookEvents?: NewWebhookEvent[];
   /** The follow-up job gate.suggest-fix will settle the verdict's suggested fix (a failed verdict). */
@@ -75,6 +79,11 @@ export interface DecidedGateRun {
 /** Where a run's sealed column belongs (its AAD): links and verdict name the email's URLs (docs/privacy.md). */
 export function gateRunContext(run: { id: string; accountId: string }, column: 'links' | 'verdict' | 'request.url'): SealContext {
   return { table: 'gate_runs', column, rowId: run.id, accountId: run.accountId };
+}
+
+/** Where a baseline's sealed visual part belongs: its account and ref (the row's key). */
+export function gateBaselineContext(accountId: string, ref: string): SealContext {
+  return { table: 'gate_baselines', column: 'visual', rowId: ref, accountId };
 }
 
 /**
@@ -289,7 +298,7 @@ export class GateRunRepository {
       const run = await this.opened(locked);
       if (run.status !== 'running') return { run, webhookDeliveries: [] };
       if (run.ref !== null) await lockRef(manager, run.accountId, run.ref);
-      const baseline = run.ref === null ? null : await readBaseline(manager, run.accountId, run.ref);
+      const baseline = run.ref === null ? null : await this.readBaseline(manager, run.accountId, run.ref);
       const decision = await decide(run, baseline);
       const completedAt = new Date();
       const suggestedFixPending = decision.suggestedFixPending === true;
@@ -307,10 +316,14 @@ export class GateRunRepository {
       );
       if (decision.newBaseline && run.ref !== null) {
         // Raw SQL: the baseline's created_at must move with it (comparedTo is that time), which an ORM upsert leaves alone.
+        // The visual part moves with the snapshot: a baseline's two parts are always of the same version (null when it was not measured).
+        const visual = decision.newVisualBaseline
+          ? await this.cipher.sealJson(gateBaselineContext(run.accountId, run.ref), pgSafe(decision.newVisualBaseline))
+          : null;
         await manager.query(
-          `INSERT INTO gate_baselines (account_id, ref, run_id, snapshot, created_at) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (account_id, ref) DO UPDATE SET run_id = EXCLUDED.run_id, snapshot = EXCLUDED.snapshot, created_at = EXCLUDED.created_at`,
-          [run.accountId, run.ref, id, JSON.stringify(pgSafe(decision.newBaseline)), completedAt],
+          `INSERT INTO gate_baselines (account_id, ref, run_id, snapshot, visual, created_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
+           ON CONFLICT (account_id, ref) DO UPDATE SET run_id = EXCLUDED.run_id, snapshot = EXCLUDED.snapshot, visual = EXCLUDED.visual, created_at = EXCLUDED.created_at`,
+          [run.accountId, run.ref, id, JSON.stringify(pgSafe(decision.newBaseline)), visual, completedAt],
         );
       }
       const webhookDeliveries: string[] = [];
@@ -322,15 +335,22 @@ export class GateRunRepository {
 
   /** The stored baseline of a ref (outside any run; for reading and tests). */
   async baseline(accountId: string, ref: string): Promise<StoredBaseline | null> {
-    return readBaseline(this.dataSource.manager, accountId, ref);
+    return this.readBaseline(this.dataSource.manager, accountId, ref);
+  }
+
+  /** A baseline's visual part as stored (a sealed jsonb string), opened; null stays null. */
+  async openVisualBaseline(accountId: string, ref: string, stored: unknown): Promise<GateVisualSnapshot | null> {
+    if (stored === null || stored === undefined) return null;
+    return this.cipher.openJson<GateVisualSnapshot>(gateBaselineContext(accountId, ref), stored as string);
+  }
+
+  private async readBaseline(manager: EntityManager, accountId: string, ref: string): Promise<StoredBaseline | null> {
+    const row = await manager.getRepository(GateBaselineEntity).findOne({ where: { accountId, ref } });
+    if (!row) return null;
+    return { runId: row.runId, snapshot: row.snapshot, visual: await this.openVisualBaseline(accountId, ref, row.visual), createdAt: row.createdAt };
   }
 }
 
 async function lockRef(manager: EntityManager, accountId: string, ref: string): Promise<void> {
   await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`gate-baseline/${accountId}/${ref}`]);
-}
-
-async function readBaseline(manager: EntityManager, accountId: string, ref: string): Promise<StoredBaseline | null> {
-  const row = await manager.getRepository(GateBaselineEntity).findOne({ where: { accountId, ref } });
-  return row ? { runId: row.runId, snapshot: row.snapshot, createdAt: row.createdAt } : null;
 }

@@ -6,7 +6,7 @@ import type {
   ClientErrorsFailure,
   GateCheckFamily,
   GateLinks,
-  GateNote,
+  MessageNote,
   GateSuggestedFix,
   GateSuggestedFixPending,
   GateSuggestedFixRequest,
@@ -19,6 +19,10 @@ import type {
   StoredFailure,
   ThresholdFailure,
   UncheckedLinkReason,
+  VisualNote,
+  VisualRegion,
+  VisualRegressionFailure,
+  VisualScheme,
   WorseThanBaselineFailure,
 } from '@mailproof/contracts';
 import { GATE_CHECK_FAMILIES } from '@mailproof/contracts';
@@ -88,13 +92,73 @@ class BulkSenderFailureResponse implements BulkSenderFailure {
   @ApiProperty({ nullable: true, type: String, description: 'What to change.' }) fix: string | null;
 }
 
-class GateNoteResponse implements GateNote {
+class VisualBoxResponse {
+  @ApiProperty({ description: 'CSS px from the left of the page.' }) x: number;
+  @ApiProperty({ description: 'CSS px from the top of the page.' }) y: number;
+  @ApiProperty() width: number;
+  @ApiProperty() height: number;
+}
+
+class VisualElementResponse {
+  @ApiProperty({ example: 'body > table > tr:nth-child(2) > td.columns', description: "A selector path of the author's element." }) selector: string;
+  @ApiProperty({ nullable: true, type: Number, description: "Its line in the author's source; null when unknown." }) line: number | null;
+}
+
+class VisualCauseResponse {
+  @ApiProperty({ example: 'the two columns stack: `display:flex` is removed' }) message: string;
+  @ApiPropertyOptional() property?: string;
+  @ApiPropertyOptional({ description: 'The client behaviour that explains it (docs/clients.md).' }) behaviour?: string;
+}
+
+class VisualRegionResponse implements VisualRegion {
+  @ApiProperty({ description: 'The region in page coordinates (CSS px).' }) box: VisualBoxResponse;
+  @ApiProperty({ enum: ['layout', 'color'], description: '`layout`: an element moved or resized; `color`: the same boxes painted differently.' })
+  kind: 'layout' | 'color';
+  @ApiProperty({ type: [VisualElementResponse], description: 'The elements under the region (at most 5).' }) elements: VisualElementResponse[];
+  @ApiPropertyOptional({ description: 'The client behaviour or finding that explains the region, when one does.' }) cause?: VisualCauseResponse;
+}
+
+class VisualRegressionFailureResponse implements VisualRegressionFailure {
+  @ApiProperty({ enum: ['visual'] }) family: 'visual';
+  @ApiProperty({ enum: ['divergence'] }) check: 'divergence';
+  @ApiProperty({ description: 'The client whose rendering this version broke.' }) clientId: string;
+  @ApiProperty({ enum: ['light', 'dark'] }) scheme: VisualScheme;
+  @ApiProperty({ minimum: 0, maximum: 100, description: "This version's divergence of the client from the reference rendering (0 = identical)." })
+  score: number;
+  @ApiProperty({ minimum: 0, maximum: 100, description: "The baseline's divergence of the same client and scheme." }) baselineScore: number;
+  @ApiProperty({ minimum: 0, maximum: 100, description: 'The growth allowed (visualThreshold); score - baselineScore above it fails.' }) threshold: number;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description:
+      'Percent of the reference rendering that changed between the two versions (it changed little: the change broke the client); null when it could not be compared.',
+  })
+  referenceChange: number | null;
+  @ApiProperty({
+    type: [VisualRegionResponse],
+    description: "The regions this version added, largest first (at most 5); all of the client's when it added none.",
+  })
+  regions: VisualRegionResponse[];
+}
+
+class MessageNoteResponse implements MessageNote {
   @ApiProperty({ enum: ['message'] }) family: 'message';
   @ApiProperty({ enum: ['bulk-sender'] }) check: 'bulk-sender';
   @ApiPropertyOptional({ enum: BULK_SENDER_REQUIREMENT_IDS, description: 'The requirement the note is about; absent when it is about the whole check.' })
   requirement?: BulkSenderRequirementId;
   @ApiProperty({ example: 'not a message: nothing to check' }) reason: string;
 }
+
+class VisualNoteResponse implements VisualNote {
+  @ApiProperty({ enum: ['visual'] }) family: 'visual';
+  @ApiProperty({ enum: ['divergence'] }) check: 'divergence';
+  @ApiPropertyOptional({ description: 'The client the note is about; absent when it is about the whole check.' }) clientId?: string;
+  @ApiPropertyOptional({ enum: ['light', 'dark'] }) scheme?: VisualScheme;
+  @ApiProperty({ example: 'no visual baseline for this ref yet: this version is the first one measured' }) reason: string;
+}
+
+const NOTE_RESPONSES = { message: MessageNoteResponse, visual: VisualNoteResponse };
+type GateNoteResponse = MessageNoteResponse | VisualNoteResponse;
 
 const FAILURE_RESPONSES = {
   threshold: ThresholdFailureResponse,
@@ -105,6 +169,7 @@ const FAILURE_RESPONSES = {
   'link-unreachable': LinkUnreachableFailureResponse,
   'worse-than-baseline': WorseThanBaselineFailureResponse,
   'bulk-sender': BulkSenderFailureResponse,
+  divergence: VisualRegressionFailureResponse,
 };
 type GateFailureResponse = InstanceType<(typeof FAILURE_RESPONSES)[keyof typeof FAILURE_RESPONSES]>;
 
@@ -157,7 +222,7 @@ class SuggestedFixPendingResponse implements GateSuggestedFixPending {
  * The gate verdict (POST /api/gate; GET /api/gate/runs/:id's `verdict`). It implements the contract's
  * `GateVerdictResult`, the type the verdict step stores and the CLI reads.
  */
-@ApiExtraModels(...Object.values(FAILURE_RESPONSES), SuggestedFixResponse, SuggestedFixPendingResponse)
+@ApiExtraModels(...Object.values(FAILURE_RESPONSES), ...Object.values(NOTE_RESPONSES), SuggestedFixResponse, SuggestedFixPendingResponse)
 export class GateVerdictResponse implements GateVerdictResult {
   @ApiProperty({ description: 'The verdict: false when any check failed (still HTTP 200).' }) passed: boolean;
   @ApiProperty({ minimum: 0, maximum: 100, description: 'Mean score of the checked clients.' }) overallScore: number;
@@ -172,13 +237,20 @@ export class GateVerdictResponse implements GateVerdictResult {
         mapping: Object.fromEntries(Object.entries(FAILURE_RESPONSES).map(([check, failure]) => [check, getSchemaPath(failure)])),
       },
     },
-    description: 'Why the verdict failed, in family order (compatibility, content, regression, message); empty when it passed.',
+    description: 'Why the verdict failed, in family order (compatibility, content, regression, message, visual); empty when it passed.',
   })
   failures: GateFailureResponse[];
   @ApiPropertyOptional({
-    type: [GateNoteResponse],
+    type: 'array',
+    items: {
+      oneOf: Object.values(NOTE_RESPONSES).map((note) => ({ $ref: getSchemaPath(note) })),
+      discriminator: {
+        propertyName: 'family',
+        mapping: Object.fromEntries(Object.entries(NOTE_RESPONSES).map(([family, note]) => [family, getSchemaPath(note)])),
+      },
+    },
     description:
-      'Why a check passed without judging everything: the message check on an email that is not a message, on mail that is not bulk, or a requirement a failed lookup left undecided. Never blocks; absent on verdicts stored before notes existed.',
+      'Why a check passed without judging everything: the message check on an email that is not a message, on mail that is not bulk, or a requirement a failed lookup left undecided; the visual check with no visual baseline yet, or a growth that came with a changed design. Never blocks; absent on verdicts stored before notes existed.',
   })
   notes?: GateNoteResponse[];
   @ApiProperty({ enum: GATE_CHECK_FAMILIES, isArray: true, description: 'The check families that ran.' }) checks: GateCheckFamily[];

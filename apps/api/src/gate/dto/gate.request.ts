@@ -4,6 +4,7 @@ import {
   GATE_CHECK_FAMILIES,
   GATE_DEFAULT_THRESHOLD,
   GATE_REF_PATTERN,
+  GATE_VISUAL_DEFAULT_THRESHOLD,
   UPDATE_BASELINE_MODES,
   type GateCheckFamily,
   type UpdateBaselineMode,
@@ -56,13 +57,31 @@ export class GateRequest {
   @Max(100)
   threshold?: number;
 
-  @ApiPropertyOptional({ type: [String], enum: GATE_CHECK_FAMILIES, description: 'Check families to run; all four when omitted.' })
+  @ApiPropertyOptional({
+    type: [String],
+    enum: GATE_CHECK_FAMILIES,
+    description:
+      'Check families to run; compatibility, content, regression and message when omitted. `visual` is opt-in and needs `ref` (400 validation_failed naming ref without one): the email is painted and each client compared with the baseline.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayUnique()
   @IsIn(GATE_CHECK_FAMILIES, { each: true, message: `each value in checks must be one of: ${GATE_CHECK_FAMILIES.join(', ')}` })
   checks?: GateCheckFamily[];
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 100,
+    default: GATE_VISUAL_DEFAULT_THRESHOLD,
+    description:
+      "The visual check: points a client's divergence from the reference rendering may grow over the baseline's before it fails (only with `visual`).",
+  })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(100)
+  visualThreshold?: number;
 
   @OptionalClientIds('Clients to check; all 21 when omitted.')
   clients?: ClientId[];
