@@ -246,6 +246,8 @@ function lightDarkStaysLight(id: string, who: string): RewriteBehavior {
       html: '<p style="color:light-dark(#102030, #fefefe)">x</p>',
       expect: { transformIncludes: ['color: #102030'], transformExcludes: ['light-dark', '#fefefe'], finding: { rule: id } },
     },
+    // A plain color is not concerned.
+    counterFixture: { html: '<p style="color:#102030">x</p>', expect: { transformIncludes: ['#102030'], noFindingFor: id } },
   };
 }
 
@@ -309,6 +311,11 @@ const wordBackgroundAttribute: RewriteBehavior = {
   fixture: {
     html: '<table><tr><td background="https://example.com/bg.png" bgcolor="#102030">x</td></tr></table>',
     expect: { transformIncludes: ['#102030'], transformExcludes: ['bg.png'], finding: { rule: 'word-background-attribute-body-only' } },
+  },
+  // On <body> it works: kept, no note.
+  counterFixture: {
+    html: '<html><head></head><body background="https://example.com/bg.png"><p>x</p></body></html>',
+    expect: { transformIncludes: ['bg.png'], noFindingFor: 'word-background-attribute-body-only' },
   },
 };
 

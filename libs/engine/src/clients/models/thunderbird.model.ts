@@ -41,6 +41,11 @@ const conditionalCss: RewriteBehavior = {
     html: '<html><head><style>.col{width:50%}@media (max-width:600px){.col{width:100%}}@supports (display:grid){.col{display:grid}}</style></head><body><div class="col">x</div></body></html>',
     expect: { transformIncludes: ['.col{width:50%;}'], transformExcludes: ['@media', '@supports'], finding: { rule: 'thunderbird-conditional-css-removed' } },
   },
+  // An @media nested in a style rule works in Thunderbird: kept, and no note from this rule.
+  counterFixture: {
+    html: '<html><head><style>.col{width:50%;@media (max-width:600px){width:100%}}</style></head><body><div class="col">x</div></body></html>',
+    expect: { transformIncludes: ['@media (max-width:600px){width:100%;}'], noFindingFor: 'thunderbird-conditional-css-removed' },
+  },
 };
 
 const textHtmlWrapper: AdditionBehavior = {
