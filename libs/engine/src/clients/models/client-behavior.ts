@@ -159,6 +159,11 @@ export interface PrefixBehavior extends BehaviorBase {
    * scope), or undefined when it must match exactly what it matched before (the invariant in docs/clients.md).
    */
   selectorLimit?(selector: string): string | undefined;
+  /**
+   * The client removes the selector of a style rule nested in another (CSS nesting): its declarations join the
+   * parent rule and apply to the parent's elements (Yahoo).
+   */
+  flattensNestedRules?: true;
 }
 
 /**

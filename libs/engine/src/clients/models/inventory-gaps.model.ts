@@ -1,6 +1,6 @@
 import { CANIEMAIL } from '../caniemail-data';
 import type { ClientId } from '../email-client';
-import type { AdditionBehavior, ClientBehavior, Decl, Evidence, RewriteBehavior } from './client-behavior';
+import type { AdditionBehavior, ClientBehavior, Decl, Evidence, PrefixBehavior, RewriteBehavior } from './client-behavior';
 import { caniemailNote } from './documented-limits.model';
 
 /**
@@ -198,6 +198,27 @@ function yahooSupportsFilter(family: string, platform: string): RewriteBehavior 
     },
   };
 }
+
+/**
+ * Yahoo removes the selector of a nested style rule and keeps its declarations in the parent rule, so they
+ * apply to the parent's elements (caniemail css-nesting note 3).
+ */
+const yahooNestingFlattened: PrefixBehavior = {
+  id: 'yahoo-nesting-flattened',
+  kind: 'prefix',
+  summary: "Yahoo removes the selector of a style rule nested in another: its declarations join the parent rule and apply to the parent's elements.",
+  evidence: [caniemailNote('css-nesting#3', 'nested selectors removed, their properties applied to the parent')],
+  flattensNestedRules: true,
+  fixture: {
+    html: '<html><head><style>.a{color:#102030; .b{color:#ff0000}}</style></head><body><p class="a">x <span class="b">y</span></p></body></html>',
+    expect: { transformIncludes: ['{color:#102030;color:#ff0000;}'] },
+  },
+  // A rule without nesting is written as before.
+  counterFixture: {
+    html: '<html><head><style>.a{color:#102030}.b{color:#ff0000}</style></head><body><p class="a">x <span class="b">y</span></p></body></html>',
+    expect: { transformIncludes: ['{color:#102030;}', '{color:#ff0000;}'] },
+  },
+};
 
 // ----- Values -----
 
@@ -457,10 +478,10 @@ export const INVENTORY_GAP_BEHAVIORS: Partial<Record<ClientId, readonly ClientBe
   'outlook-android': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
   'apple-mail-macos': [appleWordBreak],
   'apple-mail-ios': [appleWordBreak],
-  'yahoo-mail': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'desktop-webmail')],
-  'yahoo-mail-ios': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'ios')],
-  'yahoo-mail-android': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'android')],
-  aol: [YAHOO_TARGET, yahooSupportsFilter('aol', 'desktop-webmail')],
+  'yahoo-mail': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'desktop-webmail'), yahooNestingFlattened],
+  'yahoo-mail-ios': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'ios'), yahooNestingFlattened],
+  'yahoo-mail-android': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'android'), yahooNestingFlattened],
+  aol: [YAHOO_TARGET, yahooSupportsFilter('aol', 'desktop-webmail'), yahooNestingFlattened],
   'samsung-mail': [bodyWordWrap('samsung-word-wrap-break-word', 'Samsung Email')],
   protonmail: [targetBlank('Proton Mail'), lightDarkStaysLight('proton-light-dark-stays-light', 'Proton Mail'), protonAlignOnImages],
   fastmail: [targetBlank('Fastmail')],
