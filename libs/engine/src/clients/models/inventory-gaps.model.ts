@@ -459,6 +459,50 @@ const wordBorderMax: RewriteBehavior = {
   },
 };
 
+/** The src of an @font-face without its url() sources (the local() ones stay), split at top-level commas. */
+export function localFontSources(value: string): string {
+  const sources: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= value.length; i++) {
+    const ch = value[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (i === value.length || (ch === ',' && depth === 0)) {
+      const source = value.slice(start, i).trim();
+      if (source && !/^url\(/i.test(source)) sources.push(source);
+      start = i + 1;
+    }
+  }
+  return sources.join(', ');
+}
+
+/** The Word engine keeps @font-face but ignores fonts loaded from a URL (caniemail css-at-font-face note 4). */
+const wordRemoteFontsIgnored: RewriteBehavior = {
+  id: 'word-remote-fonts-ignored',
+  kind: 'rewrite',
+  severity: 'info',
+  label: 'web font from a URL',
+  summary: 'The Word engine reads @font-face but ignores fonts loaded from a URL: the next font of the font-family list is used.',
+  evidence: [caniemailNote('css-at-font-face#4', 'distant fonts ignored')],
+  properties: ['src'],
+  rewrite: (d, site) => {
+    if (site.inline || d.property !== 'src' || !/url\(/i.test(d.value)) return undefined;
+    const local = localFontSources(d.value);
+    return local ? { ...d, value: local } : null;
+  },
+  suggestion: 'List a fallback font the reader has (Arial, Georgia) after the web font in font-family.',
+  fixture: {
+    html: '<html><head><style>@font-face{font-family:Brand;src:url(https://example.com/brand.woff2) format("woff2")}.a{font-family:Brand, Arial;color:#102030}</style></head><body><p class="a">x</p></body></html>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['brand.woff2'], finding: { rule: 'word-remote-fonts-ignored' } },
+  },
+  // A font the machine has (local()) is used.
+  counterFixture: {
+    html: '<html><head><style>@font-face{font-family:Brand;src:local(Arial)}.a{font-family:Brand, Arial}</style></head><body><p class="a">x</p></body></html>',
+    expect: { transformIncludes: ['local(Arial)'], noFindingFor: 'word-remote-fonts-ignored' },
+  },
+};
+
 // ----- Per client -----
 
 const GMAIL_TARGET = targetBlank('Gmail');
@@ -472,7 +516,7 @@ export const INVENTORY_GAP_BEHAVIORS: Partial<Record<ClientId, readonly ClientBe
   'gmail-ios': [GMAIL_TARGET, bodyWordWrap('gmail-ios-word-wrap-break-word', 'Gmail for iOS')],
   'outlook-web': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
   'outlook-windows': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
-  'outlook-windows-legacy': [wordBackgroundAttribute, wordBackgroundColorOnly, wordBorderMax],
+  'outlook-windows-legacy': [wordBackgroundAttribute, wordBackgroundColorOnly, wordBorderMax, wordRemoteFontsIgnored],
   'outlook-macos': [outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'), outlookMacTableAlign],
   'outlook-ios': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
   'outlook-android': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],

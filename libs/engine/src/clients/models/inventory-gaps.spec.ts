@@ -1,7 +1,7 @@
 import { analyzeEmail } from '../../analyze-email';
 import { CLIENT_IDS } from '../email-client';
 import { CLIENT_MODELS } from './client-models';
-import { INVENTORY_GAP_BEHAVIORS, backgroundColorOf, lightColorOf } from './inventory-gaps.model';
+import { INVENTORY_GAP_BEHAVIORS, backgroundColorOf, lightColorOf, localFontSources } from './inventory-gaps.model';
 
 /**
  * The behaviours of the inventory's third pass (inventory-gaps.model.ts): where a client really supports what
@@ -39,12 +39,16 @@ describe('inventory third pass: no finding where the client supports what the em
     ['a background shorthand that is only a color, a 2px border', '<div style="background:#102030;border:2px solid #203040">x</div>'],
     ['a plain color (no light-dark())', '<p style="color:#102030;background-color:#fefefe">x</p>'],
     ['no transition', '<a href="https://example.com/a" style="color:#102030">x</a>'],
+    [
+      'a font the machine has (local())',
+      '<html><head><style>@font-face{font-family:Brand;src:local(Arial)}.a{font-family:Brand, Arial}</style></head><body><p class="a">x</p></body></html>',
+    ],
   ])('%s', (_name, html) => {
     expect(newFindings(html)).toEqual([]);
   });
 
   it('reports each documented limit for the clients that have it, and only for them', () => {
-    const html = `<html><head><style>@media screen{@media (min-width:1px){.a{color:#ff0000}}}@supports (box-shadow:0 0 1px #000){.a{color:#00ff00}}</style></head>
+    const html = `<html><head><style>@media screen{@media (min-width:1px){.a{color:#ff0000}}}@supports (box-shadow:0 0 1px #000){.a{color:#00ff00}}@font-face{font-family:B;src:url(https://example.com/b.woff2)}</style></head>
 <body><a class="a" href="https://example.com/a" target="_self" style="transition:color 2s">x</a>
 <table align="right" background="https://example.com/bg.png"><tr><td style="background:#102030 url(https://example.com/bg.png);border:12px solid #000000;color:light-dark(#102030,#fefefe)">y</td></tr></table></body></html>`;
     const found = newFindings(html);
@@ -73,6 +77,7 @@ describe('inventory third pass: no finding where the client supports what the em
     expect(clientsOf('word-background-attribute-body-only')).toEqual(['outlook-windows-legacy']);
     expect(clientsOf('word-background-color-only')).toEqual(['outlook-windows-legacy']);
     expect(clientsOf('word-border-width-max')).toEqual(['outlook-windows-legacy']);
+    expect(clientsOf('word-remote-fonts-ignored')).toEqual(['outlook-windows-legacy']);
     expect(clientsOf('hey-transition-duration-reset')).toEqual(['hey-mail']);
     expect(clientsOf('proton-light-dark-stays-light')).toEqual(['protonmail']);
     expect(clientsOf('hey-light-dark-stays-light')).toEqual(['hey-mail']);
@@ -86,6 +91,11 @@ describe('value readers', () => {
     expect(lightColorOf('LIGHT-DARK(red,blue) light-dark(green, black)')).toBe('red green');
     expect(lightColorOf('#fff')).toBeUndefined();
     expect(lightColorOf('light-dark(#fff')).toBeUndefined();
+  });
+
+  it('localFontSources keeps the local() sources of an @font-face src', () => {
+    expect(localFontSources('local(Brand), url(https://example.com/b.woff2) format("woff2"), local("Brand Bold")')).toBe('local(Brand), local("Brand Bold")');
+    expect(localFontSources('url(a.woff2)')).toBe('');
   });
 
   it('backgroundColorOf finds the color of a shorthand', () => {
