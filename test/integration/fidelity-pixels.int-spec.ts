@@ -174,6 +174,29 @@ ${SPACER}</body></html>`;
     expect(isBlue(shot('thunderbird-light').at(100, 150))).toBe(true);
   });
 
+  it('nested CSS: Outlook.com removes an @media nested in an @media, Apple Mail applies it; Thunderbird keeps an @media nested in a style rule (issue 38)', async () => {
+    // .n: blue, red from a media query nested in another one. .t: blue, green from a media query nested in the
+    // style rule itself (CSS nesting). Both queries match in Chromium.
+    const email = `<!doctype html><html><head>
+<style>.n{background:#0000ff} @media screen{ @media (min-width:1px){ .n{background:#ff0000} } } .t{background:#0000ff; @media screen{ background:#00ff00 } }</style>
+</head><body style="margin:0;background:#ffffff">
+<div class="n" style="width:200px;height:100px"></div>
+<div class="t" style="width:200px;height:100px"></div>
+${SPACER}</body></html>`;
+    const shot = await paint(email, ['apple-mail-macos', 'outlook-web', 'thunderbird']);
+    const apple = shot('apple-mail-macos-light');
+    const outlook = shot('outlook-web-light');
+    const thunderbird = shot('thunderbird-light');
+    // The nested @media inside @media: applied in Apple Mail (red), removed by Outlook.com (the blue base rule shows).
+    expect(isRed(apple.at(100, 50))).toBe(true);
+    expect(isBlue(outlook.at(100, 50))).toBe(true);
+    // Thunderbird removes top-level conditional CSS, so the outer @media goes with the nested one: blue.
+    expect(isBlue(thunderbird.at(100, 50))).toBe(true);
+    // The @media nested in a style rule: Thunderbird keeps it (green), as Apple Mail does.
+    expect(isGreen(thunderbird.at(100, 150))).toBe(true);
+    expect(isGreen(apple.at(100, 150))).toBe(true);
+  });
+
   it('element: Word ignores padding on a <div> (its child moves into the corner) and keeps it on a <td>', async () => {
     // A 40 x 40 blue child inside a red box with 40 px padding: first in a cell, then in a div. Word also
     // ignores margin on <body>, so its view sits 8 px lower and to the right (Chromium's default margin):

@@ -72,6 +72,8 @@ interface SheetAtRule {
   top: ChildNode;
   name: string;
   nested: boolean;
+  /** The nearest enclosing at-rule's name (lower-case), if any. */
+  parentAtRule: string | undefined;
 }
 
 /** The elements whose `style` attribute has one text. */
@@ -214,7 +216,7 @@ function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<B
     let params: string | null | undefined;
     let by: RewriteBehavior | undefined;
     for (const rule of atRuleRewriters) {
-      const next = rule.rewriteAtRule?.(item.name, params ?? item.node.params, item.nested);
+      const next = rule.rewriteAtRule?.(item.name, params ?? item.node.params, item.nested, item.parentAtRule);
       if (next === undefined) continue;
       by ??= rule;
       params = next;
@@ -222,7 +224,8 @@ function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<B
     }
     if (!by || params === undefined) continue;
     result.atRuleRewrites.set(item.node, params);
-    result.hits.push({ by, position: sheetNodePosition(item.sheet, item.node), count: 1 });
+    // The same prelude only keeps the at-rule over caniemail's flag (a documented correction): no finding.
+    if (params !== item.node.params) result.hits.push({ by, position: sheetNodePosition(item.sheet, item.node), count: 1 });
   }
   for (const item of sheetCandidates) {
     const candidates = rules.rewritesFor(item.property);
@@ -239,6 +242,16 @@ function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<B
     result.hits.push({ by: hit.by, position: sheetNodePosition(item.sheet, item.node), count: 1 });
   }
   return result;
+}
+
+/** The name of the nearest at-rule around a node (lower-case), walking up through style rules; undefined at the top. */
+function enclosingAtRule(node: ChildNode): string | undefined {
+  let parent = node.parent;
+  while (parent && (parent.type === 'rule' || parent.type === 'atrule')) {
+    if (parent.type === 'atrule') return (parent as AtRule).name.toLowerCase();
+    parent = (parent as Rule).parent;
+  }
+  return undefined;
 }
 
 /** Per-email facts behaviors read, computed once for every client. */
@@ -322,7 +335,7 @@ export class BehaviorFacts {
           if (node.type === 'decl') {
             declarations.push({ node, sheet, top, property: node.prop.toLowerCase() });
           } else if (node.type === 'atrule') {
-            atRules.push({ node, sheet, top, name: node.name.toLowerCase(), nested: node.parent?.type === 'rule' });
+            atRules.push({ node, sheet, top, name: node.name.toLowerCase(), nested: node.parent?.type === 'rule', parentAtRule: enclosingAtRule(node) });
           }
           if ('nodes' in node && node.nodes) for (const child of node.nodes) visit(child);
         };
@@ -551,21 +564,24 @@ function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Findin
 
 /**
  * Attributes and declarations a client forces: the markup changes on every element of the tags, but a finding
- * is given only where the email says otherwise (loading="eager", table-layout:auto), so an email that does not
- * care gets no note.
+ * is given only where the email says otherwise (loading="eager", table-layout:auto, a transition's duration), so
+ * an email that does not care gets no note. A declaration the client sets without `!important` loses to the
+ * email's own, so it never overrides anything and gives no finding. Tag `*` is every element.
  */
 function reportOverrides(facts: BehaviorFacts, addition: AdditionBehavior, tally: FindingTally, clientName: string): void {
   const { parsed } = facts;
   const attributes = addition.addsAttributes?.attributes ?? [];
-  const declarations = addition.addsDeclarations?.declarations ?? [];
-  const tags = [...(addition.addsAttributes?.on ?? []), ...(addition.addsDeclarations?.on ?? [])];
+  const declarations = (addition.addsDeclarations?.declarations ?? []).filter((d) => d.important);
+  const tags = [...(addition.addsAttributes?.on ?? []), ...(declarations.length > 0 ? (addition.addsDeclarations?.on ?? []) : [])];
+  // The forced property itself, or a shorthand that sets it (transition sets transition-duration).
+  const sets = (property: string, forced: string): boolean => property === forced || forced.startsWith(`${property}-`);
   const overridden = (element: HtmlElement): boolean =>
     attributes.some((forced) => element.attrs.some((a) => !a.prefix && a.name === forced.name && a.value.trim().toLowerCase() !== forced.value)) ||
     declarations.some((forced) =>
-      (parsed.inlineStyles.get(element)?.declarations ?? []).some((d) => d.property === forced.property && d.value.trim().toLowerCase() !== forced.value),
+      (parsed.inlineStyles.get(element)?.declarations ?? []).some((d) => sets(d.property, forced.property) && d.value.trim().toLowerCase() !== forced.value),
     );
-  for (const tag of tags) {
-    for (const element of parsed.elementsByTag.get(tag) ?? []) {
+  for (const tag of new Set(tags)) {
+    for (const element of tag === '*' ? parsed.elements : (parsed.elementsByTag.get(tag) ?? [])) {
       if (!element.sourceCodeLocation || !overridden(element)) continue;
       tally.add(addition, addition.severity, addition.id, () => `${clientName} ${addition.summary}`, addition.suggestion, positionOf(element));
     }

@@ -562,11 +562,14 @@ function writeStyleBlocks(
   const rewriteOf = sheetRewrites.size > 0 ? (declaration: Declaration): Decl | null | undefined => sheetRewrites.get(declaration) : undefined;
   const selectorOf = context.selectorWriter(inlines, prefix);
   const atRuleParams = outcome.atRuleRewrites.size > 0 ? (atRule: AtRule): string | null | undefined => outcome.atRuleRewrites.get(atRule) : undefined;
+  const flatten = prefix?.flattensNestedRules ? (rule: Rule): boolean => rule.parent?.type === 'rule' : undefined;
   const keepNode = (node: ChildNode, position: ReturnType<typeof positionOf>): boolean => {
     if (node.parent?.type === 'root' && outcome.droppedCss.has(node)) return false;
     // A documented rewrite decides over caniemail's "unsupported" (the writer then renames, neutralizes or drops).
     if (node.type === 'decl' && rewriteOf?.(node) !== undefined) return true;
     if (node.type === 'atrule' && atRuleParams?.(node) !== undefined) return true;
+    // A nested style rule the client flattens: its declarations join the parent rule (Yahoo), over caniemail's flag.
+    if (node.type === 'rule' && flatten?.(node)) return true;
     if (node.type === 'rule' && prefix?.rewriteSelector && selectorOf?.(node) === '') return false;
     if ((context.cssNodeMask(node) & bit) === 0) {
       if (inlines && node.type === 'rule' && node.parent?.type === 'root' && !cascade.keptSelectors.has(node)) return false;
@@ -592,6 +595,7 @@ function writeStyleBlocks(
           }
         : rewriteOf,
       atRuleParams,
+      flatten,
       valueFor: extra.valueFor,
       unwrap: extra.unwrap,
     });

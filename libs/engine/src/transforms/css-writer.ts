@@ -8,6 +8,8 @@ export interface CssWriteOptions {
   valueFor?(declaration: Declaration): string;
   /** A client's rewrite of a declaration (property renamed, importance lost): null leaves it out, undefined keeps it. */
   rewrite?(declaration: Declaration): { property: string; value: string; important: boolean } | null | undefined;
+  /** Write a style rule's declarations into its parent rule, without its own selector (Yahoo's nesting). */
+  flatten?(rule: Rule): boolean;
   /** Write an at-rule's children without the at-rule itself (a dark query a client applies). */
   unwrap?(atRule: AtRule): boolean;
   /** The prelude a client writes for an at-rule (Yahoo's `()` for a dark query); undefined keeps the author's, null leaves the at-rule out. */
@@ -27,7 +29,7 @@ export function writeCss(container: Container, options: CssWriteOptions): string
       else out += `${node.prop}:${value}${node.important ? ' !important' : ''};`;
     } else if (node.type === 'rule') {
       const body = writeCss(node, options);
-      if (body) out += `${options.selectorOf ? options.selectorOf(node) : node.selector}{${body}}`;
+      if (body) out += options.flatten?.(node) ? body : `${options.selectorOf ? options.selectorOf(node) : node.selector}{${body}}`;
     } else if (node.type === 'atrule') {
       const rewritten = options.atRuleParams?.(node);
       if (rewritten === null) continue;

@@ -108,6 +108,16 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     byClient: { 'yahoo-mail-android': disputed('the report covers the webmail and iOS; caniemail describes another spelling') },
   },
   {
+    issue: 17,
+    title: "Yahoo's webmail added overflow-x:auto and overflow-y:auto next to an inline max-width and max-height",
+    state: 'closed',
+    date: '2016-06-15',
+    clients: ['yahoo-mail'],
+    decision: disputed(
+      "closed in 2016 with no reason in the copy we read; caniemail's later Yahoo webmail results for max-width (2019-08), max-height (2021-11) and overflow (2025-05) record no such addition, and the model follows them",
+    ),
+  },
+  {
     issue: 18,
     title: 'Apple Mail on iOS 10 stopped scaling wide emails down to the screen',
     state: 'open',

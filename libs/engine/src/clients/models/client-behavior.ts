@@ -120,10 +120,12 @@ export interface RewriteBehavior extends BehaviorBase {
   /** True: the client removes the whole `style` attribute with this text. */
   dropsStyleAttribute?(raw: string): boolean;
   /**
-   * The prelude the client writes for an at-rule (`@media` conditions it neutralises): undefined keeps it,
-   * null removes the at-rule with its rules. `nested` is true inside a style rule (CSS nesting).
+   * The prelude the client writes for an at-rule (`@media` conditions it neutralises): undefined keeps it
+   * as caniemail decides, null removes the at-rule with its rules, the same `params` keeps it over
+   * caniemail's "unsupported" (a documented correction: no finding). `nested` is true inside a style rule
+   * (CSS nesting); `parentAtRule` names the nearest enclosing at-rule (`media` for an @media inside @media).
    */
-  rewriteAtRule?(name: string, params: string, nested: boolean): string | null | undefined;
+  rewriteAtRule?(name: string, params: string, nested: boolean, parentAtRule: string | undefined): string | null | undefined;
   /** Attributes the client removes from an element (Yahoo's `class` on `<img>`), read on the tags of `dropsAttributesOn`. */
   dropsAttributes?(element: HtmlElement): readonly string[];
   dropsAttributesOn?: readonly string[];
@@ -157,6 +159,11 @@ export interface PrefixBehavior extends BehaviorBase {
    * scope), or undefined when it must match exactly what it matched before (the invariant in docs/clients.md).
    */
   selectorLimit?(selector: string): string | undefined;
+  /**
+   * The client removes the selector of a style rule nested in another (CSS nesting): its declarations join the
+   * parent rule and apply to the parent's elements (Yahoo).
+   */
+  flattensNestedRules?: true;
 }
 
 /**

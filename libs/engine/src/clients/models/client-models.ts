@@ -3,6 +3,7 @@ import { APPLE_MODELS } from './apple.model';
 import type { ClientModel } from './client-behavior';
 import { DOCUMENTED_LIMITS } from './documented-limits.model';
 import { GMAIL_MODELS } from './gmail.model';
+import { INVENTORY_GAP_BEHAVIORS } from './inventory-gaps.model';
 import { OTHER_MODELS } from './other.model';
 import { OUTLOOK_MODELS } from './outlook.model';
 import { PROTON_MODEL } from './proton.model';
@@ -25,12 +26,15 @@ const FAMILY_MODELS: Readonly<Record<ClientId, ClientModel>> = {
 };
 
 /**
- * Each family model with the behaviours the inventory added from caniemail's notes (documented-limits.model.ts)
- * after its own: the family's rules come first where both touch a declaration.
+ * Each family model with the behaviours the inventory added from caniemail's notes (documented-limits.model.ts,
+ * then inventory-gaps.model.ts) after its own: the family's rules come first where both touch a declaration.
  */
 export const CLIENT_MODELS: Readonly<Record<ClientId, ClientModel>> = Object.fromEntries(
   Object.entries(FAMILY_MODELS).map(([client, model]): [string, ClientModel] => [
     client,
-    { ...model, behaviors: [...model.behaviors, ...(DOCUMENTED_LIMITS[client as ClientId] ?? [])] },
+    {
+      ...model,
+      behaviors: [...model.behaviors, ...(DOCUMENTED_LIMITS[client as ClientId] ?? []), ...(INVENTORY_GAP_BEHAVIORS[client as ClientId] ?? [])],
+    },
   ]),
 ) as Record<ClientId, ClientModel>;

@@ -88,6 +88,7 @@ function composePrefixes(prefixes: readonly PrefixBehavior[]): PrefixBehavior | 
   return {
     ...prefixes[0],
     id: prefixes.map((p) => p.id).join('+'),
+    ...(prefixes.some((p) => p.flattensNestedRules) ? { flattensNestedRules: true as const } : {}),
     rewriteSelector: (selector) => {
       let current: string | null = selector;
       for (const rewrite of rewrites) {

@@ -16,7 +16,7 @@ import { NEGATIVE_LENGTH, SPACE_SEPARATED_RGB, UPPERCASE_IMPORTANT, hasTopLevelC
 const FEATURES = new Map(CANIEMAIL.data.map((feature) => [feature.slug, feature]));
 
 /** caniemail's note `slug#n`, cited as evidence with the feature's last test date (read from the package). */
-function caniemailNote(noteKey: string, about: string): Evidence {
+export function caniemailNote(noteKey: string, about: string): Evidence {
   const [slug, note] = noteKey.split('#');
   const feature = FEATURES.get(slug);
   const date = feature?.last_test_date && /^\d{4}-\d{2}-\d{2}$/.test(feature.last_test_date) ? feature.last_test_date : '2026-05';

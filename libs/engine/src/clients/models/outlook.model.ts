@@ -432,14 +432,14 @@ const macFixedTableLayout: AdditionBehavior = {
   fixture: {
     html: '<table style="table-layout:auto;width:600px"><tr><td>x</td></tr></table>',
     expect: {
-      transformIncludes: ['<head><style>table{table-layout:fixed !important}</style>'],
+      transformIncludes: ['<head><style>table{table-layout:fixed !important}'],
       finding: { rule: 'outlook-mac-fixed-table-layout' },
     },
   },
   // An email that sets no table-layout gets the forced one in its markup, and no note.
   counterFixture: {
     html: '<table width="600"><tr><td>x</td></tr></table>',
-    expect: { transformIncludes: ['<head><style>table{table-layout:fixed !important}</style>'], noFindingFor: 'outlook-mac-fixed-table-layout' },
+    expect: { transformIncludes: ['<head><style>table{table-layout:fixed !important}'], noFindingFor: 'outlook-mac-fixed-table-layout' },
   },
 };
 

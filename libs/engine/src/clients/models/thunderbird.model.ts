@@ -8,6 +8,8 @@ import type { AdditionBehavior, ClientModel, DarkBehavior, RewriteBehavior } fro
  */
 const COMM_CENTRAL = 'https://github.com/mozilla/releases-comm-central';
 
+const CONDITIONAL_AT_RULES = new Set(['media', 'supports', 'import', 'container', 'layer', 'scope', 'starting-style', 'document', '-moz-document']);
+
 const conditionalCss: RewriteBehavior = {
   id: 'thunderbird-conditional-css-removed',
   kind: 'rewrite',
@@ -28,12 +30,21 @@ const conditionalCss: RewriteBehavior = {
       date: '2024-11-27',
     },
   ],
-  rewriteAtRule: (name, _params, nested) =>
-    !nested && ['media', 'supports', 'import', 'container', 'layer', 'scope', 'starting-style', 'document', '-moz-document'].includes(name) ? null : undefined,
+  // An @media nested in a style rule is kept over caniemail's top-level "unsupported" (caniemail #480): the
+  // same prelude keeps it without a finding.
+  rewriteAtRule: (name, params, nested) => {
+    if (nested) return name === 'media' ? params : undefined;
+    return CONDITIONAL_AT_RULES.has(name) ? null : undefined;
+  },
   suggestion: 'Thunderbird shows the desktop layout: make sure it works without media queries (a fluid, hybrid layout).',
   fixture: {
     html: '<html><head><style>.col{width:50%}@media (max-width:600px){.col{width:100%}}@supports (display:grid){.col{display:grid}}</style></head><body><div class="col">x</div></body></html>',
     expect: { transformIncludes: ['.col{width:50%;}'], transformExcludes: ['@media', '@supports'], finding: { rule: 'thunderbird-conditional-css-removed' } },
+  },
+  // An @media nested in a style rule works in Thunderbird: kept, and no note from this rule.
+  counterFixture: {
+    html: '<html><head><style>.col{width:50%;@media (max-width:600px){width:100%}}</style></head><body><div class="col">x</div></body></html>',
+    expect: { transformIncludes: ['@media (max-width:600px){width:100%;}'], noFindingFor: 'thunderbird-conditional-css-removed' },
   },
 };
 

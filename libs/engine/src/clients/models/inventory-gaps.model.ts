@@ -1,0 +1,533 @@
+import { CANIEMAIL } from '../caniemail-data';
+import type { ClientId } from '../email-client';
+import type { AdditionBehavior, ClientBehavior, Decl, Evidence, PrefixBehavior, RewriteBehavior } from './client-behavior';
+import { caniemailNote } from './documented-limits.model';
+
+/**
+ * Behaviours written from the caniemail notes the inventory still left open after its first pass (docs/clients.md,
+ * "Behaviour inventory", third pass): markup and CSS the client adds (target="_blank" on links, its own
+ * word-wrapping and transition reset), nested @media removed, Yahoo's @supports filter, light-dark() kept light,
+ * alignment attributes ignored and three of the Word engine's value limits. Facts come from caniemail's notes
+ * (read from the package at load time) and the threads cited; the fixtures are our own. Appended to each family's
+ * model by client-models.ts, after documented-limits.model.ts.
+ */
+
+// ----- Markup and CSS the client adds -----
+
+/** The client sets target="_blank" on every link (caniemail html-target note 1): one id for every client. */
+function targetBlank(who: string): AdditionBehavior {
+  const id = 'links-target-blank';
+  return {
+    id,
+    kind: 'addition',
+    severity: 'info',
+    summary: `${who} opens every link in a new window: it sets target="_blank" on every <a>, replacing the email's own target.`,
+    evidence: [caniemailNote('html-target#1', 'target="_blank" forced on all links')],
+    addsAttributes: { on: ['a'], attributes: [{ name: 'target', value: '_blank' }] },
+    disabledBy: () => false,
+    restyledBy: () => false,
+    suggestion: 'Do not rely on target (_self, _parent, a named window) in email: links open a new window or tab.',
+    fixture: {
+      html: '<a href="https://example.com/a" target="_self">x</a>',
+      expect: { transformIncludes: ['target="_blank"'], transformExcludes: ['target="_self"'], finding: { rule: id } },
+    },
+    // A link with no target (or _blank) gets the client's, and no note.
+    counterFixture: { html: '<a href="https://example.com/a">x</a>', expect: { transformIncludes: ['target="_blank"'], noFindingFor: id } },
+  };
+}
+
+/**
+ * A wrapping declaration the client's own style sheet sets (not `!important`): the email's own value on an
+ * element wins, so it shows only where the email says nothing, and it never gives a finding.
+ */
+function clientWrapping(spec: {
+  id: string;
+  who: string;
+  on: '*' | 'body';
+  declaration: Decl;
+  evidence: readonly Evidence[];
+  suggestion: string;
+}): AdditionBehavior {
+  const css = `${spec.on}{${spec.declaration.property}:${spec.declaration.value}}`;
+  const where = spec.on === '*' ? 'on every element' : 'on the body (inherited by the whole email)';
+  return {
+    id: spec.id,
+    kind: 'addition',
+    severity: 'info',
+    summary: `${spec.who} sets ${spec.declaration.property}: ${spec.declaration.value} ${where} in its own style sheet, so long words and URLs break inside their box unless the email sets the property itself.`,
+    evidence: spec.evidence,
+    addsDeclarations: { on: [spec.on], declarations: [spec.declaration] },
+    disabledBy: () => false,
+    restyledBy: () => false,
+    suggestion: spec.suggestion,
+    fixture: { html: '<p>averyveryverylongwordwithoutanybreakopportunity</p>', expect: { transformIncludes: [css] } },
+    // An email that sets the property itself keeps its value (the client's rule is not !important): no note.
+    counterFixture: {
+      html: `<p style="${spec.declaration.property}:normal">averyveryverylongword</p>`,
+      expect: { transformIncludes: [css], noFindingFor: spec.id },
+    },
+  };
+}
+
+const WORD_WRAP: Decl = { property: 'word-wrap', value: 'break-word', important: false };
+const WRAP_SUGGESTION = 'Set word-wrap (overflow-wrap) and word-break on the elements whose words must not break.';
+
+const gmailWordWrap = (notes: readonly string[]): AdditionBehavior =>
+  clientWrapping({
+    id: 'gmail-word-wrap-break-word',
+    who: 'Gmail',
+    on: '*',
+    declaration: WORD_WRAP,
+    evidence: notes.map((note) => caniemailNote(note, 'word-wrap: break-word applied to every element')),
+    suggestion: WRAP_SUGGESTION,
+  });
+const bodyWordWrap = (id: string, who: string): AdditionBehavior =>
+  clientWrapping({
+    id,
+    who,
+    on: 'body',
+    declaration: WORD_WRAP,
+    evidence: [caniemailNote('css-word-break#2', 'word-wrap: break-word applied')],
+    suggestion: WRAP_SUGGESTION,
+  });
+const appleWordBreak = clientWrapping({
+  id: 'apple-default-word-break',
+  who: 'Apple Mail',
+  on: 'body',
+  declaration: { property: 'word-break', value: 'break-word', important: false },
+  evidence: [
+    caniemailNote('css-overflow-wrap#1', "word-break: normal resets Apple Mail's default style"),
+    caniemailNote('css-word-break#2', 'long words break as if break-word applied'),
+    {
+      url: 'https://github.com/hteumeuleu/caniemail/issues/394',
+      title: 'caniemail #394: overflow-wrap in Apple Mail (its default CSS includes word-break: break-word; word-break: normal resets it)',
+      date: '2024-01-31',
+      note: 'caniemail note css-word-break#2 names word-wrap: break-word; the thread names word-break: break-word, which the other note resets: modeled as the latter (both break long words).',
+    },
+  ],
+  suggestion: 'Set word-break: normal where long words must not break (and overflow-wrap for the wrapping you want).',
+});
+
+/** HEY's global reset forces transition-duration to 0 (caniemail css-transition note 3). */
+const heyTransitionReset: AdditionBehavior = {
+  id: 'hey-transition-duration-reset',
+  kind: 'addition',
+  severity: 'info',
+  summary: 'HEY forces transition-duration: 0s on every element with a global reset, so transitions jump to their end state.',
+  evidence: [caniemailNote('css-transition#3', 'transition-duration forced to 0')],
+  addsDeclarations: { on: ['*'], declarations: [{ property: 'transition-duration', value: '0s', important: true }] },
+  disabledBy: () => false,
+  restyledBy: () => false,
+  suggestion: 'Make the end state of a transition the one that reads well: HEY shows it at once.',
+  fixture: {
+    html: '<a href="https://example.com/a" style="transition:color 2s">x</a>',
+    expect: { transformIncludes: ['*{transition-duration:0s !important}'], finding: { rule: 'hey-transition-duration-reset' } },
+  },
+  counterFixture: {
+    html: '<a href="https://example.com/a" style="color:#102030">x</a>',
+    expect: { transformIncludes: ['*{transition-duration:0s !important}'], noFindingFor: 'hey-transition-duration-reset' },
+  },
+};
+
+// ----- At-rules -----
+
+/** Outlook removes an @media nested in another at-rule (caniemail css-at-media notes 1 and 10). */
+function outlookNestedMedia(notes: readonly string[]): RewriteBehavior {
+  return {
+    id: 'outlook-nested-media-removed',
+    kind: 'rewrite',
+    severity: 'warning',
+    label: 'nested @media',
+    summary: 'Outlook removes an @media nested in another at-rule (@media or @supports) with its rules; the outer one stays.',
+    evidence: notes.map((note) => caniemailNote(note, 'nested media queries')),
+    rewriteAtRule: (name, _params, _nested, parentAtRule) => (name === 'media' && parentAtRule !== undefined ? null : undefined),
+    suggestion: 'Write each media query at the top level, combining the conditions with and.',
+    fixture: {
+      html: '<html><head><style>.a{color:#102030}@media screen{.b{color:#0000ff}@media (min-width:1px){.a{color:#ff0000}}}</style></head><body><p class="a b">x</p></body></html>',
+      expect: { transformIncludes: ['#102030', '#0000ff'], transformExcludes: ['#ff0000'], finding: { rule: 'outlook-nested-media-removed' } },
+    },
+    // A top-level media query is kept.
+    counterFixture: {
+      html: '<html><head><style>.a{color:#102030}@media (min-width:1px){.a{color:#ff0000}}</style></head><body><p class="a">x</p></body></html>',
+      expect: { transformIncludes: ['#ff0000'], noFindingFor: 'outlook-nested-media-removed' },
+    },
+  };
+}
+
+const FEATURES = new Map(CANIEMAIL.data.map((feature) => [feature.slug, feature]));
+
+/** caniemail's newest flag for the property's feature (`css-<property>`) on one platform is "not supported". */
+function unsupportedProperty(property: string, family: string, platform: string): boolean {
+  const cells = FEATURES.get(`css-${property}`)?.stats[family]?.[platform];
+  if (!cells) return false;
+  const versions = Object.keys(cells);
+  return versions.length > 0 && cells[versions[versions.length - 1]].trim().startsWith('n');
+}
+
+const SUPPORTS_CONDITION = /\(\s*([-a-zA-Z]+)\s*:/g;
+
+/**
+ * Yahoo writes `_filtered_a` in place of a property it does not support inside an @supports condition
+ * (caniemail css-at-supports note 1), so the condition is false and its rules never apply. Which properties
+ * it does not support: caniemail's newest flag for the property on the platform.
+ */
+function yahooSupportsFilter(family: string, platform: string): RewriteBehavior {
+  return {
+    id: 'yahoo-supports-filtered',
+    kind: 'rewrite',
+    severity: 'warning',
+    label: '@supports condition filtered',
+    summary: 'Yahoo replaces a property it does not support inside an @supports condition with _filtered_a: the condition is false and its rules never apply.',
+    evidence: [caniemailNote('css-at-supports#1', 'unsupported properties replaced by _filtered_a')],
+    rewriteAtRule: (name, params) => {
+      if (name !== 'supports') return undefined;
+      const written = params.replace(SUPPORTS_CONDITION, (whole, property: string) =>
+        unsupportedProperty(property.toLowerCase(), family, platform) ? whole.replace(property, '_filtered_a') : whole,
+      );
+      return written === params ? undefined : written;
+    },
+    suggestion: 'Give Yahoo a layout that works without the @supports block (its fallback outside the block).',
+    fixture: {
+      html: '<html><head><style>.a{color:#102030}@supports (box-shadow:0 0 1px #000000){.a{color:#ff0000}}</style></head><body><p class="a">x</p></body></html>',
+      expect: { transformIncludes: ['@supports (_filtered_a:'], finding: { rule: 'yahoo-supports-filtered' } },
+    },
+    // A condition on a property Yahoo supports is kept as written.
+    counterFixture: {
+      html: '<html><head><style>.a{color:#102030}@supports (display:block){.a{color:#ff0000}}</style></head><body><p class="a">x</p></body></html>',
+      expect: { transformIncludes: ['@supports (display:block)'], noFindingFor: 'yahoo-supports-filtered' },
+    },
+  };
+}
+
+/**
+ * Yahoo removes the selector of a nested style rule and keeps its declarations in the parent rule, so they
+ * apply to the parent's elements (caniemail css-nesting note 3).
+ */
+const yahooNestingFlattened: PrefixBehavior = {
+  id: 'yahoo-nesting-flattened',
+  kind: 'prefix',
+  summary: "Yahoo removes the selector of a style rule nested in another: its declarations join the parent rule and apply to the parent's elements.",
+  evidence: [caniemailNote('css-nesting#3', 'nested selectors removed, their properties applied to the parent')],
+  flattensNestedRules: true,
+  fixture: {
+    html: '<html><head><style>.a{color:#102030; .b{color:#ff0000}}</style></head><body><p class="a">x <span class="b">y</span></p></body></html>',
+    expect: { transformIncludes: ['{color:#102030;color:#ff0000;}'] },
+  },
+  // A rule without nesting is written as before.
+  counterFixture: {
+    html: '<html><head><style>.a{color:#102030}.b{color:#ff0000}</style></head><body><p class="a">x <span class="b">y</span></p></body></html>',
+    expect: { transformIncludes: ['{color:#102030;}', '{color:#ff0000;}'] },
+  },
+};
+
+// ----- Values -----
+
+/** `value` with every light-dark(a, b) replaced by its light color `a`, or undefined when it has none. */
+export function lightColorOf(value: string): string | undefined {
+  const lowered = value.toLowerCase();
+  let from = lowered.indexOf('light-dark(');
+  if (from < 0) return undefined;
+  let out = '';
+  let copied = 0;
+  while (from >= 0) {
+    const open = from + 'light-dark('.length;
+    let depth = 1;
+    let comma = -1;
+    let end = open;
+    for (; end < value.length && depth > 0; end++) {
+      const ch = value[end];
+      if (ch === '(') depth++;
+      else if (ch === ')') depth--;
+      else if (ch === ',' && depth === 1 && comma < 0) comma = end;
+    }
+    if (depth > 0 || comma < 0) return undefined;
+    out += value.slice(copied, from) + value.slice(open, comma).trim();
+    copied = end;
+    from = lowered.indexOf('light-dark(', end);
+  }
+  return out + value.slice(copied);
+}
+
+/** The client supports light-dark() but always paints its light color (caniemail css-function-light-dark note 2). */
+function lightDarkStaysLight(id: string, who: string): RewriteBehavior {
+  return {
+    id,
+    kind: 'rewrite',
+    severity: 'warning',
+    label: 'light-dark() in dark mode',
+    summary: `${who} keeps the light color of light-dark() even in dark mode.`,
+    evidence: [caniemailNote('css-function-light-dark#2', 'the color stays light in dark mode')],
+    valueMatches: /light-dark\(/i,
+    rewrite: (d) => {
+      const light = /light-dark\(/i.test(d.value) ? lightColorOf(d.value) : undefined;
+      return light === undefined ? undefined : { ...d, value: light };
+    },
+    suggestion: 'Give a dark color through a prefers-color-scheme query as well, or pick colors that read on both backgrounds.',
+    fixture: {
+      html: '<p style="color:light-dark(#102030, #fefefe)">x</p>',
+      expect: { transformIncludes: ['color: #102030'], transformExcludes: ['light-dark', '#fefefe'], finding: { rule: id } },
+    },
+    // A plain color is not concerned.
+    counterFixture: { html: '<p style="color:#102030">x</p>', expect: { transformIncludes: ['#102030'], noFindingFor: id } },
+  };
+}
+
+/** An alignment attribute the client ignores (left or right only), modeled as the attribute removed. */
+function alignIgnored(spec: { id: string; tag: string; who: string; note: string; about: string; suggestion: string }): RewriteBehavior {
+  const ignored = (value: string) => ['left', 'right'].includes(value.trim().toLowerCase());
+  return {
+    id: spec.id,
+    kind: 'rewrite',
+    severity: 'warning',
+    label: `align on <${spec.tag}>`,
+    summary: `${spec.who} ignores align="left" and align="right" on <${spec.tag}> (${spec.about}).`,
+    evidence: [caniemailNote(spec.note, spec.about)],
+    dropsAttributesOn: [spec.tag],
+    dropsAttributes: (element) => element.attrs.filter((a) => !a.prefix && a.name === 'align' && ignored(a.value)).map((a) => a.name),
+    suggestion: spec.suggestion,
+    fixture: {
+      html:
+        spec.tag === 'img'
+          ? '<img src="https://example.com/a.png" align="right" alt="A" width="40" height="40">'
+          : '<table align="right"><tr><td>x</td></tr></table>',
+      expect: { transformExcludes: ['align="right"'], finding: { rule: spec.id } },
+    },
+    // align="center" (or top, middle) is not concerned.
+    counterFixture: {
+      html: spec.tag === 'img' ? '<img src="https://example.com/a.png" align="middle" alt="A">' : '<table align="center"><tr><td>x</td></tr></table>',
+      expect: { transformIncludes: [spec.tag === 'img' ? 'align="middle"' : 'align="center"'], noFindingFor: spec.id },
+    },
+  };
+}
+
+const protonAlignOnImages = alignIgnored({
+  id: 'proton-align-on-images-ignored',
+  tag: 'img',
+  who: 'Proton Mail',
+  note: 'html-align#1',
+  about: 'images are wrapped in a <span>',
+  suggestion: 'Place images with a table cell (align on the <td>) or float.',
+});
+const outlookMacTableAlign = alignIgnored({
+  id: 'outlook-mac-table-align-ignored',
+  tag: 'table',
+  who: 'Outlook for Mac',
+  note: 'html-align#3',
+  about: 'left and right do not work on tables',
+  suggestion: 'Float the table with style="float:left" (or right) instead.',
+});
+
+/** The Word engine honors the background attribute on <body> only (caniemail html-background note 2). */
+const WORD_BACKGROUND_TAGS = ['table', 'tr', 'td', 'th', 'div', 'p', 'span', 'center'];
+const wordBackgroundAttribute: RewriteBehavior = {
+  id: 'word-background-attribute-body-only',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'background attribute off <body>',
+  summary: 'The Word engine honors the background attribute (a background image) on <body> only; on a table or a cell it is ignored.',
+  evidence: [caniemailNote('html-background#2', 'only on <body>')],
+  dropsAttributesOn: WORD_BACKGROUND_TAGS,
+  dropsAttributes: (element) => (element.attrs.some((a) => !a.prefix && a.name === 'background') ? ['background'] : []),
+  suggestion: 'Give Outlook a background image on a cell with VML (v:rect with v:fill), and a bgcolor fallback.',
+  fixture: {
+    html: '<table><tr><td background="https://example.com/bg.png" bgcolor="#102030">x</td></tr></table>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['bg.png'], finding: { rule: 'word-background-attribute-body-only' } },
+  },
+  // On <body> it works: kept, no note.
+  counterFixture: {
+    html: '<html><head></head><body background="https://example.com/bg.png"><p>x</p></body></html>',
+    expect: { transformIncludes: ['bg.png'], noFindingFor: 'word-background-attribute-body-only' },
+  },
+};
+
+const BACKGROUND_KEYWORDS = new Set([
+  'none',
+  'repeat',
+  'no-repeat',
+  'repeat-x',
+  'repeat-y',
+  'space',
+  'round',
+  'center',
+  'top',
+  'bottom',
+  'left',
+  'right',
+  'fixed',
+  'scroll',
+  'local',
+  'border-box',
+  'padding-box',
+  'content-box',
+  'cover',
+  'contain',
+  'auto',
+  '/',
+]);
+const COLOR_FUNCTION = /^(rgba?|hsla?)\(/i;
+
+/** The color of a background shorthand (hex, rgb()/hsl() or a color name), or undefined. Linear in the value. */
+export function backgroundColorOf(value: string): { color: string | undefined; onlyColor: boolean } {
+  const tokens: string[] = [];
+  let depth = 0;
+  let token = '';
+  for (const ch of value.trim()) {
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && /[\s,]/.test(ch)) {
+      if (token) tokens.push(token);
+      token = '';
+      continue;
+    }
+    token += ch;
+  }
+  if (token) tokens.push(token);
+  let color: string | undefined;
+  for (const t of tokens) {
+    const lowered = t.toLowerCase();
+    if (lowered.startsWith('#') || COLOR_FUNCTION.test(lowered)) color = t;
+    else if (/^[a-z]+$/.test(lowered) && !BACKGROUND_KEYWORDS.has(lowered)) color = t;
+  }
+  return { color, onlyColor: tokens.length === 1 && color !== undefined };
+}
+
+/** The Word engine reads only the color of a background shorthand (caniemail css-background note 3). */
+const wordBackgroundColorOnly: RewriteBehavior = {
+  id: 'word-background-color-only',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'background shorthand',
+  summary: 'The Word engine reads only the color of a background shorthand; images, gradients, positions and sizes in it are dropped.',
+  evidence: [caniemailNote('css-background#3', 'only background-color values')],
+  properties: ['background'],
+  rewrite: (d) => {
+    if (d.property !== 'background' || /^(inherit|initial|unset|revert|none|transparent)$/i.test(d.value.trim())) return undefined;
+    const { color, onlyColor } = backgroundColorOf(d.value);
+    if (onlyColor) return undefined;
+    return color ? { ...d, value: color } : null;
+  },
+  suggestion: 'Give Outlook a background image with VML; keep the color in the shorthand (or background-color) as the fallback.',
+  fixture: {
+    html: '<div style="background:#102030 url(https://example.com/bg.png) no-repeat center">x</div>',
+    expect: { transformIncludes: ['background: #102030'], transformExcludes: ['bg.png'], finding: { rule: 'word-background-color-only' } },
+  },
+  // A background that is only a color is read as written.
+  counterFixture: { html: '<div style="background:#102030">x</div>', expect: { transformIncludes: ['#102030'], noFindingFor: 'word-background-color-only' } },
+};
+
+const BORDER_PROPERTIES = ['border', 'border-top', 'border-right', 'border-bottom', 'border-left', 'border-width', 'border-*-width'];
+const PX_LENGTH = /(^|[\s,])(\d*\.?\d+)px\b/g;
+
+/** The Word engine draws no border wider than 8px (6pt; caniemail css-border note 1): wider ones are drawn 8px wide. */
+const wordBorderMax: RewriteBehavior = {
+  id: 'word-border-width-max',
+  kind: 'rewrite',
+  severity: 'info',
+  label: 'border wider than 8px',
+  summary: 'The Word engine draws a border at most 8px (6pt) wide: a wider border is drawn 8px wide.',
+  evidence: [caniemailNote('css-border#1', 'no border bigger than 8px')],
+  properties: [
+    'border',
+    'border-top',
+    'border-right',
+    'border-bottom',
+    'border-left',
+    'border-width',
+    'border-top-width',
+    'border-right-width',
+    'border-bottom-width',
+    'border-left-width',
+  ],
+  rewrite: (d) => {
+    if (!BORDER_PROPERTIES.some((p) => (p.includes('*') ? /^border-(top|right|bottom|left)-width$/.test(d.property) : p === d.property))) return undefined;
+    let clamped = false;
+    const value = d.value.replace(PX_LENGTH, (whole, before: string, amount: string) => {
+      if (Number(amount) <= 8) return whole;
+      clamped = true;
+      return `${before}8px`;
+    });
+    return clamped ? { ...d, value } : undefined;
+  },
+  suggestion: 'Draw thick rules with a cell of that height and a background color instead of a border.',
+  fixture: {
+    html: '<div style="border:12px solid #102030">x</div>',
+    expect: { transformIncludes: ['8px solid #102030'], transformExcludes: ['12px'], finding: { rule: 'word-border-width-max' } },
+  },
+  counterFixture: {
+    html: '<div style="border:2px solid #102030">x</div>',
+    expect: { transformIncludes: ['2px solid'], noFindingFor: 'word-border-width-max' },
+  },
+};
+
+/** The src of an @font-face without its url() sources (the local() ones stay), split at top-level commas. */
+export function localFontSources(value: string): string {
+  const sources: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= value.length; i++) {
+    const ch = value[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (i === value.length || (ch === ',' && depth === 0)) {
+      const source = value.slice(start, i).trim();
+      if (source && !/^url\(/i.test(source)) sources.push(source);
+      start = i + 1;
+    }
+  }
+  return sources.join(', ');
+}
+
+/** The Word engine keeps @font-face but ignores fonts loaded from a URL (caniemail css-at-font-face note 4). */
+const wordRemoteFontsIgnored: RewriteBehavior = {
+  id: 'word-remote-fonts-ignored',
+  kind: 'rewrite',
+  severity: 'info',
+  label: 'web font from a URL',
+  summary: 'The Word engine reads @font-face but ignores fonts loaded from a URL: the next font of the font-family list is used.',
+  evidence: [caniemailNote('css-at-font-face#4', 'distant fonts ignored')],
+  properties: ['src'],
+  rewrite: (d, site) => {
+    if (site.inline || d.property !== 'src' || !/url\(/i.test(d.value)) return undefined;
+    const local = localFontSources(d.value);
+    return local ? { ...d, value: local } : null;
+  },
+  suggestion: 'List a fallback font the reader has (Arial, Georgia) after the web font in font-family.',
+  fixture: {
+    html: '<html><head><style>@font-face{font-family:Brand;src:url(https://example.com/brand.woff2) format("woff2")}.a{font-family:Brand, Arial;color:#102030}</style></head><body><p class="a">x</p></body></html>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['brand.woff2'], finding: { rule: 'word-remote-fonts-ignored' } },
+  },
+  // A font the machine has (local()) is used.
+  counterFixture: {
+    html: '<html><head><style>@font-face{font-family:Brand;src:local(Arial)}.a{font-family:Brand, Arial}</style></head><body><p class="a">x</p></body></html>',
+    expect: { transformIncludes: ['local(Arial)'], noFindingFor: 'word-remote-fonts-ignored' },
+  },
+};
+
+// ----- Per client -----
+
+const GMAIL_TARGET = targetBlank('Gmail');
+const OUTLOOK_TARGET = targetBlank('Outlook');
+const YAHOO_TARGET = targetBlank('Yahoo');
+
+/** The behaviours of this file per client, appended to each model by client-models.ts. */
+export const INVENTORY_GAP_BEHAVIORS: Partial<Record<ClientId, readonly ClientBehavior[]>> = {
+  'gmail-web': [GMAIL_TARGET, gmailWordWrap(['css-word-wrap#1'])],
+  'gmail-android': [GMAIL_TARGET, gmailWordWrap(['css-word-wrap#1', 'css-word-break#2'])],
+  'gmail-ios': [GMAIL_TARGET, bodyWordWrap('gmail-ios-word-wrap-break-word', 'Gmail for iOS')],
+  'outlook-web': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
+  'outlook-windows': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
+  'outlook-windows-legacy': [wordBackgroundAttribute, wordBackgroundColorOnly, wordBorderMax, wordRemoteFontsIgnored],
+  'outlook-macos': [outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'), outlookMacTableAlign],
+  'outlook-ios': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
+  'outlook-android': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
+  'apple-mail-macos': [appleWordBreak],
+  'apple-mail-ios': [appleWordBreak],
+  'yahoo-mail': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'desktop-webmail'), yahooNestingFlattened],
+  'yahoo-mail-ios': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'ios'), yahooNestingFlattened],
+  'yahoo-mail-android': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'android'), yahooNestingFlattened],
+  aol: [YAHOO_TARGET, yahooSupportsFilter('aol', 'desktop-webmail'), yahooNestingFlattened],
+  'samsung-mail': [bodyWordWrap('samsung-word-wrap-break-word', 'Samsung Email')],
+  protonmail: [targetBlank('Proton Mail'), lightDarkStaysLight('proton-light-dark-stays-light', 'Proton Mail'), protonAlignOnImages],
+  fastmail: [targetBlank('Fastmail')],
+  'hey-mail': [targetBlank('HEY'), lightDarkStaysLight('hey-light-dark-stays-light', 'HEY'), heyTransitionReset],
+};
