@@ -239,7 +239,7 @@ describe('whole messages (format eml) through the API', () => {
     expect(components.schemas.PreviewRequest.properties.format.enum).toContain('eml');
     expect(components.schemas.GateRequest.properties.format.enum).toContain('eml');
     expect(components.schemas.GateRequest.properties.bulk.type).toBe('boolean');
-    expect(components.schemas.GateRequest.properties.checks.items).toMatchObject({ enum: ['compatibility', 'content', 'regression', 'message'] });
+    expect(components.schemas.GateRequest.properties.checks.items).toMatchObject({ enum: ['compatibility', 'content', 'regression', 'message', 'visual'] });
     expect(components.schemas.PreviewResponse.properties).toHaveProperty('messageReport');
     expect(components.schemas.GateVerdictResponse.properties).toHaveProperty('notes');
     expect(components.schemas.BulkSenderFailureResponse.properties.requirement.enum).toContain('one-click-unsubscribe');

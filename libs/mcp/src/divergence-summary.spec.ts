@@ -8,7 +8,7 @@ import type { ToolName } from './tool-inputs';
 import { TOOL_OUTPUTS } from './tool-outputs';
 import { divergenceSummary, REPORT_FIELDS } from './index';
 
-/** visualReport as worker-render stores it with a reference rendering (decisions.md section 13). */
+/** visualReport as worker-render stores it with a reference rendering. */
 const VISUAL: VisualReport = {
   references: { wide: 'apple-mail-macos', mobile: 'apple-mail-ios' },
   clients: [],

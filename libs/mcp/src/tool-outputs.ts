@@ -46,7 +46,7 @@ export const REPORT_FIELDS = [
 ] as const;
 
 const pageBox = object({ x: number, y: number, width: number, height: number });
-/** One client and scheme against the reference rendering (decisions.md section 13). */
+/** One client and scheme against the reference rendering. */
 const visualDivergence = object({
   score: number,
   regions: array(

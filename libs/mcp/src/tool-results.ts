@@ -115,7 +115,7 @@ export function diffEmailsResult(
   };
 }
 
-/** What the summary reads of `visualReport.divergence` (decisions.md section 13); anything else is ignored. */
+/** What the summary reads of `visualReport.divergence`; anything else is ignored. */
 interface DivergenceLike {
   score: number;
   regions: Array<{

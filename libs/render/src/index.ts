@@ -12,6 +12,6 @@ export type { DivergenceInputs, RenderEmailResult } from './render-email';
 export { DecodedPages, PageComparisons, diffRegions, divergenceScore, visualDivergence, MAX_REGIONS, PIXEL_THRESHOLD } from './visual-divergence';
 export type { PaintedReferences } from './visual-divergence';
 export { contrastOfTexts, overflowReport, mobileContrast, visualReport, mergeRenderedReports } from './rendered-reports';
-export type { PaintedShots } from './rendered-reports';
+export type { PaintedShots } from './render-pool';
 export type { PageMeasurements, MeasuredText, MeasuredElements } from './page-measurements';
 export { PAINT_PROPERTIES } from './page-measurements';

@@ -1,8 +1,8 @@
 import type { ClientId, ClientRenderView, CssFinding } from '@mailproof/engine';
 import type { EmailImageLoader } from './image-loader';
-import { PaintError, type PaintedPage, type RenderPool } from './render-pool';
+import { PaintError, type PaintedPage, type PaintedShots, type RenderPool } from './render-pool';
 import type { RenderedReports } from '@mailproof/contracts';
-import { mobileContrast, overflowReport, visualReport, type PaintedShots } from './rendered-reports';
+import { mobileContrast, overflowReport, visualReport } from './rendered-reports';
 import { planRenders, referenceShotId, viewportOf, type ReferenceShotId, type RenderUnit, type ScreenshotMode, type ShotId } from './shot-plan';
 import { PageComparisons, visualDivergence, type PaintedReferences } from './visual-divergence';
 

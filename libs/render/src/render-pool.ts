@@ -1,12 +1,12 @@
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import puppeteer from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
-import { LINE_ATTRIBUTE } from '@mailproof/engine';
+import { LINE_ATTRIBUTE, type ClientId } from '@mailproof/engine';
 import { chromiumLaunchOptions, RENDER_PAGE_URL } from './chromium';
 import { retirePage, ReusedPageBrowser } from './reused-page-browser';
 import type { EmailImageLoader } from './image-loader';
 import { MEASURE_ARGS, MEASURE_ELEMENTS_ARGS, measureElements, measurePage, type PageMeasurements } from './page-measurements';
-import type { RenderUnit } from './shot-plan';
+import type { RenderUnit, ScreenshotMode } from './shot-plan';
 
 export interface RenderPoolOptions {
   /** CHROMIUM_PATH; default Debian's /usr/bin/chromium. */
@@ -201,3 +201,6 @@ export class RenderPool {
     };
   }
 }
+
+/** The pages painted for a render, by `<clientId>-<mode>`, with the unit each came from. */
+export type PaintedShots = Map<`${ClientId}-${ScreenshotMode}`, { unit: RenderUnit; page: PaintedPage }>;

@@ -1,13 +1,12 @@
 import pixelmatch from 'pixelmatch';
 import { compositeOver, contrastRatio, displayedRatio, getClient, parseCssColor, WHITE, type ClientId, type Rgba } from '@mailproof/engine';
 import type { ContrastFailure, MobileContrastReport, OverflowReport, StoredRenderedReports, VisualReport } from '@mailproof/contracts';
-import type { PaintedPage } from './render-pool';
+import type { PaintedPage, PaintedShots } from './render-pool';
 import type { MeasuredText } from './page-measurements';
 import type { RenderUnit, ScreenshotMode } from './shot-plan';
 import { DecodedPages, rowRegions, type PageComparisons } from './visual-divergence';
 
 /** The unit (distinct page) and its painting behind each client's screenshot of one mode. */
-export type PaintedShots = Map<`${ClientId}-${ScreenshotMode}`, { unit: RenderUnit; page: PaintedPage }>;
 
 export function overflowReport(shots: PaintedShots, clients: readonly ClientId[]): OverflowReport | null {
   const entries = clients.flatMap((clientId) => {

@@ -3,8 +3,7 @@ import type { ClientId, CssFinding } from '@mailproof/engine';
 import type { DivergenceRegion, PageBox, VisualDivergence, VisualReport } from '@mailproof/contracts';
 import { decodePng, type RgbaImage } from './png-decode';
 import { PAINT_PROPERTIES, STYLE_SEPARATOR, type MeasuredElements } from './page-measurements';
-import type { PaintedPage } from './render-pool';
-import type { PaintedShots } from './rendered-reports';
+import type { PaintedPage, PaintedShots } from './render-pool';
 import { referenceShotId, viewportOf, type ReferenceShotId, type RenderUnit, type ScreenshotMode } from './shot-plan';
 
 /** The reference renderings of one email, by `reference-<viewport>-<mode>`, with the page each came from. */

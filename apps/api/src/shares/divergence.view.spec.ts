@@ -3,7 +3,7 @@ import { clientsByDivergence, comparedShotFigure, divergenceReportItem, referenc
 
 const INJECTED = '<img src=x onerror="alert(1)">';
 
-/** visualReport.divergence as visual-core stores it (decisions.md section 13), with hostile selectors and causes. */
+/** visualReport.divergence as visual-core stores it, with hostile selectors and causes. */
 const DIVERGENCE: NonNullable<VisualReport['divergence']> = {
   'gmail-web': {
     light: {
