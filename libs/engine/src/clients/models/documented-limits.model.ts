@@ -321,6 +321,9 @@ function compounds(selector: string): string[] {
  * A prefix behaviour that only drops selectors: each selector of a list for which `drops` holds is removed;
  * a rule left with none is removed. Its fixture shows a dropped rule and a kept one.
  */
+/** Entries a selector limit remembers before it starts over (a few emails' worth of distinct selectors). */
+const SELECTOR_MEMO_LIMIT = 4096;
+
 function selectorLimit(limit: {
   id: string;
   notes: readonly string[];
@@ -331,16 +334,23 @@ function selectorLimit(limit: {
   gone: readonly string[];
   kept: readonly string[];
 }): PrefixBehavior {
+  const memo = new Map<string, string | null>();
   return {
     id: limit.id,
     kind: 'prefix',
     summary: limit.summary,
     evidence: limit.notes.map((note) => caniemailNote(note, limit.about)),
     rewriteSelector: (selector) => {
+      // The answer depends on the selector text alone; emails repeat the same selectors (and every client
+      // of a family asks again), so it is kept, in a bounded memo.
+      const known = memo.get(selector);
+      if (known !== undefined) return known;
       const list = selectorList(selector);
       const kept = list.filter((s) => !limit.drops(s.trim()));
-      if (kept.length === list.length) return selector;
-      return kept.length > 0 ? kept.join(',') : null;
+      const result = kept.length === list.length ? selector : kept.length > 0 ? kept.join(',') : null;
+      if (memo.size >= SELECTOR_MEMO_LIMIT) memo.clear();
+      memo.set(selector, result);
+      return result;
     },
     fixture: { html: limit.html, expect: { transformExcludes: limit.gone, transformIncludes: limit.kept } },
   };
