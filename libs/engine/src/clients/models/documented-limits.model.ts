@@ -1238,6 +1238,8 @@ const outlookTabStripped: AdditionBehavior = {
   disabledBy: () => false,
   restyledBy: () => false,
   addTo: (text) => {
+    // Every match holds a tab or an ampersand: most texts have neither, and the pattern (a look-behind) is not run.
+    if (!text.includes('\t') && !text.includes('&')) return undefined;
     const count = text.match(TAB_CHARACTER)?.length ?? 0;
     return count > 0 ? { text: text.replace(TAB_CHARACTER, ''), count } : undefined;
   },
