@@ -112,7 +112,17 @@ class DeclarationIndex {
     this.sheet = indexList(sheetDeclarations, (d) => d.property);
   }
 
+  /** A rule's declarations in a list; memoized per rule, as the clients that share a rule but not a signature ask again. */
   select<T>(list: IndexedList<T>, rule: RewriteBehavior, important: (item: T) => boolean, value: (item: T) => string): readonly T[] {
+    let items = list.selected.get(rule);
+    if (!items) {
+      items = this.choose(list, rule, important, value);
+      list.selected.set(rule, items);
+    }
+    return items;
+  }
+
+  private choose<T>(list: IndexedList<T>, rule: RewriteBehavior, important: (item: T) => boolean, value: (item: T) => string): readonly T[] {
     let items: readonly T[] = list.all;
     if (rule.properties) {
       const chosen: T[] = [];
@@ -136,6 +146,8 @@ class DeclarationIndex {
 interface IndexedList<T> {
   all: readonly T[];
   byProperty: ReadonlyMap<string, T[]>;
+  /** DeclarationIndex.select's answers by rule. */
+  selected: Map<RewriteBehavior, readonly T[]>;
 }
 
 function indexList<T>(items: readonly T[], propertyOf: (item: T) => string): IndexedList<T> {
@@ -146,7 +158,7 @@ function indexList<T>(items: readonly T[], propertyOf: (item: T) => string): Ind
     if (list) list.push(item);
     else byProperty.set(property, [item]);
   }
-  return { all: items, byProperty };
+  return { all: items, byProperty, selected: new Map() };
 }
 
 /** What a set of rewrite rules does to one email (BehaviorFacts.rewritesFor). */
