@@ -65,9 +65,16 @@ function use(label: string, featureIds: readonly string[], unknownProperty = fal
   }
   return cached;
 }
+/** single(id) per catalog id (null: not tracked), so the hot paths skip use()'s key building. */
+const singleCache = new Map<string, FeatureUse | null>();
 function single(id: string): FeatureUse | undefined {
-  const feature = getTrackedFeature(id);
-  return feature ? use(feature.label, [id]) : undefined;
+  let cached = singleCache.get(id);
+  if (cached === undefined) {
+    const feature = getTrackedFeature(id);
+    cached = feature ? use(feature.label, [id]) : null;
+    singleCache.set(id, cached);
+  }
+  return cached ?? undefined;
 }
 
 const FONT_PROPERTIES = new Set(['font', 'font-family']);
