@@ -72,6 +72,12 @@ function ensureDependencies(deadline, { dev = true } = {}) {
     if (!fs.existsSync(abiNote)) fs.writeFileSync(abiNote, `${abi}\n`);
     return false;
   }
+  // A checkout whose node_modules is a link to another checkout's (a git worktree sharing one install) must not
+  // reinstall: `npm ci` would empty the shared directory under every other checkout that uses it.
+  const modules = path.join(ROOT, 'node_modules');
+  if (fs.existsSync(modules) && fs.lstatSync(modules).isSymbolicLink()) {
+    throw new Error(`node_modules is a link to ${fs.realpathSync(modules)}: install there, not through the link (npm ci would empty it for every checkout that shares it)`);
+  }
   if (otherNode) console.log(`[mailproof] node_modules was installed for another Node; reinstalling for Node ${process.version}`);
   const omitDev = !dev && !withDev;
   if (missingDev) console.log('[mailproof] node_modules has no devDependencies (installed by npm start); installing them too');
