@@ -76,7 +76,8 @@ function ensureDependencies(deadline, { dev = true } = {}) {
   // reinstall: `npm ci` would empty the shared directory under every other checkout that uses it.
   const modules = path.join(ROOT, 'node_modules');
   if (fs.existsSync(modules) && fs.lstatSync(modules).isSymbolicLink()) {
-    throw new Error(`node_modules is a link to ${fs.realpathSync(modules)}: install there, not through the link (npm ci would empty it for every checkout that shares it)`);
+    console.log(`[mailproof] node_modules is a link to ${fs.realpathSync(modules)}: not reinstalling through it; install in that checkout`);
+    return false;
   }
   if (otherNode) console.log(`[mailproof] node_modules was installed for another Node; reinstalling for Node ${process.version}`);
   const omitDev = !dev && !withDev;
