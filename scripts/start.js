@@ -27,20 +27,26 @@ async function main() {
   // which `npm test` installs when they are missing (docs/operations.md, "Starting").
   const installStarted = Date.now();
   if (tasks.ensureDependencies(undefined, { dev: false })) console.log(`[mailproof] installed npm dependencies in ${seconds(installStarted)} s`);
-  tasks.build();
   const production = process.env.NODE_ENV === 'production';
+  // The SpamAssassin check by default where SpamAssassin exists (docs/reports.md); never in production,
+  // where SPAMASSASSIN_HOST is set or not on purpose. Debian's spamd takes seconds to load its rules, so it
+  // starts while the build runs; a step that fails after it stops it again.
+  const spamdStarting = !migrateOnly && !production ? tasks.ensureSpamd() : Promise.resolve(null);
   const databaseUrl = process.env.DATABASE_URL || (production ? undefined : DEFAULTS.DATABASE_URL);
   const redisUrl = process.env.REDIS_URL || (production ? undefined : DEFAULTS.REDIS_URL);
-  if (databaseUrl && redisUrl) {
-    await tasks.ensureServices(databaseUrl, redisUrl);
-    await tasks.ensureDatabase(databaseUrl);
-    console.log(`[mailproof] PostgreSQL and Redis answer; database ${describeDatabase(databaseUrl)} is there`);
+  try {
+    await tasks.buildInBackground();
+    if (databaseUrl && redisUrl) {
+      await tasks.ensureServices(databaseUrl, redisUrl);
+      await tasks.ensureDatabase(databaseUrl);
+      console.log(`[mailproof] PostgreSQL and Redis answer; database ${describeDatabase(databaseUrl)} is there`);
+    }
+  } catch (error) {
+    await (await spamdStarting)?.stop?.();
+    throw error;
   }
-  // The SpamAssassin check by default where SpamAssassin exists (docs/reports.md); never in production,
-  // where SPAMASSASSIN_HOST is set or not on purpose.
-  let spamd = null;
-  if (!migrateOnly && !production) {
-    spamd = await tasks.ensureSpamd();
+  const spamd = await spamdStarting;
+  if (spamd) {
     if (spamd.address) {
       process.env.SPAMASSASSIN_HOST = spamd.address;
       console.log(`[mailproof] SpamAssassin: ${spamd.started ? "started Debian's spamd (local rules) on" : 'spamd at'} ${spamd.address}`);

@@ -103,6 +103,16 @@ function build(options = {}) {
   run(process.execPath, [path.join(__dirname, 'transpile-dist.js')], options);
 }
 
+/** The same build in a child process without blocking this one, so `npm start` can start spamd meanwhile. */
+function buildInBackground() {
+  const { spawn } = require('node:child_process');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(__dirname, 'transpile-dist.js')], { cwd: ROOT, stdio: 'inherit', env: process.env });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the build exited with ${code ?? signal}`))));
+  });
+}
+
 function canConnect(host, port, timeoutMs = 1500) {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
@@ -299,6 +309,7 @@ module.exports = {
   loadDotEnv,
   ensureDependencies,
   build,
+  buildInBackground,
   ensureServices,
   ensureDatabase,
   ensureSpamd,
