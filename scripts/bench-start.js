@@ -109,22 +109,29 @@ function lineAt(lines, pattern) {
   return lines.find((line) => pattern.test(line.text));
 }
 
-/** npm's own timers for the install (npm_config_timing): download + unpack, and each install script. */
+/**
+ * npm's own timers for the install (npm_config_timing): download + unpack, and each install script. The install is
+ * two npm commands (`npm ci --ignore-scripts`, then `npm rebuild` of the packages allowed to run scripts:
+ * scripts/lib/tasks.js), so every timing file of the cache is read and the scripts' time is the rebuild's.
+ */
 function npmTimings(cacheDir) {
   const logs = path.join(cacheDir, '_logs');
   if (!fs.existsSync(logs)) return null;
-  const file = fs
+  const files = fs
     .readdirSync(logs)
     .filter((name) => name.endsWith('-timing.json'))
-    .sort()
-    .pop();
-  if (!file) return null;
-  const { timers } = JSON.parse(fs.readFileSync(path.join(logs, file), 'utf8'));
-  const scripts = Object.entries(timers)
+    .sort();
+  if (files.length === 0) return null;
+  const runs = files.map((file) => JSON.parse(fs.readFileSync(path.join(logs, file), 'utf8')).timers);
+  const install = runs.find((timers) => timers['reify:unpack'] !== undefined) ?? runs[0];
+  const scripts = runs
+    .flatMap((timers) => Object.entries(timers))
     .filter(([name]) => name.startsWith('build:run:') && name.split(':').length > 3)
     .map(([name, ms]) => ({ name: name.split(':').slice(2).join(' '), ms }))
     .sort((a, b) => b.ms - a.ms);
-  return { idealTreeMs: timers.idealTree, unpackMs: timers['reify:unpack'], scriptsMs: timers['reify:build'], totalMs: timers['npm'], scripts };
+  const scriptsMs = runs.reduce((sum, timers) => sum + (timers['command:rebuild'] ?? timers['reify:build'] ?? 0), 0);
+  const totalMs = runs.reduce((sum, timers) => sum + (timers.npm ?? 0), 0);
+  return { idealTreeMs: install.idealTree, unpackMs: install['reify:unpack'], scriptsMs, totalMs, scripts };
 }
 
 function installedPackages(dir) {

@@ -84,9 +84,29 @@ function ensureDependencies(deadline, { dev = true } = {}) {
   if (missingDev) console.log('[mailproof] node_modules has no devDependencies (installed by npm start); installing them too');
   console.log(`[mailproof] installing npm dependencies (npm ci${omitDev ? ' --omit=dev' : ''})...`);
   // Exactly the lockfile: a lockfile `npm ci` refuses is a defect to fix, not to route around with `npm install`.
-  run('npm', ['ci', ...(omitDev ? ['--omit=dev'] : []), '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' }, deadline });
+  run('npm', ['ci', ...(omitDev ? ['--omit=dev'] : []), '--ignore-scripts', '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' }, deadline });
+  runInstallScripts(deadline);
   fs.writeFileSync(abiNote, `${abi}\n`);
   return true;
+}
+
+/**
+ * Runs the install scripts `npm ci --ignore-scripts` skipped, for the packages package.json's `allowScripts`
+ * lets run, except isolated-vm 5 on Node 22 and later: it is the Node 20 sandbox, cannot build against newer V8
+ * (6.x, `isolated-vm-node22`, serves those), and its attempted source build cost ~41 s of a 64 s first start on a
+ * quiet machine (docs/benchmarks.md, "First start"). npm removes an optional dependency whose build failed; this
+ * removes it without the attempt, so node_modules holds the same packages as before.
+ */
+function runInstallScripts(deadline) {
+  const { allowScripts = {} } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const modules = path.join(ROOT, 'node_modules');
+  const newerThanNode20Sandbox = Number(process.versions.node.split('.')[0]) >= 22;
+  if (newerThanNode20Sandbox) fs.rmSync(path.join(modules, 'isolated-vm'), { recursive: true, force: true });
+  const allowed = Object.keys(allowScripts).filter((name) => allowScripts[name] === true);
+  // isolated-vm-node22 is an alias of isolated-vm: the allowance by package name covers it.
+  if (allowed.includes('isolated-vm')) allowed.push('isolated-vm-node22');
+  const present = allowed.filter((name) => fs.existsSync(path.join(modules, name, 'package.json')));
+  if (present.length > 0) run('npm', ['rebuild', ...present, '--no-audit', '--no-fund'], { env: { PUPPETEER_SKIP_DOWNLOAD: '1' }, deadline });
 }
 
 /** Whether every devDependency of package.json is in node_modules (an `npm ci --omit=dev` install has none). */
