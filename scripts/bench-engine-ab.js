@@ -36,6 +36,9 @@ function run(dir) {
     const match = ROW.exec(line);
     if (match && match[4] !== 'error') perFile.set(match[1], Number(match[4]));
   }
+  // The run's own comparison with the peer (issue 40: the speed-up must stay above 8x), printed per round.
+  const speedup = /median speedup vs (\S+): ([\d.]+)x/.exec(output);
+  if (speedup) perFile.speedup = `${speedup[2]}x over ${speedup[1]}`;
   return perFile;
 }
 
@@ -51,7 +54,8 @@ for (let round = 1; round <= rounds; round++) {
     const perFile = run(side.dir);
     side.runs.push(perFile);
     const total = [...perFile.values()].reduce((a, b) => a + b, 0);
-    console.log(`round ${round} ${name.padEnd(4)} ${total.toFixed(1)} ms over ${perFile.size} emails (${side.dir})`);
+    const speedup = perFile.speedup ? `; median speedup ${perFile.speedup}` : '';
+    console.log(`round ${round} ${name.padEnd(4)} ${total.toFixed(1)} ms over ${perFile.size} emails${speedup} (${side.dir})`);
   }
 }
 const files = [...sides.base.runs[0].keys()].filter((file) => sides.this.runs.every((r) => r.has(file)) && sides.base.runs.every((r) => r.has(file)));
