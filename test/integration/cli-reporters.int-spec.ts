@@ -101,7 +101,12 @@ describe('--reporter on mailproof lint', () => {
     dir = mkdtempSync(join(tmpdir(), 'mailproof-reporters-'));
     github = mailproof(
       ['lint', '--reporter', 'github', '--sarif-file', join(dir, 'lint.sarif'), ...TEMPLATE_FINDINGS.map((item) => item.file), 'with-errors.html'],
-      { GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/emails', GITHUB_RUN_ID: '9' },
+      {
+        GITHUB_STEP_SUMMARY: join(dir, 'step-summary.markdown'),
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_REPOSITORY: 'acme/emails',
+        GITHUB_RUN_ID: '9',
+      },
     );
     sarif = expectValidSarif(readFileSync(join(dir, 'lint.sarif'), 'utf8'));
   }, 600_000);
@@ -122,7 +127,7 @@ describe('--reporter on mailproof lint', () => {
     );
     expect(github.code).toBe(1);
     expect(github.stdout.trim().split('\n').pop()).toMatch(/^4 files: \d+ errors?, \d+ warnings$/);
-    const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+    const summary = readFileSync(join(dir, 'step-summary.markdown'), 'utf8');
     expect(summary).toContain('## Mailproof lint');
     expect(summary).toMatch(/\| with-errors\.html \| ❌ failed \| \d+ \|/);
     expect(summary).toContain('[This workflow run](https://github.com/acme/emails/actions/runs/9)');
