@@ -194,6 +194,22 @@ describe('the GitHub Action (action.yml)', () => {
     expect(existsSync(join(workspace, 'mailproof.sarif'))).toBe(true);
   }, 600_000);
 
+  it('update-baseline: never gates against the baseline without storing one (a pull request), the default stores it', async () => {
+    mkdirSync(join(workspace, 'emails', 'drafts'), { recursive: true });
+    copyFileSync(join(CI_FIXTURES, 'shipped.html'), join(workspace, 'emails', 'drafts', 'autumn.html'));
+    const inputs = { files: 'emails/drafts/autumn.html', 'server-url': server.url, 'api-key': server.proKey, package: tarball, threshold: '50' };
+    const noBaseline = 'ref emails/drafts/autumn.html has no stored baseline yet';
+    const pullRequest = await runAction({ ...inputs, 'update-baseline': 'never' }, workspace, runnerTemp, npmEnv);
+    expect(pullRequest.outputs.passed).toBe('true');
+    expect(pullRequest.summary).toContain(noBaseline);
+    const main = await runAction(inputs, workspace, runnerTemp, npmEnv);
+    expect(main.outputs.passed).toBe('true');
+    // Nothing was stored by the first run, so the second still had nothing to compare with; it stored this version.
+    expect(main.summary).toContain(noBaseline);
+    const next = await runAction({ ...inputs, 'update-baseline': 'never' }, workspace, runnerTemp, npmEnv);
+    expect(next.summary).toMatch(/ref emails\/drafts\/autumn\.html, compared with the version stored /);
+  }, 600_000);
+
   it("installs the compilers of the formats it gates (the package's optional peers): an MJML email gated in the job", async () => {
     mkdirSync(join(workspace, 'templates'), { recursive: true });
     copyFileSync(join(__dirname, '..', 'fixtures', 'cli', 'newsletter.mjml'), join(workspace, 'templates', 'newsletter.mjml'));
