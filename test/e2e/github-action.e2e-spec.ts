@@ -1,20 +1,10 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { DataSource } from 'typeorm';
 import { sarifValidator } from '../../apps/cli/src/reporters/testing/sarif-schema';
-import { startTestApi, type RunningApi } from '../utils/api-server';
-import type { AppProcess } from '../utils/app-process';
-import { createTestAccount, openDatabase } from '../utils/database';
-import { openQueues } from '../utils/queues';
-import { testConfig } from '../utils/test-config';
-import { startWorkerPreview } from '../utils/worker-preview';
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the package builder is a plain Node script module
-const { buildCliPackage } = require('../../scripts/build-cli-package') as {
-  buildCliPackage(options: { build?: boolean; outDir?: string }): { packed: { tarball: string } };
-};
+import { packCliPackage, runProcess } from '../utils/cli-package';
+import { startGateServer, type GateServer } from '../utils/gate-server';
 
 /**
  * The repository's action.yml run as a GitHub runner runs a composite action: each `run` step in bash
@@ -47,28 +37,8 @@ interface ActionRun {
   summary: string;
 }
 
-const CLEAN = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Order shipped</title></head>
-<body style="margin:0"><table role="presentation" width="600" cellpadding="0" cellspacing="0"><tr>
-<td style="color:#222222;background-color:#ffffff;font-family:Arial,sans-serif;font-size:16px">
-<p style="margin:0">Your order is on its way.</p>
-<a href="https://store.example.net/track/9" style="color:#0b57d0">Track it</a>
-<img src="https://store.example.net/logo.png" alt="Store" width="120" height="40" style="display:block">
-</td></tr></table></body></html>`;
-/** A flex layout (an error in Outlook's Word engine), a link to nowhere and an image without alt text. */
-const FAILING = CLEAN.replace('<td style="', '<td style="display:flex;')
-  .replace('href="https://store.example.net/track/9"', 'href="#"')
-  .replace(' alt="Store"', '');
-
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stdout += String(chunk)));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code: code ?? 1, stdout }));
-  });
-}
+/** A clean email, and the same with a flex layout (an error in Outlook's Word engine), a link to nowhere and an image without alt text. */
+const CI_FIXTURES = join(__dirname, '..', 'fixtures', 'ci');
 
 /** `name=value` lines of a GITHUB_OUTPUT file (the multi-line `name<<EOF` form is not used by the action). */
 function readOutputs(file: string): Record<string, string> {
@@ -129,8 +99,8 @@ async function runAction(inputs: Record<string, string>, workspace: string, runn
         GITHUB_OUTPUT: outputFile,
         ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, substitute(String(value))])),
       };
-      const result = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: workspace, env });
-      stdout += result.stdout;
+      const result = await runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: workspace, env });
+      stdout += result.output;
       if (step.id) stepOutputs[step.id] = readOutputs(outputFile);
       if (result.code !== 0) {
         return {
@@ -153,12 +123,7 @@ function actionOutputs(action: ActionFile, substitute: (text: string) => string)
 }
 
 describe('the GitHub Action (action.yml)', () => {
-  const config = testConfig({ GATE_BUDGET_MS: 20_000 });
-  const queues = openQueues(config);
-  let api: RunningApi;
-  let db: DataSource;
-  let worker: AppProcess;
-  let pro: string;
+  let server: GateServer;
   let tarball: string;
   let workspace: string;
   // Kept between runs, as a runner's tool cache would be: the install step then only replaces the CLI.
@@ -166,23 +131,17 @@ describe('the GitHub Action (action.yml)', () => {
   const packDir = mkdtempSync(join(tmpdir(), 'mailproof-action-pack-'));
 
   beforeAll(async () => {
-    tarball = buildCliPackage({ build: false, outDir: packDir }).packed.tarball;
+    tarball = packCliPackage(packDir);
     mkdirSync(runnerTemp, { recursive: true });
     workspace = mkdtempSync(join(tmpdir(), 'mailproof-action-workspace-'));
     mkdirSync(join(workspace, 'emails'));
-    writeFileSync(join(workspace, 'emails', 'shipped.html'), CLEAN);
-    writeFileSync(join(workspace, 'emails', 'broken.html'), FAILING);
-    db = await openDatabase(config);
-    api = await startTestApi(config);
-    worker = await startWorkerPreview(config, queues, {}, ['preview', 'gate']);
-    pro = (await createTestAccount(db, 'pro')).key;
+    copyFileSync(join(CI_FIXTURES, 'shipped.html'), join(workspace, 'emails', 'shipped.html'));
+    copyFileSync(join(CI_FIXTURES, 'broken.html'), join(workspace, 'emails', 'broken.html'));
+    server = await startGateServer();
   }, 400_000);
 
   afterAll(async () => {
-    await worker?.stop('SIGKILL');
-    await api?.close();
-    await queues.closeAll();
-    await db?.destroy();
+    await server?.stop();
     rmSync(packDir, { recursive: true, force: true });
     if (workspace) rmSync(workspace, { recursive: true, force: true });
   });
@@ -195,8 +154,8 @@ describe('the GitHub Action (action.yml)', () => {
     const result = await runAction(
       {
         files: 'emails/broken.html',
-        'server-url': api.url,
-        'api-key': pro,
+        'server-url': server.url,
+        'api-key': server.proKey,
         package: tarball,
         'sarif-file': 'out/mailproof.sarif',
         checks: 'compatibility,content',
@@ -223,7 +182,7 @@ describe('the GitHub Action (action.yml)', () => {
 
   it('passes the step on a passing email with passed=true and its score', async () => {
     const result = await runAction(
-      { files: 'emails/shipped.html', 'server-url': api.url, 'api-key': pro, package: tarball, checks: 'compatibility,content', threshold: '50' },
+      { files: 'emails/shipped.html', 'server-url': server.url, 'api-key': server.proKey, package: tarball, checks: 'compatibility,content', threshold: '50' },
       workspace,
       runnerTemp,
       npmEnv,
@@ -233,6 +192,22 @@ describe('the GitHub Action (action.yml)', () => {
     expect(result.outputs).toEqual({ passed: 'true', score: expect.stringMatching(/^\d+$/), 'sarif-file': 'mailproof.sarif' });
     expect(result.summary).toContain('| emails/shipped.html | ✅ passed |');
     expect(existsSync(join(workspace, 'mailproof.sarif'))).toBe(true);
+  }, 600_000);
+
+  it('update-baseline: never gates against the baseline without storing one (a pull request), the default stores it', async () => {
+    mkdirSync(join(workspace, 'emails', 'drafts'), { recursive: true });
+    copyFileSync(join(CI_FIXTURES, 'shipped.html'), join(workspace, 'emails', 'drafts', 'autumn.html'));
+    const inputs = { files: 'emails/drafts/autumn.html', 'server-url': server.url, 'api-key': server.proKey, package: tarball, threshold: '50' };
+    const noBaseline = 'ref emails/drafts/autumn.html has no stored baseline yet';
+    const pullRequest = await runAction({ ...inputs, 'update-baseline': 'never' }, workspace, runnerTemp, npmEnv);
+    expect(pullRequest.outputs.passed).toBe('true');
+    expect(pullRequest.summary).toContain(noBaseline);
+    const main = await runAction(inputs, workspace, runnerTemp, npmEnv);
+    expect(main.outputs.passed).toBe('true');
+    // Nothing was stored by the first run, so the second still had nothing to compare with; it stored this version.
+    expect(main.summary).toContain(noBaseline);
+    const next = await runAction({ ...inputs, 'update-baseline': 'never' }, workspace, runnerTemp, npmEnv);
+    expect(next.summary).toMatch(/ref emails\/drafts\/autumn\.html, compared with the version stored /);
   }, 600_000);
 
   it("installs the compilers of the formats it gates (the package's optional peers): an MJML email gated in the job", async () => {

@@ -100,12 +100,14 @@ export function registerFixCommand(program: Command): void {
  */
 function fixCheckReport(file: string, body: FixOutcomeBody, exitCode: number): CheckReport {
   const inFile = body.patched === 'source';
+  // The engine gives line 0 for an element the parser implied (the <html> of a fragment): no position in the file.
+  const at = (line: number) => (inFile && line > 0 ? { line } : {});
   const problems: ReportedProblem[] = body.applied.map((fix) => ({
     severity: 'error',
     ruleId: `fix/${fix.rule}`,
     title: fix.rule,
     message: `a ${fix.tier} fix applies: ${fix.description}`,
-    ...(inFile ? { line: fix.line } : {}),
+    ...at(fix.line),
     clients: fix.clients,
     blocking: true,
     help: `\`mailproof fix ${file}${inFile ? ' --write' : ''}\` ${inFile ? 'applies it' : 'shows the fixed HTML'}`,
@@ -116,7 +118,7 @@ function fixCheckReport(file: string, body: FixOutcomeBody, exitCode: number): C
       ruleId: `fix/${skip.rule}`,
       title: skip.rule,
       message: skip.reason,
-      ...(inFile ? { line: skip.line } : {}),
+      ...at(skip.line),
       blocking: false,
     });
   }
