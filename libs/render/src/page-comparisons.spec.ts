@@ -30,7 +30,7 @@ function elements(line: number, x: number, y: number): MeasuredElements {
   };
 }
 
-function shot(key: string, png: Buffer, measured: MeasuredElements): { unit: RenderUnit; page: PaintedPage } {
+function shot(key: string, png: Buffer, measured: MeasuredElements, shots: RenderUnit['shots'] = []): { unit: RenderUnit; page: PaintedPage } {
   const unit: RenderUnit = {
     key,
     html: key,
@@ -39,7 +39,7 @@ function shot(key: string, png: Buffer, measured: MeasuredElements): { unit: Ren
     colorScheme: 'light',
     mobile: false,
     viewport: 'wide',
-    shots: [],
+    shots,
     references: [],
     measureElements: true,
   };
@@ -80,13 +80,20 @@ describe('PageComparisons', () => {
     expect(a.score).toBeGreaterThan(0);
     expect(b.score).toBe(a.score);
     expect(b.regions.map((region) => region.box)).toEqual(a.regions.map((region) => region.box));
-    expect(b.rowRegions).toEqual(a.rowRegions);
+    // The reference page is no client's page: visualReport.clients never takes these pairs, no row regions.
+    expect(a.rowRegions).toBeNull();
     // The same pixels, but each pair is described with its own pages: the square is on line 2 in both pages
     // of the first pair (it moved), and missing from the second client page (its only div is on line 7).
     expect(a.regions[0].kind).toBe('layout');
     expect(a.regions.flatMap((region) => region.elements.map((element) => element.line))).toContain(2);
     expect(b.regions.some((region) => region.explained?.missing)).toBe(true);
     expect(a.regions.some((region) => region.explained?.missing)).toBe(false);
+  });
+
+  it("gives visualReport.clients' row regions when the reference page is also a client's page", () => {
+    const referenceClient = shot('reference', picture(0, 0), elements(2, 0, 0), [{ id: 'superhuman-light', client: 'superhuman', mode: 'light' }]);
+    const pair = new PageComparisons().compare(shot('client-d', picture(20, 20), elements(2, 20, 20)), referenceClient)!;
+    expect(pair.rowRegions).toEqual([{ x: 0, y: 0, width: 30, height: 30 }]);
   });
 
   it('scores a page whose PNG is the reference PNG 0 without regions', () => {

@@ -316,7 +316,8 @@ interface PairResult {
   regions: PairRegion[];
   /** The same comparison as visualReport.clients gives it (share of changed pixels, row regions). */
   changedPercent: number;
-  rowRegions: PageBox[];
+  /** null: not computed, as the reference page is no client's page (visualReport.clients never takes this pair). */
+  rowRegions: PageBox[] | null;
 }
 
 function cssIdentifier(value: string): string {
@@ -550,20 +551,22 @@ interface PixelDiff {
   /** The regions' boxes, most changed pixels first (at most MAX_REGIONS). */
   boxes: PageBox[];
   changedPercent: number;
-  rowRegions: PageBox[];
+  rowRegions: PageBox[] | null;
 }
 
 const unchanged = (): PairResult => ({ score: 0, regions: [], changedPercent: 0, rowRegions: [] });
 
 /**
  * Compares two pictures at CSS px (a phone's 2x page averaged down: a quarter of the pixels, and a region's
- * box is in page coordinates directly); null when they are not the same width.
+ * box is in page coordinates directly); null when they are not the same width. `withRows`: also the row
+ * regions of visualReport.clients.
  */
 function comparePixels(
   clientShot: { unit: RenderUnit; page: PaintedPage },
   referenceShot: { unit: RenderUnit; page: PaintedPage },
   decoded: DecodedPages,
   masks: MaskBuffers,
+  withRows: boolean,
 ): PixelDiff | null {
   const a = decoded.atCssPx(clientShot.unit, clientShot.page);
   const b = decoded.atCssPx(referenceShot.unit, referenceShot.page);
@@ -579,7 +582,7 @@ function comparePixels(
       .slice(0, MAX_REGIONS)
       .map((region) => region.box),
     changedPercent: Math.round((changed / (width * height)) * 10_000) / 100,
-    rowRegions: rowRegions(mask, width, height, bands),
+    rowRegions: withRows ? rowRegions(mask, width, height, bands) : null,
   };
 }
 
@@ -677,9 +680,11 @@ export class PageComparisons {
       if (clientShot.unit.key === referenceShot.unit.key || clientShot.page.png.equals(referenceShot.page.png)) pair = unchanged();
       else {
         const pictures = `${pictureKey(clientShot.unit, clientShot.page)}|${pictureKey(referenceShot.unit, referenceShot.page)}`;
+        // visualReport.clients can take this pair only when the reference page is also a client's page.
+        const withRows = referenceShot.unit.shots.length > 0;
         let pixels = this.pixels.get(pictures);
-        if (pixels === undefined) {
-          pixels = comparePixels(clientShot, referenceShot, this.decoded, this.masks);
+        if (pixels === undefined || (withRows && pixels !== null && pixels.score > 0 && pixels.rowRegions === null)) {
+          pixels = comparePixels(clientShot, referenceShot, this.decoded, this.masks, withRows);
           this.pixels.set(pictures, pixels);
         }
         pair = pixels && describePair(pixels, referenceShot.page, clientShot.page);
