@@ -1,6 +1,6 @@
 import { analyzeEmail, renderEmailViews, type ClientId } from '@mailproof/engine';
 import type { DivergenceRegion, VisualReport } from '@mailproof/contracts';
-import { EmailImageLoader, RenderPool, renderEmail, renderedReports, type RenderEmailResult } from '@mailproof/render';
+import { EmailImageLoader, RenderPool, referenceShotId, renderEmail, renderedReports, viewportOf, type RenderEmailResult } from '@mailproof/render';
 import { pixelAt } from '../utils/loopback-servers';
 
 // Real headless Chromium: the reference rendering (the email as written) and each client's divergence from it.
@@ -70,6 +70,18 @@ describe('visual divergence (real Chromium)', () => {
     const gmailDark = divergence['gmail-web']!.dark!;
     expect(gmailDark.score).toBeGreaterThan(50);
     expect(gmailDark.regions[0].cause).toMatchObject({ property: 'prefers-color-scheme', message: expect.stringContaining('gmail-web does not apply') });
+  });
+
+  it('measures the elements of the references and of every client page whose picture differs from its reference', () => {
+    for (const reference of result.references.values()) expect(reference.page.measurements.elements?.rows.length).toBeGreaterThan(0);
+    const differing = [...result.painted].filter(([id, shot]) => {
+      const mode = id.endsWith('-dark') ? 'dark' : 'light';
+      const reference = result.references.get(referenceShotId(viewportOf(id.slice(0, -mode.length - 1) as ClientId), mode))!;
+      return !shot.page.png.equals(reference.page.png);
+    });
+    // Outlook Classic and Gmail (light and dark) at least; a page that paints its reference's very picture may skip the measuring.
+    expect(differing.length).toBeGreaterThanOrEqual(4);
+    for (const [, shot] of differing) expect(shot.page.measurements.elements?.rows.length).toBeGreaterThan(0);
   });
 
   it("scores 0 for a client whose markup is the author's, light and dark, sharing the reference's page", () => {

@@ -48,6 +48,19 @@ class EarlyComparisons {
     }
   }
 
+  /**
+   * Whether a page just captured needs its elements measured: not when every screenshot it stands for
+   * has its reference painted already with the very same PNG (a divergence of 0, no region to describe).
+   */
+  needsElements(unit: RenderUnit, png: Buffer, units: readonly RenderUnit[]): boolean {
+    if (unit.references.length > 0) return true;
+    return unit.shots.some((shot) => {
+      const reference = units.find((other) => other.references.some((ref) => ref.viewport === viewportOf(shot.client) && ref.mode === shot.mode));
+      const referencePage = reference && this.done.get(reference.key);
+      return !referencePage || !referencePage.png.equals(png);
+    });
+  }
+
   private enqueue(client: { unit: RenderUnit; page: PaintedPage }, reference: { unit: RenderUnit; page: PaintedPage }): void {
     this.queue.push(() => void this.comparisons.compare(client, reference));
     this.running ??= this.drain();
@@ -82,13 +95,18 @@ export async function renderEmail(
 ): Promise<RenderEmailResult> {
   const units = planRenders(views, modes, reference);
   const early = reference === undefined ? null : new EarlyComparisons();
-  const outcomes = await Promise.allSettled(
-    units.map(async (unit) => {
-      const page = await pool.paint(unit, images);
-      early?.painted(unit, page, units);
-      return page;
-    }),
-  );
+  // The references first: comparisons start with the first client page, and a client page that paints
+  // its reference's very picture is not measured element by element.
+  const paintings = new Map<RenderUnit, Promise<PaintedPage>>();
+  for (const unit of [...units.filter((unit) => unit.references.length > 0), ...units.filter((unit) => unit.references.length === 0)])
+    paintings.set(
+      unit,
+      pool.paint(unit, images, early ? (png) => early.needsElements(unit, png, units) : undefined).then((page) => {
+        early?.painted(unit, page, units);
+        return page;
+      }),
+    );
+  const outcomes = await Promise.allSettled(units.map((unit) => paintings.get(unit)!));
   const painted: PaintedShots = new Map();
   const references: PaintedReferences = new Map();
   const failed: RenderEmailResult['failed'] = [];

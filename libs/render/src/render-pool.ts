@@ -56,6 +56,7 @@ const BROWSER_GONE = /Target closed|Session closed|disconnected|Protocol error|d
 interface PaintJob {
   unit: RenderUnit;
   images: EmailImageLoader;
+  needsElements?: (png: Buffer) => boolean;
 }
 
 /**
@@ -93,11 +94,13 @@ export class RenderPool {
   /**
    * Paints one distinct page. A browser that died under it (killed, crashed) is relaunched by the cluster
    * and the page is painted once more; any other failure is a PaintError with a reason.
+   * `needsElements`, for a unit that measures elements, is asked with the screenshot's PNG whether the
+   * elements are needed after all (a page that painted its reference's very picture is not compared).
    */
-  async paint(unit: RenderUnit, images: EmailImageLoader): Promise<PaintedPage> {
+  async paint(unit: RenderUnit, images: EmailImageLoader, needsElements?: (png: Buffer) => boolean): Promise<PaintedPage> {
     for (let attempt = 1; ; attempt++) {
       const job = this.nextJob++;
-      this.jobs.set(job, { unit, images });
+      this.jobs.set(job, { unit, images, needsElements });
       try {
         return await this.cluster.execute({ job });
       } catch (error) {
@@ -182,15 +185,16 @@ export class RenderPool {
     route.served = false;
     await page.goto(RENDER_PAGE_URL, { waitUntil: 'load', timeout: this.options.pageTimeoutMs });
     const measurements = await page.evaluate(measurePage, { lineAttribute: LINE_ATTRIBUTE, ...MEASURE_ARGS });
-    if (unit.measureElements) {
-      const elements = await page.evaluate(measureElements, { lineAttribute: LINE_ATTRIBUTE, ...MEASURE_ELEMENTS_ARGS });
-      if (elements) measurements.elements = elements;
-    }
     const cssHeight = Math.max(1, Math.ceil(measurements.contentHeight));
     const height = Math.min(cssHeight, this.options.maxHeightPx);
     const png = Buffer.from(
       await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: unit.width, height }, captureBeyondViewport: true, optimizeForSpeed: true }),
     );
+    // After the screenshot, so a page whose picture is its reference's (divergence 0) skips the measuring.
+    if (unit.measureElements && (job.needsElements?.(png) ?? true)) {
+      const elements = await page.evaluate(measureElements, { lineAttribute: LINE_ATTRIBUTE, ...MEASURE_ELEMENTS_ARGS });
+      if (elements) measurements.elements = elements;
+    }
     return {
       png,
       pixelWidth: Math.round(unit.width * unit.deviceScaleFactor),

@@ -148,7 +148,7 @@ export function visualReport(
     // The reference client's page is the reference rendering (it rewrites nothing): the divergence compared
     // these two pages already.
     const compared = comparisons?.lookup(shot.unit.key, referenceShot.unit.key);
-    if (compared) {
+    if (compared?.rowRegions) {
       entries.push({ clientId, reference, changedPercent: compared.changedPercent, regions: compared.rowRegions });
       continue;
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pixelmatch from 'pixelmatch';
 import type { ClientId, CssFinding } from '@mailproof/engine';
 import type { DivergenceRegion, PageBox, VisualDivergence, VisualReport } from '@mailproof/contracts';
@@ -12,17 +13,34 @@ export type PaintedReferences = Map<ReferenceShotId, { unit: RenderUnit; page: P
 export type DecodedImage = RgbaImage;
 
 /**
- * PNGs decoded at most once per distinct page and email, at one pixel per CSS px (a phone's 2x page
- * averaged down as it is decoded): the old visualReport and the divergence share them.
+ * The identity of a painted picture: its scale and a digest of its PNG. Pages of different markup often
+ * paint the same picture (a rewrite that changes nothing visible): one decode and one pixel comparison
+ * serve them all.
+ */
+const pictureKeys = new WeakMap<PaintedPage, string>();
+function pictureKey(unit: RenderUnit, page: PaintedPage): string {
+  let key = pictureKeys.get(page);
+  if (key === undefined) {
+    key = `${unit.deviceScaleFactor}:${createHash('sha1').update(page.png).digest('hex')}`;
+    pictureKeys.set(page, key);
+  }
+  return key;
+}
+
+/**
+ * PNGs decoded at most once per distinct picture and email (pages whose PNGs are the same bytes share
+ * one), at one pixel per CSS px (a phone's 2x page averaged down as it is decoded): the old visualReport
+ * and the divergence share them.
  */
 export class DecodedPages {
   private readonly images = new Map<string, DecodedImage>();
 
   atCssPx(unit: RenderUnit, page: PaintedPage): DecodedImage {
-    let image = this.images.get(unit.key);
+    const key = pictureKey(unit, page);
+    let image = this.images.get(key);
     if (!image) {
       image = decodePng(page.png, unit.deviceScaleFactor);
-      this.images.set(unit.key, image);
+      this.images.set(key, image);
     }
     return image;
   }
@@ -298,7 +316,8 @@ interface PairResult {
   regions: PairRegion[];
   /** The same comparison as visualReport.clients gives it (share of changed pixels, row regions). */
   changedPercent: number;
-  rowRegions: PageBox[];
+  /** null: not computed, as the reference page is no client's page (visualReport.clients never takes this pair). */
+  rowRegions: PageBox[] | null;
 }
 
 function cssIdentifier(value: string): string {
@@ -526,18 +545,29 @@ class MaskBuffers {
   }
 }
 
+/** What two pictures' pixels say, whichever pages painted them: the same for every pair of pages with these two PNGs. */
+interface PixelDiff {
+  score: number;
+  /** The regions' boxes, most changed pixels first (at most MAX_REGIONS). */
+  boxes: PageBox[];
+  changedPercent: number;
+  rowRegions: PageBox[] | null;
+}
+
+const unchanged = (): PairResult => ({ score: 0, regions: [], changedPercent: 0, rowRegions: [] });
+
 /**
- * Compares one client page with the reference page of its viewport and scheme, at CSS px (a phone's 2x
- * page averaged down: a quarter of the pixels, and a region's box is in page coordinates directly).
+ * Compares two pictures at CSS px (a phone's 2x page averaged down: a quarter of the pixels, and a region's
+ * box is in page coordinates directly); null when they are not the same width. `withRows`: also the row
+ * regions of visualReport.clients.
  */
-function comparePages(
+function comparePixels(
   clientShot: { unit: RenderUnit; page: PaintedPage },
   referenceShot: { unit: RenderUnit; page: PaintedPage },
   decoded: DecodedPages,
   masks: MaskBuffers,
-): PairResult | null {
-  if (clientShot.unit.key === referenceShot.unit.key || clientShot.page.png.equals(referenceShot.page.png))
-    return { score: 0, regions: [], changedPercent: 0, rowRegions: [] };
+  withRows: boolean,
+): PixelDiff | null {
   const a = decoded.atCssPx(clientShot.unit, clientShot.page);
   const b = decoded.atCssPx(referenceShot.unit, referenceShot.page);
   if (a.width !== b.width) return null;
@@ -545,16 +575,26 @@ function comparePages(
   const height = Math.max(a.height, b.height);
   const mask = masks.zeroed(width * height * 4);
   const { changed, bands } = diffByBands(padTo(a, height), padTo(b, height), mask, width, height);
-  if (changed === 0) return { score: 0, regions: [], changedPercent: 0, rowRegions: [] };
-  const comparison = new PageComparison(referenceShot.page, clientShot.page);
-  const regions = diffRegions(mask, width, height, 1, bands)
-    .slice(0, MAX_REGIONS)
-    .map((region) => ({ box: region.box, ...comparison.describe(region.box) }));
+  if (changed === 0) return { score: 0, boxes: [], changedPercent: 0, rowRegions: [] };
   return {
     score: divergenceScore(changed, width * height),
-    regions,
+    boxes: diffRegions(mask, width, height, 1, bands)
+      .slice(0, MAX_REGIONS)
+      .map((region) => region.box),
     changedPercent: Math.round((changed / (width * height)) * 10_000) / 100,
-    rowRegions: rowRegions(mask, width, height, bands),
+    rowRegions: withRows ? rowRegions(mask, width, height, bands) : null,
+  };
+}
+
+/** The regions of a pixel comparison described with the two pages' elements (kind, elements, what explains them). */
+function describePair(pixels: PixelDiff, referencePage: PaintedPage, clientPage: PaintedPage): PairResult {
+  if (pixels.score === 0) return unchanged();
+  const comparison = new PageComparison(referencePage, clientPage);
+  return {
+    score: pixels.score,
+    regions: pixels.boxes.map((box) => ({ box, ...comparison.describe(box) })),
+    changedPercent: pixels.changedPercent,
+    rowRegions: pixels.rowRegions,
   };
 }
 
@@ -618,11 +658,14 @@ type PaintedShot = { unit: RenderUnit; page: PaintedPage };
 
 /**
  * The page comparisons of one email, each made once (a page shared by clients is compared once), with
- * the decoded pages and a reusable mask. renderEmail fills it while the browsers paint the other pages.
+ * the decoded pages and a reusable mask. The pixels of two pages are compared once per pair of pictures
+ * (pages of different markup that paint the same PNG share it); only the regions' elements are read per
+ * pair of pages. renderEmail fills it while the browsers paint the other pages.
  */
 export class PageComparisons {
   readonly decoded = new DecodedPages();
   private readonly masks = new MaskBuffers();
+  private readonly pixels = new Map<string, PixelDiff | null>();
   private readonly pairs = new Map<string, PairResult | null>();
 
   /** A comparison made already (undefined: not made; null: the pages could not be compared). */
@@ -634,7 +677,18 @@ export class PageComparisons {
     const key = `${clientShot.unit.key}|${referenceShot.unit.key}`;
     let pair = this.pairs.get(key);
     if (pair === undefined) {
-      pair = comparePages(clientShot, referenceShot, this.decoded, this.masks);
+      if (clientShot.unit.key === referenceShot.unit.key || clientShot.page.png.equals(referenceShot.page.png)) pair = unchanged();
+      else {
+        const pictures = `${pictureKey(clientShot.unit, clientShot.page)}|${pictureKey(referenceShot.unit, referenceShot.page)}`;
+        // visualReport.clients can take this pair only when the reference page is also a client's page.
+        const withRows = referenceShot.unit.shots.length > 0;
+        let pixels = this.pixels.get(pictures);
+        if (pixels === undefined || (withRows && pixels !== null && pixels.score > 0 && pixels.rowRegions === null)) {
+          pixels = comparePixels(clientShot, referenceShot, this.decoded, this.masks, withRows);
+          this.pixels.set(pictures, pixels);
+        }
+        pair = pixels && describePair(pixels, referenceShot.page, clientShot.page);
+      }
       this.pairs.set(key, pair);
     }
     return pair;
