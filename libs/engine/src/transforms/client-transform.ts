@@ -8,7 +8,7 @@ import { getClient } from '../clients/email-clients';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
-import { ClientRules, sanitizedTags } from '../clients/models/client-rules';
+import { ClientRules, sanitizedTags, unwrapsElement } from '../clients/models/client-rules';
 import { PrefixBehavior, ignoredOnElement } from '../clients/models/client-behavior';
 import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from '../analysis/client-behaviors';
 import { CssWriteOptions, writeCss } from './css-writer';
@@ -655,8 +655,12 @@ function removeElements(context: TransformContext, client: ClientId, plan: Rende
     } else if (rules.removes.has(tag)) {
       plan.removed.add(element);
       tally.add('warning', `<${tag}>`, (n) => `${name} removed ${plural(n, `<${tag}> element`)}.`, position);
-    } else if (rules.unwraps.has(tag)) {
+    } else {
+      const unwrapping = unwrapsElement(rules, element);
+      if (!unwrapping) continue;
       plan.unwrapped.add(element);
+      const text = unwrapping.unwrappedText?.(element);
+      if (text) (plan.afterStartTags ??= new Map()).set(element, text);
       tally.add('warning', `<${tag}>`, (n) => `${name} removed ${plural(n, `<${tag}> tag`)} and kept the content.`, position);
     }
   }

@@ -80,7 +80,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2018-03-15',
     clients: OWA,
-    decision: gap('the model does not rewrite links with an empty or non-URL href'),
+    decision: modeled('owa-link-without-url'),
   },
   {
     issue: 11,

@@ -191,6 +191,10 @@ export interface SanitizeBehavior extends BehaviorBase {
   removesElements?: ReadonlySet<string>;
   /** Tags whose start and end tags go, their content staying. */
   unwrapsElements?: ReadonlySet<string>;
+  /** Only the elements of `unwrapsElements` this accepts are unwrapped (Outlook.com's links without a URL); absent: all. */
+  unwrapsWhen?(element: HtmlElement): boolean;
+  /** Text the client prints where an unwrapped element's start tag was (Outlook.com's `[href]`), as HTML; undefined: none. */
+  unwrappedText?(element: HtmlElement): string | undefined;
   /**
    * caniemail features this behavior shows to work differently: the level the evidence gives. Kept to a
    * minimum (caniemail stays the default); each one is a documented disagreement (docs/clients.md).

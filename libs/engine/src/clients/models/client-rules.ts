@@ -11,6 +11,7 @@ import type {
   SanitizeBehavior,
 } from './client-behavior';
 import { CLIENT_MODELS } from './client-models';
+import type { HtmlElement } from '../../parse/dom';
 
 /** A client's behaviors sorted by what reads them, built once per client (the transform's hot path reads these). */
 export interface ClientRules {
@@ -108,6 +109,12 @@ export function rulesOf(client: ClientId): ClientRules {
     RULES.set(client, rules);
   }
   return rules;
+}
+
+/** Whether the client unwraps this element (its tag is unwrapped, and the behaviour's condition, if any, accepts it). */
+export function unwrapsElement(rules: ClientRules, element: HtmlElement): SanitizeBehavior | undefined {
+  const behavior = rules.unwraps.get(element.tagName);
+  return behavior && (behavior.unwrapsWhen?.(element) ?? true) ? behavior : undefined;
 }
 
 /** The dark model a client shows by default (its model's first non-alternative dark behavior). */

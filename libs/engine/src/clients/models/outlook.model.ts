@@ -7,7 +7,9 @@ import type {
   ElementBehavior,
   PrefixBehavior,
   RewriteBehavior,
+  SanitizeBehavior,
 } from './client-behavior';
+import { getAttribute } from '../../parse/dom';
 import { PREFIXED_ATTRIBUTE_LIMIT, hasStrayCharacter, readsPrefixedAttribute } from './css-text';
 
 /**
@@ -368,6 +370,52 @@ const owaStrayCharacter: RewriteBehavior = {
   },
 };
 
+/** A link target Outlook.com keeps: a URL with a scheme (https:, mailto:, tel:) or an anchor in the message (#name). */
+const LINK_TARGET = /^(?:[a-z][a-z0-9+.-]*:|#)/i;
+
+const escapeText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const owaLinkWithoutUrl: SanitizeBehavior = {
+  id: 'owa-link-without-url',
+  kind: 'sanitize',
+  severity: 'warning',
+  unwrapsElements: new Set(['a']),
+  unwrapsWhen: (element) => !LINK_TARGET.test((getAttribute(element, 'href') ?? '').trim()),
+  unwrappedText: (element) => {
+    const href = (getAttribute(element, 'href') ?? '').trim();
+    return href ? `[${escapeText(href)}]` : undefined;
+  },
+  summary:
+    'Outlook.com removes a link whose href is empty, missing or not a URL (its text stays, no longer a link); a non-URL href is printed in brackets before the text.',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/10',
+      title: 'email-bugs #10: Office 365 and Outlook.com strip <a> tags with empty or invalid href attributes (open)',
+      date: '2018-03-15',
+      note: 'A 2018 comment adds that the styles of such a link move to the next element with a style attribute; that transfer is not modeled. A link without any href is treated as an empty one (the example the comment cites has none).',
+    },
+    {
+      url: 'https://github.com/mjmlio/mjml/issues/827',
+      title: 'mjml #827: a link to google.com without a scheme shows as [google.com]Read news in Outlook.com',
+      date: '2017-10-06',
+    },
+  ],
+  suggestion: 'Give every link a full URL (https://…); a placeholder href ({{url}}, a bare domain) is printed in brackets.',
+  fixture: {
+    html: '<p><a href="" style="color:#102030">Hello</a> and <a href="example.com/page">world</a></p>',
+    expect: {
+      transformIncludes: ['<p>Hello and [example.com/page]world</p>'],
+      transformExcludes: ['<a '],
+      finding: { rule: 'owa-link-without-url' },
+    },
+  },
+  // Links with a scheme or to an anchor stay links, with no note.
+  counterFixture: {
+    html: '<p><a href="https://example.com/a">x</a> <a href="mailto:a@example.com">y</a> <a href="#top">z</a></p>',
+    expect: { transformIncludes: ['example.com/a', 'mailto:a@example.com', 'href="#top"'], noFindingFor: 'owa-link-without-url' },
+  },
+};
+
 const owaDark: DarkBehavior = {
   id: 'owa-dark-partial',
   kind: 'dark',
@@ -447,8 +495,18 @@ export const OUTLOOK_MODELS: Record<
   'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android',
   ClientModel
 > = {
-  'outlook-web': { client: 'outlook-web', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
-  'outlook-windows': { client: 'outlook-windows', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
+  'outlook-web': {
+    client: 'outlook-web',
+    engine: 'Blink',
+    checkedAt: CHECKED,
+    behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaLinkWithoutUrl, owaDark],
+  },
+  'outlook-windows': {
+    client: 'outlook-windows',
+    engine: 'Blink',
+    checkedAt: CHECKED,
+    behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaLinkWithoutUrl, owaDark],
+  },
   'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviors: WORD },
   'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [macFixedTableLayout, appsDark] },
   'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
