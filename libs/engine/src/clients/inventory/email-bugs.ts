@@ -401,7 +401,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2020-04-01',
     clients: ['yahoo-mail', 'aol'],
-    decision: gap('the model does not drop an inline background for an unquoted url()'),
+    decision: modeled('yahoo-unquoted-background-url'),
   },
   {
     issue: 80,

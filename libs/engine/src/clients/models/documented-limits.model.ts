@@ -790,7 +790,7 @@ const yahooBackgroundSize = valueLimit({
   label: 'background with / size',
   properties: ['background'],
   apply: dropWhen((value) => /\/\s*[\w.]/.test(withoutBracketed(value, 'url(', ')'))),
-  sample: 'background:#ffeedd url(https://example.com/a.png) center / cover',
+  sample: "background:#ffeedd url('https://example.com/a.png') center / cover",
   gone: ['cover'],
   suggestion: 'Give background-size as its own declaration.',
 });

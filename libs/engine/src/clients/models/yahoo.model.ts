@@ -214,8 +214,40 @@ const multipleBackgrounds: RewriteBehavior = {
   rewrite: (d) => (hasTopLevelComma(d.value) ? { ...d, value: removeTopLevelCommas(d.value) } : undefined),
   suggestion: 'Use one background layer (and a background-color fallback).',
   fixture: {
-    html: '<div style="background-image:url(https://example.com/a.png),url(https://example.com/b.png);color:#333333">x</div>',
-    expect: { transformIncludes: ['url(https://example.com/a.png) url(https://example.com/b.png)'], finding: { rule: 'yahoo-background-layers' } },
+    html: `<div style="background-image:url('https://example.com/a.png'),url('https://example.com/b.png');color:#333333">x</div>`,
+    expect: { transformIncludes: ["url('https://example.com/a.png') url('https://example.com/b.png')"], finding: { rule: 'yahoo-background-layers' } },
+  },
+};
+
+/** A url() whose argument does not start with a quote. */
+const UNQUOTED_URL = /url\(\s*(?!['"])/i;
+
+const unquotedInlineBackground: RewriteBehavior = {
+  id: 'yahoo-unquoted-background-url',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'background url() without quotes',
+  summary: "Yahoo's and AOL's webmails remove an inline background or background-image whose url() has no quotes around the URL.",
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/79',
+      title: 'email-bugs #79: Yahoo and AOL remove inline background image declarations with no quotes around the URL (open)',
+      date: '2020-04-01',
+      note: 'Reported for the desktop webmails; a quoted URL is kept (and proxied).',
+    },
+  ],
+  properties: ['background', 'background-image'],
+  valueMatches: UNQUOTED_URL,
+  rewrite: (d, site) => (site.inline && UNQUOTED_URL.test(d.value) ? null : undefined),
+  suggestion: "Quote the URL: background-image:url('https://…').",
+  fixture: {
+    html: '<div style="background:url(https://example.com/bg.png);color:#102030">x</div>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['bg.png'], finding: { rule: 'yahoo-unquoted-background-url' } },
+  },
+  // A quoted URL, or one in a <style> block, is kept.
+  counterFixture: {
+    html: '<div style="background:url(\'https://example.com/bg.png\');color:#102030">x</div>',
+    expect: { transformIncludes: ['bg.png'], noFindingFor: 'yahoo-unquoted-background-url' },
   },
 };
 
@@ -273,6 +305,7 @@ const WEB = [
   multipleBackgrounds,
   bodyAttributes,
   baseRemoved,
+  unquotedInlineBackground,
 ];
 
 export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-android' | 'aol', ClientModel> = {
