@@ -369,7 +369,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2019-12-16',
     clients: YAHOO,
-    decision: gap('the Yahoo attribute-selector rule drops the selector only, not the rules after it'),
+    decision: modeled('yahoo-semicolon-attribute-selector'),
   },
   {
     issue: 75,

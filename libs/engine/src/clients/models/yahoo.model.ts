@@ -1,3 +1,4 @@
+import type { ChildNode } from 'postcss';
 import { bodyToDiv } from './body-to-div';
 import type { ClientModel, DarkBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { PREFIXED_ATTRIBUTE_LIMIT, hasTopLevelComma, mediaFeatures, readsPrefixedAttribute, removeTopLevelCommas } from './css-text';
@@ -83,6 +84,42 @@ const commaMediaQuery: DropBlockBehavior = {
   fixture: {
     html: '<html><head><style>@media screen and (max-width:450px),(orientation:landscape){.col{display:block !important}} p{font-size:24px}</style></head><body><p class="col">x</p></body></html>',
     expect: { transformExcludes: ['font-size:24px', 'orientation'], finding: { rule: 'yahoo-media-query-list' } },
+  },
+};
+
+/** An attribute selector whose value holds a semicolon: div[style="margin:0;"]. */
+const SEMICOLON_IN_ATTRIBUTE = /\[[^\]]*;[^\]]*\]/;
+
+const semicolonAttributeSelector: DropBlockBehavior = {
+  id: 'yahoo-semicolon-attribute-selector',
+  kind: 'drop-block',
+  scope: 'rest',
+  severity: 'warning',
+  summary: 'Yahoo and AOL drop a rule whose attribute selector holds a semicolon in its value, and every rule after it in the same <style> block.',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/74',
+      title: 'email-bugs #74: Yahoo and AOL break all styles after an attribute selector with a semicolon (open)',
+      date: '2019-12-16',
+    },
+  ],
+  find: ({ sheet }) => {
+    const poisoned = (node: ChildNode): boolean => {
+      if (node.type === 'rule' && SEMICOLON_IN_ATTRIBUTE.test(node.selector)) return true;
+      return node.type === 'atrule' || node.type === 'rule' ? (node.nodes ?? []).some(poisoned) : false;
+    };
+    const node = sheet.root.nodes.find(poisoned);
+    return node ? { node, label: 'attribute selector with ;' } : undefined;
+  },
+  suggestion: 'Split the value without its semicolon: [style^="margin: 16px 0"][style$="font-size: 80%"].',
+  fixture: {
+    html: '<html><head><style>.a{color:#102030} div[style="margin:0;"]{display:none} .b{color:#203040}</style></head><body><div class="a b" style="margin:0;">x</div></body></html>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['#203040'], finding: { rule: 'yahoo-semicolon-attribute-selector' } },
+  },
+  // An attribute value without a semicolon breaks nothing.
+  counterFixture: {
+    html: '<html><head><style>.a{color:#102030} div[style="margin:0"]{display:none} .b{color:#203040}</style></head><body><div class="a b" style="margin:0">x</div></body></html>',
+    expect: { transformIncludes: ['#203040'], noFindingFor: 'yahoo-semicolon-attribute-selector' },
   },
 };
 
@@ -298,6 +335,7 @@ const CHECKED = '2026-11-27';
 const WEB = [
   yahooPrefix,
   commaMediaQuery,
+  semicolonAttributeSelector,
   mediaFeatureFilter,
   heightToMinHeight,
   imageClassRemoved,
@@ -317,6 +355,7 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
     behaviors: [
       yahooPrefix,
       commaMediaQuery,
+      semicolonAttributeSelector,
       mediaFeatureFilter,
       imageClassRemoved,
       spacedImportantDisplay,
@@ -333,6 +372,7 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
     behaviors: [
       yahooPrefix,
       commaMediaQuery,
+      semicolonAttributeSelector,
       mediaFeatureFilter,
       heightToMinHeight,
       imageClassRemoved,
