@@ -529,7 +529,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2023-01-26',
     clients: ['outlook-macos', 'outlook-ios'],
-    decision: gap('the model does not drop the cellspacing attribute'),
+    decision: modeled('outlook-apps-cellspacing-zero'),
   },
   {
     issue: 130,

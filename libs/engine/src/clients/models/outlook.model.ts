@@ -491,6 +491,34 @@ const macFixedTableLayout: AdditionBehavior = {
   },
 };
 
+const appsCellspacingZero: AdditionBehavior = {
+  id: 'outlook-apps-cellspacing-zero',
+  kind: 'addition',
+  severity: 'warning',
+  summary: 'Outlook for Mac and Outlook for iOS draw every table as if cellspacing were 0, whatever value the email gives (cellpadding and border still work).',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/124',
+      title: 'email-bugs #124: Outlook for Mac/iOS is not rendering cellspacing (open)',
+      date: '2023-01-26',
+      note: 'The report covers tables that set cellspacing; a table without it is modeled with 0 too (the Outlook iOS markup quoted in email-bugs #112 carries border-spacing: 0px on a table that sets none).',
+    },
+  ],
+  addsAttributes: { on: ['table'], attributes: [{ name: 'cellspacing', value: '0' }] },
+  disabledBy: () => false,
+  restyledBy: () => false,
+  suggestion: 'Space cells with padding (cellpadding, or padding on the cells) or spacer cells instead of cellspacing.',
+  fixture: {
+    html: '<table cellspacing="10" cellpadding="4"><tr><td>a</td><td>b</td></tr></table>',
+    expect: { transformIncludes: ['cellspacing="0"'], transformExcludes: ['cellspacing="10"'], finding: { rule: 'outlook-apps-cellspacing-zero' } },
+  },
+  // cellspacing="0" is what the apps draw anyway: no note.
+  counterFixture: {
+    html: '<table cellspacing="0" cellpadding="4"><tr><td>a</td></tr></table>',
+    expect: { transformIncludes: ['cellspacing="0"'], noFindingFor: 'outlook-apps-cellspacing-zero' },
+  },
+};
+
 export const OUTLOOK_MODELS: Record<
   'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android',
   ClientModel
@@ -508,7 +536,7 @@ export const OUTLOOK_MODELS: Record<
     behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaLinkWithoutUrl, owaDark],
   },
   'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviors: WORD },
-  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [macFixedTableLayout, appsDark] },
-  'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
+  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [macFixedTableLayout, appsCellspacingZero, appsDark] },
+  'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsCellspacingZero, appsDark] },
   'outlook-android': { client: 'outlook-android', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
 };
