@@ -15,7 +15,7 @@ import { ClientRules, rulesOf, unwrapsElement } from '../clients/models/client-r
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { ClientId } from '../clients/email-client';
 import { ELEMENT_FEATURES, getTrackedFeature } from '../clients/feature-catalog';
-import { HtmlElement, HtmlText, isElement, positionOf } from '../parse/dom';
+import { HtmlComment, HtmlElement, HtmlText, isElement, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail, cssNodePosition } from '../parse/parse-email';
 import type { CssDeclaration } from '../parse/css-syntax';
 import type { StyleCascade } from './style-cascade';
@@ -53,6 +53,8 @@ export interface BehaviorOutcome {
   atRuleRewrites: Map<AtRule, string | null>;
   /** `style` attribute values the client removes whole. */
   droppedStyleValues: Set<string>;
+  /** HTML comments the client rewrites: the markup it writes instead. */
+  commentRewrites: Map<HtmlComment, string>;
   /** Markup the client wraps the body's content in. */
   bodyWrapper?: { open: string; close: string };
 }
@@ -167,11 +169,29 @@ interface SharedRewrites {
   sheetRewrites: Map<Declaration, Decl | null>;
   atRuleRewrites: Map<AtRule, string | null>;
   droppedStyleValues: Set<string>;
+  commentRewrites: Map<HtmlComment, string>;
   hits: Array<{ by: RewriteBehavior; position: { line: number; column: number } | undefined; count: number; wholeAttribute?: true }>;
 }
 
 function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<BehaviorOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
-  const result: SharedRewrites = { inlineRewrites: new Map(), sheetRewrites: new Map(), atRuleRewrites: new Map(), droppedStyleValues: new Set(), hits: [] };
+  const result: SharedRewrites = {
+    inlineRewrites: new Map(),
+    sheetRewrites: new Map(),
+    atRuleRewrites: new Map(),
+    droppedStyleValues: new Set(),
+    commentRewrites: new Map(),
+    hits: [],
+  };
+  for (const rule of rules.rewrites) {
+    if (!rule.rewriteComment) continue;
+    for (const comment of facts.parsed.comments) {
+      if (result.commentRewrites.has(comment)) continue;
+      const markup = rule.rewriteComment(comment.data);
+      if (markup === undefined) continue;
+      result.commentRewrites.set(comment, markup);
+      result.hits.push({ by: rule, position: positionOf(comment), count: 1 });
+    }
+  }
   const styleDroppers = rules.rewrites.filter((r) => r.dropsStyleAttribute);
   const hasDeclarationRewrites = rules.rewrites.some((r) => r.rewrite);
   for (const group of facts.inlineGroups()) {
@@ -616,6 +636,7 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     sheetRewrites: new Map(),
     atRuleRewrites: new Map(),
     droppedStyleValues: new Set(),
+    commentRewrites: new Map(),
   };
 
   findPoisons(facts, outcome, tally, clientName);
@@ -629,6 +650,7 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     outcome.sheetRewrites = rewrites.sheetRewrites;
     outcome.atRuleRewrites = rewrites.atRuleRewrites;
     outcome.droppedStyleValues = rewrites.droppedStyleValues;
+    outcome.commentRewrites = rewrites.commentRewrites;
     for (const hit of rewrites.hits) {
       const how = hit.wholeAttribute ? ' removes the whole style attribute:' : ':';
       tally.add(hit.by, hit.by.severity, hit.by.label, () => `${clientName}${how} ${hit.by.summary}`, hit.by.suggestion, hit.position, hit.count);

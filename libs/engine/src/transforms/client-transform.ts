@@ -288,6 +288,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
 
   removeElements(context, client, plan, tally);
   dropComments(parsed, client === 'outlook-windows-legacy', clientIndex, name, plan, tally);
+  for (const [comment, markup] of outcome.commentRewrites) plan.comments.set(comment, markup);
   dropWholeStyleBlocks(outcome, name, plan, tally);
   const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
   dropElementAttributes(parsed, rules, name, attributes, tally);

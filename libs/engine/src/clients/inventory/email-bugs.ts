@@ -460,6 +460,15 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('apple-ios-vh-zero'),
   },
   {
+    issue: 95,
+    title: 'Yahoo ends an HTML comment at its first -> (Gmail for Android with a non-Google account at the second)',
+    state: 'open',
+    date: '2021-07-01',
+    clients: ['yahoo-mail', 'yahoo-mail-android', 'aol', 'gmail-android'],
+    decision: modeled('yahoo-comment-ends-at-arrow'),
+    byClient: { 'gmail-android': userSetting("only with a non-Google account in Gmail's app (GANGA), which Mailproof does not model") },
+  },
+  {
     issue: 97,
     title: 'Outlook on Windows draws a 1px line beside a padded cell that has a dir attribute',
     state: 'open',

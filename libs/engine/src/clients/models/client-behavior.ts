@@ -129,6 +129,11 @@ export interface RewriteBehavior extends BehaviorBase {
   /** Attributes the client removes from an element (Yahoo's `class` on `<img>`), read on the tags of `dropsAttributesOn`. */
   dropsAttributes?(element: HtmlElement): readonly string[];
   dropsAttributesOn?: readonly string[];
+  /**
+   * The markup the client writes for an HTML comment, from the comment's text (what lies between `<!--` and
+   * `-->`): undefined keeps the comment (Yahoo ends a comment at its first `->`, the rest becomes markup).
+   */
+  rewriteComment?(text: string): string | undefined;
   /** A declaration inside the email's own dark rules, as the client applies it in dark mode (Apple ignores pure white). */
   rewriteInDarkRules?(declaration: Decl): Decl | null | undefined;
   /** The finding's property label for a declaration this rule changes. */

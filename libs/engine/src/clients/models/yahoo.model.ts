@@ -288,6 +288,39 @@ const unquotedInlineBackground: RewriteBehavior = {
   },
 };
 
+/** Elements a revealed comment may hold that the sanitizer never lets through (the view must not run them). */
+const ACTIVE_CONTENT = /<(script|iframe|object|embed)\b[\s\S]*?(?:<\/\1\s*>|$)/gi;
+
+const commentEndsAtArrow: RewriteBehavior = {
+  id: 'yahoo-comment-ends-at-arrow',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'HTML comment with ->',
+  summary: 'Yahoo ends an HTML comment at the first -> inside it: what follows, up to and including the real -->, shows in the email.',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/95',
+      title: 'email-bugs #95: [Yahoo | GANGA] HTML comments partially removed (open)',
+      date: '2021-07-01',
+      note: "Seen in Yahoo's webmail and Android app; the thread's reply uses it to show a paragraph to Yahoo and AOL only. Gmail's Android app with a non-Google account (a reader setting) ends a comment at the second ->: not modeled.",
+    },
+  ],
+  rewriteComment: (text) => {
+    const at = text.indexOf('->');
+    return at < 0 ? undefined : `${text.slice(at + 2).replace(ACTIVE_CONTENT, '')}-->`;
+  },
+  suggestion: 'Do not write -> inside an HTML comment (arrows in commented-out notes, a single-dash -> instead of -->).',
+  fixture: {
+    html: '<p>a</p><!-- note -> shown text --><p>b</p>',
+    expect: { transformIncludes: ['<p>a</p> shown text --><p>b</p>'], finding: { rule: 'yahoo-comment-ends-at-arrow' } },
+  },
+  // A comment without -> stays a comment.
+  counterFixture: {
+    html: '<p>a</p><!-- a note --><p>b</p>',
+    expect: { transformIncludes: ['<!-- a note -->'], noFindingFor: 'yahoo-comment-ends-at-arrow' },
+  },
+};
+
 const webDark: DarkBehavior = {
   id: 'yahoo-web-dark',
   kind: 'dark',
@@ -344,6 +377,7 @@ const WEB = [
   bodyAttributes,
   baseRemoved,
   unquotedInlineBackground,
+  commentEndsAtArrow,
 ];
 
 export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-android' | 'aol', ClientModel> = {
@@ -379,6 +413,7 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
       multipleBackgrounds,
       bodyAttributes,
       baseRemoved,
+      commentEndsAtArrow,
       appDark,
     ],
   },
