@@ -195,7 +195,9 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2017-12-14',
     clients: ['yahoo-mail-android'],
-    decision: gap('the model keeps every <style> of the head; it has no rule for the first <head> being emptied'),
+    decision: disputed(
+      "the 2017 thread gives the trick (an empty first <head>) and no later test; caniemail's newer <style> results for the Yahoo Android app (2025-06) apply the styles of the first <head>, and the model follows them",
+    ),
   },
   {
     issue: 31,
