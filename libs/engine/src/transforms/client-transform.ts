@@ -6,10 +6,11 @@ import { StyleCascade } from '../analysis/style-cascade';
 import { CLIENT_IDS, ClientId } from '../clients/email-client';
 import { getClient } from '../clients/email-clients';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
-import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
+import { HtmlComment, HtmlElement, HtmlText, getAttribute, isElement, positionOf } from '../parse/dom';
+import { utf8Length } from '../parse/utf8-length';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
 import { ClientRules, sanitizedTags, unwrapsElement } from '../clients/models/client-rules';
-import { PrefixBehavior, ignoredOnElement } from '../clients/models/client-behavior';
+import { PrefixBehavior, SanitizeBehavior, ignoredOnElement } from '../clients/models/client-behavior';
 import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from '../analysis/client-behaviors';
 import { CssWriteOptions, writeCss } from './css-writer';
 import { AttributeValue, RenderPlan, emptyPlan, serializeStartTag } from './render-template';
@@ -299,6 +300,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   addClientStyleSheet(parsed, rules, plan);
   const writeSheet = writeStyleBlocks(context, outcome, bit, inlines, name, plan, tally, inlinedRuleCount);
   addClientMarkup(outcome, plan, tally);
+  if (rules.clip) clipMessage(parsed, rules.clip, name, plan, tally);
 
   const attributesOf = (element: HtmlElement): readonly AttributeValue[] => {
     const changed = attributes.get(element);
@@ -628,6 +630,53 @@ function addClientMarkup(outcome: BehaviorOutcome, plan: RenderPlan, tally: Warn
   for (const finding of outcome.findings) {
     if (finding.behavior.kind === 'addition') tally.add(finding.severity, finding.property, () => finding.message);
   }
+}
+
+/** The character offset in `source` where its UTF-8 length passes `bytes` (undefined when it never does). */
+function charOffsetOfByte(source: string, bytes: number): number | undefined {
+  if (source.length <= bytes / 4 || utf8Length(source) <= bytes) return undefined;
+  let count = 0;
+  for (let i = 0; i < source.length; i++) {
+    const code = source.charCodeAt(i);
+    const start = i;
+    if (code < 0x80) count += 1;
+    else if (code < 0x800) count += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (source.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      count += 4;
+      i++;
+    } else count += 3;
+    if (count > bytes) return start;
+  }
+  return undefined;
+}
+
+/**
+ * A message the client clips (Gmail past 102 KB): what starts after the cut in the HTML source is hidden, the
+ * client's notice ends the body. One walk down the nodes that straddle the cut: linear in the email's size.
+ */
+function clipMessage(parsed: ParsedEmail, clip: SanitizeBehavior, name: string, plan: RenderPlan, tally: WarningTally): void {
+  const cut = charOffsetOfByte(parsed.source, clip.clipsAfterBytes ?? Infinity);
+  const body = parsed.elementsByTag.get('body')?.[0];
+  if (cut === undefined || !body) return;
+  let hidden = 0;
+  const stack: HtmlElement[] = [body];
+  while (stack.length > 0) {
+    const element = stack.pop() as HtmlElement;
+    for (const child of element.childNodes) {
+      const location = (child as { sourceCodeLocation?: { startOffset: number; endOffset: number } | null }).sourceCodeLocation;
+      if (!location) continue;
+      if (location.startOffset >= cut) {
+        hidden++;
+        if (isElement(child)) plan.removed.add(child);
+        else if (child.nodeName === '#text') plan.texts.set(child as HtmlText, '');
+        else if (child.nodeName === '#comment') plan.comments.set(child as HtmlComment, '');
+      } else if (isElement(child) && location.endOffset > cut) stack.push(child);
+    }
+  }
+  const notice = clip.clipNotice ?? '';
+  const end = plan.endTags?.get(body) ?? '</body>';
+  plan.endTags = new Map(plan.endTags ?? []).set(body, `${notice}${end}`);
+  tally.add('warning', 'message size', () => `${name} clipped the message: ${clip.summary} ${plural(hidden, 'node')} after the cut hidden.`, positionOf(body));
 }
 
 /** Elements the client removes: caniemail's unsupported elements, then its sanitizer's own list. */

@@ -229,7 +229,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2018-05-17',
     clients: GMAIL,
-    decision: gap('the message report flags a clipped size, but no Gmail model behaviour hides the clipped part'),
+    decision: modeled('gmail-message-clipped'),
   },
   {
     issue: 45,

@@ -198,6 +198,13 @@ export interface SanitizeBehavior extends BehaviorBase {
   unwrapsElements?: ReadonlySet<string>;
   /** Only the elements of `unwrapsElements` this accepts are unwrapped (Outlook.com's links without a URL); absent: all. */
   unwrapsWhen?(element: HtmlElement): boolean;
+  /**
+   * The client shows the message only up to this many bytes (UTF-8) of its HTML and hides what starts after
+   * the cut behind `clipNotice` (Gmail's "[Message clipped]"): elements, text and comments that start past it go.
+   */
+  clipsAfterBytes?: number;
+  /** The markup the client writes at the end of a clipped message. */
+  clipNotice?: string;
   /** Text the client prints where an unwrapped element's start tag was (Outlook.com's `[href]`), as HTML; undefined: none. */
   unwrappedText?(element: HtmlElement): string | undefined;
   /**

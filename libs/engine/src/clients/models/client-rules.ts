@@ -20,6 +20,8 @@ export interface ClientRules {
   /** Tag -> the behavior that removes it (with content) or unwraps it. */
   removes: ReadonlyMap<string, SanitizeBehavior>;
   unwraps: ReadonlyMap<string, SanitizeBehavior>;
+  /** The behaviour that clips a long message (Gmail past 102 KB), if any. */
+  clip: SanitizeBehavior | undefined;
   dropBlocks: readonly DropBlockBehavior[];
   rewrites: readonly RewriteBehavior[];
   /** The declaration rewrites that can change this property, in model order (memoised per property). */
@@ -66,6 +68,7 @@ function compile(model: ClientModel): ClientRules {
     sanitize,
     removes,
     unwraps,
+    clip: sanitize.find((b) => b.clipsAfterBytes !== undefined),
     dropBlocks,
     rewrites,
     rewritesFor,
