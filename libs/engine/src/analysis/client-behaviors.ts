@@ -12,6 +12,7 @@ import {
   ignoredOnElement,
 } from '../clients/models/client-behavior';
 import { ClientRules, rulesOf, unwrapsElement } from '../clients/models/client-rules';
+import { browserBase, relativeUrls } from '../clients/models/base-url';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { ClientId } from '../clients/email-client';
 import { ELEMENT_FEATURES, getTrackedFeature } from '../clients/feature-catalog';
@@ -697,9 +698,17 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     const how = rules.removes.has(tag) ? 'removes' : 'unwraps';
     for (const element of parsed.elementsByTag.get(tag) ?? []) {
       if (!element.sourceCodeLocation) continue;
-      if (how === 'unwraps' && !unwrapsElement(rules, element)) continue;
+      if (how === 'unwraps' && !unwrapsElement(rules, element, parsed)) continue;
       tally.add(behavior, behavior.severity, `<${tag}>`, () => `${clientName} ${how} <${tag}>: ${behavior.summary}`, behavior.suggestion, positionOf(element));
     }
+  }
+
+  // Relative URLs resolved against another base than a browser's (the first <base href> of the document).
+  const urlBase = rules.urlBase;
+  const base = urlBase?.resolvesUrlsAgainst?.(parsed);
+  if (urlBase && base && base !== browserBase(parsed)) {
+    const first = relativeUrls(parsed)[0];
+    if (first) tally.add(urlBase, urlBase.severity, '<base>', () => `${clientName}: ${urlBase.summary}`, urlBase.suggestion, positionOf(first.element));
   }
 
   addMarkup(facts, outcome, tally, clientName);

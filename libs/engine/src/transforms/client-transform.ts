@@ -8,6 +8,7 @@ import { getClient } from '../clients/email-clients';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlComment, HtmlElement, HtmlText, getAttribute, isElement, positionOf } from '../parse/dom';
 import { utf8Length } from '../parse/utf8-length';
+import { relativeUrls, resolveAgainst } from '../clients/models/base-url';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
 import { ClientRules, sanitizedTags, unwrapsElement } from '../clients/models/client-rules';
 import { PrefixBehavior, SanitizeBehavior, ignoredOnElement } from '../clients/models/client-behavior';
@@ -294,6 +295,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
   dropElementAttributes(parsed, rules, name, attributes, tally);
   addElementAttributes(parsed, rules, attributes);
+  if (rules.urlBase) resolveRelativeUrls(parsed, rules.urlBase, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
   for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
   wrapBody(parsed, outcome, plan);
@@ -517,6 +519,20 @@ function addElementAttributes(parsed: ParsedEmail, rules: ClientRules, attribute
   }
 }
 
+/** Relative links, images and backgrounds the client writes absolute against the base it picks (Yahoo's last <base> in <body>). */
+function resolveRelativeUrls(parsed: ParsedEmail, behavior: SanitizeBehavior, attributes: ClientView['attributes']): void {
+  const base = behavior.resolvesUrlsAgainst?.(parsed);
+  if (!base) return;
+  for (const { element, attribute, value } of relativeUrls(parsed)) {
+    const resolved = resolveAgainst(value, base);
+    if (resolved === value) continue;
+    attributes.set(
+      element,
+      (attributes.get(element) ?? element.attrs).map((a) => (!a.prefix && a.name === attribute ? { ...a, value: resolved } : a)),
+    );
+  }
+}
+
 /**
  * Class and id names the client prefixes (Outlook.com's x_, Yahoo's yiv…, Word's first class only). Clients
  * that share a prefix share the prefixed start tags of elements they leave otherwise unchanged.
@@ -706,7 +722,7 @@ function removeElements(context: TransformContext, client: ClientId, plan: Rende
       plan.removed.add(element);
       tally.add('warning', `<${tag}>`, (n) => `${name} removed ${plural(n, `<${tag}> element`)}.`, position);
     } else {
-      const unwrapping = unwrapsElement(rules, element);
+      const unwrapping = unwrapsElement(rules, element, context.parsed);
       if (!unwrapping) continue;
       plan.unwrapped.add(element);
       const text = unwrapping.unwrappedText?.(element);

@@ -197,7 +197,7 @@ export interface SanitizeBehavior extends BehaviorBase {
   /** Tags whose start and end tags go, their content staying. */
   unwrapsElements?: ReadonlySet<string>;
   /** Only the elements of `unwrapsElements` this accepts are unwrapped (Outlook.com's links without a URL); absent: all. */
-  unwrapsWhen?(element: HtmlElement): boolean;
+  unwrapsWhen?(element: HtmlElement, parsed: ParsedEmail): boolean;
   /**
    * The client shows the message only up to this many bytes (UTF-8) of its HTML and hides what starts after
    * the cut behind `clipNotice` (Gmail's "[Message clipped]"): elements, text and comments that start past it go.
@@ -207,6 +207,11 @@ export interface SanitizeBehavior extends BehaviorBase {
   clipNotice?: string;
   /** Text the client prints where an unwrapped element's start tag was (Outlook.com's `[href]`), as HTML; undefined: none. */
   unwrappedText?(element: HtmlElement): string | undefined;
+  /**
+   * The base URL the client resolves the email's relative links, images and backgrounds against, writing them
+   * absolute (Yahoo: the last `<base>` in `<body>`); undefined leaves them as a browser reads them.
+   */
+  resolvesUrlsAgainst?(parsed: ParsedEmail): string | undefined;
   /**
    * caniemail features this behavior shows to work differently: the level the evidence gives. Kept to a
    * minimum (caniemail stays the default); each one is a documented disagreement (docs/clients.md).

@@ -12,6 +12,7 @@ import type {
 } from './client-behavior';
 import { CLIENT_MODELS } from './client-models';
 import type { HtmlElement } from '../../parse/dom';
+import type { ParsedEmail } from '../../parse/parse-email';
 
 /** A client's behaviors sorted by what reads them, built once per client (the transform's hot path reads these). */
 export interface ClientRules {
@@ -20,6 +21,8 @@ export interface ClientRules {
   /** Tag -> the behavior that removes it (with content) or unwraps it. */
   removes: ReadonlyMap<string, SanitizeBehavior>;
   unwraps: ReadonlyMap<string, SanitizeBehavior>;
+  /** The behaviour that says which base URL the client resolves relative URLs against, if any. */
+  urlBase: SanitizeBehavior | undefined;
   /** The behaviour that clips a long message (Gmail past 102 KB), if any. */
   clip: SanitizeBehavior | undefined;
   dropBlocks: readonly DropBlockBehavior[];
@@ -68,6 +71,7 @@ function compile(model: ClientModel): ClientRules {
     sanitize,
     removes,
     unwraps,
+    urlBase: sanitize.find((b) => b.resolvesUrlsAgainst),
     clip: sanitize.find((b) => b.clipsAfterBytes !== undefined),
     dropBlocks,
     rewrites,
@@ -115,9 +119,9 @@ export function rulesOf(client: ClientId): ClientRules {
 }
 
 /** Whether the client unwraps this element (its tag is unwrapped, and the behaviour's condition, if any, accepts it). */
-export function unwrapsElement(rules: ClientRules, element: HtmlElement): SanitizeBehavior | undefined {
+export function unwrapsElement(rules: ClientRules, element: HtmlElement, parsed: ParsedEmail): SanitizeBehavior | undefined {
   const behavior = rules.unwraps.get(element.tagName);
-  return behavior && (behavior.unwrapsWhen?.(element) ?? true) ? behavior : undefined;
+  return behavior && (behavior.unwrapsWhen?.(element, parsed) ?? true) ? behavior : undefined;
 }
 
 /** The dark model a client shows by default (its model's first non-alternative dark behavior). */

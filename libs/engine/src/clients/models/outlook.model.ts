@@ -10,6 +10,8 @@ import type {
   SanitizeBehavior,
 } from './client-behavior';
 import { getAttribute } from '../../parse/dom';
+import { bodyBase, browserBase } from './base-url';
+import { caniemailNote } from './documented-limits.model';
 import { PREFIXED_ATTRIBUTE_LIMIT, hasStrayCharacter, readsPrefixedAttribute } from './css-text';
 
 /**
@@ -380,7 +382,11 @@ const owaLinkWithoutUrl: SanitizeBehavior = {
   kind: 'sanitize',
   severity: 'warning',
   unwrapsElements: new Set(['a']),
-  unwrapsWhen: (element) => !LINK_TARGET.test((getAttribute(element, 'href') ?? '').trim()),
+  // A relative href under a <base> is written absolute first (caniemail html-base note 1): it stays a link.
+  unwrapsWhen: (element, parsed) => {
+    const href = (getAttribute(element, 'href') ?? '').trim();
+    return !LINK_TARGET.test(href) && !(href && browserBase(parsed));
+  },
   unwrappedText: (element) => {
     const href = (getAttribute(element, 'href') ?? '').trim();
     return href ? `[${escapeText(href)}]` : undefined;
@@ -491,6 +497,26 @@ const macFixedTableLayout: AdditionBehavior = {
   },
 };
 
+const iosFirstBodyBase: SanitizeBehavior = {
+  id: 'outlook-ios-base-first-in-body',
+  kind: 'sanitize',
+  severity: 'warning',
+  resolvesUrlsAgainst: bodyBase('first'),
+  summary:
+    'Outlook for iOS resolves relative links and images against the first <base> in the body, not the first of the document (one in the head loses), then removes the <base>.',
+  evidence: [caniemailNote('html-base#2', 'the first <base> in <body>'), caniemailNote('html-base#1', 'removed, URLs turned into absolute links')],
+  suggestion: 'Write absolute URLs, or keep a single <base>.',
+  fixture: {
+    html: '<html><head><base href="https://a.example.com/"></head><body><base href="https://b.example.com/"><a href="page">x</a></body></html>',
+    expect: { transformIncludes: ['href="https://b.example.com/page"'], finding: { rule: 'outlook-ios-base-first-in-body' } },
+  },
+  // One base: the same URL as in a browser, written absolute, and no note.
+  counterFixture: {
+    html: '<html><head><base href="https://a.example.com/"></head><body><a href="page">x</a></body></html>',
+    expect: { transformIncludes: ['href="https://a.example.com/page"'], noFindingFor: 'outlook-ios-base-first-in-body' },
+  },
+};
+
 const appsCellspacingZero: AdditionBehavior = {
   id: 'outlook-apps-cellspacing-zero',
   kind: 'addition',
@@ -537,6 +563,6 @@ export const OUTLOOK_MODELS: Record<
   },
   'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviors: WORD },
   'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [macFixedTableLayout, appsCellspacingZero, appsDark] },
-  'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsCellspacingZero, appsDark] },
+  'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsCellspacingZero, iosFirstBodyBase, appsDark] },
   'outlook-android': { client: 'outlook-android', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
 };

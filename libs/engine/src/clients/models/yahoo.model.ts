@@ -1,5 +1,7 @@
 import type { ChildNode } from 'postcss';
 import { bodyToDiv } from './body-to-div';
+import { bodyBase } from './base-url';
+import { caniemailNote } from './documented-limits.model';
 import type { ClientModel, DarkBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { PREFIXED_ATTRIBUTE_LIMIT, hasTopLevelComma, mediaFeatures, readsPrefixedAttribute, removeTopLevelCommas } from './css-text';
 
@@ -223,6 +225,26 @@ const bodyAttributes = bodyToDiv('yahoo-body-to-div', 'Yahoo', [
   { url: 'https://github.com/mjmlio/mjml/pull/167', title: 'mjml #167: Yahoo deletes the background on the body tag', date: '2016-03-29' },
 ]);
 
+const lastBodyBase: SanitizeBehavior = {
+  id: 'yahoo-base-last-in-body',
+  kind: 'sanitize',
+  severity: 'warning',
+  resolvesUrlsAgainst: bodyBase('last'),
+  summary:
+    'Yahoo resolves relative links and images against the last <base> in the body (a browser uses the first <base> of the document), then removes the <base>.',
+  evidence: [caniemailNote('html-base#3', 'the last <base> in <body>'), caniemailNote('html-base#1', 'removed, URLs turned into absolute links')],
+  suggestion: 'Write absolute URLs, or keep a single <base>.',
+  fixture: {
+    html: '<html><head><base href="https://a.example.com/"></head><body><base href="https://b.example.com/"><base href="https://c.example.com/"><a href="page">x</a></body></html>',
+    expect: { transformIncludes: ['href="https://c.example.com/page"'], finding: { rule: 'yahoo-base-last-in-body' } },
+  },
+  // One base: the same URL as in a browser, written absolute, and no note.
+  counterFixture: {
+    html: '<html><head><base href="https://a.example.com/"></head><body><a href="page">x</a></body></html>',
+    expect: { transformIncludes: ['href="https://a.example.com/page"'], noFindingFor: 'yahoo-base-last-in-body' },
+  },
+};
+
 const baseRemoved: SanitizeBehavior = {
   id: 'yahoo-base-removed',
   kind: 'sanitize',
@@ -375,6 +397,7 @@ const WEB = [
   spacedImportantDisplay,
   multipleBackgrounds,
   bodyAttributes,
+  lastBodyBase,
   baseRemoved,
   unquotedInlineBackground,
   commentEndsAtArrow,
@@ -395,6 +418,7 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
       spacedImportantDisplay,
       multipleBackgrounds,
       bodyAttributes,
+      lastBodyBase,
       baseRemoved,
       appDark,
     ],
@@ -412,6 +436,7 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
       imageClassRemoved,
       multipleBackgrounds,
       bodyAttributes,
+      lastBodyBase,
       baseRemoved,
       commentEndsAtArrow,
       appDark,
