@@ -419,7 +419,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-widows#3': SUPPORT,
   'css-widows#4': READER_BROWSER,
   'css-width#1': modeled('word-width-elements'),
-  'css-word-break#1': gap('text Gmail adds inside long words (<wbr> every 30 characters): a text addition over every text node, not written yet'),
+  'css-word-break#1': modeled('gmail-wbr-in-long-words'),
   'css-word-break#2@gmail-android': modeled('gmail-word-wrap-break-word'),
   'css-word-break#2@gmail-ios': modeled('gmail-ios-word-wrap-break-word'),
   'css-word-break#2@outlook-web': modeled('outlook-word-wrap-break-word'),

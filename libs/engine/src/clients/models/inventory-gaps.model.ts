@@ -2,6 +2,7 @@ import { CANIEMAIL } from '../caniemail-data';
 import type { ClientId } from '../email-client';
 import type { AdditionBehavior, ClientBehavior, Decl, Evidence, PrefixBehavior, RewriteBehavior } from './client-behavior';
 import { caniemailNote } from './documented-limits.model';
+import { escapeText } from '../../parse/html-escape';
 
 /**
  * Behaviours written from the caniemail notes the inventory still left open after its first pass (docs/clients.md,
@@ -126,6 +127,46 @@ const heyTransitionReset: AdditionBehavior = {
   counterFixture: {
     html: '<a href="https://example.com/a" style="color:#102030">x</a>',
     expect: { transformIncludes: ['*{transition-duration:0s !important}'], noFindingFor: 'hey-transition-duration-reset' },
+  },
+};
+
+/** A run of 31 or more characters without white space: Gmail breaks it every 30. */
+const LONG_WORD = /\S{31,}/g;
+
+/** Gmail's webmail puts a <wbr> after every 30 characters of a long word (caniemail css-word-break note 1). */
+const gmailWordBreaks: AdditionBehavior = {
+  id: 'gmail-wbr-in-long-words',
+  kind: 'addition',
+  severity: 'info',
+  summary: 'Gmail adds a <wbr> (a line-break opportunity) every 30 characters inside a long word or URL written as text.',
+  evidence: [caniemailNote('css-word-break#1', '<wbr> added every 30 characters')],
+  disabledBy: () => false,
+  restyledBy: () => false,
+  addTo: (text) => {
+    let count = 0;
+    let out = '';
+    let at = 0;
+    for (const match of text.matchAll(LONG_WORD)) {
+      const start = match.index ?? 0;
+      out += escapeText(text.slice(at, start));
+      const word = match[0];
+      const pieces: string[] = [];
+      for (let i = 0; i < word.length; i += 30) pieces.push(escapeText(word.slice(i, i + 30)));
+      count += pieces.length - 1;
+      out += pieces.join('<wbr>');
+      at = start + word.length;
+    }
+    return count > 0 ? { text: out + escapeText(text.slice(at)), count } : undefined;
+  },
+  suggestion: 'Expect long words and URLs to wrap in Gmail; set word-break or overflow-wrap yourself where the break point matters.',
+  fixture: {
+    html: '<p>Code: ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdef</p>',
+    expect: { transformIncludes: ['ABCDEFGHIJKLMNOPQRSTUVWXYZ0123<wbr>456789abcdef'], finding: { rule: 'gmail-wbr-in-long-words' } },
+  },
+  // Ordinary words are left alone.
+  counterFixture: {
+    html: '<p>A short sentence &amp; words.</p>',
+    expect: { transformIncludes: ['A short sentence &amp; words.'], noFindingFor: 'gmail-wbr-in-long-words' },
   },
 };
 
@@ -511,7 +552,7 @@ const YAHOO_TARGET = targetBlank('Yahoo');
 
 /** The behaviours of this file per client, appended to each model by client-models.ts. */
 export const INVENTORY_GAP_BEHAVIORS: Partial<Record<ClientId, readonly ClientBehavior[]>> = {
-  'gmail-web': [GMAIL_TARGET, gmailWordWrap(['css-word-wrap#1'])],
+  'gmail-web': [GMAIL_TARGET, gmailWordWrap(['css-word-wrap#1']), gmailWordBreaks],
   'gmail-android': [GMAIL_TARGET, gmailWordWrap(['css-word-wrap#1', 'css-word-break#2'])],
   'gmail-ios': [GMAIL_TARGET, bodyWordWrap('gmail-ios-word-wrap-break-word', 'Gmail for iOS')],
   'outlook-web': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],

@@ -10,6 +10,7 @@ import type {
   SanitizeBehavior,
 } from './client-behavior';
 import { getAttribute } from '../../parse/dom';
+import { escapeText } from '../../parse/html-escape';
 import { bodyBase, browserBase } from './base-url';
 import { caniemailNote } from './documented-limits.model';
 import { PREFIXED_ATTRIBUTE_LIMIT, hasStrayCharacter, readsPrefixedAttribute } from './css-text';
@@ -374,8 +375,6 @@ const owaStrayCharacter: RewriteBehavior = {
 
 /** A link target Outlook.com keeps: a URL with a scheme (https:, mailto:, tel:) or an anchor in the message (#name). */
 const LINK_TARGET = /^(?:[a-z][a-z0-9+.-]*:|#)/i;
-
-const escapeText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const owaLinkWithoutUrl: SanitizeBehavior = {
   id: 'owa-link-without-url',
