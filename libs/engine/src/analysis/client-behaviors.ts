@@ -661,29 +661,33 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
   // Element rules: a governed property used on an element the client ignores it on (inline, or through a
   // <style> rule that styles that element); used where it works, it gives no finding at all.
   if (rules.elementRules.size > 0) {
-    for (const property of rules.elementRules.keys()) outcome.elementGoverned.add(property);
-    const report = (element: HtmlElement, property: string, position: () => { line: number; column: number } | undefined): void => {
+    // A rule that reads some values only leaves caniemail's finding for the property in place.
+    for (const [property, behavior] of rules.elementRules) if (!behavior.valueMatches) outcome.elementGoverned.add(property);
+    const report = (element: HtmlElement, property: string, value: string, position: () => { line: number; column: number } | undefined): void => {
       const behavior = rules.elementRules.get(property);
-      if (!behavior || !ignoredOnElement(behavior, element.tagName)) return;
+      if (!behavior || !ignoredOnElement(behavior, element.tagName, value)) return;
+      const label = behavior.valueMatches ? `${property}: ${value.trim()}` : property;
       tally.add(
         behavior,
         'warning',
-        property,
-        () => `${clientName} ignores ${property} on <${element.tagName}>: ${behavior.summary}`,
+        label,
+        () =>
+          `${clientName} ${behavior.becomes !== undefined ? `paints ${label} as ${behavior.becomes}` : `ignores ${label}`} on <${element.tagName}>: ${behavior.summary}`,
         behavior.suggestion,
         position(),
       );
     };
     for (const [element, inline] of parsed.inlineStyles) {
       for (const declaration of inline.declarations) {
-        if (rules.elementRules.has(declaration.property)) report(element, declaration.property, () => ({ line: inline.line, column: inline.column }));
+        if (rules.elementRules.has(declaration.property))
+          report(element, declaration.property, declaration.value, () => ({ line: inline.line, column: inline.column }));
       }
     }
     for (const [element, matched] of facts.cascade?.matches ?? []) {
       for (const match of matched) {
         for (const declaration of match.declarations) {
           const property = HAS_UPPERCASE.test(declaration.prop) ? declaration.prop.toLowerCase() : declaration.prop;
-          if (rules.elementRules.has(property)) report(element, property, () => positionOf(element));
+          if (rules.elementRules.has(property)) report(element, property, declaration.value, () => positionOf(element));
         }
       }
     }

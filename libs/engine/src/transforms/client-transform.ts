@@ -349,15 +349,19 @@ function sheetKept(rule: Rule, parsed: ParsedEmail, outcome: BehaviorOutcome, pl
 /** Declarations an element rule removes, counted per property and tag (warned about once, after the inline styles). */
 type IgnoredCounts = Map<string, { property: string; tag: string; count: number; element: HtmlElement }>;
 
-/** Whether an element rule of the client removes the property on this element; counts it when it does. */
-function ignoredHere(property: string, element: HtmlElement, elementRules: ClientRules['elementRules'], ignoredCounts: IgnoredCounts): boolean {
-  const elementRule = elementRules.size > 0 ? elementRules.get(property) : undefined;
-  if (!elementRule || !ignoredOnElement(elementRule, element.tagName)) return false;
+/**
+ * A declaration as the client's element rules leave it on this element: unchanged, dropped (null: the property
+ * is ignored there) or painted as another value (`becomes`); a change is counted.
+ */
+function onElement(kept: Decl, element: HtmlElement, elementRules: ClientRules['elementRules'], ignoredCounts: IgnoredCounts): Decl | null {
+  const elementRule = elementRules.size > 0 ? elementRules.get(kept.property) : undefined;
+  if (!elementRule || !ignoredOnElement(elementRule, element.tagName, kept.value)) return kept;
+  const property = elementRule.valueMatches ? `${kept.property}: ${kept.value}` : kept.property;
   const key = `${property} on <${element.tagName}>`;
   const counted = ignoredCounts.get(key);
   if (counted) counted.count++;
   else ignoredCounts.set(key, { property, tag: element.tagName, count: 1, element });
-  return true;
+  return elementRule.becomes !== undefined ? { ...kept, value: elementRule.becomes } : null;
 }
 
 /** Whether a rewrite or element rule changes one of an element's inline declarations. */
@@ -368,7 +372,7 @@ function inlineChanges(element: HtmlElement, declarations: readonly CssDeclarati
   for (const d of declarations) {
     if (inlineRewrites.has(d)) return true;
     const elementRule = elementRules.size > 0 ? elementRules.get(d.property) : undefined;
-    if (elementRule && ignoredOnElement(elementRule, element.tagName)) return true;
+    if (elementRule && ignoredOnElement(elementRule, element.tagName, d.value)) return true;
   }
   return false;
 }
@@ -421,10 +425,11 @@ function writeInlineStyles(
           rewritten !== undefined
             ? rewritten
             : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
-        if (!kept || ignoredHere(kept.property, element, elementRules, ignoredCounts)) continue;
-        const existing = merged.get(kept.property);
-        if (existing?.important && !kept.important) continue;
-        merged.set(kept.property, kept);
+        const placed = kept && onElement(kept, element, elementRules, ignoredCounts);
+        if (!placed) continue;
+        const existing = merged.get(placed.property);
+        if (existing?.important && !placed.important) continue;
+        merged.set(placed.property, placed);
       }
     }
     for (const declaration of dropsAttribute ? [] : (inline?.declarations ?? [])) {
@@ -437,11 +442,12 @@ function writeInlineStyles(
         continue;
       }
       const kept = rewritten !== undefined ? rewritten : declaration;
-      if (!kept || ignoredHere(kept.property, element, elementRules, ignoredCounts)) continue;
-      const existing = merged.get(kept.property);
-      if (existing?.important && !kept.important) continue;
-      merged.delete(kept.property); // the inline declaration comes last, as in the source
-      merged.set(kept.property, kept);
+      const placed = kept && onElement(kept, element, elementRules, ignoredCounts);
+      if (!placed) continue;
+      const existing = merged.get(placed.property);
+      if (existing?.important && !placed.important) continue;
+      merged.delete(placed.property); // the inline declaration comes last, as in the source
+      merged.set(placed.property, placed);
     }
     if (dropsAttribute) tally.add('warning', 'style', (n) => `${name} removed ${plural(n, 'style attribute')} whose text it rejects.`, position);
     const declarations = [...merged.values()];

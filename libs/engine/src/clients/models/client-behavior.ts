@@ -180,11 +180,19 @@ export interface ElementBehavior extends BehaviorBase {
   properties: readonly string[];
   honoredOn?: ReadonlySet<string>;
   ignoredOn?: ReadonlySet<string>;
+  /**
+   * The rule reads only the values this matches (Word ignores display:none on <img>, not every display);
+   * absent: every value. caniemail's finding for the property then stays (the rule governs those values only).
+   */
+  valueMatches?: RegExp;
+  /** What the client paints instead where the rule applies (a collapsed table row painted as hidden); absent: the declaration is dropped. */
+  becomes?: string;
   suggestion: string;
 }
 
-/** Whether an element rule makes the client ignore its property on this tag. */
-export function ignoredOnElement(behavior: ElementBehavior, tag: string): boolean {
+/** Whether an element rule makes the client ignore its property (with this value) on this tag. */
+export function ignoredOnElement(behavior: ElementBehavior, tag: string, value: string): boolean {
+  if (behavior.valueMatches && !behavior.valueMatches.test(value.trim())) return false;
   if (behavior.ignoredOn) return behavior.ignoredOn.has(tag);
   return behavior.honoredOn ? !behavior.honoredOn.has(tag) : false;
 }

@@ -1,6 +1,6 @@
 import { CANIEMAIL } from '../caniemail-data';
 import type { ClientId } from '../email-client';
-import type { AdditionBehavior, ClientBehavior, Decl, Evidence, PrefixBehavior, RewriteBehavior } from './client-behavior';
+import type { AdditionBehavior, ClientBehavior, Decl, ElementBehavior, Evidence, PrefixBehavior, RewriteBehavior } from './client-behavior';
 import { caniemailNote } from './documented-limits.model';
 import { escapeText } from '../../parse/html-escape';
 
@@ -167,6 +167,29 @@ const gmailWordBreaks: AdditionBehavior = {
   counterFixture: {
     html: '<p>A short sentence &amp; words.</p>',
     expect: { transformIncludes: ['A short sentence &amp; words.'], noFindingFor: 'gmail-wbr-in-long-words' },
+  },
+};
+
+// ----- Values an engine ignores or paints differently on some elements -----
+
+/** The Word engine does not hide an <img> with display:none on the image itself (caniemail css-display-none note 2). */
+const wordDisplayNoneOnImages: ElementBehavior = {
+  id: 'word-display-none-not-on-img',
+  kind: 'element',
+  summary: 'The Word engine ignores display:none set on an <img> itself: the image still shows (it hides a cell or a block that holds it).',
+  evidence: [caniemailNote('css-display-none#2', 'not on <img>'), caniemailNote('css-display#5', 'only display:none, and not on <img>')],
+  properties: ['display'],
+  ignoredOn: new Set(['img']),
+  valueMatches: /^none\b/i,
+  suggestion: 'Hide the image by its container (a <td> or <div> with display:none, or mso-hide:all), not by the <img>.',
+  fixture: {
+    html: '<table><tr><td><img src="https://example.com/a.png" alt="A" style="display:none;border:0"></td></tr></table>',
+    expect: { transformExcludes: ['display:none', 'display: none'], finding: { rule: 'word-display-none-not-on-img' } },
+  },
+  // display:none on the cell that holds it works.
+  counterFixture: {
+    html: '<table><tr><td style="display:none"><img src="https://example.com/a.png" alt="A" style="border:0"></td></tr></table>',
+    expect: { transformIncludes: ['display:none'], noFindingFor: 'word-display-none-not-on-img' },
   },
 };
 
@@ -557,7 +580,7 @@ export const INVENTORY_GAP_BEHAVIORS: Partial<Record<ClientId, readonly ClientBe
   'gmail-ios': [GMAIL_TARGET, bodyWordWrap('gmail-ios-word-wrap-break-word', 'Gmail for iOS')],
   'outlook-web': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
   'outlook-windows': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
-  'outlook-windows-legacy': [wordBackgroundAttribute, wordBackgroundColorOnly, wordBorderMax, wordRemoteFontsIgnored],
+  'outlook-windows-legacy': [wordBackgroundAttribute, wordBackgroundColorOnly, wordBorderMax, wordRemoteFontsIgnored, wordDisplayNoneOnImages],
   'outlook-macos': [outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'), outlookMacTableAlign],
   'outlook-ios': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
   'outlook-android': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
