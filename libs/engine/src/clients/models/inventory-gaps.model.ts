@@ -193,6 +193,33 @@ const wordDisplayNoneOnImages: ElementBehavior = {
   },
 };
 
+/** visibility:collapse on a table row only hides its content, the row keeps its space (caniemail css-visibility note 1). */
+function collapsedRowPaintedHidden(id: string, who: string): ElementBehavior {
+  return {
+    id,
+    kind: 'element',
+    summary: `${who} paints visibility:collapse on a table row as visibility:hidden: the row's content is hidden but the row keeps its height.`,
+    evidence: [caniemailNote('css-visibility#1', 'collapse on a <tr> does not remove the row from the layout')],
+    properties: ['visibility'],
+    ignoredOn: new Set(['tr']),
+    valueMatches: /^collapse$/i,
+    becomes: 'hidden',
+    suggestion: 'Remove a row from the layout with display:none (and mso-hide:all for Outlook) instead of visibility:collapse.',
+    fixture: {
+      html: '<table><tr style="visibility:collapse"><td>hidden row</td></tr><tr><td>x</td></tr></table>',
+      expect: { transformIncludes: ['hidden'], transformExcludes: ['collapse'], finding: { rule: id } },
+    },
+    // visibility:hidden is painted as written.
+    counterFixture: {
+      html: '<table><tr style="visibility:hidden"><td>hidden row</td></tr></table>',
+      expect: { transformIncludes: ['visibility:hidden'], noFindingFor: id },
+    },
+  };
+}
+const appleCollapsedRow = collapsedRowPaintedHidden('apple-collapsed-row-hidden', 'Apple Mail (WebKit)');
+const outlookAppsCollapsedRow = collapsedRowPaintedHidden('outlook-apps-collapsed-row-hidden', 'Outlook for Mac and iOS (WebKit)');
+const yahooIosCollapsedRow = collapsedRowPaintedHidden('yahoo-ios-collapsed-row-hidden', "Yahoo's iOS app (WebKit)");
+
 // ----- At-rules -----
 
 /** Outlook removes an @media nested in another at-rule (caniemail css-at-media notes 1 and 10). */
@@ -581,13 +608,18 @@ export const INVENTORY_GAP_BEHAVIORS: Partial<Record<ClientId, readonly ClientBe
   'outlook-web': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
   'outlook-windows': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
   'outlook-windows-legacy': [wordBackgroundAttribute, wordBackgroundColorOnly, wordBorderMax, wordRemoteFontsIgnored, wordDisplayNoneOnImages],
-  'outlook-macos': [outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'), outlookMacTableAlign],
-  'outlook-ios': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
+  'outlook-macos': [
+    outlookNestedMedia(['css-at-media#1', 'css-at-media#10']),
+    bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'),
+    outlookMacTableAlign,
+    outlookAppsCollapsedRow,
+  ],
+  'outlook-ios': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'), outlookAppsCollapsedRow],
   'outlook-android': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
-  'apple-mail-macos': [appleWordBreak],
-  'apple-mail-ios': [appleWordBreak],
+  'apple-mail-macos': [appleWordBreak, appleCollapsedRow],
+  'apple-mail-ios': [appleWordBreak, appleCollapsedRow],
   'yahoo-mail': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'desktop-webmail'), yahooNestingFlattened],
-  'yahoo-mail-ios': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'ios'), yahooNestingFlattened],
+  'yahoo-mail-ios': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'ios'), yahooNestingFlattened, yahooIosCollapsedRow],
   'yahoo-mail-android': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'android'), yahooNestingFlattened],
   aol: [YAHOO_TARGET, yahooSupportsFilter('aol', 'desktop-webmail'), yahooNestingFlattened],
   'samsung-mail': [bodyWordWrap('samsung-word-wrap-break-word', 'Samsung Email')],
