@@ -312,9 +312,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-selector-attribute#1': modeled('outlook-attribute-selector-limits'),
   'css-selector-attribute#2': modeled('outlook-attribute-selector-limits'),
   'css-selector-attribute#3': modeled('owa-class-id-prefix'),
-  'css-selector-attribute#3@outlook-macos': gap(
-    "Outlook for Mac's x_ class prefix itself is not modeled (only Outlook.com's is); the unprefixed attribute selector follows from it",
-  ),
+  'css-selector-attribute#3@outlook-macos': modeled('outlook-mac-class-prefix'),
   'css-selector-attribute#4': modeled('yahoo-attribute-selector-limits'),
   'css-selector-attribute#5': gap(
     'Gmail inlines its <style> rules from the email as written, before its selector rewrite: a selector limit would still be inlined (tried 2026-12-07); the inliner must read the limit first',

@@ -496,6 +496,20 @@ const macFixedTableLayout: AdditionBehavior = {
   },
 };
 
+const macClassPrefix: PrefixBehavior = {
+  id: 'outlook-mac-class-prefix',
+  kind: 'prefix',
+  classPrefix: 'x_',
+  summary:
+    'Outlook for Mac prefixes every class with x_ in the markup and in its class selectors; an attribute selector on class keeps the name as written, so it no longer matches.',
+  evidence: [caniemailNote('css-selector-attribute#3', 'class="test" becomes class="x_test", [class="test"] stays unprefixed')],
+  selectorLimit: (selector) => (readsPrefixedAttribute(selector) ? PREFIXED_ATTRIBUTE_LIMIT : undefined),
+  fixture: {
+    html: '<html><head><style>.btn{color:#ff0000}[class="note"]{font-weight:bold}</style></head><body><a class="btn" href="https://example.com">Go</a><p class="note">x</p></body></html>',
+    expect: { transformIncludes: ['class="x_btn"', '.x_btn{', 'class="x_note"', '[class="note"]'] },
+  },
+};
+
 const iosFirstBodyBase: SanitizeBehavior = {
   id: 'outlook-ios-base-first-in-body',
   kind: 'sanitize',
@@ -561,7 +575,12 @@ export const OUTLOOK_MODELS: Record<
     behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaLinkWithoutUrl, owaDark],
   },
   'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviors: WORD },
-  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [macFixedTableLayout, appsCellspacingZero, appsDark] },
+  'outlook-macos': {
+    client: 'outlook-macos',
+    engine: 'WebKit',
+    checkedAt: CHECKED,
+    behaviors: [macClassPrefix, macFixedTableLayout, appsCellspacingZero, appsDark],
+  },
   'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsCellspacingZero, iosFirstBodyBase, appsDark] },
   'outlook-android': { client: 'outlook-android', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
 };
