@@ -707,6 +707,16 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     }
   }
 
+  // Markup the client writes in front of elements (Word's list split at an <li value>).
+  for (const behavior of rules.sanitize) {
+    for (const tag of behavior.writesBefore?.on ?? []) {
+      for (const element of parsed.elementsByTag.get(tag) ?? []) {
+        if (!element.sourceCodeLocation || !behavior.writesBefore?.before(element)) continue;
+        tally.add(behavior, behavior.severity, `<${tag}>`, () => `${clientName}: ${behavior.summary}`, behavior.suggestion, positionOf(element));
+      }
+    }
+  }
+
   // Relative URLs resolved against another base than a browser's (the first <base href> of the document).
   const urlBase = rules.urlBase;
   const base = urlBase?.resolvesUrlsAgainst?.(parsed);

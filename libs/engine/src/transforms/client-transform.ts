@@ -298,6 +298,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   if (rules.urlBase) resolveRelativeUrls(parsed, rules.urlBase, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
   for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
+  writeMarkupBefore(parsed, rules, plan);
   wrapBody(parsed, outcome, plan);
   addClientStyleSheet(parsed, rules, plan);
   const writeSheet = writeStyleBlocks(context, outcome, bit, inlines, name, plan, tally, inlinedRuleCount);
@@ -520,6 +521,22 @@ function addElementAttributes(parsed: ParsedEmail, rules: ClientRules, attribute
       for (const element of parsed.elementsByTag.get(tag) ?? []) {
         const kept = (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !names.has(a.name));
         attributes.set(element, [...kept, ...added.attributes]);
+      }
+    }
+  }
+}
+
+/** Markup the client writes in front of some elements (Word's new <ol> before an <li value>), joined to their start tag. */
+function writeMarkupBefore(parsed: ParsedEmail, rules: ClientRules, plan: RenderPlan): void {
+  for (const behavior of rules.sanitize) {
+    const writes = behavior.writesBefore;
+    if (!writes) continue;
+    for (const tag of writes.on) {
+      for (const element of parsed.elementsByTag.get(tag) ?? []) {
+        const before = writes.before(element);
+        if (!before) continue;
+        const start = plan.startTags.get(element) ?? plan.prefixedStartTags?.get(element) ?? serializeStartTag(element.tagName, element.attrs);
+        plan.startTags.set(element, before + start);
       }
     }
   }

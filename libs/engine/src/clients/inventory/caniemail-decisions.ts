@@ -518,7 +518,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'html-lists#1@yahoo-mail-ios': modeled('yahoo-ol-reversed-ignored'),
   'html-lists#1@yahoo-mail-android': modeled('yahoo-ol-reversed-ignored'),
   'html-lists#1@aol': modeled('yahoo-ol-reversed-ignored'),
-  'html-lists#2': PAINTING_GAP,
+  'html-lists#2': modeled('word-li-value-splits-list'),
   'html-loading-attribute#1': notApplicable('describes what works (a prefix or an alternative); no client behaviour'),
   'html-loading-attribute#1@outlook-macos': SUPERSEDED,
   'html-loading-attribute#3': modeled('hey-lazy-images'),

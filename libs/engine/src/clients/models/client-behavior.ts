@@ -216,6 +216,11 @@ export interface SanitizeBehavior extends BehaviorBase {
   /** Text the client prints where an unwrapped element's start tag was (Outlook.com's `[href]`), as HTML; undefined: none. */
   unwrappedText?(element: HtmlElement): string | undefined;
   /**
+   * Markup the client writes in front of an element of these tags (the Word engine closes an `<ol>` before an
+   * `<li value>` and opens a new one): `before` returns it, or undefined to leave the element alone.
+   */
+  writesBefore?: { on: readonly string[]; before(element: HtmlElement): string | undefined };
+  /**
    * The base URL the client resolves the email's relative links, images and backgrounds against, writing them
    * absolute (Yahoo: the last `<base>` in `<body>`); undefined leaves them as a browser reads them.
    */

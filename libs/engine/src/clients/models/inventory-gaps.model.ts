@@ -1,6 +1,8 @@
 import { CANIEMAIL } from '../caniemail-data';
 import type { ClientId } from '../email-client';
-import type { AdditionBehavior, ClientBehavior, Decl, ElementBehavior, Evidence, PrefixBehavior, RewriteBehavior } from './client-behavior';
+import type { AdditionBehavior, ClientBehavior, Decl, ElementBehavior, Evidence, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
+import { getAttribute, isElement } from '../../parse/dom';
+import { serializeStartTag } from '../../transforms/render-template';
 import { caniemailNote } from './documented-limits.model';
 import { escapeText } from '../../parse/html-escape';
 
@@ -190,6 +192,36 @@ const wordDisplayNoneOnImages: ElementBehavior = {
   counterFixture: {
     html: '<table><tr><td style="display:none"><img src="https://example.com/a.png" alt="A" style="border:0"></td></tr></table>',
     expect: { transformIncludes: ['display:none'], noFindingFor: 'word-display-none-not-on-img' },
+  },
+};
+
+/** The Word engine ends an <ol> before an <li value> and starts a new one from that value (caniemail html-lists note 2). */
+const wordListValueSplit: SanitizeBehavior = {
+  id: 'word-li-value-splits-list',
+  kind: 'sanitize',
+  severity: 'info',
+  summary:
+    'The Word engine closes the <ol> before an <li> with a value attribute and opens a new <ol> whose start is that value: the list is cut in two, with list spacing between the parts.',
+  evidence: [caniemailNote('html-lists#2', '<ol> closed before <li value>, a new <ol start> opened')],
+  writesBefore: {
+    on: ['li'],
+    before: (element) => {
+      const value = getAttribute(element, 'value')?.trim();
+      const list = element.parentNode;
+      if (!value || !/^-?\d+$/.test(value) || !list || !isElement(list) || list.tagName !== 'ol') return undefined;
+      const attrs = list.attrs.filter((a) => a.prefix || a.name !== 'start');
+      return `</ol>${serializeStartTag('ol', [...attrs, { name: 'start', value }])}`;
+    },
+  },
+  suggestion: 'Use start on the <ol> instead of value on an <li>, or write the numbers as text.',
+  fixture: {
+    html: '<ol type="a"><li>one</li><li value="5">five</li><li>six</li></ol>',
+    expect: { transformIncludes: ['<li>one</li></ol><ol type="a" start="5"><li value="5">five</li>'], finding: { rule: 'word-li-value-splits-list' } },
+  },
+  // start on the <ol> is read as written.
+  counterFixture: {
+    html: '<ol start="5"><li>five</li><li>six</li></ol>',
+    expect: { transformIncludes: ['<ol start="5"><li>five</li>'], noFindingFor: 'word-li-value-splits-list' },
   },
 };
 
@@ -607,7 +639,14 @@ export const INVENTORY_GAP_BEHAVIORS: Partial<Record<ClientId, readonly ClientBe
   'gmail-ios': [GMAIL_TARGET, bodyWordWrap('gmail-ios-word-wrap-break-word', 'Gmail for iOS')],
   'outlook-web': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
   'outlook-windows': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
-  'outlook-windows-legacy': [wordBackgroundAttribute, wordBackgroundColorOnly, wordBorderMax, wordRemoteFontsIgnored, wordDisplayNoneOnImages],
+  'outlook-windows-legacy': [
+    wordBackgroundAttribute,
+    wordBackgroundColorOnly,
+    wordBorderMax,
+    wordRemoteFontsIgnored,
+    wordDisplayNoneOnImages,
+    wordListValueSplit,
+  ],
   'outlook-macos': [
     outlookNestedMedia(['css-at-media#1', 'css-at-media#10']),
     bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'),
