@@ -11,7 +11,7 @@ import {
   SheetFacts,
   ignoredOnElement,
 } from '../clients/models/client-behavior';
-import { ClientRules, rulesOf, unwrapsElement } from '../clients/models/client-rules';
+import { ClientRules, rulesOf, sanitizesElement } from '../clients/models/client-rules';
 import { browserBase, relativeUrls } from '../clients/models/base-url';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { ClientId } from '../clients/email-client';
@@ -702,7 +702,7 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     const how = rules.removes.has(tag) ? 'removes' : 'unwraps';
     for (const element of parsed.elementsByTag.get(tag) ?? []) {
       if (!element.sourceCodeLocation) continue;
-      if (how === 'unwraps' && !unwrapsElement(rules, element, parsed)) continue;
+      if (!sanitizesElement(how === 'unwraps' ? rules.unwraps : rules.removes, element, parsed)) continue;
       tally.add(behavior, behavior.severity, `<${tag}>`, () => `${clientName} ${how} <${tag}>: ${behavior.summary}`, behavior.suggestion, positionOf(element));
     }
   }

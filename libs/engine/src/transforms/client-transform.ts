@@ -10,7 +10,7 @@ import { HtmlComment, HtmlElement, HtmlText, getAttribute, isElement, positionOf
 import { utf8Length } from '../parse/utf8-length';
 import { relativeUrls, resolveAgainst } from '../clients/models/base-url';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
-import { ClientRules, sanitizedTags, unwrapsElement } from '../clients/models/client-rules';
+import { ClientRules, sanitizedTags, sanitizesElement } from '../clients/models/client-rules';
 import { PrefixBehavior, SanitizeBehavior, ignoredOnElement } from '../clients/models/client-behavior';
 import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from '../analysis/client-behaviors';
 import { CssWriteOptions, writeCss } from './css-writer';
@@ -741,11 +741,11 @@ function removeElements(context: TransformContext, client: ClientId, plan: Rende
     } else if (tag === 'style' && unsupported('html-style', clientIndex)) {
       plan.removed.add(element);
       tally.add('error', '<style>', (n) => `${name} removed ${plural(n, '<style> block')}.`, position);
-    } else if (rules.removes.has(tag)) {
+    } else if (sanitizesElement(rules.removes, element, context.parsed)) {
       plan.removed.add(element);
       tally.add('warning', `<${tag}>`, (n) => `${name} removed ${plural(n, `<${tag}> element`)}.`, position);
     } else {
-      const unwrapping = unwrapsElement(rules, element, context.parsed);
+      const unwrapping = sanitizesElement(rules.unwraps, element, context.parsed);
       if (!unwrapping) continue;
       plan.unwrapped.add(element);
       const text = unwrapping.unwrappedText?.(element);

@@ -558,7 +558,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'html-style#4': PAINTING_GAP,
   'html-style#5': SUPERSEDED,
   'html-style#6': modeled('gmail-style-size-limit'),
-  'html-svg#1': PAINTING_GAP,
+  'html-svg#1': modeled('apple-svg-needs-body-background'),
   'html-target#1': modeled('links-target-blank'),
   'html-target#1@outlook-macos': SUPERSEDED,
   'html-target#3': NOT_IN_MARKUP,

@@ -204,8 +204,11 @@ export interface SanitizeBehavior extends BehaviorBase {
   removesElements?: ReadonlySet<string>;
   /** Tags whose start and end tags go, their content staying. */
   unwrapsElements?: ReadonlySet<string>;
-  /** Only the elements of `unwrapsElements` this accepts are unwrapped (Outlook.com's links without a URL); absent: all. */
-  unwrapsWhen?(element: HtmlElement, parsed: ParsedEmail): boolean;
+  /**
+   * Only the elements of `removesElements` / `unwrapsElements` this accepts are removed or unwrapped (Outlook.com's
+   * links without a URL, Apple's <svg> on a body without a background); absent: all.
+   */
+  sanitizesWhen?(element: HtmlElement, parsed: ParsedEmail): boolean;
   /**
    * The client shows the message only up to this many bytes (UTF-8) of its HTML and hides what starts after
    * the cut behind `clipNotice` (Gmail's "[Message clipped]"): elements, text and comments that start past it go.

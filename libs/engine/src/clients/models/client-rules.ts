@@ -118,10 +118,10 @@ export function rulesOf(client: ClientId): ClientRules {
   return rules;
 }
 
-/** Whether the client unwraps this element (its tag is unwrapped, and the behaviour's condition, if any, accepts it). */
-export function unwrapsElement(rules: ClientRules, element: HtmlElement, parsed: ParsedEmail): SanitizeBehavior | undefined {
-  const behavior = rules.unwraps.get(element.tagName);
-  return behavior && (behavior.unwrapsWhen?.(element, parsed) ?? true) ? behavior : undefined;
+/** Whether the client removes (or unwraps) this element: its tag is listed, and the behaviour's condition, if any, accepts it. */
+export function sanitizesElement(map: ClientRules['removes'], element: HtmlElement, parsed: ParsedEmail): SanitizeBehavior | undefined {
+  const behavior = map.get(element.tagName);
+  return behavior && (behavior.sanitizesWhen?.(element, parsed) ?? true) ? behavior : undefined;
 }
 
 /** The dark model a client shows by default (its model's first non-alternative dark behavior). */

@@ -3,6 +3,7 @@ import type { ClientId } from '../email-client';
 import type { AdditionBehavior, ClientBehavior, Decl, ElementBehavior, Evidence, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { getAttribute, isElement } from '../../parse/dom';
 import { serializeStartTag } from '../../transforms/render-template';
+import type { ParsedEmail } from '../../parse/parse-email';
 import { caniemailNote } from './documented-limits.model';
 import { escapeText } from '../../parse/html-escape';
 
@@ -222,6 +223,44 @@ const wordListValueSplit: SanitizeBehavior = {
   counterFixture: {
     html: '<ol start="5"><li>five</li><li>six</li></ol>',
     expect: { transformIncludes: ['<ol start="5"><li>five</li>'], noFindingFor: 'word-li-value-splits-list' },
+  },
+};
+
+/** Whether the email gives <body> a background: an attribute, its style attribute, or a <style> rule on body. */
+export function bodyHasBackground(parsed: ParsedEmail): boolean {
+  const body = parsed.elementsByTag.get('body')?.[0];
+  if (body && (getAttribute(body, 'bgcolor')?.trim() || getAttribute(body, 'background')?.trim())) return true;
+  if (body && (parsed.inlineStyles.get(body)?.declarations ?? []).some((d) => d.property.startsWith('background'))) return true;
+  return parsed.styleSheets.some((sheet) => {
+    let found = false;
+    sheet.root.walkRules((rule) => {
+      if (!found && /(?:^|[\s,>+~])body(?![-\w])/i.test(rule.selector))
+        rule.each((node) => {
+          if (node.type === 'decl' && node.prop.toLowerCase().startsWith('background')) found = true;
+        });
+    });
+    return found;
+  });
+}
+
+/** Apple Mail on macOS shows an inline <svg> only when the body has a background (caniemail html-svg note 1). */
+const appleSvgNeedsBodyBackground: SanitizeBehavior = {
+  id: 'apple-svg-needs-body-background',
+  kind: 'sanitize',
+  severity: 'warning',
+  removesElements: new Set(['svg']),
+  sanitizesWhen: (_element, parsed) => !bodyHasBackground(parsed),
+  summary: 'Apple Mail on macOS shows no inline <svg> unless <body> has a background (any color or image, as an attribute, inline or in <style>).',
+  evidence: [caniemailNote('html-svg#1', 'requires a background on <body>')],
+  suggestion: 'Give <body> a background (bgcolor, or background-color in its style), or use an image instead of inline SVG.',
+  fixture: {
+    html: '<html><head></head><body><p>logo</p><svg width="10" height="10"><rect width="10" height="10" fill="#102030"></rect></svg></body></html>',
+    expect: { transformIncludes: ['<p>logo</p>'], transformExcludes: ['<svg'] },
+  },
+  // With a body background the SVG shows.
+  counterFixture: {
+    html: '<html><head></head><body style="background-color:#ffffff"><svg width="10" height="10"><rect width="10" height="10" fill="#102030"></rect></svg></body></html>',
+    expect: { transformIncludes: ['<svg'], noFindingFor: 'apple-svg-needs-body-background' },
   },
 };
 
@@ -655,7 +694,7 @@ export const INVENTORY_GAP_BEHAVIORS: Partial<Record<ClientId, readonly ClientBe
   ],
   'outlook-ios': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'), outlookAppsCollapsedRow],
   'outlook-android': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
-  'apple-mail-macos': [appleWordBreak, appleCollapsedRow],
+  'apple-mail-macos': [appleWordBreak, appleCollapsedRow, appleSvgNeedsBodyBackground],
   'apple-mail-ios': [appleWordBreak, appleCollapsedRow],
   'yahoo-mail': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'desktop-webmail'), yahooNestingFlattened],
   'yahoo-mail-ios': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'ios'), yahooNestingFlattened, yahooIosCollapsedRow],

@@ -382,7 +382,7 @@ const owaLinkWithoutUrl: SanitizeBehavior = {
   severity: 'warning',
   unwrapsElements: new Set(['a']),
   // A relative href under a <base> is written absolute first (caniemail html-base note 1): it stays a link.
-  unwrapsWhen: (element, parsed) => {
+  sanitizesWhen: (element, parsed) => {
     const href = (getAttribute(element, 'href') ?? '').trim();
     return !LINK_TARGET.test(href) && !(href && browserBase(parsed));
   },
