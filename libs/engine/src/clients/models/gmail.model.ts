@@ -1,5 +1,5 @@
 import { bodyToDiv } from './body-to-div';
-import { GMAIL_CLIP_LIMIT_BYTES } from '../../reports/size-report';
+import { GMAIL_CLIP_LIMIT_BYTES } from '../inbox-limits';
 import type { ClientBehavior, ClientModel, DarkBehavior, DropBlockBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import {
   EMPTY_VAR_FALLBACK,

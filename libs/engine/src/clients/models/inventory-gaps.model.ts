@@ -2,10 +2,9 @@ import { CANIEMAIL } from '../caniemail-data';
 import type { ClientId } from '../email-client';
 import type { AdditionBehavior, ClientBehavior, Decl, ElementBehavior, Evidence, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { getAttribute, isElement } from '../../parse/dom';
-import { serializeStartTag } from '../../transforms/render-template';
 import type { ParsedEmail } from '../../parse/parse-email';
 import { caniemailNote } from './documented-limits.model';
-import { escapeText } from '../../parse/html-escape';
+import { escapeAttributeValue, escapeText } from '../../parse/html-escape';
 
 /**
  * Behaviours written from the caniemail notes the inventory still left open after its first pass (docs/clients.md,
@@ -210,8 +209,8 @@ const wordListValueSplit: SanitizeBehavior = {
       const value = getAttribute(element, 'value')?.trim();
       const list = element.parentNode;
       if (!value || !/^-?\d+$/.test(value) || !list || !isElement(list) || list.tagName !== 'ol') return undefined;
-      const attrs = list.attrs.filter((a) => a.prefix || a.name !== 'start');
-      return `</ol>${serializeStartTag('ol', [...attrs, { name: 'start', value }])}`;
+      const attrs = list.attrs.filter((a) => !a.prefix && a.name !== 'start');
+      return `</ol><ol${attrs.map((a) => ` ${a.name}="${escapeAttributeValue(a.value)}"`).join('')} start="${value}">`;
     },
   },
   suggestion: 'Use start on the <ol> instead of value on an <li>, or write the numbers as text.',
