@@ -248,8 +248,10 @@ describe('transforms', () => {
     }
     const gmail = result.transforms.find((t) => t.clientId === 'gmail-web');
     expect(gmail?.html).not.toMatch(/<svg|<link/);
-    const apple = result.transforms.find((t) => t.clientId === 'apple-mail-macos');
+    const apple = result.transforms.find((t) => t.clientId === 'apple-mail-ios');
     expect(apple?.html).toMatch(/<svg/);
+    // Apple Mail on macOS shows inline SVG only on a body with a background (caniemail html-svg note 1): this one has none.
+    expect(result.transforms.find((t) => t.clientId === 'apple-mail-macos')?.html).not.toMatch(/<svg/);
   });
 
   it('shows the Word engine its conditional comments and hides !mso content', () => {

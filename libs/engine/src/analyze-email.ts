@@ -90,6 +90,7 @@ function renderClients(
     for (const element of plan.removed) editable.add(element);
     for (const element of plan.unwrapped) editable.add(element);
     for (const element of plan.afterStartTags?.keys() ?? []) editable.add(element);
+    for (const element of plan.endTags?.keys() ?? []) editable.add(element);
     for (const text of plan.texts.keys()) editableTexts.add(text);
     if (plan.prefixedStartTags) prefixedMaps.add(plan.prefixedStartTags);
   }

@@ -81,8 +81,10 @@ function modelExpectation(testCase: Case, client: ClientId): { expected: Expecte
     const override = behavior.supportOverrides?.[testCase.slugs[0]];
     if (override) return { expected: override === 'supported' ? undefined : HARMLESS.includes(testCase.slugs[0]) ? 'info' : 'warning' };
   }
+  // A rule that reads some values only leaves caniemail's finding in place.
   const elementRule = testCase.name.startsWith('property ') ? rules.elementRules.get(testCase.label) : undefined;
-  if (elementRule) return { expected: ignoredOnElement(elementRule, 'p') ? 'warning' : undefined };
+  if (elementRule?.valueMatches) return null;
+  if (elementRule) return { expected: ignoredOnElement(elementRule, 'p', '') ? 'warning' : undefined };
   const tag = /^element <([a-z0-9]+)>$/.exec(testCase.name)?.[1];
   const sanitizer = tag ? (rules.removes.get(tag) ?? rules.unwraps.get(tag)) : undefined;
   if (sanitizer && !['n', 'a'].includes(expectedLevel(testCase.slugs, client))) return { expected: sanitizer.severity };

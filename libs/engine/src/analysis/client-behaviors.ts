@@ -11,11 +11,12 @@ import {
   SheetFacts,
   ignoredOnElement,
 } from '../clients/models/client-behavior';
-import { ClientRules, rulesOf } from '../clients/models/client-rules';
+import { ClientRules, rulesOf, sanitizesElement } from '../clients/models/client-rules';
+import { browserBase, relativeUrls } from '../clients/models/base-url';
 import { CLIENT_INDEX } from '../clients/email-clients';
 import type { ClientId } from '../clients/email-client';
 import { ELEMENT_FEATURES, getTrackedFeature } from '../clients/feature-catalog';
-import { HtmlElement, HtmlText, isElement, positionOf } from '../parse/dom';
+import { HtmlComment, HtmlElement, HtmlText, isElement, positionOf } from '../parse/dom';
 import { EmailStyleSheet, ParsedEmail, cssNodePosition } from '../parse/parse-email';
 import type { CssDeclaration } from '../parse/css-syntax';
 import type { StyleCascade } from './style-cascade';
@@ -53,6 +54,8 @@ export interface BehaviorOutcome {
   atRuleRewrites: Map<AtRule, string | null>;
   /** `style` attribute values the client removes whole. */
   droppedStyleValues: Set<string>;
+  /** HTML comments the client rewrites: the markup it writes instead. */
+  commentRewrites: Map<HtmlComment, string>;
   /** Markup the client wraps the body's content in. */
   bodyWrapper?: { open: string; close: string };
 }
@@ -167,11 +170,29 @@ interface SharedRewrites {
   sheetRewrites: Map<Declaration, Decl | null>;
   atRuleRewrites: Map<AtRule, string | null>;
   droppedStyleValues: Set<string>;
+  commentRewrites: Map<HtmlComment, string>;
   hits: Array<{ by: RewriteBehavior; position: { line: number; column: number } | undefined; count: number; wholeAttribute?: true }>;
 }
 
 function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<BehaviorOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
-  const result: SharedRewrites = { inlineRewrites: new Map(), sheetRewrites: new Map(), atRuleRewrites: new Map(), droppedStyleValues: new Set(), hits: [] };
+  const result: SharedRewrites = {
+    inlineRewrites: new Map(),
+    sheetRewrites: new Map(),
+    atRuleRewrites: new Map(),
+    droppedStyleValues: new Set(),
+    commentRewrites: new Map(),
+    hits: [],
+  };
+  for (const rule of rules.rewrites) {
+    if (!rule.rewriteComment) continue;
+    for (const comment of facts.parsed.comments) {
+      if (result.commentRewrites.has(comment)) continue;
+      const markup = rule.rewriteComment(comment.data);
+      if (markup === undefined) continue;
+      result.commentRewrites.set(comment, markup);
+      result.hits.push({ by: rule, position: positionOf(comment), count: 1 });
+    }
+  }
   const styleDroppers = rules.rewrites.filter((r) => r.dropsStyleAttribute);
   const hasDeclarationRewrites = rules.rewrites.some((r) => r.rewrite);
   for (const group of facts.inlineGroups()) {
@@ -616,6 +637,7 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     sheetRewrites: new Map(),
     atRuleRewrites: new Map(),
     droppedStyleValues: new Set(),
+    commentRewrites: new Map(),
   };
 
   findPoisons(facts, outcome, tally, clientName);
@@ -629,6 +651,7 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     outcome.sheetRewrites = rewrites.sheetRewrites;
     outcome.atRuleRewrites = rewrites.atRuleRewrites;
     outcome.droppedStyleValues = rewrites.droppedStyleValues;
+    outcome.commentRewrites = rewrites.commentRewrites;
     for (const hit of rewrites.hits) {
       const how = hit.wholeAttribute ? ' removes the whole style attribute:' : ':';
       tally.add(hit.by, hit.by.severity, hit.by.label, () => `${clientName}${how} ${hit.by.summary}`, hit.by.suggestion, hit.position, hit.count);
@@ -638,29 +661,33 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
   // Element rules: a governed property used on an element the client ignores it on (inline, or through a
   // <style> rule that styles that element); used where it works, it gives no finding at all.
   if (rules.elementRules.size > 0) {
-    for (const property of rules.elementRules.keys()) outcome.elementGoverned.add(property);
-    const report = (element: HtmlElement, property: string, position: () => { line: number; column: number } | undefined): void => {
+    // A rule that reads some values only leaves caniemail's finding for the property in place.
+    for (const [property, behavior] of rules.elementRules) if (!behavior.valueMatches) outcome.elementGoverned.add(property);
+    const report = (element: HtmlElement, property: string, value: string, position: () => { line: number; column: number } | undefined): void => {
       const behavior = rules.elementRules.get(property);
-      if (!behavior || !ignoredOnElement(behavior, element.tagName)) return;
+      if (!behavior || !ignoredOnElement(behavior, element.tagName, value)) return;
+      const label = behavior.valueMatches ? `${property}: ${value.trim()}` : property;
       tally.add(
         behavior,
         'warning',
-        property,
-        () => `${clientName} ignores ${property} on <${element.tagName}>: ${behavior.summary}`,
+        label,
+        () =>
+          `${clientName} ${behavior.becomes !== undefined ? `paints ${label} as ${behavior.becomes}` : `ignores ${label}`} on <${element.tagName}>: ${behavior.summary}`,
         behavior.suggestion,
         position(),
       );
     };
     for (const [element, inline] of parsed.inlineStyles) {
       for (const declaration of inline.declarations) {
-        if (rules.elementRules.has(declaration.property)) report(element, declaration.property, () => ({ line: inline.line, column: inline.column }));
+        if (rules.elementRules.has(declaration.property))
+          report(element, declaration.property, declaration.value, () => ({ line: inline.line, column: inline.column }));
       }
     }
     for (const [element, matched] of facts.cascade?.matches ?? []) {
       for (const match of matched) {
         for (const declaration of match.declarations) {
           const property = HAS_UPPERCASE.test(declaration.prop) ? declaration.prop.toLowerCase() : declaration.prop;
-          if (rules.elementRules.has(property)) report(element, property, () => positionOf(element));
+          if (rules.elementRules.has(property)) report(element, property, declaration.value, () => positionOf(element));
         }
       }
     }
@@ -675,8 +702,27 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     const how = rules.removes.has(tag) ? 'removes' : 'unwraps';
     for (const element of parsed.elementsByTag.get(tag) ?? []) {
       if (!element.sourceCodeLocation) continue;
+      if (!sanitizesElement(how === 'unwraps' ? rules.unwraps : rules.removes, element, parsed)) continue;
       tally.add(behavior, behavior.severity, `<${tag}>`, () => `${clientName} ${how} <${tag}>: ${behavior.summary}`, behavior.suggestion, positionOf(element));
     }
+  }
+
+  // Markup the client writes in front of elements (Word's list split at an <li value>).
+  for (const behavior of rules.sanitize) {
+    for (const tag of behavior.writesBefore?.on ?? []) {
+      for (const element of parsed.elementsByTag.get(tag) ?? []) {
+        if (!element.sourceCodeLocation || !behavior.writesBefore?.before(element)) continue;
+        tally.add(behavior, behavior.severity, `<${tag}>`, () => `${clientName}: ${behavior.summary}`, behavior.suggestion, positionOf(element));
+      }
+    }
+  }
+
+  // Relative URLs resolved against another base than a browser's (the first <base href> of the document).
+  const urlBase = rules.urlBase;
+  const base = urlBase?.resolvesUrlsAgainst?.(parsed);
+  if (urlBase && base && base !== browserBase(parsed)) {
+    const first = relativeUrls(parsed)[0];
+    if (first) tally.add(urlBase, urlBase.severity, '<base>', () => `${clientName}: ${urlBase.summary}`, urlBase.suggestion, positionOf(first.element));
   }
 
   addMarkup(facts, outcome, tally, clientName);

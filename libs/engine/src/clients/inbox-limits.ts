@@ -1,5 +1,8 @@
 import type { ClientId } from './email-client';
 
+/** Gmail clips a message whose HTML passes this many bytes (the size report warns, Gmail's model hides the rest). */
+export const GMAIL_CLIP_LIMIT_BYTES = 102 * 1024;
+
 export interface InboxLimits {
   /** Characters of the subject the default inbox list shows before it cuts with an ellipsis. */
   subject: number;

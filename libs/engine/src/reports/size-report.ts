@@ -5,8 +5,9 @@
 import type { ReportContext } from './context/report-context';
 import { sortIssues, type ReportIssue } from './context/report-issue';
 import { humanBytes, utf8Length } from './context/text-utils';
+import { GMAIL_CLIP_LIMIT_BYTES } from '../clients/inbox-limits';
 
-export const GMAIL_CLIP_LIMIT_BYTES = 102 * 1024;
+export { GMAIL_CLIP_LIMIT_BYTES };
 /** Warn from 90% of the limit: ESPs add tracking and footers that push a near-limit email over. */
 export const GMAIL_CLIP_WARNING_BYTES = Math.round(GMAIL_CLIP_LIMIT_BYTES * 0.9);
 /** Gmail drops a whole `<style>` block larger than this. */

@@ -12,7 +12,7 @@ import { rulesOf } from '../clients/models/client-rules';
 /**
  * The selector invariant (docs/clients.md, "Invariants"): a selector the client rewrites (prefixes, scopes,
  * chains cut short) matches, in the client's markup, exactly the elements it matched in the email, unless
- * the client drops the rule or one of its behaviors documents the limit (`selectorLimit`, Word's first class,
+ * the client drops the rule or one of its behaviors documents the limit (`selectorLimit`, Word's first class, an unwrapped ancestor,
  * a body wrapper that breaks `body >`). Elements are told apart by a numbering attribute added to the
  * body's descendants before the analysis.
  */
@@ -110,6 +110,15 @@ export function checkSelectorInvariant(html: string, clients: readonly ClientId[
       nameDroppers.some(
         (rule) => rule.dropsAttributesOn?.includes(element.tagName) && rule.dropsAttributes?.(element).some((name) => name === 'class' || name === 'id'),
       );
+    // An element inside one the client unwraps (Outlook.com's links without a URL): combinators through the
+    // unwrapped element no longer hold, as documented by the sanitize behaviour.
+    const insideUnwrapped = (element: HtmlElement): boolean => {
+      for (let node = element.parentNode; node && isElement(node); node = node.parentNode) {
+        const key = getAttribute(node, ELEMENT_KEY);
+        if (key !== undefined && !present.has(Number(key)) && clientRules.unwraps.has(node.tagName)) return true;
+      }
+      return false;
+    };
     const rewrite = (selector: string): string => {
       if (!prefix || (!prefix.classPrefix && !prefix.idPrefix && !prefix.rewriteSelector)) return selector;
       const prefixed = prefixSelector(selector, prefix.classPrefix, prefix.idPrefix);
@@ -130,7 +139,7 @@ export function checkSelectorInvariant(html: string, clients: readonly ClientId[
           (wrapperBreaksChildren && /\bbody\s*>/i.test(selector)) ||
           mentionsWrapper(selector) ||
           (prefix?.firstClassOnly === true && mentionsLaterClass(selector)) ||
-          expected.some((key) => dropsNames(originalElements[key]));
+          expected.some((key) => dropsNames(originalElements[key]) || insideUnwrapped(originalElements[key]));
         if (limited) {
           result.limited++;
           continue;

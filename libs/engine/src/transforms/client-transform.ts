@@ -6,10 +6,12 @@ import { StyleCascade } from '../analysis/style-cascade';
 import { CLIENT_IDS, ClientId } from '../clients/email-client';
 import { getClient } from '../clients/email-clients';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
-import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
+import { HtmlComment, HtmlElement, HtmlText, getAttribute, isElement, positionOf } from '../parse/dom';
+import { utf8Length } from '../parse/utf8-length';
+import { relativeUrls, resolveAgainst } from '../clients/models/base-url';
 import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
-import { ClientRules, sanitizedTags } from '../clients/models/client-rules';
-import { PrefixBehavior, ignoredOnElement } from '../clients/models/client-behavior';
+import { ClientRules, sanitizedTags, sanitizesElement } from '../clients/models/client-rules';
+import { PrefixBehavior, SanitizeBehavior, ignoredOnElement } from '../clients/models/client-behavior';
 import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from '../analysis/client-behaviors';
 import { CssWriteOptions, writeCss } from './css-writer';
 import { AttributeValue, RenderPlan, emptyPlan, serializeStartTag } from './render-template';
@@ -288,16 +290,20 @@ export function transformForClient(context: TransformContext, client: ClientId):
 
   removeElements(context, client, plan, tally);
   dropComments(parsed, client === 'outlook-windows-legacy', clientIndex, name, plan, tally);
+  for (const [comment, markup] of outcome.commentRewrites) plan.comments.set(comment, markup);
   dropWholeStyleBlocks(outcome, name, plan, tally);
   const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
   dropElementAttributes(parsed, rules, name, attributes, tally);
   addElementAttributes(parsed, rules, attributes);
+  if (rules.urlBase) resolveRelativeUrls(parsed, rules.urlBase, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
   for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
+  writeMarkupBefore(parsed, rules, plan);
   wrapBody(parsed, outcome, plan);
   addClientStyleSheet(parsed, rules, plan);
   const writeSheet = writeStyleBlocks(context, outcome, bit, inlines, name, plan, tally, inlinedRuleCount);
   addClientMarkup(outcome, plan, tally);
+  if (rules.clip) clipMessage(parsed, rules.clip, name, plan, tally);
 
   const attributesOf = (element: HtmlElement): readonly AttributeValue[] => {
     const changed = attributes.get(element);
@@ -344,15 +350,19 @@ function sheetKept(rule: Rule, parsed: ParsedEmail, outcome: BehaviorOutcome, pl
 /** Declarations an element rule removes, counted per property and tag (warned about once, after the inline styles). */
 type IgnoredCounts = Map<string, { property: string; tag: string; count: number; element: HtmlElement }>;
 
-/** Whether an element rule of the client removes the property on this element; counts it when it does. */
-function ignoredHere(property: string, element: HtmlElement, elementRules: ClientRules['elementRules'], ignoredCounts: IgnoredCounts): boolean {
-  const elementRule = elementRules.size > 0 ? elementRules.get(property) : undefined;
-  if (!elementRule || !ignoredOnElement(elementRule, element.tagName)) return false;
+/**
+ * A declaration as the client's element rules leave it on this element: unchanged, dropped (null: the property
+ * is ignored there) or painted as another value (`becomes`); a change is counted.
+ */
+function onElement(kept: Decl, element: HtmlElement, elementRules: ClientRules['elementRules'], ignoredCounts: IgnoredCounts): Decl | null {
+  const elementRule = elementRules.size > 0 ? elementRules.get(kept.property) : undefined;
+  if (!elementRule || !ignoredOnElement(elementRule, element.tagName, kept.value)) return kept;
+  const property = elementRule.valueMatches ? `${kept.property}: ${kept.value}` : kept.property;
   const key = `${property} on <${element.tagName}>`;
   const counted = ignoredCounts.get(key);
   if (counted) counted.count++;
   else ignoredCounts.set(key, { property, tag: element.tagName, count: 1, element });
-  return true;
+  return elementRule.becomes !== undefined ? { ...kept, value: elementRule.becomes } : null;
 }
 
 /** Whether a rewrite or element rule changes one of an element's inline declarations. */
@@ -363,7 +373,7 @@ function inlineChanges(element: HtmlElement, declarations: readonly CssDeclarati
   for (const d of declarations) {
     if (inlineRewrites.has(d)) return true;
     const elementRule = elementRules.size > 0 ? elementRules.get(d.property) : undefined;
-    if (elementRule && ignoredOnElement(elementRule, element.tagName)) return true;
+    if (elementRule && ignoredOnElement(elementRule, element.tagName, d.value)) return true;
   }
   return false;
 }
@@ -416,10 +426,11 @@ function writeInlineStyles(
           rewritten !== undefined
             ? rewritten
             : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
-        if (!kept || ignoredHere(kept.property, element, elementRules, ignoredCounts)) continue;
-        const existing = merged.get(kept.property);
-        if (existing?.important && !kept.important) continue;
-        merged.set(kept.property, kept);
+        const placed = kept && onElement(kept, element, elementRules, ignoredCounts);
+        if (!placed) continue;
+        const existing = merged.get(placed.property);
+        if (existing?.important && !placed.important) continue;
+        merged.set(placed.property, placed);
       }
     }
     for (const declaration of dropsAttribute ? [] : (inline?.declarations ?? [])) {
@@ -432,11 +443,12 @@ function writeInlineStyles(
         continue;
       }
       const kept = rewritten !== undefined ? rewritten : declaration;
-      if (!kept || ignoredHere(kept.property, element, elementRules, ignoredCounts)) continue;
-      const existing = merged.get(kept.property);
-      if (existing?.important && !kept.important) continue;
-      merged.delete(kept.property); // the inline declaration comes last, as in the source
-      merged.set(kept.property, kept);
+      const placed = kept && onElement(kept, element, elementRules, ignoredCounts);
+      if (!placed) continue;
+      const existing = merged.get(placed.property);
+      if (existing?.important && !placed.important) continue;
+      merged.delete(placed.property); // the inline declaration comes last, as in the source
+      merged.set(placed.property, placed);
     }
     if (dropsAttribute) tally.add('warning', 'style', (n) => `${name} removed ${plural(n, 'style attribute')} whose text it rejects.`, position);
     const declarations = [...merged.values()];
@@ -511,6 +523,36 @@ function addElementAttributes(parsed: ParsedEmail, rules: ClientRules, attribute
         attributes.set(element, [...kept, ...added.attributes]);
       }
     }
+  }
+}
+
+/** Markup the client writes in front of some elements (Word's new <ol> before an <li value>), joined to their start tag. */
+function writeMarkupBefore(parsed: ParsedEmail, rules: ClientRules, plan: RenderPlan): void {
+  for (const behavior of rules.sanitize) {
+    const writes = behavior.writesBefore;
+    if (!writes) continue;
+    for (const tag of writes.on) {
+      for (const element of parsed.elementsByTag.get(tag) ?? []) {
+        const before = writes.before(element);
+        if (!before) continue;
+        const start = plan.startTags.get(element) ?? plan.prefixedStartTags?.get(element) ?? serializeStartTag(element.tagName, element.attrs);
+        plan.startTags.set(element, before + start);
+      }
+    }
+  }
+}
+
+/** Relative links, images and backgrounds the client writes absolute against the base it picks (Yahoo's last <base> in <body>). */
+function resolveRelativeUrls(parsed: ParsedEmail, behavior: SanitizeBehavior, attributes: ClientView['attributes']): void {
+  const base = behavior.resolvesUrlsAgainst?.(parsed);
+  if (!base) return;
+  for (const { element, attribute, value } of relativeUrls(parsed)) {
+    const resolved = resolveAgainst(value, base);
+    if (resolved === value) continue;
+    attributes.set(
+      element,
+      (attributes.get(element) ?? element.attrs).map((a) => (!a.prefix && a.name === attribute ? { ...a, value: resolved } : a)),
+    );
   }
 }
 
@@ -629,6 +671,53 @@ function addClientMarkup(outcome: BehaviorOutcome, plan: RenderPlan, tally: Warn
   }
 }
 
+/** The character offset in `source` where its UTF-8 length passes `bytes` (undefined when it never does). */
+function charOffsetOfByte(source: string, bytes: number): number | undefined {
+  if (source.length <= bytes / 4 || utf8Length(source) <= bytes) return undefined;
+  let count = 0;
+  for (let i = 0; i < source.length; i++) {
+    const code = source.charCodeAt(i);
+    const start = i;
+    if (code < 0x80) count += 1;
+    else if (code < 0x800) count += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (source.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      count += 4;
+      i++;
+    } else count += 3;
+    if (count > bytes) return start;
+  }
+  return undefined;
+}
+
+/**
+ * A message the client clips (Gmail past 102 KB): what starts after the cut in the HTML source is hidden, the
+ * client's notice ends the body. One walk down the nodes that straddle the cut: linear in the email's size.
+ */
+function clipMessage(parsed: ParsedEmail, clip: SanitizeBehavior, name: string, plan: RenderPlan, tally: WarningTally): void {
+  const cut = charOffsetOfByte(parsed.source, clip.clipsAfterBytes ?? Infinity);
+  const body = parsed.elementsByTag.get('body')?.[0];
+  if (cut === undefined || !body) return;
+  let hidden = 0;
+  const stack: HtmlElement[] = [body];
+  while (stack.length > 0) {
+    const element = stack.pop() as HtmlElement;
+    for (const child of element.childNodes) {
+      const location = (child as { sourceCodeLocation?: { startOffset: number; endOffset: number } | null }).sourceCodeLocation;
+      if (!location) continue;
+      if (location.startOffset >= cut) {
+        hidden++;
+        if (isElement(child)) plan.removed.add(child);
+        else if (child.nodeName === '#text') plan.texts.set(child as HtmlText, '');
+        else if (child.nodeName === '#comment') plan.comments.set(child as HtmlComment, '');
+      } else if (isElement(child) && location.endOffset > cut) stack.push(child);
+    }
+  }
+  const notice = clip.clipNotice ?? '';
+  const end = plan.endTags?.get(body) ?? '</body>';
+  plan.endTags = new Map(plan.endTags ?? []).set(body, `${notice}${end}`);
+  tally.add('warning', 'message size', () => `${name} clipped the message: ${clip.summary} ${plural(hidden, 'node')} after the cut hidden.`, positionOf(body));
+}
+
 /** Elements the client removes: caniemail's unsupported elements, then its sanitizer's own list. */
 function removeElements(context: TransformContext, client: ClientId, plan: RenderPlan, tally: WarningTally): void {
   const clientIndex = CLIENT_IDS.indexOf(client);
@@ -652,11 +741,15 @@ function removeElements(context: TransformContext, client: ClientId, plan: Rende
     } else if (tag === 'style' && unsupported('html-style', clientIndex)) {
       plan.removed.add(element);
       tally.add('error', '<style>', (n) => `${name} removed ${plural(n, '<style> block')}.`, position);
-    } else if (rules.removes.has(tag)) {
+    } else if (sanitizesElement(rules.removes, element, context.parsed)) {
       plan.removed.add(element);
       tally.add('warning', `<${tag}>`, (n) => `${name} removed ${plural(n, `<${tag}> element`)}.`, position);
-    } else if (rules.unwraps.has(tag)) {
+    } else {
+      const unwrapping = sanitizesElement(rules.unwraps, element, context.parsed);
+      if (!unwrapping) continue;
       plan.unwrapped.add(element);
+      const text = unwrapping.unwrappedText?.(element);
+      if (text) (plan.afterStartTags ??= new Map()).set(element, text);
       tally.add('warning', `<${tag}>`, (n) => `${name} removed ${plural(n, `<${tag}> tag`)} and kept the content.`, position);
     }
   }

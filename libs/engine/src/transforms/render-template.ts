@@ -265,7 +265,11 @@ export class RenderTemplate {
             i = slot.jump;
             continue;
           }
-          if (plan.unwrapped.has(element)) continue;
+          if (plan.unwrapped.has(element)) {
+            // What the client prints in place of the start tag it removed (Outlook.com's [href]).
+            if (plan.afterStartTags) out += plan.afterStartTags.get(element) ?? '';
+            continue;
+          }
           const rewritten = plan.startTags.get(element) ?? plan.prefixedStartTags?.get(element);
           out += rewritten === undefined ? slot.text : withAnnotation(rewritten, slot.annotation);
           if (plan.afterStartTags) out += plan.afterStartTags.get(element) ?? '';

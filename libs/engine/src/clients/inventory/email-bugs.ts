@@ -80,7 +80,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2018-03-15',
     clients: OWA,
-    decision: gap('the model does not rewrite links with an empty or non-URL href'),
+    decision: modeled('owa-link-without-url'),
   },
   {
     issue: 11,
@@ -195,7 +195,9 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2017-12-14',
     clients: ['yahoo-mail-android'],
-    decision: gap('the model keeps every <style> of the head; it has no rule for the first <head> being emptied'),
+    decision: disputed(
+      "the 2017 thread gives the trick (an empty first <head>) and no later test; caniemail's newer <style> results for the Yahoo Android app (2025-06) apply the styles of the first <head>, and the model follows them",
+    ),
   },
   {
     issue: 31,
@@ -227,7 +229,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2018-05-17',
     clients: GMAIL,
-    decision: gap('the message report flags a clipped size, but no Gmail model behaviour hides the clipped part'),
+    decision: modeled('gmail-message-clipped'),
   },
   {
     issue: 45,
@@ -369,7 +371,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2019-12-16',
     clients: YAHOO,
-    decision: gap('the Yahoo attribute-selector rule drops the selector only, not the rules after it'),
+    decision: modeled('yahoo-semicolon-attribute-selector'),
   },
   {
     issue: 75,
@@ -401,7 +403,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2020-04-01',
     clients: ['yahoo-mail', 'aol'],
-    decision: gap('the model does not drop an inline background for an unquoted url()'),
+    decision: modeled('yahoo-unquoted-background-url'),
   },
   {
     issue: 80,
@@ -458,6 +460,15 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     date: '2021-07-08',
     clients: ['apple-mail-ios'],
     decision: modeled('apple-ios-vh-zero'),
+  },
+  {
+    issue: 95,
+    title: 'Yahoo ends an HTML comment at its first -> (Gmail for Android with a non-Google account at the second)',
+    state: 'open',
+    date: '2021-07-01',
+    clients: ['yahoo-mail', 'yahoo-mail-android', 'aol', 'gmail-android'],
+    decision: modeled('yahoo-comment-ends-at-arrow'),
+    byClient: { 'gmail-android': userSetting("only with a non-Google account in Gmail's app (GANGA), which Mailproof does not model") },
   },
   {
     issue: 97,
@@ -529,7 +540,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2023-01-26',
     clients: ['outlook-macos', 'outlook-ios'],
-    decision: gap('the model does not drop the cellspacing attribute'),
+    decision: modeled('outlook-apps-cellspacing-zero'),
   },
   {
     issue: 130,

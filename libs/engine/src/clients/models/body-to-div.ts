@@ -21,7 +21,7 @@ export function bodyToDiv(id: string, clientName: string, evidence: readonly Evi
     suggestion: 'Repeat the body background on a full-width wrapper table (bgcolor and background-color), as email frameworks do.',
     fixture: {
       html: '<html><body bgcolor="#ffe000" text="#333333"><table width="100%" bgcolor="#ffe000"><tr><td>x</td></tr></table></body></html>',
-      expect: { transformIncludes: ['<body>', '<table width="100%" bgcolor="#ffe000">'], finding: { rule: id } },
+      expect: { transformIncludes: ['<body>', '<table width="100%" bgcolor="#ffe000"'], finding: { rule: id } },
     },
   };
 }

@@ -129,6 +129,11 @@ export interface RewriteBehavior extends BehaviorBase {
   /** Attributes the client removes from an element (Yahoo's `class` on `<img>`), read on the tags of `dropsAttributesOn`. */
   dropsAttributes?(element: HtmlElement): readonly string[];
   dropsAttributesOn?: readonly string[];
+  /**
+   * The markup the client writes for an HTML comment, from the comment's text (what lies between `<!--` and
+   * `-->`): undefined keeps the comment (Yahoo ends a comment at its first `->`, the rest becomes markup).
+   */
+  rewriteComment?(text: string): string | undefined;
   /** A declaration inside the email's own dark rules, as the client applies it in dark mode (Apple ignores pure white). */
   rewriteInDarkRules?(declaration: Decl): Decl | null | undefined;
   /** The finding's property label for a declaration this rule changes. */
@@ -175,11 +180,19 @@ export interface ElementBehavior extends BehaviorBase {
   properties: readonly string[];
   honoredOn?: ReadonlySet<string>;
   ignoredOn?: ReadonlySet<string>;
+  /**
+   * The rule reads only the values this matches (Word ignores display:none on <img>, not every display);
+   * absent: every value. caniemail's finding for the property then stays (the rule governs those values only).
+   */
+  valueMatches?: RegExp;
+  /** What the client paints instead where the rule applies (a collapsed table row painted as hidden); absent: the declaration is dropped. */
+  becomes?: string;
   suggestion: string;
 }
 
-/** Whether an element rule makes the client ignore its property on this tag. */
-export function ignoredOnElement(behavior: ElementBehavior, tag: string): boolean {
+/** Whether an element rule makes the client ignore its property (with this value) on this tag. */
+export function ignoredOnElement(behavior: ElementBehavior, tag: string, value: string): boolean {
+  if (behavior.valueMatches && !behavior.valueMatches.test(value.trim())) return false;
   if (behavior.ignoredOn) return behavior.ignoredOn.has(tag);
   return behavior.honoredOn ? !behavior.honoredOn.has(tag) : false;
 }
@@ -191,6 +204,30 @@ export interface SanitizeBehavior extends BehaviorBase {
   removesElements?: ReadonlySet<string>;
   /** Tags whose start and end tags go, their content staying. */
   unwrapsElements?: ReadonlySet<string>;
+  /**
+   * Only the elements of `removesElements` / `unwrapsElements` this accepts are removed or unwrapped (Outlook.com's
+   * links without a URL, Apple's <svg> on a body without a background); absent: all.
+   */
+  sanitizesWhen?(element: HtmlElement, parsed: ParsedEmail): boolean;
+  /**
+   * The client shows the message only up to this many bytes (UTF-8) of its HTML and hides what starts after
+   * the cut behind `clipNotice` (Gmail's "[Message clipped]"): elements, text and comments that start past it go.
+   */
+  clipsAfterBytes?: number;
+  /** The markup the client writes at the end of a clipped message. */
+  clipNotice?: string;
+  /** Text the client prints where an unwrapped element's start tag was (Outlook.com's `[href]`), as HTML; undefined: none. */
+  unwrappedText?(element: HtmlElement): string | undefined;
+  /**
+   * Markup the client writes in front of an element of these tags (the Word engine closes an `<ol>` before an
+   * `<li value>` and opens a new one): `before` returns it, or undefined to leave the element alone.
+   */
+  writesBefore?: { on: readonly string[]; before(element: HtmlElement): string | undefined };
+  /**
+   * The base URL the client resolves the email's relative links, images and backgrounds against, writing them
+   * absolute (Yahoo: the last `<base>` in `<body>`); undefined leaves them as a browser reads them.
+   */
+  resolvesUrlsAgainst?(parsed: ParsedEmail): string | undefined;
   /**
    * caniemail features this behavior shows to work differently: the level the evidence gives. Kept to a
    * minimum (caniemail stays the default); each one is a documented disagreement (docs/clients.md).

@@ -11,6 +11,8 @@ import type {
   SanitizeBehavior,
 } from './client-behavior';
 import { CLIENT_MODELS } from './client-models';
+import type { HtmlElement } from '../../parse/dom';
+import type { ParsedEmail } from '../../parse/parse-email';
 
 /** A client's behaviors sorted by what reads them, built once per client (the transform's hot path reads these). */
 export interface ClientRules {
@@ -19,6 +21,10 @@ export interface ClientRules {
   /** Tag -> the behavior that removes it (with content) or unwraps it. */
   removes: ReadonlyMap<string, SanitizeBehavior>;
   unwraps: ReadonlyMap<string, SanitizeBehavior>;
+  /** The behaviour that says which base URL the client resolves relative URLs against, if any. */
+  urlBase: SanitizeBehavior | undefined;
+  /** The behaviour that clips a long message (Gmail past 102 KB), if any. */
+  clip: SanitizeBehavior | undefined;
   dropBlocks: readonly DropBlockBehavior[];
   rewrites: readonly RewriteBehavior[];
   /** The declaration rewrites that can change this property, in model order (memoised per property). */
@@ -65,6 +71,8 @@ function compile(model: ClientModel): ClientRules {
     sanitize,
     removes,
     unwraps,
+    urlBase: sanitize.find((b) => b.resolvesUrlsAgainst),
+    clip: sanitize.find((b) => b.clipsAfterBytes !== undefined),
     dropBlocks,
     rewrites,
     rewritesFor,
@@ -108,6 +116,12 @@ export function rulesOf(client: ClientId): ClientRules {
     RULES.set(client, rules);
   }
   return rules;
+}
+
+/** Whether the client removes (or unwraps) this element: its tag is listed, and the behaviour's condition, if any, accepts it. */
+export function sanitizesElement(map: ClientRules['removes'], element: HtmlElement, parsed: ParsedEmail): SanitizeBehavior | undefined {
+  const behavior = map.get(element.tagName);
+  return behavior && (behavior.sanitizesWhen?.(element, parsed) ?? true) ? behavior : undefined;
 }
 
 /** The dark model a client shows by default (its model's first non-alternative dark behavior). */

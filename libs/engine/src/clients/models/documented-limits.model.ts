@@ -1,3 +1,4 @@
+import { browserBase } from './base-url';
 import { CANIEMAIL } from '../caniemail-data';
 import type { ClientId } from '../email-client';
 import { bodyToDiv } from './body-to-div';
@@ -501,12 +502,14 @@ function baseRemoved(id: string, who: string): SanitizeBehavior {
     kind: 'sanitize',
     severity: 'info',
     removesElements: new Set(['base']),
-    summary: `${who} removes <base>; relative links no longer resolve against it.`,
+    // caniemail's note: the element goes, but relative URLs are first written absolute against it.
+    resolvesUrlsAgainst: browserBase,
+    summary: `${who} removes <base> after writing relative links and images absolute against it.`,
     evidence: [caniemailNote('html-base#1', 'removed')],
     suggestion: 'Write absolute URLs.',
     fixture: {
-      html: '<html><head><base href="https://example.com/"></head><body><a href="https://example.com/page">x</a></body></html>',
-      expect: { transformExcludes: ['<base'] },
+      html: '<html><head><base href="https://example.com/"></head><body><a href="page">x</a></body></html>',
+      expect: { transformIncludes: ['href="https://example.com/page"'], transformExcludes: ['<base'] },
     },
   };
 }
@@ -790,7 +793,7 @@ const yahooBackgroundSize = valueLimit({
   label: 'background with / size',
   properties: ['background'],
   apply: dropWhen((value) => /\/\s*[\w.]/.test(withoutBracketed(value, 'url(', ')'))),
-  sample: 'background:#ffeedd url(https://example.com/a.png) center / cover',
+  sample: "background:#ffeedd url('https://example.com/a.png') center / cover",
   gone: ['cover'],
   suggestion: 'Give background-size as its own declaration.',
 });

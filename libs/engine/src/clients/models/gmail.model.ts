@@ -1,5 +1,6 @@
 import { bodyToDiv } from './body-to-div';
-import type { ClientBehavior, ClientModel, DarkBehavior, DropBlockBehavior, RewriteBehavior } from './client-behavior';
+import { GMAIL_CLIP_LIMIT_BYTES } from '../inbox-limits';
+import type { ClientBehavior, ClientModel, DarkBehavior, DropBlockBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import {
   EMPTY_VAR_FALLBACK,
   ESCAPED_SELECTOR,
@@ -353,6 +354,37 @@ const bodyAttributes = bodyToDiv('gmail-body-to-div', 'Gmail', [
   { url: 'https://github.com/resend/react-email/issues/670', title: 'react-email #670: body background stripped in Gmail', date: '2023-05-05' },
 ]);
 
+/** Filler that pushes a fixture past the clipping limit (a long paragraph that starts before the cut). */
+const CLIP_FILLER = 'lorem ipsum '.repeat(Math.ceil(GMAIL_CLIP_LIMIT_BYTES / 12) + 200);
+
+const messageClipped: SanitizeBehavior = {
+  id: 'gmail-message-clipped',
+  kind: 'sanitize',
+  severity: 'warning',
+  clipsAfterBytes: GMAIL_CLIP_LIMIT_BYTES,
+  clipNotice: '<div>[Message clipped]&nbsp; View entire message</div>',
+  summary:
+    'Gmail shows a message whose HTML passes about 102 KB only up to that point: what comes after (footer, unsubscribe link, open pixel) is hidden behind "[Message clipped] View entire message".',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/41',
+      title: 'email-bugs #41: Gmail clips emails at 102 kB or with special characters (open)',
+      date: '2018-05-17',
+      note: "The thread's tests put the cut near 102 KB of the HTML, but not exactly (sizes after the ESP's additions vary); the model cuts at 102 KiB of the HTML as submitted, where the size report warns. Clipping triggered by some special characters in small emails is not modeled.",
+    },
+  ],
+  suggestion: 'Keep the HTML under 102 KB: remove white space and unused CSS, shorten tracking URLs, or split the content.',
+  fixture: {
+    html: `<html><head></head><body><p>${CLIP_FILLER}</p><p>Unsubscribe here</p></body></html>`,
+    expect: { transformIncludes: ['[Message clipped]', 'lorem ipsum'], transformExcludes: ['Unsubscribe here'] },
+  },
+  // A message under the limit is shown whole.
+  counterFixture: {
+    html: '<html><head></head><body><p>Short</p><p>Unsubscribe here</p></body></html>',
+    expect: { transformIncludes: ['Unsubscribe here'], transformExcludes: ['[Message clipped]'] },
+  },
+};
+
 const GMAIL_SHARED: readonly ClientBehavior[] = [
   styleSizeLimit,
   nestedAtRule,
@@ -369,6 +401,7 @@ const GMAIL_SHARED: readonly ClientBehavior[] = [
   negativeMargins,
   bodyAttributes,
   classPrefix,
+  messageClipped,
 ];
 
 const DARK_GUIDE = {

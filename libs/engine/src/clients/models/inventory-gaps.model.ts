@@ -1,7 +1,10 @@
 import { CANIEMAIL } from '../caniemail-data';
 import type { ClientId } from '../email-client';
-import type { AdditionBehavior, ClientBehavior, Decl, Evidence, PrefixBehavior, RewriteBehavior } from './client-behavior';
+import type { AdditionBehavior, ClientBehavior, Decl, ElementBehavior, Evidence, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
+import { getAttribute, isElement } from '../../parse/dom';
+import type { ParsedEmail } from '../../parse/parse-email';
 import { caniemailNote } from './documented-limits.model';
+import { escapeAttributeValue, escapeText } from '../../parse/html-escape';
 
 /**
  * Behaviours written from the caniemail notes the inventory still left open after its first pass (docs/clients.md,
@@ -128,6 +131,164 @@ const heyTransitionReset: AdditionBehavior = {
     expect: { transformIncludes: ['*{transition-duration:0s !important}'], noFindingFor: 'hey-transition-duration-reset' },
   },
 };
+
+/** A run of 31 or more characters without white space: Gmail breaks it every 30. */
+const LONG_WORD = /\S{31,}/g;
+
+/** Gmail's webmail puts a <wbr> after every 30 characters of a long word (caniemail css-word-break note 1). */
+const gmailWordBreaks: AdditionBehavior = {
+  id: 'gmail-wbr-in-long-words',
+  kind: 'addition',
+  severity: 'info',
+  summary: 'Gmail adds a <wbr> (a line-break opportunity) every 30 characters inside a long word or URL written as text.',
+  evidence: [caniemailNote('css-word-break#1', '<wbr> added every 30 characters')],
+  disabledBy: () => false,
+  restyledBy: () => false,
+  addTo: (text) => {
+    let count = 0;
+    let out = '';
+    let at = 0;
+    for (const match of text.matchAll(LONG_WORD)) {
+      const start = match.index ?? 0;
+      out += escapeText(text.slice(at, start));
+      const word = match[0];
+      const pieces: string[] = [];
+      for (let i = 0; i < word.length; i += 30) pieces.push(escapeText(word.slice(i, i + 30)));
+      count += pieces.length - 1;
+      out += pieces.join('<wbr>');
+      at = start + word.length;
+    }
+    return count > 0 ? { text: out + escapeText(text.slice(at)), count } : undefined;
+  },
+  suggestion: 'Expect long words and URLs to wrap in Gmail; set word-break or overflow-wrap yourself where the break point matters.',
+  fixture: {
+    html: '<p>Code: ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdef</p>',
+    expect: { transformIncludes: ['ABCDEFGHIJKLMNOPQRSTUVWXYZ0123<wbr>456789abcdef'], finding: { rule: 'gmail-wbr-in-long-words' } },
+  },
+  // Ordinary words are left alone.
+  counterFixture: {
+    html: '<p>A short sentence &amp; words.</p>',
+    expect: { transformIncludes: ['A short sentence &amp; words.'], noFindingFor: 'gmail-wbr-in-long-words' },
+  },
+};
+
+// ----- Values an engine ignores or paints differently on some elements -----
+
+/** The Word engine does not hide an <img> with display:none on the image itself (caniemail css-display-none note 2). */
+const wordDisplayNoneOnImages: ElementBehavior = {
+  id: 'word-display-none-not-on-img',
+  kind: 'element',
+  summary: 'The Word engine ignores display:none set on an <img> itself: the image still shows (it hides a cell or a block that holds it).',
+  evidence: [caniemailNote('css-display-none#2', 'not on <img>'), caniemailNote('css-display#5', 'only display:none, and not on <img>')],
+  properties: ['display'],
+  ignoredOn: new Set(['img']),
+  valueMatches: /^none\b/i,
+  suggestion: 'Hide the image by its container (a <td> or <div> with display:none, or mso-hide:all), not by the <img>.',
+  fixture: {
+    html: '<table><tr><td><img src="https://example.com/a.png" alt="A" style="display:none;border:0"></td></tr></table>',
+    expect: { transformExcludes: ['display:none', 'display: none'], finding: { rule: 'word-display-none-not-on-img' } },
+  },
+  // display:none on the cell that holds it works.
+  counterFixture: {
+    html: '<table><tr><td style="display:none"><img src="https://example.com/a.png" alt="A" style="border:0"></td></tr></table>',
+    expect: { transformIncludes: ['display:none'], noFindingFor: 'word-display-none-not-on-img' },
+  },
+};
+
+/** The Word engine ends an <ol> before an <li value> and starts a new one from that value (caniemail html-lists note 2). */
+const wordListValueSplit: SanitizeBehavior = {
+  id: 'word-li-value-splits-list',
+  kind: 'sanitize',
+  severity: 'info',
+  summary:
+    'The Word engine closes the <ol> before an <li> with a value attribute and opens a new <ol> whose start is that value: the list is cut in two, with list spacing between the parts.',
+  evidence: [caniemailNote('html-lists#2', '<ol> closed before <li value>, a new <ol start> opened')],
+  writesBefore: {
+    on: ['li'],
+    before: (element) => {
+      const value = getAttribute(element, 'value')?.trim();
+      const list = element.parentNode;
+      if (!value || !/^-?\d+$/.test(value) || !list || !isElement(list) || list.tagName !== 'ol') return undefined;
+      const attrs = list.attrs.filter((a) => !a.prefix && a.name !== 'start');
+      return `</ol><ol${attrs.map((a) => ` ${a.name}="${escapeAttributeValue(a.value)}"`).join('')} start="${value}">`;
+    },
+  },
+  suggestion: 'Use start on the <ol> instead of value on an <li>, or write the numbers as text.',
+  fixture: {
+    html: '<ol type="a"><li>one</li><li value="5">five</li><li>six</li></ol>',
+    expect: { transformIncludes: ['<li>one</li></ol><ol type="a" start="5"><li value="5">five</li>'], finding: { rule: 'word-li-value-splits-list' } },
+  },
+  // start on the <ol> is read as written.
+  counterFixture: {
+    html: '<ol start="5"><li>five</li><li>six</li></ol>',
+    expect: { transformIncludes: ['<ol start="5"><li>five</li>'], noFindingFor: 'word-li-value-splits-list' },
+  },
+};
+
+/** Whether the email gives <body> a background: an attribute, its style attribute, or a <style> rule on body. */
+export function bodyHasBackground(parsed: ParsedEmail): boolean {
+  const body = parsed.elementsByTag.get('body')?.[0];
+  if (body && (getAttribute(body, 'bgcolor')?.trim() || getAttribute(body, 'background')?.trim())) return true;
+  if (body && (parsed.inlineStyles.get(body)?.declarations ?? []).some((d) => d.property.startsWith('background'))) return true;
+  return parsed.styleSheets.some((sheet) => {
+    let found = false;
+    sheet.root.walkRules((rule) => {
+      if (!found && /(?:^|[\s,>+~])body(?![-\w])/i.test(rule.selector))
+        rule.each((node) => {
+          if (node.type === 'decl' && node.prop.toLowerCase().startsWith('background')) found = true;
+        });
+    });
+    return found;
+  });
+}
+
+/** Apple Mail on macOS shows an inline <svg> only when the body has a background (caniemail html-svg note 1). */
+const appleSvgNeedsBodyBackground: SanitizeBehavior = {
+  id: 'apple-svg-needs-body-background',
+  kind: 'sanitize',
+  severity: 'warning',
+  removesElements: new Set(['svg']),
+  sanitizesWhen: (_element, parsed) => !bodyHasBackground(parsed),
+  summary: 'Apple Mail on macOS shows no inline <svg> unless <body> has a background (any color or image, as an attribute, inline or in <style>).',
+  evidence: [caniemailNote('html-svg#1', 'requires a background on <body>')],
+  suggestion: 'Give <body> a background (bgcolor, or background-color in its style), or use an image instead of inline SVG.',
+  fixture: {
+    html: '<html><head></head><body><p>logo</p><svg width="10" height="10"><rect width="10" height="10" fill="#102030"></rect></svg></body></html>',
+    expect: { transformIncludes: ['<p>logo</p>'], transformExcludes: ['<svg'] },
+  },
+  // With a body background the SVG shows.
+  counterFixture: {
+    html: '<html><head></head><body style="background-color:#ffffff"><svg width="10" height="10"><rect width="10" height="10" fill="#102030"></rect></svg></body></html>',
+    expect: { transformIncludes: ['<svg'], noFindingFor: 'apple-svg-needs-body-background' },
+  },
+};
+
+/** visibility:collapse on a table row only hides its content, the row keeps its space (caniemail css-visibility note 1). */
+function collapsedRowPaintedHidden(id: string, who: string): ElementBehavior {
+  return {
+    id,
+    kind: 'element',
+    summary: `${who} paints visibility:collapse on a table row as visibility:hidden: the row's content is hidden but the row keeps its height.`,
+    evidence: [caniemailNote('css-visibility#1', 'collapse on a <tr> does not remove the row from the layout')],
+    properties: ['visibility'],
+    ignoredOn: new Set(['tr']),
+    valueMatches: /^collapse$/i,
+    becomes: 'hidden',
+    suggestion: 'Remove a row from the layout with display:none (and mso-hide:all for Outlook) instead of visibility:collapse.',
+    fixture: {
+      html: '<table><tr style="visibility:collapse"><td>hidden row</td></tr><tr><td>x</td></tr></table>',
+      expect: { transformIncludes: ['hidden'], transformExcludes: ['collapse'], finding: { rule: id } },
+    },
+    // visibility:hidden is painted as written.
+    counterFixture: {
+      html: '<table><tr style="visibility:hidden"><td>hidden row</td></tr></table>',
+      expect: { transformIncludes: ['visibility:hidden'], noFindingFor: id },
+    },
+  };
+}
+const appleCollapsedRow = collapsedRowPaintedHidden('apple-collapsed-row-hidden', 'Apple Mail (WebKit)');
+const outlookAppsCollapsedRow = collapsedRowPaintedHidden('outlook-apps-collapsed-row-hidden', 'Outlook for Mac and iOS (WebKit)');
+const yahooIosCollapsedRow = collapsedRowPaintedHidden('yahoo-ios-collapsed-row-hidden', "Yahoo's iOS app (WebKit)");
 
 // ----- At-rules -----
 
@@ -511,19 +672,31 @@ const YAHOO_TARGET = targetBlank('Yahoo');
 
 /** The behaviours of this file per client, appended to each model by client-models.ts. */
 export const INVENTORY_GAP_BEHAVIORS: Partial<Record<ClientId, readonly ClientBehavior[]>> = {
-  'gmail-web': [GMAIL_TARGET, gmailWordWrap(['css-word-wrap#1'])],
+  'gmail-web': [GMAIL_TARGET, gmailWordWrap(['css-word-wrap#1']), gmailWordBreaks],
   'gmail-android': [GMAIL_TARGET, gmailWordWrap(['css-word-wrap#1', 'css-word-break#2'])],
   'gmail-ios': [GMAIL_TARGET, bodyWordWrap('gmail-ios-word-wrap-break-word', 'Gmail for iOS')],
   'outlook-web': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
   'outlook-windows': [OUTLOOK_TARGET, outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
-  'outlook-windows-legacy': [wordBackgroundAttribute, wordBackgroundColorOnly, wordBorderMax, wordRemoteFontsIgnored],
-  'outlook-macos': [outlookNestedMedia(['css-at-media#1', 'css-at-media#10']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'), outlookMacTableAlign],
-  'outlook-ios': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
+  'outlook-windows-legacy': [
+    wordBackgroundAttribute,
+    wordBackgroundColorOnly,
+    wordBorderMax,
+    wordRemoteFontsIgnored,
+    wordDisplayNoneOnImages,
+    wordListValueSplit,
+  ],
+  'outlook-macos': [
+    outlookNestedMedia(['css-at-media#1', 'css-at-media#10']),
+    bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'),
+    outlookMacTableAlign,
+    outlookAppsCollapsedRow,
+  ],
+  'outlook-ios': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook'), outlookAppsCollapsedRow],
   'outlook-android': [outlookNestedMedia(['css-at-media#1']), bodyWordWrap('outlook-word-wrap-break-word', 'Outlook')],
-  'apple-mail-macos': [appleWordBreak],
-  'apple-mail-ios': [appleWordBreak],
+  'apple-mail-macos': [appleWordBreak, appleCollapsedRow, appleSvgNeedsBodyBackground],
+  'apple-mail-ios': [appleWordBreak, appleCollapsedRow],
   'yahoo-mail': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'desktop-webmail'), yahooNestingFlattened],
-  'yahoo-mail-ios': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'ios'), yahooNestingFlattened],
+  'yahoo-mail-ios': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'ios'), yahooNestingFlattened, yahooIosCollapsedRow],
   'yahoo-mail-android': [YAHOO_TARGET, yahooSupportsFilter('yahoo', 'android'), yahooNestingFlattened],
   aol: [YAHOO_TARGET, yahooSupportsFilter('aol', 'desktop-webmail'), yahooNestingFlattened],
   'samsung-mail': [bodyWordWrap('samsung-word-wrap-break-word', 'Samsung Email')],

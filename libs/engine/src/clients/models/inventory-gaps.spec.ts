@@ -40,6 +40,10 @@ describe('inventory third pass: no finding where the client supports what the em
     ['a plain color (no light-dark())', '<p style="color:#102030;background-color:#fefefe">x</p>'],
     ['no transition', '<a href="https://example.com/a" style="color:#102030">x</a>'],
     [
+      'display:none on a cell, visibility:hidden on a row, collapse on a column group, words under 31 characters',
+      '<table><colgroup style="visibility:collapse"></colgroup><tr style="visibility:hidden"><td style="display:none"><img src="https://example.com/a.png" alt="A" style="display:block"></td></tr></table><p>short words only</p>',
+    ],
+    [
       'a font the machine has (local())',
       '<html><head><style>@font-face{font-family:Brand;src:local(Arial)}.a{font-family:Brand, Arial}</style></head><body><p class="a">x</p></body></html>',
     ],

@@ -7,7 +7,12 @@ import type {
   ElementBehavior,
   PrefixBehavior,
   RewriteBehavior,
+  SanitizeBehavior,
 } from './client-behavior';
+import { getAttribute } from '../../parse/dom';
+import { escapeText } from '../../parse/html-escape';
+import { bodyBase, browserBase } from './base-url';
+import { caniemailNote } from './documented-limits.model';
 import { PREFIXED_ATTRIBUTE_LIMIT, hasStrayCharacter, readsPrefixedAttribute } from './css-text';
 
 /**
@@ -368,6 +373,54 @@ const owaStrayCharacter: RewriteBehavior = {
   },
 };
 
+/** A link target Outlook.com keeps: a URL with a scheme (https:, mailto:, tel:) or an anchor in the message (#name). */
+const LINK_TARGET = /^(?:[a-z][a-z0-9+.-]*:|#)/i;
+
+const owaLinkWithoutUrl: SanitizeBehavior = {
+  id: 'owa-link-without-url',
+  kind: 'sanitize',
+  severity: 'warning',
+  unwrapsElements: new Set(['a']),
+  // A relative href under a <base> is written absolute first (caniemail html-base note 1): it stays a link.
+  sanitizesWhen: (element, parsed) => {
+    const href = (getAttribute(element, 'href') ?? '').trim();
+    return !LINK_TARGET.test(href) && !(href && browserBase(parsed));
+  },
+  unwrappedText: (element) => {
+    const href = (getAttribute(element, 'href') ?? '').trim();
+    return href ? `[${escapeText(href)}]` : undefined;
+  },
+  summary:
+    'Outlook.com removes a link whose href is empty, missing or not a URL (its text stays, no longer a link); a non-URL href is printed in brackets before the text.',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/10',
+      title: 'email-bugs #10: Office 365 and Outlook.com strip <a> tags with empty or invalid href attributes (open)',
+      date: '2018-03-15',
+      note: 'A 2018 comment adds that the styles of such a link move to the next element with a style attribute; that transfer is not modeled. A link without any href is treated as an empty one (the example the comment cites has none).',
+    },
+    {
+      url: 'https://github.com/mjmlio/mjml/issues/827',
+      title: 'mjml #827: a link to google.com without a scheme shows as [google.com]Read news in Outlook.com',
+      date: '2017-10-06',
+    },
+  ],
+  suggestion: 'Give every link a full URL (https://…); a placeholder href ({{url}}, a bare domain) is printed in brackets.',
+  fixture: {
+    html: '<p><a href="" style="color:#102030">Hello</a> and <a href="example.com/page">world</a></p>',
+    expect: {
+      transformIncludes: ['<p>Hello and [example.com/page]world</p>'],
+      transformExcludes: ['<a '],
+      finding: { rule: 'owa-link-without-url' },
+    },
+  },
+  // Links with a scheme or to an anchor stay links, with no note.
+  counterFixture: {
+    html: '<p><a href="https://example.com/a">x</a> <a href="mailto:a@example.com">y</a> <a href="#top">z</a></p>',
+    expect: { transformIncludes: ['example.com/a', 'mailto:a@example.com', 'href="#top"'], noFindingFor: 'owa-link-without-url' },
+  },
+};
+
 const owaDark: DarkBehavior = {
   id: 'owa-dark-partial',
   kind: 'dark',
@@ -443,14 +496,91 @@ const macFixedTableLayout: AdditionBehavior = {
   },
 };
 
+const macClassPrefix: PrefixBehavior = {
+  id: 'outlook-mac-class-prefix',
+  kind: 'prefix',
+  classPrefix: 'x_',
+  summary:
+    'Outlook for Mac prefixes every class with x_ in the markup and in its class selectors; an attribute selector on class keeps the name as written, so it no longer matches.',
+  evidence: [caniemailNote('css-selector-attribute#3', 'class="test" becomes class="x_test", [class="test"] stays unprefixed')],
+  selectorLimit: (selector) => (readsPrefixedAttribute(selector) ? PREFIXED_ATTRIBUTE_LIMIT : undefined),
+  fixture: {
+    html: '<html><head><style>.btn{color:#ff0000}[class="note"]{font-weight:bold}</style></head><body><a class="btn" href="https://example.com">Go</a><p class="note">x</p></body></html>',
+    expect: { transformIncludes: ['class="x_btn"', '.x_btn{', 'class="x_note"', '[class="note"]'] },
+  },
+};
+
+const iosFirstBodyBase: SanitizeBehavior = {
+  id: 'outlook-ios-base-first-in-body',
+  kind: 'sanitize',
+  severity: 'warning',
+  resolvesUrlsAgainst: bodyBase('first'),
+  summary:
+    'Outlook for iOS resolves relative links and images against the first <base> in the body, not the first of the document (one in the head loses), then removes the <base>.',
+  evidence: [caniemailNote('html-base#2', 'the first <base> in <body>'), caniemailNote('html-base#1', 'removed, URLs turned into absolute links')],
+  suggestion: 'Write absolute URLs, or keep a single <base>.',
+  fixture: {
+    html: '<html><head><base href="https://a.example.com/"></head><body><base href="https://b.example.com/"><a href="page">x</a></body></html>',
+    expect: { transformIncludes: ['href="https://b.example.com/page"'], finding: { rule: 'outlook-ios-base-first-in-body' } },
+  },
+  // One base: the same URL as in a browser, written absolute, and no note.
+  counterFixture: {
+    html: '<html><head><base href="https://a.example.com/"></head><body><a href="page">x</a></body></html>',
+    expect: { transformIncludes: ['href="https://a.example.com/page"'], noFindingFor: 'outlook-ios-base-first-in-body' },
+  },
+};
+
+const appsCellspacingZero: AdditionBehavior = {
+  id: 'outlook-apps-cellspacing-zero',
+  kind: 'addition',
+  severity: 'warning',
+  summary: 'Outlook for Mac and Outlook for iOS draw every table as if cellspacing were 0, whatever value the email gives (cellpadding and border still work).',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/124',
+      title: 'email-bugs #124: Outlook for Mac/iOS is not rendering cellspacing (open)',
+      date: '2023-01-26',
+      note: 'The report covers tables that set cellspacing; a table without it is modeled with 0 too (the Outlook iOS markup quoted in email-bugs #112 carries border-spacing: 0px on a table that sets none).',
+    },
+  ],
+  addsAttributes: { on: ['table'], attributes: [{ name: 'cellspacing', value: '0' }] },
+  disabledBy: () => false,
+  restyledBy: () => false,
+  suggestion: 'Space cells with padding (cellpadding, or padding on the cells) or spacer cells instead of cellspacing.',
+  fixture: {
+    html: '<table cellspacing="10" cellpadding="4"><tr><td>a</td><td>b</td></tr></table>',
+    expect: { transformIncludes: ['cellspacing="0"'], transformExcludes: ['cellspacing="10"'], finding: { rule: 'outlook-apps-cellspacing-zero' } },
+  },
+  // cellspacing="0" is what the apps draw anyway: no note.
+  counterFixture: {
+    html: '<table cellspacing="0" cellpadding="4"><tr><td>a</td></tr></table>',
+    expect: { transformIncludes: ['cellspacing="0"'], noFindingFor: 'outlook-apps-cellspacing-zero' },
+  },
+};
+
 export const OUTLOOK_MODELS: Record<
   'outlook-web' | 'outlook-windows' | 'outlook-windows-legacy' | 'outlook-macos' | 'outlook-ios' | 'outlook-android',
   ClientModel
 > = {
-  'outlook-web': { client: 'outlook-web', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
-  'outlook-windows': { client: 'outlook-windows', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaDark] },
+  'outlook-web': {
+    client: 'outlook-web',
+    engine: 'Blink',
+    checkedAt: CHECKED,
+    behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaLinkWithoutUrl, owaDark],
+  },
+  'outlook-windows': {
+    client: 'outlook-windows',
+    engine: 'Blink',
+    checkedAt: CHECKED,
+    behaviors: [owaPrefix, owaDoubleBrace, owaStrayCharacter, owaLinkWithoutUrl, owaDark],
+  },
   'outlook-windows-legacy': { client: 'outlook-windows-legacy', engine: 'Word', checkedAt: CHECKED, behaviors: WORD },
-  'outlook-macos': { client: 'outlook-macos', engine: 'WebKit', checkedAt: CHECKED, behaviors: [macFixedTableLayout, appsDark] },
-  'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
+  'outlook-macos': {
+    client: 'outlook-macos',
+    engine: 'WebKit',
+    checkedAt: CHECKED,
+    behaviors: [macClassPrefix, macFixedTableLayout, appsCellspacingZero, appsDark],
+  },
+  'outlook-ios': { client: 'outlook-ios', engine: 'WebKit', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsCellspacingZero, iosFirstBodyBase, appsDark] },
   'outlook-android': { client: 'outlook-android', engine: 'Blink', checkedAt: CHECKED, behaviors: [owaDoubleBrace, appsDark] },
 };

@@ -1,4 +1,7 @@
+import type { ChildNode } from 'postcss';
 import { bodyToDiv } from './body-to-div';
+import { bodyBase } from './base-url';
+import { caniemailNote } from './documented-limits.model';
 import type { ClientModel, DarkBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import { PREFIXED_ATTRIBUTE_LIMIT, hasTopLevelComma, mediaFeatures, readsPrefixedAttribute, removeTopLevelCommas } from './css-text';
 
@@ -83,6 +86,42 @@ const commaMediaQuery: DropBlockBehavior = {
   fixture: {
     html: '<html><head><style>@media screen and (max-width:450px),(orientation:landscape){.col{display:block !important}} p{font-size:24px}</style></head><body><p class="col">x</p></body></html>',
     expect: { transformExcludes: ['font-size:24px', 'orientation'], finding: { rule: 'yahoo-media-query-list' } },
+  },
+};
+
+/** An attribute selector whose value holds a semicolon: div[style="margin:0;"]. */
+const SEMICOLON_IN_ATTRIBUTE = /\[[^\]]*;[^\]]*\]/;
+
+const semicolonAttributeSelector: DropBlockBehavior = {
+  id: 'yahoo-semicolon-attribute-selector',
+  kind: 'drop-block',
+  scope: 'rest',
+  severity: 'warning',
+  summary: 'Yahoo and AOL drop a rule whose attribute selector holds a semicolon in its value, and every rule after it in the same <style> block.',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/74',
+      title: 'email-bugs #74: Yahoo and AOL break all styles after an attribute selector with a semicolon (open)',
+      date: '2019-12-16',
+    },
+  ],
+  find: ({ sheet }) => {
+    const poisoned = (node: ChildNode): boolean => {
+      if (node.type === 'rule' && SEMICOLON_IN_ATTRIBUTE.test(node.selector)) return true;
+      return node.type === 'atrule' || node.type === 'rule' ? (node.nodes ?? []).some(poisoned) : false;
+    };
+    const node = sheet.root.nodes.find(poisoned);
+    return node ? { node, label: 'attribute selector with ;' } : undefined;
+  },
+  suggestion: 'Split the value without its semicolon: [style^="margin: 16px 0"][style$="font-size: 80%"].',
+  fixture: {
+    html: '<html><head><style>.a{color:#102030} div[style="margin:0;"]{display:none} .b{color:#203040}</style></head><body><div class="a b" style="margin:0;">x</div></body></html>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['#203040'], finding: { rule: 'yahoo-semicolon-attribute-selector' } },
+  },
+  // An attribute value without a semicolon breaks nothing.
+  counterFixture: {
+    html: '<html><head><style>.a{color:#102030} div[style="margin:0"]{display:none} .b{color:#203040}</style></head><body><div class="a b" style="margin:0">x</div></body></html>',
+    expect: { transformIncludes: ['#203040'], noFindingFor: 'yahoo-semicolon-attribute-selector' },
   },
 };
 
@@ -186,6 +225,26 @@ const bodyAttributes = bodyToDiv('yahoo-body-to-div', 'Yahoo', [
   { url: 'https://github.com/mjmlio/mjml/pull/167', title: 'mjml #167: Yahoo deletes the background on the body tag', date: '2016-03-29' },
 ]);
 
+const lastBodyBase: SanitizeBehavior = {
+  id: 'yahoo-base-last-in-body',
+  kind: 'sanitize',
+  severity: 'warning',
+  resolvesUrlsAgainst: bodyBase('last'),
+  summary:
+    'Yahoo resolves relative links and images against the last <base> in the body (a browser uses the first <base> of the document), then removes the <base>.',
+  evidence: [caniemailNote('html-base#3', 'the last <base> in <body>'), caniemailNote('html-base#1', 'removed, URLs turned into absolute links')],
+  suggestion: 'Write absolute URLs, or keep a single <base>.',
+  fixture: {
+    html: '<html><head><base href="https://a.example.com/"></head><body><base href="https://b.example.com/"><base href="https://c.example.com/"><a href="page">x</a></body></html>',
+    expect: { transformIncludes: ['href="https://c.example.com/page"'], finding: { rule: 'yahoo-base-last-in-body' } },
+  },
+  // One base: the same URL as in a browser, written absolute, and no note.
+  counterFixture: {
+    html: '<html><head><base href="https://a.example.com/"></head><body><a href="page">x</a></body></html>',
+    expect: { transformIncludes: ['href="https://a.example.com/page"'], noFindingFor: 'yahoo-base-last-in-body' },
+  },
+};
+
 const baseRemoved: SanitizeBehavior = {
   id: 'yahoo-base-removed',
   kind: 'sanitize',
@@ -214,8 +273,73 @@ const multipleBackgrounds: RewriteBehavior = {
   rewrite: (d) => (hasTopLevelComma(d.value) ? { ...d, value: removeTopLevelCommas(d.value) } : undefined),
   suggestion: 'Use one background layer (and a background-color fallback).',
   fixture: {
-    html: '<div style="background-image:url(https://example.com/a.png),url(https://example.com/b.png);color:#333333">x</div>',
-    expect: { transformIncludes: ['url(https://example.com/a.png) url(https://example.com/b.png)'], finding: { rule: 'yahoo-background-layers' } },
+    html: `<div style="background-image:url('https://example.com/a.png'),url('https://example.com/b.png');color:#333333">x</div>`,
+    expect: { transformIncludes: ["url('https://example.com/a.png') url('https://example.com/b.png')"], finding: { rule: 'yahoo-background-layers' } },
+  },
+};
+
+/** A url() whose argument does not start with a quote. */
+const UNQUOTED_URL = /url\(\s*(?!['"])/i;
+
+const unquotedInlineBackground: RewriteBehavior = {
+  id: 'yahoo-unquoted-background-url',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'background url() without quotes',
+  summary: "Yahoo's and AOL's webmails remove an inline background or background-image whose url() has no quotes around the URL.",
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/79',
+      title: 'email-bugs #79: Yahoo and AOL remove inline background image declarations with no quotes around the URL (open)',
+      date: '2020-04-01',
+      note: 'Reported for the desktop webmails; a quoted URL is kept (and proxied).',
+    },
+  ],
+  properties: ['background', 'background-image'],
+  valueMatches: UNQUOTED_URL,
+  rewrite: (d, site) => (site.inline && UNQUOTED_URL.test(d.value) ? null : undefined),
+  suggestion: "Quote the URL: background-image:url('https://…').",
+  fixture: {
+    html: '<div style="background:url(https://example.com/bg.png);color:#102030">x</div>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['bg.png'], finding: { rule: 'yahoo-unquoted-background-url' } },
+  },
+  // A quoted URL, or one in a <style> block, is kept.
+  counterFixture: {
+    html: '<div style="background:url(\'https://example.com/bg.png\');color:#102030">x</div>',
+    expect: { transformIncludes: ['bg.png'], noFindingFor: 'yahoo-unquoted-background-url' },
+  },
+};
+
+/** Elements a revealed comment may hold that the sanitizer never lets through (the view must not run them). */
+const ACTIVE_CONTENT = /<(script|iframe|object|embed)\b[\s\S]*?(?:<\/\1\s*>|$)/gi;
+
+const commentEndsAtArrow: RewriteBehavior = {
+  id: 'yahoo-comment-ends-at-arrow',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'HTML comment with ->',
+  summary: 'Yahoo ends an HTML comment at the first -> inside it: what follows, up to and including the real -->, shows in the email.',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/95',
+      title: 'email-bugs #95: [Yahoo | GANGA] HTML comments partially removed (open)',
+      date: '2021-07-01',
+      note: "Seen in Yahoo's webmail and Android app; the thread's reply uses it to show a paragraph to Yahoo and AOL only. Gmail's Android app with a non-Google account (a reader setting) ends a comment at the second ->: not modeled.",
+    },
+  ],
+  rewriteComment: (text) => {
+    const at = text.indexOf('->');
+    return at < 0 ? undefined : `${text.slice(at + 2).replace(ACTIVE_CONTENT, '')}-->`;
+  },
+  suggestion: 'Do not write -> inside an HTML comment (arrows in commented-out notes, a single-dash -> instead of -->).',
+  fixture: {
+    html: '<p>a</p><!-- note -> shown text --><p>b</p>',
+    expect: { transformIncludes: ['<p>a</p> shown text --><p>b</p>'], finding: { rule: 'yahoo-comment-ends-at-arrow' } },
+  },
+  // A comment without -> stays a comment.
+  counterFixture: {
+    html: '<p>a</p><!-- a note --><p>b</p>',
+    expect: { transformIncludes: ['<!-- a note -->'], noFindingFor: 'yahoo-comment-ends-at-arrow' },
   },
 };
 
@@ -266,13 +390,17 @@ const CHECKED = '2026-11-27';
 const WEB = [
   yahooPrefix,
   commaMediaQuery,
+  semicolonAttributeSelector,
   mediaFeatureFilter,
   heightToMinHeight,
   imageClassRemoved,
   spacedImportantDisplay,
   multipleBackgrounds,
   bodyAttributes,
+  lastBodyBase,
   baseRemoved,
+  unquotedInlineBackground,
+  commentEndsAtArrow,
 ];
 
 export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-android' | 'aol', ClientModel> = {
@@ -284,11 +412,13 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
     behaviors: [
       yahooPrefix,
       commaMediaQuery,
+      semicolonAttributeSelector,
       mediaFeatureFilter,
       imageClassRemoved,
       spacedImportantDisplay,
       multipleBackgrounds,
       bodyAttributes,
+      lastBodyBase,
       baseRemoved,
       appDark,
     ],
@@ -300,12 +430,15 @@ export const YAHOO_MODELS: Record<'yahoo-mail' | 'yahoo-mail-ios' | 'yahoo-mail-
     behaviors: [
       yahooPrefix,
       commaMediaQuery,
+      semicolonAttributeSelector,
       mediaFeatureFilter,
       heightToMinHeight,
       imageClassRemoved,
       multipleBackgrounds,
       bodyAttributes,
+      lastBodyBase,
       baseRemoved,
+      commentEndsAtArrow,
       appDark,
     ],
   },
