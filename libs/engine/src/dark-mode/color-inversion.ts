@@ -87,18 +87,19 @@ function readerColor(value: string, role: ColorRole): string | undefined {
 
 /** Recolors every color token of a CSS value (memoised: emails repeat the same few colors). */
 export class ColorInverter {
-  private readonly cache = new Map<string, string>();
+  /** Per role, the answer for each value (two maps rather than a composed key: no key string per call). */
+  private readonly cache: Record<ColorRole, Map<string, string>> = { background: new Map(), foreground: new Map() };
   constructor(readonly mode: InversionMode) {}
 
   color(value: string, role: ColorRole): string {
-    const key = `${role}\u0000${value}`;
-    let result = this.cache.get(key);
+    const cache = this.cache[role];
+    let result = cache.get(value);
     if (result === undefined) {
       result = value.replace(COLOR_TOKEN, (token) => {
         if (token.toLowerCase().startsWith('url(') || NOT_COLORS.has(token.toLowerCase())) return token;
         return (this.mode === 'removal' ? readerColor(token, role) : invertColor(token, this.mode, role)) ?? token;
       });
-      this.cache.set(key, result);
+      cache.set(value, result);
     }
     return result;
   }
