@@ -184,12 +184,15 @@ export class RenderTemplate {
       return this.parts.length - 1;
     };
 
-    type Frame = { nodes: HtmlNode[]; index: number; close?: () => void };
+    // One object shape per open element and no closure: the end tag goes into the buffer (`tag`), or into a
+    // Close slot the Open slot jumps to (`open`, an editable element); the document's frame has neither.
+    type Frame = { nodes: HtmlNode[]; index: number; tag: string; open: Slot | null; node: HtmlElement | null };
     const stack: Frame[] = [];
-    let frame: Frame = { nodes: childrenOf(parsed.document as HtmlParentNode) as HtmlNode[], index: 0 };
+    let frame: Frame = { nodes: childrenOf(parsed.document as HtmlParentNode) as HtmlNode[], index: 0, tag: '', open: null, node: null };
     for (;;) {
       if (frame.index >= frame.nodes.length) {
-        frame.close?.();
+        if (frame.open !== null) frame.open.jump = pushSlot({ kind: SlotKind.Close, node: frame.node as HtmlElement, text: `</${frame.tag}>`, jump: -1 });
+        else if (frame.tag) buffer += `</${frame.tag}>`;
         const parent = stack.pop();
         if (!parent) break;
         frame = parent;
@@ -207,7 +210,7 @@ export class RenderTemplate {
           buffer += startTag;
           if (isVoid) continue;
           stack.push(frame);
-          frame = { nodes: childrenOf(node) as HtmlNode[], index: 0, close: () => (buffer += `</${tag}>`) };
+          frame = { nodes: childrenOf(node) as HtmlNode[], index: 0, tag, open: null, node };
           continue;
         }
         const openPart = pushSlot({ kind: SlotKind.Open, node, text: startTag, jump: -1, annotation });
@@ -223,13 +226,7 @@ export class RenderTemplate {
           continue;
         }
         stack.push(frame);
-        frame = {
-          nodes: childrenOf(node) as HtmlNode[],
-          index: 0,
-          close: () => {
-            openSlot.jump = pushSlot({ kind: SlotKind.Close, node, text: `</${tag}>`, jump: -1 });
-          },
-        };
+        frame = { nodes: childrenOf(node) as HtmlNode[], index: 0, tag, open: openSlot, node };
       } else if (isText(node)) {
         const parent = node.parentNode;
         const raw = parent !== null && isElement(parent) && parent.namespaceURI === HTML_NAMESPACE && RAW_TEXT_PARENTS.has(parent.tagName);
