@@ -7,7 +7,7 @@ import { CLIENT_IDS, ClientId } from '../clients/email-client';
 import { getClient } from '../clients/email-clients';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
-import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
+import { EmailStyleSheet, InlineStyle, ParsedEmail } from '../parse/parse-email';
 import { ClientRules, sanitizedTags } from '../clients/models/client-rules';
 import { PrefixBehavior, ignoredOnElement } from '../clients/models/client-behavior';
 import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from '../analysis/client-behaviors';
@@ -74,10 +74,15 @@ export class TransformContext {
   private readonly declarationMasks = new Map<CssDeclaration, number>();
   private readonly cssNodeMasks = new Map<ChildNode, number>();
   private readonly styleMasks = new Map<string, number>();
+  private readonly sheetMasks = new Map<object, number>();
   /** Elements some client may remove or unwrap (computed once, not per client). */
   readonly removable: readonly HtmlElement[];
   /** Elements with a style attribute or matched by a plain `<style>` rule, in document order. */
   readonly styled: readonly HtmlElement[];
+  /** `styled`'s style attributes, index for index (undefined where the element has none): no lookup per client. */
+  readonly styledInline: ReadonlyArray<InlineStyle | undefined>;
+  /** The positions in `styled` of the elements with a style attribute: all a client that inlines no rule reads. */
+  readonly inlineStyled: readonly number[];
   /** Elements with a class or id (a client that prefixes names rewrites them). */
   readonly named: readonly HtmlElement[];
   readonly behaviorFacts: BehaviorFacts;
@@ -90,6 +95,10 @@ export class TransformContext {
   ) {
     this.removable = parsed.elements.filter((e) => REMOVABLE_TAGS.has(e.tagName));
     this.styled = parsed.elements.filter((e) => parsed.inlineStyles.has(e) || cascade.matches.has(e));
+    this.styledInline = this.styled.map((e) => parsed.inlineStyles.get(e));
+    const inlineStyled: number[] = [];
+    for (let i = 0; i < this.styledInline.length; i++) if (this.styledInline[i] !== undefined) inlineStyled.push(i);
+    this.inlineStyled = inlineStyled;
     this.named = parsed.elements.filter((e) => e.attrs.some((a) => (a.name === 'class' || a.name === 'id') && !a.prefix));
     this.behaviorFacts = new BehaviorFacts(parsed, cascade);
   }
@@ -205,10 +214,16 @@ export class TransformContext {
 
   /** Whether anything inside a stylesheet is dropped by this client. */
   sheetMask(root: { walk(cb: (node: ChildNode) => void): void }): number {
-    let mask = 0;
-    root.walk((node) => {
-      mask |= this.cssNodeMask(node);
-    });
+    // The same for every client (each reads its own bit): one walk per sheet, not one per client.
+    let mask = this.sheetMasks.get(root);
+    if (mask === undefined) {
+      let all = 0;
+      root.walk((node) => {
+        all |= this.cssNodeMask(node);
+      });
+      mask = all;
+      this.sheetMasks.set(root, mask);
+    }
     return mask;
   }
 
@@ -391,8 +406,14 @@ function writeInlineStyles(
   const dropsCss = outcome.droppedSheets.size > 0 || outcome.droppedCss.size > 0;
   const ignoredCounts: IgnoredCounts = new Map();
   let inlinedRuleCount = 0;
-  for (const element of context.styled) {
-    const inline = parsed.inlineStyles.get(element);
+  const { styled, styledInline } = context;
+  // A client that inlines no rule changes only elements with a style attribute: the others are not visited.
+  const visited = inlines ? undefined : context.inlineStyled;
+  const count = visited ? visited.length : styled.length;
+  for (let k = 0; k < count; k++) {
+    const i = visited ? visited[k] : k;
+    const element = styled[i];
+    const inline = styledInline[i];
     const allMatched = inlines ? cascade.matches.get(element) : undefined;
     const matched = allMatched && dropsCss ? allMatched.filter((m) => sheetKept(m.rule, parsed, outcome, plan)) : allMatched;
     if (!matched?.length && !inline) continue;
