@@ -46,11 +46,21 @@ export interface ClientView {
 
 type SelectorWriter = (rule: Rule) => string;
 
-/** Attributes with the client's class and id prefix. */
-function prefixedAttributes(attrs: readonly AttributeValue[], prefix: PrefixBehavior): AttributeValue[] {
+/**
+ * Attributes with the client's class and id prefix. `classLists` holds the prefixed text of each class
+ * attribute value met so far for this prefix (one email's): a class list repeats over elements and clients.
+ */
+function prefixedAttributes(attrs: readonly AttributeValue[], prefix: PrefixBehavior, classLists: Map<string, string>): AttributeValue[] {
   return attrs.map((a) => {
     if (a.prefix) return a;
-    if (a.name === 'class') return { ...a, value: prefixClassList(a.value, prefix.classPrefix, prefix.firstClassOnly === true) };
+    if (a.name === 'class') {
+      let value = classLists.get(a.value);
+      if (value === undefined) {
+        value = prefixClassList(a.value, prefix.classPrefix, prefix.firstClassOnly === true);
+        classLists.set(a.value, value);
+      }
+      return { ...a, value };
+    }
     if (a.name === 'id' && prefix.idPrefix) return { ...a, value: `${prefix.idPrefix}${a.value}` };
     return a;
   });
@@ -111,8 +121,16 @@ export class TransformContext {
     let byElement = this.prefixedAttrs.get(prefix);
     if (!byElement) this.prefixedAttrs.set(prefix, (byElement = new Map()));
     let attrs = byElement.get(element);
-    if (!attrs) byElement.set(element, (attrs = prefixedAttributes(element.attrs, prefix)));
+    if (!attrs) byElement.set(element, (attrs = prefixedAttributes(element.attrs, prefix, this.classListsOf(prefix))));
     return attrs;
+  }
+
+  private readonly prefixedClassLists = new Map<PrefixBehavior, Map<string, string>>();
+  /** The prefixed class lists of this email for one prefix (see prefixedAttributes). */
+  classListsOf(prefix: PrefixBehavior): Map<string, string> {
+    let lists = this.prefixedClassLists.get(prefix);
+    if (!lists) this.prefixedClassLists.set(prefix, (lists = new Map()));
+    return lists;
   }
   private readonly selectorWriters = new Map<string, SelectorWriter>();
 
@@ -125,7 +143,7 @@ export class TransformContext {
       const renames = prefix.classPrefix !== undefined || prefix.idPrefix !== undefined;
       for (const element of this.named) {
         if (!renames && !MULTIPLE_CLASSES.test(getAttribute(element, 'class') ?? '')) continue;
-        tags.set(element, serializeStartTag(element.tagName, prefixedAttributes(element.attrs, prefix)));
+        tags.set(element, serializeStartTag(element.tagName, this.prefixedAttributesOf(element, prefix)));
       }
       this.prefixedTags.set(prefix, tags);
     }
@@ -547,7 +565,8 @@ function prefixNames(
   tally: WarningTally,
   attributes: ClientView['attributes'],
 ): void {
-  for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
+  const classLists = context.classListsOf(prefix);
+  for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix, classLists));
   plan.prefixedStartTags = context.prefixedStartTags(prefix);
   if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
 }
