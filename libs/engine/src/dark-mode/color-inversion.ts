@@ -124,18 +124,25 @@ const FOREGROUND_PROPERTIES = new Set([
   'column-rule-color',
 ]);
 
+/** Each color property's role: one lookup per declaration (this runs for every declaration of every client's dark variant). */
+const ROLE_OF_PROPERTY: ReadonlyMap<string, ColorRole> = new Map<string, ColorRole>([
+  ...[...BACKGROUND_PROPERTIES].map((property): [string, ColorRole] => [property, 'background']),
+  ...[...FOREGROUND_PROPERTIES].map((property): [string, ColorRole] => [property, 'foreground']),
+]);
+
 export function colorRoleOf(property: string): ColorRole | undefined {
-  if (BACKGROUND_PROPERTIES.has(property)) return 'background';
-  if (FOREGROUND_PROPERTIES.has(property)) return 'foreground';
-  return undefined;
+  return ROLE_OF_PROPERTY.get(property);
 }
 
-/** Color-bearing HTML attributes. */
-export const COLOR_ATTRIBUTES: Readonly<Record<string, ColorRole>> = {
-  bgcolor: 'background',
-  color: 'foreground',
-  text: 'foreground',
-  link: 'foreground',
-  vlink: 'foreground',
-  alink: 'foreground',
-};
+/**
+ * Color-bearing HTML attributes and their roles. A Map, not an object literal: an attribute named after an
+ * Object.prototype member (`constructor`, `toString`) is no color attribute.
+ */
+export const COLOR_ATTRIBUTES: ReadonlyMap<string, ColorRole> = new Map<string, ColorRole>([
+  ['bgcolor', 'background'],
+  ['color', 'foreground'],
+  ['text', 'foreground'],
+  ['link', 'foreground'],
+  ['vlink', 'foreground'],
+  ['alink', 'foreground'],
+]);

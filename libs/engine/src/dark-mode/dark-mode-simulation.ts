@@ -61,7 +61,7 @@ export class DarkModeContext {
     const { parsed, features } = transform;
     this.riskyImages = (parsed.elementsByTag.get('img') ?? []).filter((img) => IMAGE_AT_RISK.test(getAttribute(img, 'src') ?? ''));
     const body = parsed.elementsByTag.get('body')?.[0];
-    this.withColorAttributes = new Set(parsed.elements.filter((e) => e.attrs.some((a) => COLOR_ATTRIBUTES[a.name] !== undefined)));
+    this.withColorAttributes = new Set(parsed.elements.filter((e) => e.attrs.some((a) => COLOR_ATTRIBUTES.has(a.name))));
     this.colorCandidates = parsed.elements.filter(
       (e) => e === body || parsed.inlineStyles.has(e) || transform.cascade.matches.has(e) || this.withColorAttributes.has(e),
     );
@@ -350,7 +350,7 @@ function recolorElement(inversion: Inversion, element: HtmlElement): boolean {
   let copied: AttributeValue[] | undefined;
   for (let i = 0; i < original.length; i++) {
     const a = original[i];
-    const role = a.prefix ? undefined : COLOR_ATTRIBUTES[a.name];
+    const role = a.prefix ? undefined : COLOR_ATTRIBUTES.get(a.name);
     if (!role) continue;
     const value = inverter.color(a.value, role);
     if (value === a.value) continue;
