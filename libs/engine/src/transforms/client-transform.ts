@@ -125,6 +125,17 @@ export class TransformContext {
     return attrs;
   }
 
+  private readonly inlinedDeclarations = new Map<Declaration, Pick<CssDeclaration, 'property' | 'value' | 'important'>>();
+  /** A `<style>` declaration as an inlining client writes it into a style attribute: one object per email, shared by Gmail's three. */
+  inlinedDeclaration(declaration: Declaration): Pick<CssDeclaration, 'property' | 'value' | 'important'> {
+    let inlined = this.inlinedDeclarations.get(declaration);
+    if (!inlined) {
+      inlined = { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
+      this.inlinedDeclarations.set(declaration, inlined);
+    }
+    return inlined;
+  }
+
   private readonly prefixedClassLists = new Map<PrefixBehavior, Map<string, string>>();
   /** The prefixed class lists of this email for one prefix (see prefixedAttributes). */
   classListsOf(prefix: PrefixBehavior): Map<string, string> {
@@ -451,10 +462,7 @@ function writeInlineStyles(
       for (const declaration of rule.declarations) {
         if ((context.cssNodeMask(declaration) & bit) !== 0) continue;
         const rewritten = sheetRewrites.get(declaration);
-        const kept =
-          rewritten !== undefined
-            ? rewritten
-            : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
+        const kept = rewritten !== undefined ? rewritten : context.inlinedDeclaration(declaration);
         if (!kept || ignoredHere(kept.property, element, elementRules, ignoredCounts)) continue;
         const existing = merged.get(kept.property);
         if (existing?.important && !kept.important) continue;
