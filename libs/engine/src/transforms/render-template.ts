@@ -161,7 +161,16 @@ export class RenderTemplate {
    * can say where an element came from (the render worker's overflow and contrast reports). The
    * attribute is added after the client's rewrites, so no client transform ever sees it.
    */
-  constructor(parsed: ParsedEmail, editable: ReadonlySet<HtmlElement>, options: { annotateLines?: boolean; editableTexts?: ReadonlySet<HtmlText> } = {}) {
+  constructor(
+    parsed: ParsedEmail,
+    editable: ReadonlySet<HtmlElement>,
+    options: {
+      annotateLines?: boolean;
+      editableTexts?: ReadonlySet<HtmlText>;
+      /** Each element's serialized start tag, shared by the templates of one analysis built with the same `annotateLines`: filled by the first, read by the next. */
+      startTags?: Map<HtmlElement, string>;
+    } = {},
+  ) {
     const editableTexts = options.editableTexts;
     const annotationOf = (element: HtmlElement): string => {
       const line = options.annotateLines ? positionOf(element)?.line : undefined;
@@ -203,7 +212,11 @@ export class RenderTemplate {
         const tag = node.tagName;
         const isHtml = node.namespaceURI === HTML_NAMESPACE;
         const annotation = annotationOf(node);
-        const startTag = withAnnotation(serializeStartTag(tag, node.attrs), annotation);
+        let startTag = options.startTags?.get(node);
+        if (startTag === undefined) {
+          startTag = withAnnotation(serializeStartTag(tag, node.attrs), annotation);
+          options.startTags?.set(node, startTag);
+        }
         const isVoid = isHtml && VOID_ELEMENTS.has(tag);
         const isStyle = isHtml && tag === 'style';
         if (!editable.has(node) && !isStyle) {
