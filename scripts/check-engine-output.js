@@ -7,7 +7,7 @@
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const { buildSync } = require('esbuild');
 
 const root = path.resolve(__dirname, '..');
@@ -16,7 +16,10 @@ if (!fs.existsSync(corpusDir)) {
   console.log(`check-engine-output: no corpus at ${corpusDir}; nothing to check.`);
   process.exit(0);
 }
-const files = fs.readdirSync(corpusDir).filter((f) => f.endsWith('.html')).sort();
+const files = fs
+  .readdirSync(corpusDir)
+  .filter((f) => f.endsWith('.html'))
+  .sort();
 const checkouts = process.argv.slice(2).map((dir) => path.resolve(dir));
 if (checkouts.length === 0) checkouts.push(root);
 
@@ -36,7 +39,7 @@ function bundle(checkout, index) {
   return outfile;
 }
 
-const digest = (text) => crypto.createHash('sha256').update(text).digest('hex');
+const digest = (text) => createHash('sha256').update(text).digest('hex');
 const results = checkouts.map((checkout, index) => {
   const { analyzeEmail } = require(bundle(checkout, index));
   const perFile = files.map((file) => {
