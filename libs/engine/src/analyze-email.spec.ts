@@ -308,6 +308,13 @@ describe('dark mode', () => {
     expect(r.darkMode['gmail-ios'].html).not.toContain('bgcolor="#101010"');
   });
 
+  it('recolors only real color attributes: one named after an Object.prototype member is text, not a color', () => {
+    const html = '<table constructor="#ffffff" tostring="#ffffff" bgcolor="#ffffff"><tr><td>x</td></tr></table>';
+    const r = analyzeEmail(html, { clients: ['gmail-ios'] });
+    expect(r.darkMode['gmail-ios'].html).toContain('constructor="#ffffff" tostring="#ffffff"');
+    expect(r.darkMode['gmail-ios'].html).not.toContain('bgcolor="#ffffff"');
+  });
+
   it('applies the email own dark rules where prefers-color-scheme is honored', () => {
     // Samsung applies them without an opt-in; Apple Mail only with color-scheme (below).
     expect(dark('samsung-mail')).toMatch(/\.card\{background:#111111 !important;/);

@@ -94,7 +94,9 @@ function renderClients(
     for (const text of plan.texts.keys()) editableTexts.add(text);
     if (plan.prefixedStartTags) prefixedMaps.add(plan.prefixedStartTags);
   }
-  const template = new RenderTemplate(parsed, editable, { annotateLines, editableTexts });
+  // With a prefixing client a second template is built (below): it reuses the first one's start tags.
+  const startTags = [...prefixedMaps].some((tags) => tags.size > 0) ? new Map<HtmlElement, string>() : undefined;
+  const template = new RenderTemplate(parsed, editable, { annotateLines, editableTexts, startTags });
   // Clients that prefix class names rewrite every named element: they render from a template of their own
   // with those elements as slots, so that the other clients' renders keep them in constant strings.
   let prefixedTemplate: RenderTemplate | undefined;
@@ -103,7 +105,7 @@ function renderClients(
     if (!prefixedTemplate) {
       const withNamed = new Set(editable);
       for (const tags of prefixedMaps) for (const element of tags.keys()) withNamed.add(element);
-      prefixedTemplate = new RenderTemplate(parsed, withNamed, { annotateLines, editableTexts });
+      prefixedTemplate = new RenderTemplate(parsed, withNamed, { annotateLines, editableTexts, startTags });
     }
     return prefixedTemplate;
   };

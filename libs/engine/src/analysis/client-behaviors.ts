@@ -294,6 +294,17 @@ export class BehaviorFacts {
   private sheetNodes?: { declarations: SheetDeclaration[]; atRules: SheetAtRule[] };
   private readonly styleDrops = new Map<RewriteBehavior, Map<string, boolean>>();
   private inlineGroupList?: InlineGroup[];
+  private readonly overrides = new Map<AdditionBehavior, HtmlElement[]>();
+
+  /** What an addition overrides in this email, looked up once: the clients that share the addition (Outlook's, Yahoo's) ask again. */
+  overriddenBy(addition: AdditionBehavior): readonly HtmlElement[] {
+    let found = this.overrides.get(addition);
+    if (!found) {
+      found = findOverridden(this.parsed, addition);
+      this.overrides.set(addition, found);
+    }
+    return found;
+  }
 
   /** The email's `style` attributes grouped by text (equal texts share their declarations): how many, and the first. */
   inlineGroups(): readonly InlineGroup[] {
@@ -602,7 +613,23 @@ function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Findin
  * email's own, so it never overrides anything and gives no finding. Tag `*` is every element.
  */
 function reportOverrides(facts: BehaviorFacts, addition: AdditionBehavior, tally: FindingTally, clientName: string): void {
-  const { parsed } = facts;
+  for (const element of facts.overriddenBy(addition)) {
+    tally.add(addition, addition.severity, addition.id, () => `${clientName} ${addition.summary}`, addition.suggestion, positionOf(element));
+  }
+}
+
+/** Whether a style attribute sets (itself or by a shorthand) a property an addition forces, to another value. */
+function overridesInline(
+  own: readonly CssDeclaration[] | undefined,
+  forcedList: readonly { property: string; value: string }[],
+  sets: (property: string, forced: string) => boolean,
+): boolean {
+  if (own === undefined) return false;
+  return forcedList.some((forced) => own.some((d) => sets(d.property, forced.property) && d.value.trim().toLowerCase() !== forced.value));
+}
+
+/** The source elements whose own attribute or `!important` declaration an addition overrides, in the order reported. */
+function findOverridden(parsed: ParsedEmail, addition: AdditionBehavior): HtmlElement[] {
   const attributes = addition.addsAttributes?.attributes ?? [];
   const declarations = (addition.addsDeclarations?.declarations ?? []).filter((d) => d.important);
   const tags = [...(addition.addsAttributes?.on ?? []), ...(declarations.length > 0 ? (addition.addsDeclarations?.on ?? []) : [])];
@@ -610,15 +637,14 @@ function reportOverrides(facts: BehaviorFacts, addition: AdditionBehavior, tally
   const sets = (property: string, forced: string): boolean => property === forced || forced.startsWith(`${property}-`);
   const overridden = (element: HtmlElement): boolean =>
     attributes.some((forced) => element.attrs.some((a) => !a.prefix && a.name === forced.name && a.value.trim().toLowerCase() !== forced.value)) ||
-    declarations.some((forced) =>
-      (parsed.inlineStyles.get(element)?.declarations ?? []).some((d) => sets(d.property, forced.property) && d.value.trim().toLowerCase() !== forced.value),
-    );
+    (declarations.length > 0 && overridesInline(parsed.inlineStyles.get(element)?.declarations, declarations, sets));
+  const found: HtmlElement[] = [];
   for (const tag of new Set(tags)) {
     for (const element of tag === '*' ? parsed.elements : (parsed.elementsByTag.get(tag) ?? [])) {
-      if (!element.sourceCodeLocation || !overridden(element)) continue;
-      tally.add(addition, addition.severity, addition.id, () => `${clientName} ${addition.summary}`, addition.suggestion, positionOf(element));
+      if (element.sourceCodeLocation && overridden(element)) found.push(element);
     }
   }
+  return found;
 }
 
 /** Evaluates the client's model against the email once: drops, rewrites and element rules that fire, with their findings. */

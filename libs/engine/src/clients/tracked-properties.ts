@@ -15,13 +15,24 @@ const UNKNOWN: ClientSupport = { level: 'unknown', notes: [] };
 
 /** Worst support among several features describing one property, for one client index. */
 export function worstSupport(featureIds: readonly string[], clientIndex: number): ClientSupport {
-  let worst: ClientSupport = UNKNOWN;
-  for (const id of featureIds) {
-    const support = getTrackedFeature(id)?.support.byClient[clientIndex];
-    if (support && RANK[support.level] < RANK[worst.level]) worst = support;
+  // The answer depends on the catalog alone; the feature lists of collect-features' uses are shared objects
+  // (one per label and list), so cssReport's question for every hit and client is mostly a lookup.
+  let perClient = WORST_SUPPORT.get(featureIds);
+  if (!perClient) WORST_SUPPORT.set(featureIds, (perClient = []));
+  let worst = perClient[clientIndex];
+  if (worst === undefined) {
+    worst = UNKNOWN;
+    for (const id of featureIds) {
+      const support = getTrackedFeature(id)?.support.byClient[clientIndex];
+      if (support && RANK[support.level] < RANK[worst.level]) worst = support;
+    }
+    perClient[clientIndex] = worst;
   }
   return worst;
 }
+
+/** worstSupport's answers per feature list (held weakly: a list built for one call is collected with it). */
+const WORST_SUPPORT = new WeakMap<readonly string[], ClientSupport[]>();
 
 let cache: TrackedProperty[] | undefined;
 

@@ -87,18 +87,19 @@ function readerColor(value: string, role: ColorRole): string | undefined {
 
 /** Recolors every color token of a CSS value (memoised: emails repeat the same few colors). */
 export class ColorInverter {
-  private readonly cache = new Map<string, string>();
+  /** Per role, the answer for each value (two maps rather than a composed key: no key string per call). */
+  private readonly cache: Record<ColorRole, Map<string, string>> = { background: new Map(), foreground: new Map() };
   constructor(readonly mode: InversionMode) {}
 
   color(value: string, role: ColorRole): string {
-    const key = `${role}\u0000${value}`;
-    let result = this.cache.get(key);
+    const cache = this.cache[role];
+    let result = cache.get(value);
     if (result === undefined) {
       result = value.replace(COLOR_TOKEN, (token) => {
         if (token.toLowerCase().startsWith('url(') || NOT_COLORS.has(token.toLowerCase())) return token;
         return (this.mode === 'removal' ? readerColor(token, role) : invertColor(token, this.mode, role)) ?? token;
       });
-      this.cache.set(key, result);
+      cache.set(value, result);
     }
     return result;
   }
@@ -123,18 +124,25 @@ const FOREGROUND_PROPERTIES = new Set([
   'column-rule-color',
 ]);
 
+/** Each color property's role: one lookup per declaration (this runs for every declaration of every client's dark variant). */
+const ROLE_OF_PROPERTY: ReadonlyMap<string, ColorRole> = new Map<string, ColorRole>([
+  ...[...BACKGROUND_PROPERTIES].map((property): [string, ColorRole] => [property, 'background']),
+  ...[...FOREGROUND_PROPERTIES].map((property): [string, ColorRole] => [property, 'foreground']),
+]);
+
 export function colorRoleOf(property: string): ColorRole | undefined {
-  if (BACKGROUND_PROPERTIES.has(property)) return 'background';
-  if (FOREGROUND_PROPERTIES.has(property)) return 'foreground';
-  return undefined;
+  return ROLE_OF_PROPERTY.get(property);
 }
 
-/** Color-bearing HTML attributes. */
-export const COLOR_ATTRIBUTES: Readonly<Record<string, ColorRole>> = {
-  bgcolor: 'background',
-  color: 'foreground',
-  text: 'foreground',
-  link: 'foreground',
-  vlink: 'foreground',
-  alink: 'foreground',
-};
+/**
+ * Color-bearing HTML attributes and their roles. A Map, not an object literal: an attribute named after an
+ * Object.prototype member (`constructor`, `toString`) is no color attribute.
+ */
+export const COLOR_ATTRIBUTES: ReadonlyMap<string, ColorRole> = new Map<string, ColorRole>([
+  ['bgcolor', 'background'],
+  ['color', 'foreground'],
+  ['text', 'foreground'],
+  ['link', 'foreground'],
+  ['vlink', 'foreground'],
+  ['alink', 'foreground'],
+]);

@@ -7,7 +7,7 @@ import { matchesSelector } from '../parse/css-selector';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { ClientView, SheetWriteExtras, TransformContext, TransformWarning } from '../transforms/client-transform';
-import { RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
+import { AttributeValue, RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
 import { COLOR_ATTRIBUTES, COLOR_TOKEN, ColorInverter, DARK_READER, colorRoleOf, readerBrightness, readerContrast, relativeLuminance } from './color-inversion';
 
 /**
@@ -61,7 +61,7 @@ export class DarkModeContext {
     const { parsed, features } = transform;
     this.riskyImages = (parsed.elementsByTag.get('img') ?? []).filter((img) => IMAGE_AT_RISK.test(getAttribute(img, 'src') ?? ''));
     const body = parsed.elementsByTag.get('body')?.[0];
-    this.withColorAttributes = new Set(parsed.elements.filter((e) => e.attrs.some((a) => COLOR_ATTRIBUTES[a.name] !== undefined)));
+    this.withColorAttributes = new Set(parsed.elements.filter((e) => e.attrs.some((a) => COLOR_ATTRIBUTES.has(a.name))));
     this.colorCandidates = parsed.elements.filter(
       (e) => e === body || parsed.inlineStyles.has(e) || transform.cascade.matches.has(e) || this.withColorAttributes.has(e),
     );
@@ -323,25 +323,43 @@ function recolorElement(inversion: Inversion, element: HtmlElement): boolean {
   if (!ownDeclarations && !hasColorAttribute && element !== body) return false;
   let changedForeground = false;
   let changedBackground = false;
-  let declarations: Decl[] = [];
-  for (const d of ownDeclarations ?? []) {
+  // Copied only once a value changes: most elements keep every color (a partial inversion leaves dark
+  // backgrounds and light text alone), and this runs for every candidate element in every client.
+  const own: readonly Decl[] = ownDeclarations ?? [];
+  let recolored: Decl[] | undefined;
+  for (let i = 0; i < own.length; i++) {
+    const d = own[i];
     const role = colorRoleOf(d.property);
-    const value = role ? inverter.color(d.value, role) : d.value;
-    if (value !== d.value) {
-      if (role === 'background') changedBackground = true;
-      else changedForeground = true;
+    if (!role) {
+      recolored?.push(d);
+      continue;
     }
-    declarations.push(value === d.value ? d : { property: d.property, value, important: d.important });
-  }
-  const attrs = view.attributesOf(element).map((a) => {
-    const role = a.prefix ? undefined : COLOR_ATTRIBUTES[a.name];
-    if (!role) return a;
-    const value = inverter.color(a.value, role);
-    if (value === a.value) return a;
+    const value = inverter.color(d.value, role);
+    if (value === d.value) {
+      recolored?.push(d);
+      continue;
+    }
     if (role === 'background') changedBackground = true;
     else changedForeground = true;
-    return { ...a, value };
-  });
+    recolored ??= own.slice(0, i);
+    recolored.push({ property: d.property, value, important: d.important });
+  }
+  let declarations: readonly Decl[] = recolored ?? own;
+  const original = view.attributesOf(element);
+  let attrs: readonly AttributeValue[] = original;
+  let copied: AttributeValue[] | undefined;
+  for (let i = 0; i < original.length; i++) {
+    const a = original[i];
+    const role = a.prefix ? undefined : COLOR_ATTRIBUTES.get(a.name);
+    if (!role) continue;
+    const value = inverter.color(a.value, role);
+    if (value === a.value) continue;
+    if (role === 'background') changedBackground = true;
+    else changedForeground = true;
+    copied ??= original.slice();
+    copied[i] = { ...a, value };
+    attrs = copied;
+  }
   if (element === body && !declarations.some((d) => colorRoleOf(d.property) === 'background') && !getAttribute(element, 'bgcolor')) {
     // The client paints its dark canvas behind an email that sets no background of its own.
     declarations = [

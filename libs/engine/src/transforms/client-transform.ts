@@ -9,7 +9,7 @@ import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlComment, HtmlElement, HtmlText, getAttribute, isElement, positionOf } from '../parse/dom';
 import { utf8Length } from '../parse/utf8-length';
 import { relativeUrls, resolveAgainst } from '../clients/models/base-url';
-import { EmailStyleSheet, ParsedEmail } from '../parse/parse-email';
+import { EmailStyleSheet, InlineStyle, ParsedEmail } from '../parse/parse-email';
 import { ClientRules, sanitizedTags, sanitizesElement } from '../clients/models/client-rules';
 import { PrefixBehavior, SanitizeBehavior, ignoredOnElement } from '../clients/models/client-behavior';
 import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from '../analysis/client-behaviors';
@@ -48,11 +48,21 @@ export interface ClientView {
 
 type SelectorWriter = (rule: Rule) => string;
 
-/** Attributes with the client's class and id prefix. */
-function prefixedAttributes(attrs: readonly AttributeValue[], prefix: PrefixBehavior): AttributeValue[] {
+/**
+ * Attributes with the client's class and id prefix. `classLists` holds the prefixed text of each class
+ * attribute value met so far for this prefix (one email's): a class list repeats over elements and clients.
+ */
+function prefixedAttributes(attrs: readonly AttributeValue[], prefix: PrefixBehavior, classLists: Map<string, string>): AttributeValue[] {
   return attrs.map((a) => {
     if (a.prefix) return a;
-    if (a.name === 'class') return { ...a, value: prefixClassList(a.value, prefix.classPrefix, prefix.firstClassOnly === true) };
+    if (a.name === 'class') {
+      let value = classLists.get(a.value);
+      if (value === undefined) {
+        value = prefixClassList(a.value, prefix.classPrefix, prefix.firstClassOnly === true);
+        classLists.set(a.value, value);
+      }
+      return { ...a, value };
+    }
     if (a.name === 'id' && prefix.idPrefix) return { ...a, value: `${prefix.idPrefix}${a.value}` };
     return a;
   });
@@ -76,10 +86,15 @@ export class TransformContext {
   private readonly declarationMasks = new Map<CssDeclaration, number>();
   private readonly cssNodeMasks = new Map<ChildNode, number>();
   private readonly styleMasks = new Map<string, number>();
+  private readonly sheetMasks = new Map<object, number>();
   /** Elements some client may remove or unwrap (computed once, not per client). */
   readonly removable: readonly HtmlElement[];
   /** Elements with a style attribute or matched by a plain `<style>` rule, in document order. */
   readonly styled: readonly HtmlElement[];
+  /** `styled`'s style attributes, index for index (undefined where the element has none): no lookup per client. */
+  readonly styledInline: ReadonlyArray<InlineStyle | undefined>;
+  /** The positions in `styled` of the elements with a style attribute: all a client that inlines no rule reads. */
+  readonly inlineStyled: readonly number[];
   /** Elements with a class or id (a client that prefixes names rewrites them). */
   readonly named: readonly HtmlElement[];
   readonly behaviorFacts: BehaviorFacts;
@@ -92,6 +107,10 @@ export class TransformContext {
   ) {
     this.removable = parsed.elements.filter((e) => REMOVABLE_TAGS.has(e.tagName));
     this.styled = parsed.elements.filter((e) => parsed.inlineStyles.has(e) || cascade.matches.has(e));
+    this.styledInline = this.styled.map((e) => parsed.inlineStyles.get(e));
+    const inlineStyled: number[] = [];
+    for (let i = 0; i < this.styledInline.length; i++) if (this.styledInline[i] !== undefined) inlineStyled.push(i);
+    this.inlineStyled = inlineStyled;
     this.named = parsed.elements.filter((e) => e.attrs.some((a) => (a.name === 'class' || a.name === 'id') && !a.prefix));
     this.behaviorFacts = new BehaviorFacts(parsed, cascade);
   }
@@ -104,8 +123,27 @@ export class TransformContext {
     let byElement = this.prefixedAttrs.get(prefix);
     if (!byElement) this.prefixedAttrs.set(prefix, (byElement = new Map()));
     let attrs = byElement.get(element);
-    if (!attrs) byElement.set(element, (attrs = prefixedAttributes(element.attrs, prefix)));
+    if (!attrs) byElement.set(element, (attrs = prefixedAttributes(element.attrs, prefix, this.classListsOf(prefix))));
     return attrs;
+  }
+
+  private readonly inlinedDeclarations = new Map<Declaration, Pick<CssDeclaration, 'property' | 'value' | 'important'>>();
+  /** A `<style>` declaration as an inlining client writes it into a style attribute: one object per email, shared by Gmail's three. */
+  inlinedDeclaration(declaration: Declaration): Pick<CssDeclaration, 'property' | 'value' | 'important'> {
+    let inlined = this.inlinedDeclarations.get(declaration);
+    if (!inlined) {
+      inlined = { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
+      this.inlinedDeclarations.set(declaration, inlined);
+    }
+    return inlined;
+  }
+
+  private readonly prefixedClassLists = new Map<PrefixBehavior, Map<string, string>>();
+  /** The prefixed class lists of this email for one prefix (see prefixedAttributes). */
+  classListsOf(prefix: PrefixBehavior): Map<string, string> {
+    let lists = this.prefixedClassLists.get(prefix);
+    if (!lists) this.prefixedClassLists.set(prefix, (lists = new Map()));
+    return lists;
   }
   private readonly selectorWriters = new Map<string, SelectorWriter>();
 
@@ -118,7 +156,7 @@ export class TransformContext {
       const renames = prefix.classPrefix !== undefined || prefix.idPrefix !== undefined;
       for (const element of this.named) {
         if (!renames && !MULTIPLE_CLASSES.test(getAttribute(element, 'class') ?? '')) continue;
-        tags.set(element, serializeStartTag(element.tagName, prefixedAttributes(element.attrs, prefix)));
+        tags.set(element, serializeStartTag(element.tagName, this.prefixedAttributesOf(element, prefix)));
       }
       this.prefixedTags.set(prefix, tags);
     }
@@ -207,10 +245,16 @@ export class TransformContext {
 
   /** Whether anything inside a stylesheet is dropped by this client. */
   sheetMask(root: { walk(cb: (node: ChildNode) => void): void }): number {
-    let mask = 0;
-    root.walk((node) => {
-      mask |= this.cssNodeMask(node);
-    });
+    // The same for every client (each reads its own bit): one walk per sheet, not one per client.
+    let mask = this.sheetMasks.get(root);
+    if (mask === undefined) {
+      let all = 0;
+      root.walk((node) => {
+        all |= this.cssNodeMask(node);
+      });
+      mask = all;
+      this.sheetMasks.set(root, mask);
+    }
     return mask;
   }
 
@@ -401,8 +445,14 @@ function writeInlineStyles(
   const dropsCss = outcome.droppedSheets.size > 0 || outcome.droppedCss.size > 0;
   const ignoredCounts: IgnoredCounts = new Map();
   let inlinedRuleCount = 0;
-  for (const element of context.styled) {
-    const inline = parsed.inlineStyles.get(element);
+  const { styled, styledInline } = context;
+  // A client that inlines no rule changes only elements with a style attribute: the others are not visited.
+  const visited = inlines ? undefined : context.inlineStyled;
+  const count = visited ? visited.length : styled.length;
+  for (let k = 0; k < count; k++) {
+    const i = visited ? visited[k] : k;
+    const element = styled[i];
+    const inline = styledInline[i];
     const allMatched = inlines ? cascade.matches.get(element) : undefined;
     const matched = allMatched && dropsCss ? allMatched.filter((m) => sheetKept(m.rule, parsed, outcome, plan)) : allMatched;
     if (!matched?.length && !inline) continue;
@@ -422,10 +472,7 @@ function writeInlineStyles(
       for (const declaration of rule.declarations) {
         if ((context.cssNodeMask(declaration) & bit) !== 0) continue;
         const rewritten = sheetRewrites.get(declaration);
-        const kept =
-          rewritten !== undefined
-            ? rewritten
-            : { property: declaration.prop.toLowerCase(), value: declaration.value, important: declaration.important === true };
+        const kept = rewritten !== undefined ? rewritten : context.inlinedDeclaration(declaration);
         const placed = kept && onElement(kept, element, elementRules, ignoredCounts);
         if (!placed) continue;
         const existing = merged.get(placed.property);
@@ -568,7 +615,8 @@ function prefixNames(
   tally: WarningTally,
   attributes: ClientView['attributes'],
 ): void {
-  for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix));
+  const classLists = context.classListsOf(prefix);
+  for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix, classLists));
   plan.prefixedStartTags = context.prefixedStartTags(prefix);
   if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
 }

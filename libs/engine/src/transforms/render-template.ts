@@ -161,7 +161,16 @@ export class RenderTemplate {
    * can say where an element came from (the render worker's overflow and contrast reports). The
    * attribute is added after the client's rewrites, so no client transform ever sees it.
    */
-  constructor(parsed: ParsedEmail, editable: ReadonlySet<HtmlElement>, options: { annotateLines?: boolean; editableTexts?: ReadonlySet<HtmlText> } = {}) {
+  constructor(
+    parsed: ParsedEmail,
+    editable: ReadonlySet<HtmlElement>,
+    options: {
+      annotateLines?: boolean;
+      editableTexts?: ReadonlySet<HtmlText>;
+      /** Each element's serialized start tag, shared by the templates of one analysis built with the same `annotateLines`: filled by the first, read by the next. */
+      startTags?: Map<HtmlElement, string>;
+    } = {},
+  ) {
     const editableTexts = options.editableTexts;
     const annotationOf = (element: HtmlElement): string => {
       const line = options.annotateLines ? positionOf(element)?.line : undefined;
@@ -184,12 +193,15 @@ export class RenderTemplate {
       return this.parts.length - 1;
     };
 
-    type Frame = { nodes: HtmlNode[]; index: number; close?: () => void };
+    // One object shape per open element and no closure: the end tag goes into the buffer (`tag`), or into a
+    // Close slot the Open slot jumps to (`open`, an editable element); the document's frame has neither.
+    type Frame = { nodes: HtmlNode[]; index: number; tag: string; open: Slot | null; node: HtmlElement | null };
     const stack: Frame[] = [];
-    let frame: Frame = { nodes: childrenOf(parsed.document as HtmlParentNode) as HtmlNode[], index: 0 };
+    let frame: Frame = { nodes: childrenOf(parsed.document as HtmlParentNode) as HtmlNode[], index: 0, tag: '', open: null, node: null };
     for (;;) {
       if (frame.index >= frame.nodes.length) {
-        frame.close?.();
+        if (frame.open !== null) frame.open.jump = pushSlot({ kind: SlotKind.Close, node: frame.node as HtmlElement, text: `</${frame.tag}>`, jump: -1 });
+        else if (frame.tag) buffer += `</${frame.tag}>`;
         const parent = stack.pop();
         if (!parent) break;
         frame = parent;
@@ -200,14 +212,18 @@ export class RenderTemplate {
         const tag = node.tagName;
         const isHtml = node.namespaceURI === HTML_NAMESPACE;
         const annotation = annotationOf(node);
-        const startTag = withAnnotation(serializeStartTag(tag, node.attrs), annotation);
+        let startTag = options.startTags?.get(node);
+        if (startTag === undefined) {
+          startTag = withAnnotation(serializeStartTag(tag, node.attrs), annotation);
+          options.startTags?.set(node, startTag);
+        }
         const isVoid = isHtml && VOID_ELEMENTS.has(tag);
         const isStyle = isHtml && tag === 'style';
         if (!editable.has(node) && !isStyle) {
           buffer += startTag;
           if (isVoid) continue;
           stack.push(frame);
-          frame = { nodes: childrenOf(node) as HtmlNode[], index: 0, close: () => (buffer += `</${tag}>`) };
+          frame = { nodes: childrenOf(node) as HtmlNode[], index: 0, tag, open: null, node };
           continue;
         }
         const openPart = pushSlot({ kind: SlotKind.Open, node, text: startTag, jump: -1, annotation });
@@ -223,13 +239,7 @@ export class RenderTemplate {
           continue;
         }
         stack.push(frame);
-        frame = {
-          nodes: childrenOf(node) as HtmlNode[],
-          index: 0,
-          close: () => {
-            openSlot.jump = pushSlot({ kind: SlotKind.Close, node, text: `</${tag}>`, jump: -1 });
-          },
-        };
+        frame = { nodes: childrenOf(node) as HtmlNode[], index: 0, tag, open: openSlot, node };
       } else if (isText(node)) {
         const parent = node.parentNode;
         const raw = parent !== null && isElement(parent) && parent.namespaceURI === HTML_NAMESPACE && RAW_TEXT_PARENTS.has(parent.tagName);
