@@ -145,6 +145,8 @@ const gmailWordBreaks: AdditionBehavior = {
   disabledBy: () => false,
   restyledBy: () => false,
   addTo: (text) => {
+    // Most texts are shorter than one long word: no scan (this runs for every visible text of every email).
+    if (text.length < 31) return undefined;
     let count = 0;
     let out = '';
     let at = 0;
