@@ -13,7 +13,7 @@
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
-const { buildSync } = require('esbuild');
+const { bundleForNode } = require('./lib/node-bundle');
 const { execFileSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
@@ -45,19 +45,7 @@ if (files.length === 0) {
 
 /** Bundles the engine's benchmark entry (inside the project, so that its bare imports resolve from node_modules). */
 function bundleMailproof() {
-  const outfile = path.join(root, 'node_modules', '.cache', 'bench-engine', `engine-${process.pid}.cjs`);
-  buildSync({
-    entryPoints: [path.join(root, 'bench', 'engine.bench.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  process.on('exit', () => fs.rmSync(outfile, { force: true }));
-  return outfile;
+  return bundleForNode('bench-engine', { entryPoints: [path.join(root, 'bench', 'engine.bench.ts')] });
 }
 
 function median(values) {

@@ -8,7 +8,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const { createHash } = require('node:crypto');
-const { buildSync } = require('esbuild');
+const { bundleForNode } = require('./lib/node-bundle');
 
 const root = path.resolve(__dirname, '..');
 const corpusDir = process.env.BENCH_CORPUS_DIR || path.resolve(root, '..', 'shared', 'corpus', 'html');
@@ -24,19 +24,8 @@ const checkouts = process.argv.slice(2).map((dir) => path.resolve(dir));
 if (checkouts.length === 0) checkouts.push(root);
 
 function bundle(checkout, index) {
-  const outfile = path.join(root, 'node_modules', '.cache', 'check-engine-output', `engine-${process.pid}-${index}.cjs`);
-  buildSync({
-    stdin: { contents: "export { analyzeEmail } from './libs/engine/src';", resolveDir: checkout, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  process.on('exit', () => fs.rmSync(outfile, { force: true }));
-  return outfile;
+  const entry = { contents: "export { analyzeEmail } from './libs/engine/src';", resolveDir: checkout, loader: 'ts' };
+  return bundleForNode('check-engine-output', { stdin: entry }, String(index));
 }
 
 const digest = (text) => createHash('sha256').update(text).digest('hex');
