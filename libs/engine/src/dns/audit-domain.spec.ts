@@ -121,7 +121,7 @@ describe('auditDomain', () => {
     it('fails two SPF records', async () => {
       const zone = healthyZone('good.test', { 'good.test': { ...healthyZone()['good.test'], TXT: ['v=spf1 -all', 'v=spf1 mx -all'] } });
       const result = await audit(zone);
-      expect(result.spf).toEqual({ valid: false, record: '', lookups: 0, voidLookups: 0, result: 'permerror' });
+      expect(result.spf).toEqual({ valid: false, record: '', lookups: 0, lookupsComplete: true, voidLookups: 0, result: 'permerror' });
       expect(rules(result)).toContain('spf_multiple_records');
       expect(result.checks.spf.status).toBe('fail');
     });

@@ -29,6 +29,11 @@ export interface SpfSummary {
   record: string;
   /** DNS-querying terms counted recursively (include, a, mx, ptr, exists, redirect). */
   lookups: number;
+  /**
+   * false when part of the tree could not be read (an include or redirect target timed out, or the walk's
+   * query budget ran out): `lookups` is then a lower bound, and `valid` only says no permerror was found.
+   */
+  lookupsComplete: boolean;
   voidLookups: number;
   /**
    * The result a server the record does not list gets: normally fail or softfail; pass means the

@@ -49,4 +49,26 @@ describe('diffAudits', () => {
     const outage = await run({ ...base, 'drift.test': { fail: 'servfail' }, '_dmarc.drift.test': { fail: 'timeout' } });
     expect(diffAudits(before, outage).filter((e) => e.check === 'mx' || e.check === 'spf' || e.check === 'dmarc' || e.kind === 'score')).toEqual([]);
   });
+
+  it('does not treat an SPF include that could not be read as drift, but still compares the record text', async () => {
+    const included = {
+      ...base,
+      'drift.test': { ...base['drift.test'], TXT: ['v=spf1 include:_spf.provider.test mx -all'] },
+      '_spf.provider.test': { TXT: ['v=spf1 a:out1.provider.test a:out2.provider.test -all'] },
+    };
+    const before = await run(included);
+    const unread = await run({ ...included, '_spf.provider.test': { fail: 'timeout' } });
+    expect(before.spf).toMatchObject({ lookups: 4, lookupsComplete: true });
+    expect(unread.spf).toMatchObject({ lookups: 2, lookupsComplete: false, valid: true });
+    expect(unread.checks.spf.status).toBe('warn');
+    // The count fell and the status went to warn only because a lookup failed: neither is a change.
+    expect(diffAudits(before, unread)).toEqual([]);
+    expect(diffAudits(unread, before)).toEqual([]);
+    const edited = await run({
+      ...included,
+      'drift.test': { ...base['drift.test'], TXT: ['v=spf1 include:_spf.provider.test -all'] },
+      '_spf.provider.test': { fail: 'timeout' },
+    });
+    expect(diffAudits(before, edited).map((e) => e.kind)).toEqual(['spf_record']);
+  });
 });

@@ -24,12 +24,17 @@ const show = (value: string) => (value === '' ? '(none)' : value);
 
 /**
  * What changed between two audits of one domain, in a fixed order. A record that either audit
- * could not look up (status skip) is not compared: an outage is not a change. The score is
- * compared only when both audits looked at the same records.
+ * could not look up (status skip) is not compared: an outage is not a change. The same holds for
+ * part of a record: when an SPF include could not be read in either audit, its lookup count is a
+ * lower bound and its status a warning about the outage, so only the record's text is compared.
+ * The score is compared only when both audits looked at the same records, each completely.
  */
 export function diffAudits(previous: AuditSnapshot, current: AuditSnapshot): DriftEvent[] {
   const events: DriftEvent[] = [];
   const comparable = (check: DnsCheckName) => previous.checks[check].status !== 'skip' && current.checks[check].status !== 'skip';
+  // Audits stored before the field existed count as complete (false only ever meant an unread part).
+  const spfComplete = previous.spf.lookupsComplete !== false && current.spf.lookupsComplete !== false;
+  const statusComparable = (check: DnsCheckName) => comparable(check) && (check !== 'spf' || spfComplete);
   const push = (kind: DriftKind, check: DriftEvent['check'], before: DriftValue, after: DriftValue, message: string) =>
     events.push({ kind, check, previous: before, current: after, message });
 
@@ -52,7 +57,7 @@ export function diffAudits(previous: AuditSnapshot, current: AuditSnapshot): Dri
         `SPF record changed from "${show(previous.spf.record)}" to "${show(current.spf.record)}".`,
       );
     }
-    if (previous.spf.lookups !== current.spf.lookups) {
+    if (spfComplete && previous.spf.lookups !== current.spf.lookups) {
       push('spf_lookups', 'spf', previous.spf.lookups, current.spf.lookups, `SPF now needs ${current.spf.lookups} DNS lookups (was ${previous.spf.lookups}).`);
     }
   }
@@ -110,7 +115,7 @@ export function diffAudits(previous: AuditSnapshot, current: AuditSnapshot): Dri
     );
   }
   for (const check of DNS_CHECK_NAMES) {
-    if (comparable(check) && previous.checks[check].status !== current.checks[check].status) {
+    if (statusComparable(check) && previous.checks[check].status !== current.checks[check].status) {
       push(
         'check_status',
         check,
@@ -120,7 +125,7 @@ export function diffAudits(previous: AuditSnapshot, current: AuditSnapshot): Dri
       );
     }
   }
-  const sameScope = DNS_CHECK_NAMES.every((check) => (previous.checks[check].status === 'skip') === (current.checks[check].status === 'skip'));
+  const sameScope = spfComplete && DNS_CHECK_NAMES.every((check) => (previous.checks[check].status === 'skip') === (current.checks[check].status === 'skip'));
   if (sameScope && previous.score !== current.score) {
     push('score', 'score', previous.score, current.score, `DNS health score changed from ${previous.score} to ${current.score}.`);
   }

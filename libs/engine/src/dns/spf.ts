@@ -122,6 +122,8 @@ class SpfWalk {
   lookups = 0;
   voidLookups = 0;
   queries = 0;
+  /** Cleared when a part of the tree goes unread, so `lookups` is a lower bound (docs/deliverability.md). */
+  complete = true;
   readonly issues: DnsIssue[] = [];
   /** TXT answers by name: a record included twice (a diamond) is evaluated, and counted, twice but read once. */
   private readonly txtAnswers = new Map<string, Promise<DnsLookup<string>>>();
@@ -138,7 +140,9 @@ class SpfWalk {
   }
 
   private canQuery(): boolean {
-    return this.queries < SPF_WALK_BUDGET;
+    if (this.queries < SPF_WALK_BUDGET) return true;
+    this.complete = false;
+    return false;
   }
 
   private countVoid(lookup: DnsLookup<unknown>): void {
@@ -192,6 +196,7 @@ class SpfWalk {
     }
     const lookup = await answer;
     if (lookup.status === 'error') {
+      this.complete = false;
       this.issue(
         'spf_include_unverified',
         'warning',
@@ -343,7 +348,7 @@ function unlistedResult(tested: ReadonlyArray<{ qualifier: SpfQualifier; match: 
  * policy of its `all` (which fails the check, not the record).
  */
 export async function evaluateSpf(domain: string, resolver: DnsResolver): Promise<CheckOutcome<SpfSummary>> {
-  const empty: SpfSummary = { valid: false, record: '', lookups: 0, voidLookups: 0, result: 'none' };
+  const empty: SpfSummary = { valid: false, record: '', lookups: 0, lookupsComplete: true, voidLookups: 0, result: 'none' };
   const lookup = await resolver.txt(domain);
   if (lookup.status === 'error') {
     return { summary: { ...empty, result: 'temperror' }, check: { status: 'skip', message: `SPF not checked: ${describeFailure(lookup)}.` }, issues: [] };
@@ -402,9 +407,11 @@ export async function evaluateSpf(domain: string, resolver: DnsResolver): Promis
     valid,
     record: picked.record,
     lookups: walk.lookups,
+    lookupsComplete: walk.complete,
     voidLookups: walk.voidLookups,
     result: valid ? (result ?? '') : 'permerror',
   };
-  const message = checkMessage(walk.issues, `SPF record is valid and needs ${walk.lookups} of ${SPF_MAX_LOOKUPS} DNS lookups.`);
+  const needs = walk.complete ? `${walk.lookups}` : `at least ${walk.lookups}`;
+  const message = checkMessage(walk.issues, `SPF record is valid and needs ${needs} of ${SPF_MAX_LOOKUPS} DNS lookups.`);
   return { summary, check: { status, message }, issues: walk.issues };
 }

@@ -42,8 +42,9 @@ export class DeliverabilityResponse implements DeliverabilityAnswer {
   @ApiProperty({ minimum: 0, maximum: 100, nullable: true, type: Number, description: 'null when the audit is inconclusive (no lookup answered).' }) score:
     number | null;
   @ApiProperty({
-    example: { valid: true, record: 'v=spf1 include:_spf.example.net -all', lookups: 3, voidLookups: 0, result: 'fail' },
-    description: 'result: the SPF result (RFC 7208 2.6) a server the record does not list gets; "" when it depends on the message.',
+    example: { valid: true, record: 'v=spf1 include:_spf.example.net -all', lookups: 3, lookupsComplete: true, voidLookups: 0, result: 'fail' },
+    description:
+      'result: the SPF result (RFC 7208 2.6) a server the record does not list gets; "" when it depends on the message. lookupsComplete: false when an include or redirect could not be read, so lookups is a lower bound and valid only says no permerror was found.',
   })
   spf: SpfSummary;
   @ApiProperty({
