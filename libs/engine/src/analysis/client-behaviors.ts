@@ -719,12 +719,16 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
     }
   }
 
-  // Elements the sanitizer removes or unwraps.
-  for (const [tag, behavior] of [...rules.removes, ...rules.unwraps]) {
-    // caniemail's own finding already flags it (unsupported, or partial with the removal in its notes).
+  // caniemail's own finding already flags the element (unsupported, or partial with the behaviour in its notes).
+  const flaggedByCaniemail = (tag: string): boolean => {
     const slug = ELEMENT_FEATURES[tag];
     const level = slug ? getTrackedFeature(slug)?.support.byClient[CLIENT_INDEX[client]].level : undefined;
-    if (level === 'unsupported' || level === 'partial') continue;
+    return level === 'unsupported' || level === 'partial';
+  };
+
+  // Elements the sanitizer removes or unwraps.
+  for (const [tag, behavior] of [...rules.removes, ...rules.unwraps]) {
+    if (flaggedByCaniemail(tag)) continue;
     const how = rules.removes.has(tag) ? 'removes' : 'unwraps';
     for (const element of parsed.elementsByTag.get(tag) ?? []) {
       if (!element.sourceCodeLocation) continue;
@@ -736,6 +740,7 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
   // Markup the client writes in front of elements (Word's list split at an <li value>).
   for (const behavior of rules.sanitize) {
     for (const tag of behavior.writesBefore?.on ?? []) {
+      if (flaggedByCaniemail(tag)) continue;
       for (const element of parsed.elementsByTag.get(tag) ?? []) {
         if (!element.sourceCodeLocation || !behavior.writesBefore?.before(element)) continue;
         tally.add(behavior, behavior.severity, `<${tag}>`, () => `${clientName}: ${behavior.summary}`, behavior.suggestion, positionOf(element));

@@ -147,7 +147,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2016-10-21',
     clients: YAHOO,
-    decision: gap('the Yahoo prefixing rule does not rewrite class names with leading or trailing underscores and dashes'),
+    decision: modeled('yahoo-mangled-class-names'),
   },
   {
     issue: 23,

@@ -220,9 +220,11 @@ export interface SanitizeBehavior extends BehaviorBase {
   unwrappedText?(element: HtmlElement): string | undefined;
   /**
    * Markup the client writes in front of an element of these tags (the Word engine closes an `<ol>` before an
-   * `<li value>` and opens a new one): `before` returns it, or undefined to leave the element alone.
+   * `<li value>` and opens a new one): `before` returns it, or undefined to leave the element alone. `after`, read only
+   * where `before` wrote something, is the markup written after the element's end tag (HEY's `<details>` around a
+   * `<blockquote>` is closed there).
    */
-  writesBefore?: { on: readonly string[]; before(element: HtmlElement): string | undefined };
+  writesBefore?: { on: readonly string[]; before(element: HtmlElement): string | undefined; after?: string };
   /**
    * The base URL the client resolves the email's relative links, images and backgrounds against, writing them
    * absolute (Yahoo: the last `<base>` in `<body>`); undefined leaves them as a browser reads them.

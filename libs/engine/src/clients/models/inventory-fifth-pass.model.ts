@@ -1,0 +1,224 @@
+import type { ClientId } from '../email-client';
+import type { ClientBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
+import { caniemailNote } from './documented-limits.model';
+import { YAHOO_SCOPE } from './yahoo.model';
+
+/**
+ * Behaviours of the inventory's fifth pass (docs/clients.md, "Fifth pass"): gap rows of caniemail's notes and
+ * email-bugs that an existing hook can express once the fact is pinned down — HEY's unsupported elements, the
+ * Word engine's `dir` on links, percentage image sizes and `<style>` order, Yahoo's class names with leading or
+ * trailing underscores and dashes. Each reads only elements or selectors that carry what it is about, so an email
+ * without them costs nothing more. Facts come from the notes and threads cited; fixtures are our own. Appended
+ * to each family's model by client-models.ts, after inventory-gaps.model.ts.
+ */
+
+// ----- HEY -----
+
+const HEY_SEMANTIC_TAGS = ['article', 'aside', 'header', 'main', 'nav', 'section', 'summary'];
+
+/** HEY does not support the HTML5 sectioning elements (caniemail html-semantics note 5): the tags go, their content stays. */
+const heySemanticElements: SanitizeBehavior = {
+  id: 'hey-semantic-elements-unwrapped',
+  kind: 'sanitize',
+  severity: 'info',
+  unwrapsElements: new Set(HEY_SEMANTIC_TAGS),
+  summary:
+    'HEY does not support <article>, <aside>, <header>, <main>, <nav>, <section> and <summary>: the tags are removed and their content is kept (styles and roles set on them are lost).',
+  evidence: [
+    {
+      ...caniemailNote('html-semantics#5', 'article, aside, header, main, nav, section, summary not supported'),
+      note: 'The note says "not supported" without saying what happens to the content; modeled as the sanitizer allowlists do it (the tags go, the content stays), which keeps the text the reader sees.',
+    },
+  ],
+  suggestion: 'Use <div> and <table> for structure, and put styles and roles on them, not on sectioning elements.',
+  fixture: {
+    html: '<section style="padding:8px"><header><p>Title</p></header><p>Body</p></section>',
+    expect: { transformIncludes: ['<p>Title</p>', '<p>Body</p>'], transformExcludes: ['<section', '<header'] },
+  },
+  // A <div> holds the same content as written.
+  counterFixture: {
+    html: '<div style="padding:8px"><p>Title</p></div>',
+    expect: { transformIncludes: ['<div style="padding:8px"><p>Title</p></div>'], noFindingFor: 'hey-semantic-elements-unwrapped' },
+  },
+};
+
+/** HEY supports caption-side but not the <caption> element (caniemail css-caption-side note 1). */
+const heyCaption: SanitizeBehavior = {
+  id: 'hey-caption-unwrapped',
+  kind: 'sanitize',
+  severity: 'info',
+  unwrapsElements: new Set(['caption']),
+  summary:
+    "HEY does not support the <caption> element: the tag is removed and its text is kept, outside the table's caption box (caption-side has nothing to place).",
+  evidence: [
+    {
+      ...caniemailNote('css-caption-side#1', 'the <caption> element is not supported'),
+      note: 'Modeled as the tag removed with its text kept (what an allowlist sanitizer does); the note does not say whether the text goes too.',
+    },
+  ],
+  suggestion: 'Write a table title as a paragraph or a first row, not as a <caption>.',
+  fixture: {
+    html: '<table><caption style="caption-side:bottom">Prices</caption><tr><td>x</td></tr></table>',
+    expect: { transformIncludes: ['Prices'], transformExcludes: ['<caption'], finding: { rule: 'hey-caption-unwrapped' } },
+  },
+  counterFixture: {
+    html: '<table><tr><td style="font-weight:bold">Prices</td></tr></table>',
+    expect: { transformIncludes: ['Prices'], noFindingFor: 'hey-caption-unwrapped' },
+  },
+};
+
+/** HEY nests a <blockquote> in a collapsed <details> (caniemail html-blockquote note 1). */
+const heyBlockquoteDetails: SanitizeBehavior = {
+  id: 'hey-blockquote-in-details',
+  kind: 'sanitize',
+  severity: 'warning',
+  summary: 'HEY puts every <blockquote> inside a <details> element, collapsed: the quoted content is hidden until the reader opens it.',
+  evidence: [caniemailNote('html-blockquote#1', 'blockquotes nested in a <details> element')],
+  writesBefore: { on: ['blockquote'], before: () => '<details>', after: '</details>' },
+  suggestion: 'Do not put content the reader must see in a <blockquote>: use a <div> or a table cell with a left border for quotes.',
+  fixture: {
+    html: '<p>intro</p><blockquote>quoted</blockquote>',
+    // caniemail's partial flag for <blockquote> in HEY gives the finding (with this note).
+    expect: { transformIncludes: ['<details><blockquote>quoted</blockquote></details>'] },
+  },
+  counterFixture: {
+    html: '<div style="border-left:2px solid #102030">quoted</div>',
+    expect: { transformExcludes: ['<details>'], noFindingFor: 'hey-blockquote-in-details' },
+  },
+};
+
+// ----- The Word engine (classic Outlook for Windows) -----
+
+/** The Word engine mishandles dir on links (caniemail html-dir note 3): modeled as the attribute ignored there. */
+const wordDirOnLinks: RewriteBehavior = {
+  id: 'word-dir-on-links-ignored',
+  kind: 'rewrite',
+  severity: 'info',
+  label: 'dir on <a>',
+  summary: 'The Word engine does not apply dir on a link (<a dir>): the link text keeps the direction of its paragraph.',
+  evidence: [
+    {
+      ...caniemailNote('html-dir#3', 'buggy on <a>'),
+      note: 'caniemail says only "buggy on anchor tags"; modeled as the attribute not applied on <a> (it works on block elements and cells).',
+    },
+  ],
+  dropsAttributesOn: ['a'],
+  dropsAttributes: (element) => (element.attrs.some((a) => !a.prefix && a.name === 'dir') ? ['dir'] : []),
+  suggestion: 'Set dir on the paragraph or the cell that holds the link, not on the <a>.',
+  fixture: {
+    html: '<p><a href="https://example.com/a" dir="rtl">שלום</a></p>',
+    expect: { transformExcludes: ['dir="rtl"'], finding: { rule: 'word-dir-on-links-ignored' } },
+  },
+  counterFixture: {
+    html: '<p dir="rtl"><a href="https://example.com/a">שלום</a></p>',
+    expect: { transformIncludes: ['<p dir="rtl">'], noFindingFor: 'word-dir-on-links-ignored' },
+  },
+};
+
+const PERCENT = /%\s*$/;
+
+/** Percentage width and height attributes on images are read against the image file, not the parent (caniemail html-width/html-height note 1). */
+const wordPercentImageSize: RewriteBehavior = {
+  id: 'word-percent-image-size',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'percentage size on <img>',
+  summary:
+    'The Word engine reads a percentage width or height attribute on an <img> against the image file\'s own size, not the parent\'s: width="100%" does not fill the cell (modeled as the attribute not applied: the image keeps its file size).',
+  evidence: [
+    caniemailNote('html-width#1', "percentage width on <img> based on the file's width"),
+    caniemailNote('html-height#1', "percentage sizes on <img> based on the file's size"),
+  ],
+  dropsAttributesOn: ['img'],
+  dropsAttributes: (element) =>
+    element.attrs.filter((a) => !a.prefix && (a.name === 'width' || a.name === 'height') && PERCENT.test(a.value)).map((a) => a.name),
+  suggestion: 'Give images a pixel width attribute for Outlook (width="600") and the percentage in CSS (style="width:100%") for the others.',
+  fixture: {
+    html: '<table width="600"><tr><td><img src="https://example.com/a.png" width="100%" alt="A"></td></tr></table>',
+    expect: { transformExcludes: ['width="100%"'], finding: { rule: 'word-percent-image-size' } },
+  },
+  counterFixture: {
+    html: '<table width="600"><tr><td><img src="https://example.com/a.png" width="600" alt="A"></td></tr></table>',
+    expect: { transformIncludes: ['width="600" alt="A"'], noFindingFor: 'word-percent-image-size' },
+  },
+};
+
+/** An element start tag other than <style> (comments, end tags and text do not count). */
+const ELEMENT_BEFORE = /<(?!style[\s>/]|\/|!)[a-z]/i;
+
+/** The Word engine applies a <style> block only to what follows it (caniemail html-style note 4). */
+const wordStyleAfterContent: DropBlockBehavior = {
+  id: 'word-style-after-content',
+  kind: 'drop-block',
+  scope: 'block',
+  severity: 'warning',
+  summary:
+    'The Word engine applies a <style> block only to the elements that follow it: a block placed in <body> after the content it styles does not apply to that content (modeled as the block not applied).',
+  evidence: [caniemailNote('html-style#4', '<style> must be declared before the rules are used')],
+  find: ({ sheet, inBody, parsed }) => {
+    if (!inBody) return undefined;
+    const at = sheet.element.sourceCodeLocation?.startOffset;
+    if (at === undefined) return undefined;
+    const body = parsed.elementsByTag.get('body')?.[0];
+    const from = body?.sourceCodeLocation?.startTag?.endOffset ?? 0;
+    return from < at && ELEMENT_BEFORE.test(parsed.source.slice(from, at)) ? { label: '<style> after the content it styles' } : undefined;
+  },
+  suggestion: 'Put <style> in <head> (or at the very start of <body>), before the elements it styles.',
+  fixture: {
+    html: '<html><head></head><body><p class="a">x</p><style>.a{color:#102030}</style></body></html>',
+    expect: { transformExcludes: ['#102030'], finding: { rule: 'word-style-after-content' } },
+  },
+  // A block at the start of <body>, before what it styles, applies.
+  counterFixture: {
+    html: '<html><head></head><body><style>.a{color:#102030}</style><p class="a">x</p></body></html>',
+    expect: { transformIncludes: ['#102030'], noFindingFor: 'word-style-after-content' },
+  },
+};
+
+// ----- Yahoo and AOL -----
+
+/**
+ * A class selector as Yahoo writes it (after its yiv prefix) whose name began with `_` or `-`, or ends with two
+ * underscores: Yahoo mangles these (email-bugs #22), so the rule matches nothing.
+ */
+const MANGLED_CLASS = new RegExp(`\\.${YAHOO_SCOPE}[-_]|\\.${YAHOO_SCOPE}[-\\w]*__(?![-\\w])`);
+
+/** Yahoo's rewrite loses rules for class names with leading underscores or dashes, or trailing double underscores. */
+const yahooMangledClassNames: PrefixBehavior = {
+  id: 'yahoo-mangled-class-names',
+  kind: 'prefix',
+  summary:
+    'Yahoo and AOL mangle class names that start with underscores or dashes (the dot and the leading characters are removed from the rule) or end with two underscores (one is removed): the rule no longer matches its elements.',
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/22',
+      title: "email-bugs #22: Yahoo doesn't support certain class names starting or ending with underscores and dashes (open)",
+      date: '2016-10-21',
+      note: 'Modeled as the rules dropped: each mangled selector matches no element (a type selector of the name, or another class).',
+    },
+  ],
+  rewriteSelector: (selector) => {
+    if (!selector.includes(`.${YAHOO_SCOPE}`) || !MANGLED_CLASS.test(selector)) return selector;
+    const kept = selector.split(',').filter((part) => !MANGLED_CLASS.test(part));
+    return kept.length > 0 ? kept.join(',') : null;
+  },
+  fixture: {
+    html: '<html><head><style>.__lead{color:#ff0000}.block__{color:#00ff00}.ok{color:#0000ff}</style></head><body><p class="__lead block__ ok">x</p></body></html>',
+    expect: { transformExcludes: ['#ff0000', '#00ff00'], transformIncludes: ['#0000ff'] },
+  },
+  // BEM names with inner underscores and dashes are prefixed as usual.
+  counterFixture: {
+    html: '<html><head><style>.card__title--big{color:#ff0000}</style></head><body><p class="card__title--big">x</p></body></html>',
+    expect: { transformIncludes: ['#ff0000'] },
+  },
+};
+
+/** The behaviours of this file per client, appended to each model by client-models.ts. */
+export const FIFTH_PASS_BEHAVIORS: Partial<Record<ClientId, readonly ClientBehavior[]>> = {
+  'outlook-windows-legacy': [wordDirOnLinks, wordPercentImageSize, wordStyleAfterContent],
+  'yahoo-mail': [yahooMangledClassNames],
+  'yahoo-mail-ios': [yahooMangledClassNames],
+  'yahoo-mail-android': [yahooMangledClassNames],
+  aol: [yahooMangledClassNames],
+  'hey-mail': [heySemanticElements, heyCaption, heyBlockquoteDetails],
+};
