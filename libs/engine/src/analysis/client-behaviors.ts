@@ -590,7 +590,7 @@ function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Findin
     let count = 0;
     let first: { line: number; column: number } | undefined;
     for (const text of facts.visibleTexts()) {
-      const added = outcome.texts.has(text) ? undefined : addition.addTo?.(text.value, parsed);
+      const added = outcome.texts.has(text) ? undefined : addition.addTo?.(text.value, parsed, text);
       if (!added) continue;
       outcome.texts.set(text, added.text);
       count += added.count;

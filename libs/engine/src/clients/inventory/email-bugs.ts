@@ -395,7 +395,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '',
     clients: ['outlook-windows-legacy'],
-    decision: gap('the Word model has no rule for display on table cells'),
+    decision: modeled('word-display-only-none'),
   },
   {
     issue: 79,

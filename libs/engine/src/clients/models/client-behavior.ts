@@ -1,6 +1,6 @@
 import type { ChildNode } from 'postcss';
 import type { ClientId, DarkModeBehavior } from '../email-client';
-import type { HtmlElement } from '../../parse/dom';
+import type { HtmlElement, HtmlText } from '../../parse/dom';
 import type { EmailStyleSheet, ParsedEmail } from '../../parse/parse-email';
 import type { Severity } from '../severity';
 
@@ -254,8 +254,8 @@ export interface AdditionBehavior extends BehaviorBase {
   disabledBy(parsed: ParsedEmail): boolean;
   /** Whether the email neutralises how the addition looks (it still happens). */
   restyledBy(parsed: ParsedEmail): boolean;
-  /** Text replacement: `text` with the additions made, or undefined when nothing matches. */
-  addTo?(text: string, parsed: ParsedEmail): { text: string; count: number } | undefined;
+  /** Text replacement: `text` (the value of `node`) with the additions made, or undefined when nothing matches. */
+  addTo?(text: string, parsed: ParsedEmail, node?: HtmlText): { text: string; count: number } | undefined;
   /** An element the client wraps the body's content in (Thunderbird's `moz-text-html` div). */
   wrapsBody?: { open: string; close: string };
   /**

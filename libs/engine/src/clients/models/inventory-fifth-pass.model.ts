@@ -1,5 +1,9 @@
 import type { ClientId } from '../email-client';
-import type { ClientBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
+import type { AdditionBehavior, ClientBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
+import type { HtmlText } from '../../parse/dom';
+import { isElement } from '../../parse/dom';
+import { escapeAttributeValue, escapeText } from '../../parse/html-escape';
+import { mediaFeatures } from './css-text';
 import { caniemailNote } from './documented-limits.model';
 import { YAHOO_SCOPE } from './yahoo.model';
 
@@ -143,6 +147,39 @@ const wordPercentImageSize: RewriteBehavior = {
   },
 };
 
+/** display values other than none (flex and grid are left to caniemail's own unsupported flags). */
+const DISPLAY_NOT_NONE = /^(?:block|inline|inline-block|inline-table|table|table-[a-z-]+|list-item|flow-root|contents|run-in)$/i;
+
+/** The Word engine reads display:none only (caniemail css-display note 5; email-bugs #78: a <td> cannot be made a block). */
+const wordDisplayOnlyNone: RewriteBehavior = {
+  id: 'word-display-only-none',
+  kind: 'rewrite',
+  severity: 'info',
+  label: 'display other than none',
+  summary:
+    'The Word engine reads display:none only: display:block, inline-block or table values change nothing (a <td> with display:block stays a cell beside the others, a link or a span does not become a block).',
+  evidence: [
+    caniemailNote('css-display#5', 'only display:none is supported'),
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/78',
+      title: 'email-bugs #78: Outlook on Windows cannot make a <td> display:block (open)',
+      date: '2019',
+    },
+  ],
+  properties: ['display'],
+  valueMatches: DISPLAY_NOT_NONE,
+  rewrite: (d) => (d.property === 'display' && DISPLAY_NOT_NONE.test(d.value.trim()) ? null : undefined),
+  suggestion: 'Stack columns for Outlook with conditional tables (<!--[if mso]>) instead of display:block on cells.',
+  fixture: {
+    html: '<table><tr><td class="col" style="display:block;width:300px">a</td><td style="display:block;width:300px">b</td></tr></table>',
+    expect: { transformExcludes: ['display:block', 'display: block'], finding: { rule: 'word-display-only-none' } },
+  },
+  counterFixture: {
+    html: '<table><tr><td style="display:none">a</td><td>b</td></tr></table>',
+    expect: { transformIncludes: ['display:none'], noFindingFor: 'word-display-only-none' },
+  },
+};
+
 /** An element start tag other than <style> (comments, end tags and text do not count). */
 const ELEMENT_BEFORE = /<(?!style[\s>/]|\/|!)[a-z]/i;
 
@@ -213,12 +250,181 @@ const yahooMangledClassNames: PrefixBehavior = {
   },
 };
 
+// ----- Vendor pages and open-source code -----
+
+const GMAIL_CSS_PAGE = {
+  url: 'https://developers.google.com/workspace/gmail/design/css',
+  title: 'Google: CSS support in Gmail (media types all and screen; queries on width, device width, orientation and resolution)',
+  date: '2025',
+};
+/** The media features Gmail's page lists (with the and/only keywords and the all/screen types). */
+const GMAIL_MEDIA_FEATURES = new Set([
+  'width',
+  'min-width',
+  'max-width',
+  'device-width',
+  'min-device-width',
+  'max-device-width',
+  'orientation',
+  'resolution',
+  'min-resolution',
+  'max-resolution',
+]);
+/**
+ * Features another rule decides: the height family (gmail-height-media-queries) and those caniemail tracks for
+ * Gmail (its support layer drops them), so that this rule adds no second finding.
+ */
+const GMAIL_MEDIA_DECIDED_ELSEWHERE =
+  /^(?:(?:min-|max-)?(?:device-)?(?:height|aspect-ratio)|prefers-color-scheme|prefers-reduced-motion|hover|-webkit-(?:min-|max-)?device-pixel-ratio|(?:min-|max-)?device-pixel-ratio)$/;
+const MEDIA_TYPES = /\b(print|speech|tv|handheld|projection|braille|embossed|aural|tty)\b/i;
+
+/** Whether one query of a media query list uses only what Gmail's page lists. */
+function gmailMediaQuerySupported(query: string): boolean {
+  const outside = query.replace(/\([^)]*\)/g, ' ');
+  if (MEDIA_TYPES.test(outside)) return false;
+  return mediaFeatures(query).every((f) => GMAIL_MEDIA_FEATURES.has(f) || GMAIL_MEDIA_DECIDED_ELSEWHERE.test(f));
+}
+
+/** Gmail applies media queries on the types and features its CSS page lists only. */
+const gmailMediaAllowlist: RewriteBehavior = {
+  id: 'gmail-media-query-allowlist',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: '@media Gmail does not list',
+  summary:
+    'Gmail applies a media query only on the all and screen media types and the width, device-width, orientation and resolution features its CSS page lists: a query for print, or on another feature (pointer, color, display-mode …), never applies.',
+  evidence: [GMAIL_CSS_PAGE],
+  rewriteAtRule: (name, params) => {
+    if (name !== 'media' || !params) return undefined;
+    const queries = params.split(',');
+    return queries.some(gmailMediaQuerySupported) ? undefined : null;
+  },
+  suggestion: 'Write responsive rules as screen queries on width (max-width, min-width); nothing else reaches Gmail.',
+  fixture: {
+    html: '<html><head><style>.a{color:#102030}@media (pointer:coarse){.a{color:#ff0000}}@media print{.a{color:#00ff00}}</style></head><body><p class="a">x</p></body></html>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['#ff0000', '#00ff00'], finding: { rule: 'gmail-media-query-allowlist' } },
+  },
+  counterFixture: {
+    html: '<html><head><style>.a{color:#102030}@media only screen and (max-width:600px) and (min-resolution:2dppx){.a{color:#ff0000}}</style></head><body><p class="a">x</p></body></html>',
+    expect: { transformIncludes: ['#ff0000'], noFindingFor: 'gmail-media-query-allowlist' },
+  },
+};
+
+/** A url() that loads from the web (http, https or protocol-relative). */
+const REMOTE_URL = /url\(\s*(['"]?)\s*(?:https?:)?\/\/[^)]*\)/gi;
+const HAS_REMOTE_URL = /url\(\s*['"]?\s*(?:https?:)?\/\//i;
+
+/** Thunderbird's remote-content block covers images a style loads (background images), not only <img>. */
+const thunderbirdRemoteCssImages: RewriteBehavior = {
+  id: 'thunderbird-remote-css-images-blocked',
+  kind: 'rewrite',
+  severity: 'warning',
+  label: 'remote background image',
+  summary:
+    'Thunderbird blocks remote content by default, background images loaded by CSS included: a url() from the web shows nothing until the reader allows remote content (the background color stays).',
+  evidence: [
+    {
+      url: 'https://github.com/mozilla/releases-comm-central/blob/main/mailnews/mailnews.js',
+      title: 'comm-central: mailnews.js (mailnews.message_display.disable_remote_image defaults to true)',
+      date: '2026-08-22',
+    },
+    {
+      url: 'https://support.mozilla.org/kb/remote-content-in-messages',
+      title: 'Mozilla support: Remote content in messages (remote images and other content blocked by default)',
+      date: '2025',
+    },
+  ],
+  properties: ['background', 'background-image'],
+  valueMatches: HAS_REMOTE_URL,
+  rewrite: (d) => {
+    if (!HAS_REMOTE_URL.test(d.value)) return undefined;
+    if (d.property === 'background-image') return null;
+    const rest = d.value
+      .replace(REMOTE_URL, ' ')
+      .replace(/\s*,\s*/g, ', ')
+      .trim()
+      .replace(/^,\s*|,\s*$/g, '');
+    return rest ? { ...d, value: rest } : null;
+  },
+  suggestion: 'Give every background image a background color the text reads on, and make the message work without it.',
+  fixture: {
+    html: '<div style="background:#102030 url(https://example.com/bg.png) no-repeat;color:#ffffff">x</div>',
+    expect: { transformIncludes: ['#102030'], transformExcludes: ['bg.png'], finding: { rule: 'thunderbird-remote-css-images-blocked' } },
+  },
+  // An embedded (data:) image is not remote content.
+  counterFixture: {
+    html: '<div style="background-image:url(data:image/gif;base64,R0lGODlhAQABAAAAACw=)">x</div>',
+    expect: { transformIncludes: ['data:image/gif'], noFindingFor: 'thunderbird-remote-css-images-blocked' },
+  },
+};
+
+/** A web address in text: what Proton's linkifier turns into a link (http, https and www. forms). */
+const RAW_URL = /\b(?:https?:\/\/|www\.)[^\s<>"']*[^\s<>"'.,;:!?)\]]/gi;
+const HAS_RAW_URL = /\b(?:https?:\/\/|www\.)/i;
+const VERBATIM_PARENTS = new Set(['pre', 'code', 'a', 'textarea', 'script', 'style', 'noscript']);
+
+function insideVerbatim(node: HtmlText | undefined): boolean {
+  for (let parent = node?.parentNode; parent && isElement(parent); parent = parent.parentNode) {
+    if (VERBATIM_PARENTS.has(parent.tagName)) return true;
+  }
+  return false;
+}
+
+/** Proton's renderer turns web addresses written as plain text into links (transformRawLinks). */
+const protonRawLinks: AdditionBehavior = {
+  id: 'proton-raw-urls-linked',
+  kind: 'addition',
+  severity: 'info',
+  summary: 'Proton Mail turns web addresses written as plain text into links (outside links, <pre> and <code>), in its own link style',
+  evidence: [
+    {
+      url: 'https://github.com/ProtonMail/WebClients/blob/main/packages/mail-renderer/src/helpers/transforms/transformRawLinks.ts',
+      title: "Proton WebClients: the mail renderer's raw-link transform (URLs in text nodes wrapped in <a href>)",
+      date: '2026',
+    },
+  ],
+  disabledBy: () => false,
+  restyledBy: () => false,
+  addTo: (text, _parsed, node) => {
+    if (!HAS_RAW_URL.test(text) || insideVerbatim(node)) return undefined;
+    let count = 0;
+    let linked = '';
+    let cursor = 0;
+    for (const match of text.matchAll(RAW_URL)) {
+      const url = match[0];
+      const href = /^www\./i.test(url) ? `http://${url}` : url;
+      linked += `${escapeText(text.slice(cursor, match.index))}<a href="${escapeAttributeValue(href)}" target="_blank">${escapeText(url)}</a>`;
+      cursor = match.index + url.length;
+      count++;
+    }
+    return count > 0 ? { text: linked + escapeText(text.slice(cursor)), count } : undefined;
+  },
+  suggestion: 'Link the addresses yourself (styled as you want them), or write them so they read as text (example dot com).',
+  fixture: {
+    html: '<p>Visit https://example.com/help today.</p>',
+    expect: {
+      transformIncludes: ['<a href="https://example.com/help" target="_blank">https://example.com/help</a> today.'],
+      finding: { rule: 'proton-raw-urls-linked' },
+    },
+  },
+  // An address already linked, or in <code>, stays as written.
+  counterFixture: {
+    html: '<p><a href="https://example.com/help">https://example.com/help</a> <code>www.example.com</code></p>',
+    expect: { transformIncludes: ['<code>www.example.com</code>'], noFindingFor: 'proton-raw-urls-linked' },
+  },
+};
+
 /** The behaviours of this file per client, appended to each model by client-models.ts. */
 export const FIFTH_PASS_BEHAVIORS: Partial<Record<ClientId, readonly ClientBehavior[]>> = {
-  'outlook-windows-legacy': [wordDirOnLinks, wordPercentImageSize, wordStyleAfterContent],
+  'outlook-windows-legacy': [wordDirOnLinks, wordPercentImageSize, wordStyleAfterContent, wordDisplayOnlyNone],
   'yahoo-mail': [yahooMangledClassNames],
   'yahoo-mail-ios': [yahooMangledClassNames],
   'yahoo-mail-android': [yahooMangledClassNames],
   aol: [yahooMangledClassNames],
   'hey-mail': [heySemanticElements, heyCaption, heyBlockquoteDetails],
+  'gmail-web': [gmailMediaAllowlist],
+  'gmail-android': [gmailMediaAllowlist],
+  'gmail-ios': [gmailMediaAllowlist],
+  thunderbird: [thunderbirdRemoteCssImages],
+  protonmail: [protonRawLinks],
 };
