@@ -484,7 +484,9 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2021-08-15',
     clients: ['outlook-ios', 'outlook-android'],
-    decision: gap('the model does not separate the border from border-radius on tables and cells'),
+    decision: gap(
+      'the border is drawn square while the background keeps its rounded corners (neither property is removed): a painting rule Chromium has no equivalent for, so no markup change expresses it',
+    ),
   },
   {
     issue: 99,
@@ -500,7 +502,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2021-09-28',
     clients: ['outlook-ios'],
-    decision: gap('the model does not add the 125% text-size-adjust to elements with a font-size'),
+    decision: modeled('outlook-ios-font-size-enlarged'),
   },
   {
     issue: 102,
