@@ -386,6 +386,22 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
     decision: modeled('thunderbird-remote-css-images-blocked'),
   },
   {
+    id: 'thunderbird-remote-stylesheets',
+    subject: 'the remote-content block covers style sheets linked from the web',
+    url: `${COMM_CENTRAL}/mailnews/mailnews.js`,
+    date: '2026-08-22',
+    clients: ['thunderbird'],
+    decision: modeled('thunderbird-remote-stylesheets-blocked'),
+  },
+  {
+    id: 'thunderbird-javascript-disabled',
+    subject: 'JavaScript does not run in messages',
+    url: `${COMM_CENTRAL}/mail/app/profile/all-thunderbird.js`,
+    date: '2026-08-22',
+    clients: ['thunderbird'],
+    decision: notInMarkup('behaviour at run time, not in markup: the markup and CSS of the email are unchanged by it'),
+  },
+  {
     id: 'thunderbird-simple-html',
     subject: "the Simple HTML view (used for junk mail) strips the email's styles",
     url: `${COMM_CENTRAL}/mailnews/mailnews.js`,

@@ -212,6 +212,42 @@ const wordStyleAfterContent: DropBlockBehavior = {
   },
 };
 
+// ----- Gmail for iOS -----
+
+/** Gmail for iOS sets word-spacing:1px on the message (email-bugs #80; the fix MJML ships). */
+const gmailIosWordSpacing: AdditionBehavior = {
+  id: 'gmail-ios-word-spacing',
+  kind: 'addition',
+  severity: 'info',
+  summary:
+    "Gmail for iOS sets word-spacing: 1px on the message in its own style sheet: the white space between inline-block columns keeps 1px even under font-size:0, so two 50% columns no longer fit side by side (the email's own word-spacing on <body> wins).",
+  evidence: [
+    {
+      url: 'https://github.com/hteumeuleu/email-bugs/issues/80',
+      title: 'email-bugs #80: Gmail and display:inline-block (the space between columns forced despite font-size:0; open)',
+      date: '2020-05-28',
+    },
+    {
+      url: 'https://github.com/mjmlio/mjml/pull/2049',
+      title: 'mjml #2049: Gmail for iOS adds word-spacing: 1px to the body; word-spacing:normal on <body> fixes the stacked columns',
+      date: '2020-10-02',
+    },
+  ],
+  addsDeclarations: { on: ['body'], declarations: [{ property: 'word-spacing', value: '1px', important: false }] },
+  disabledBy: () => false,
+  restyledBy: () => false,
+  suggestion: 'Set word-spacing:normal on <body> (or remove the white space between the columns with HTML comments).',
+  fixture: {
+    html: '<html><head></head><body><div style="font-size:0"><div style="display:inline-block;width:50%;font-size:16px">A</div> <div style="display:inline-block;width:50%;font-size:16px">B</div></div></body></html>',
+    expect: { transformIncludes: ['body{word-spacing:1px}'] },
+  },
+  // The email's own word-spacing on <body> wins over the client's rule: no note.
+  counterFixture: {
+    html: '<html><head></head><body style="word-spacing:normal"><p>x</p></body></html>',
+    expect: { transformIncludes: ['word-spacing:normal'], noFindingFor: 'gmail-ios-word-spacing' },
+  },
+};
+
 // ----- Outlook for iOS -----
 
 /** An absolute font size (px or pt), the only kind the enlargement can be written for without the cascade. */
@@ -399,6 +435,32 @@ const thunderbirdRemoteCssImages: RewriteBehavior = {
   },
 };
 
+/** Thunderbird's remote-content block covers a style sheet linked from the web. */
+const thunderbirdRemoteStylesheets: SanitizeBehavior = {
+  id: 'thunderbird-remote-stylesheets-blocked',
+  kind: 'sanitize',
+  severity: 'warning',
+  removesElements: new Set(['link']),
+  sanitizesWhen: (element) => {
+    const rel = element.attrs.find((a) => !a.prefix && a.name === 'rel')?.value ?? '';
+    const href = element.attrs.find((a) => !a.prefix && a.name === 'href')?.value ?? '';
+    return /(?:^|\s)stylesheet(?:\s|$)/i.test(rel) && /^\s*(?:https?:)?\/\//i.test(href);
+  },
+  summary:
+    'Thunderbird blocks remote content by default, linked style sheets included: a <link rel="stylesheet"> loaded from the web does not apply until the reader allows remote content.',
+  evidence: thunderbirdRemoteCssImages.evidence,
+  suggestion: 'Put the CSS in a <style> block (and inline what matters) instead of linking a style sheet.',
+  fixture: {
+    html: '<html><head><link rel="stylesheet" href="https://example.com/mail.css"></head><body><p>x</p></body></html>',
+    expect: { transformExcludes: ['mail.css'], finding: { rule: 'thunderbird-remote-stylesheets-blocked' } },
+  },
+  // A <link> that is not a style sheet (or not remote) is left alone.
+  counterFixture: {
+    html: '<html><head><link rel="icon" href="https://example.com/favicon.ico"></head><body><p>x</p></body></html>',
+    expect: { transformIncludes: ['favicon.ico'], noFindingFor: 'thunderbird-remote-stylesheets-blocked' },
+  },
+};
+
 /** A web address in text: what Proton's linkifier turns into a link (http, https and www. forms). */
 const RAW_URL = /\b(?:https?:\/\/|www\.)[^\s<>"']*[^\s<>"'.,;:!?)\]]/gi;
 const HAS_RAW_URL = /\b(?:https?:\/\/|www\.)/i;
@@ -466,7 +528,7 @@ export const FIFTH_PASS_BEHAVIORS: Partial<Record<ClientId, readonly ClientBehav
   'hey-mail': [heySemanticElements, heyCaption, heyBlockquoteDetails],
   'gmail-web': [gmailMediaAllowlist],
   'gmail-android': [gmailMediaAllowlist],
-  'gmail-ios': [gmailMediaAllowlist],
-  thunderbird: [thunderbirdRemoteCssImages],
+  'gmail-ios': [gmailMediaAllowlist, gmailIosWordSpacing],
+  thunderbird: [thunderbirdRemoteCssImages, thunderbirdRemoteStylesheets],
   protonmail: [protonRawLinks],
 };

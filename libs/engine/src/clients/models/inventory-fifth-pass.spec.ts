@@ -32,6 +32,18 @@ describe('inventory fifth pass: no finding where the client supports what the em
       '<html><head><style>.card__title--big{color:#102030}.a-b_c{color:#203040}</style></head><body><p class="card__title--big a-b_c">x</p></body></html>',
     ],
     ['a table without caption, divs instead of sections', '<table><tr><td>x</td></tr></table><div><p>y</p></div>'],
+    [
+      'screen queries on width and resolution',
+      '<html><head><style>.a{color:#102030}@media only screen and (max-width:600px),(min-resolution:2dppx){.a{color:#203040}}</style></head><body><p class="a">x</p></body></html>',
+    ],
+    [
+      'display:none, an embedded background image, a linked address',
+      '<div style="display:none;background-image:url(data:image/gif;base64,R0lGODlhAQABAAAAACw=)"><a href="https://example.com/a">https://example.com/a</a></div>',
+    ],
+    [
+      'text without a font-size of its own, a local style sheet',
+      '<html><head><link rel="stylesheet" href="mail.css"></head><body style="word-spacing:normal"><p>x</p></body></html>',
+    ],
   ])('%s', (_name, html) => {
     const result = analyze(html);
     expect(result.cssReport.filter((f) => NEW_RULES.has(f.rule)).map((f) => `${f.client} ${f.rule}`)).toEqual([]);
@@ -46,6 +58,24 @@ describe('inventory fifth pass: no finding where the client supports what the em
     expect(clientsOf('word-dir-on-links-ignored')).toEqual(['outlook-windows-legacy']);
     expect(clientsOf('word-percent-image-size')).toEqual(['outlook-windows-legacy']);
     expect(clientsOf('word-style-after-content')).toEqual(['outlook-windows-legacy']);
+  });
+
+  it('reports the vendor-page limits for their clients only', () => {
+    const html = `<html><head><link rel="stylesheet" href="https://example.com/m.css"><style>@media print{.a{color:#ff0000}}</style></head>
+<body><p class="a" style="font-size:16px;background:#102030 url(https://example.com/bg.png)">See www.example.com <span style="display:block">now</span></p></body></html>`;
+    const found = analyze(html).cssReport.filter((f) => NEW_RULES.has(f.rule));
+    const clientsOf = (rule: string) => [...new Set(found.filter((f) => f.rule === rule).map((f) => f.client))].sort();
+    expect(clientsOf('gmail-media-query-allowlist')).toEqual(['gmail-android', 'gmail-ios', 'gmail-web']);
+    expect(clientsOf('thunderbird-remote-css-images-blocked')).toEqual(['thunderbird']);
+    expect(clientsOf('thunderbird-remote-stylesheets-blocked')).toEqual(['thunderbird']);
+    expect(clientsOf('proton-raw-urls-linked')).toEqual(['protonmail']);
+    expect(clientsOf('outlook-ios-font-size-enlarged')).toEqual(['outlook-ios']);
+    expect(clientsOf('word-display-only-none')).toEqual(['outlook-windows-legacy']);
+  });
+
+  it("escapes the text around Proton's added links", () => {
+    const html = htmlOf(analyze('<p>a &lt;b&gt; https://example.com/x?y=1&amp;z=2 c</p>'), 'protonmail');
+    expect(html).toContain('a &lt;b&gt; <a href="https://example.com/x?y=1&amp;z=2" target="_blank">https://example.com/x?y=1&amp;z=2</a> c');
   });
 
   it("drops Yahoo's mangled class rules only, and leaves every other client's rules", () => {
