@@ -505,7 +505,9 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2021-09-28',
     clients: ['outlook-ios'],
-    decision: modeled('outlook-ios-font-size-enlarged'),
+    decision: gap(
+      'modeled, the enlargement would rewrite every px font-size of every email for this client and report a property the client supports; Chromium ignores text-size-adjust, so no markup shows it faithfully (tried 2026-12-07, reverted)',
+    ),
   },
   {
     issue: 102,

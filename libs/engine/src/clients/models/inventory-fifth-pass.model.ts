@@ -248,47 +248,6 @@ const gmailIosWordSpacing: AdditionBehavior = {
   },
 };
 
-// ----- Outlook for iOS -----
-
-/** An absolute font size (px or pt), the only kind the enlargement can be written for without the cascade. */
-const ABSOLUTE_FONT_SIZE = /^(\d*\.?\d+)(px|pt)$/i;
-
-/** Outlook for iOS adds -webkit-text-size-adjust:125% to every element with a font-size (email-bugs #100). */
-const outlookIosTextEnlarged: RewriteBehavior = {
-  id: 'outlook-ios-font-size-enlarged',
-  kind: 'rewrite',
-  severity: 'info',
-  label: 'font-size',
-  summary:
-    'Outlook for iOS adds -webkit-text-size-adjust:125% to every element whose style sets a font-size, so that text is drawn 25% larger than written (modeled as the px or pt size multiplied by 1.25).',
-  evidence: [
-    {
-      url: 'https://github.com/hteumeuleu/email-bugs/issues/100',
-      title: 'email-bugs #100: Outlook iOS app increasing font-size (-webkit-text-size-adjust:125% added to elements with a font-size; open)',
-      date: '2021-09-28',
-      note: 'Shown as the enlarged size, since the screenshots paint in a desktop engine that ignores text-size-adjust; relative sizes (em, %, keywords) are left as written.',
-    },
-  ],
-  properties: ['font-size'],
-  rewrite: (d, site) => {
-    if (!site.inline || d.property !== 'font-size') return undefined;
-    const size = ABSOLUTE_FONT_SIZE.exec(d.value.trim());
-    if (!size) return undefined;
-    const enlarged = Math.round(Number(size[1]) * 125) / 100;
-    return { ...d, value: `${enlarged}${size[2].toLowerCase()}` };
-  },
-  suggestion: 'Check the layout with text 25% larger in Outlook for iOS: leave room in buttons and fixed-width cells.',
-  fixture: {
-    html: '<p style="font-size:16px">x</p>',
-    expect: { transformIncludes: ['font-size: 20px'], transformExcludes: ['16px'], finding: { rule: 'outlook-ios-font-size-enlarged' } },
-  },
-  // Text without a font-size of its own is left alone.
-  counterFixture: {
-    html: '<p style="color:#102030">x</p>',
-    expect: { transformIncludes: ['color:#102030'], noFindingFor: 'outlook-ios-font-size-enlarged' },
-  },
-};
-
 // ----- Yahoo and AOL -----
 
 /**
@@ -524,7 +483,6 @@ export const FIFTH_PASS_BEHAVIORS: Partial<Record<ClientId, readonly ClientBehav
   'yahoo-mail-ios': [yahooMangledClassNames],
   'yahoo-mail-android': [yahooMangledClassNames],
   aol: [yahooMangledClassNames],
-  'outlook-ios': [outlookIosTextEnlarged],
   'hey-mail': [heySemanticElements, heyCaption, heyBlockquoteDetails],
   'gmail-web': [gmailMediaAllowlist],
   'gmail-android': [gmailMediaAllowlist],

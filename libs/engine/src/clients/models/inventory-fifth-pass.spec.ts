@@ -69,7 +69,6 @@ describe('inventory fifth pass: no finding where the client supports what the em
     expect(clientsOf('thunderbird-remote-css-images-blocked')).toEqual(['thunderbird']);
     expect(clientsOf('thunderbird-remote-stylesheets-blocked')).toEqual(['thunderbird']);
     expect(clientsOf('proton-raw-urls-linked')).toEqual(['protonmail']);
-    expect(clientsOf('outlook-ios-font-size-enlarged')).toEqual(['outlook-ios']);
     expect(clientsOf('word-display-only-none')).toEqual(['outlook-windows-legacy']);
   });
 
