@@ -321,6 +321,8 @@ function gmailMediaQuerySupported(query: string): boolean {
   return mediaFeatures(query).every((f) => GMAIL_MEDIA_FEATURES.has(f) || GMAIL_MEDIA_DECIDED_ELSEWHERE.test(f));
 }
 
+const GMAIL_MEDIA_MEMO = new Map<string, boolean>();
+
 /** Gmail applies media queries on the types and features its CSS page lists only. */
 const gmailMediaAllowlist: RewriteBehavior = {
   id: 'gmail-media-query-allowlist',
@@ -332,8 +334,14 @@ const gmailMediaAllowlist: RewriteBehavior = {
   evidence: [GMAIL_CSS_PAGE],
   rewriteAtRule: (name, params) => {
     if (name !== 'media' || !params) return undefined;
-    const queries = params.split(',');
-    return queries.some(gmailMediaQuerySupported) ? undefined : null;
+    // Emails repeat their few preludes, and Gmail's three clients ask alike: the answer is kept per prelude.
+    let kept = GMAIL_MEDIA_MEMO.get(params);
+    if (kept === undefined) {
+      kept = params.split(',').some(gmailMediaQuerySupported);
+      if (GMAIL_MEDIA_MEMO.size >= 512) GMAIL_MEDIA_MEMO.clear();
+      GMAIL_MEDIA_MEMO.set(params, kept);
+    }
+    return kept ? undefined : null;
   },
   suggestion: 'Write responsive rules as screen queries on width (max-width, min-width); nothing else reaches Gmail.',
   fixture: {
