@@ -354,6 +354,8 @@ const gmailMediaAllowlist: RewriteBehavior = {
   },
 };
 
+/** An attribute URL that loads from the web (http, https or protocol-relative). */
+const REMOTE_SOURCE = /^\s*(?:https?:)?\/\//i;
 /** A url() that loads from the web (http, https or protocol-relative). */
 const REMOTE_URL = /url\(\s*(['"]?)\s*(?:https?:)?\/\/[^)]*\)/gi;
 const HAS_REMOTE_URL = /url\(\s*['"]?\s*(?:https?:)?\/\//i;
@@ -365,7 +367,7 @@ const thunderbirdRemoteCssImages: RewriteBehavior = {
   severity: 'warning',
   label: 'remote background image',
   summary:
-    'Thunderbird blocks remote content by default, background images loaded by CSS included: a url() from the web shows nothing until the reader allows remote content (the background color stays).',
+    'Thunderbird blocks remote content by default, background images included: a url() or a background attribute loading from the web shows nothing until the reader allows remote content (the background color stays).',
   evidence: [
     {
       url: 'https://github.com/mozilla/releases-comm-central/blob/main/mailnews/mailnews.js',
@@ -380,6 +382,9 @@ const thunderbirdRemoteCssImages: RewriteBehavior = {
   ],
   properties: ['background', 'background-image'],
   valueMatches: HAS_REMOTE_URL,
+  // The background attribute (on <body>, tables and cells) loads the same way.
+  dropsAttributesOn: ['body', 'table', 'tr', 'td', 'th'],
+  dropsAttributes: (element) => (element.attrs.some((a) => !a.prefix && a.name === 'background' && REMOTE_SOURCE.test(a.value)) ? ['background'] : []),
   rewrite: (d) => {
     if (!HAS_REMOTE_URL.test(d.value)) return undefined;
     if (d.property === 'background-image') return null;

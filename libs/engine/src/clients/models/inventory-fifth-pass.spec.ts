@@ -68,6 +68,9 @@ describe('inventory fifth pass: no finding where the client supports what the em
     expect(clientsOf('gmail-media-query-allowlist')).toEqual(['gmail-android', 'gmail-ios', 'gmail-web']);
     expect(clientsOf('thunderbird-remote-css-images-blocked')).toEqual(['thunderbird']);
     expect(clientsOf('thunderbird-remote-stylesheets-blocked')).toEqual(['thunderbird']);
+    const cell = htmlOf(analyze('<table><tr><td background="https://example.com/bg.png" bgcolor="#102030">x</td></tr></table>'), 'thunderbird');
+    expect(cell).not.toContain('bg.png');
+    expect(cell).toContain('bgcolor="#102030"');
     expect(clientsOf('proton-raw-urls-linked')).toEqual(['protonmail']);
     expect(clientsOf('word-display-only-none')).toEqual(['outlook-windows-legacy']);
   });
