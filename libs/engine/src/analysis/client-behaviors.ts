@@ -419,6 +419,20 @@ export class BehaviorFacts {
   }
 }
 
+/** Per client and tag: caniemail's own finding already flags the element (unsupported, or partial with the behaviour in its notes). */
+const FLAGGED_ELEMENTS = new Map<string, boolean>();
+function flaggedElement(client: ClientId, tag: string): boolean {
+  const key = `${client} ${tag}`;
+  let flagged = FLAGGED_ELEMENTS.get(key);
+  if (flagged === undefined) {
+    const slug = ELEMENT_FEATURES[tag];
+    const level = slug ? getTrackedFeature(slug)?.support.byClient[CLIENT_INDEX[client]].level : undefined;
+    flagged = level === 'unsupported' || level === 'partial';
+    FLAGGED_ELEMENTS.set(key, flagged);
+  }
+  return flagged;
+}
+
 const HAS_UPPERCASE = /[A-Z]/;
 const SKIPPED_TEXT_PARENTS = new Set(['a', 'script', 'style', 'template', 'noscript', 'title', 'textarea', 'xml']);
 
@@ -590,7 +604,7 @@ function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Findin
     let count = 0;
     let first: { line: number; column: number } | undefined;
     for (const text of facts.visibleTexts()) {
-      const added = outcome.texts.has(text) ? undefined : addition.addTo?.(text.value, parsed);
+      const added = outcome.texts.has(text) ? undefined : addition.addTo?.(text.value, parsed, text);
       if (!added) continue;
       outcome.texts.set(text, added.text);
       count += added.count;
@@ -721,10 +735,7 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
 
   // Elements the sanitizer removes or unwraps.
   for (const [tag, behavior] of [...rules.removes, ...rules.unwraps]) {
-    // caniemail's own finding already flags it (unsupported, or partial with the removal in its notes).
-    const slug = ELEMENT_FEATURES[tag];
-    const level = slug ? getTrackedFeature(slug)?.support.byClient[CLIENT_INDEX[client]].level : undefined;
-    if (level === 'unsupported' || level === 'partial') continue;
+    if (flaggedElement(client, tag)) continue;
     const how = rules.removes.has(tag) ? 'removes' : 'unwraps';
     for (const element of parsed.elementsByTag.get(tag) ?? []) {
       if (!element.sourceCodeLocation) continue;
@@ -736,6 +747,7 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
   // Markup the client writes in front of elements (Word's list split at an <li value>).
   for (const behavior of rules.sanitize) {
     for (const tag of behavior.writesBefore?.on ?? []) {
+      if (flaggedElement(client, tag)) continue;
       for (const element of parsed.elementsByTag.get(tag) ?? []) {
         if (!element.sourceCodeLocation || !behavior.writesBefore?.before(element)) continue;
         tally.add(behavior, behavior.severity, `<${tag}>`, () => `${clientName}: ${behavior.summary}`, behavior.suggestion, positionOf(element));

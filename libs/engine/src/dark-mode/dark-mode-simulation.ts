@@ -42,6 +42,8 @@ type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
 const DARK_CANVAS = { background: '#1a1a1a', text: '#e0e0e0', link: '#8ab4f8' };
 const IMAGE_AT_RISK = /\.(png|gif|svg|webp)(\?|#|$)/i;
 const OUTLOOK_HINT_CLIENTS: ReadonlySet<ClientId> = new Set(['outlook-web', 'outlook-windows']);
+/** The clients that mark what they recolor with data-ogsc/data-ogsb: Outlook.com and, in dark mode, the Outlook apps (caniemail's prefers-color-scheme note 3). */
+const OUTLOOK_MARKER_CLIENTS: ReadonlySet<ClientId> = new Set([...OUTLOOK_HINT_CLIENTS, 'outlook-macos', 'outlook-ios', 'outlook-android']);
 
 /** Shared per-email dark-mode facts (computed once for every client). */
 export class DarkModeContext {
@@ -260,6 +262,7 @@ interface Inversion {
 function invertColors(context: DarkModeContext, view: ClientView, client: EmailClient, mode: 'full' | 'partial'): DarkModeVariant {
   const inverter = context.inverters[mode];
   const addHints = OUTLOOK_HINT_CLIENTS.has(view.client);
+  const addMarkers = OUTLOOK_MARKER_CLIENTS.has(view.client);
   const inversion: Inversion = {
     context,
     view,
@@ -267,7 +270,7 @@ function invertColors(context: DarkModeContext, view: ClientView, client: EmailC
     inverter,
     body: context.transform.parsed.elementsByTag.get('body')?.[0],
     clientBit: 1 << CLIENT_IDS.indexOf(view.client),
-    markers: addHints ? { foreground: new Set(), background: new Set() } : null,
+    markers: addMarkers ? { foreground: new Set(), background: new Set() } : null,
   };
   let recolored = 0;
   for (const element of context.colorCandidates) if (recolorElement(inversion, element)) recolored++;

@@ -88,14 +88,18 @@ describe('darkContrast (from the dark-mode hand-over)', () => {
     expect(report.clients['gmail-web'].issues).toEqual([]);
   });
 
-  it("applies [data-ogsc] rules to the elements Outlook.com recolors, and only in Outlook.com's variants", () => {
+  it('applies [data-ogsc] rules to the elements Outlook.com and the Outlook apps recolor, and only in their variants', () => {
     const html =
       '<html><head><style>[data-ogsc] .fix { color:#ffffff !important }</style></head><body style="background:#ffffff">' +
       '<div style="color:#000000"><p class="fix" style="color:#767676">Fixed for Outlook.com</p></div></body></html>';
-    const report = darkContrast(html, ['outlook-web', 'outlook-windows', 'outlook-ios']);
+    const report = darkContrast(html, ['outlook-web', 'outlook-windows', 'outlook-ios', 'outlook-android', 'samsung-mail']);
     expect(report.clients['outlook-web'].issues).toEqual([]);
     expect(report.clients['outlook-windows'].issues).toEqual([]);
-    expect(report.clients['outlook-ios'].issues).toEqual([expect.objectContaining({ color: '#767676' })]);
+    // The apps mark what they recolor too (caniemail's prefers-color-scheme note 3).
+    expect(report.clients['outlook-ios'].issues).toEqual([]);
+    expect(report.clients['outlook-android'].issues).toEqual([]);
+    // Another partially inverting client adds no marks: the rule never applies there.
+    expect(report.clients['samsung-mail'].issues).toEqual([expect.objectContaining({ color: '#767676' })]);
   });
 
   it("uses each client's own transform: Outlook Classic drops rgba() and falls back to the earlier declaration", () => {

@@ -584,6 +584,7 @@ function writeMarkupBefore(parsed: ParsedEmail, rules: ClientRules, plan: Render
         if (!before) continue;
         const start = plan.startTags.get(element) ?? plan.prefixedStartTags?.get(element) ?? serializeStartTag(element.tagName, element.attrs);
         plan.startTags.set(element, before + start);
+        if (writes.after) (plan.endTags ??= new Map()).set(element, `</${element.tagName}>${writes.after}`);
       }
     }
   }
@@ -626,7 +627,7 @@ function wrapBody(parsed: ParsedEmail, outcome: BehaviorOutcome, plan: RenderPla
   const body = outcome.bodyWrapper ? parsed.elementsByTag.get('body')?.[0] : undefined;
   if (body && outcome.bodyWrapper) {
     (plan.afterStartTags ??= new Map()).set(body, outcome.bodyWrapper.open);
-    plan.endTags = new Map([[body, `${outcome.bodyWrapper.close}</body>`]]);
+    (plan.endTags ??= new Map()).set(body, `${outcome.bodyWrapper.close}</body>`);
   }
 }
 

@@ -147,7 +147,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2016-10-21',
     clients: YAHOO,
-    decision: gap('the Yahoo prefixing rule does not rewrite class names with leading or trailing underscores and dashes'),
+    decision: modeled('yahoo-mangled-class-names'),
   },
   {
     issue: 23,
@@ -395,7 +395,7 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '',
     clients: ['outlook-windows-legacy'],
-    decision: gap('the Word model has no rule for display on table cells'),
+    decision: modeled('word-display-only-none'),
   },
   {
     issue: 79,
@@ -411,7 +411,10 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2020-05-28',
     clients: GMAIL,
-    decision: gap('the model does not restore the white space between inline-block elements'),
+    decision: disputed(
+      'the thread shows it on an iPhone and the fix MJML ships (word-spacing:normal on <body>) names Gmail for iOS only; not modeled for the webmail and the Android app',
+    ),
+    byClient: { 'gmail-ios': modeled('gmail-ios-word-spacing') },
   },
   {
     issue: 85,
@@ -484,7 +487,9 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2021-08-15',
     clients: ['outlook-ios', 'outlook-android'],
-    decision: gap('the model does not separate the border from border-radius on tables and cells'),
+    decision: gap(
+      'the border is drawn square while the background keeps its rounded corners (neither property is removed): a painting rule Chromium has no equivalent for, so no markup change expresses it',
+    ),
   },
   {
     issue: 99,
@@ -500,7 +505,9 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'open',
     date: '2021-09-28',
     clients: ['outlook-ios'],
-    decision: gap('the model does not add the 125% text-size-adjust to elements with a font-size'),
+    decision: gap(
+      'modeled, the enlargement would rewrite every px font-size of every email for this client and report a property the client supports; Chromium ignores text-size-adjust, so no markup shows it faithfully (tried 2026-12-07, reverted)',
+    ),
   },
   {
     issue: 102,

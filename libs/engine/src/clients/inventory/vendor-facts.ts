@@ -20,6 +20,11 @@ const READ = '2026-12-07';
 const modeled = (behavior: string): InventoryDecision => ({ state: 'modeled', behavior });
 const userSetting = (why: string): InventoryDecision => ({ state: 'not-modeled', reason: 'user-setting', why, date: READ });
 const gap = (why: string): InventoryDecision => ({ state: 'not-modeled', reason: 'gap', why, date: READ });
+const disputed = (why: string): InventoryDecision => ({ state: 'not-modeled', reason: 'disputed', why, date: READ });
+const notInMarkup = (why: string): InventoryDecision => ({ state: 'not-modeled', reason: 'not-in-markup', why, date: READ });
+const notApplicable = (why: string): InventoryDecision => ({ state: 'not-applicable', why });
+/** The fact restates a caniemail flag (unsupported) that the support layer applies: the property or element is dropped and reported. */
+const SUPPORT = modeled('caniemail-support');
 
 const WORD_TABLE = 'https://learn.microsoft.com/en-us/previous-versions/office/developer/office-2007/aa338201(v=office.12)';
 const PROTON = 'https://github.com/ProtonMail/WebClients/blob/main/packages';
@@ -78,6 +83,70 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
     clients: WORD,
     decision: modeled('caniemail-support'),
   },
+  {
+    id: 'word-table-float',
+    subject: 'float is not supported (tables with align are the way)',
+    url: WORD_TABLE,
+    date: '2006',
+    clients: WORD,
+    decision: SUPPORT,
+  },
+  {
+    id: 'word-table-position',
+    subject: 'position and the top, right, bottom and left offsets are not supported',
+    url: WORD_TABLE,
+    date: '2006',
+    clients: WORD,
+    decision: SUPPORT,
+  },
+  {
+    id: 'word-table-min-max-sizes',
+    subject: 'min-width, min-height and max-height are not supported (max-width only on tables)',
+    url: WORD_TABLE,
+    date: '2006',
+    clients: WORD,
+    decision: SUPPORT,
+  },
+  {
+    id: 'word-table-display',
+    subject: 'display is read for none only',
+    url: WORD_TABLE,
+    date: '2006',
+    clients: WORD,
+    decision: modeled('word-display-only-none'),
+  },
+  {
+    id: 'word-table-css2-effects',
+    subject: 'CSS beyond level 1 effects (opacity, shadows, border-radius, z-index, overflow, visibility) are not supported',
+    url: WORD_TABLE,
+    date: '2006',
+    clients: WORD,
+    decision: SUPPORT,
+  },
+  {
+    id: 'word-table-forms',
+    subject: 'forms and their controls (form, input, select, textarea, button) are not supported',
+    url: WORD_TABLE,
+    date: '2006',
+    clients: WORD,
+    decision: SUPPORT,
+  },
+  {
+    id: 'word-table-embedded-media',
+    subject: 'object, video, audio and SVG content is not rendered',
+    url: WORD_TABLE,
+    date: '2006',
+    clients: WORD,
+    decision: SUPPORT,
+  },
+  {
+    id: 'word-table-animated-gif',
+    subject: 'an animated GIF shows its first frame only',
+    url: WORD_TABLE,
+    date: '2006',
+    clients: WORD,
+    decision: notInMarkup('image decoding: the markup and CSS are the same; only the frame shown differs'),
+  },
   // Google: Gmail's CSS support page.
   {
     id: 'gmail-page-style-in-head',
@@ -94,6 +163,32 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
     date: '2025',
     clients: GMAIL,
     decision: modeled('gmail-class-prefix'),
+  },
+  {
+    id: 'gmail-page-media-queries',
+    subject: 'media queries apply on the all and screen types and on width, device width, orientation and resolution only',
+    url: GMAIL_CSS,
+    date: '2025',
+    clients: GMAIL,
+    decision: modeled('gmail-media-query-allowlist'),
+  },
+  {
+    id: 'gmail-page-height-queries',
+    subject: 'queries on height or aspect ratio are not among the supported ones',
+    url: GMAIL_CSS,
+    date: '2025',
+    clients: GMAIL,
+    decision: modeled('gmail-height-media-queries'),
+  },
+  {
+    id: 'gmail-page-property-list',
+    subject: 'the page lists the CSS properties Gmail supports; others may be ignored',
+    url: GMAIL_CSS,
+    date: '2025',
+    clients: GMAIL,
+    decision: disputed(
+      "caniemail's tests (2019-2025) are newer than the page's list and test each property in Gmail; where the two differ the model follows caniemail's per-property flags",
+    ),
   },
   {
     id: 'gmail-page-non-google-accounts',
@@ -202,6 +297,38 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
     decision: modeled('proton-body-to-div'),
   },
   {
+    id: 'proton-raw-links',
+    subject: 'web addresses written as plain text are turned into links (not inside links, pre or code)',
+    url: `${PROTON}/mail-renderer/src/helpers/transforms/transformRawLinks.ts`,
+    date: '2026',
+    clients: ['protonmail'],
+    decision: modeled('proton-raw-urls-linked'),
+  },
+  {
+    id: 'proton-links-new-tab',
+    subject: 'links get target="_blank" (the sanitizer keeps target; the link transform sets it)',
+    url: `${PROTON}/shared/lib/sanitize/purify.ts`,
+    date: '2026',
+    clients: ['protonmail'],
+    decision: modeled('links-target-blank'),
+  },
+  {
+    id: 'proton-nested-anchors',
+    subject: 'a named anchor without href that holds a link is turned into a <span>',
+    url: `${PROTON}/mail-renderer/src/helpers/transforms/transformAnchors.ts`,
+    date: '2026',
+    clients: ['protonmail'],
+    decision: notApplicable("the HTML parser never nests an <a> in another from markup, so no email's markup reaches this case"),
+  },
+  {
+    id: 'proton-svg-renamed',
+    subject: 'inline <svg> is renamed (proton-svg), so it is not drawn',
+    url: `${PROTON}/shared/lib/sanitize/purify.ts`,
+    date: '2026',
+    clients: ['protonmail'],
+    decision: modeled('proton-media-and-forms-removed'),
+  },
+  {
     id: 'proton-remote-images',
     subject: 'remote images wait for the reader to load them (a setting)',
     url: `${PROTON}/mail-renderer`,
@@ -249,6 +376,30 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
     date: '2026-08-22',
     clients: ['thunderbird'],
     decision: modeled('thunderbird-remote-images-blocked'),
+  },
+  {
+    id: 'thunderbird-remote-css-images',
+    subject: 'the remote-content block covers background images loaded by CSS',
+    url: `${COMM_CENTRAL}/mailnews/mailnews.js`,
+    date: '2026-08-22',
+    clients: ['thunderbird'],
+    decision: modeled('thunderbird-remote-css-images-blocked'),
+  },
+  {
+    id: 'thunderbird-remote-stylesheets',
+    subject: 'the remote-content block covers style sheets linked from the web',
+    url: `${COMM_CENTRAL}/mailnews/mailnews.js`,
+    date: '2026-08-22',
+    clients: ['thunderbird'],
+    decision: modeled('thunderbird-remote-stylesheets-blocked'),
+  },
+  {
+    id: 'thunderbird-javascript-disabled',
+    subject: 'JavaScript does not run in messages',
+    url: `${COMM_CENTRAL}/mail/app/profile/all-thunderbird.js`,
+    date: '2026-08-22',
+    clients: ['thunderbird'],
+    decision: notInMarkup('behaviour at run time, not in markup: the markup and CSS of the email are unchanged by it'),
   },
   {
     id: 'thunderbird-simple-html',

@@ -1,6 +1,6 @@
 import type { ChildNode } from 'postcss';
 import type { ClientId, DarkModeBehavior } from '../email-client';
-import type { HtmlElement } from '../../parse/dom';
+import type { HtmlElement, HtmlText } from '../../parse/dom';
 import type { EmailStyleSheet, ParsedEmail } from '../../parse/parse-email';
 import type { Severity } from '../severity';
 
@@ -220,9 +220,11 @@ export interface SanitizeBehavior extends BehaviorBase {
   unwrappedText?(element: HtmlElement): string | undefined;
   /**
    * Markup the client writes in front of an element of these tags (the Word engine closes an `<ol>` before an
-   * `<li value>` and opens a new one): `before` returns it, or undefined to leave the element alone.
+   * `<li value>` and opens a new one): `before` returns it, or undefined to leave the element alone. `after`, read only
+   * where `before` wrote something, is the markup written after the element's end tag (HEY's `<details>` around a
+   * `<blockquote>` is closed there).
    */
-  writesBefore?: { on: readonly string[]; before(element: HtmlElement): string | undefined };
+  writesBefore?: { on: readonly string[]; before(element: HtmlElement): string | undefined; after?: string };
   /**
    * The base URL the client resolves the email's relative links, images and backgrounds against, writing them
    * absolute (Yahoo: the last `<base>` in `<body>`); undefined leaves them as a browser reads them.
@@ -252,8 +254,8 @@ export interface AdditionBehavior extends BehaviorBase {
   disabledBy(parsed: ParsedEmail): boolean;
   /** Whether the email neutralises how the addition looks (it still happens). */
   restyledBy(parsed: ParsedEmail): boolean;
-  /** Text replacement: `text` with the additions made, or undefined when nothing matches. */
-  addTo?(text: string, parsed: ParsedEmail): { text: string; count: number } | undefined;
+  /** Text replacement: `text` (the value of `node`) with the additions made, or undefined when nothing matches. */
+  addTo?(text: string, parsed: ParsedEmail, node?: HtmlText): { text: string; count: number } | undefined;
   /** An element the client wraps the body's content in (Thunderbird's `moz-text-html` div). */
   wrapsBody?: { open: string; close: string };
   /**

@@ -3,6 +3,7 @@ import { APPLE_MODELS } from './apple.model';
 import type { ClientModel } from './client-behavior';
 import { DOCUMENTED_LIMITS } from './documented-limits.model';
 import { GMAIL_MODELS } from './gmail.model';
+import { FIFTH_PASS_BEHAVIORS } from './inventory-fifth-pass.model';
 import { INVENTORY_GAP_BEHAVIORS } from './inventory-gaps.model';
 import { OTHER_MODELS } from './other.model';
 import { OUTLOOK_MODELS } from './outlook.model';
@@ -27,14 +28,19 @@ const FAMILY_MODELS: Readonly<Record<ClientId, ClientModel>> = {
 
 /**
  * Each family model with the behaviours the inventory added from caniemail's notes (documented-limits.model.ts,
- * then inventory-gaps.model.ts) after its own: the family's rules come first where both touch a declaration.
+ * then inventory-gaps.model.ts, then inventory-fifth-pass.model.ts) after its own: the family's rules come first where both touch a declaration.
  */
 export const CLIENT_MODELS: Readonly<Record<ClientId, ClientModel>> = Object.fromEntries(
   Object.entries(FAMILY_MODELS).map(([client, model]): [string, ClientModel] => [
     client,
     {
       ...model,
-      behaviors: [...model.behaviors, ...(DOCUMENTED_LIMITS[client as ClientId] ?? []), ...(INVENTORY_GAP_BEHAVIORS[client as ClientId] ?? [])],
+      behaviors: [
+        ...model.behaviors,
+        ...(DOCUMENTED_LIMITS[client as ClientId] ?? []),
+        ...(INVENTORY_GAP_BEHAVIORS[client as ClientId] ?? []),
+        ...(FIFTH_PASS_BEHAVIORS[client as ClientId] ?? []),
+      ],
     },
   ]),
 ) as Record<ClientId, ClientModel>;

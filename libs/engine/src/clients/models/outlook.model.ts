@@ -445,10 +445,22 @@ const owaDark: DarkBehavior = {
 const appsDark: DarkBehavior = {
   ...owaDark,
   id: 'outlook-apps-dark-partial',
-  summary: 'the Outlook apps (iOS, Android, Mac) darken light backgrounds and lighten dark text (partial inversion).',
+  summary:
+    'the Outlook apps (iOS, Android, Mac) darken light backgrounds and lighten dark text (partial inversion), marking what they recolor with data-ogsc / data-ogsb as Outlook.com does.',
+  evidence: [
+    ...owaDark.evidence,
+    {
+      url: 'https://www.caniemail.com/features/css-at-media-prefers-color-scheme/',
+      title: 'caniemail: @media (prefers-color-scheme), note 3 (the Outlook apps add data-ogsc, data-ogac, data-ogsb, data-ogab in dark mode)',
+      date: '2023-03-08',
+    },
+  ],
   fixture: {
     html: '<body><table><tr><td style="background-color:#ffffff;color:#000000">x</td><td style="background-color:#111111;color:#eeeeee">y</td></tr></table></body>',
-    expect: { darkExcludes: ['background-color:#ffffff'], darkIncludes: ['style="background-color:#111111;color:#eeeeee"'] },
+    expect: {
+      darkExcludes: ['background-color:#ffffff'],
+      darkIncludes: ['style="background-color:#111111;color:#eeeeee"', 'data-ogsb'],
+    },
   },
 };
 
