@@ -35,6 +35,9 @@ const {
 } = require('./lib/bench-service');
 
 const DURATION_S = Number(process.env.BENCH_SECONDS || 30);
+// V8 keeps optimizing the analysis threads' code for a few hundred analyses (docs/benchmarks.md, "The gate's cost"):
+// BENCH_WARMUP_SECONDS long enough for that measures the steady state, the default 5 s a partly warm service.
+const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS || 5);
 const CONNECTIONS = 4;
 const SEQUENTIAL_RUNS = Number(process.env.BENCH_LINK_RUNS || 40);
 const SUGGESTION_RUNS = Number(process.env.BENCH_SUGGESTION_RUNS || 10);
@@ -245,7 +248,7 @@ async function main() {
           else others.set(status, (others.get(status) ?? 0) + 1);
         });
       });
-    await run(5); // warm-up: JIT, pools, sandbox
+    await run(WARMUP_S); // warm-up: JIT, pools, sandbox
     await settleSuggestions(env);
     const sample = await gateJson(url, key, 'POST', '/api/gate', { html: email.html });
     // One gate at a time on the otherwise idle service, its deferred suggestion settled: its Redis commands, counted exactly.
