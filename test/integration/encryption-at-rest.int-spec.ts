@@ -74,6 +74,10 @@ describe('encryption at rest (real PostgreSQL)', () => {
       expect(input).toMatchObject({ accountId: owner, source: SOURCE, files: { 'parts/footer.mjml': SECRET } });
       expect((await previews.find(id))?.result?.equals(storedResult)).toBe(true);
       expect(parsePreviewResult((await previews.findForRender(id))!.result!)).toEqual({ id, html: SOURCE, overallScore: 90 });
+      // A gate's suggested fix reads a compiled format's result only (its compiled HTML), opened.
+      const toFix = await previews.findEmailToFix(id);
+      expect(toFix).toMatchObject({ id, accountId: owner, format: 'mjml', status: 'completed', source: null });
+      expect(toFix?.result?.equals(storedResult)).toBe(true);
       expect((await previews.findGateSummary(id))?.gateSummary).toBe(JSON.stringify({ links: [SECRET] }));
 
       const [raw] = (await db.query('SELECT source, files::text AS files, result, gate_summary FROM previews WHERE id = $1', [id])) as Array<
@@ -169,6 +173,8 @@ describe('encryption at rest (real PostgreSQL)', () => {
     );
     expect(await previews.findForAnalysis(id)).toMatchObject({ source: SOURCE, files: { 'a.html': SECRET } });
     expect((await previews.find(id))?.result?.equals(storedResult)).toBe(true);
+    // An html preview's suggested fix reads its source only.
+    expect(await previews.findEmailToFix(id)).toEqual({ id, accountId, format: 'html', status: 'completed', source: SOURCE, result: null });
   });
 
   it('rotation rewraps every data key under the first key; old and new rings read; a ring without the wrapping key says which is missing', async () => {

@@ -147,9 +147,10 @@ export class GateRunService {
 
   private async computeSuggestedFix(run: GateRunEntity): Promise<GateSuggestedFix | null> {
     if (!run.previewId) return null;
-    const preview = await this.previews.findForRender(run.previewId);
+    const preview = await this.previews.findEmailToFix(run.previewId);
     if (!preview || preview.status !== 'completed') return null;
-    const email = preview.format === 'html' ? { html: preview.source } : preview.result ? { storedResult: preview.result } : null;
+    const email =
+      preview.format === 'html' ? (preview.source === null ? null : { html: preview.source }) : preview.result ? { storedResult: preview.result } : null;
     if (!email) return null;
     return this.pool.suggestFix({ format: preview.format, clients: run.request.clients, email });
   }

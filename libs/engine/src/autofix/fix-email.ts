@@ -208,24 +208,37 @@ function patchedEmail(session: FixSession, html: string, current: string, keptBy
   };
 }
 
-/**
- * The email with the requested tiers' fixes applied, each proven by analysing the result again:
- * a rule whose edits would introduce an error or warning for a requested client is rolled back and
- * listed in `skipped`. Edits are byte ranges of the submitted text (docs/fix.md).
- */
-export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult {
-  const session: FixSession = {
-    format: resolveFormat(options.format),
-    clients: resolveClients(options.clients),
-    rules: [],
+/** What the passes leave: the first and the last ledger, the fixed text, and the candidates each pass kept. */
+interface FixPasses {
+  first: FindingLedger;
+  ledger: FindingLedger;
+  current: string;
+  keptByPass: FixCandidate[][];
+}
+
+function startSession(options: FixEmailOptions): FixSession {
+  // Validated in this order, as the answer's first error names the first bad option.
+  const format = resolveFormat(options.format);
+  const clients = resolveClients(options.clients);
+  const tiers = resolveTiers(options.tiers);
+  return {
+    format,
+    clients,
+    rules: FIX_RULES.filter((rule) => tiers.includes(rule.tier)),
     options,
     applied: [],
     skipped: [],
     analysesLeft: MAX_FIX_ANALYSES,
     rolledBack: new Map(),
   };
-  const tiers = resolveTiers(options.tiers);
-  session.rules = FIX_RULES.filter((rule) => tiers.includes(rule.tier));
+}
+
+/**
+ * The passes over the email, each applying what the rules find and verifying it by analysis. `describe`
+ * false leaves the applied fixes undescribed (`session.applied` stays empty): which fixes are kept, and so
+ * every ledger, is the same either way.
+ */
+function runPasses(session: FixSession, html: string, describe: boolean): FixPasses {
   const first = ledgerOf(session, html);
   let current = html;
   let ledger = first;
@@ -243,7 +256,7 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
     const { accepted, deferred } = partitionCandidates(withoutRolledBack(session, current, candidates));
     if (accepted.length === 0 || session.analysesLeft <= 0) break;
     const outcome = applyVerified(session, current, ledger, accepted);
-    recordApplied(session, outcome.kept, ledger, outcome.ledger);
+    if (describe) recordApplied(session, outcome.kept, ledger, outcome.ledger);
     if (outcome.kept.length > 0) keptByPass.push(outcome.kept);
     current = outcome.html;
     ledger = outcome.ledger;
@@ -251,6 +264,17 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
     // completes (a resolved var() font stack gets its generic family): finding on the result costs no analysis.
     if (deferred.length === 0 && outcome.kept.length === 0) break;
   }
+  return { first, ledger, current, keptByPass };
+}
+
+/**
+ * The email with the requested tiers' fixes applied, each proven by analysing the result again:
+ * a rule whose edits would introduce an error or warning for a requested client is rolled back and
+ * listed in `skipped`. Edits are byte ranges of the submitted text (docs/fix.md).
+ */
+export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult {
+  const session = startSession(options);
+  const { first, ledger, current, keptByPass } = runPasses(session, html, true);
   session.skipped.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
   return {
     ...patchedEmail(session, html, current, keptByPass),
@@ -261,4 +285,15 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
     introduced: ledger.introducedSince(first),
     resolved: resolvedByRule(session.rules, first, ledger),
   };
+}
+
+/**
+ * `fixEmail(html, options).resolved` without the rest of the answer: the same passes, the same verification
+ * analyses and so the same count, but no description of the applied fixes (their clients, ids, snippets),
+ * no patched template and no diff, which the gate's suggested fix never reads (docs/gate.md).
+ */
+export function resolvedByFixes(html: string, options: FixEmailOptions = {}): Record<string, number> {
+  const session = startSession(options);
+  const { first, ledger } = runPasses(session, html, false);
+  return resolvedByRule(session.rules, first, ledger);
 }

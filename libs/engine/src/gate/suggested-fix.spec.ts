@@ -1,4 +1,6 @@
-import { fixEmail } from '../autofix/fix-email';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixEmail, resolvedByFixes } from '../autofix/fix-email';
 import { CLIENT_IDS } from '../clients/email-client';
 import { analyzeEmail } from '../analyze-email';
 import { gateSuggestedFix, safeFixTargetCount } from './suggested-fix';
@@ -44,5 +46,40 @@ describe('gateSuggestedFix', () => {
     expect(safeFixTargetCount(analyzeEmail(FIXABLE, { format: 'html' }))).toBeGreaterThanOrEqual(gateSuggestedFix(FIXABLE, { format: 'html' })!.fixable);
     // Reports off: the count is unknown, never a false "nothing to fix".
     expect(safeFixTargetCount(analyzeEmail(FIXABLE, { format: 'html', reports: false }))).toBeNull();
+  });
+});
+
+describe('resolvedByFixes (what gateSuggestedFix counts)', () => {
+  // Whole emails of the repository's fixtures: fixes kept, fixes rolled back, several passes.
+  const fixtureEmails = [
+    'cli/with-errors.html',
+    'cli/warnings-only.html',
+    'cli/clean.html',
+    'visual-pairs/newsletter-flex/v1.html',
+    'visual-pairs/promo-cssvar/v1.html',
+  ].map((name) => readFileSync(join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', name), 'utf8'));
+
+  it("is fixEmail's `resolved` exactly, for every client set and tier", () => {
+    // Each fixture as written, and with what safe rules fix taken out of it (the tables' role, the document's language).
+    const unfixed = fixtureEmails.map((html) => html.replaceAll(' role="presentation"', '').replace(/<html([^>]*) lang="[^"]*"/, '<html$1'));
+    const cases = [FIXABLE, email(), email('<div style="display:flex">Hi</div>'), ...fixtureEmails, ...unfixed];
+    let resolvedSomething = 0;
+    for (const html of cases) {
+      for (const options of [
+        { tiers: ['safe'] as const },
+        { tiers: ['safe', 'layout'] as const },
+        { clients: ['outlook-windows-legacy', 'gmail-web'] as const, tiers: ['safe'] as const },
+      ]) {
+        const expected = fixEmail(html, { ...options, clients: options.clients ? [...options.clients] : undefined, tiers: [...options.tiers] }).resolved;
+        expect(resolvedByFixes(html, { ...options, clients: options.clients ? [...options.clients] : undefined, tiers: [...options.tiers] })).toEqual(expected);
+        if (Object.keys(expected).length > 0) resolvedSomething++;
+      }
+    }
+    // The comparison means something: several emails have findings the fixes resolve.
+    expect(resolvedSomething).toBeGreaterThanOrEqual(10);
+  });
+
+  it('validates its options as fixEmail does', () => {
+    expect(() => resolvedByFixes(FIXABLE, { tiers: ['risky' as never] })).toThrow(/Unknown fix tier/);
   });
 });

@@ -8,7 +8,7 @@ import type { ClientId } from '../clients/email-client';
 import type { CompileWarning } from '../compile/compile-format';
 import type { SourcePosition } from '../compile/source-positions';
 import type { EmailFormat } from '../fixes/code-fix';
-import { fixEmail } from '../autofix/fix-email';
+import { resolvedByFixes } from '../autofix/fix-email';
 import { FIX_RULES } from '../autofix/fix-rules';
 import type { PreviewAnalysis } from '../preview-analysis';
 
@@ -40,14 +40,15 @@ export interface GateSuggestedFixOptions {
  */
 export function gateSuggestedFix(html: string, options: GateSuggestedFixOptions): GateSuggestedFix | null {
   const clients = resolveClients(options.clients ?? undefined);
-  const result = fixEmail(html, {
+  // The fix answer's `resolved` alone: the same verified passes as fixEmail, without describing the fixes.
+  const resolved = resolvedByFixes(html, {
     format: options.format,
     clients,
     tiers: ['safe'],
     compileWarnings: options.compileWarnings,
     sourcePositions: options.sourcePositions,
   });
-  const fixable = Object.values(result.resolved).reduce((sum, count) => sum + count, 0);
+  const fixable = Object.values(resolved).reduce((sum, count) => sum + count, 0);
   if (fixable === 0) return null;
   return { fixable, request: { method: 'POST', path: '/api/fix', body: { format: options.format, clients, tiers: ['safe'] } } };
 }

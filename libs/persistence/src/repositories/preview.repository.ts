@@ -64,6 +64,16 @@ function sealed(row: { id: string; accountId: string | null }, column: 'source' 
   return { table: 'previews', column, rowId: row.id, accountId: row.accountId };
 }
 
+/** An html preview's source, or a compiled format's stored result, as a gate's suggested fix reads them (null: the other). */
+export interface PreviewEmailToFix {
+  id: string;
+  accountId: string | null;
+  format: PreviewEntity['format'];
+  status: PreviewEntity['status'];
+  source: string | null;
+  result: Buffer | null;
+}
+
 export interface PreviewListItem {
   id: string;
   title: string | null;
@@ -153,7 +163,7 @@ export class PreviewRepository {
     return preview;
   }
 
-  /** What the render worker (and a failed gate verdict's suggested fix) needs: the source, the stored result (for compiled formats' HTML) and the clients. */
+  /** What the render worker needs: the source, the stored result (for compiled formats' HTML) and the clients. */
   async findForRender(id: string): Promise<Pick<PreviewEntity, 'id' | 'accountId' | 'format' | 'clients' | 'source' | 'status' | 'result'> | null> {
     const preview = await this.repo.findOne({
       where: { id },
@@ -162,6 +172,28 @@ export class PreviewRepository {
     if (!preview) return null;
     preview.source = await this.cipher.openText(sealed(preview, 'source'), preview.source);
     if (preview.result) preview.result = await this.cipher.openBytes(sealed(preview, 'result'), preview.result);
+    return preview;
+  }
+
+  /**
+   * The email a failed gate verdict's suggested fix starts from (docs/gate.md, "Suggested fix"): an html
+   * preview's source, or a compiled format's stored result (its compiled HTML is inside). Only the column the
+   * format needs is read and opened: the follow-up runs for every failed verdict, and an html preview's result
+   * (~17 KB sealed) is of no use to it.
+   */
+  async findEmailToFix(id: string): Promise<PreviewEmailToFix | null> {
+    const { rows } = await preparedQuery<PreviewEmailToFix>(
+      this.dataSource,
+      'previews.findEmailToFix',
+      `SELECT id, account_id AS "accountId", format, status, CASE WHEN format = 'html' THEN source END AS source,
+              CASE WHEN format <> 'html' THEN result END AS result
+         FROM previews WHERE id = $1`,
+      [pgSafe(id)],
+    );
+    const preview = rows[0];
+    if (!preview) return null;
+    if (preview.source !== null) preview.source = await this.cipher.openText(sealed(preview, 'source'), preview.source);
+    if (preview.result !== null) preview.result = await this.cipher.openBytes(sealed(preview, 'result'), preview.result);
     return preview;
   }
 
