@@ -298,7 +298,7 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
   },
   {
     id: 'proton-raw-links',
-    subject: 'web addresses written as plain text are turned into links (not inside links, pre or code)',
+    subject: 'https:// addresses written as plain text are turned into links (not inside links, pre or code; http://, www. and bare hosts are not)',
     url: `${PROTON}/mail-renderer/src/helpers/transforms/transformRawLinks.ts`,
     date: '2026',
     clients: ['protonmail'],

@@ -433,9 +433,12 @@ const thunderbirdRemoteStylesheets: SanitizeBehavior = {
   },
 };
 
-/** A web address in text: what Proton's linkifier turns into a link (http, https and www. forms). */
-const RAW_URL = /\b(?:https?:\/\/|www\.)[^\s<>"']*[^\s<>"'.,;:!?)\]]/gi;
-const HAS_RAW_URL = /\b(?:https?:\/\/|www\.)/i;
+/**
+ * An https address in text: what Proton's linkifier turns into a link. Its linkify-it instance has fuzzy links off
+ * (no bare `www.` or `example.com`) and drops matches whose scheme is `http:` or `ftp:`, so only `https://` is linked.
+ */
+const RAW_URL = /\bhttps:\/\/[^\s<>"']*[^\s<>"'.,;:!?)\]]/gi;
+const HAS_RAW_URL = /\bhttps:\/\//i;
 const VERBATIM_PARENTS = new Set(['pre', 'code', 'a', 'textarea', 'script', 'style', 'noscript']);
 
 function insideVerbatim(node: HtmlText | undefined): boolean {
@@ -450,12 +453,19 @@ const protonRawLinks: AdditionBehavior = {
   id: 'proton-raw-urls-linked',
   kind: 'addition',
   severity: 'info',
-  summary: 'Proton Mail turns web addresses written as plain text into links (outside links, <pre> and <code>), in its own link style',
+  summary:
+    'Proton Mail turns https:// addresses written as plain text into links (outside links, <pre> and <code>), in its own link style; http:// addresses and bare host names stay text.',
   evidence: [
     {
       url: 'https://github.com/ProtonMail/WebClients/blob/main/packages/mail-renderer/src/helpers/transforms/transformRawLinks.ts',
       title: "Proton WebClients: the mail renderer's raw-link transform (URLs in text nodes wrapped in <a href>)",
       date: '2026',
+    },
+    {
+      url: 'https://github.com/ProtonMail/WebClients/blob/main/packages/shared/lib/mail/linkifyInstance.ts',
+      title: 'Proton WebClients: the shared linkify-it instance (fuzzy links off; http: and ftp: matches dropped)',
+      date: '2026',
+      note: "Read 2026-12-07: bare hosts and www. forms are not linked, nor http:// and ftp:// addresses (the transform's own tests say so). Not modeled: e-mail addresses in text, which linkify-it still links (fuzzy e-mail stays on), and the caller flag that skips the pass.",
     },
   ],
   disabledBy: () => false,
@@ -467,8 +477,7 @@ const protonRawLinks: AdditionBehavior = {
     let cursor = 0;
     for (const match of text.matchAll(RAW_URL)) {
       const url = match[0];
-      const href = /^www\./i.test(url) ? `http://${url}` : url;
-      linked += `${escapeText(text.slice(cursor, match.index))}<a href="${escapeAttributeValue(href)}" target="_blank">${escapeText(url)}</a>`;
+      linked += `${escapeText(text.slice(cursor, match.index))}<a href="${escapeAttributeValue(url)}" target="_blank">${escapeText(url)}</a>`;
       cursor = match.index + url.length;
       count++;
     }
@@ -482,10 +491,13 @@ const protonRawLinks: AdditionBehavior = {
       finding: { rule: 'proton-raw-urls-linked' },
     },
   },
-  // An address already linked, or in <code>, stays as written.
+  // An address already linked, in <code>, written with http:// or without a scheme stays as written.
   counterFixture: {
-    html: '<p><a href="https://example.com/help">https://example.com/help</a> <code>www.example.com</code></p>',
-    expect: { transformIncludes: ['<code>www.example.com</code>'], noFindingFor: 'proton-raw-urls-linked' },
+    html: '<p><a href="https://example.com/help">https://example.com/help</a> <code>https://example.com/code</code> http://example.com/plain www.example.com</p>',
+    expect: {
+      transformIncludes: ['<code>https://example.com/code</code> http://example.com/plain www.example.com</p>'],
+      noFindingFor: 'proton-raw-urls-linked',
+    },
   },
 };
 

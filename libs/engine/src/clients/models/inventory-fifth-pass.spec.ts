@@ -62,7 +62,7 @@ describe('inventory fifth pass: no finding where the client supports what the em
 
   it('reports the vendor-page limits for their clients only', () => {
     const html = `<html><head><link rel="stylesheet" href="https://example.com/m.css"><style>@media print{.a{color:#ff0000}}</style></head>
-<body><p class="a" style="font-size:16px;background:#102030 url(https://example.com/bg.png)">See www.example.com <span style="display:block">now</span></p></body></html>`;
+<body><p class="a" style="font-size:16px;background:#102030 url(https://example.com/bg.png)">See https://example.com/x <span style="display:block">now</span></p></body></html>`;
     const found = analyze(html).cssReport.filter((f) => NEW_RULES.has(f.rule));
     const clientsOf = (rule: string) => [...new Set(found.filter((f) => f.rule === rule).map((f) => f.client))].sort();
     expect(clientsOf('gmail-media-query-allowlist')).toEqual(['gmail-android', 'gmail-ios', 'gmail-web']);
@@ -73,6 +73,14 @@ describe('inventory fifth pass: no finding where the client supports what the em
     expect(cell).toContain('bgcolor="#102030"');
     expect(clientsOf('proton-raw-urls-linked')).toEqual(['protonmail']);
     expect(clientsOf('word-display-only-none')).toEqual(['outlook-windows-legacy']);
+  });
+
+  it('links https:// addresses in Proton only: http://, www. and bare hosts stay text (its linkify-it instance)', () => {
+    const html = htmlOf(analyze('<p>a https://example.com/s b http://example.com/p c www.example.com d example.com</p>'), 'protonmail');
+    expect(html).toContain(
+      '<a href="https://example.com/s" target="_blank">https://example.com/s</a> b http://example.com/p c www.example.com d example.com</p>',
+    );
+    expect(html.match(/<a /g)).toHaveLength(1);
   });
 
   it("escapes the text around Proton's added links", () => {
