@@ -387,11 +387,11 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
   },
   {
     id: 'thunderbird-remote-stylesheets',
-    subject: 'the remote-content block covers style sheets linked from the web',
+    subject: 'the remote-content block covers style sheets linked from the web (caniemail flags <link rel="stylesheet"> unsupported since 78.5)',
     url: `${COMM_CENTRAL}/mailnews/mailnews.js`,
     date: '2026-08-22',
     clients: ['thunderbird'],
-    decision: modeled('thunderbird-remote-stylesheets-blocked'),
+    decision: SUPPORT,
   },
   {
     id: 'thunderbird-javascript-disabled',

@@ -407,32 +407,6 @@ const thunderbirdRemoteCssImages: RewriteBehavior = {
   },
 };
 
-/** Thunderbird's remote-content block covers a style sheet linked from the web. */
-const thunderbirdRemoteStylesheets: SanitizeBehavior = {
-  id: 'thunderbird-remote-stylesheets-blocked',
-  kind: 'sanitize',
-  severity: 'warning',
-  removesElements: new Set(['link']),
-  sanitizesWhen: (element) => {
-    const rel = element.attrs.find((a) => !a.prefix && a.name === 'rel')?.value ?? '';
-    const href = element.attrs.find((a) => !a.prefix && a.name === 'href')?.value ?? '';
-    return /(?:^|\s)stylesheet(?:\s|$)/i.test(rel) && /^\s*(?:https?:)?\/\//i.test(href);
-  },
-  summary:
-    'Thunderbird blocks remote content by default, linked style sheets included: a <link rel="stylesheet"> loaded from the web does not apply until the reader allows remote content.',
-  evidence: thunderbirdRemoteCssImages.evidence,
-  suggestion: 'Put the CSS in a <style> block (and inline what matters) instead of linking a style sheet.',
-  fixture: {
-    html: '<html><head><link rel="stylesheet" href="https://example.com/mail.css"></head><body><p>x</p></body></html>',
-    expect: { transformExcludes: ['mail.css'], finding: { rule: 'thunderbird-remote-stylesheets-blocked' } },
-  },
-  // A <link> that is not a style sheet (or not remote) is left alone.
-  counterFixture: {
-    html: '<html><head><link rel="icon" href="https://example.com/favicon.ico"></head><body><p>x</p></body></html>',
-    expect: { transformIncludes: ['favicon.ico'], noFindingFor: 'thunderbird-remote-stylesheets-blocked' },
-  },
-};
-
 /**
  * An https address in text: what Proton's linkifier turns into a link. Its linkify-it instance has fuzzy links off
  * (no bare `www.` or `example.com`) and drops matches whose scheme is `http:` or `ftp:`, so only `https://` is linked.
@@ -512,6 +486,6 @@ export const FIFTH_PASS_BEHAVIORS: Partial<Record<ClientId, readonly ClientBehav
   'gmail-web': [gmailMediaAllowlist],
   'gmail-android': [gmailMediaAllowlist],
   'gmail-ios': [gmailMediaAllowlist, gmailIosWordSpacing],
-  thunderbird: [thunderbirdRemoteCssImages, thunderbirdRemoteStylesheets],
+  thunderbird: [thunderbirdRemoteCssImages],
   protonmail: [protonRawLinks],
 };
