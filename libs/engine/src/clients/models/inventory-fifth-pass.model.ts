@@ -31,7 +31,7 @@ const heySemanticElements: SanitizeBehavior = {
   evidence: [
     {
       ...caniemailNote('html-semantics#5', 'article, aside, header, main, nav, section, summary not supported'),
-      note: 'The note says "not supported" without saying what happens to the content; modeled as the sanitizer allowlists do it (the tags go, the content stays), which keeps the text the reader sees.',
+      note: 'Doubtful (fidelity review, 2026-12-07): the note says "not supported" without saying what happens to the tags. caniemail\'s test (tests/html-semantics.html) gives each element its label text and an inline green background, and a lost text would have been noted, so the text stays; whether the tags are stripped or kept without their styles is not said. Modeled as the sanitizer allowlists do it (the tags go, the content stays); caniemail\'s partial flag gives the finding.',
     },
   ],
   suggestion: 'Use <div> and <table> for structure, and put styles and roles on them, not on sectioning elements.',
@@ -57,7 +57,7 @@ const heyCaption: SanitizeBehavior = {
   evidence: [
     {
       ...caniemailNote('css-caption-side#1', 'the <caption> element is not supported'),
-      note: 'Modeled as the tag removed with its text kept (what an allowlist sanitizer does); the note does not say whether the text goes too.',
+      note: "Doubtful (fidelity review, 2026-12-07): caniemail's test (tests/css-caption-side.html) holds only an unstyled <caption>caption</caption>, and the note does not say whether the text went too. Modeled as the tag removed with its text kept (what an allowlist sanitizer does).",
     },
   ],
   suggestion: 'Write a table title as a paragraph or a first row, not as a <caption>.',
@@ -77,7 +77,12 @@ const heyBlockquoteDetails: SanitizeBehavior = {
   kind: 'sanitize',
   severity: 'warning',
   summary: 'HEY puts every <blockquote> inside a <details> element, collapsed: the quoted content is hidden until the reader opens it.',
-  evidence: [caniemailNote('html-blockquote#1', 'blockquotes nested in a <details> element')],
+  evidence: [
+    {
+      ...caniemailNote('html-blockquote#1', 'blockquotes nested in a <details> element'),
+      note: "The note does not say whether the <details> is open; modeled closed (no open attribute), as a collapsed quote is what the wrapping is for. caniemail's partial flag gives the finding.",
+    },
+  ],
   writesBefore: { on: ['blockquote'], before: () => '<details>', after: '</details>' },
   suggestion: 'Do not put content the reader must see in a <blockquote>: use a <div> or a table cell with a left border for quotes.',
   fixture: {
@@ -99,11 +104,12 @@ const wordDirOnLinks: RewriteBehavior = {
   kind: 'rewrite',
   severity: 'info',
   label: 'dir on <a>',
-  summary: 'The Word engine does not apply dir on a link (<a dir>): the link text keeps the direction of its paragraph.',
+  summary:
+    'The Word engine is buggy with dir on a link (<a dir>): do not rely on it (modeled as the attribute not applied: the link text keeps the direction of its paragraph).',
   evidence: [
     {
       ...caniemailNote('html-dir#3', 'buggy on <a>'),
-      note: 'caniemail says only "buggy on anchor tags"; modeled as the attribute not applied on <a> (it works on block elements and cells).',
+      note: 'Doubtful (fidelity review, 2026-12-07): caniemail says only "buggy on anchor tags", and its direction test (tests/css-direction.html) has no <a dir> case, so what the bug does is unknown; modeled as the attribute not applied on <a> (it works on block elements and cells).',
     },
   ],
   dropsAttributesOn: ['a'],
@@ -130,7 +136,10 @@ const wordPercentImageSize: RewriteBehavior = {
   summary:
     'The Word engine reads a percentage width or height attribute on an <img> against the image file\'s own size, not the parent\'s: width="100%" does not fill the cell (modeled as the attribute not applied: the image keeps its file size).',
   evidence: [
-    caniemailNote('html-width#1', "percentage width on <img> based on the file's width"),
+    {
+      ...caniemailNote('html-width#1', "percentage width on <img> based on the file's width"),
+      note: "Exact for 100% (the file's own size); for another percentage Word draws that share of the file's size, which markup without the file cannot show: the attribute is dropped all the same, so the image is drawn larger than Word draws it.",
+    },
     caniemailNote('html-height#1', "percentage sizes on <img> based on the file's size"),
   ],
   dropsAttributesOn: ['img'],
@@ -191,7 +200,12 @@ const wordStyleAfterContent: DropBlockBehavior = {
   severity: 'warning',
   summary:
     'The Word engine applies a <style> block only to the elements that follow it: a block placed in <body> after the content it styles does not apply to that content (modeled as the block not applied).',
-  evidence: [caniemailNote('html-style#4', '<style> must be declared before the rules are used')],
+  evidence: [
+    {
+      ...caniemailNote('html-style#4', '<style> must be declared before the rules are used'),
+      note: 'The note implies the block still styles what follows it; a drop-block rule drops the whole block, so an element after a block placed mid-<body> also loses its rules in the transform (the finding itself holds).',
+    },
+  ],
   find: ({ sheet, inBody, parsed }) => {
     if (!inBody) return undefined;
     const at = sheet.element.sourceCodeLocation?.startOffset;
@@ -267,7 +281,7 @@ const yahooMangledClassNames: PrefixBehavior = {
       url: 'https://github.com/hteumeuleu/email-bugs/issues/22',
       title: "email-bugs #22: Yahoo doesn't support certain class names starting or ending with underscores and dashes (open)",
       date: '2016-10-21',
-      note: 'Modeled as the rules dropped: each mangled selector matches no element (a type selector of the name, or another class).',
+      note: "Modeled as the rules dropped: each mangled selector matches no element (.__foo becomes the type selector foo, .foo__ becomes .foo_, and a class starting with a dash is also removed from the markup, which is not modeled since its rule is dropped anyway). Reviewed 2026-12-07 against the issue: exactly those three cases (leading underscores, leading dashes, two or more trailing underscores). The issue names Yahoo's webmail and apps (2016); AOL is given the rule because it now runs on Yahoo's mail platform, which the issue does not test. A prefix rule gives no finding, so the reader is not told.",
     },
   ],
   rewriteSelector: (selector) => {
