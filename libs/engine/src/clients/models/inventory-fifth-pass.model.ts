@@ -2,6 +2,9 @@ import type { ClientId } from '../email-client';
 import type { AdditionBehavior, ClientBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import type { HtmlText } from '../../parse/dom';
 import { isElement } from '../../parse/dom';
+import { matchesSelector, parseSelector, splitSelectorList } from '../../parse/css-selector';
+import type { ParsedEmail } from '../../parse/parse-email';
+import type { Root } from 'postcss';
 import { escapeAttributeValue, escapeText } from '../../parse/html-escape';
 import { mediaFeatures } from './css-text';
 import { caniemailNote } from './documented-limits.model';
@@ -192,6 +195,28 @@ const wordDisplayOnlyNone: RewriteBehavior = {
 /** An element start tag other than <style> (comments, end tags and text do not count). */
 const ELEMENT_BEFORE = /<(?!style[\s>/]|\/|!)[a-z]/i;
 
+/**
+ * Whether a rule of the block matches an element that starts before it (offset `at`): a block after a wrapper
+ * `<div>` that styles only what follows it loses nothing. A selector a static document cannot match (`:hover`)
+ * counts as matching.
+ */
+function stylesElementBefore(root: Root, parsed: ParsedEmail, at: number): boolean {
+  const before = parsed.elements.filter((e) => (e.sourceCodeLocation?.startOffset ?? Infinity) < at);
+  let found = false;
+  root.walkRules((rule) => {
+    if (found) return false;
+    for (const text of splitSelectorList(rule.selector)) {
+      const selector = parseSelector(text);
+      if (!selector.matchable || before.some((e) => matchesSelector(e, selector, parsed.matchContext))) {
+        found = true;
+        return false;
+      }
+    }
+    return undefined;
+  });
+  return found;
+}
+
 /** The Word engine applies a <style> block only to what follows it (caniemail html-style note 4). */
 const wordStyleAfterContent: DropBlockBehavior = {
   id: 'word-style-after-content',
@@ -203,7 +228,7 @@ const wordStyleAfterContent: DropBlockBehavior = {
   evidence: [
     {
       ...caniemailNote('html-style#4', '<style> must be declared before the rules are used'),
-      note: 'The note implies the block still styles what follows it; a drop-block rule drops the whole block, so an element after a block placed mid-<body> also loses its rules in the transform (the finding itself holds).',
+      note: 'The note implies the block still styles what follows it: the rule fires only when one of its rules matches an element before the block (fidelity review, 2026-12-07), but a drop-block rule drops the whole block, so an element after a block placed mid-<body> also loses its rules in the transform.',
     },
   ],
   find: ({ sheet, inBody, parsed }) => {
@@ -212,14 +237,15 @@ const wordStyleAfterContent: DropBlockBehavior = {
     if (at === undefined) return undefined;
     const body = parsed.elementsByTag.get('body')?.[0];
     const from = body?.sourceCodeLocation?.startTag?.endOffset ?? 0;
-    return from < at && ELEMENT_BEFORE.test(parsed.source.slice(from, at)) ? { label: '<style> after the content it styles' } : undefined;
+    if (from >= at || !ELEMENT_BEFORE.test(parsed.source.slice(from, at))) return undefined;
+    return stylesElementBefore(sheet.root, parsed, at) ? { label: '<style> after the content it styles' } : undefined;
   },
   suggestion: 'Put <style> in <head> (or at the very start of <body>), before the elements it styles.',
   fixture: {
     html: '<html><head></head><body><p class="a">x</p><style>.a{color:#102030}</style></body></html>',
     expect: { transformExcludes: ['#102030'], finding: { rule: 'word-style-after-content' } },
   },
-  // A block at the start of <body>, before what it styles, applies.
+  // A block at the start of <body>, before what it styles, applies (so does one after a wrapper it does not style).
   counterFixture: {
     html: '<html><head></head><body><style>.a{color:#102030}</style><p class="a">x</p></body></html>',
     expect: { transformIncludes: ['#102030'], noFindingFor: 'word-style-after-content' },

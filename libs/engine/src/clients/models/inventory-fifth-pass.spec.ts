@@ -88,6 +88,12 @@ describe('inventory fifth pass: no finding where the client supports what the em
     expect(html.match(/<a /g)).toHaveLength(1);
   });
 
+  it("does not report Word's <style> order for a block after a wrapper it does not style", () => {
+    const rules = (html: string) => analyze(html).cssReport.filter((f) => f.rule === 'word-style-after-content').length;
+    expect(rules('<html><head></head><body><div class="w"><style>.a{color:#102030}</style><p class="a">x</p></div></body></html>')).toBe(0);
+    expect(rules('<html><head></head><body><div class="w"><style>.w{color:#102030}</style><p>x</p></div></body></html>')).toBe(1);
+  });
+
   it("escapes the text around Proton's added links", () => {
     const html = htmlOf(analyze('<p>a &lt;b&gt; https://example.com/x?y=1&amp;z=2 c</p>'), 'protonmail');
     expect(html).toContain('a &lt;b&gt; <a href="https://example.com/x?y=1&amp;z=2" target="_blank">https://example.com/x?y=1&amp;z=2</a> c');
