@@ -371,7 +371,12 @@ const gmailMediaAllowlist: RewriteBehavior = {
   label: '@media Gmail does not list',
   summary:
     'Gmail applies a media query only on the all and screen media types and the width, device-width, orientation and resolution features its CSS page lists: a query for print, or on another feature (pointer, color, display-mode …), never applies.',
-  evidence: [GMAIL_CSS_PAGE],
+  evidence: [
+    {
+      ...GMAIL_CSS_PAGE,
+      note: "Reviewed 2026-12-07: the page's prose names queries on screen width, orientation and resolution, with a min-width example; the min-/max- forms and device-width are kept too, and so is the all type, so a doubtful query is kept (no finding) rather than dropped. prefers-color-scheme and the other features caniemail tests in Gmail are left to its flags (not supported in any Gmail client).",
+    },
+  ],
   rewriteAtRule: (name, params) => {
     if (name !== 'media' || !params) return undefined;
     // Emails repeat their few preludes, and Gmail's three clients ask alike: the answer is kept per prelude.
