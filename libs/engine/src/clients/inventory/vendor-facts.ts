@@ -298,7 +298,7 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
   },
   {
     id: 'proton-raw-links',
-    subject: 'web addresses written as plain text are turned into links (not inside links, pre or code)',
+    subject: 'https:// addresses written as plain text are turned into links (not inside links, pre or code; http://, www. and bare hosts are not)',
     url: `${PROTON}/mail-renderer/src/helpers/transforms/transformRawLinks.ts`,
     date: '2026',
     clients: ['protonmail'],
@@ -387,11 +387,11 @@ export const VENDOR_FACTS: readonly VendorFact[] = [
   },
   {
     id: 'thunderbird-remote-stylesheets',
-    subject: 'the remote-content block covers style sheets linked from the web',
+    subject: 'the remote-content block covers style sheets linked from the web (caniemail flags <link rel="stylesheet"> unsupported since 78.5)',
     url: `${COMM_CENTRAL}/mailnews/mailnews.js`,
     date: '2026-08-22',
     clients: ['thunderbird'],
-    decision: modeled('thunderbird-remote-stylesheets-blocked'),
+    decision: SUPPORT,
   },
   {
     id: 'thunderbird-javascript-disabled',

@@ -2,6 +2,9 @@ import type { ClientId } from '../email-client';
 import type { AdditionBehavior, ClientBehavior, DropBlockBehavior, PrefixBehavior, RewriteBehavior, SanitizeBehavior } from './client-behavior';
 import type { HtmlText } from '../../parse/dom';
 import { isElement } from '../../parse/dom';
+import { matchesSelector, parseSelector, splitSelectorList } from '../../parse/css-selector';
+import type { ParsedEmail } from '../../parse/parse-email';
+import type { Root } from 'postcss';
 import { escapeAttributeValue, escapeText } from '../../parse/html-escape';
 import { mediaFeatures } from './css-text';
 import { caniemailNote } from './documented-limits.model';
@@ -31,7 +34,7 @@ const heySemanticElements: SanitizeBehavior = {
   evidence: [
     {
       ...caniemailNote('html-semantics#5', 'article, aside, header, main, nav, section, summary not supported'),
-      note: 'The note says "not supported" without saying what happens to the content; modeled as the sanitizer allowlists do it (the tags go, the content stays), which keeps the text the reader sees.',
+      note: 'Doubtful (fidelity review, 2026-12-07): the note says "not supported" without saying what happens to the tags. caniemail\'s test (tests/html-semantics.html) gives each element its label text and an inline green background, and a lost text would have been noted, so the text stays; whether the tags are stripped or kept without their styles is not said. Modeled as the sanitizer allowlists do it (the tags go, the content stays); caniemail\'s partial flag gives the finding.',
     },
   ],
   suggestion: 'Use <div> and <table> for structure, and put styles and roles on them, not on sectioning elements.',
@@ -57,7 +60,7 @@ const heyCaption: SanitizeBehavior = {
   evidence: [
     {
       ...caniemailNote('css-caption-side#1', 'the <caption> element is not supported'),
-      note: 'Modeled as the tag removed with its text kept (what an allowlist sanitizer does); the note does not say whether the text goes too.',
+      note: "Doubtful (fidelity review, 2026-12-07): caniemail's test (tests/css-caption-side.html) holds only an unstyled <caption>caption</caption>, and the note does not say whether the text went too. Modeled as the tag removed with its text kept (what an allowlist sanitizer does).",
     },
   ],
   suggestion: 'Write a table title as a paragraph or a first row, not as a <caption>.',
@@ -77,7 +80,12 @@ const heyBlockquoteDetails: SanitizeBehavior = {
   kind: 'sanitize',
   severity: 'warning',
   summary: 'HEY puts every <blockquote> inside a <details> element, collapsed: the quoted content is hidden until the reader opens it.',
-  evidence: [caniemailNote('html-blockquote#1', 'blockquotes nested in a <details> element')],
+  evidence: [
+    {
+      ...caniemailNote('html-blockquote#1', 'blockquotes nested in a <details> element'),
+      note: "The note does not say whether the <details> is open; modeled closed (no open attribute), as a collapsed quote is what the wrapping is for. caniemail's partial flag gives the finding.",
+    },
+  ],
   writesBefore: { on: ['blockquote'], before: () => '<details>', after: '</details>' },
   suggestion: 'Do not put content the reader must see in a <blockquote>: use a <div> or a table cell with a left border for quotes.',
   fixture: {
@@ -99,11 +107,12 @@ const wordDirOnLinks: RewriteBehavior = {
   kind: 'rewrite',
   severity: 'info',
   label: 'dir on <a>',
-  summary: 'The Word engine does not apply dir on a link (<a dir>): the link text keeps the direction of its paragraph.',
+  summary:
+    'The Word engine is buggy with dir on a link (<a dir>): do not rely on it (modeled as the attribute not applied: the link text keeps the direction of its paragraph).',
   evidence: [
     {
       ...caniemailNote('html-dir#3', 'buggy on <a>'),
-      note: 'caniemail says only "buggy on anchor tags"; modeled as the attribute not applied on <a> (it works on block elements and cells).',
+      note: 'Doubtful (fidelity review, 2026-12-07): caniemail says only "buggy on anchor tags", and its direction test (tests/css-direction.html) has no <a dir> case, so what the bug does is unknown; modeled as the attribute not applied on <a> (it works on block elements and cells).',
     },
   ],
   dropsAttributesOn: ['a'],
@@ -130,7 +139,10 @@ const wordPercentImageSize: RewriteBehavior = {
   summary:
     'The Word engine reads a percentage width or height attribute on an <img> against the image file\'s own size, not the parent\'s: width="100%" does not fill the cell (modeled as the attribute not applied: the image keeps its file size).',
   evidence: [
-    caniemailNote('html-width#1', "percentage width on <img> based on the file's width"),
+    {
+      ...caniemailNote('html-width#1', "percentage width on <img> based on the file's width"),
+      note: "Exact for 100% (the file's own size); for another percentage Word draws that share of the file's size, which markup without the file cannot show: the attribute is dropped all the same, so the image is drawn larger than Word draws it.",
+    },
     caniemailNote('html-height#1', "percentage sizes on <img> based on the file's size"),
   ],
   dropsAttributesOn: ['img'],
@@ -183,6 +195,28 @@ const wordDisplayOnlyNone: RewriteBehavior = {
 /** An element start tag other than <style> (comments, end tags and text do not count). */
 const ELEMENT_BEFORE = /<(?!style[\s>/]|\/|!)[a-z]/i;
 
+/**
+ * Whether a rule of the block matches an element that starts before it (offset `at`): a block after a wrapper
+ * `<div>` that styles only what follows it loses nothing. A selector a static document cannot match (`:hover`)
+ * counts as matching.
+ */
+function stylesElementBefore(root: Root, parsed: ParsedEmail, at: number): boolean {
+  const before = parsed.elements.filter((e) => (e.sourceCodeLocation?.startOffset ?? Infinity) < at);
+  let found = false;
+  root.walkRules((rule) => {
+    if (found) return false;
+    for (const text of splitSelectorList(rule.selector)) {
+      const selector = parseSelector(text);
+      if (!selector.matchable || before.some((e) => matchesSelector(e, selector, parsed.matchContext))) {
+        found = true;
+        return false;
+      }
+    }
+    return undefined;
+  });
+  return found;
+}
+
 /** The Word engine applies a <style> block only to what follows it (caniemail html-style note 4). */
 const wordStyleAfterContent: DropBlockBehavior = {
   id: 'word-style-after-content',
@@ -191,21 +225,27 @@ const wordStyleAfterContent: DropBlockBehavior = {
   severity: 'warning',
   summary:
     'The Word engine applies a <style> block only to the elements that follow it: a block placed in <body> after the content it styles does not apply to that content (modeled as the block not applied).',
-  evidence: [caniemailNote('html-style#4', '<style> must be declared before the rules are used')],
+  evidence: [
+    {
+      ...caniemailNote('html-style#4', '<style> must be declared before the rules are used'),
+      note: 'The note implies the block still styles what follows it: the rule fires only when one of its rules matches an element before the block (fidelity review, 2026-12-07), but a drop-block rule drops the whole block, so an element after a block placed mid-<body> also loses its rules in the transform.',
+    },
+  ],
   find: ({ sheet, inBody, parsed }) => {
     if (!inBody) return undefined;
     const at = sheet.element.sourceCodeLocation?.startOffset;
     if (at === undefined) return undefined;
     const body = parsed.elementsByTag.get('body')?.[0];
     const from = body?.sourceCodeLocation?.startTag?.endOffset ?? 0;
-    return from < at && ELEMENT_BEFORE.test(parsed.source.slice(from, at)) ? { label: '<style> after the content it styles' } : undefined;
+    if (from >= at || !ELEMENT_BEFORE.test(parsed.source.slice(from, at))) return undefined;
+    return stylesElementBefore(sheet.root, parsed, at) ? { label: '<style> after the content it styles' } : undefined;
   },
   suggestion: 'Put <style> in <head> (or at the very start of <body>), before the elements it styles.',
   fixture: {
     html: '<html><head></head><body><p class="a">x</p><style>.a{color:#102030}</style></body></html>',
     expect: { transformExcludes: ['#102030'], finding: { rule: 'word-style-after-content' } },
   },
-  // A block at the start of <body>, before what it styles, applies.
+  // A block at the start of <body>, before what it styles, applies (so does one after a wrapper it does not style).
   counterFixture: {
     html: '<html><head></head><body><style>.a{color:#102030}</style><p class="a">x</p></body></html>',
     expect: { transformIncludes: ['#102030'], noFindingFor: 'word-style-after-content' },
@@ -267,7 +307,7 @@ const yahooMangledClassNames: PrefixBehavior = {
       url: 'https://github.com/hteumeuleu/email-bugs/issues/22',
       title: "email-bugs #22: Yahoo doesn't support certain class names starting or ending with underscores and dashes (open)",
       date: '2016-10-21',
-      note: 'Modeled as the rules dropped: each mangled selector matches no element (a type selector of the name, or another class).',
+      note: "Modeled as the rules dropped: each mangled selector matches no element (.__foo becomes the type selector foo, .foo__ becomes .foo_, and a class starting with a dash is also removed from the markup, which is not modeled since its rule is dropped anyway). Reviewed 2026-12-07 against the issue: exactly those three cases (leading underscores, leading dashes, two or more trailing underscores). The issue names Yahoo's webmail and apps (2016); AOL is given the rule because it now runs on Yahoo's mail platform, which the issue does not test. A prefix rule gives no finding, so the reader is not told.",
     },
   ],
   rewriteSelector: (selector) => {
@@ -331,7 +371,12 @@ const gmailMediaAllowlist: RewriteBehavior = {
   label: '@media Gmail does not list',
   summary:
     'Gmail applies a media query only on the all and screen media types and the width, device-width, orientation and resolution features its CSS page lists: a query for print, or on another feature (pointer, color, display-mode …), never applies.',
-  evidence: [GMAIL_CSS_PAGE],
+  evidence: [
+    {
+      ...GMAIL_CSS_PAGE,
+      note: "Reviewed 2026-12-07: the page's prose names queries on screen width, orientation and resolution, with a min-width example; the min-/max- forms and device-width are kept too, and so is the all type, so a doubtful query is kept (no finding) rather than dropped. prefers-color-scheme and the other features caniemail tests in Gmail are left to its flags (not supported in any Gmail client).",
+    },
+  ],
   rewriteAtRule: (name, params) => {
     if (name !== 'media' || !params) return undefined;
     // Emails repeat their few preludes, and Gmail's three clients ask alike: the answer is kept per prelude.
@@ -407,35 +452,12 @@ const thunderbirdRemoteCssImages: RewriteBehavior = {
   },
 };
 
-/** Thunderbird's remote-content block covers a style sheet linked from the web. */
-const thunderbirdRemoteStylesheets: SanitizeBehavior = {
-  id: 'thunderbird-remote-stylesheets-blocked',
-  kind: 'sanitize',
-  severity: 'warning',
-  removesElements: new Set(['link']),
-  sanitizesWhen: (element) => {
-    const rel = element.attrs.find((a) => !a.prefix && a.name === 'rel')?.value ?? '';
-    const href = element.attrs.find((a) => !a.prefix && a.name === 'href')?.value ?? '';
-    return /(?:^|\s)stylesheet(?:\s|$)/i.test(rel) && /^\s*(?:https?:)?\/\//i.test(href);
-  },
-  summary:
-    'Thunderbird blocks remote content by default, linked style sheets included: a <link rel="stylesheet"> loaded from the web does not apply until the reader allows remote content.',
-  evidence: thunderbirdRemoteCssImages.evidence,
-  suggestion: 'Put the CSS in a <style> block (and inline what matters) instead of linking a style sheet.',
-  fixture: {
-    html: '<html><head><link rel="stylesheet" href="https://example.com/mail.css"></head><body><p>x</p></body></html>',
-    expect: { transformExcludes: ['mail.css'], finding: { rule: 'thunderbird-remote-stylesheets-blocked' } },
-  },
-  // A <link> that is not a style sheet (or not remote) is left alone.
-  counterFixture: {
-    html: '<html><head><link rel="icon" href="https://example.com/favicon.ico"></head><body><p>x</p></body></html>',
-    expect: { transformIncludes: ['favicon.ico'], noFindingFor: 'thunderbird-remote-stylesheets-blocked' },
-  },
-};
-
-/** A web address in text: what Proton's linkifier turns into a link (http, https and www. forms). */
-const RAW_URL = /\b(?:https?:\/\/|www\.)[^\s<>"']*[^\s<>"'.,;:!?)\]]/gi;
-const HAS_RAW_URL = /\b(?:https?:\/\/|www\.)/i;
+/**
+ * An https address in text: what Proton's linkifier turns into a link. Its linkify-it instance has fuzzy links off
+ * (no bare `www.` or `example.com`) and drops matches whose scheme is `http:` or `ftp:`, so only `https://` is linked.
+ */
+const RAW_URL = /\bhttps:\/\/[^\s<>"']*[^\s<>"'.,;:!?)\]]/gi;
+const HAS_RAW_URL = /\bhttps:\/\//i;
 const VERBATIM_PARENTS = new Set(['pre', 'code', 'a', 'textarea', 'script', 'style', 'noscript']);
 
 function insideVerbatim(node: HtmlText | undefined): boolean {
@@ -450,12 +472,19 @@ const protonRawLinks: AdditionBehavior = {
   id: 'proton-raw-urls-linked',
   kind: 'addition',
   severity: 'info',
-  summary: 'Proton Mail turns web addresses written as plain text into links (outside links, <pre> and <code>), in its own link style',
+  summary:
+    'Proton Mail turns https:// addresses written as plain text into links (outside links, <pre> and <code>), in its own link style; http:// addresses and bare host names stay text.',
   evidence: [
     {
       url: 'https://github.com/ProtonMail/WebClients/blob/main/packages/mail-renderer/src/helpers/transforms/transformRawLinks.ts',
       title: "Proton WebClients: the mail renderer's raw-link transform (URLs in text nodes wrapped in <a href>)",
       date: '2026',
+    },
+    {
+      url: 'https://github.com/ProtonMail/WebClients/blob/main/packages/shared/lib/mail/linkifyInstance.ts',
+      title: 'Proton WebClients: the shared linkify-it instance (fuzzy links off; http: and ftp: matches dropped)',
+      date: '2026',
+      note: "Read 2026-12-07: bare hosts and www. forms are not linked, nor http:// and ftp:// addresses (the transform's own tests say so). Not modeled: e-mail addresses in text, which linkify-it still links (fuzzy e-mail stays on), and the caller flag that skips the pass.",
     },
   ],
   disabledBy: () => false,
@@ -467,8 +496,7 @@ const protonRawLinks: AdditionBehavior = {
     let cursor = 0;
     for (const match of text.matchAll(RAW_URL)) {
       const url = match[0];
-      const href = /^www\./i.test(url) ? `http://${url}` : url;
-      linked += `${escapeText(text.slice(cursor, match.index))}<a href="${escapeAttributeValue(href)}" target="_blank">${escapeText(url)}</a>`;
+      linked += `${escapeText(text.slice(cursor, match.index))}<a href="${escapeAttributeValue(url)}" target="_blank">${escapeText(url)}</a>`;
       cursor = match.index + url.length;
       count++;
     }
@@ -482,10 +510,13 @@ const protonRawLinks: AdditionBehavior = {
       finding: { rule: 'proton-raw-urls-linked' },
     },
   },
-  // An address already linked, or in <code>, stays as written.
+  // An address already linked, in <code>, written with http:// or without a scheme stays as written.
   counterFixture: {
-    html: '<p><a href="https://example.com/help">https://example.com/help</a> <code>www.example.com</code></p>',
-    expect: { transformIncludes: ['<code>www.example.com</code>'], noFindingFor: 'proton-raw-urls-linked' },
+    html: '<p><a href="https://example.com/help">https://example.com/help</a> <code>https://example.com/code</code> http://example.com/plain www.example.com</p>',
+    expect: {
+      transformIncludes: ['<code>https://example.com/code</code> http://example.com/plain www.example.com</p>'],
+      noFindingFor: 'proton-raw-urls-linked',
+    },
   },
 };
 
@@ -500,6 +531,6 @@ export const FIFTH_PASS_BEHAVIORS: Partial<Record<ClientId, readonly ClientBehav
   'gmail-web': [gmailMediaAllowlist],
   'gmail-android': [gmailMediaAllowlist],
   'gmail-ios': [gmailMediaAllowlist, gmailIosWordSpacing],
-  thunderbird: [thunderbirdRemoteCssImages, thunderbirdRemoteStylesheets],
+  thunderbird: [thunderbirdRemoteCssImages],
   protonmail: [protonRawLinks],
 };

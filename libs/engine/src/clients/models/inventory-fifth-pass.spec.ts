@@ -62,17 +62,36 @@ describe('inventory fifth pass: no finding where the client supports what the em
 
   it('reports the vendor-page limits for their clients only', () => {
     const html = `<html><head><link rel="stylesheet" href="https://example.com/m.css"><style>@media print{.a{color:#ff0000}}</style></head>
-<body><p class="a" style="font-size:16px;background:#102030 url(https://example.com/bg.png)">See www.example.com <span style="display:block">now</span></p></body></html>`;
+<body><p class="a" style="font-size:16px;background:#102030 url(https://example.com/bg.png)">See https://example.com/x <span style="display:block">now</span></p></body></html>`;
     const found = analyze(html).cssReport.filter((f) => NEW_RULES.has(f.rule));
     const clientsOf = (rule: string) => [...new Set(found.filter((f) => f.rule === rule).map((f) => f.client))].sort();
     expect(clientsOf('gmail-media-query-allowlist')).toEqual(['gmail-android', 'gmail-ios', 'gmail-web']);
     expect(clientsOf('thunderbird-remote-css-images-blocked')).toEqual(['thunderbird']);
-    expect(clientsOf('thunderbird-remote-stylesheets-blocked')).toEqual(['thunderbird']);
+    // The linked style sheet is caniemail's html-link finding (unsupported in Thunderbird), reported once.
+    expect(
+      analyze(html)
+        .cssReport.filter((f) => f.client === 'thunderbird' && /link/.test(f.property ?? ''))
+        .map((f) => f.rule),
+    ).toEqual(['html-link']);
     const cell = htmlOf(analyze('<table><tr><td background="https://example.com/bg.png" bgcolor="#102030">x</td></tr></table>'), 'thunderbird');
     expect(cell).not.toContain('bg.png');
     expect(cell).toContain('bgcolor="#102030"');
     expect(clientsOf('proton-raw-urls-linked')).toEqual(['protonmail']);
     expect(clientsOf('word-display-only-none')).toEqual(['outlook-windows-legacy']);
+  });
+
+  it('links https:// addresses in Proton only: http://, www. and bare hosts stay text (its linkify-it instance)', () => {
+    const html = htmlOf(analyze('<p>a https://example.com/s b http://example.com/p c www.example.com d example.com</p>'), 'protonmail');
+    expect(html).toContain(
+      '<a href="https://example.com/s" target="_blank">https://example.com/s</a> b http://example.com/p c www.example.com d example.com</p>',
+    );
+    expect(html.match(/<a /g)).toHaveLength(1);
+  });
+
+  it("does not report Word's <style> order for a block after a wrapper it does not style", () => {
+    const rules = (html: string) => analyze(html).cssReport.filter((f) => f.rule === 'word-style-after-content').length;
+    expect(rules('<html><head></head><body><div class="w"><style>.a{color:#102030}</style><p class="a">x</p></div></body></html>')).toBe(0);
+    expect(rules('<html><head></head><body><div class="w"><style>.w{color:#102030}</style><p>x</p></div></body></html>')).toBe(1);
   });
 
   it("escapes the text around Proton's added links", () => {
