@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench:visual: what the visual divergence (issue 42, docs/visual.md) costs per email, on this machine.
 //
-// 1. Divergence cost. A sample of corpus emails (../shared/corpus/html; BENCH_VISUAL_EMAILS of them,
+// 1. Divergence cost. A sample of corpus emails (BENCH_CORPUS_DIR, else shared/corpus/html beside the checkout or
+//    one of its parents, so a worktree finds it too; BENCH_VISUAL_EMAILS of them,
 //    default 6, spread evenly over the files sorted by size; a project fixture when the corpus is absent),
 //    every client x light/dark, each painted two ways with the render worker's code in one pool
 //    (WORKER_RENDER_CONCURRENCY browsers, no remote images):
@@ -16,7 +17,7 @@
 //    own computing time (decodes, pixelmatch, regions) is printed apart from the painting.
 //    BENCH_VISUAL_SECONDS (default 300) bounds the whole run: emails not reached are listed as skipped.
 // 2. The gate's p95 with `visual` at 4 connections (scripts/lib/bench-gate-visual.js): the built api,
-//    worker-preview and worker-render as processes; the median corpus email gated with
+//    worker-preview and worker-render as processes; the median corpus email (found the same way) gated with
 //    `checks: ["compatibility", "visual"]` against a measured baseline, BENCH_VISUAL_GATE_RUNS (40) requests by
 //    4 connections, then the same without `visual`; p50/p95/max of each (docs/gate.md, "The visual check").
 'use strict';
@@ -25,6 +26,7 @@ const os = require('node:os');
 const path = require('node:path');
 const tasks = require('./lib/tasks');
 const { benchGateVisual } = require('./lib/bench-gate-visual');
+const { corpusHtmlDir } = require('./lib/bench-service');
 
 const SAMPLE = Number(process.env.BENCH_VISUAL_EMAILS || 6);
 const ROUNDS = Number(process.env.BENCH_VISUAL_ROUNDS || 2);
@@ -74,10 +76,8 @@ const load = () =>
 
 /** The emails measured: an even spread over the corpus by size (the same files every run). */
 function sampleEmails() {
-  // ../shared beside the checkout (/work/main), or two levels up from a worktree (/work/wt/<name>).
-  const corpus =
-    process.env.BENCH_CORPUS_DIR ||
-    [path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html'), path.join(tasks.ROOT, '..', '..', 'shared', 'corpus', 'html')].find((dir) => fs.existsSync(dir));
+  // BENCH_CORPUS_DIR, or shared/corpus/html beside the checkout or one of its parents (a worktree too).
+  const corpus = corpusHtmlDir();
   if (!corpus) {
     const fixture = path.join(tasks.ROOT, 'test', 'fixtures', 'cli', 'clean.html');
     return [{ name: 'test/fixtures/cli/clean.html (corpus absent)', html: fs.readFileSync(fixture, 'utf8') }];
