@@ -92,6 +92,9 @@ function sampleEmails() {
   return picked.map(({ file }) => ({ name: `corpus/html/${file}`, html: fs.readFileSync(path.join(corpus, file), 'utf8') }));
 }
 
+/** The distinct pages a render painted (a dark page that took its light twin's page is not one). */
+const pagesPainted = (result) => new Set([...result.painted.values(), ...result.references.values()].map((shot) => shot.page)).size;
+
 /** 1. Screenshots alone against screenshots + divergence, per email of the sample. */
 async function divergenceCost({ dist, deadline }) {
   const { renderEmailViews } = require(path.join(dist, 'engine', 'src'));
@@ -108,7 +111,7 @@ async function divergenceCost({ dist, deadline }) {
     const alone = async (views, clients) => {
       const result = await renderEmail(pool, views.clients, modes, new EmailImageLoader(null));
       renderedReports(result.painted, clients, modes);
-      return { pages: result.units.length, divergenceMs: 0 };
+      return { pages: pagesPainted(result), divergenceMs: 0 };
     };
     const withDivergence = async (views, clients) => {
       const result = await renderEmail(pool, views.clients, modes, new EmailImageLoader(null), views.reference);
@@ -116,7 +119,7 @@ async function divergenceCost({ dist, deadline }) {
       const reports = renderedReports(result.painted, clients, modes, { references: result.references, comparisons: result.comparisons });
       const divergenceMs = Number(process.hrtime.bigint() - started) / 1e6;
       if (!reports.visualReport || !reports.visualReport.divergence) throw new Error('no divergence computed');
-      return { pages: result.units.length, divergenceMs };
+      return { pages: pagesPainted(result), divergenceMs };
     };
     for (const email of emails) {
       if (Date.now() > deadline) {
