@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench:visual: what the visual divergence (issue 42, docs/visual.md) costs per email, on this machine.
 //
-// 1. Divergence cost. A sample of corpus emails (../shared/corpus/html; BENCH_VISUAL_EMAILS of them,
+// 1. Divergence cost. A sample of corpus emails (BENCH_CORPUS_DIR, else shared/corpus/html beside the checkout or
+//    one of its parents, so a worktree finds it too; BENCH_VISUAL_EMAILS of them,
 //    default 6, spread evenly over the files sorted by size; a project fixture when the corpus is absent),
 //    every client x light/dark, each painted two ways with the render worker's code in one pool
 //    (WORKER_RENDER_CONCURRENCY browsers, no remote images):
@@ -16,7 +17,7 @@
 //    own computing time (decodes, pixelmatch, regions) is printed apart from the painting.
 //    BENCH_VISUAL_SECONDS (default 300) bounds the whole run: emails not reached are listed as skipped.
 // 2. The gate's p95 with `visual` at 4 connections (scripts/lib/bench-gate-visual.js): the built api,
-//    worker-preview and worker-render as processes; the median corpus email gated with
+//    worker-preview and worker-render as processes; the median corpus email (found the same way) gated with
 //    `checks: ["compatibility", "visual"]` against a measured baseline, BENCH_VISUAL_GATE_RUNS (40) requests by
 //    4 connections, then the same without `visual`; p50/p95/max of each (docs/gate.md, "The visual check").
 'use strict';
@@ -25,6 +26,7 @@ const os = require('node:os');
 const path = require('node:path');
 const tasks = require('./lib/tasks');
 const { benchGateVisual } = require('./lib/bench-gate-visual');
+const { corpusHtmlDir } = require('./lib/bench-service');
 
 const SAMPLE = Number(process.env.BENCH_VISUAL_EMAILS || 6);
 const ROUNDS = Number(process.env.BENCH_VISUAL_ROUNDS || 2);
@@ -74,10 +76,8 @@ const load = () =>
 
 /** The emails measured: an even spread over the corpus by size (the same files every run). */
 function sampleEmails() {
-  // ../shared beside the checkout (/work/main), or two levels up from a worktree (/work/wt/<name>).
-  const corpus =
-    process.env.BENCH_CORPUS_DIR ||
-    [path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html'), path.join(tasks.ROOT, '..', '..', 'shared', 'corpus', 'html')].find((dir) => fs.existsSync(dir));
+  // BENCH_CORPUS_DIR, or shared/corpus/html beside the checkout or one of its parents (a worktree too).
+  const corpus = corpusHtmlDir();
   if (!corpus) {
     const fixture = path.join(tasks.ROOT, 'test', 'fixtures', 'cli', 'clean.html');
     return [{ name: 'test/fixtures/cli/clean.html (corpus absent)', html: fs.readFileSync(fixture, 'utf8') }];
@@ -91,6 +91,9 @@ function sampleEmails() {
   const picked = Array.from({ length: count }, (_, index) => files[Math.floor(((index + 0.5) * files.length) / count)]);
   return picked.map(({ file }) => ({ name: `corpus/html/${file}`, html: fs.readFileSync(path.join(corpus, file), 'utf8') }));
 }
+
+/** The distinct pages a render painted (a dark page that took its light twin's page is not one). */
+const pagesPainted = (result) => new Set([...result.painted.values(), ...result.references.values()].map((shot) => shot.page)).size;
 
 /** 1. Screenshots alone against screenshots + divergence, per email of the sample. */
 async function divergenceCost({ dist, deadline }) {
@@ -108,7 +111,7 @@ async function divergenceCost({ dist, deadline }) {
     const alone = async (views, clients) => {
       const result = await renderEmail(pool, views.clients, modes, new EmailImageLoader(null));
       renderedReports(result.painted, clients, modes);
-      return { pages: result.units.length, divergenceMs: 0 };
+      return { pages: pagesPainted(result), divergenceMs: 0 };
     };
     const withDivergence = async (views, clients) => {
       const result = await renderEmail(pool, views.clients, modes, new EmailImageLoader(null), views.reference);
@@ -116,7 +119,7 @@ async function divergenceCost({ dist, deadline }) {
       const reports = renderedReports(result.painted, clients, modes, { references: result.references, comparisons: result.comparisons });
       const divergenceMs = Number(process.hrtime.bigint() - started) / 1e6;
       if (!reports.visualReport || !reports.visualReport.divergence) throw new Error('no divergence computed');
-      return { pages: result.units.length, divergenceMs };
+      return { pages: pagesPainted(result), divergenceMs };
     };
     for (const email of emails) {
       if (Date.now() > deadline) {

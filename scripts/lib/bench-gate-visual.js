@@ -1,7 +1,8 @@
 // The gate's cost with the visual check (docs/gate.md, "The visual check"; docs/benchmarks.md): the median-size
 // corpus email (a project fixture when the corpus is absent) gated with `checks: ["compatibility", "visual"]`
 // and a ref whose baseline was measured first, by 4 connections at once, each sending its next request when its
-// last one is answered, BENCH_VISUAL_GATE_RUNS (40) requests in all after 4 warm-up ones; then the same email
+// last one is answered, BENCH_VISUAL_GATE_RUNS (40) requests in all after 4 warm-up ones (all 21 clients, or the
+// BENCH_VISUAL_GATE_CLIENTS a CI would name); then the same email
 // without `visual` for comparison. Prints p50/p95/max over every answer (a 503 at the budget counts at its time)
 // and how many were 503s (the run did not finish within its budget). Used by `npm run bench:visual` (benchGateVisual) and runnable alone:
 //   node scripts/lib/bench-gate-visual.js
@@ -42,15 +43,23 @@ async function benchGateVisual({ runs = Number(process.env.BENCH_VISUAL_GATE_RUN
   const service = await startVisualService('bench-gate-visual');
   try {
     const ref = `bench-gate-visual/${process.pid}`;
-    const visual = { html, ref, checks: ['compatibility', 'visual'], threshold: 0, failOnError: false };
+    // BENCH_VISUAL_GATE_CLIENTS (comma-separated ids): the clients a CI would name; default all 21.
+    const clients = process.env.BENCH_VISUAL_GATE_CLIENTS ? { clients: process.env.BENCH_VISUAL_GATE_CLIENTS.split(',') } : {};
+    const visual = { html, ref, checks: ['compatibility', 'visual'], threshold: 0, failOnError: false, ...clients };
     // The baseline, then the warm-up (Chromium's first pages), then the measured window (read-only: the baseline stays).
     const first = await call(service, 'POST', '/api/gate', { ...visual, updateBaseline: 'always' });
     if (first.status !== 200) throw new Error(`the first gate run answered ${first.status}: ${JSON.stringify(first.body)}`);
     await closedLoop(service, { ...visual, updateBaseline: 'never' }, CONNECTIONS);
     const withVisual = await closedLoop(service, { ...visual, updateBaseline: 'never' }, runs);
-    const without = await closedLoop(service, { html, ref, checks: ['compatibility'], threshold: 0, failOnError: false, updateBaseline: 'never' }, runs);
+    const without = await closedLoop(
+      service,
+      { html, ref, checks: ['compatibility'], threshold: 0, failOnError: false, updateBaseline: 'never', ...clients },
+      runs,
+    );
     const load = require('node:os').loadavg()[0].toFixed(1);
-    console.log(`\n## The gate with the visual check (${name}, load average ${load} at the end)`);
+    console.log(
+      `\n## The gate with the visual check (${name}, ${clients.clients ? clients.clients.join(', ') : 'all 21 clients'}, load average ${load} at the end)`,
+    );
     console.log(describe('  with visual   ', withVisual));
     console.log(describe('  without visual', without));
     return { email: name, withVisual, without };

@@ -6,9 +6,23 @@ const net = require('node:net');
 const path = require('node:path');
 const tasks = require('./tasks');
 
+/**
+ * The corpus's html folder: BENCH_CORPUS_DIR, else the first `shared/corpus/html` beside the checkout or beside
+ * one of its parents (../shared from /work/main, ../../shared from a worktree at /work/wt/<name>); null when
+ * there is none.
+ */
+function corpusHtmlDir() {
+  if (process.env.BENCH_CORPUS_DIR) return fs.existsSync(process.env.BENCH_CORPUS_DIR) ? process.env.BENCH_CORPUS_DIR : null;
+  for (let dir = path.dirname(tasks.ROOT); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'shared', 'corpus', 'html');
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
 function medianEmail() {
-  const corpus = process.env.BENCH_CORPUS_DIR || path.join(tasks.ROOT, '..', 'shared', 'corpus', 'html');
-  if (fs.existsSync(corpus)) {
+  const corpus = corpusHtmlDir();
+  if (corpus) {
     const files = fs
       .readdirSync(corpus)
       .filter((f) => f.endsWith('.html'))
@@ -492,6 +506,7 @@ module.exports = {
   engineOnlyAllCores,
   prepareBenchmark,
   medianEmail,
+  corpusHtmlDir,
   freePort,
   percentile,
   waitReady,

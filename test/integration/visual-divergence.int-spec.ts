@@ -1,7 +1,19 @@
 import { analyzeEmail, renderEmailViews, type ClientId } from '@mailproof/engine';
 import type { DivergenceRegion, VisualReport } from '@mailproof/contracts';
-import { EmailImageLoader, RenderPool, referenceShotId, renderEmail, renderedReports, viewportOf, type RenderEmailResult } from '@mailproof/render';
-import { pixelAt } from '../utils/loopback-servers';
+import { SsrfGuard } from '@mailproof/net-guard';
+import {
+  EmailImageLoader,
+  RenderPool,
+  referenceShotId,
+  renderEmail,
+  renderedReports,
+  viewportOf,
+  type PaintedPage,
+  type RenderEmailResult,
+  type RenderUnit,
+  type ScreenshotMode,
+} from '@mailproof/render';
+import { pixelAt, startRecordingServer } from '../utils/loopback-servers';
 
 // Real headless Chromium: the reference rendering (the email as written) and each client's divergence from it.
 // Lines: body 12, the heading 13, the flex row 14, the button's table 15, the background-image block 16.
@@ -144,5 +156,85 @@ describe('visual divergence (real Chromium)', () => {
     expect(block.box).toEqual({ x: 0, y: expect.any(Number), width: 390, height: 150 });
     expect(block.cause).toEqual({ message: "the block's background image is dropped by gmail-android", property: 'background-image' });
     expect(gmail.regions).toHaveLength(1);
+  });
+});
+
+describe('the dark reference of an email without dark rules (real Chromium)', () => {
+  // EMAIL without its colour-scheme meta and its dark media query: nothing in it follows the scheme.
+  const NO_DARK_RULES = EMAIL.replace('<meta name="color-scheme" content="light dark">', '').replace(/ {2}@media \(prefers-color-scheme: dark\)[^\n]*\n/, '');
+  const SVG_WITH_DARK_RULE =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><style>rect{fill:#00ff00} @media (prefers-color-scheme: dark){rect{fill:#ff00ff}}</style><rect width="100" height="50"/></svg>';
+  let pool: RenderPool;
+  let images: Awaited<ReturnType<typeof startRecordingServer>>;
+
+  beforeAll(async () => {
+    pool = await RenderPool.launch({ concurrency: 2, pageTimeoutMs: 15_000, maxHeightPx: 2_000 });
+    // An SVG image at an address that does not say so: only its bytes tell.
+    images = await startRecordingServer('127.0.0.2', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/svg+xml' });
+      res.end(SVG_WITH_DARK_RULE);
+    });
+  });
+  afterAll(async () => {
+    await pool?.close();
+    await images?.close();
+  });
+
+  const render = (html: string, loader = new EmailImageLoader(null)) => {
+    const views = renderEmailViews(html, { clients: CLIENTS });
+    return renderEmail(pool, views.clients, ['light', 'dark'], loader, views.reference);
+  };
+
+  it('is the light reference page, and gives the very divergence a painted dark reference gives', async () => {
+    expect(NO_DARK_RULES).not.toMatch(/color-scheme/);
+    const result = await render(NO_DARK_RULES);
+    expect(result.failed).toEqual([]);
+    for (const viewport of ['wide', 'mobile'] as const)
+      expect(result.references.get(referenceShotId(viewport, 'dark'))!.page).toBe(result.references.get(referenceShotId(viewport, 'light'))!.page);
+
+    // Paint every dark page that took its light twin's page, as before, and compare everything.
+    const pageOf = (unit: RenderUnit) => (unit.shots[0] ? result.painted.get(unit.shots[0].id) : result.references.get(unit.references[0].id))!.page;
+    const lightPages = new Set(result.units.filter((unit) => unit.colorScheme === 'light').map(pageOf));
+    const reused = result.units.filter((unit) => unit.colorScheme === 'dark' && lightPages.has(pageOf(unit)));
+    expect(reused.length).toBeGreaterThanOrEqual(2);
+    const repainted = new Map(await Promise.all(reused.map(async (unit) => [unit.key, await pool.paint(unit, new EmailImageLoader(null))] as const)));
+    const swap = <K>(map: Map<K, { unit: RenderUnit; page: PaintedPage }>) =>
+      new Map([...map].map(([id, shot]) => [id, repainted.has(shot.unit.key) ? { unit: shot.unit, page: repainted.get(shot.unit.key)! } : shot]));
+    for (const unit of reused) {
+      const page = repainted.get(unit.key)!;
+      const twin = pageOf(unit);
+      expect(page.png.equals(twin.png)).toBe(true);
+      // The light page measured its elements only when some page it stands for needs them (a picture unlike its reference's).
+      expect({ ...page.measurements, elements: undefined }).toEqual({ ...twin.measurements, elements: undefined });
+      if (twin.measurements.elements) expect(page.measurements.elements).toEqual(twin.measurements.elements);
+    }
+    const modes: ScreenshotMode[] = ['light', 'dark'];
+    const withReuse = renderedReports(result.painted, CLIENTS, modes, { references: result.references, comparisons: result.comparisons });
+    const withPainted = renderedReports(swap(result.painted), CLIENTS, modes, { references: swap(result.references) });
+    expect(withReuse).toEqual(withPainted);
+    expect(withReuse.visualReport!.divergence!['outlook-windows-legacy']!.dark!.score).toBeGreaterThan(10);
+  });
+
+  it('is painted under the dark scheme when the email has dark rules', async () => {
+    const result = await render(EMAIL);
+    expect(result.references.get('reference-wide-dark')!.page).not.toBe(result.references.get('reference-wide-light')!.page);
+  });
+
+  it('is painted under the dark scheme when an image served to the light page is SVG, which follows the scheme', async () => {
+    const html = NO_DARK_RULES.replace('<h1 ', `<img src="${images.origin}/logo" width="100" height="50" style="display:block"><h1 `);
+    const guard = new SsrfGuard({ allowedAddresses: ['127.0.0.2'], allowedPorts: [80, 443, images.port] });
+    try {
+      const result = await render(html, new EmailImageLoader(guard));
+      expect(result.failed).toEqual([]);
+      const light = result.references.get('reference-wide-light')!.page;
+      const dark = result.references.get('reference-wide-dark')!.page;
+      expect(light.rasterImagesOnly).toBe(false);
+      expect(dark).not.toBe(light);
+      // Chromium paints the SVG image's own dark rule in the dark page: the pictures differ.
+      expect(pixelAt(light.png, 50, 25)).toEqual([0, 255, 0]);
+      expect(pixelAt(dark.png, 50, 25)).toEqual([255, 0, 255]);
+    } finally {
+      await guard.close();
+    }
   });
 });

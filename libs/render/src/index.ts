@@ -6,6 +6,7 @@ export type { ReferenceShotId, RenderUnit, ScreenshotMode, ShotId, ViewportName 
 export { RenderPool, PaintError, RENDER_POOL_DEFAULTS } from './render-pool';
 export type { RenderPoolOptions, PaintedPage } from './render-pool';
 export { EmailImageLoader, IMAGE_LIMITS } from './image-loader';
+export { isRasterImage, schemeDependence } from './scheme-dependence';
 export type { ImageLimits, LoadedImage } from './image-loader';
 export { renderEmail, renderedReports } from './render-email';
 export type { DivergenceInputs, RenderEmailResult } from './render-email';

@@ -49,6 +49,7 @@ function shot(key: string, png: Buffer, measured: MeasuredElements, shots: Rende
     pixelHeight: HEIGHT,
     cssHeight: HEIGHT,
     truncated: false,
+    rasterImagesOnly: true,
     measurements: {
       viewportWidth: WIDTH,
       scrollWidth: WIDTH,

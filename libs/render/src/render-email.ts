@@ -5,9 +5,10 @@ import type { RenderedReports } from '@mailproof/contracts';
 import { mobileContrast, overflowReport, visualReport } from './rendered-reports';
 import { planRenders, referenceShotId, viewportOf, type ReferenceShotId, type RenderUnit, type ScreenshotMode, type ShotId } from './shot-plan';
 import { PageComparisons, visualDivergence, type PaintedReferences } from './visual-divergence';
+import { schemeDependence } from './scheme-dependence';
 
 export interface RenderEmailResult {
-  /** The distinct pages painted (or tried). */
+  /** The distinct pages planned: each painted (or tried) once, a dark page its light twin stands for not at all (lightTwins). */
   units: RenderUnit[];
   /** Every screenshot that was captured, with the page it came from. */
   painted: PaintedShots;
@@ -52,8 +53,12 @@ class EarlyComparisons {
    * Whether a page just captured needs its elements measured: not when every screenshot it stands for
    * has its reference painted already with the very same PNG (a divergence of 0, no region to describe).
    */
-  needsElements(unit: RenderUnit, png: Buffer, units: readonly RenderUnit[]): boolean {
-    if (unit.references.length > 0) return true;
+  needsElements(standsFor: readonly RenderUnit[], png: Buffer, units: readonly RenderUnit[]): boolean {
+    if (standsFor.some((unit) => unit.references.length > 0)) return true;
+    return standsFor.some((unit) => this.anyShotDiffers(unit, png, units));
+  }
+
+  private anyShotDiffers(unit: RenderUnit, png: Buffer, units: readonly RenderUnit[]): boolean {
     return unit.shots.some((shot) => {
       const reference = units.find((other) => other.references.some((ref) => ref.viewport === viewportOf(shot.client) && ref.mode === shot.mode));
       const referencePage = reference && this.done.get(reference.key);
@@ -95,16 +100,29 @@ export async function renderEmail(
 ): Promise<RenderEmailResult> {
   const units = planRenders(views, modes, reference);
   const early = reference === undefined ? null : new EarlyComparisons();
+  const twins = lightTwins(units);
+  const reusing = new Map<RenderUnit, RenderUnit[]>();
+  for (const [dark, light] of twins) reusing.set(light, [...(reusing.get(light) ?? []), dark]);
+  const onPainted = (unit: RenderUnit) => (page: PaintedPage) => {
+    early?.painted(unit, page, units);
+    return page;
+  };
+  // A light page measures its elements for the dark pages that may take it too.
+  const paint = (unit: RenderUnit) =>
+    pool.paint(unit, images, early ? (png) => early.needsElements([unit, ...(reusing.get(unit) ?? [])], png, units) : undefined).then(onPainted(unit));
   // The references first: comparisons start with the first client page, and a client page that paints
-  // its reference's very picture is not measured element by element.
+  // its reference's very picture is not measured element by element. A dark page with a light twin waits
+  // for it and takes its page when no image served to it could follow the scheme; else it is painted.
   const paintings = new Map<RenderUnit, Promise<PaintedPage>>();
   for (const unit of [...units.filter((unit) => unit.references.length > 0), ...units.filter((unit) => unit.references.length === 0)])
+    if (!twins.has(unit)) paintings.set(unit, paint(unit));
+  for (const [dark, light] of twins)
     paintings.set(
-      unit,
-      pool.paint(unit, images, early ? (png) => early.needsElements(unit, png, units) : undefined).then((page) => {
-        early?.painted(unit, page, units);
-        return page;
-      }),
+      dark,
+      paintings.get(light)!.then(
+        (page) => (page.rasterImagesOnly ? onPainted(dark)(page) : paint(dark)),
+        () => paint(dark),
+      ),
     );
   const outcomes = await Promise.allSettled(units.map((unit) => paintings.get(unit)!));
   const painted: PaintedShots = new Map();
@@ -129,6 +147,25 @@ export async function renderEmail(
   if (images.failures.size > 0)
     notes.push(`${images.failures.size} image(s) could not be loaded and show as broken (${[...new Set(images.failures.values())].join(', ')}).`);
   return { units, painted, references, failed, notes, ...(early ? { comparisons: await early.finished() } : {}) };
+}
+
+/**
+ * The dark-scheme pages whose light-scheme twin (the same markup in the same viewport) is planned too and
+ * whose markup has no scheme dependence (schemeDependence: no `prefers-color-scheme`, `color-scheme`,
+ * `light-dark()`, SVG, or `data:` URL other than a raster image or font, in any encoding): Chromium paints
+ * them the same picture under either scheme, so the light page stands for both (the dark reference of an
+ * email without dark rules; a client that applies the email's dark rules, for an email that has none).
+ */
+function lightTwins(units: readonly RenderUnit[]): Map<RenderUnit, RenderUnit> {
+  const light = new Map<string, RenderUnit>();
+  for (const unit of units) if (unit.colorScheme === 'light') light.set(`${unit.viewport}\n${unit.html}`, unit);
+  const twins = new Map<RenderUnit, RenderUnit>();
+  for (const unit of units) {
+    if (unit.colorScheme !== 'dark') continue;
+    const twin = light.get(`${unit.viewport}\n${unit.html}`);
+    if (twin && schemeDependence(unit.html) === null) twins.set(unit, twin);
+  }
+  return twins;
 }
 
 /** What the divergence can say beyond the pixels: the email's findings (a cause names the behaviour). */

@@ -6,6 +6,7 @@ import { chromiumLaunchOptions, RENDER_PAGE_URL } from './chromium';
 import { retirePage, ReusedPageBrowser } from './reused-page-browser';
 import type { EmailImageLoader } from './image-loader';
 import { MEASURE_ARGS, MEASURE_ELEMENTS_ARGS, measureElements, measurePage, type PageMeasurements } from './page-measurements';
+import { isRasterImage } from './scheme-dependence';
 import type { RenderUnit, ScreenshotMode } from './shot-plan';
 
 export interface RenderPoolOptions {
@@ -31,6 +32,12 @@ export interface PaintedPage {
   cssHeight: number;
   truncated: boolean;
   measurements: PageMeasurements;
+  /**
+   * Every image served to the page was a raster image (isRasterImage): none could carry a colour-scheme
+   * query of its own, so with markup of no scheme dependence (schemeDependence) the page paints the same
+   * picture under either scheme.
+   */
+  rasterImagesOnly: boolean;
 }
 
 /** A page could not be painted (time limit, a page the browser gave up on); `reason` is shown to users. */
@@ -57,6 +64,8 @@ interface PaintJob {
   unit: RenderUnit;
   images: EmailImageLoader;
   needsElements?: (png: Buffer) => boolean;
+  /** Cleared when an image served to the page is not a raster image. */
+  rasterImagesOnly?: boolean;
 }
 
 /**
@@ -171,7 +180,10 @@ export class RenderPool {
     // everything else (styles, fonts, frames, objects, media, prefetches, navigations, file:) is refused.
     if (job && request.resourceType() === 'image' && /^https?:\/\//i.test(url)) {
       const image = await job.images.load(url);
-      if (image.ok) return request.respond({ status: 200, contentType: image.contentType, body: image.body });
+      if (image.ok) {
+        if (!isRasterImage(image.body)) job.rasterImagesOnly = false;
+        return request.respond({ status: 200, contentType: image.contentType, body: image.body });
+      }
     }
     return request.abort('blockedbyclient');
   }
@@ -183,6 +195,7 @@ export class RenderPool {
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: unit.colorScheme }]);
     route.current = job;
     route.served = false;
+    job.rasterImagesOnly = true;
     await page.goto(RENDER_PAGE_URL, { waitUntil: 'load', timeout: this.options.pageTimeoutMs });
     const measurements = await page.evaluate(measurePage, { lineAttribute: LINE_ATTRIBUTE, ...MEASURE_ARGS });
     const cssHeight = Math.max(1, Math.ceil(measurements.contentHeight));
@@ -202,6 +215,7 @@ export class RenderPool {
       cssHeight,
       truncated: cssHeight > height,
       measurements,
+      rasterImagesOnly: job.rasterImagesOnly ?? true,
     };
   }
 }
