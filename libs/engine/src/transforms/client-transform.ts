@@ -48,6 +48,15 @@ export interface ClientView {
 
 type SelectorWriter = (rule: Rule) => string;
 
+/** One email's elements and class lists with one class/id prefix (TransformContext.markupOf). */
+interface PrefixedMarkup {
+  /** Class attribute value -> its prefixed text. */
+  classLists: Map<string, string>;
+  attributes: Map<HtmlElement, AttributeValue[]>;
+  /** The named elements' prefixed start tags, once asked for. */
+  startTags: Map<HtmlElement, string> | undefined;
+}
+
 /**
  * Attributes with the client's class and id prefix. `classLists` holds the prefixed text of each class
  * attribute value met so far for this prefix (one email's): a class list repeats over elements and clients.
@@ -115,15 +124,31 @@ export class TransformContext {
     this.behaviorFacts = new BehaviorFacts(parsed, cascade);
   }
 
-  private readonly prefixedTags = new Map<PrefixBehavior, Map<HtmlElement, string>>();
-  private readonly prefixedAttrs = new Map<PrefixBehavior, Map<HtmlElement, AttributeValue[]>>();
+  /** Prefixed markup by prefix behaviour; several behaviours share one entry (see markupOf). */
+  private readonly markupByPrefix = new Map<PrefixBehavior, PrefixedMarkup>();
+  private readonly markupByKey = new Map<string, PrefixedMarkup>();
+
+  /**
+   * The prefixed markup memo of a prefix. Prefixing an element reads the class prefix, the id prefix and
+   * firstClassOnly only, so prefixes that agree on them share one memo: each Yahoo client and each of Outlook.com's
+   * two composes its own behaviour (their selector limits), and Outlook's apps have selector limits but no names to prefix.
+   */
+  private markupOf(prefix: PrefixBehavior): PrefixedMarkup {
+    let markup = this.markupByPrefix.get(prefix);
+    if (!markup) {
+      const key = JSON.stringify([prefix.classPrefix ?? null, prefix.idPrefix ?? null, prefix.firstClassOnly === true]);
+      markup = this.markupByKey.get(key);
+      if (!markup) this.markupByKey.set(key, (markup = { classLists: new Map(), attributes: new Map(), startTags: undefined }));
+      this.markupByPrefix.set(prefix, markup);
+    }
+    return markup;
+  }
 
   /** A named element's attributes with the prefix (what a dark variant recolors), memoized per prefix. */
   prefixedAttributesOf(element: HtmlElement, prefix: PrefixBehavior): readonly AttributeValue[] {
-    let byElement = this.prefixedAttrs.get(prefix);
-    if (!byElement) this.prefixedAttrs.set(prefix, (byElement = new Map()));
-    let attrs = byElement.get(element);
-    if (!attrs) byElement.set(element, (attrs = prefixedAttributes(element.attrs, prefix, this.classListsOf(prefix))));
+    const markup = this.markupOf(prefix);
+    let attrs = markup.attributes.get(element);
+    if (!attrs) markup.attributes.set(element, (attrs = prefixedAttributes(element.attrs, prefix, markup.classLists)));
     return attrs;
   }
 
@@ -138,29 +163,26 @@ export class TransformContext {
     return inlined;
   }
 
-  private readonly prefixedClassLists = new Map<PrefixBehavior, Map<string, string>>();
   /** The prefixed class lists of this email for one prefix (see prefixedAttributes). */
   classListsOf(prefix: PrefixBehavior): Map<string, string> {
-    let lists = this.prefixedClassLists.get(prefix);
-    if (!lists) this.prefixedClassLists.set(prefix, (lists = new Map()));
-    return lists;
+    return this.markupOf(prefix).classLists;
   }
   private readonly selectorWriters = new Map<string, SelectorWriter>();
 
   /** The start tags of the email's named elements with their class and id prefixed (one map per prefix, shared by its clients). */
   prefixedStartTags(prefix: PrefixBehavior): ReadonlyMap<HtmlElement, string> {
-    let tags = this.prefixedTags.get(prefix);
-    if (!tags) {
-      tags = new Map();
+    const markup = this.markupOf(prefix);
+    if (!markup.startTags) {
+      const tags = new Map<HtmlElement, string>();
       // Without a prefix (Word's first-class-only rule) only elements with several class names change.
       const renames = prefix.classPrefix !== undefined || prefix.idPrefix !== undefined;
       for (const element of this.named) {
         if (!renames && !MULTIPLE_CLASSES.test(getAttribute(element, 'class') ?? '')) continue;
         tags.set(element, serializeStartTag(element.tagName, this.prefixedAttributesOf(element, prefix)));
       }
-      this.prefixedTags.set(prefix, tags);
+      markup.startTags = tags;
     }
-    return tags;
+    return markup.startTags;
   }
 
   /**
