@@ -55,6 +55,7 @@ export function resolveFormat(format: string | undefined): EmailFormat {
 function isEmptyPlan(plan: RenderPlan): boolean {
   return (
     plan.startTags.size === 0 &&
+    !plan.baseStartTags?.size &&
     plan.removed.size === 0 &&
     plan.unwrapped.size === 0 &&
     plan.styleTexts.size === 0 &&

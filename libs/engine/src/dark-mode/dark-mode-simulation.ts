@@ -7,7 +7,7 @@ import { matchesSelector } from '../parse/css-selector';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
 import { ClientView, SheetWriteExtras, TransformContext, TransformWarning } from '../transforms/client-transform';
-import { AttributeValue, RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
+import { AttributeValue, RenderPlan, layerPlan, serializeStartTag } from '../transforms/render-template';
 import { COLOR_ATTRIBUTES, COLOR_TOKEN, ColorInverter, DARK_READER, colorRoleOf, readerBrightness, readerContrast, relativeLuminance } from './color-inversion';
 
 /**
@@ -194,7 +194,7 @@ function applyDarkRules(context: DarkModeContext, view: ClientView, client: Emai
     );
     return unchangedVariant(view, warnings);
   }
-  const plan = copyPlan(view.plan);
+  const plan = layerPlan(view.plan);
   const rewrite = darkRulesRewrite(view);
   for (const sheet of parsed.styleSheets) {
     const text = view.writeSheet(sheet, { skip: isLightSchemeQuery, unwrap: isDarkQueryNode, rewrite });
@@ -263,7 +263,7 @@ function invertColors(context: DarkModeContext, view: ClientView, client: EmailC
   const inversion: Inversion = {
     context,
     view,
-    plan: copyPlan(view.plan),
+    plan: layerPlan(view.plan),
     inverter,
     body: context.transform.parsed.elementsByTag.get('body')?.[0],
     clientBit: 1 << CLIENT_IDS.indexOf(view.client),
@@ -514,7 +514,7 @@ function applyRemovals(declarations: readonly Decl[], removals: ReadonlyMap<stri
  */
 function removeColors(context: DarkModeContext, view: ClientView, client: EmailClient): DarkModeVariant {
   const { parsed } = context.transform;
-  const plan = copyPlan(view.plan);
+  const plan = layerPlan(view.plan);
   const body = parsed.elementsByTag.get('body')?.[0];
   let changed = 0;
   for (const element of context.colorCandidates) {

@@ -21,6 +21,8 @@ import { NotMsoRange, ParsedEmail } from '../parse/parse-email';
 export interface RenderPlan {
   /** Replacement start-tag markup (`<td style="…">`). */
   startTags: Map<HtmlElement, string>;
+  /** A dark variant's light plan's `startTags`, read after its own (layerPlan): the variant holds only what it recolors. */
+  baseStartTags?: ReadonlyMap<HtmlElement, string>;
   /**
    * Start tags with the client's class and id prefix, for elements `startTags` does not rewrite: one map per
    * prefix and email, shared by the clients (and dark variants) of that prefix instead of copied into each plan.
@@ -59,15 +61,21 @@ export function emptyPlan(): RenderPlan {
   };
 }
 
-export function copyPlan(plan: RenderPlan): RenderPlan {
+/**
+ * A plan layered over a finished one (a dark variant over its client's light plan): start tags and `<style>`
+ * texts set on it win, everything else is the light plan's. The dark variants only recolor start tags and
+ * style texts, so the other collections are shared, not copied, and the light plan is never written again.
+ */
+export function layerPlan(plan: RenderPlan): RenderPlan {
   return {
-    startTags: new Map(plan.startTags),
-    removed: new Set(plan.removed),
-    unwrapped: new Set(plan.unwrapped),
+    startTags: new Map(),
+    baseStartTags: plan.startTags,
+    removed: plan.removed,
+    unwrapped: plan.unwrapped,
     styleTexts: new Map(plan.styleTexts),
-    comments: new Map(plan.comments),
+    comments: plan.comments,
     dropNotMsoRanges: plan.dropNotMsoRanges,
-    texts: new Map(plan.texts),
+    texts: plan.texts,
     prefixedStartTags: plan.prefixedStartTags,
     endTags: plan.endTags,
     afterStartTags: plan.afterStartTags,
@@ -280,7 +288,7 @@ export class RenderTemplate {
             if (plan.afterStartTags) out += plan.afterStartTags.get(element) ?? '';
             continue;
           }
-          const rewritten = plan.startTags.get(element) ?? plan.prefixedStartTags?.get(element);
+          const rewritten = plan.startTags.get(element) ?? plan.baseStartTags?.get(element) ?? plan.prefixedStartTags?.get(element);
           out += rewritten === undefined ? slot.text : withAnnotation(rewritten, slot.annotation);
           if (plan.afterStartTags) out += plan.afterStartTags.get(element) ?? '';
           break;
