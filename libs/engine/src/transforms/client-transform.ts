@@ -53,6 +53,8 @@ interface PrefixedMarkup {
   /** Class attribute value -> its prefixed text. */
   classLists: Map<string, string>;
   attributes: Map<HtmlElement, AttributeValue[]>;
+  /** Prefixed forms of the attribute lists clients rewrote (shared lists, see styledAttributes), by list. */
+  lists: Map<readonly AttributeValue[], AttributeValue[]>;
   /** The named elements' prefixed start tags, once asked for. */
   startTags: Map<HtmlElement, string> | undefined;
 }
@@ -138,7 +140,7 @@ export class TransformContext {
     if (!markup) {
       const key = JSON.stringify([prefix.classPrefix ?? null, prefix.idPrefix ?? null, prefix.firstClassOnly === true]);
       markup = this.markupByKey.get(key);
-      if (!markup) this.markupByKey.set(key, (markup = { classLists: new Map(), attributes: new Map(), startTags: undefined }));
+      if (!markup) this.markupByKey.set(key, (markup = { classLists: new Map(), attributes: new Map(), lists: new Map(), startTags: undefined }));
       this.markupByPrefix.set(prefix, markup);
     }
     return markup;
@@ -152,6 +154,43 @@ export class TransformContext {
     return attrs;
   }
 
+  /** A rewritten attribute list with the prefix: the same list (shared by clients that wrote the same one) is prefixed once. */
+  prefixedAttributeList(attrs: readonly AttributeValue[], prefix: PrefixBehavior): AttributeValue[] {
+    const markup = this.markupOf(prefix);
+    let prefixed = markup.lists.get(attrs);
+    if (!prefixed) markup.lists.set(attrs, (prefixed = prefixedAttributes(attrs, prefix, markup.classLists)));
+    return prefixed;
+  }
+
+  private readonly styledLists = new Map<HtmlElement, Array<{ declarations: readonly Decl[]; attributes: AttributeValue[] }>>();
+
+  /**
+   * The element's attributes with its style attribute written from these declarations. Clients that keep the
+   * very same declaration objects for an element (Gmail's three inline the same rules, the Yahoo family and
+   * Outlook.com's two strip the same ones) get the same list, and so share its prefixed form and start tag.
+   */
+  styledAttributes(element: HtmlElement, declarations: readonly Decl[]): AttributeValue[] {
+    let written = this.styledLists.get(element);
+    if (!written) this.styledLists.set(element, (written = []));
+    for (const entry of written) if (sameItems(entry.declarations, declarations)) return entry.attributes;
+    const attributes = withStyleAttribute(element, declarations);
+    // A few variants per element cover the families; past that, comparing would cost more than it saves.
+    if (written.length < STYLED_VARIANTS) written.push({ declarations, attributes });
+    return attributes;
+  }
+
+  private readonly startTagsOfLists = new Map<readonly AttributeValue[], string>();
+
+  /** An element's start tag with these attributes, serialized once per list (a list is built for one element). */
+  startTagOf(element: HtmlElement, attrs: readonly AttributeValue[]): string {
+    let tag = this.startTagsOfLists.get(attrs);
+    if (tag === undefined) {
+      tag = serializeStartTag(element.tagName, attrs);
+      this.startTagsOfLists.set(attrs, tag);
+    }
+    return tag;
+  }
+
   private readonly inlinedDeclarations = new Map<Declaration, Pick<CssDeclaration, 'property' | 'value' | 'important'>>();
   /** A `<style>` declaration as an inlining client writes it into a style attribute: one object per email, shared by Gmail's three. */
   inlinedDeclaration(declaration: Declaration): Pick<CssDeclaration, 'property' | 'value' | 'important'> {
@@ -163,10 +202,6 @@ export class TransformContext {
     return inlined;
   }
 
-  /** The prefixed class lists of this email for one prefix (see prefixedAttributes). */
-  classListsOf(prefix: PrefixBehavior): Map<string, string> {
-    return this.markupOf(prefix).classLists;
-  }
   private readonly selectorWriters = new Map<string, SelectorWriter>();
 
   /** The start tags of the email's named elements with their class and id prefixed (one map per prefix, shared by its clients). */
@@ -323,6 +358,16 @@ class WarningTally {
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+/** Attribute lists TransformContext.styledAttributes keeps per element. */
+const STYLED_VARIANTS = 4;
+
+/** Whether two lists hold the same objects in the same order. */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** A class attribute with more than one name. */
 const MULTIPLE_CLASSES = /\S\s+\S/;
 /** Tests for a written sheet with content, without trimming (a copy of) the whole CSS text. */
@@ -363,7 +408,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   addElementAttributes(parsed, rules, attributes);
   if (rules.urlBase) resolveRelativeUrls(parsed, rules.urlBase, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
-  for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
+  for (const [element, attrs] of attributes) plan.startTags.set(element, context.startTagOf(element, attrs));
   writeMarkupBefore(parsed, rules, plan);
   wrapBody(parsed, outcome, plan);
   addClientStyleSheet(parsed, rules, plan);
@@ -522,7 +567,7 @@ function writeInlineStyles(
     if (dropsAttribute) tally.add('warning', 'style', (n) => `${name} removed ${plural(n, 'style attribute')} whose text it rejects.`, position);
     const declarations = [...merged.values()];
     styles.set(element, declarations);
-    attributes.set(element, withStyleAttribute(element, declarations));
+    attributes.set(element, context.styledAttributes(element, declarations));
   }
 
   for (const [key, { property, tag, count, element }] of ignoredCounts) {
@@ -637,8 +682,7 @@ function prefixNames(
   tally: WarningTally,
   attributes: ClientView['attributes'],
 ): void {
-  const classLists = context.classListsOf(prefix);
-  for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix, classLists));
+  for (const [element, changed] of attributes) attributes.set(element, context.prefixedAttributeList(changed, prefix));
   plan.prefixedStartTags = context.prefixedStartTags(prefix);
   if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
 }
