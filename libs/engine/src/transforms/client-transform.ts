@@ -361,9 +361,10 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
 /** Attribute lists TransformContext.styledAttributes keeps per element. */
 const STYLED_VARIANTS = 4;
 
-/** Whether two lists hold the same objects in the same order. */
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
+/** Whether two lists hold the same objects in the same order (two missing lists are the same). */
+export function sameItems<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
