@@ -82,6 +82,43 @@ export function layerPlan(plan: RenderPlan): RenderPlan {
   };
 }
 
+/**
+ * Whether two plans hold the same changes, collection by collection (strings compared by content): they render
+ * the same markup. Plans that agree only once layered (a dark variant and a light plan) are not recognized.
+ */
+export function samePlan(a: RenderPlan, b: RenderPlan): boolean {
+  return (
+    a.dropNotMsoRanges === b.dropNotMsoRanges &&
+    sameEntries(a.startTags, b.startTags) &&
+    sameEntries(a.baseStartTags, b.baseStartTags) &&
+    sameEntries(a.prefixedStartTags, b.prefixedStartTags) &&
+    sameMembers(a.removed, b.removed) &&
+    sameMembers(a.unwrapped, b.unwrapped) &&
+    sameEntries(a.styleTexts, b.styleTexts) &&
+    sameEntries(a.comments, b.comments) &&
+    sameEntries(a.texts, b.texts) &&
+    sameEntries(a.endTags, b.endTags) &&
+    sameEntries(a.afterStartTags, b.afterStartTags)
+  );
+}
+
+/** Two maps of markup with the same keys and texts (a missing map is an empty one). */
+function sameEntries<K>(a: ReadonlyMap<K, string> | undefined, b: ReadonlyMap<K, string> | undefined): boolean {
+  if (a === b) return true;
+  const size = a?.size ?? 0;
+  if (size !== (b?.size ?? 0)) return false;
+  if (!a || !b || size === 0) return true;
+  for (const [key, value] of a) if (b.get(key) !== value) return false;
+  return true;
+}
+
+function sameMembers<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const member of a) if (!b.has(member)) return false;
+  return true;
+}
+
 const enum SlotKind {
   Open,
   Close,
