@@ -5,31 +5,32 @@
  */
 export function prefixSelector(selector: string, classPrefix: string | undefined, idPrefix: string | undefined): string {
   if (!classPrefix && !idPrefix) return selector;
+  // The text is copied in slices between the prefixes (not character by character: a selector built that way is
+  // a deep chain of concatenations, flattened again by every memo that hashes it); none added, the selector itself.
   let out = '';
+  let copiedTo = 0;
   let bracket = 0;
   let quote = '';
   for (let i = 0; i < selector.length; i++) {
     const char = selector[i];
     if (quote) {
-      out += char;
-      if (char === '\\') out += selector[++i] ?? '';
+      if (char === '\\') i++;
       else if (char === quote) quote = '';
       continue;
     }
     if (char === '"' || char === "'") quote = char;
     else if (char === '[') bracket++;
     else if (char === ']') bracket = Math.max(0, bracket - 1);
-    else if (bracket === 0 && char === '\\') {
-      out += char + (selector[++i] ?? '');
-      continue;
-    } else if (bracket === 0 && (char === '.' || char === '#') && startsName(selector.charCodeAt(i + 1)) && !endsNumber(selector, i)) {
+    else if (bracket === 0 && char === '\\') i++;
+    else if (bracket === 0 && (char === '.' || char === '#') && startsName(selector.charCodeAt(i + 1)) && !endsNumber(selector, i)) {
       const add = char === '.' ? classPrefix : idPrefix;
-      out += char + (add ?? '');
-      continue;
+      if (add) {
+        out += selector.slice(copiedTo, i + 1) + add;
+        copiedTo = i + 1;
+      }
     }
-    out += char;
   }
-  return out;
+  return copiedTo === 0 ? selector : out + selector.slice(copiedTo);
 }
 
 /**
