@@ -41,6 +41,7 @@ export interface ClientView {
   /**
    * Writes a `<style>` block as this client keeps it (its drops, prefixes and rewrites), with the dark
    * variant's additions: a value recoloring, at-rules unwrapped, nodes skipped. Undefined for a removed block.
+   * Only the transform's own write (no extras) warns about what the client drops.
    */
   writeSheet(sheet: EmailStyleSheet, extra?: SheetWriteExtras): string | undefined;
   warnings: TransformWarning[];
@@ -720,7 +721,8 @@ function writeStyleBlocks(
   const selectorOf = context.selectorWriter(inlines, prefix);
   const atRuleParams = outcome.atRuleRewrites.size > 0 ? (atRule: AtRule): string | null | undefined => outcome.atRuleRewrites.get(atRule) : undefined;
   const flatten = prefix?.flattensNestedRules ? (rule: Rule): boolean => rule.parent?.type === 'rule' : undefined;
-  const keepNode = (node: ChildNode, position: ReturnType<typeof positionOf>): boolean => {
+  /** Whether the client keeps a node; `report`: count and warn about what it drops (its own transform's write only). */
+  const keepNode = (node: ChildNode, position: ReturnType<typeof positionOf>, report: boolean): boolean => {
     if (node.parent?.type === 'root' && outcome.droppedCss.has(node)) return false;
     // A documented rewrite decides over caniemail's "unsupported" (the writer then renames, neutralizes or drops).
     if (node.type === 'decl' && rewriteOf?.(node) !== undefined) return true;
@@ -730,22 +732,25 @@ function writeStyleBlocks(
     if (node.type === 'rule' && prefix?.rewriteSelector && selectorOf?.(node) === '') return false;
     if ((context.cssNodeMask(node) & bit) === 0) {
       if (inlines && node.type === 'rule' && node.parent?.type === 'root' && !cascade.keptSelectors.has(node)) return false;
-      if (node.type === 'rule' && inlines) keptRules++;
+      if (report && node.type === 'rule' && inlines) keptRules++;
       return node.type !== 'comment';
     }
+    if (!report) return false;
     const use = context.firstDroppingUse(features.cssNodeUses.get(node) ?? [], bit);
     const label = use?.label ?? (node.type === 'decl' ? node.prop : node.type === 'atrule' ? `@${node.name}` : 'selector');
     const what = node.type === 'decl' ? 'declaration' : node.type === 'atrule' ? `@${(node as { name: string }).name} block` : 'rule';
     tally.add('warning', label, (n) => `${name} drops ${plural(n, what)} that ${n === 1 ? 'uses' : 'use'} ${label}.`, position, `drops ${what}`);
     return false;
   };
-  const writeSheet = (sheet: EmailStyleSheet, extra: SheetWriteExtras = {}): string | undefined => {
+  const writeSheet = (sheet: EmailStyleSheet, extra?: SheetWriteExtras): string | undefined => {
     if (plan.removed.has(sheet.element) || outcome.droppedSheets.has(sheet.element)) return undefined;
     const position = positionOf(sheet.element);
+    // The dark variants write the sheet again (with extras) after the view's warnings are listed: no report.
+    const report = extra === undefined;
     return writeCss(sheet.root, {
-      keep: (node) => !extra.skip?.(node) && keepNode(node, position),
+      keep: (node) => !extra?.skip?.(node) && keepNode(node, position, report),
       selectorOf,
-      rewrite: extra.rewrite
+      rewrite: extra?.rewrite
         ? (d) => {
             const dark = extra.rewrite?.(d);
             return dark !== undefined ? dark : rewriteOf?.(d);
@@ -753,8 +758,8 @@ function writeStyleBlocks(
         : rewriteOf,
       atRuleParams,
       flatten,
-      valueFor: extra.valueFor,
-      unwrap: extra.unwrap,
+      valueFor: extra?.valueFor,
+      unwrap: extra?.unwrap,
     });
   };
   const sheetsTouched = outcome.droppedCss.size > 0 || rewriteOf !== undefined || selectorOf !== undefined || atRuleParams !== undefined;
