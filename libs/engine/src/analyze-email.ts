@@ -16,7 +16,7 @@ import { buildDarkContrast, transformDropMasks } from './reports/dark-contrast';
 import { createReportContext } from './reports/context/report-context';
 import { overallScore, scoreClients } from './scores/compatibility-score';
 import { TransformContext, transformForClient } from './transforms/client-transform';
-import { emptyPlan, RenderPlan, RenderTemplate } from './transforms/render-template';
+import { emptyPlan, planWeight, RenderPlan, RenderTemplate, samePlan } from './transforms/render-template';
 
 /** Bad options (not a problem in the email): unknown client ids or format. */
 export class EngineInputError extends EngineError {
@@ -55,6 +55,7 @@ export function resolveFormat(format: string | undefined): EmailFormat {
 function isEmptyPlan(plan: RenderPlan): boolean {
   return (
     plan.startTags.size === 0 &&
+    !plan.baseStartTags?.size &&
     plan.removed.size === 0 &&
     plan.unwrapped.size === 0 &&
     plan.styleTexts.size === 0 &&
@@ -110,10 +111,19 @@ function renderClients(
     return prefixedTemplate;
   };
   let unchanged: string | undefined;
+  // Clients whose plans hold the same changes render the same markup (Outlook.com's two, light and dark, Gmail's
+  // web and Android apps, the Yahoo family's members often): it is rendered once (about one render in six).
+  const rendered: Array<{ plan: RenderPlan; weight: number; html: string }> = [];
   const render = (plan: RenderPlan): string => {
-    if (!isEmptyPlan(plan)) return templateFor(plan).render(plan);
-    unchanged ??= template.render(plan);
-    return unchanged;
+    if (isEmptyPlan(plan)) {
+      unchanged ??= template.render(plan);
+      return unchanged;
+    }
+    const weight = planWeight(plan);
+    for (const earlier of rendered) if (earlier.weight === weight && samePlan(earlier.plan, plan)) return earlier.html;
+    const html = templateFor(plan).render(plan);
+    rendered.push({ plan, weight, html });
+    return html;
   };
   const transforms = views.map((view) => ({ clientId: view.client, html: render(view.plan), warnings: view.warnings }));
   const darkMode: PreviewAnalysis['darkMode'] = {};

@@ -17,7 +17,7 @@ import { CLIENT_INDEX } from '../clients/email-clients';
 import type { ClientId } from '../clients/email-client';
 import { ELEMENT_FEATURES, getTrackedFeature } from '../clients/feature-catalog';
 import { HtmlComment, HtmlElement, HtmlText, isElement, positionOf } from '../parse/dom';
-import { EmailStyleSheet, ParsedEmail, cssNodePosition } from '../parse/parse-email';
+import { EmailStyleSheet, InlineStyle, ParsedEmail, cssNodePosition } from '../parse/parse-email';
 import type { CssDeclaration } from '../parse/css-syntax';
 import type { StyleCascade } from './style-cascade';
 import { utf8Length } from '../parse/utf8-length';
@@ -162,6 +162,12 @@ function indexList<T>(items: readonly T[], propertyOf: (item: T) => string): Ind
     else byProperty.set(property, [item]);
   }
   return { all: items, byProperty, selected: new Map() };
+}
+
+/** The declarations element rules read (BehaviorFacts.elementRuleReads). */
+interface ElementRuleReads {
+  inline: Array<{ element: HtmlElement; declaration: CssDeclaration; inline: InlineStyle }>;
+  matched: Array<{ element: HtmlElement; property: string; declaration: Declaration }>;
 }
 
 /** What a set of rewrite rules does to one email (BehaviorFacts.rewritesFor). */
@@ -408,6 +414,46 @@ export class BehaviorFacts {
     return this.sheetFactList;
   }
 
+  private elementReads?: ElementRuleReads;
+
+  /**
+   * What element rules read, flattened once per email in document order: every inline declaration, and every
+   * declaration of a `<style>` rule with the element it styles (property lower-cased). Six clients have element
+   * rules; each walked the cascade's matches and lower-cased every property again.
+   */
+  elementRuleReads(): ElementRuleReads {
+    if (this.elementReads) return this.elementReads;
+    const inline: ElementRuleReads['inline'] = [];
+    for (const [element, style] of this.parsed.inlineStyles) for (const declaration of style.declarations) inline.push({ element, declaration, inline: style });
+    const matched: ElementRuleReads['matched'] = [];
+    for (const [element, matches] of this.cascade?.matches ?? []) {
+      for (const match of matches) {
+        for (const declaration of match.declarations) {
+          const property = HAS_UPPERCASE.test(declaration.prop) ? declaration.prop.toLowerCase() : declaration.prop;
+          matched.push({ element, property, declaration });
+        }
+      }
+    }
+    this.elementReads = { inline, matched };
+    return this.elementReads;
+  }
+
+  private readonly additionHits = new Map<AdditionBehavior, Array<{ text: HtmlText; added: { text: string; count: number } }>>();
+
+  /** The visible texts an addition adds markup to, with the markup: scanned once per email, as Outlook's three clients share one. */
+  additionsOf(addition: AdditionBehavior): ReadonlyArray<{ text: HtmlText; added: { text: string; count: number } }> {
+    let hits = this.additionHits.get(addition);
+    if (!hits) {
+      hits = [];
+      for (const text of this.visibleTexts()) {
+        const added = addition.addTo?.(text.value, this.parsed, text);
+        if (added) hits.push({ text, added });
+      }
+      this.additionHits.set(addition, hits);
+    }
+    return hits;
+  }
+
   /** Text nodes a reader sees: inside `<body>`, outside links, scripts, styles and templates. */
   visibleTexts(): readonly HtmlText[] {
     if (this.textNodes) return this.textNodes;
@@ -603,9 +649,8 @@ function addMarkup(facts: BehaviorFacts, outcome: BehaviorOutcome, tally: Findin
     if (!addition.addTo) continue;
     let count = 0;
     let first: { line: number; column: number } | undefined;
-    for (const text of facts.visibleTexts()) {
-      const added = outcome.texts.has(text) ? undefined : addition.addTo?.(text.value, parsed, text);
-      if (!added) continue;
+    for (const { text, added } of facts.additionsOf(addition)) {
+      if (outcome.texts.has(text)) continue;
       outcome.texts.set(text, added.text);
       count += added.count;
       first ??= positionOf(text);
@@ -717,19 +762,12 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
         position(),
       );
     };
-    for (const [element, inline] of parsed.inlineStyles) {
-      for (const declaration of inline.declarations) {
-        if (rules.elementRules.has(declaration.property))
-          report(element, declaration.property, declaration.value, () => ({ line: inline.line, column: inline.column }));
-      }
+    for (const { element, declaration, inline } of facts.elementRuleReads().inline) {
+      if (rules.elementRules.has(declaration.property))
+        report(element, declaration.property, declaration.value, () => ({ line: inline.line, column: inline.column }));
     }
-    for (const [element, matched] of facts.cascade?.matches ?? []) {
-      for (const match of matched) {
-        for (const declaration of match.declarations) {
-          const property = HAS_UPPERCASE.test(declaration.prop) ? declaration.prop.toLowerCase() : declaration.prop;
-          if (rules.elementRules.has(property)) report(element, property, declaration.value, () => positionOf(element));
-        }
-      }
+    for (const { element, property, declaration } of facts.elementRuleReads().matched) {
+      if (rules.elementRules.has(property)) report(element, property, declaration.value, () => positionOf(element));
     }
   }
 

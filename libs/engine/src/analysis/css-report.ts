@@ -47,8 +47,16 @@ export interface CssReportContext {
   behaviors?: (client: ClientId) => BehaviorOutcome;
 }
 
+/** sentence()'s answers by notes list: the lists are catalog data (worstSupport's), asked again for every email and client. */
+const SENTENCES = new WeakMap<readonly string[], string>();
+
 function sentence(notes: readonly string[]): string {
-  return notes.map((note) => note.trim().replace(/([^.!?])$/, '$1.')).join(' ');
+  let text = SENTENCES.get(notes);
+  if (text === undefined) {
+    text = notes.map((note) => note.trim().replace(/([^.!?])$/, '$1.')).join(' ');
+    SENTENCES.set(notes, text);
+  }
+  return text;
 }
 
 /**

@@ -6,8 +6,8 @@ import { getClient } from '../clients/email-clients';
 import { matchesSelector } from '../parse/css-selector';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
 import { HtmlElement, getAttribute, positionOf } from '../parse/dom';
-import { ClientView, SheetWriteExtras, TransformContext, TransformWarning } from '../transforms/client-transform';
-import { AttributeValue, RenderPlan, copyPlan, serializeStartTag } from '../transforms/render-template';
+import { ClientView, SheetWriteExtras, TransformContext, TransformWarning, sameItems } from '../transforms/client-transform';
+import { AttributeValue, RenderPlan, layerPlan, serializeStartTag } from '../transforms/render-template';
 import { COLOR_ATTRIBUTES, COLOR_TOKEN, ColorInverter, DARK_READER, colorRoleOf, readerBrightness, readerContrast, relativeLuminance } from './color-inversion';
 
 /**
@@ -55,6 +55,8 @@ export class DarkModeContext {
   readonly withColorAttributes: ReadonlySet<HtmlElement>;
   /** Elements that can carry a color: style attributes, `<style>` matches, color attributes, body. */
   readonly colorCandidates: HtmlElement[];
+  /** recolorElement's results per element (not the body), for the clients that share its inputs (about half of them do). */
+  readonly recolorings = new Map<HtmlElement, Recoloring[]>();
 
   constructor(
     readonly transform: TransformContext,
@@ -196,7 +198,7 @@ function applyDarkRules(context: DarkModeContext, view: ClientView, client: Emai
     );
     return unchangedVariant(view, warnings);
   }
-  const plan = copyPlan(view.plan);
+  const plan = layerPlan(view.plan);
   const rewrite = darkRulesRewrite(view);
   for (const sheet of parsed.styleSheets) {
     const text = view.writeSheet(sheet, { skip: isLightSchemeQuery, unwrap: isDarkQueryNode, rewrite });
@@ -266,7 +268,7 @@ function invertColors(context: DarkModeContext, view: ClientView, client: EmailC
   const inversion: Inversion = {
     context,
     view,
-    plan: copyPlan(view.plan),
+    plan: layerPlan(view.plan),
     inverter,
     body: context.transform.parsed.elementsByTag.get('body')?.[0],
     clientBit: 1 << CLIENT_IDS.indexOf(view.client),
@@ -317,13 +319,76 @@ function invertColors(context: DarkModeContext, view: ClientView, client: EmailC
   };
 }
 
+/**
+ * One element recolored by one inverter from one declaration list and attribute list (compared by identity:
+ * the transforms share them between clients that write the same), with or without Outlook.com's marks.
+ */
+interface Recoloring {
+  inverter: ColorInverter;
+  declarations: readonly Decl[] | undefined;
+  attributes: readonly AttributeValue[];
+  marked: boolean;
+  /** The recolored start tag; undefined when no color changed. */
+  startTag: string | undefined;
+  foreground: boolean;
+  background: boolean;
+}
+
+/** An earlier client's recoloring of this element from the same inputs (outside the body, the result depends on nothing else). */
+function recoloredBefore(
+  inversion: Inversion,
+  element: HtmlElement,
+  declarations: readonly Decl[] | undefined,
+  attributes: readonly AttributeValue[],
+): Recoloring | undefined {
+  const marked = inversion.markers !== null;
+  for (const known of inversion.context.recolorings.get(element) ?? []) {
+    if (known.inverter === inversion.inverter && known.attributes === attributes && known.marked === marked && sameItems(known.declarations, declarations))
+      return known;
+  }
+  return undefined;
+}
+
 /** Recolors one element's style and color attributes into the plan's start tag; whether anything changed. */
 function recolorElement(inversion: Inversion, element: HtmlElement): boolean {
-  const { context, view, plan, inverter, body, markers } = inversion;
+  const { context, view, plan, body, markers } = inversion;
   if (plan.removed.has(element)) return false;
   const ownDeclarations: readonly Decl[] | undefined = view.styles.get(element) ?? context.transform.parsed.inlineStyles.get(element)?.declarations;
   const hasColorAttribute = context.withColorAttributes.has(element);
   if (!ownDeclarations && !hasColorAttribute && element !== body) return false;
+  const attributes = view.attributesOf(element);
+  // The body's recoloring also depends on the client's canvas rules; it is computed for each client.
+  let recoloring = element === body ? undefined : recoloredBefore(inversion, element, ownDeclarations, attributes);
+  if (!recoloring) {
+    recoloring = {
+      inverter: inversion.inverter,
+      declarations: ownDeclarations,
+      attributes,
+      marked: markers !== null,
+      ...recolorFrom(inversion, element, ownDeclarations, attributes),
+    };
+    if (element !== body) {
+      let known = context.recolorings.get(element);
+      if (!known) context.recolorings.set(element, (known = []));
+      known.push(recoloring); // at most one per inverting client
+    }
+  }
+  if (recoloring.startTag === undefined) return false;
+  // Outlook.com marks what it recolored; an email's [data-ogsc]/[data-ogsb] rules then apply.
+  if (markers && recoloring.foreground) markers.foreground.add(element);
+  if (markers && recoloring.background) markers.background.add(element);
+  plan.startTags.set(element, recoloring.startTag);
+  return true;
+}
+
+/** The element's start tag with its colors recolored (undefined when none changes), and which colors changed. */
+function recolorFrom(
+  inversion: Inversion,
+  element: HtmlElement,
+  ownDeclarations: readonly Decl[] | undefined,
+  original: readonly AttributeValue[],
+): Pick<Recoloring, 'startTag' | 'foreground' | 'background'> {
+  const { context, inverter, body, markers } = inversion;
   let changedForeground = false;
   let changedBackground = false;
   // Copied only once a value changes: most elements keep every color (a partial inversion leaves dark
@@ -348,7 +413,6 @@ function recolorElement(inversion: Inversion, element: HtmlElement): boolean {
     recolored.push({ property: d.property, value, important: d.important });
   }
   let declarations: readonly Decl[] = recolored ?? own;
-  const original = view.attributesOf(element);
   let attrs: readonly AttributeValue[] = original;
   let copied: AttributeValue[] | undefined;
   for (let i = 0; i < original.length; i++) {
@@ -377,23 +441,17 @@ function recolorElement(inversion: Inversion, element: HtmlElement): boolean {
     declarations = [{ property: 'color', value: DARK_CANVAS.text, important: false }, ...declarations];
     changedForeground = true;
   }
-  if (!changedBackground && !changedForeground) return false;
+  if (!changedBackground && !changedForeground) return NOT_RECOLORED;
   const withoutStyle = attrs.filter((a) => a.name !== 'style' || a.prefix);
   const styleIndex = attrs.findIndex((a) => a.name === 'style' && !a.prefix);
   if (declarations.length > 0)
     withoutStyle.splice(styleIndex >= 0 ? styleIndex : withoutStyle.length, 0, { name: 'style', value: serializeDeclarations(declarations) });
-  // Outlook.com marks what it recolored; an email's [data-ogsc]/[data-ogsb] rules then apply.
-  if (markers && changedForeground) {
-    withoutStyle.push({ name: 'data-ogsc', value: '' });
-    markers.foreground.add(element);
-  }
-  if (markers && changedBackground) {
-    withoutStyle.push({ name: 'data-ogsb', value: '' });
-    markers.background.add(element);
-  }
-  plan.startTags.set(element, serializeStartTag(element.tagName, withoutStyle));
-  return true;
+  if (markers && changedForeground) withoutStyle.push({ name: 'data-ogsc', value: '' });
+  if (markers && changedBackground) withoutStyle.push({ name: 'data-ogsb', value: '' });
+  return { startTag: serializeStartTag(element.tagName, withoutStyle), foreground: changedForeground, background: changedBackground };
 }
+
+const NOT_RECOLORED = { startTag: undefined, foreground: false, background: false } as const;
 
 /** Recolors the client's own version of each `<style>` block (what survived its transform). */
 function recolorSheets({ context, view, plan, inverter }: Inversion): void {
@@ -517,7 +575,7 @@ function applyRemovals(declarations: readonly Decl[], removals: ReadonlyMap<stri
  */
 function removeColors(context: DarkModeContext, view: ClientView, client: EmailClient): DarkModeVariant {
   const { parsed } = context.transform;
-  const plan = copyPlan(view.plan);
+  const plan = layerPlan(view.plan);
   const body = parsed.elementsByTag.get('body')?.[0];
   let changed = 0;
   for (const element of context.colorCandidates) {

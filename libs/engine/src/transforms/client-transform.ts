@@ -41,12 +41,24 @@ export interface ClientView {
   /**
    * Writes a `<style>` block as this client keeps it (its drops, prefixes and rewrites), with the dark
    * variant's additions: a value recoloring, at-rules unwrapped, nodes skipped. Undefined for a removed block.
+   * Only the transform's own write (no extras) warns about what the client drops.
    */
   writeSheet(sheet: EmailStyleSheet, extra?: SheetWriteExtras): string | undefined;
   warnings: TransformWarning[];
 }
 
 type SelectorWriter = (rule: Rule) => string;
+
+/** One email's elements and class lists with one class/id prefix (TransformContext.markupOf). */
+interface PrefixedMarkup {
+  /** Class attribute value -> its prefixed text. */
+  classLists: Map<string, string>;
+  attributes: Map<HtmlElement, AttributeValue[]>;
+  /** Prefixed forms of the attribute lists clients rewrote (shared lists, see styledAttributes), by list. */
+  lists: Map<readonly AttributeValue[], AttributeValue[]>;
+  /** The named elements' prefixed start tags, once asked for. */
+  startTags: Map<HtmlElement, string> | undefined;
+}
 
 /**
  * Attributes with the client's class and id prefix. `classLists` holds the prefixed text of each class
@@ -115,16 +127,69 @@ export class TransformContext {
     this.behaviorFacts = new BehaviorFacts(parsed, cascade);
   }
 
-  private readonly prefixedTags = new Map<PrefixBehavior, Map<HtmlElement, string>>();
-  private readonly prefixedAttrs = new Map<PrefixBehavior, Map<HtmlElement, AttributeValue[]>>();
+  /** Prefixed markup by prefix behaviour; several behaviours share one entry (see markupOf). */
+  private readonly markupByPrefix = new Map<PrefixBehavior, PrefixedMarkup>();
+  private readonly markupByKey = new Map<string, PrefixedMarkup>();
+
+  /**
+   * The prefixed markup memo of a prefix. Prefixing an element reads the class prefix, the id prefix and
+   * firstClassOnly only, so prefixes that agree on them share one memo: each Yahoo client and each of Outlook.com's
+   * two composes its own behaviour (their selector limits), and Outlook's apps have selector limits but no names to prefix.
+   */
+  private markupOf(prefix: PrefixBehavior): PrefixedMarkup {
+    let markup = this.markupByPrefix.get(prefix);
+    if (!markup) {
+      const key = JSON.stringify([prefix.classPrefix ?? null, prefix.idPrefix ?? null, prefix.firstClassOnly === true]);
+      markup = this.markupByKey.get(key);
+      if (!markup) this.markupByKey.set(key, (markup = { classLists: new Map(), attributes: new Map(), lists: new Map(), startTags: undefined }));
+      this.markupByPrefix.set(prefix, markup);
+    }
+    return markup;
+  }
 
   /** A named element's attributes with the prefix (what a dark variant recolors), memoized per prefix. */
   prefixedAttributesOf(element: HtmlElement, prefix: PrefixBehavior): readonly AttributeValue[] {
-    let byElement = this.prefixedAttrs.get(prefix);
-    if (!byElement) this.prefixedAttrs.set(prefix, (byElement = new Map()));
-    let attrs = byElement.get(element);
-    if (!attrs) byElement.set(element, (attrs = prefixedAttributes(element.attrs, prefix, this.classListsOf(prefix))));
+    const markup = this.markupOf(prefix);
+    let attrs = markup.attributes.get(element);
+    if (!attrs) markup.attributes.set(element, (attrs = prefixedAttributes(element.attrs, prefix, markup.classLists)));
     return attrs;
+  }
+
+  /** A rewritten attribute list with the prefix: the same list (shared by clients that wrote the same one) is prefixed once. */
+  prefixedAttributeList(attrs: readonly AttributeValue[], prefix: PrefixBehavior): AttributeValue[] {
+    const markup = this.markupOf(prefix);
+    let prefixed = markup.lists.get(attrs);
+    if (!prefixed) markup.lists.set(attrs, (prefixed = prefixedAttributes(attrs, prefix, markup.classLists)));
+    return prefixed;
+  }
+
+  private readonly styledLists = new Map<HtmlElement, Array<{ declarations: readonly Decl[]; attributes: AttributeValue[] }>>();
+
+  /**
+   * The element's attributes with its style attribute written from these declarations. Clients that keep the
+   * very same declaration objects for an element (Gmail's three inline the same rules, the Yahoo family and
+   * Outlook.com's two strip the same ones) get the same list, and so share its prefixed form and start tag.
+   */
+  styledAttributes(element: HtmlElement, declarations: readonly Decl[]): AttributeValue[] {
+    let written = this.styledLists.get(element);
+    if (!written) this.styledLists.set(element, (written = []));
+    for (const entry of written) if (sameItems(entry.declarations, declarations)) return entry.attributes;
+    const attributes = withStyleAttribute(element, declarations);
+    // A few variants per element cover the families; past that, comparing would cost more than it saves.
+    if (written.length < STYLED_VARIANTS) written.push({ declarations, attributes });
+    return attributes;
+  }
+
+  private readonly startTagsOfLists = new Map<readonly AttributeValue[], string>();
+
+  /** An element's start tag with these attributes, serialized once per list (a list is built for one element). */
+  startTagOf(element: HtmlElement, attrs: readonly AttributeValue[]): string {
+    let tag = this.startTagsOfLists.get(attrs);
+    if (tag === undefined) {
+      tag = serializeStartTag(element.tagName, attrs);
+      this.startTagsOfLists.set(attrs, tag);
+    }
+    return tag;
   }
 
   private readonly inlinedDeclarations = new Map<Declaration, Pick<CssDeclaration, 'property' | 'value' | 'important'>>();
@@ -138,29 +203,22 @@ export class TransformContext {
     return inlined;
   }
 
-  private readonly prefixedClassLists = new Map<PrefixBehavior, Map<string, string>>();
-  /** The prefixed class lists of this email for one prefix (see prefixedAttributes). */
-  classListsOf(prefix: PrefixBehavior): Map<string, string> {
-    let lists = this.prefixedClassLists.get(prefix);
-    if (!lists) this.prefixedClassLists.set(prefix, (lists = new Map()));
-    return lists;
-  }
   private readonly selectorWriters = new Map<string, SelectorWriter>();
 
   /** The start tags of the email's named elements with their class and id prefixed (one map per prefix, shared by its clients). */
   prefixedStartTags(prefix: PrefixBehavior): ReadonlyMap<HtmlElement, string> {
-    let tags = this.prefixedTags.get(prefix);
-    if (!tags) {
-      tags = new Map();
+    const markup = this.markupOf(prefix);
+    if (!markup.startTags) {
+      const tags = new Map<HtmlElement, string>();
       // Without a prefix (Word's first-class-only rule) only elements with several class names change.
       const renames = prefix.classPrefix !== undefined || prefix.idPrefix !== undefined;
       for (const element of this.named) {
         if (!renames && !MULTIPLE_CLASSES.test(getAttribute(element, 'class') ?? '')) continue;
         tags.set(element, serializeStartTag(element.tagName, this.prefixedAttributesOf(element, prefix)));
       }
-      this.prefixedTags.set(prefix, tags);
+      markup.startTags = tags;
     }
-    return tags;
+    return markup.startTags;
   }
 
   /**
@@ -301,6 +359,17 @@ class WarningTally {
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+/** Attribute lists TransformContext.styledAttributes keeps per element. */
+const STYLED_VARIANTS = 4;
+
+/** Whether two lists hold the same objects in the same order (two missing lists are the same). */
+export function sameItems<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** A class attribute with more than one name. */
 const MULTIPLE_CLASSES = /\S\s+\S/;
 /** Tests for a written sheet with content, without trimming (a copy of) the whole CSS text. */
@@ -341,7 +410,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   addElementAttributes(parsed, rules, attributes);
   if (rules.urlBase) resolveRelativeUrls(parsed, rules.urlBase, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
-  for (const [element, attrs] of attributes) plan.startTags.set(element, serializeStartTag(element.tagName, attrs));
+  for (const [element, attrs] of attributes) plan.startTags.set(element, context.startTagOf(element, attrs));
   writeMarkupBefore(parsed, rules, plan);
   wrapBody(parsed, outcome, plan);
   addClientStyleSheet(parsed, rules, plan);
@@ -500,7 +569,7 @@ function writeInlineStyles(
     if (dropsAttribute) tally.add('warning', 'style', (n) => `${name} removed ${plural(n, 'style attribute')} whose text it rejects.`, position);
     const declarations = [...merged.values()];
     styles.set(element, declarations);
-    attributes.set(element, withStyleAttribute(element, declarations));
+    attributes.set(element, context.styledAttributes(element, declarations));
   }
 
   for (const [key, { property, tag, count, element }] of ignoredCounts) {
@@ -616,8 +685,7 @@ function prefixNames(
   tally: WarningTally,
   attributes: ClientView['attributes'],
 ): void {
-  const classLists = context.classListsOf(prefix);
-  for (const [element, changed] of attributes) attributes.set(element, prefixedAttributes(changed, prefix, classLists));
+  for (const [element, changed] of attributes) attributes.set(element, context.prefixedAttributeList(changed, prefix));
   plan.prefixedStartTags = context.prefixedStartTags(prefix);
   if (plan.prefixedStartTags.size > 0) tally.add('info', 'class names', () => `${name} ${prefix.summary.replace(/^\w/, (c) => c.toLowerCase())}`);
 }
@@ -654,7 +722,8 @@ function writeStyleBlocks(
   const selectorOf = context.selectorWriter(inlines, prefix);
   const atRuleParams = outcome.atRuleRewrites.size > 0 ? (atRule: AtRule): string | null | undefined => outcome.atRuleRewrites.get(atRule) : undefined;
   const flatten = prefix?.flattensNestedRules ? (rule: Rule): boolean => rule.parent?.type === 'rule' : undefined;
-  const keepNode = (node: ChildNode, position: ReturnType<typeof positionOf>): boolean => {
+  /** Whether the client keeps a node; `report`: count and warn about what it drops (its own transform's write only). */
+  const keepNode = (node: ChildNode, position: ReturnType<typeof positionOf>, report: boolean): boolean => {
     if (node.parent?.type === 'root' && outcome.droppedCss.has(node)) return false;
     // A documented rewrite decides over caniemail's "unsupported" (the writer then renames, neutralizes or drops).
     if (node.type === 'decl' && rewriteOf?.(node) !== undefined) return true;
@@ -664,22 +733,25 @@ function writeStyleBlocks(
     if (node.type === 'rule' && prefix?.rewriteSelector && selectorOf?.(node) === '') return false;
     if ((context.cssNodeMask(node) & bit) === 0) {
       if (inlines && node.type === 'rule' && node.parent?.type === 'root' && !cascade.keptSelectors.has(node)) return false;
-      if (node.type === 'rule' && inlines) keptRules++;
+      if (report && node.type === 'rule' && inlines) keptRules++;
       return node.type !== 'comment';
     }
+    if (!report) return false;
     const use = context.firstDroppingUse(features.cssNodeUses.get(node) ?? [], bit);
     const label = use?.label ?? (node.type === 'decl' ? node.prop : node.type === 'atrule' ? `@${node.name}` : 'selector');
     const what = node.type === 'decl' ? 'declaration' : node.type === 'atrule' ? `@${(node as { name: string }).name} block` : 'rule';
     tally.add('warning', label, (n) => `${name} drops ${plural(n, what)} that ${n === 1 ? 'uses' : 'use'} ${label}.`, position, `drops ${what}`);
     return false;
   };
-  const writeSheet = (sheet: EmailStyleSheet, extra: SheetWriteExtras = {}): string | undefined => {
+  const writeSheet = (sheet: EmailStyleSheet, extra?: SheetWriteExtras): string | undefined => {
     if (plan.removed.has(sheet.element) || outcome.droppedSheets.has(sheet.element)) return undefined;
     const position = positionOf(sheet.element);
+    // The dark variants write the sheet again (with extras) after the view's warnings are listed: no report.
+    const report = extra === undefined;
     return writeCss(sheet.root, {
-      keep: (node) => !extra.skip?.(node) && keepNode(node, position),
+      keep: (node) => !extra?.skip?.(node) && keepNode(node, position, report),
       selectorOf,
-      rewrite: extra.rewrite
+      rewrite: extra?.rewrite
         ? (d) => {
             const dark = extra.rewrite?.(d);
             return dark !== undefined ? dark : rewriteOf?.(d);
@@ -687,8 +759,8 @@ function writeStyleBlocks(
         : rewriteOf,
       atRuleParams,
       flatten,
-      valueFor: extra.valueFor,
-      unwrap: extra.unwrap,
+      valueFor: extra?.valueFor,
+      unwrap: extra?.unwrap,
     });
   };
   const sheetsTouched = outcome.droppedCss.size > 0 || rewriteOf !== undefined || selectorOf !== undefined || atRuleParams !== undefined;

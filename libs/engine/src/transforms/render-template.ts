@@ -21,6 +21,8 @@ import { NotMsoRange, ParsedEmail } from '../parse/parse-email';
 export interface RenderPlan {
   /** Replacement start-tag markup (`<td style="…">`). */
   startTags: Map<HtmlElement, string>;
+  /** A dark variant's light plan's `startTags`, read after its own (layerPlan): the variant holds only what it recolors. */
+  baseStartTags?: ReadonlyMap<HtmlElement, string>;
   /**
    * Start tags with the client's class and id prefix, for elements `startTags` does not rewrite: one map per
    * prefix and email, shared by the clients (and dark variants) of that prefix instead of copied into each plan.
@@ -59,20 +61,96 @@ export function emptyPlan(): RenderPlan {
   };
 }
 
-export function copyPlan(plan: RenderPlan): RenderPlan {
+/**
+ * A plan layered over a finished one (a dark variant over its client's light plan): start tags and `<style>`
+ * texts set on it win, everything else is the light plan's. The dark variants only recolor start tags and
+ * style texts, so the other collections are shared, not copied, and the light plan is never written again.
+ */
+export function layerPlan(plan: RenderPlan): RenderPlan {
   return {
-    startTags: new Map(plan.startTags),
-    removed: new Set(plan.removed),
-    unwrapped: new Set(plan.unwrapped),
+    startTags: new Map(),
+    baseStartTags: plan.startTags,
+    removed: plan.removed,
+    unwrapped: plan.unwrapped,
     styleTexts: new Map(plan.styleTexts),
-    comments: new Map(plan.comments),
+    comments: plan.comments,
     dropNotMsoRanges: plan.dropNotMsoRanges,
-    texts: new Map(plan.texts),
+    texts: plan.texts,
     prefixedStartTags: plan.prefixedStartTags,
     endTags: plan.endTags,
     afterStartTags: plan.afterStartTags,
   };
 }
+
+/**
+ * Whether two plans hold the same changes, collection by collection (strings compared by content): they render
+ * the same markup. Plans that agree only once layered (a dark variant and a light plan) are not recognized.
+ * Sizes first, the `<style>` texts (long, and built by concatenation) last.
+ */
+export function samePlan(a: RenderPlan, b: RenderPlan): boolean {
+  return (
+    a.dropNotMsoRanges === b.dropNotMsoRanges &&
+    a.startTags.size === b.startTags.size &&
+    a.styleTexts.size === b.styleTexts.size &&
+    a.removed.size === b.removed.size &&
+    (a.baseStartTags?.size ?? 0) === (b.baseStartTags?.size ?? 0) &&
+    (a.prefixedStartTags?.size ?? 0) === (b.prefixedStartTags?.size ?? 0) &&
+    sameMembers(a.removed, b.removed) &&
+    sameMembers(a.unwrapped, b.unwrapped) &&
+    sameEntries(a.startTags, b.startTags) &&
+    sameEntries(a.baseStartTags, b.baseStartTags) &&
+    sameEntries(a.prefixedStartTags, b.prefixedStartTags) &&
+    sameEntries(a.comments, b.comments) &&
+    sameEntries(a.texts, b.texts) &&
+    sameEntries(a.endTags, b.endTags) &&
+    sameEntries(a.afterStartTags, b.afterStartTags) &&
+    sameEntries(a.styleTexts, b.styleTexts)
+  );
+}
+
+/**
+ * A number equal plans share: the lengths of the plan's texts and the sizes of its collections, summed. Reading a
+ * length never flattens a string, so plans that differ are told apart without comparing their texts.
+ */
+export function planWeight(plan: RenderPlan): number {
+  let weight = plan.removed.size * 7 + plan.unwrapped.size * 11 + (plan.dropNotMsoRanges ? 13 : 0);
+  for (const texts of [
+    plan.startTags,
+    plan.baseStartTags,
+    plan.prefixedStartTags,
+    plan.styleTexts,
+    plan.comments,
+    plan.texts,
+    plan.endTags,
+    plan.afterStartTags,
+  ]) {
+    if (!texts) continue;
+    weight = weight * 3 + texts.size;
+    for (const text of texts.values()) weight += text.length;
+  }
+  return weight;
+}
+
+/** Two maps of markup with the same keys and texts (a missing map is an empty one). */
+function sameEntries<K>(a: ReadonlyMap<K, string> | undefined, b: ReadonlyMap<K, string> | undefined): boolean {
+  if (a === b) return true;
+  const size = a?.size ?? 0;
+  if (size !== (b?.size ?? 0)) return false;
+  if (!a || !b || size === 0) return true;
+  for (const [key, value] of a) if (b.get(key) !== value) return false;
+  return true;
+}
+
+function sameMembers<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const member of a) if (!b.has(member)) return false;
+  return true;
+}
+
+/** How render treats an Open (or Close) slot: the element dropped with its content, or only its tags. */
+const REMOVED = 1;
+const UNWRAPPED = 2;
 
 const enum SlotKind {
   Open,
@@ -155,6 +233,12 @@ export function serializeStartTag(tagName: string, attrs: readonly AttributeValu
 export class RenderTemplate {
   private readonly parts: Array<string | number> = [];
   private readonly slots: Slot[] = [];
+  /** Slot indexes by node: an element's Open and Close slots; a `<style>`'s text, a text or a comment slot. */
+  private readonly openSlots = new Map<HtmlElement, number>();
+  private readonly closeSlots = new Map<HtmlElement, number>();
+  private readonly contentSlots = new Map<HtmlElement | HtmlComment | HtmlText, number>();
+  /** Slot texts of a shared prefixedStartTags map (several clients and their dark variants render with one). */
+  private readonly prefixedTexts = new Map<ReadonlyMap<HtmlElement, string>, Array<string | undefined>>();
 
   /**
    * `annotateLines`: every start tag also carries `data-mp-line="<source line>"`, so that a rendered page
@@ -189,6 +273,10 @@ export class RenderTemplate {
     const pushSlot = (slot: Slot): number => {
       flush();
       this.slots.push(slot);
+      const index = this.slots.length - 1;
+      if (slot.kind === SlotKind.Open) this.openSlots.set(slot.node as HtmlElement, index);
+      else if (slot.kind === SlotKind.Close) this.closeSlots.set(slot.node as HtmlElement, index);
+      else this.contentSlots.set(slot.node, index);
       this.parts.push(this.slots.length - 1);
       return this.parts.length - 1;
     };
@@ -258,8 +346,30 @@ export class RenderTemplate {
     flush();
   }
 
+  /**
+   * One client's markup. The plan is first laid onto the slots (what replaces each slot's text, which slots are
+   * removed or unwrapped): its maps are read once per entry, and the pass over the parts reads arrays, instead of
+   * asking every map about every slot (the slots are every element any client or dark variant changes).
+   */
   render(plan: RenderPlan): string {
     const { parts, slots } = this;
+    const texts = this.replacementsOf(plan);
+    const unwrappedOrRemoved = new Uint8Array(slots.length);
+    for (const element of plan.unwrapped) {
+      const open = this.openSlots.get(element);
+      if (open !== undefined) unwrappedOrRemoved[open] = UNWRAPPED;
+      const close = this.closeSlots.get(element);
+      if (close !== undefined) unwrappedOrRemoved[close] = UNWRAPPED;
+    }
+    for (const element of plan.removed) {
+      const open = this.openSlots.get(element);
+      if (open !== undefined) unwrappedOrRemoved[open] = REMOVED;
+    }
+    let afterStart: Array<string | undefined> | undefined;
+    if (plan.afterStartTags?.size) {
+      afterStart = new Array<string | undefined>(slots.length);
+      this.lay(plan.afterStartTags, this.openSlots, afterStart);
+    }
     let out = '';
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i];
@@ -268,41 +378,62 @@ export class RenderTemplate {
         continue;
       }
       const slot = slots[part];
+      const text = texts[part];
       switch (slot.kind) {
         case SlotKind.Open: {
-          const element = slot.node as HtmlElement;
-          if (plan.removed.has(element)) {
+          if (unwrappedOrRemoved[part] === REMOVED) {
             i = slot.jump;
             continue;
           }
-          if (plan.unwrapped.has(element)) {
-            // What the client prints in place of the start tag it removed (Outlook.com's [href]).
-            if (plan.afterStartTags) out += plan.afterStartTags.get(element) ?? '';
-            continue;
-          }
-          const rewritten = plan.startTags.get(element) ?? plan.prefixedStartTags?.get(element);
-          out += rewritten === undefined ? slot.text : withAnnotation(rewritten, slot.annotation);
-          if (plan.afterStartTags) out += plan.afterStartTags.get(element) ?? '';
+          // An unwrapped element prints only what the client writes in place of its start tag (Outlook.com's [href]).
+          if (unwrappedOrRemoved[part] !== UNWRAPPED) out += text === undefined ? slot.text : withAnnotation(text, slot.annotation);
+          if (afterStart) out += afterStart[part] ?? '';
           break;
         }
         case SlotKind.Close:
-          if (!plan.unwrapped.has(slot.node as HtmlElement)) out += plan.endTags?.get(slot.node as HtmlElement) ?? slot.text;
-          break;
-        case SlotKind.StyleText:
-          out += plan.styleTexts.get(slot.node as HtmlElement) ?? slot.text;
-          break;
-        case SlotKind.Text:
-          out += plan.texts.get(slot.node as HtmlText) ?? slot.text;
+          if (unwrappedOrRemoved[part] !== UNWRAPPED) out += text ?? slot.text;
           break;
         case SlotKind.Comment:
           if (plan.dropNotMsoRanges && slot.jump >= 0) {
             i = slot.jump;
             continue;
           }
-          out += plan.comments.get(slot.node as HtmlComment) ?? slot.text;
+          out += text ?? slot.text;
           break;
+        default:
+          out += text ?? slot.text;
       }
     }
     return out;
+  }
+
+  /** What replaces each slot's text under the plan (undefined: the slot's own text). */
+  private replacementsOf(plan: RenderPlan): Array<string | undefined> {
+    const prefixed = plan.prefixedStartTags;
+    let texts: Array<string | undefined>;
+    if (prefixed?.size) {
+      let shared = this.prefixedTexts.get(prefixed);
+      if (!shared) {
+        shared = new Array<string | undefined>(this.slots.length);
+        this.lay(prefixed, this.openSlots, shared);
+        this.prefixedTexts.set(prefixed, shared);
+      }
+      texts = shared.slice();
+    } else texts = new Array<string | undefined>(this.slots.length);
+    // Later layers win: a dark variant's own start tags over its light plan's, both over the prefixed ones.
+    if (plan.baseStartTags) this.lay(plan.baseStartTags, this.openSlots, texts);
+    this.lay(plan.startTags, this.openSlots, texts);
+    if (plan.endTags) this.lay(plan.endTags, this.closeSlots, texts);
+    this.lay(plan.styleTexts, this.contentSlots, texts);
+    this.lay(plan.texts, this.contentSlots, texts);
+    this.lay(plan.comments, this.contentSlots, texts);
+    return texts;
+  }
+
+  private lay<K>(entries: ReadonlyMap<K, string>, slotsOf: ReadonlyMap<K, number>, into: Array<string | undefined>): void {
+    for (const [node, text] of entries) {
+      const slot = slotsOf.get(node);
+      if (slot !== undefined) into[slot] = text;
+    }
   }
 }
