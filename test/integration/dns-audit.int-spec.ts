@@ -41,7 +41,7 @@ describeWithUnbound('DNS audits against a real DNS server', () => {
       },
       silentZones: fixtures.silentZones,
     });
-    config = testConfig({ DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 400, DNS_TRIES: 2 });
+    config = testConfig({ DNS_SERVERS: unbound.dohServer, DNS_PROTOCOL: 'http', DNS_TIMEOUT_MS: 1_500, DNS_TRIES: 2 });
     queues = openQueues(config);
     await migrateDatabase(config.database.url);
     db = await openDatabase(config);
