@@ -630,6 +630,17 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('yahoo-media-query-list'),
   },
   {
+    issue: 152,
+    title: "Gmail's mobile webmail in Android browsers replaces max-width:100% on an image with max-width:1140px",
+    state: 'open',
+    date: '2025-12-04',
+    clients: ['gmail-web'],
+    decision: {
+      state: 'not-applicable',
+      why: "reported for Gmail's mobile webmail opened in Android browsers only (not seen on iOS): a Gmail view Mailproof does not model, whose clients are the desktop webmail and the apps",
+    },
+  },
+  {
     issue: 156,
     title: 'Yahoo webmail in dark mode turns near-white backgrounds such as #fffffe into vivid colors',
     state: 'open',
@@ -644,6 +655,16 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     date: '2025',
     clients: YAHOO,
     decision: modeled('yahoo-image-class-removed'),
+  },
+  {
+    issue: 158,
+    title: 'The Outlooks on Windows crop the start of the text beside a left-aligned table when their container has a background color',
+    state: 'open',
+    date: '2025-10-23',
+    clients: ['outlook-windows-legacy'],
+    decision: gap(
+      "the Word engine hides the first characters of the text beside an align=\"left\" table, only when their container has a background color: a painting rule no markup change expresses (mso-table-lspace does not help; the thread's mso-text-indent-alt only moves the text clear of it)",
+    ),
   },
   {
     issue: 159,
