@@ -447,6 +447,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     byClient: { 'gmail-ios': modeled('gmail-ios-word-spacing') },
   },
   {
+    issue: 82,
+    title: 'Outlook 2010 turns the text of an inline element with a very dark background white',
+    state: 'open',
+    date: '2020-06-30',
+    clients: ['outlook-windows-legacy'],
+    decision: superseded('Outlook 2010 only: the report sees the later Word-engine Outlooks, the ones Mailproof models, keep the color'),
+  },
+  {
     issue: 85,
     title: "Gmail's Android app recolors an email in dark mode (closed as a duplicate of #68)",
     state: 'closed',
