@@ -677,14 +677,18 @@ function reportOverrides(facts: BehaviorFacts, addition: AdditionBehavior, tally
   }
 }
 
-/** Whether a style attribute sets (itself or by a shorthand) a property an addition forces, to another value. */
+/**
+ * Whether a style attribute sets (itself or by a shorthand) a property an addition forces, to another value. The
+ * client's rule is a style sheet's: an `!important` declaration in the attribute still wins over it (the rewritten
+ * markup paints it so), so it is not overridden.
+ */
 function overridesInline(
   own: readonly CssDeclaration[] | undefined,
   forcedList: readonly { property: string; value: string }[],
   sets: (property: string, forced: string) => boolean,
 ): boolean {
   if (own === undefined) return false;
-  return forcedList.some((forced) => own.some((d) => sets(d.property, forced.property) && d.value.trim().toLowerCase() !== forced.value));
+  return forcedList.some((forced) => own.some((d) => !d.important && sets(d.property, forced.property) && d.value.trim().toLowerCase() !== forced.value));
 }
 
 /** The source elements whose own attribute or `!important` declaration an addition overrides, in the order reported. */

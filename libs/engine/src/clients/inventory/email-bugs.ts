@@ -200,6 +200,16 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     ),
   },
   {
+    issue: 29,
+    title: 'Outlook.com reset the max-width of images inside tables (max-width:none !important)',
+    state: 'closed',
+    date: '2018-01-17',
+    clients: OWA,
+    decision: superseded(
+      'the maintainer saw it fixed on 2018-01-17 and closed it (one reply still saw it on an old Hotmail inbox); #93 (2021) reports a different rule, now gone from Outlook.com too',
+    ),
+  },
+  {
     issue: 31,
     title: 'Outlook on Windows drops a font-family with !important and no space',
     state: 'open',
@@ -262,6 +272,26 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     date: '2018-09-10',
     clients: YAHOO,
     decision: superseded('the maintainer archived it as fixed in March 2015'),
+  },
+  {
+    issue: 53,
+    title: 'Gmail for iOS did not show images attached to the message (cid:)',
+    state: 'closed',
+    date: '2019-02-05',
+    clients: ['gmail-ios'],
+    decision: disputed('the reporter closed it the same day as a likely false alarm of the Litmus test'),
+  },
+  {
+    issue: 54,
+    title: 'Yahoo does not paint background images attached to the message (cid:)',
+    state: 'open',
+    date: '2019-02-08',
+    clients: ['yahoo-mail', 'aol', ...OWA],
+    decision: modeled('yahoo-cid-background-not-shown'),
+    byClient: {
+      'outlook-web': disputed('one line of the report says Office 365 "seems to have the same issue"; no test or screenshot for it in the copy we read'),
+      'outlook-windows': disputed('one line of the report says Office 365 "seems to have the same issue"; no test or screenshot for it in the copy we read'),
+    },
   },
   {
     issue: 56,
@@ -417,6 +447,14 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     byClient: { 'gmail-ios': modeled('gmail-ios-word-spacing') },
   },
   {
+    issue: 82,
+    title: 'Outlook 2010 turns the text of an inline element with a very dark background white',
+    state: 'open',
+    date: '2020-06-30',
+    clients: ['outlook-windows-legacy'],
+    decision: superseded('Outlook 2010 only: the report sees the later Word-engine Outlooks, the ones Mailproof models, keep the color'),
+  },
+  {
     issue: 85,
     title: "Gmail's Android app recolors an email in dark mode (closed as a duplicate of #68)",
     state: 'closed',
@@ -455,6 +493,23 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     date: '2021-06-11',
     clients: [...OWA, 'outlook-ios', 'outlook-android'],
     decision: modeled('owa-double-brace'),
+  },
+  {
+    issue: 93,
+    title: 'Outlook.com and the Outlook apps force max-width:100% !important on images',
+    state: 'open',
+    date: '2024-01-14',
+    clients: [...OWA, 'outlook-ios', 'outlook-android'],
+    decision: modeled('outlook-ios-image-max-width-reset'),
+    byClient: {
+      'outlook-web': superseded('the maintainer saw it gone from Outlook.com (webmail) in January 2024'),
+      'outlook-windows': superseded(
+        'the maintainer saw it gone from Outlook.com (webmail) in January 2024; the new Outlook for Windows shows the same webmail',
+      ),
+      'outlook-android': disputed(
+        "#120 (2022-09, Outlook for Android 4.2234) sees an image's inline max-width kept, which this reset would have overridden; the model follows the newer report",
+      ),
+    },
   },
   {
     issue: 94,
@@ -534,12 +589,32 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('owa-class-id-prefix'),
   },
   {
+    issue: 113,
+    title: 'Gmail showed "Message clipped" under some short emails',
+    state: 'closed',
+    date: '2022-04-02',
+    clients: ['gmail-web', 'gmail-ios'],
+    decision: disputed(
+      "the reporter traced it to the last line of one sending service's HTML (the same email through another service was not clipped) and closed it; no rule of Gmail's is stated (its 102 kB clipping, #41, is modeled)",
+    ),
+  },
+  {
     issue: 112,
     title: 'Outlook for iOS adds display:table !important to every table',
     state: 'closed',
     date: '2022-03-14',
     clients: ['outlook-ios'],
     decision: disputed('closed without a stated fix; not reproduced since, so not modeled'),
+  },
+  {
+    issue: 120,
+    title: 'Outlook for Android makes the inline max-width of an image inside a table !important',
+    state: 'open',
+    date: '2022-09-22',
+    clients: ['outlook-android'],
+    decision: gap(
+      "a media query can no longer widen such an image; the rewrite hook sees a declaration, not the element that holds it, and this depends on an <img> inside a <table> (a <div>'s inline max-width is left alone)",
+    ),
   },
   {
     issue: 124,
@@ -630,6 +705,17 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('yahoo-media-query-list'),
   },
   {
+    issue: 152,
+    title: "Gmail's mobile webmail in Android browsers replaces max-width:100% on an image with max-width:1140px",
+    state: 'open',
+    date: '2025-12-04',
+    clients: ['gmail-web'],
+    decision: {
+      state: 'not-applicable',
+      why: "reported for Gmail's mobile webmail opened in Android browsers only (not seen on iOS): a Gmail view Mailproof does not model, whose clients are the desktop webmail and the apps",
+    },
+  },
+  {
     issue: 156,
     title: 'Yahoo webmail in dark mode turns near-white backgrounds such as #fffffe into vivid colors',
     state: 'open',
@@ -644,6 +730,16 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     date: '2025',
     clients: YAHOO,
     decision: modeled('yahoo-image-class-removed'),
+  },
+  {
+    issue: 158,
+    title: 'The Outlooks on Windows crop the start of the text beside a left-aligned table when their container has a background color',
+    state: 'open',
+    date: '2025-10-23',
+    clients: ['outlook-windows-legacy'],
+    decision: gap(
+      'the Word engine hides the first characters of the text beside an align="left" table, only when their container has a background color: a painting rule no markup change expresses (mso-table-lspace does not help; the thread\'s mso-text-indent-alt only moves the text clear of it)',
+    ),
   },
   {
     issue: 159,
