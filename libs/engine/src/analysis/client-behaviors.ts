@@ -698,9 +698,11 @@ function findOverridden(parsed: ParsedEmail, addition: AdditionBehavior): HtmlEl
   const tags = [...(addition.addsAttributes?.on ?? []), ...(declarations.length > 0 ? (addition.addsDeclarations?.on ?? []) : [])];
   // The forced property itself, or a shorthand that sets it (transition sets transition-duration).
   const sets = (property: string, forced: string): boolean => property === forced || forced.startsWith(`${property}-`);
+  const changesInline = (element: HtmlElement, own: readonly CssDeclaration[] | undefined): boolean =>
+    addition.changesElement ? own !== undefined && addition.changesElement(element, own) : overridesInline(own, declarations, sets);
   const overridden = (element: HtmlElement): boolean =>
     attributes.some((forced) => element.attrs.some((a) => !a.prefix && a.name === forced.name && a.value.trim().toLowerCase() !== forced.value)) ||
-    (declarations.length > 0 && overridesInline(parsed.inlineStyles.get(element)?.declarations, declarations, sets));
+    (declarations.length > 0 && changesInline(element, parsed.inlineStyles.get(element)?.declarations));
   const found: HtmlElement[] = [];
   for (const tag of new Set(tags)) {
     for (const element of tag === '*' ? parsed.elements : (parsed.elementsByTag.get(tag) ?? [])) {

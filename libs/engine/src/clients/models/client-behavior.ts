@@ -1,6 +1,7 @@
 import type { ChildNode } from 'postcss';
 import type { ClientId, DarkModeBehavior } from '../email-client';
 import type { HtmlElement, HtmlText } from '../../parse/dom';
+import type { CssDeclaration } from '../../parse/css-syntax';
 import type { EmailStyleSheet, ParsedEmail } from '../../parse/parse-email';
 import type { Severity } from '../severity';
 
@@ -268,6 +269,12 @@ export interface AdditionBehavior extends BehaviorBase {
    * written as the client's own `<style>` rule first in `<head>` (with their `!important`, they win over the email's).
    */
   addsDeclarations?: { on: readonly string[]; declarations: readonly Decl[] };
+  /**
+   * For forced `!important` declarations: whether they change how this element paints, given its own inline
+   * declarations (the finding is given only then; the markup changes on every element of the tags either way).
+   * Absent: wherever the element's own declaration of the property, not `!important`, has another value.
+   */
+  changesElement?(element: HtmlElement, own: readonly CssDeclaration[]): boolean;
   /** For a wrapper: whether the email has rules it breaks (a finding is given only then). */
   breaksRules?(parsed: ParsedEmail): boolean;
   severity: Severity;

@@ -1,3 +1,5 @@
+import type { HtmlElement } from '../../parse/dom';
+import type { CssDeclaration } from '../../parse/css-syntax';
 import type { ClientId } from '../email-client';
 import type { AdditionBehavior, ClientBehavior, RewriteBehavior } from './client-behavior';
 
@@ -69,13 +71,70 @@ const yahooCidBackgrounds: RewriteBehavior = {
 // ----- Outlook for iOS: the app's own max-width on images -----
 
 /**
+ * The phone width Mailproof paints mobile clients at (worker-render's mobile viewport, 390 px): an image's own
+ * max-width at or above it never holds the image below its container on a phone, so losing it changes nothing.
+ */
+const PHONE_WIDTH_PX = 390;
+
+/** A width as pixels on a phone (percentages of the phone's width; `em`/`rem` at 16 px), or undefined when not a plain length. */
+function phonePixels(value: string): number | undefined {
+  const match = /^(\d*\.?\d+)(px|pt|em|rem|%)?$/i.exec(value.trim());
+  if (!match) return undefined;
+  const n = Number(match[1]);
+  switch ((match[2] ?? '').toLowerCase()) {
+    case '%':
+      return (n / 100) * PHONE_WIDTH_PX;
+    case 'pt':
+      return (n * 4) / 3;
+    case 'em':
+    case 'rem':
+      return n * 16;
+    default:
+      return n;
+  }
+}
+
+/** The declaration of a property that wins in a style attribute: the last `!important` one, else the last. */
+function winning(own: readonly CssDeclaration[], property: string): CssDeclaration | undefined {
+  let last: CssDeclaration | undefined;
+  let important: CssDeclaration | undefined;
+  for (const d of own) {
+    if (d.property !== property) continue;
+    last = d;
+    if (d.important) important = d;
+  }
+  return important ?? last;
+}
+
+/**
+ * Whether the app's `max-width:100% !important` makes this image grow past its own max-width on a phone: its own
+ * max-width (not `!important`) is narrower than the phone, and its width can exceed it (a percentage, `auto` or no
+ * width with no smaller `width` attribute, or a larger length). `width:100%; max-width:600px` paints the same
+ * either way on a phone, and so does `width:148px; max-width:148px`.
+ */
+function imageGrowsPastOwnMaxWidth(element: HtmlElement, own: readonly CssDeclaration[]): boolean {
+  const maxWidth = winning(own, 'max-width');
+  if (!maxWidth || maxWidth.important) return false;
+  const limit = phonePixels(maxWidth.value);
+  if (limit === undefined || limit >= PHONE_WIDTH_PX) return false;
+  const width = winning(own, 'width');
+  const cssWidth = width && width.value.trim().toLowerCase() !== 'auto' ? width.value : undefined;
+  const attribute = element.attrs.find((a) => !a.prefix && a.name === 'width')?.value;
+  const declared = cssWidth ?? attribute;
+  // No width: the image's own size, which the markup does not give, may exceed its max-width.
+  if (declared === undefined) return true;
+  const pixels = phonePixels(/^\s*\d+\s*$/.test(declared) ? `${declared.trim()}px` : declared);
+  return pixels === undefined || pixels > limit;
+}
+
+/**
  * Outlook for iOS styles every image with `max-width:100% !important` (email-bugs #93): an image's own smaller
  * `max-width` (`width:100%; max-width:150px`) loses, unless the email writes it `!important` inline.
  */
 const outlookIosImageMaxWidth: AdditionBehavior = {
   id: 'outlook-ios-image-max-width-reset',
   kind: 'addition',
-  // Info: most own max-widths (600px on a column image) make no difference on a phone; the screenshot shows the ones that do.
+  // Info: the image grows but stays inside its container (nothing overflows); the finding names only the images that grow.
   severity: 'info',
   summary:
     "sets max-width:100% !important on every image: an image's own smaller max-width (width:100%; max-width:150px) is lost and the image grows to its container.",
@@ -84,10 +143,11 @@ const outlookIosImageMaxWidth: AdditionBehavior = {
       url: 'https://github.com/hteumeuleu/email-bugs/issues/93',
       title: 'email-bugs #93: Outlook.com and Outlook on iOS and Android ignore max-width on images (open)',
       date: '2024-01-14',
-      note: 'The 2021 report quotes the rule (img { max-width:100%!important }) for Outlook.com and the apps; a 2021 comment sees it on iOS (and an inline height:auto !important added to images without one, not modeled: one report); the maintainer saw it gone from Outlook.com in January 2024. Outlook for Android is left out: #120 (2022-09) sees its images keep their inline max-width.',
+      note: 'The 2021 report quotes the rule (img { max-width:100%!important }) for Outlook.com and the apps; a 2021 comment sees it on iOS (and an inline height:auto !important added to images without one, not modeled: one report); the maintainer saw it gone from Outlook.com in January 2024. Outlook for Android is left out: #120 (2022-09) sees its images keep their inline max-width. Review (2026-12-07): the finding is given only where the image grows on a phone (its own max-width narrower than 390 px and its width able to exceed it); the rule is written img{…} while the app writes #root img{…}, so a <style> rule of the email with !important beats it in the rewritten markup and not in the app (the thread tests inline styles only).',
     },
   ],
   addsDeclarations: { on: ['img'], declarations: [{ property: 'max-width', value: '100%', important: true }] },
+  changesElement: imageGrowsPastOwnMaxWidth,
   disabledBy: () => false,
   restyledBy: () => false,
   suggestion:

@@ -32,6 +32,10 @@ describe('inventory sixth pass (email-bugs sweep): no finding where the client s
       '<img src="https://example.com/a.png" width="150" style="width:150px;max-width:100%" alt="A"><img src="https://example.com/b.png" alt="B">',
     ],
     ["an image's own max-width written !important", '<img src="https://example.com/a.png" width="600" style="width:100%;max-width:150px !important" alt="A">'],
+    // Review of the sixth pass: on a phone these paint the same with the app's max-width:100% as with their own.
+    ['a full-width image whose own max-width is wider than a phone', '<img src="https://example.com/a.png" width="600" style="display:block;width:100%;max-width:600px" alt="A">'],
+    ['an image as wide as its own max-width', '<img src="https://example.com/a.png" width="148" style="max-width:148px" alt="A">'],
+    ['an image narrower than its own max-width', '<img src="https://example.com/a.png" width="32" style="max-width:148px" alt="A"><img src="https://example.com/b.png" style="width:60px;max-width:600px" alt="B">'],
   ])('%s', (_name, html) => {
     expect(newFindings(html)).toEqual([]);
   });
@@ -56,6 +60,16 @@ describe('inventory sixth pass (email-bugs sweep): no finding where the client s
     expect(html).not.toContain('cid:');
     expect(html).toContain('#102030');
     expect(html).toContain('background="https://example.com/c.png"');
+  });
+
+  it('names, in Outlook for iOS, only the images that grow past their own max-width on a phone', () => {
+    const html = `<img src="https://example.com/a.png" style="max-width:150px" alt="no width">
+<img src="https://example.com/b.png" width="400" style="max-width:200px" alt="wider attribute">
+<img src="https://example.com/c.png" style="width:90%;max-width:40%" alt="percentages">
+<img src="https://example.com/d.png" width="600" style="width:100%;max-width:600px" alt="full width">`;
+    const found = analyze(html).cssReport.filter((f) => f.rule === 'outlook-ios-image-max-width-reset' && f.client === 'outlook-ios');
+    // One finding for the rule, counting the three images that grow (the full-width one does not).
+    expect(found.map((f) => [f.line, f.occurrences])).toEqual([[1, 3]]);
   });
 
   it("leaves an image's inline max-width written !important to win over Outlook for iOS's rule in the markup", () => {
