@@ -167,9 +167,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-important#2': ACCOUNT_TYPE,
   'css-important#4': modeled('word-important-without-space'),
   'css-important#5': modeled('word-inline-important'),
-  'css-important#7': disputed(
-    'caniemail (background-image without a space) and email-bugs #16 (display with a space) disagree; the model follows #16 (yahoo-spaced-important-display)',
-  ),
+  'css-important#7': modeled('yahoo-background-important-without-space'),
   'css-important#8': modeled('proton-uppercase-important'),
   'css-intrinsic-size#1': modeled('outlook-apps-max-content'),
   'css-intrinsic-size#2': gap(

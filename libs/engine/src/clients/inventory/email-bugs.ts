@@ -105,7 +105,11 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     date: '2019-02-18',
     clients: YAHOO,
     decision: modeled('yahoo-spaced-important-display'),
-    byClient: { 'yahoo-mail-android': disputed('the report covers the webmail and iOS; caniemail describes another spelling') },
+    byClient: {
+      'yahoo-mail-android': disputed(
+        "the display rule is reported for the webmail and iOS only; on Android caniemail's note 7 (2021-11) covers the thread's background spelling without a space, modeled as yahoo-background-important-without-space",
+      ),
+    },
   },
   {
     issue: 17,
