@@ -108,7 +108,10 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-clear#1@apple-mail-ios': SUPERSEDED,
   'css-color-scheme#1': modeled('apple-dark-color-scheme'),
   'css-comments#1': disputed(
-    "caniemail's newer <style> results for the Yahoo apps (html-style: iOS 2023-01, Android 2025-06) apply styles in the first <head>; the model follows them",
+    "the css-comments test (2024-04) leaves its first <head> empty, so it cannot show that head removed (the note repeats the trick of email-bugs #28, 2017); html-style's test, which puts a <style> in the first <head>, sees it applied in the iOS app (2023-01); the model follows that test",
+  ),
+  'css-comments#1@yahoo-mail-android': superseded(
+    "html-style's newer test of the Android app (2025-06), which puts a <style> in the first <head>, sees it applied; the css-comments test (2024-04) leaves its first <head> empty and cannot show it removed",
   ),
   'css-comments#2': ACCOUNT_TYPE,
   'css-conic-gradient#1': ACCOUNT_TYPE,
@@ -160,7 +163,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-gap#2': modeled('fastmail-row-gap'),
   'css-height#1': modeled('yahoo-height-to-min-height'),
   'css-height#1@yahoo-mail-ios': disputed(
-    'a 2020 comment on caniemail reports the iOS app stopped renaming height; the model applies it to the webmail, Android and AOL only',
+    "a 2020 comment on email-bugs #9 (not on caniemail) says the iOS app stopped renaming height; caniemail's flags for the iOS app were re-decided in April 2025 (caniemail #490) but still from the 2019-09 test, older than that comment, and no later test of the iOS app exists; the model applies it to the webmail, Android and AOL only",
   ),
   'css-height#2': modeled('word-height-elements'),
   'css-important#1': modeled('gmail-uppercase-important'),
@@ -380,7 +383,9 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-transition#1': modeled('yahoo-transition-limits'),
   'css-transition#2': modeled('yahoo-transition-limits'),
   'css-transition#3': modeled('hey-transition-duration-reset'),
-  'css-transition#4': disputed("caniemail's own :hover feature (tested 2021-07) marks :hover supported in Fastmail; the model follows that flag"),
+  'css-transition#4': disputed(
+    "the note comes from the transition test (2024-03, .test div:hover in <style>), newer than caniemail's :hover flag for Fastmail (supported, 2021-07), which caniemail has not changed since; the model keeps the flag: a :hover rule only shows under the pointer, never in a screenshot, and dropping it would report every hover style of a Fastmail reader on one unconfirmed observation",
+  ),
   'css-transition#5': ACCOUNT_TYPE,
   'css-unit-calc#1': ACCOUNT_TYPE,
   'css-unit-initial#1': SUPERSEDED,
@@ -528,7 +533,9 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'html-object#2': NOT_IN_MARKUP,
   'html-object#4': modeled('fastmail-media-removed'),
   'html-picture#1': modeled('gmail-media-and-semantic-tags-replaced'),
-  'html-picture#2': disputed('the condition (too little content, no background) is not stated precisely enough to reproduce'),
+  'html-picture#2': disputed(
+    "the pull request that added the note (caniemail #419, 2024-04) calls its own results inconsistent and names no rule (a <picture> with an <img> stripped, with a <div> of text kept, with an empty <div> stripped again); the maintainer could not see the failure in its tests; no condition to reproduce",
+  ),
   'html-popover#1': ACCOUNT_TYPE,
   'html-progress#1': ACCOUNT_TYPE,
   'html-required#1': ACCOUNT_TYPE,

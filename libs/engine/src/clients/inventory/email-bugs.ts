@@ -593,6 +593,16 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     decision: modeled('owa-class-id-prefix'),
   },
   {
+    issue: 111,
+    title: 'Outlook for Android removes the align attribute of tables',
+    state: 'open',
+    date: '2022-02-24',
+    clients: ['outlook-android'],
+    decision: disputed(
+      "the markup the report shows as converted (Outlook for Android 4.2204) still carries align on each of its three tables (the app adds a long inline style, width:326px among it); caniemail's html-align test (2021-11) sees align supported in the Android app; the copy we read has no later test, and iOS was not tested",
+    ),
+  },
+  {
     issue: 113,
     title: 'Gmail showed "Message clipped" under some short emails',
     state: 'closed',
@@ -608,7 +618,9 @@ export const EMAIL_BUGS_ISSUES: readonly EmailBugsIssue[] = [
     state: 'closed',
     date: '2022-03-14',
     clients: ['outlook-ios'],
-    decision: disputed('closed without a stated fix; not reproduced since, so not modeled'),
+    decision: disputed(
+      "seen in the iOS app 4.2208-4.2209 (March 2022: an inline display:table !important on every table, so no display:none hides one); closed without a stated fix, and caniemail's display results for the iOS app (2021-12, 2019-02) predate it with no later test; not modeled",
+    ),
   },
   {
     issue: 120,
