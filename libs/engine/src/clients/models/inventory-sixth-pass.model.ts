@@ -102,8 +102,22 @@ function verticalPadding(cell: HtmlElement, parsed: ParsedEmail): { top: number;
   return { top, bottom };
 }
 
-/** A cell whose top or bottom padding is larger than another cell's of the same row: Word gives every cell of the row its value. */
+const rowPaddingSpreads = new WeakMap<HtmlElement, boolean>();
+
+/**
+ * A cell whose top or bottom padding is larger than another cell's of the same row: Word gives every cell of the row
+ * its value. Kept per cell (the findings and the markup ask for each of its padding declarations).
+ */
 function sharesLargerRowPadding(cell: HtmlElement, parsed: ParsedEmail): boolean {
+  let spreads = rowPaddingSpreads.get(cell);
+  if (spreads === undefined) {
+    spreads = paddingLargerThanARowNeighbour(cell, parsed);
+    rowPaddingSpreads.set(cell, spreads);
+  }
+  return spreads;
+}
+
+function paddingLargerThanARowNeighbour(cell: HtmlElement, parsed: ParsedEmail): boolean {
   const row = cell.parentNode;
   if (!row || !isElement(row) || row.tagName !== 'tr') return false;
   const own = verticalPadding(cell, parsed);
