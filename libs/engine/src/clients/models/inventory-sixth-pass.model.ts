@@ -336,12 +336,12 @@ const appleMinContentBreaksWords: RewriteBehavior = {
       : undefined,
   suggestion: 'Give the element a width in px or max-content instead of min-content.',
   fixture: {
-    html: '<table><tr><td style="width:min-content">Subscribe today</td></tr></table>',
+    html: '<div style="width:min-content">Subscribe today</div>',
     expect: { transformIncludes: ['word-break: break-all'], finding: { rule: 'apple-min-content-breaks-words' } },
   },
   // fit-content and max-content keep the words whole.
   counterFixture: {
-    html: '<table><tr><td style="width:max-content">Subscribe today</td></tr></table>',
+    html: '<div style="width:max-content">Subscribe today</div>',
     expect: { transformExcludes: ['break-all'], noFindingFor: 'apple-min-content-breaks-words' },
   },
 };
