@@ -223,6 +223,44 @@ ${SPACER}</body></html>`;
     expect(isBlue(word.at(60, 180))).toBe(false);
   });
 
+  it('element on a condition: Word shows a table inside a display:none block (sixth pass); Apple Mail hides it; mso-hide:all hides it from both', async () => {
+    const cell = (color: string) =>
+      `<table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr><td height="100" style="width:200px;height:100px;background-color:${color}">&nbsp;</td></tr></table>`;
+    const email = `<!doctype html><html><head></head><body style="margin:0;background-color:#ffffff">
+${cell('#0000ff')}
+<div style="display:none">${cell('#00ff00')}</div>
+<div style="display:none;mso-hide:all">${cell('#ff0000')}</div>
+${SPACER}</body></html>`;
+    const shot = await paint(email, ['apple-mail-macos', 'outlook-windows-legacy']);
+    const apple = shot('apple-mail-macos-light');
+    const word = shot('outlook-windows-legacy-light');
+    // The visible cell paints in both (Word's view sits 8 px lower: it ignores the body's margin).
+    expect(isBlue(apple.at(100, 50))).toBe(true);
+    expect(isBlue(word.at(100, 50))).toBe(true);
+    // The hidden block's table: gone in Apple Mail, shown under the blue cell in Word.
+    expect(isWhite(apple.at(100, 150))).toBe(true);
+    expect(isGreen(word.at(100, 150))).toBe(true);
+    // mso-hide:all hides the other one in both.
+    for (const picture of [apple, word]) expect(picture.count({ x: 0, y: 0, width: 300, height: 400 }, isRed)).toBe(0);
+  });
+
+  it('a declaration added on a condition: Apple Mail breaks the words of a width:min-content block at any letter (sixth pass); Gmail keeps them whole', async () => {
+    // The body resets word-break: Apple Mail's own body style (word-break: break-word) would break the letters
+    // without the sixth-pass rule too; the declaration written beside the width is what breaks them here.
+    const email = `<!doctype html><html><head></head><body style="margin:0;background-color:#ffffff;word-break:normal">
+<div style="width:min-content;background-color:#00ff00;color:#00ff00;font:20px/24px Arial,sans-serif">Subscribe today</div>
+${SPACER}</body></html>`;
+    const shot = await paint(email, ['gmail-web', 'apple-mail-macos']);
+    const gmail = shot('gmail-web-light');
+    const apple = shot('apple-mail-macos-light');
+    // Gmail: as wide as "Subscribe", two lines tall.
+    expect(isGreen(gmail.at(60, 20))).toBe(true);
+    expect(isGreen(gmail.at(10, 200))).toBe(false);
+    // Apple Mail: one letter wide, one letter per line.
+    expect(isGreen(apple.at(60, 20))).toBe(false);
+    expect(isGreen(apple.at(4, 200))).toBe(true);
+  });
+
   it('addition: Apple Mail iOS turns a phone number into a link painted in the link color; macOS and an opted-out email keep the grey text', async () => {
     const body = `<body style="margin:0;background:#ffffff">
 <p style="margin:0;padding:10px;height:40px;font:24px/40px Arial,sans-serif;color:#999999">Call 555-123-4567</p>

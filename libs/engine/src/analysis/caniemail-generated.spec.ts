@@ -82,7 +82,8 @@ function modelExpectation(testCase: Case, client: ClientId): { expected: Expecte
     if (override) return { expected: override === 'supported' ? undefined : HARMLESS.includes(testCase.slugs[0]) ? 'info' : 'warning' };
   }
   // A rule that reads some values only leaves caniemail's finding in place.
-  const elementRule = testCase.name.startsWith('property ') ? rules.elementRules.get(testCase.label) : undefined;
+  // Rules with a condition on the element (`when`) do not fire on the probe's plain <p>; the first rule without one decides.
+  const elementRule = testCase.name.startsWith('property ') ? rules.elementRules.get(testCase.label)?.find((rule) => !rule.when) : undefined;
   if (elementRule?.valueMatches) return null;
   if (elementRule) return { expected: ignoredOnElement(elementRule, 'p', '') ? 'warning' : undefined };
   const tag = /^element <([a-z0-9]+)>$/.exec(testCase.name)?.[1];

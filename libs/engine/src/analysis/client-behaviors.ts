@@ -9,7 +9,7 @@ import {
   Poison,
   RewriteBehavior,
   SheetFacts,
-  ignoredOnElement,
+  elementRuleOn,
 } from '../clients/models/client-behavior';
 import { ClientRules, rulesOf, sanitizesElement } from '../clients/models/client-rules';
 import { browserBase, relativeUrls } from '../clients/models/base-url';
@@ -752,21 +752,20 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
   // Element rules: a governed property used on an element the client ignores it on (inline, or through a
   // <style> rule that styles that element); used where it works, it gives no finding at all.
   if (rules.elementRules.size > 0) {
-    // A rule that reads some values only leaves caniemail's finding for the property in place.
-    for (const [property, behavior] of rules.elementRules) if (!behavior.valueMatches) outcome.elementGoverned.add(property);
+    // A rule that reads some values or elements only, or only reports, leaves caniemail's finding for the property in place.
+    for (const [property, list] of rules.elementRules) {
+      if (list.some((behavior) => !behavior.valueMatches && !behavior.when && !behavior.keeps)) outcome.elementGoverned.add(property);
+    }
     const report = (element: HtmlElement, property: string, value: string, position: () => { line: number; column: number } | undefined): void => {
-      const behavior = rules.elementRules.get(property);
-      if (!behavior || !ignoredOnElement(behavior, element.tagName, value)) return;
+      const behavior = elementRuleOn(rules.elementRules.get(property), element, value, facts.parsed);
+      if (!behavior) return;
       const label = behavior.valueMatches ? `${property}: ${value.trim()}` : property;
-      tally.add(
-        behavior,
-        'warning',
-        label,
-        () =>
-          `${clientName} ${behavior.becomes !== undefined ? `paints ${label} as ${behavior.becomes}` : `ignores ${label}`} on <${element.tagName}>: ${behavior.summary}`,
-        behavior.suggestion,
-        position(),
-      );
+      const how = behavior.keeps
+        ? `paints ${label} differently`
+        : behavior.becomes !== undefined
+          ? `paints ${label} as ${behavior.becomes}`
+          : `ignores ${label}`;
+      tally.add(behavior, 'warning', label, () => `${clientName} ${how} on <${element.tagName}>: ${behavior.summary}`, behavior.suggestion, position());
     };
     for (const { element, declaration, inline } of facts.elementRuleReads().inline) {
       if (rules.elementRules.has(declaration.property))

@@ -9,6 +9,8 @@ export interface MatchedRule {
   specificity: readonly [number, number, number];
   /** Source order across every `<style>` block. */
   order: number;
+  /** The selector of the rule's list that matched (a client that inlines reads its own limits on it). */
+  selector?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export function computeStyleCascade(parsed: ParsedEmail, selectors: SelectorCach
           kept.push(selector.text);
           continue;
         }
-        const entry: MatchedRule = { rule: node, declarations, specificity: selector.specificity, order: order++ };
+        const entry: MatchedRule = { rule: node, declarations, specificity: selector.specificity, order: order++, selector: selector.text };
         const targetsClassOrId = selector.usesClass || selector.usesId;
         for (const element of candidates(parsed, selector)) {
           if (!matchesSelector(element, selector, parsed.matchContext)) continue;

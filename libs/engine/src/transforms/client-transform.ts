@@ -2,7 +2,7 @@ import type { AtRule, ChildNode, Declaration, Rule } from 'postcss';
 import { CollectedFeatures, FeatureUse } from '../analysis/collect-features';
 import { Severity } from '../analysis/css-finding';
 import { getTrackedFeature } from '../clients/feature-catalog';
-import { StyleCascade } from '../analysis/style-cascade';
+import { MatchedRule, StyleCascade } from '../analysis/style-cascade';
 import { CLIENT_IDS, ClientId } from '../clients/email-client';
 import { getClient } from '../clients/email-clients';
 import { CssDeclaration, serializeDeclarations } from '../parse/css-syntax';
@@ -11,7 +11,7 @@ import { utf8Length } from '../parse/utf8-length';
 import { relativeUrls, resolveAgainst } from '../clients/models/base-url';
 import { EmailStyleSheet, InlineStyle, ParsedEmail } from '../parse/parse-email';
 import { ClientRules, sanitizedTags, sanitizesElement } from '../clients/models/client-rules';
-import { PrefixBehavior, SanitizeBehavior, ignoredOnElement } from '../clients/models/client-behavior';
+import { PrefixBehavior, SanitizeBehavior, elementRuleOn } from '../clients/models/client-behavior';
 import { BehaviorFacts, BehaviorOutcome, evaluateBehaviors, topLevelOf } from '../analysis/client-behaviors';
 import { CssWriteOptions, writeCss } from './css-writer';
 import { AttributeValue, RenderPlan, emptyPlan, serializeStartTag } from './render-template';
@@ -249,6 +249,26 @@ export class TransformContext {
     return writer;
   }
 
+  private readonly inlineSelectorDrops = new Map<string, Map<MatchedRule, boolean>>();
+  /**
+   * Whether a client that inlines drops the selector a rule matched by before inlining it (Gmail's attribute
+   * selectors): its prefix's selector rewrite, read on the selector as the client prefixes it; memoized per prefix
+   * and match (one entry per selector of a list, shared by the elements it matches).
+   */
+  inlineDropsSelector(prefix: PrefixBehavior, match: MatchedRule): boolean {
+    let memo = this.inlineSelectorDrops.get(prefix.id);
+    if (!memo) {
+      memo = new Map();
+      this.inlineSelectorDrops.set(prefix.id, memo);
+    }
+    let drops = memo.get(match);
+    if (drops === undefined) {
+      drops = match.selector !== undefined && prefix.rewriteSelector?.(prefixSelector(match.selector, prefix.classPrefix, prefix.idPrefix)) === null;
+      memo.set(match, drops);
+    }
+    return drops;
+  }
+
   /** What the client's documented behaviors do to this email (computed once per client). */
   behaviorOutcome(client: ClientId): BehaviorOutcome {
     let outcome = this.outcomes.get(client);
@@ -375,7 +395,7 @@ const MULTIPLE_CLASSES = /\S\s+\S/;
 /** Tests for a written sheet with content, without trimming (a copy of) the whole CSS text. */
 const NON_BLANK = /\S/;
 
-type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'>;
+type Decl = Pick<CssDeclaration, 'property' | 'value' | 'important'> & { alongside?: readonly Decl[] };
 
 /**
  * The markup as `client` delivers it: Gmail-style inlining, removal of what the client drops
@@ -467,9 +487,15 @@ type IgnoredCounts = Map<string, { property: string; tag: string; count: number;
  * A declaration as the client's element rules leave it on this element: unchanged, dropped (null: the property
  * is ignored there) or painted as another value (`becomes`); a change is counted.
  */
-function onElement(kept: Decl, element: HtmlElement, elementRules: ClientRules['elementRules'], ignoredCounts: IgnoredCounts): Decl | null {
-  const elementRule = elementRules.size > 0 ? elementRules.get(kept.property) : undefined;
-  if (!elementRule || !ignoredOnElement(elementRule, element.tagName, kept.value)) return kept;
+function onElement(
+  kept: Decl,
+  element: HtmlElement,
+  context: TransformContext,
+  elementRules: ClientRules['elementRules'],
+  ignoredCounts: IgnoredCounts,
+): Decl | null {
+  const elementRule = elementRules.size > 0 ? elementRuleOn(elementRules.get(kept.property), element, kept.value, context.parsed) : undefined;
+  if (!elementRule || elementRule.keeps) return kept;
   const property = elementRule.valueMatches ? `${kept.property}: ${kept.value}` : kept.property;
   const key = `${property} on <${element.tagName}>`;
   const counted = ignoredCounts.get(key);
@@ -479,14 +505,14 @@ function onElement(kept: Decl, element: HtmlElement, elementRules: ClientRules['
 }
 
 /** Whether a rewrite or element rule changes one of an element's inline declarations. */
-function inlineChanges(element: HtmlElement, declarations: readonly CssDeclaration[], outcome: BehaviorOutcome): boolean {
+function inlineChanges(element: HtmlElement, declarations: readonly CssDeclaration[], outcome: BehaviorOutcome, parsed: ParsedEmail): boolean {
   const { inlineRewrites } = outcome;
   const { elementRules } = outcome.rules;
   if (inlineRewrites.size === 0 && elementRules.size === 0) return false;
   for (const d of declarations) {
     if (inlineRewrites.has(d)) return true;
-    const elementRule = elementRules.size > 0 ? elementRules.get(d.property) : undefined;
-    if (elementRule && ignoredOnElement(elementRule, element.tagName, d.value)) return true;
+    const elementRule = elementRules.size > 0 ? elementRuleOn(elementRules.get(d.property), element, d.value, parsed) : undefined;
+    if (elementRule && !elementRule.keeps) return true;
   }
   return false;
 }
@@ -512,6 +538,7 @@ function writeInlineStyles(
   const { inlineRewrites, sheetRewrites, droppedStyleValues } = outcome;
   const elementRules = outcome.rules.elementRules;
   const dropsCss = outcome.droppedSheets.size > 0 || outcome.droppedCss.size > 0;
+  const limit = inlines && outcome.rules.prefix?.rewriteSelector ? outcome.rules.prefix : undefined;
   const ignoredCounts: IgnoredCounts = new Map();
   let inlinedRuleCount = 0;
   const { styled, styledInline } = context;
@@ -523,7 +550,9 @@ function writeInlineStyles(
     const element = styled[i];
     const inline = styledInline[i];
     const allMatched = inlines ? cascade.matches.get(element) : undefined;
-    const matched = allMatched && dropsCss ? allMatched.filter((m) => sheetKept(m.rule, parsed, outcome, plan)) : allMatched;
+    let matched = allMatched && dropsCss ? allMatched.filter((m) => sheetKept(m.rule, parsed, outcome, plan)) : allMatched;
+    // The client's selector limits hold before it inlines: a selector it drops (Gmail's attribute selectors) is not inlined.
+    if (matched && limit && matched.some((m) => context.inlineDropsSelector(limit, m))) matched = matched.filter((m) => !context.inlineDropsSelector(limit, m));
     if (!matched?.length && !inline) continue;
     const dropsAttribute = inline !== undefined && droppedStyleValues.has(inline.value);
     if (
@@ -531,7 +560,7 @@ function writeInlineStyles(
       inline &&
       !dropsAttribute &&
       (context.styleMask(inline.value, inline.declarations) & bit) === 0 &&
-      !inlineChanges(element, inline.declarations, outcome)
+      !inlineChanges(element, inline.declarations, outcome, parsed)
     )
       continue;
     const merged = new Map<string, Decl>();
@@ -542,11 +571,12 @@ function writeInlineStyles(
         if ((context.cssNodeMask(declaration) & bit) !== 0) continue;
         const rewritten = sheetRewrites.get(declaration);
         const kept = rewritten !== undefined ? rewritten : context.inlinedDeclaration(declaration);
-        const placed = kept && onElement(kept, element, elementRules, ignoredCounts);
+        const placed = kept && onElement(kept, element, context, elementRules, ignoredCounts);
         if (!placed) continue;
         const existing = merged.get(placed.property);
         if (existing?.important && !placed.important) continue;
         merged.set(placed.property, placed);
+        if (placed.alongside) addAlongside(merged, placed.alongside);
       }
     }
     for (const declaration of dropsAttribute ? [] : (inline?.declarations ?? [])) {
@@ -559,12 +589,13 @@ function writeInlineStyles(
         continue;
       }
       const kept = rewritten !== undefined ? rewritten : declaration;
-      const placed = kept && onElement(kept, element, elementRules, ignoredCounts);
+      const placed = kept && onElement(kept, element, context, elementRules, ignoredCounts);
       if (!placed) continue;
       const existing = merged.get(placed.property);
       if (existing?.important && !placed.important) continue;
       merged.delete(placed.property); // the inline declaration comes last, as in the source
       merged.set(placed.property, placed);
+      if (placed.alongside) addAlongside(merged, placed.alongside);
     }
     if (dropsAttribute) tally.add('warning', 'style', (n) => `${name} removed ${plural(n, 'style attribute')} whose text it rejects.`, position);
     const declarations = [...merged.values()];
@@ -576,6 +607,14 @@ function writeInlineStyles(
     tally.add('warning', key, () => `${name} ignores ${property} on <${tag}> (${plural(count, 'declaration')}).`, positionOf(element));
   }
   return inlinedRuleCount;
+}
+
+/** Declarations a rewrite adds right after the one it rewrote (Decl.alongside): written after it, as the client does. */
+function addAlongside(merged: Map<string, Decl>, alongside: readonly Decl[]): void {
+  for (const extra of alongside) {
+    merged.delete(extra.property);
+    merged.set(extra.property, extra);
+  }
 }
 
 /** The element's attributes with its `style` attribute written from these declarations (where it was; none when empty). */

@@ -1,5 +1,13 @@
 import type { AtRule, ChildNode, Container, Declaration, Rule } from 'postcss';
 
+/** A declaration as a client rewrites it, with what it writes right after it (`alongside`). */
+interface CssWriteDeclaration {
+  property: string;
+  value: string;
+  important: boolean;
+  alongside?: readonly CssWriteDeclaration[];
+}
+
 export interface CssWriteOptions {
   keep(node: ChildNode): boolean;
   /** Selector text to write instead of the rule's own. */
@@ -7,7 +15,7 @@ export interface CssWriteOptions {
   /** Value to write instead of a declaration's own. */
   valueFor?(declaration: Declaration): string;
   /** A client's rewrite of a declaration (property renamed, importance lost): null leaves it out, undefined keeps it. */
-  rewrite?(declaration: Declaration): { property: string; value: string; important: boolean } | null | undefined;
+  rewrite?(declaration: Declaration): CssWriteDeclaration | null | undefined;
   /** Write a style rule's declarations into its parent rule, without its own selector (Yahoo's nesting). */
   flatten?(rule: Rule): boolean;
   /** Write an at-rule's children without the at-rule itself (a dark query a client applies). */
@@ -25,8 +33,10 @@ export function writeCss(container: Container, options: CssWriteOptions): string
       const rewritten = options.rewrite?.(node);
       if (rewritten === null) continue;
       const value = options.valueFor ? options.valueFor(node) : node.value;
-      if (rewritten) out += `${rewritten.property}:${rewritten.value === node.value ? value : rewritten.value}${rewritten.important ? ' !important' : ''};`;
-      else out += `${node.prop}:${value}${node.important ? ' !important' : ''};`;
+      if (rewritten) {
+        out += `${rewritten.property}:${rewritten.value === node.value ? value : rewritten.value}${rewritten.important ? ' !important' : ''};`;
+        for (const extra of rewritten.alongside ?? []) out += `${extra.property}:${extra.value}${extra.important ? ' !important' : ''};`;
+      } else out += `${node.prop}:${value}${node.important ? ' !important' : ''};`;
     } else if (node.type === 'rule') {
       const body = writeCss(node, options);
       if (body) out += options.flatten?.(node) ? body : `${options.selectorOf ? options.selectorOf(node) : node.selector}{${body}}`;

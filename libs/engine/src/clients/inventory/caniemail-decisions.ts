@@ -29,7 +29,6 @@ const SUPERSEDED = superseded("caniemail's newest result for the client no longe
 const ACCOUNT_TYPE = userSetting("depends on the reader's account type, not on the email");
 const READER_BROWSER = notApplicable("depends on the reader's browser; Mailproof paints webmail in Chromium");
 const NOT_IN_MARKUP = notInMarkup("shows in interaction, playback, image decoding or the app's window: no markup or CSS changes");
-const PAINTING_GAP = gap("a painting rule of the client's engine; screenshots paint in Chromium and no hook expresses it yet");
 
 export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = {
   'amp#1': READER_BROWSER,
@@ -123,10 +122,10 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-display-flex#1': ACCOUNT_TYPE,
   'css-display-flex#2': modeled('yahoo-display-values'),
   'css-display-grid#1': ACCOUNT_TYPE,
-  'css-display-none#1': PAINTING_GAP,
+  'css-display-none#1': modeled('word-display-none-nested-tables'),
   'css-display-none#2': modeled('word-display-none-not-on-img'),
   'css-display#1': ACCOUNT_TYPE,
-  'css-display#4': PAINTING_GAP,
+  'css-display#4': modeled('word-display-none-nested-tables'),
   'css-display#5': modeled('word-display-none-not-on-img'),
   'css-display#6': modeled('yahoo-display-values'),
   'css-display#7': modeled('fastmail-display-two-values'),
@@ -173,14 +172,14 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-important#7': modeled('yahoo-background-important-without-space'),
   'css-important#8': modeled('proton-uppercase-important'),
   'css-intrinsic-size#1': modeled('outlook-apps-max-content'),
-  'css-intrinsic-size#2': gap(
-    'a declaration the client adds next to another (word-break: break-all beside width: min-content): no hook adds a declaration on a condition',
-  ),
+  'css-intrinsic-size#2': modeled('apple-min-content-breaks-words'),
   'css-intrinsic-size#3': ACCOUNT_TYPE,
   'css-left-right-top-bottom#2': modeled('samsung-offset-percentages'),
-  'css-letter-spacing#1': PAINTING_GAP,
-  'css-letter-spacing#2': PAINTING_GAP,
-  'css-line-height#1': PAINTING_GAP,
+  'css-letter-spacing#1': gap(
+    'a painting rule of the Word engine that no source pins down: the note names "big negative values" without a threshold or what Word paints instead (the em rule of note 2 is modeled)',
+  ),
+  'css-letter-spacing#2': modeled('word-letter-spacing-em'),
+  'css-line-height#1': modeled('word-line-height-at-least'),
   'css-linear-gradient#1': SUPPORT,
   'css-linear-gradient#2': ACCOUNT_TYPE,
   'css-linear-gradient#3': modeled('gmail-android-inline-gradient'),
@@ -204,7 +203,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-margin#1@outlook-ios': modeled('outlook-apps-negative-margin'),
   'css-margin#1@outlook-android': modeled('outlook-apps-negative-margin'),
   'css-margin#2': modeled('word-margin-elements'),
-  'css-margin#3': PAINTING_GAP,
+  'css-margin#3': modeled('word-margin-takes-background'),
   'css-margin#4': modeled('word-margin-auto'),
   'css-max-width#1': modeled('word-max-width-tables'),
   'css-max-width#2': SUPERSEDED,
@@ -237,7 +236,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-overflow#4@apple-mail-ios': modeled('apple-overflow-logical'),
   'css-overflow#4@samsung-mail': modeled('samsung-overflow-logical'),
   'css-padding#1': modeled('word-padding-table-cells'),
-  'css-padding#2': PAINTING_GAP,
+  'css-padding#2': modeled('word-row-vertical-padding'),
   'css-position#1': modeled('apple-position-values'),
   'css-position#1@samsung-mail': modeled('samsung-position-values'),
   'css-position#1@fastmail': modeled('fastmail-position-sticky'),
@@ -313,9 +312,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'css-selector-attribute#3': modeled('owa-class-id-prefix'),
   'css-selector-attribute#3@outlook-macos': modeled('outlook-mac-class-prefix'),
   'css-selector-attribute#4': modeled('yahoo-attribute-selector-limits'),
-  'css-selector-attribute#5': gap(
-    'Gmail inlines its <style> rules from the email as written, before its selector rewrite: a selector limit would still be inlined (tried 2026-12-07); the inliner must read the limit first',
-  ),
+  'css-selector-attribute#5': modeled('gmail-attribute-selector-limits'),
   'css-selector-attribute#6': ACCOUNT_TYPE,
   'css-selector-chaining#1': ACCOUNT_TYPE,
   'css-selector-chaining#2': SUPERSEDED,

@@ -89,6 +89,11 @@ export interface Decl {
   property: string;
   value: string;
   important: boolean;
+  /**
+   * Declarations the client writes right after this one (a rewrite's result only): what it adds on a condition
+   * (Apple's `word-break: break-all` beside `width: min-content`).
+   */
+  alongside?: readonly Decl[];
 }
 
 /**
@@ -188,6 +193,17 @@ export interface ElementBehavior extends BehaviorBase {
   valueMatches?: RegExp;
   /** What the client paints instead where the rule applies (a collapsed table row painted as hidden); absent: the declaration is dropped. */
   becomes?: string;
+  /**
+   * The rule applies only to the elements this accepts (the Word engine shows the tables inside an element with
+   * display:none): read after the tag and the value, so only elements that carry the property pay for it.
+   * A rule without `honoredOn` and `ignoredOn` reads every tag.
+   */
+  when?(element: HtmlElement, parsed: ParsedEmail): boolean;
+  /**
+   * The markup keeps the declaration: the client paints it differently in a way no CSS in Chromium shows (Word
+   * shares a row's vertical padding), so the rule only reports it. Absent: dropped or painted as `becomes`.
+   */
+  keeps?: true;
   suggestion: string;
 }
 
@@ -195,7 +211,22 @@ export interface ElementBehavior extends BehaviorBase {
 export function ignoredOnElement(behavior: ElementBehavior, tag: string, value: string): boolean {
   if (behavior.valueMatches && !behavior.valueMatches.test(value.trim())) return false;
   if (behavior.ignoredOn) return behavior.ignoredOn.has(tag);
-  return behavior.honoredOn ? !behavior.honoredOn.has(tag) : false;
+  return behavior.honoredOn ? !behavior.honoredOn.has(tag) : true;
+}
+
+/**
+ * The element rule of a property that applies to this element and value: the first of the client's rules on the
+ * property (in model order) whose tags, values and condition accept it; undefined when the client paints it as written.
+ */
+export function elementRuleOn(
+  rules: readonly ElementBehavior[] | undefined,
+  element: HtmlElement,
+  value: string,
+  parsed: ParsedEmail,
+): ElementBehavior | undefined {
+  if (!rules) return undefined;
+  for (const rule of rules) if (ignoredOnElement(rule, element.tagName, value) && (!rule.when || rule.when(element, parsed))) return rule;
+  return undefined;
 }
 
 /** Elements (and attributes) the client's sanitizer removes, and caniemail results it corrects. */

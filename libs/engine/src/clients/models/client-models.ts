@@ -6,6 +6,7 @@ import { GMAIL_MODELS } from './gmail.model';
 import { FIFTH_PASS_BEHAVIORS } from './inventory-fifth-pass.model';
 import { INVENTORY_GAP_BEHAVIORS } from './inventory-gaps.model';
 import { REVIEW_SIXTH_BEHAVIORS } from './inventory-review-sixth.model';
+import { SIXTH_PASS_BEHAVIORS } from './inventory-sixth-pass.model';
 import { SIXTH_PASS_BUG_BEHAVIORS } from './inventory-sixth-pass-bugs.model';
 import { OTHER_MODELS } from './other.model';
 import { OUTLOOK_MODELS } from './outlook.model';
@@ -30,7 +31,8 @@ const FAMILY_MODELS: Readonly<Record<ClientId, ClientModel>> = {
 
 /**
  * Each family model with the behaviours the inventory added from caniemail's notes (documented-limits.model.ts,
- * then inventory-gaps.model.ts, then inventory-fifth-pass.model.ts, then inventory-sixth-pass-bugs.model.ts, then inventory-review-sixth.model.ts) after its own: the family's rules come first where both touch a declaration.
+ * then inventory-gaps.model.ts, inventory-fifth-pass.model.ts, inventory-sixth-pass.model.ts, inventory-sixth-pass-bugs.model.ts and
+ * inventory-review-sixth.model.ts) after its own: the family's rules come first where both touch a declaration.
  */
 export const CLIENT_MODELS: Readonly<Record<ClientId, ClientModel>> = Object.fromEntries(
   Object.entries(FAMILY_MODELS).map(([client, model]): [string, ClientModel] => [
@@ -42,6 +44,7 @@ export const CLIENT_MODELS: Readonly<Record<ClientId, ClientModel>> = Object.fro
         ...(DOCUMENTED_LIMITS[client as ClientId] ?? []),
         ...(INVENTORY_GAP_BEHAVIORS[client as ClientId] ?? []),
         ...(FIFTH_PASS_BEHAVIORS[client as ClientId] ?? []),
+        ...(SIXTH_PASS_BEHAVIORS[client as ClientId] ?? []),
         ...(SIXTH_PASS_BUG_BEHAVIORS[client as ClientId] ?? []),
         ...(REVIEW_SIXTH_BEHAVIORS[client as ClientId] ?? []),
       ],

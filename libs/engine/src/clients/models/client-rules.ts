@@ -32,8 +32,8 @@ export interface ClientRules {
   /** Identifies the client's rewrite and drop-block rules: clients with the same one share their rewrite results. */
   rewriteSignature: string;
   prefix: PrefixBehavior | undefined;
-  /** Property -> the element rule that governs it. */
-  elementRules: ReadonlyMap<string, ElementBehavior>;
+  /** Property -> the element rules that govern it, in model order (the Word engine has two on `display`). */
+  elementRules: ReadonlyMap<string, readonly ElementBehavior[]>;
   additions: readonly AdditionBehavior[];
   /** The dark model shown (the first non-alternative dark behavior). */
   dark: DarkBehavior | undefined;
@@ -64,8 +64,14 @@ function compile(model: ClientModel): ClientRules {
     return list;
   };
   const dropBlocks = ofKind('drop-block');
-  const elementRules = new Map<string, ElementBehavior>();
-  for (const behavior of ofKind('element')) for (const property of behavior.properties) elementRules.set(property, behavior);
+  const elementRules = new Map<string, ElementBehavior[]>();
+  for (const behavior of ofKind('element')) {
+    for (const property of behavior.properties) {
+      const list = elementRules.get(property);
+      if (list) list.push(behavior);
+      else elementRules.set(property, [behavior]);
+    }
+  }
   return {
     model,
     sanitize,

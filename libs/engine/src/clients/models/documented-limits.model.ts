@@ -325,7 +325,7 @@ function compounds(selector: string): string[] {
 /** Entries a selector limit remembers before it starts over (a few emails' worth of distinct selectors). */
 const SELECTOR_MEMO_LIMIT = 4096;
 
-function selectorLimit(limit: {
+export function selectorLimit(limit: {
   id: string;
   notes: readonly string[];
   about: string;
@@ -389,7 +389,7 @@ function pseudoOnTypeOnly(id: string, who: string, pseudos: readonly string[], n
 }
 
 /** Attribute selectors of a selector: name and operator ('' for a bare [attr]), with the compound they sit in. */
-function attributeSelectors(selector: string): Array<{ name: string; operator: string; compound: string }> {
+export function attributeSelectors(selector: string): Array<{ name: string; operator: string; compound: string }> {
   const found: Array<{ name: string; operator: string; compound: string }> = [];
   for (const compound of compounds(selector)) {
     let from = 0;

@@ -2,7 +2,7 @@ import type { ClientId } from '../email-client';
 import type { ClientBehavior, RewriteBehavior } from './client-behavior';
 
 /**
- * Behaviours of the review of the sixth pass (docs/clients.md, "Review of the sixth pass"): rows the inventory held
+ * Behaviours of the review of the sixth pass (docs/clients.md, "Review of the email-bugs sweep"): rows the inventory held
  * as disputed that a source re-read settles and an existing hook expresses. Each reads only what carries its
  * feature, so an email without it costs nothing more. Facts come from the sources cited; fixtures are our own.
  * Appended to each family's model by client-models.ts, after inventory-sixth-pass-bugs.model.ts.
