@@ -106,16 +106,29 @@ export function diffRegions(
   const maxX = new Int32Array(columns * rows).fill(-1);
   const maxY = new Int32Array(columns * rows).fill(-1);
   const mask32 = new Uint32Array(mask.buffer, mask.byteOffset, width * height);
+  // Each row is read cell by cell: a cell's changed pixels, first and last are gathered in locals and written
+  // once per cell and row, not once per pixel (the grid's arrays, the division by the cell size).
   for (const [from, to] of bands)
     for (let y = from; y < to; y++) {
       const rowCell = Math.floor(y / cell) * columns;
       const row = y * width;
-      for (let x = 0; x < width; x++) {
-        if (mask32[row + x] === 0) continue;
-        const index = rowCell + Math.floor(x / cell);
-        count[index]++;
-        if (x < minX[index]) minX[index] = x;
-        if (x > maxX[index]) maxX[index] = x;
+      for (let column = 0, x0 = 0; x0 < width; column++, x0 += cell) {
+        const x1 = Math.min(width, x0 + cell);
+        let x = x0;
+        while (x < x1 && mask32[row + x] === 0) x++;
+        if (x === x1) continue;
+        const first = x;
+        let last = x;
+        let changed = 0;
+        for (; x < x1; x++)
+          if (mask32[row + x] !== 0) {
+            changed++;
+            last = x;
+          }
+        const index = rowCell + column;
+        count[index] += changed;
+        if (first < minX[index]) minX[index] = first;
+        if (last > maxX[index]) maxX[index] = last;
         if (y < minY[index]) minY[index] = y;
         if (y > maxY[index]) maxY[index] = y;
       }

@@ -41,8 +41,21 @@ export const checkRenderScreenshotsPayload: PayloadCheck = (data) => {
 };
 
 /**
+ * The priority of every render job: the render queue runs its jobs in the order they became ready.
+ * A render job that is a step of a chain (a gate run with `visual`: analyze > render > verdict; a preview with
+ * screenshots) is a BullMQ flow parent, and BullMQ moves a parent whose child completed to the *front* of the
+ * wait list (`RPUSH`, moveParentToWait.lua), the end workers take from: without a priority the render queue is
+ * last in, first out, and under a steady stream of runs an older job is overtaken by every newer one until the
+ * stream stops (the gate's 503s at the visual budget: docs/gate.md, "The visual check"). A job with a priority
+ * goes to the prioritized set instead, ordered by priority and then by a counter taken when it became ready
+ * (addJobWithPriority.lua, for a moved parent as for an added job): one priority for all of them is FIFO.
+ */
+export const RENDER_JOB_PRIORITY = 1;
+
+/**
  * Rendering of one preview. Two identical requests within the same minute share one job (the second waits
  * for the first); a later request renders again, so a failed render can be retried by asking again.
+ * Every render job runs in the order it became ready (RENDER_JOB_PRIORITY).
  */
 export function renderScreenshotsJob(
   previewId: string,
@@ -61,5 +74,6 @@ export function renderScreenshotsJob(
     name: RENDER_SCREENSHOTS_JOB.name,
     data: { schemaVersion: 1, previewId, clients: sortedClients, modes: sortedModes },
     jobId: jobId(RENDER_SCREENSHOTS_JOB.name, previewId, what, Math.floor(now / 60_000)),
+    priority: RENDER_JOB_PRIORITY,
   };
 }
