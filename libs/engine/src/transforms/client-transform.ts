@@ -406,7 +406,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   for (const [comment, markup] of outcome.commentRewrites) plan.comments.set(comment, markup);
   dropWholeStyleBlocks(outcome, name, plan, tally);
   const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
-  dropElementAttributes(parsed, rules, name, attributes, tally);
+  dropElementAttributes(context.behaviorFacts, rules, name, attributes, tally);
   addElementAttributes(parsed, rules, attributes);
   if (rules.urlBase) resolveRelativeUrls(parsed, rules.urlBase, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
@@ -590,24 +590,21 @@ function withStyleAttribute(element: HtmlElement, declarations: readonly Decl[])
 }
 
 /** Attributes the client removes from some elements (Yahoo's class on `<img>`, the body's bgcolor). */
-function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: string, attributes: ClientView['attributes'], tally: WarningTally): void {
+function dropElementAttributes(facts: BehaviorFacts, rules: ClientRules, name: string, attributes: ClientView['attributes'], tally: WarningTally): void {
   for (const rule of rules.rewrites) {
     if (!rule.dropsAttributes) continue;
-    for (const tag of rule.dropsAttributesOn ?? []) {
-      for (const element of parsed.elementsByTag.get(tag) ?? []) {
-        const dropped = rule.dropsAttributes(element);
-        if (dropped.length === 0) continue;
-        attributes.set(
-          element,
-          (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.includes(a.name)),
-        );
-        tally.add(
-          'warning',
-          dropped.join(', '),
-          (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`,
-          positionOf(element),
-        );
-      }
+    // The rule's elements and names are found once per email (the clients sharing the rule ask again).
+    for (const { element, dropped } of facts.attributeDrops(rule)) {
+      attributes.set(
+        element,
+        (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.includes(a.name)),
+      );
+      tally.add(
+        'warning',
+        dropped.join(', '),
+        (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`,
+        positionOf(element),
+      );
     }
   }
 }
