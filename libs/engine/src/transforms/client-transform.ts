@@ -49,6 +49,17 @@ export interface ClientView {
 
 type SelectorWriter = (rule: Rule) => string;
 
+/** What prefixing an element reads of a prefix behaviour, as a key (catalog data: kept per behaviour, not per email). */
+const PREFIX_KEYS = new WeakMap<PrefixBehavior, string>();
+function prefixKey(prefix: PrefixBehavior): string {
+  let key = PREFIX_KEYS.get(prefix);
+  if (key === undefined) {
+    key = JSON.stringify([prefix.classPrefix ?? null, prefix.idPrefix ?? null, prefix.firstClassOnly === true]);
+    PREFIX_KEYS.set(prefix, key);
+  }
+  return key;
+}
+
 /** One email's elements and class lists with one class/id prefix (TransformContext.markupOf). */
 interface PrefixedMarkup {
   /** Class attribute value -> its prefixed text. */
@@ -139,7 +150,7 @@ export class TransformContext {
   private markupOf(prefix: PrefixBehavior): PrefixedMarkup {
     let markup = this.markupByPrefix.get(prefix);
     if (!markup) {
-      const key = JSON.stringify([prefix.classPrefix ?? null, prefix.idPrefix ?? null, prefix.firstClassOnly === true]);
+      const key = prefixKey(prefix);
       markup = this.markupByKey.get(key);
       if (!markup) this.markupByKey.set(key, (markup = { classLists: new Map(), attributes: new Map(), lists: new Map(), startTags: undefined }));
       this.markupByPrefix.set(prefix, markup);
