@@ -216,29 +216,6 @@ function hooksOf(rules: ClientRules): RuleHooks {
   return hooks;
 }
 
-/**
- * One list per distinct content of `ClientRules.rewritesFor` answers (the same rules in the same order): clients
- * whose rules for a property agree get the same list, so a declaration's rewrite through it is computed once per
- * email (BehaviorFacts.rewriteThrough) instead of once per rewrite signature.
- */
-const CANONICAL_LISTS = new Map<string, readonly RewriteBehavior[]>();
-const CANONICAL_OF = new WeakMap<readonly RewriteBehavior[], readonly RewriteBehavior[]>();
-
-function canonicalList(list: readonly RewriteBehavior[]): readonly RewriteBehavior[] {
-  let canonical = CANONICAL_OF.get(list);
-  if (!canonical) {
-    const key = list.map((rule) => rule.id).join('\n');
-    canonical = CANONICAL_LISTS.get(key);
-    // Ids name behaviours uniquely only within a model: the list is shared only when it holds the very same objects.
-    if (!canonical || canonical.length !== list.length || canonical.some((rule, index) => rule !== list[index])) {
-      canonical = list;
-      if (!CANONICAL_LISTS.has(key)) CANONICAL_LISTS.set(key, list);
-    }
-    CANONICAL_OF.set(list, canonical);
-  }
-  return canonical;
-}
-
 function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<BehaviorOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
   const result: SharedRewrites = {
     inlineRewrites: new Map(),
@@ -278,7 +255,7 @@ function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<B
   }
   for (const entry of inlineCandidates) {
     if (result.droppedStyleValues.has(entry.group.value)) continue;
-    const hit = facts.rewriteThrough(rules.rewritesFor(entry.declaration.property), entry);
+    const hit = rewriteEntry(rules.rewritesFor(entry.declaration.property), entry);
     if (!hit) continue;
     result.inlineRewrites.set(entry.declaration, hit.result);
     result.hits.push({ by: hit.by, position: entry.group.first, count: entry.group.count });
@@ -307,7 +284,7 @@ function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<B
   for (const item of sheetCandidates) {
     const candidates = rules.rewritesFor(item.property);
     if (candidates.length === 0 || drops.droppedSheets.has(item.sheet.element) || drops.droppedCss.has(item.top)) continue;
-    const hit = facts.rewriteThrough(candidates, item);
+    const hit = rewriteEntry(candidates, item);
     if (!hit) continue;
     result.sheetRewrites.set(item.node, hit.result);
     result.hits.push({ by: hit.by, position: sheetNodePosition(item.sheet, item.node), count: 1 });
@@ -391,24 +368,6 @@ export class BehaviorFacts {
       byValue.set(value, drops);
     }
     return drops;
-  }
-
-  private readonly throughLists = new Map<readonly RewriteBehavior[], Map<InlineEntry | SheetDeclaration, RewriteHit | null>>();
-
-  /**
-   * A declaration's rewrite through a client's rules for its property, kept per email and list: the rewrite
-   * signatures that hold the same rules for a property (most do: 20 signatures for 21 clients) ask again.
-   */
-  rewriteThrough(list: readonly RewriteBehavior[], entry: InlineEntry | SheetDeclaration): RewriteHit | undefined {
-    const canonical = canonicalList(list);
-    let byEntry = this.throughLists.get(canonical);
-    if (!byEntry) this.throughLists.set(canonical, (byEntry = new Map()));
-    let hit = byEntry.get(entry);
-    if (hit === undefined) {
-      hit = rewriteEntry(canonical, entry) ?? null;
-      byEntry.set(entry, hit);
-    }
-    return hit ?? undefined;
   }
 
   private readonly attributeDropHits = new Map<RewriteBehavior, Array<{ element: HtmlElement; dropped: readonly string[] }>>();
