@@ -8,6 +8,7 @@ import {
   DropBlockBehavior,
   Poison,
   RewriteBehavior,
+  SanitizeBehavior,
   SheetFacts,
   elementRuleOn,
 } from '../clients/models/client-behavior';
@@ -180,6 +181,44 @@ interface SharedRewrites {
   hits: Array<{ by: RewriteBehavior; position: { line: number; column: number } | undefined; count: number; wholeAttribute?: true }>;
 }
 
+/**
+ * A client's rules sorted by the hook computeRewrites and evaluateBehaviors call, built once per client (catalog
+ * data): each email's evaluation walked every rule list again per hook and client to find the few that apply.
+ */
+interface RuleHooks {
+  commentRewriters: readonly RewriteBehavior[];
+  styleDroppers: readonly RewriteBehavior[];
+  declarationRewriters: readonly RewriteBehavior[];
+  attributeDroppers: readonly RewriteBehavior[];
+  atRuleRewriters: readonly RewriteBehavior[];
+  /** `[...removes, ...unwraps]` with what each entry does (a tag in both lists removes, twice, as it always did). */
+  sanitized: ReadonlyArray<{ tag: string; behavior: SanitizeBehavior; how: 'removes' | 'unwraps' }>;
+  /** The properties element rules govern whole (rules reading no values). */
+  governed: readonly string[];
+}
+
+const RULE_HOOKS = new WeakMap<ClientRules, RuleHooks>();
+
+function hooksOf(rules: ClientRules): RuleHooks {
+  let hooks = RULE_HOOKS.get(rules);
+  if (!hooks) {
+    hooks = {
+      commentRewriters: rules.rewrites.filter((r) => r.rewriteComment),
+      styleDroppers: rules.rewrites.filter((r) => r.dropsStyleAttribute),
+      declarationRewriters: rules.rewrites.filter((r) => r.rewrite),
+      attributeDroppers: rules.rewrites.filter((r) => r.dropsAttributes),
+      atRuleRewriters: rules.rewrites.filter((r) => r.rewriteAtRule),
+      sanitized: [...rules.removes, ...rules.unwraps].map(([tag, behavior]) => ({ tag, behavior, how: rules.removes.has(tag) ? 'removes' : 'unwraps' })),
+      // A rule that reads some values or elements only, or only reports, leaves caniemail's finding for the property in place.
+      governed: [...rules.elementRules]
+        .filter(([, list]) => list.some((behavior) => !behavior.valueMatches && !behavior.when && !behavior.keeps))
+        .map(([property]) => property),
+    };
+    RULE_HOOKS.set(rules, hooks);
+  }
+  return hooks;
+}
+
 function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<BehaviorOutcome, 'droppedSheets' | 'droppedCss'>): SharedRewrites {
   const result: SharedRewrites = {
     inlineRewrites: new Map(),
@@ -189,66 +228,45 @@ function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<B
     commentRewrites: new Map(),
     hits: [],
   };
-  for (const rule of rules.rewrites) {
-    if (!rule.rewriteComment) continue;
+  const hooks = hooksOf(rules);
+  for (const rule of hooks.commentRewriters) {
     for (const comment of facts.parsed.comments) {
       if (result.commentRewrites.has(comment)) continue;
-      const markup = rule.rewriteComment(comment.data);
+      const markup = rule.rewriteComment?.(comment.data);
       if (markup === undefined) continue;
       result.commentRewrites.set(comment, markup);
       result.hits.push({ by: rule, position: positionOf(comment), count: 1 });
     }
   }
-  const styleDroppers = rules.rewrites.filter((r) => r.dropsStyleAttribute);
-  const hasDeclarationRewrites = rules.rewrites.some((r) => r.rewrite);
-  for (const group of facts.inlineGroups()) {
-    const dropper = styleDroppers.length > 0 ? styleDroppers.find((r) => facts.dropsStyle(r, group.value)) : undefined;
-    if (dropper) {
-      result.droppedStyleValues.add(group.value);
-      result.hits.push({ by: dropper, position: group.first, count: group.count, wholeAttribute: true });
-      continue;
+  const { styleDroppers } = hooks;
+  if (styleDroppers.length > 0) {
+    for (const group of facts.inlineGroups()) {
+      const dropper = styleDroppers.find((r) => facts.dropsStyle(r, group.value));
+      if (dropper) {
+        result.droppedStyleValues.add(group.value);
+        result.hits.push({ by: dropper, position: group.first, count: group.count, wholeAttribute: true });
+      }
     }
   }
   // Only the declarations some rule can change are offered to the rules (facts.declarationIndex narrows them).
   const index = facts.declarationIndex();
   const inlineCandidates = new Set<InlineEntry>();
   const sheetCandidates = new Set<SheetDeclaration>();
-  for (const rule of hasDeclarationRewrites ? rules.rewrites : []) {
-    if (!rule.rewrite) continue;
-    for (const entry of index.select(
-      index.inline,
-      rule,
-      (e) => e.declaration.important,
-      (e) => e.declaration.value,
-    ))
-      inlineCandidates.add(entry);
-    for (const item of index.select(
-      index.sheet,
-      rule,
-      (d) => d.node.important === true,
-      (d) => d.node.value,
-    ))
-      sheetCandidates.add(item);
+  for (const rule of hooks.declarationRewriters) {
+    for (const entry of index.select(index.inline, rule, inlineImportant, inlineValue)) inlineCandidates.add(entry);
+    for (const item of index.select(index.sheet, rule, sheetImportant, sheetValue)) sheetCandidates.add(item);
   }
-  for (const { declaration, group } of inlineCandidates) {
-    if (result.droppedStyleValues.has(group.value)) continue;
-    const hit = rewriteDeclaration(rules.rewritesFor(declaration.property), declaration, {
-      inline: true,
-      raw: declaration.important ? rawInlineDeclaration(declaration) : undefined,
-    });
+  for (const entry of inlineCandidates) {
+    if (result.droppedStyleValues.has(entry.group.value)) continue;
+    const hit = rewriteEntry(rules.rewritesFor(entry.declaration.property), entry);
     if (!hit) continue;
-    result.inlineRewrites.set(declaration, hit.result);
-    result.hits.push({ by: hit.by, position: group.first, count: group.count });
+    result.inlineRewrites.set(entry.declaration, hit.result);
+    result.hits.push({ by: hit.by, position: entry.group.first, count: entry.group.count });
   }
-  for (const rule of rules.rewrites) {
-    if (!rule.dropsAttributes) continue;
-    for (const tag of rule.dropsAttributesOn ?? []) {
-      for (const element of facts.parsed.elementsByTag.get(tag) ?? []) {
-        if (rule.dropsAttributes(element).length > 0) result.hits.push({ by: rule, position: positionOf(element), count: 1 });
-      }
-    }
+  for (const rule of hooks.attributeDroppers) {
+    for (const { element } of facts.attributeDrops(rule)) result.hits.push({ by: rule, position: positionOf(element), count: 1 });
   }
-  const atRuleRewriters = rules.rewrites.filter((r) => r.rewriteAtRule);
+  const { atRuleRewriters } = hooks;
   const { atRules } = facts.cssNodes();
   for (const item of atRuleRewriters.length > 0 ? atRules : []) {
     if (drops.droppedSheets.has(item.sheet.element) || drops.droppedCss.has(item.top)) continue;
@@ -269,18 +287,32 @@ function computeRewrites(facts: BehaviorFacts, rules: ClientRules, drops: Pick<B
   for (const item of sheetCandidates) {
     const candidates = rules.rewritesFor(item.property);
     if (candidates.length === 0 || drops.droppedSheets.has(item.sheet.element) || drops.droppedCss.has(item.top)) continue;
-    const { node } = item;
-    const important = node.important === true;
-    const hit = rewriteDeclaration(
-      candidates,
-      { property: item.property, value: node.value, important },
-      { inline: false, raw: important ? rawDeclaration(node) : undefined },
-    );
+    const hit = rewriteEntry(candidates, item);
     if (!hit) continue;
     result.sheetRewrites.set(item.node, hit.result);
     result.hits.push({ by: hit.by, position: sheetNodePosition(item.sheet, item.node), count: 1 });
   }
   return result;
+}
+
+const inlineImportant = (entry: InlineEntry): boolean => entry.declaration.important;
+const inlineValue = (entry: InlineEntry): string => entry.declaration.value;
+const sheetImportant = (item: SheetDeclaration): boolean => item.node.important === true;
+const sheetValue = (item: SheetDeclaration): string => item.node.value;
+
+/** A declaration's rewrite through one list of rules (rewriteDeclaration with its site). */
+function rewriteEntry(rules: readonly RewriteBehavior[], entry: InlineEntry | SheetDeclaration): RewriteHit | undefined {
+  if ('group' in entry) {
+    const { declaration } = entry;
+    return rewriteDeclaration(rules, declaration, { inline: true, raw: declaration.important ? rawInlineDeclaration(declaration) : undefined });
+  }
+  const { node } = entry;
+  const important = node.important === true;
+  return rewriteDeclaration(
+    rules,
+    { property: entry.property, value: node.value, important },
+    { inline: false, raw: important ? rawDeclaration(node) : undefined },
+  );
 }
 
 /** The name of the nearest at-rule around a node (lower-case), walking up through style rules; undefined at the top. */
@@ -339,6 +371,27 @@ export class BehaviorFacts {
       byValue.set(value, drops);
     }
     return drops;
+  }
+
+  private readonly attributeDropHits = new Map<RewriteBehavior, Array<{ element: HtmlElement; dropped: readonly string[] }>>();
+
+  /**
+   * The elements a rule removes attributes from, with the names, in its tags' order: found once per email, as
+   * rules are shared by clients and the transform asks again for each of them.
+   */
+  attributeDrops(rule: RewriteBehavior): ReadonlyArray<{ element: HtmlElement; dropped: readonly string[] }> {
+    let found = this.attributeDropHits.get(rule);
+    if (!found) {
+      found = [];
+      for (const tag of rule.dropsAttributesOn ?? []) {
+        for (const element of this.parsed.elementsByTag.get(tag) ?? []) {
+          const dropped = rule.dropsAttributes?.(element) ?? [];
+          if (dropped.length > 0) found.push({ element, dropped });
+        }
+      }
+      this.attributeDropHits.set(rule, found);
+    }
+    return found;
   }
 
   private readonly rewriteResults = new Map<string, SharedRewrites>();
@@ -466,15 +519,16 @@ export class BehaviorFacts {
 }
 
 /** Per client and tag: caniemail's own finding already flags the element (unsupported, or partial with the behaviour in its notes). */
-const FLAGGED_ELEMENTS = new Map<string, boolean>();
+const FLAGGED_ELEMENTS = new Map<ClientId, Map<string, boolean>>();
 function flaggedElement(client: ClientId, tag: string): boolean {
-  const key = `${client} ${tag}`;
-  let flagged = FLAGGED_ELEMENTS.get(key);
+  let byTag = FLAGGED_ELEMENTS.get(client);
+  if (!byTag) FLAGGED_ELEMENTS.set(client, (byTag = new Map()));
+  let flagged = byTag.get(tag);
   if (flagged === undefined) {
     const slug = ELEMENT_FEATURES[tag];
     const level = slug ? getTrackedFeature(slug)?.support.byClient[CLIENT_INDEX[client]].level : undefined;
     flagged = level === 'unsupported' || level === 'partial';
-    FLAGGED_ELEMENTS.set(key, flagged);
+    byTag.set(tag, flagged);
   }
   return flagged;
 }
@@ -752,10 +806,7 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
   // Element rules: a governed property used on an element the client ignores it on (inline, or through a
   // <style> rule that styles that element); used where it works, it gives no finding at all.
   if (rules.elementRules.size > 0) {
-    // A rule that reads some values or elements only, or only reports, leaves caniemail's finding for the property in place.
-    for (const [property, list] of rules.elementRules) {
-      if (list.some((behavior) => !behavior.valueMatches && !behavior.when && !behavior.keeps)) outcome.elementGoverned.add(property);
-    }
+    for (const property of hooksOf(rules).governed) outcome.elementGoverned.add(property);
     const report = (element: HtmlElement, property: string, value: string, position: () => { line: number; column: number } | undefined): void => {
       const behavior = elementRuleOn(rules.elementRules.get(property), element, value, facts.parsed);
       if (!behavior) return;
@@ -777,9 +828,8 @@ export function evaluateBehaviors(facts: BehaviorFacts, client: ClientId, client
   }
 
   // Elements the sanitizer removes or unwraps.
-  for (const [tag, behavior] of [...rules.removes, ...rules.unwraps]) {
+  for (const { tag, behavior, how } of hooksOf(rules).sanitized) {
     if (flaggedElement(client, tag)) continue;
-    const how = rules.removes.has(tag) ? 'removes' : 'unwraps';
     for (const element of parsed.elementsByTag.get(tag) ?? []) {
       if (!element.sourceCodeLocation) continue;
       if (!sanitizesElement(how === 'unwraps' ? rules.unwraps : rules.removes, element, parsed)) continue;

@@ -1,6 +1,6 @@
 import { CLIENT_IDS, ClientId } from '../clients/email-client';
 import { EMAIL_CLIENTS } from '../clients/email-clients';
-import { worstSupport } from '../clients/tracked-properties';
+import { worstSupportByClient } from '../clients/tracked-properties';
 import { EmailFormat } from '../fixes/code-fix';
 import { fixFor, suggestionFor } from '../fixes/fix-catalog';
 import { ParsedEmail } from '../parse/parse-email';
@@ -72,14 +72,21 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
   const relying = cascade.elementsRelyingOnStyle.length;
   const wanted = new Set(context.clients);
   let fallbacks: WordEngineFallbacks | undefined;
+  // Each hit's support in every client, read once per hit (catalog data, kept per feature list).
+  const supports = hits.map((hit) => (hit.unknownProperty ? undefined : worstSupportByClient(hit.featureIds)));
   for (const client of EMAIL_CLIENTS) {
     if (!wanted.has(client.id)) continue;
     const clientIndex = CLIENT_IDS.indexOf(client.id);
     const before = findings.length;
     const outcome = context.behaviors?.(client.id);
-    for (const hit of hits) {
+    const governed = outcome && outcome.elementGoverned.size > 0 ? outcome.elementGoverned : undefined;
+    for (let h = 0; h < hits.length; h++) {
+      const hit = hits[h];
+      const support = supports[h]?.[clientIndex];
+      // Supported or unknown: no finding (the common case, decided before anything else is read).
+      if (support && (support.level === 'supported' || support.level === 'unknown')) continue;
       // A property the client's element rules govern is reported per element by those rules (below).
-      if (outcome?.elementGoverned.has(hit.label)) continue;
+      if (governed?.has(hit.label)) continue;
       let severity: Severity | undefined;
       let message: string;
       let rule = hit.featureIds[0] ?? 'unknown-property';
@@ -89,8 +96,7 @@ export function buildCssReport(context: CssReportContext): CssFinding[] {
         rule = 'unknown-property';
         message = `caniemail has no data for ${hit.label}; ${client.name} strips CSS properties it does not recognize, so support is unknown.`;
       } else {
-        const support = worstSupport(hit.featureIds, clientIndex);
-        if (support.level === 'supported' || support.level === 'unknown') continue;
+        if (!support) continue; // (a known property always has one)
         const notes = support.notes.length > 0 ? ` ${sentence(support.notes)}` : '';
         if (support.level === 'unsupported') {
           const isStyle = rule === 'html-style';

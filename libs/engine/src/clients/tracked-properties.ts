@@ -31,6 +31,19 @@ export function worstSupport(featureIds: readonly string[], clientIndex: number)
   return worst;
 }
 
+/** worstSupport for every client index at once (cssReport reads one list per hit instead of one lookup per hit and client). */
+export function worstSupportByClient(featureIds: readonly string[]): readonly ClientSupport[] {
+  let all = ALL_CLIENTS_SUPPORT.get(featureIds);
+  if (!all) {
+    all = CLIENT_IDS.map((_, index) => worstSupport(featureIds, index));
+    ALL_CLIENTS_SUPPORT.set(featureIds, all);
+  }
+  return all;
+}
+
+/** worstSupportByClient's answers per feature list (complete lists; worstSupport's fill per client). */
+const ALL_CLIENTS_SUPPORT = new WeakMap<readonly string[], readonly ClientSupport[]>();
+
 /** worstSupport's answers per feature list (held weakly: a list built for one call is collected with it). */
 const WORST_SUPPORT = new WeakMap<readonly string[], ClientSupport[]>();
 

@@ -49,6 +49,17 @@ export interface ClientView {
 
 type SelectorWriter = (rule: Rule) => string;
 
+/** What prefixing an element reads of a prefix behaviour, as a key (catalog data: kept per behaviour, not per email). */
+const PREFIX_KEYS = new WeakMap<PrefixBehavior, string>();
+function prefixKey(prefix: PrefixBehavior): string {
+  let key = PREFIX_KEYS.get(prefix);
+  if (key === undefined) {
+    key = JSON.stringify([prefix.classPrefix ?? null, prefix.idPrefix ?? null, prefix.firstClassOnly === true]);
+    PREFIX_KEYS.set(prefix, key);
+  }
+  return key;
+}
+
 /** One email's elements and class lists with one class/id prefix (TransformContext.markupOf). */
 interface PrefixedMarkup {
   /** Class attribute value -> its prefixed text. */
@@ -139,7 +150,7 @@ export class TransformContext {
   private markupOf(prefix: PrefixBehavior): PrefixedMarkup {
     let markup = this.markupByPrefix.get(prefix);
     if (!markup) {
-      const key = JSON.stringify([prefix.classPrefix ?? null, prefix.idPrefix ?? null, prefix.firstClassOnly === true]);
+      const key = prefixKey(prefix);
       markup = this.markupByKey.get(key);
       if (!markup) this.markupByKey.set(key, (markup = { classLists: new Map(), attributes: new Map(), lists: new Map(), startTags: undefined }));
       this.markupByPrefix.set(prefix, markup);
@@ -426,7 +437,7 @@ export function transformForClient(context: TransformContext, client: ClientId):
   for (const [comment, markup] of outcome.commentRewrites) plan.comments.set(comment, markup);
   dropWholeStyleBlocks(outcome, name, plan, tally);
   const inlinedRuleCount = writeInlineStyles(context, outcome, bit, inlines, name, plan, tally, styles, attributes);
-  dropElementAttributes(parsed, rules, name, attributes, tally);
+  dropElementAttributes(context.behaviorFacts, rules, name, attributes, tally);
   addElementAttributes(parsed, rules, attributes);
   if (rules.urlBase) resolveRelativeUrls(parsed, rules.urlBase, attributes);
   if (prefix) prefixNames(context, prefix, name, plan, tally, attributes);
@@ -629,24 +640,21 @@ function withStyleAttribute(element: HtmlElement, declarations: readonly Decl[])
 }
 
 /** Attributes the client removes from some elements (Yahoo's class on `<img>`, the body's bgcolor). */
-function dropElementAttributes(parsed: ParsedEmail, rules: ClientRules, name: string, attributes: ClientView['attributes'], tally: WarningTally): void {
+function dropElementAttributes(facts: BehaviorFacts, rules: ClientRules, name: string, attributes: ClientView['attributes'], tally: WarningTally): void {
   for (const rule of rules.rewrites) {
     if (!rule.dropsAttributes) continue;
-    for (const tag of rule.dropsAttributesOn ?? []) {
-      for (const element of parsed.elementsByTag.get(tag) ?? []) {
-        const dropped = rule.dropsAttributes(element);
-        if (dropped.length === 0) continue;
-        attributes.set(
-          element,
-          (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.includes(a.name)),
-        );
-        tally.add(
-          'warning',
-          dropped.join(', '),
-          (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`,
-          positionOf(element),
-        );
-      }
+    // The rule's elements and names are found once per email (the clients sharing the rule ask again).
+    for (const { element, dropped } of facts.attributeDrops(rule)) {
+      attributes.set(
+        element,
+        (attributes.get(element) ?? element.attrs).filter((a) => a.prefix || !dropped.includes(a.name)),
+      );
+      tally.add(
+        'warning',
+        dropped.join(', '),
+        (n) => `${name} removed ${dropped.join(', ')} from ${plural(n, `<${element.tagName}> element`)}.`,
+        positionOf(element),
+      );
     }
   }
 }
