@@ -101,14 +101,36 @@ export default async function analyze(
   completeChecksInline?: CompleteChecks,
   postOutcomeInline?: PostOutcome,
 ): Promise<AnalysisOutcome | SuggestedFixAhead> {
+  const { outcome, ahead } = await analyzeAndEncode(task, completeChecksInline);
+  if (!ahead) {
+    task.checksPort?.close();
+    return outcome;
+  }
+  if (postOutcomeInline) {
+    postOutcomeInline(outcome);
+    // Inline, the caller stores the outcome before the fixer takes the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+  } else {
+    task.checksPort!.postMessage({ kind: 'outcome', outcome } satisfies ThreadMessage);
+    task.checksPort!.close();
+  }
+  return { kind: 'suggested-fix', suggestedFix: suggestFrom(task, ahead) };
+}
+
+/**
+ * The analysis, its checks and its stored result; with the analysis's parts when the task goes on to the suggested
+ * fix. Its own function so that nothing else of the analysis (the clients' markup, the result) stays reachable
+ * while the fixer runs: the fixer's scavenges would copy it again and again.
+ */
+async function analyzeAndEncode(task: AnalysisTask, completeChecksInline?: CompleteChecks): Promise<{ outcome: AnalysisOutcome; ahead: AnalysisParts | null }> {
   let analysis: PreviewAnalysis;
   let parts: AnalysisParts | null;
   const engineStart = nowMs();
   try {
     ({ analysis, parts } = analyzeEmailKeepingParts(task.html, task.options));
   } catch (error) {
+    if (error instanceof EngineLimitError) return { outcome: { kind: 'limit', message: error.message }, ahead: null };
     task.checksPort?.close();
-    if (error instanceof EngineLimitError) return { kind: 'limit', message: error.message };
     throw error;
   }
   const engineEnd = nowMs();
@@ -141,19 +163,7 @@ export default async function analyze(
     : undefined;
   const outcome: AnalysisOutcome = { kind: 'analysis', overallScore: analysis.overallScore, storedResult, gateSummary: summary, phases };
   const ahead = task.gate && parts && safeFixTargets !== null && safeFixTargets > 0 && failsAlready(summary, task.gate, task.options.clients);
-  if (!ahead || !parts) {
-    task.checksPort?.close();
-    return outcome;
-  }
-  if (postOutcomeInline) {
-    postOutcomeInline(outcome);
-    // Inline, the caller stores the outcome before the fixer takes the event loop.
-    await new Promise((resolve) => setImmediate(resolve));
-  } else {
-    task.checksPort!.postMessage({ kind: 'outcome', outcome } satisfies ThreadMessage);
-    task.checksPort!.close();
-  }
-  return { kind: 'suggested-fix', suggestedFix: suggestFrom(task, parts) };
+  return { outcome, ahead: ahead ? parts : null };
 }
 
 /** Whether the verdict fails on what the analysis alone decides, read from the summary the verdict step reads. */
