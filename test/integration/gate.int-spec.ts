@@ -97,9 +97,16 @@ describe('POST /api/gate', () => {
       20_000,
     );
 
-  /** What the run's follow-up job returned (it stays in Redis a while once completed): where its suggestion was computed. */
-  const followUpResult = async (runId: string) =>
-    (await queues.preview.getJob(gateSuggestFixJob(runId).jobId))?.returnvalue as GateSuggestFixJobResult | undefined;
+  /**
+   * What the run's follow-up job returned (it stays in Redis a while once completed): where its suggestion was computed.
+   * The run is settled in PostgreSQL before the job finishes in Redis, so its return value is waited for.
+   */
+  const followUpResult = (runId: string) =>
+    waitFor(
+      async () => ((await queues.preview.getJob(gateSuggestFixJob(runId).jobId))?.returnvalue as GateSuggestFixJobResult | undefined) ?? null,
+      `the follow-up of ${runId} to finish`,
+      20_000,
+    );
 
   describe('access and validation', () => {
     it('needs a key (401) on the Pro plan (403 plan_required)', async () => {
