@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
+import { gateSuggestFixJob, type GateSuggestFixJobResult } from '@mailproof/contracts';
 import { GateRunRepository, WebhookRepository } from '@mailproof/persistence';
 import type { AppProcess } from '../utils/app-process';
 import { startTestApi, type RunningApi } from '../utils/api-server';
@@ -96,6 +97,17 @@ describe('POST /api/gate', () => {
       20_000,
     );
 
+  /**
+   * What the run's follow-up job returned (it stays in Redis a while once completed): where its suggestion was computed.
+   * The run is settled in PostgreSQL before the job finishes in Redis, so its return value is waited for.
+   */
+  const followUpResult = (runId: string) =>
+    waitFor(
+      async () => ((await queues.preview.getJob(gateSuggestFixJob(runId).jobId))?.returnvalue as GateSuggestFixJobResult | undefined) ?? null,
+      `the follow-up of ${runId} to finish`,
+      20_000,
+    );
+
   describe('access and validation', () => {
     it('needs a key (401) on the Pro plan (403 plan_required)', async () => {
       const anonymous = await request(api.url).post('/api/gate').send({ html: CLEAN });
@@ -186,6 +198,8 @@ describe('POST /api/gate', () => {
         request: { method: 'POST', path: '/api/fix', body: { format: 'html', clients: ['gmail-web', 'outlook-windows-legacy'], tiers: ['safe'] } },
       });
       expect(verdict.suggestedFix.fixable).toBeGreaterThanOrEqual(2);
+      // The analysis failed the verdict on its own: it went on to the suggestion from its own findings, and the follow-up took it.
+      expect(await followUpResult(res.body.runId)).toEqual({ runId: res.body.runId, fixable: verdict.suggestedFix.fixable, computedBy: 'analysis' });
       // The rest of the run's verdict is the answer's.
       const { suggestedFix: _pending, ...answered } = res.body;
       const { suggestedFix: _settled, ...stored } = verdict;
@@ -216,6 +230,25 @@ describe('POST /api/gate', () => {
         fixable: 1,
         request: { method: 'POST', path: '/api/fix', body: { format: 'mjml', clients: ['apple-mail-ios'], tiers: ['safe'] } },
       });
+    });
+
+    it('suggests the same fix when only the verdict step finds the failure (a regression): the follow-up computes it', async () => {
+      const ref = `emails/ledger-${Date.now()}`;
+      const first = await gate({ html: CLEAN, ref, checks: ['regression'] });
+      expect(first.body.passed).toBe(true);
+      // Only the regression check runs: the analysis cannot tell the verdict fails, so it does not go on to the fixes.
+      const regressed = await gate({ html: FIXABLE, ref, checks: ['regression'] });
+      expect(regressed.body.passed).toBe(false);
+      expect(regressed.body.failures.every((f: { family: string }) => f.family === 'regression')).toBe(true);
+      expect(regressed.body.suggestedFix).toEqual({ pending: true });
+      const computed = (await settledVerdict(regressed.body.runId)).suggestedFix;
+      expect(await followUpResult(regressed.body.runId)).toMatchObject({ computedBy: 'follow-up', fixable: computed.fixable });
+      // The same email failing on its own analysis: its suggestion comes from the analysis, and is the same.
+      const failing = await gate({ html: FIXABLE });
+      const handedOver = (await settledVerdict(failing.body.runId)).suggestedFix;
+      expect(await followUpResult(failing.body.runId)).toMatchObject({ computedBy: 'analysis' });
+      expect(handedOver).toEqual(computed);
+      expect(computed.fixable).toBeGreaterThanOrEqual(2);
     });
 
     it('suggests nothing on a failed verdict the safe fixes cannot improve, and says so at once when no finding is theirs', async () => {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CompileError } from '@mailproof/engine/compile';
 import type { ClientId } from '@mailproof/engine';
-import type { PreviewJobResult } from '@mailproof/contracts';
+import type { PreviewGateOptions, PreviewJobResult } from '@mailproof/contracts';
 import { GateRunRepository, PreviewRepository } from '@mailproof/persistence';
 import { MailproofConfig } from '@mailproof/config';
 import type { FinalFailureCause } from '@mailproof/queue';
@@ -41,8 +41,11 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
     await disposeCompilers();
   }
 
-  /** `bulk`: the gate run said the message is bulk mail (its message report's checklist then applies in full). */
-  async analyze(previewId: string, options: { bulk?: boolean } = {}): Promise<PreviewJobResult> {
+  /**
+   * `bulk`: the gate run said the message is bulk mail (its message report's checklist then applies in full).
+   * `gate`: a gate run's verdict options; an analysis that fails them goes on to the run's suggested fix.
+   */
+  async analyze(previewId: string, options: { bulk?: boolean; gate?: PreviewGateOptions } = {}): Promise<PreviewJobResult> {
     const preview = await this.previews.findForAnalysis(previewId);
     // Deleted meanwhile: nothing to do. Already done: a redelivery must not compute it twice.
     if (!preview) return { previewId, status: 'failed' };
@@ -89,6 +92,7 @@ export class PreviewAnalysisService implements OnApplicationBootstrap, OnApplica
             },
             includeCompiledHtml: preview.format !== 'html',
             traceparent: span.traceparent(),
+            ...(options.gate ? { gate: { ...options.gate, bulk: options.bulk === true } } : {}),
           },
           (inputs) => tracing.inSpan('checks', {}, () => this.checks.complete(previewId, compiled.html, inputs, message)),
         ),

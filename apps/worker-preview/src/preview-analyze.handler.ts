@@ -11,7 +11,7 @@ export class PreviewAnalyzeHandler implements JobHandler<'preview.analyze'> {
   constructor(private readonly analysis: PreviewAnalysisService) {}
 
   handle(payload: PreviewJobPayload): Promise<PreviewJobResult> {
-    return this.analysis.analyze(payload.previewId, { bulk: payload.bulk === true });
+    return this.analysis.analyze(payload.previewId, { bulk: payload.bulk === true, gate: payload.gate });
   }
 
   onFinalFailure(payload: PreviewJobPayload, cause: FinalFailureCause): Promise<void> {

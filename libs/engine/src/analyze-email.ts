@@ -11,7 +11,9 @@ import { EMAIL_FORMATS, EmailFormat } from './fixes/code-fix';
 import { HtmlElement, HtmlText } from './parse/dom';
 import { ParsedEmail, parseEmail } from './parse/parse-email';
 import { AnalyzeEmailOptions, PreviewAnalysis } from './preview-analysis';
-import { buildQualityReports } from './reports/build-reports';
+import { buildQualityReports, type QualityReports } from './reports/build-reports';
+import type { CompileWarning } from './compile/compile-format';
+import type { ReportContext } from './reports/context/report-context';
 import { buildDarkContrast, transformDropMasks } from './reports/dark-contrast';
 import { createReportContext } from './reports/context/report-context';
 import { overallScore, scoreClients } from './scores/compatibility-score';
@@ -226,12 +228,42 @@ export function analyzeEmail(html: string, options: AnalyzeEmailOptions = {}): P
   return analyzeParsedEmail(parseEmail(html), analysisFormat(format), clients, options);
 }
 
-/** Same as analyzeEmail, for callers that already hold a ParsedEmail. */
+/**
+ * What an analysis computed that the fixer's first finding ledger is made of (`findingLedgerOfAnalysis`):
+ * the parse, the compatibility findings as found (before a template's findings are placed in its source),
+ * the report context and the quality reports. The gate's suggested fix starts from them instead of
+ * analyzing the email it just analyzed again (docs/gate.md, "Suggested fix").
+ */
+export interface AnalysisParts {
+  parsed: ParsedEmail;
+  /** The format the markup was analyzed as (`analysisFormat`). */
+  format: EmailFormat;
+  clients: readonly ClientId[];
+  cssReport: readonly CssFinding[];
+  reportContext: ReportContext;
+  qualityReports: QualityReports;
+  compileWarnings: readonly CompileWarning[];
+}
+
+/**
+ * analyzeEmail, keeping the parts the fixer's first ledger is made of (null with `reports: false`, which
+ * leaves the reports the ledger holds uncomputed). The analysis is the very same as analyzeEmail's.
+ */
+export function analyzeEmailKeepingParts(html: string, options: AnalyzeEmailOptions = {}): { analysis: PreviewAnalysis; parts: AnalysisParts | null } {
+  const format = resolveFormat(options.format);
+  const clients = resolveClients(options.clients);
+  let parts: AnalysisParts | null = null;
+  const analysis = analyzeParsedEmail(parseEmail(html), analysisFormat(format), clients, options, (kept) => (parts = kept));
+  return { analysis, parts };
+}
+
+/** Same as analyzeEmail, for callers that already hold a ParsedEmail; `keep` receives the analysis's parts when its reports are on. */
 export function analyzeParsedEmail(
   parsed: ParsedEmail,
   format: EmailFormat,
   clients: readonly ClientId[],
   options: Pick<AnalyzeEmailOptions, 'compileWarnings' | 'reports' | 'sourcePositions'> = {},
+  keep?: (parts: AnalysisParts) => void,
 ): PreviewAnalysis {
   const { selectors, cascade, transformContext, cssReport: compiledReport } = analyzeCompatibility(parsed, format, clients);
   // A compiled template's findings point into the author's source where the element came from one.
@@ -268,6 +300,7 @@ export function analyzeParsedEmail(
     vmlReport: null,
     plainText: null,
   };
-  if (!qualityReports || !darkContrast) return analysis;
+  if (!qualityReports || !darkContrast || !reportContext) return analysis;
+  keep?.({ parsed, format, clients, cssReport: compiledReport, reportContext, qualityReports, compileWarnings: options.compileWarnings ?? [] });
   return { ...analysis, ...qualityReports, darkContrast };
 }

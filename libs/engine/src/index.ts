@@ -1,6 +1,14 @@
 // Public API of @mailproof/engine: the pure analysis core.
-export { analyzeEmail, analyzeParsedEmail, renderClientViews, renderEmailViews, resolveClients, EngineInputError } from './analyze-email';
-export type { ClientRenderView, EmailRenderViews } from './analyze-email';
+export {
+  analyzeEmail,
+  analyzeEmailKeepingParts,
+  analyzeParsedEmail,
+  renderClientViews,
+  renderEmailViews,
+  resolveClients,
+  EngineInputError,
+} from './analyze-email';
+export type { AnalysisParts, ClientRenderView, EmailRenderViews } from './analyze-email';
 export { LINE_ATTRIBUTE } from './transforms/render-template';
 export type { AnalyzeEmailOptions, PreviewAnalysis, ClientTransform, DarkModeResult } from './preview-analysis';
 export { EngineError, EngineLimitError } from './errors';

@@ -89,7 +89,8 @@ export class GateService {
     const linksDeadline = started + budgetMs - VERDICT_RESERVE_MS;
     const chain: Array<JobRequest<JobName, unknown>> = [
       ...(options.source === 'url' ? [gateImportJob(run.id)] : []),
-      previewAnalyzeJob(preview.id, { bulk: options.bulk }),
+      // The verdict options the analysis can judge alone: a failed one's suggested fix then starts from the analysis (docs/gate.md).
+      previewAnalyzeJob(preview.id, { bulk: options.bulk, gate: { threshold: options.threshold, failOnError: options.failOnError, checks: options.checks } }),
       // visual: the email is painted (worker-render, as for a preview with screenshots) with its reference rendering and divergence.
       ...(visual ? [renderScreenshotsJob(preview.id, options.clients, RENDER_MODES)] : []),
       ...(options.resolveLinks ? [linksResolveJob(run.id, linksDeadline)] : []),

@@ -1,22 +1,26 @@
 import type { MessagePort } from 'node:worker_threads';
 import {
-  analyzeEmail,
+  analysisFailsGate,
+  analyzeEmailKeepingParts,
   EMAIL_CLIENTS,
   EngineLimitError,
   fixEmail,
+  gateResultOf,
   gateSuggestedFix,
   gateSummary,
   safeFixTargetCount,
+  type AnalysisParts,
   type AnalyzeEmailOptions,
   type EmailFormat,
   type FixEmailOptions,
   type GateSuggestedFix,
+  type GateSummary,
   type PreviewAnalysis,
 } from '@mailproof/engine';
 // The codec's own file, not the persistence barrel: the thread loads neither TypeORM nor Nest.
 import { encodePreviewResult, encodeSharedPreviewResult, parsePreviewResult, type ClientNames } from '@mailproof/persistence/preview-result.codec';
 // The fix answer's shape is a pure function of contracts; the barrel loads neither Nest nor the network code.
-import { fixOutcomeBody, type CheckedReports, type PreviewResultBody } from '@mailproof/contracts';
+import { fixOutcomeBody, type CheckedReports, type PreviewGateOptions, type PreviewResultBody } from '@mailproof/contracts';
 import { nowMs, type MeasuredSpan } from '@mailproof/tracing';
 import type { CheckInputs } from '../preview-checks.service';
 
@@ -32,7 +36,16 @@ export interface AnalysisTask {
    * runs in it) and hands them back in `phases`, which the main thread records under this parent.
    */
   traceparent?: string;
-  /** Threaded runs only: where the thread asks the worker's main thread to run the network checks. */
+  /**
+   * A gate run's analysis: the verdict options it can judge alone, and whether the message is bulk. When the
+   * analysis fails them and has findings the safe fixes target, the task goes on to the run's suggested fix
+   * after handing its outcome over (below).
+   */
+  gate?: PreviewGateOptions & { bulk: boolean };
+  /**
+   * Threaded runs only: where the thread asks the worker's main thread to run the network checks, and hands
+   * its outcome over when it goes on to a suggested fix.
+   */
   checksPort?: MessagePort;
 }
 
@@ -41,6 +54,18 @@ export type CompleteChecks = (inputs: CheckInputs) => Promise<CheckedReports>;
 
 /** How the checks answer over the port: their reports, or why they could not run (a bug: the job retries). */
 export type ChecksReply = { reports: CheckedReports } | { error: string };
+
+/** What the thread says over the port: the checks' inputs, then (a gate's analysis going on to its suggested fix) the outcome. */
+export type ThreadMessage = { kind: 'checks'; inputs: CheckInputs } | { kind: 'outcome'; outcome: AnalysisOutcome };
+
+/** Hands the analysis's outcome over before the task goes on (inline: to the pool directly). */
+export type PostOutcome = (outcome: AnalysisOutcome) => void;
+
+/**
+ * How a gate's analysis task ends when it went on to the suggested fix after handing its outcome over: the
+ * suggestion (null: the safe fixes resolve nothing, or the email is over an engine limit).
+ */
+export type SuggestedFixAhead = { kind: 'suggested-fix'; suggestedFix: GateSuggestedFix | null };
 
 /**
  * The analysis leaves the thread as the stored result itself: the complete response JSON with each distinct
@@ -60,22 +85,52 @@ function checksOverPort(port: MessagePort): CompleteChecks {
   return (inputs) =>
     new Promise((resolve, reject) => {
       port.once('message', (reply: ChecksReply) => ('reports' in reply ? resolve(reply.reports) : reject(new Error(reply.error))));
-      port.postMessage(inputs);
+      port.postMessage({ kind: 'checks', inputs } satisfies ThreadMessage);
     });
 }
 
 /**
  * Runs in a worker thread of the analysis pool (piscina calls it with the task alone), and inline, with
- * `completeChecksInline`, where threads are off or cannot load the compiled file (ts-jest).
+ * `completeChecksInline` and `postOutcomeInline`, where threads are off or cannot load the compiled file (ts-jest).
+ * A gate's analysis that already fails the verdict and has findings the safe fixes target hands its outcome
+ * over first (the verdict does not wait), then counts the suggested fix from this analysis's parse and findings,
+ * sparing the fixer's first analysis of the same email, and ends with that (docs/gate.md, "Suggested fix").
  */
-export default async function analyze(task: AnalysisTask, completeChecksInline?: CompleteChecks): Promise<AnalysisOutcome> {
+export default async function analyze(
+  task: AnalysisTask,
+  completeChecksInline?: CompleteChecks,
+  postOutcomeInline?: PostOutcome,
+): Promise<AnalysisOutcome | SuggestedFixAhead> {
+  const { outcome, ahead } = await analyzeAndEncode(task, completeChecksInline);
+  if (!ahead) {
+    task.checksPort?.close();
+    return outcome;
+  }
+  if (postOutcomeInline) {
+    postOutcomeInline(outcome);
+    // Inline, the caller stores the outcome before the fixer takes the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+  } else {
+    task.checksPort!.postMessage({ kind: 'outcome', outcome } satisfies ThreadMessage);
+    task.checksPort!.close();
+  }
+  return { kind: 'suggested-fix', suggestedFix: suggestFrom(task, ahead) };
+}
+
+/**
+ * The analysis, its checks and its stored result; with the analysis's parts when the task goes on to the suggested
+ * fix. Its own function so that nothing else of the analysis (the clients' markup, the result) stays reachable
+ * while the fixer runs: the fixer's scavenges would copy it again and again.
+ */
+async function analyzeAndEncode(task: AnalysisTask, completeChecksInline?: CompleteChecks): Promise<{ outcome: AnalysisOutcome; ahead: AnalysisParts | null }> {
   let analysis: PreviewAnalysis;
+  let parts: AnalysisParts | null;
   const engineStart = nowMs();
   try {
-    analysis = analyzeEmail(task.html, task.options);
+    ({ analysis, parts } = analyzeEmailKeepingParts(task.html, task.options));
   } catch (error) {
+    if (error instanceof EngineLimitError) return { outcome: { kind: 'limit', message: error.message }, ahead: null };
     task.checksPort?.close();
-    if (error instanceof EngineLimitError) return { kind: 'limit', message: error.message };
     throw error;
   }
   const engineEnd = nowMs();
@@ -88,8 +143,9 @@ export default async function analyze(task: AnalysisTask, completeChecksInline?:
       plainText: analysis.plainText,
       inboxPreview: analysis.inboxPreview,
     });
-  } finally {
+  } catch (error) {
     task.checksPort?.close();
+    throw error;
   }
   // The checked reports go last, after the engine's fields (the stored key order every reader sees).
   const { spamReport: _spam, imageReport: _images, ...others } = analysis;
@@ -105,7 +161,28 @@ export default async function analyze(task: AnalysisTask, completeChecksInline?:
         { name: 'encode', startMs: encodeStart, endMs: nowMs() },
       ]
     : undefined;
-  return { kind: 'analysis', overallScore: analysis.overallScore, storedResult, gateSummary: summary, phases };
+  const outcome: AnalysisOutcome = { kind: 'analysis', overallScore: analysis.overallScore, storedResult, gateSummary: summary, phases };
+  const ahead = task.gate && parts && safeFixTargets !== null && safeFixTargets > 0 && failsAlready(summary, task.gate, task.options.clients);
+  return { outcome, ahead: ahead ? parts : null };
+}
+
+/** Whether the verdict fails on what the analysis alone decides, read from the summary the verdict step reads. */
+function failsAlready(summary: string, gate: NonNullable<AnalysisTask['gate']>, clients: AnalyzeEmailOptions['clients']): boolean {
+  const result = gateResultOf(JSON.parse(summary) as GateSummary);
+  return analysisFailsGate(result, { threshold: gate.threshold, failOnError: gate.failOnError, checks: gate.checks, clients, bulk: gate.bulk });
+}
+
+/**
+ * The suggestion the run's follow-up would compute (the same HTML, format and clients, no compile warnings: see
+ * `suggestFix` below), its first ledger made from this analysis.
+ */
+function suggestFrom(task: AnalysisTask, analyzed: AnalysisParts): GateSuggestedFix | null {
+  try {
+    return gateSuggestedFix(task.html, { format: task.options.format ?? 'html', clients: task.options.clients, analyzed });
+  } catch (error) {
+    if (error instanceof EngineLimitError) return null;
+    throw error;
+  }
 }
 
 /** The second kind of task: one fix run's fixes (piscina runs it by name, `fix`). */

@@ -123,13 +123,22 @@ export class GateRunService {
     const run = await this.runs.find(runId);
     if (!run || !run.suggestedFixPending) return { runId, fixable: null };
     let suggested: GateSuggestedFix | null = null;
+    let computedBy: GateSuggestFixJobResult['computedBy'];
     try {
-      suggested = await this.computeSuggestedFix(run);
+      // Computed already by the run's analysis in this process, from its own findings (AnalysisPool): the same suggestion.
+      const held = run.previewId ? await this.pool.takeSuggestedFix(run.previewId) : undefined;
+      if (held) {
+        suggested = held.suggestedFix;
+        computedBy = 'analysis';
+      } else {
+        suggested = await this.computeSuggestedFix(run);
+        computedBy = 'follow-up';
+      }
     } catch (error) {
       this.logger.warn(`gate run ${run.id}: no suggested fix (${error instanceof Error ? error.message : String(error)})`);
     }
     await this.settle(run, suggested);
-    return { runId, fixable: suggested?.fixable ?? null };
+    return { runId, fixable: suggested?.fixable ?? null, ...(computedBy ? { computedBy } : {}) };
   }
 
   /** gate.suggest-fix failed for good: the run settles without a suggestion, so its gate.failed event is still sent. */

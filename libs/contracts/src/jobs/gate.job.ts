@@ -53,6 +53,11 @@ export interface GateSuggestFixJobResult {
   runId: string;
   /** Findings the safe fixes resolve; null when none, or when the run has nothing to suggest (passed, already settled). */
   fixable: number | null;
+  /**
+   * Where it was computed: by the run's analysis, from its own findings, in this process (`analysis`), or by this job
+   * (`follow-up`: the analysis did not go on to it or ran in another process). Absent when nothing was computed.
+   */
+  computedBy?: 'analysis' | 'follow-up';
 }
 
 export const checkGateRunPayload: PayloadCheck = (data) => (isNonEmptyString(data.runId) ? undefined : 'runId must be a non-empty string');

@@ -1,4 +1,5 @@
-import { analysisFormat, analyzeCompatibility } from '../analyze-email';
+import { analysisFormat, analyzeCompatibility, type AnalysisParts } from '../analyze-email';
+import type { CssFinding } from '../analysis/css-finding';
 import type { ClientId } from '../clients/email-client';
 import type { CompileWarning } from '../compile/compile-format';
 import type { EmailFormat } from '../fixes/code-fix';
@@ -150,6 +151,48 @@ export function buildFindingLedger(
   const analyzed = analysisFormat(format);
   const { selectors, cascade, transformContext, cssReport } = analyzeCompatibility(parsed, analyzed, clients);
   const report = createReportContext({ parsed, cascade, selectors, format: analyzed, clients, dropMasks: transformDropMasks(transformContext) });
+  return ledgerOf(parsed, clients, cssReport, report, {
+    accessibility: buildAccessibilityReport(report).issues,
+    vml: buildVmlReport(report)?.issues ?? [],
+    design: buildDesignReport(report).issues,
+    template: buildTemplateReport(report, compileWarnings).issues,
+    size: buildSizeReport(report).issues,
+  });
+}
+
+/**
+ * The ledger buildFindingLedger gives for the parse an analysis made (analyzeEmailKeepingParts), from what
+ * the analysis computed: its compatibility findings, report context and reports (the same functions of
+ * the same context). Only the template report is built again when the fixer's compile warnings are not
+ * the analysis's (they are findings of it). Tested equal to buildFindingLedger over the corpus.
+ */
+export function findingLedgerOfAnalysis(parts: AnalysisParts, compileWarnings: readonly CompileWarning[] = []): FindingLedger {
+  const reports = parts.qualityReports;
+  const template = sameWarnings(parts.compileWarnings, compileWarnings) ? reports.templateReport : buildTemplateReport(parts.reportContext, compileWarnings);
+  return ledgerOf(parts.parsed, parts.clients, parts.cssReport, parts.reportContext, {
+    accessibility: reports.accessibilityReport.issues,
+    vml: reports.vmlReport?.issues ?? [],
+    design: reports.designReport.issues,
+    template: template.issues,
+    size: reports.sizeReport.issues,
+  });
+}
+
+function sameWarnings(a: readonly CompileWarning[], b: readonly CompileWarning[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((warning, index) => warning.message === b[index].message && warning.line === b[index].line && warning.column === b[index].column)
+  );
+}
+
+/** The ledger's findings in a fixed order: cssReport, then the accessibility, VML, design, template and size issues. */
+function ledgerOf(
+  parsed: ParsedEmail,
+  clients: readonly ClientId[],
+  cssReport: readonly CssFinding[],
+  report: ReportContext,
+  issues: Record<'accessibility' | 'vml' | 'design' | 'template' | 'size', readonly ReportIssue[]>,
+): FindingLedger {
   const findings: LedgerFinding[] = cssReport.map((finding) => ({
     report: 'css',
     rule: finding.rule,
@@ -160,11 +203,11 @@ export function buildFindingLedger(
     line: finding.line,
   }));
   findings.push(
-    ...fromIssues('accessibility', buildAccessibilityReport(report).issues),
-    ...fromIssues('vml', buildVmlReport(report)?.issues ?? []),
-    ...fromIssues('design', buildDesignReport(report).issues),
-    ...fromIssues('template', buildTemplateReport(report, compileWarnings).issues),
-    ...fromIssues('size', buildSizeReport(report).issues),
+    ...fromIssues('accessibility', issues.accessibility),
+    ...fromIssues('vml', issues.vml),
+    ...fromIssues('design', issues.design),
+    ...fromIssues('template', issues.template),
+    ...fromIssues('size', issues.size),
   );
   return new FindingLedger(parsed, findings, overallScore(scoreClients(cssReport, clients)), report);
 }

@@ -1,9 +1,9 @@
 import { createTwoFilesPatch } from 'diff';
-import { EngineInputError, resolveClients, resolveFormat } from '../analyze-email';
+import { EngineInputError, analysisFormat, resolveClients, resolveFormat, type AnalysisParts } from '../analyze-email';
 import type { ClientId } from '../clients/email-client';
 import type { EmailFormat } from '../fixes/code-fix';
 import { parseEmail } from '../parse/parse-email';
-import { FindingLedger, buildFindingLedger } from './finding-ledger';
+import { FindingLedger, buildFindingLedger, findingLedgerOfAnalysis } from './finding-ledger';
 import { FIX_RULES } from './fix-rules';
 import { AppliedFix, FIX_TIERS, FixCandidate, FixEmailOptions, FixResult, FixRule, FixTier, SkippedFix } from './fix-model';
 import { frameworkSnippet } from './framework-snippets';
@@ -70,6 +70,25 @@ function withoutRolledBack(session: FixSession, source: string, candidates: read
 function ledgerOf(session: FixSession, html: string): FindingLedger {
   session.analysesLeft--;
   return buildFindingLedger(parseEmail(html), session.format, session.clients, session.options.compileWarnings);
+}
+
+/**
+ * The email's findings before any fix: from the caller's analysis of this very email when it has one for the
+ * same format and clients (the gate's suggested fix: the analysis it just made), else by analyzing it. Either
+ * way it counts as the call's first analysis, so the budget, and every outcome, is the same.
+ */
+function firstLedger(session: FixSession, html: string, analyzed: AnalysisParts | undefined): FindingLedger {
+  if (
+    analyzed &&
+    analyzed.parsed.source === html &&
+    analyzed.format === analysisFormat(session.format) &&
+    analyzed.clients.length === session.clients.length &&
+    analyzed.clients.every((client, index) => client === session.clients[index])
+  ) {
+    session.analysesLeft--;
+    return findingLedgerOfAnalysis(analyzed, session.options.compileWarnings);
+  }
+  return ledgerOf(session, html);
 }
 
 function describeIntroduced(ledger: FindingLedger, earlier: FindingLedger): string | undefined {
@@ -238,8 +257,8 @@ function startSession(options: FixEmailOptions): FixSession {
  * false leaves the applied fixes undescribed (`session.applied` stays empty): which fixes are kept, and so
  * every ledger, is the same either way.
  */
-function runPasses(session: FixSession, html: string, describe: boolean): FixPasses {
-  const first = ledgerOf(session, html);
+function runPasses(session: FixSession, html: string, describe: boolean, analyzed?: AnalysisParts): FixPasses {
+  const first = firstLedger(session, html, analyzed);
   let current = html;
   let ledger = first;
   // The passes that kept something, each with edits of the text the pass started from.
@@ -270,11 +289,12 @@ function runPasses(session: FixSession, html: string, describe: boolean): FixPas
 /**
  * The email with the requested tiers' fixes applied, each proven by analysing the result again:
  * a rule whose edits would introduce an error or warning for a requested client is rolled back and
- * listed in `skipped`. Edits are byte ranges of the submitted text (docs/fix.md).
+ * listed in `skipped`. Edits are byte ranges of the submitted text (docs/fix.md). `analyzed`: the parts of an
+ * analysis of `html` the caller made already (analyzeEmailKeepingParts), which spare the first analysis.
  */
-export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult {
+export function fixEmail(html: string, options: FixEmailOptions = {}, analyzed?: AnalysisParts): FixResult {
   const session = startSession(options);
-  const { first, ledger, current, keptByPass } = runPasses(session, html, true);
+  const { first, ledger, current, keptByPass } = runPasses(session, html, true, analyzed);
   session.skipped.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
   return {
     ...patchedEmail(session, html, current, keptByPass),
@@ -292,8 +312,8 @@ export function fixEmail(html: string, options: FixEmailOptions = {}): FixResult
  * analyses and so the same count, but no description of the applied fixes (their clients, ids, snippets),
  * no patched template and no diff, which the gate's suggested fix never reads (docs/gate.md).
  */
-export function resolvedByFixes(html: string, options: FixEmailOptions = {}): Record<string, number> {
+export function resolvedByFixes(html: string, options: FixEmailOptions = {}, analyzed?: AnalysisParts): Record<string, number> {
   const session = startSession(options);
-  const { first, ledger } = runPasses(session, html, false);
+  const { first, ledger } = runPasses(session, html, false, analyzed);
   return resolvedByRule(session.rules, first, ledger);
 }

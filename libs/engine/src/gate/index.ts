@@ -69,5 +69,5 @@ export {
 export type { ReferenceFingerprint, RgbaImage } from './visual-fingerprint';
 export { gateSummary, gateResultOf } from './gate-summary';
 export type { GateSummary } from './gate-summary';
-export { gateSuggestedFix, safeFixTargetCount } from './suggested-fix';
+export { analysisFailsGate, gateSuggestedFix, safeFixTargetCount } from './suggested-fix';
 export type { GateSuggestedFix, GateSuggestedFixOptions, GateSuggestedFixRequest } from './suggested-fix';

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as findingLedger from '../autofix/finding-ledger';
 import { fixEmail, resolvedByFixes } from '../autofix/fix-email';
 import { CLIENT_IDS } from '../clients/email-client';
-import { analyzeEmail } from '../analyze-email';
+import { analyzeEmail, analyzeEmailKeepingParts } from '../analyze-email';
+import { parseEmail } from '../parse/parse-email';
 import { gateSuggestedFix, safeFixTargetCount } from './suggested-fix';
 import { email } from './testing/gate-fixtures';
 
@@ -81,5 +83,96 @@ describe('resolvedByFixes (what gateSuggestedFix counts)', () => {
 
   it('validates its options as fixEmail does', () => {
     expect(() => resolvedByFixes(FIXABLE, { tiers: ['risky' as never] })).toThrow(/Unknown fix tier/);
+  });
+});
+
+describe("the gate's analysis as the fixer's first ledger", () => {
+  const fixture = (name: string) => readFileSync(join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', name), 'utf8');
+  // Every whole HTML email of the repository's fixtures of this kind, as written and with the fixable parts taken out.
+  const written = [
+    'cli/with-errors.html',
+    'cli/warnings-only.html',
+    'cli/clean.html',
+    'cli/front-matter.html',
+    'ci/broken.html',
+    'ci/shipped.html',
+    'visual-pairs/newsletter-flex/v1.html',
+    'visual-pairs/promo-cssvar/v1.html',
+    'visual-pairs/receipt-grid/v1.html',
+    'visual-pairs/promo-bgimage/v1.html',
+  ].map(fixture);
+  const unfixed = written.map((html) => html.replaceAll(' role="presentation"', '').replace(/<html([^>]*) lang="[^"]*"/, '<html$1'));
+  const emails = [FIXABLE, email('<div style="display:flex">Hi</div>'), ...written, ...unfixed];
+  const warnings = [{ message: 'mj-column: attribute "padding-x" is illegal', line: 3, column: 7 }];
+  const optionSets = [
+    { format: 'html' as const, tiers: ['safe' as const] },
+    { format: 'html' as const, clients: ['outlook-windows-legacy', 'gmail-web'] as const, tiers: ['safe' as const] },
+    { format: 'html' as const, tiers: ['safe' as const, 'layout' as const] },
+    // A compiled template with the compiler's warnings: findings of the template report, in every ledger.
+    { format: 'mjml' as const, tiers: ['safe' as const], compileWarnings: warnings },
+  ];
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('holds what buildFindingLedger finds, for every email, client set and compile warnings', () => {
+    for (const html of emails) {
+      for (const options of optionSets) {
+        const clients = options.clients ? [...options.clients] : undefined;
+        const { parts } = analyzeEmailKeepingParts(html, { format: options.format, clients, compileWarnings: options.compileWarnings });
+        for (const fixerWarnings of [options.compileWarnings ?? [], [], warnings]) {
+          const reused = findingLedger.findingLedgerOfAnalysis(parts!, fixerWarnings);
+          const built = findingLedger.buildFindingLedger(parseEmail(html), options.format, parts!.clients, fixerWarnings);
+          expect(reused.findings).toEqual(built.findings);
+          expect(reused.score).toBe(built.score);
+        }
+      }
+    }
+  });
+
+  it('leaves fixEmail and resolvedByFixes exactly as they are without it, and spares their first analysis', () => {
+    const reuses = jest.spyOn(findingLedger, 'findingLedgerOfAnalysis');
+    const analyses = jest.spyOn(findingLedger, 'buildFindingLedger');
+    let resolvedSomething = 0;
+    for (const html of emails) {
+      for (const options of optionSets) {
+        const fixOptions = { ...options, clients: options.clients ? [...options.clients] : undefined, tiers: [...options.tiers] };
+        const { parts } = analyzeEmailKeepingParts(html, { format: options.format, clients: fixOptions.clients, compileWarnings: options.compileWarnings });
+        analyses.mockClear();
+        const expected = fixEmail(html, fixOptions);
+        const fresh = analyses.mock.calls.length;
+        analyses.mockClear();
+        reuses.mockClear();
+        expect(fixEmail(html, fixOptions, parts!)).toEqual(expected);
+        expect(reuses).toHaveBeenCalledTimes(1);
+        expect(analyses).toHaveBeenCalledTimes(fresh - 1);
+        expect(resolvedByFixes(html, fixOptions, parts!)).toEqual(expected.resolved);
+        expect(gateSuggestedFix(html, { ...fixOptions, analyzed: parts! })).toEqual(gateSuggestedFix(html, fixOptions));
+        if (Object.keys(expected.resolved).length > 0) resolvedSomething++;
+      }
+    }
+    expect(resolvedSomething).toBeGreaterThanOrEqual(10);
+  });
+
+  it('is not used for another email, format or client set: the fixer analyzes the email itself', () => {
+    const reuses = jest.spyOn(findingLedger, 'findingLedgerOfAnalysis');
+    const { parts } = analyzeEmailKeepingParts(FIXABLE, { format: 'html', clients: ['gmail-web', 'outlook-windows-legacy'] });
+    const other = email('<p style="font-family: \'Brand Sans\'">Bye</p>');
+    expect(fixEmail(other, { clients: ['gmail-web', 'outlook-windows-legacy'] }, parts!)).toEqual(
+      fixEmail(other, { clients: ['gmail-web', 'outlook-windows-legacy'] }),
+    );
+    expect(fixEmail(FIXABLE, { clients: ['gmail-web'] }, parts!)).toEqual(fixEmail(FIXABLE, { clients: ['gmail-web'] }));
+    expect(fixEmail(FIXABLE, { format: 'mjml', clients: ['gmail-web', 'outlook-windows-legacy'] }, parts!)).toEqual(
+      fixEmail(FIXABLE, { format: 'mjml', clients: ['gmail-web', 'outlook-windows-legacy'] }),
+    );
+    expect(reuses).not.toHaveBeenCalled();
+    // With reports off the analysis keeps nothing to reuse.
+    expect(analyzeEmailKeepingParts(FIXABLE, { reports: false }).parts).toBeNull();
+  });
+
+  it('is the very analysis analyzeEmail makes', () => {
+    for (const html of [FIXABLE, ...written.slice(0, 3)])
+      expect(analyzeEmailKeepingParts(html, { format: 'mjml', compileWarnings: warnings }).analysis).toEqual(
+        analyzeEmail(html, { format: 'mjml', compileWarnings: warnings }),
+      );
   });
 });

@@ -3,7 +3,7 @@
  * the safe fixes resolve, and the POST /api/fix request that applies them. Pure: the caller hands over the
  * compiled HTML the gate analyzed.
  */
-import { resolveClients } from '../analyze-email';
+import { resolveClients, type AnalysisParts } from '../analyze-email';
 import type { ClientId } from '../clients/email-client';
 import type { CompileWarning } from '../compile/compile-format';
 import type { SourcePosition } from '../compile/source-positions';
@@ -11,6 +11,8 @@ import type { EmailFormat } from '../fixes/code-fix';
 import { resolvedByFixes } from '../autofix/fix-email';
 import { FIX_RULES } from '../autofix/fix-rules';
 import type { PreviewAnalysis } from '../preview-analysis';
+import type { GateResult } from './gate-snapshot';
+import { gateVerdict, type GateCheckFamily, type GateOptions } from './gate-verdict';
 
 /** The request that fixes what `fixable` counts; its body lacks `html` (and `files`): the email the gate judged. */
 export interface GateSuggestedFixRequest {
@@ -31,6 +33,11 @@ export interface GateSuggestedFixOptions {
   clients?: readonly string[] | null;
   compileWarnings?: readonly CompileWarning[];
   sourcePositions?: readonly SourcePosition[];
+  /**
+   * The gate's own analysis of this HTML (analyzeEmailKeepingParts), when the caller still holds it: the
+   * fixer's first ledger is made from it instead of analyzing the email again. The count is the same.
+   */
+  analyzed?: AnalysisParts;
 }
 
 /**
@@ -41,13 +48,17 @@ export interface GateSuggestedFixOptions {
 export function gateSuggestedFix(html: string, options: GateSuggestedFixOptions): GateSuggestedFix | null {
   const clients = resolveClients(options.clients ?? undefined);
   // The fix answer's `resolved` alone: the same verified passes as fixEmail, without describing the fixes.
-  const resolved = resolvedByFixes(html, {
-    format: options.format,
-    clients,
-    tiers: ['safe'],
-    compileWarnings: options.compileWarnings,
-    sourcePositions: options.sourcePositions,
-  });
+  const resolved = resolvedByFixes(
+    html,
+    {
+      format: options.format,
+      clients,
+      tiers: ['safe'],
+      compileWarnings: options.compileWarnings,
+      sourcePositions: options.sourcePositions,
+    },
+    options.analyzed,
+  );
   const fixable = Object.values(resolved).reduce((sum, count) => sum + count, 0);
   if (fixable === 0) return null;
   return { fixable, request: { method: 'POST', path: '/api/fix', body: { format: options.format, clients, tiers: ['safe'] } } };
@@ -76,4 +87,19 @@ export function safeFixTargetCount(analysis: Pick<PreviewAnalysis, 'cssReport' |
     count += issues.filter((issue) => targeted(report, issue.rule)).length;
   }
   return count;
+}
+
+/** The families an analysis alone decides: the regression check needs the ref's baseline, link-unreachable the resolved links, visual the paint. */
+const ANALYSIS_FAMILIES: ReadonlySet<GateCheckFamily> = new Set(['compatibility', 'content', 'message']);
+
+/**
+ * Whether the gate's verdict will fail whatever the steps after the analysis find: the verdict's failures are the
+ * union of its families', and these families read nothing but the analysis. Lets the analysis go on to the
+ * suggested fix with its own parse and findings before the verdict step runs (docs/gate.md, "Suggested fix").
+ * False says nothing: the verdict may still fail on a regression, an unreachable link or the visual check.
+ */
+export function analysisFailsGate(result: GateResult, options: Omit<GateOptions, 'visualThreshold'>): boolean {
+  const checks = (options.checks ?? []).filter((family) => ANALYSIS_FAMILIES.has(family));
+  if (checks.length === 0) return false;
+  return !gateVerdict({ result, options: { ...options, checks } }).passed;
 }
