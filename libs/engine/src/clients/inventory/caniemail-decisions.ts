@@ -531,7 +531,7 @@ export const CANIEMAIL_DECISIONS: Readonly<Record<string, InventoryDecision>> = 
   'html-object#4': modeled('fastmail-media-removed'),
   'html-picture#1': modeled('gmail-media-and-semantic-tags-replaced'),
   'html-picture#2': disputed(
-    "the pull request that added the note (caniemail #419, 2024-04) calls its own results inconsistent and names no rule (a <picture> with an <img> stripped, with a <div> of text kept, with an empty <div> stripped again); the maintainer could not see the failure in its tests; no condition to reproduce",
+    'the pull request that added the note (caniemail #419, 2024-04) calls its own results inconsistent and names no rule (a <picture> with an <img> stripped, with a <div> of text kept, with an empty <div> stripped again); the maintainer could not see the failure in its tests; no condition to reproduce',
   ),
   'html-popover#1': ACCOUNT_TYPE,
   'html-progress#1': ACCOUNT_TYPE,

@@ -42,7 +42,8 @@ const yahooBackgroundImportantWithoutSpace: RewriteBehavior = {
   ],
   properties: ['background', 'background-image'],
   importantOnly: true,
-  rewrite: (d, site) => (!site.inline && d.important && site.raw !== undefined && IMPORTANT_WITHOUT_SPACE.test(site.raw) ? { ...d, important: false } : undefined),
+  rewrite: (d, site) =>
+    !site.inline && d.important && site.raw !== undefined && IMPORTANT_WITHOUT_SPACE.test(site.raw) ? { ...d, important: false } : undefined,
   suggestion: 'Write a space before !important on background and background-image for Yahoo and AOL (background:green !important).',
   fixture: {
     html: '<html><head><style>.hero{background:#008000!important}</style></head><body><div class="hero" style="background:#ff0000">Sale</div></body></html>',

@@ -32,7 +32,13 @@ describe('review of the sixth pass: no finding where the client supports what th
 
   it('reports a background !important without a space for Yahoo and AOL only, and keeps the declaration', () => {
     const html = page(".hero{background:#008000!important}.hero2{background-image:url('https://example.com/a.png')!important}");
-    const clients = [...new Set(analyze(html).cssReport.filter((f) => NEW_RULES.has(f.rule)).map((f) => f.client))].sort();
+    const clients = [
+      ...new Set(
+        analyze(html)
+          .cssReport.filter((f) => NEW_RULES.has(f.rule))
+          .map((f) => f.client),
+      ),
+    ].sort();
     expect(clients).toEqual(['aol', 'yahoo-mail', 'yahoo-mail-android', 'yahoo-mail-ios']);
     const yahoo = htmlOf(html, 'yahoo-mail');
     expect(yahoo).toContain('background:#008000;');

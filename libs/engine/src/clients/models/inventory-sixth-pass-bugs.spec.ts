@@ -33,9 +33,15 @@ describe('inventory sixth pass (email-bugs sweep): no finding where the client s
     ],
     ["an image's own max-width written !important", '<img src="https://example.com/a.png" width="600" style="width:100%;max-width:150px !important" alt="A">'],
     // Review of the email-bugs sweep: on a phone these paint the same with the app's max-width:100% as with their own.
-    ['a full-width image whose own max-width is wider than a phone', '<img src="https://example.com/a.png" width="600" style="display:block;width:100%;max-width:600px" alt="A">'],
+    [
+      'a full-width image whose own max-width is wider than a phone',
+      '<img src="https://example.com/a.png" width="600" style="display:block;width:100%;max-width:600px" alt="A">',
+    ],
     ['an image as wide as its own max-width', '<img src="https://example.com/a.png" width="148" style="max-width:148px" alt="A">'],
-    ['an image narrower than its own max-width', '<img src="https://example.com/a.png" width="32" style="max-width:148px" alt="A"><img src="https://example.com/b.png" style="width:60px;max-width:600px" alt="B">'],
+    [
+      'an image narrower than its own max-width',
+      '<img src="https://example.com/a.png" width="32" style="max-width:148px" alt="A"><img src="https://example.com/b.png" style="width:60px;max-width:600px" alt="B">',
+    ],
   ])('%s', (_name, html) => {
     expect(newFindings(html)).toEqual([]);
   });
