@@ -4,6 +4,13 @@ import ConcurrencyImplementation, { type JobInstance, type WorkerInstance } from
 /** A page is replaced after this many paintings, so that nothing a renderer keeps can grow without bound. */
 export const PAGES_BEFORE_RECYCLE = 100;
 const NEW_PAGE_TIMEOUT_MS = 10_000;
+/**
+ * A browser launch is tried this many times, LAUNCH_RETRY_DELAY_MS apart. puppeteer-cluster gives up a worker
+ * slot for good when its launch throws (its count of starting workers is never given back), so a launch that
+ * fails once (its process killed while it starts, as when Chromium is killed mid-job) must not reach it.
+ */
+const LAUNCH_ATTEMPTS = 3;
+const LAUNCH_RETRY_DELAY_MS = 500;
 
 /** Pages that must not paint again (timed out: whatever they were doing goes with them). */
 const retiredPages = new WeakSet<Page>();
@@ -31,8 +38,20 @@ export class ReusedPageBrowser extends ConcurrencyImplementation {
     // Each worker slot closes its own browser.
   }
 
+  /** Launches a browser, again after a failed attempt (LAUNCH_ATTEMPTS). */
+  private async launchBrowser(): Promise<Browser> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.puppeteer.launch(this.options)) as Browser;
+      } catch (error) {
+        if (attempt >= LAUNCH_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, LAUNCH_RETRY_DELAY_MS));
+      }
+    }
+  }
+
   async workerInstance(): Promise<WorkerInstance> {
-    let browser: Browser = await this.puppeteer.launch(this.options);
+    let browser: Browser = await this.launchBrowser();
     let page: Page | null = null;
     let uses = 0;
     return {
@@ -53,7 +72,7 @@ export class ReusedPageBrowser extends ConcurrencyImplementation {
       repair: async () => {
         await withTimeout(browser.close(), 5_000).catch(() => browser.process()?.kill('SIGKILL'));
         page = null;
-        browser = await this.puppeteer.launch(this.options);
+        browser = await this.launchBrowser();
       },
     };
   }
